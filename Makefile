@@ -1,0 +1,30 @@
+# The two newcomer commands (see README.md): `make run` and `make test`.
+# Both build .venv from nothing with the pinned dependencies of pyproject.toml.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test docs bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip==24.3.1
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Until the portal exists, "run" scans the bundled demo CUDA project and prints the report.
+run: $(STAMP)
+	$(PY) -m scanner scan demo/cuda-demo --format text --fail-on never
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+docs: $(STAMP)
+	$(PY) -m scanner docs > docs/rules.md
+
+bench: $(STAMP)
+	$(PY) bench/scan_throughput.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,184 @@
+"""ROCport's own view of the main file's AST: Node objects built once from libclang cursors.
+
+Rules read Nodes through the Context; the libclang cursor stays private (`_c`). Everything beyond the
+kind and the children is computed lazily, because each libclang property is a native call and walking
+cursors from Python is the scanner's main cost.
+"""
+
+from __future__ import annotations
+
+import clang.cindex as ci
+
+from scanner.parsing import libclang
+
+K = ci.CursorKind
+_TOP_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+FUNCTION_KINDS = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR}
+_REF_KINDS = {K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.OVERLOADED_DECL_REF}
+
+
+class Node:
+    __slots__ = ("kind", "children", "parent", "_c", "_name", "_loc", "_ext", "_unit")
+
+    def __init__(self, cursor: ci.Cursor, kind: ci.CursorKind, parent: Node | None, unit: UnitSource):
+        self._c = cursor
+        self.kind = kind
+        self.parent = parent
+        self.children: list[Node] = []
+        self._name = None
+        self._loc = None
+        self._ext = None
+        self._unit = unit
+
+    # -- identity and position ------------------------------------------------------------------------
+    @property
+    def kind_name(self) -> str:
+        return self.kind.name
+
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = self._c.spelling or ""
+        return self._name
+
+    def _location(self) -> tuple[int, int]:
+        if self._loc is None:
+            loc = self._c.location
+            self._loc = (loc.line, loc.column)
+        return self._loc
+
+    @property
+    def line(self) -> int:
+        return self._location()[0]
+
+    @property
+    def col(self) -> int:
+        return self._location()[1]
+
+    def _extent(self) -> tuple[int, int, int, int]:
+        if self._ext is None:
+            ext = self._c.extent
+            start, end = ext.start, ext.end
+            self._ext = (start.offset, end.offset, end.line, end.column)
+        return self._ext
+
+    @property
+    def end_line(self) -> int:
+        return self._extent()[2]
+
+    @property
+    def end_col(self) -> int:
+        return self._extent()[3]
+
+    @property
+    def text(self) -> str:
+        """The source text of this node (as written: a macro shows as its name)."""
+        start, end, _, _ = self._extent()
+        return self._unit.data[start:end].decode("utf-8", "replace")
+
+    # -- semantics --------------------------------------------------------------------------------------
+    @property
+    def operator(self) -> str:
+        if self.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            return libclang.binary_operator(self._c)
+        if self.kind == K.UNARY_OPERATOR:
+            return libclang.unary_operator(self._c)
+        return ""
+
+    def int_value(self) -> int | None:
+        """Constant value with macros expanded (`WARP_SIZE` -> 32), or None when not a constant."""
+        return libclang.evaluate_int(self._c)
+
+    @property
+    def type_name(self) -> str:
+        return self._c.type.spelling
+
+    @property
+    def type_size(self) -> int:
+        """sizeof the node's type in bytes, or -1 when unknown (incomplete or dependent)."""
+        size = self._c.type.get_size()
+        return size if size > 0 else -1
+
+    @property
+    def referenced_name(self) -> str:
+        """For a reference, the name of what it refers to (the callee of a call)."""
+        if self.kind in _REF_KINDS or self.kind == K.CALL_EXPR:
+            return self.name
+        return ""
+
+    @property
+    def arguments(self) -> list[Node]:
+        if self.kind != K.CALL_EXPR:
+            return []
+        count = ci.conf.lib.clang_Cursor_getNumArguments(self._c)
+        if count <= 0:
+            return []
+        return self.children[-count:] if len(self.children) >= count else []
+
+    def has_attr(self, kind: ci.CursorKind) -> bool:
+        return any(child.kind == kind for child in self.children)
+
+    # -- traversal ------------------------------------------------------------------------------------
+    def walk(self):
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def strip(self) -> Node:
+        """The node under implicit casts and parentheses."""
+        node = self
+        while node.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(node.children) == 1:
+            node = node.children[0]
+        return node
+
+    def ancestors(self):
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    def __repr__(self) -> str:
+        return f"Node({self.kind.name}, {self.name!r})"
+
+
+class UnitSource:
+    """The main file as bytes, for slicing node text by offset."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, text: str):
+        self.data = text.encode("utf-8")
+
+
+def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list[Node]:
+    """Trees for every declaration of the main file, descending into namespaces and extern "C" blocks."""
+    roots: list[Node] = []
+    pending = [tu.cursor]
+    while pending:
+        scope = pending.pop()
+        for cursor in scope.get_children():
+            kind = cursor.kind
+            if kind in (K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
+                continue  # the token view covers the preprocessor
+            file = cursor.location.file
+            if file is None or file.name != path:
+                continue
+            if kind in _TOP_SCOPES:
+                pending.append(cursor)
+                continue
+            roots.append(_build(cursor, kind, None, unit))
+    return roots
+
+
+def _build(cursor: ci.Cursor, kind: ci.CursorKind, parent: Node | None, unit: UnitSource) -> Node:
+    root = Node(cursor, kind, parent, unit)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node._c.get_children():
+            child_node = Node(child, child.kind, node, unit)
+            node.children.append(child_node)
+            stack.append(child_node)
+    return root

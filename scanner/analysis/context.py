@@ -1,0 +1,242 @@
+"""The Context a rule reads: what the event is about, where it sits, and a few semantic helpers.
+
+Rules never see libclang cursors: AST events carry a `Node` (ROCport's own, lazily computed view), token
+events a `Token`, `Include` or `Directive`. The helpers answer the questions the catalogue asks: the
+callee of a call, whether code runs on the device, which preprocessor guards enclose it, the value of a
+constant, and whether a value derives from a thread or lane id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import clang.cindex as ci
+
+from scanner.analysis.ast import Node
+from scanner.nametable import NameTable
+from scanner.parsing.tokens import Directive, Guard, Include, Token, TokenView
+from scanner.target import TargetProfile
+
+if TYPE_CHECKING:
+    from scanner.rules.base import Rule
+
+K = ci.CursorKind
+# A guard that names one of these is platform-aware code: a HIP branch, or the CUDA branch beside it.
+_PLATFORM_GUARD = re.compile(r"HIP|ROCM|AMDGCN|__gfx|AMD_|__NVCC__|NVIDIA|CUDA_ARCH", re.IGNORECASE)
+_HIP_GUARD = re.compile(r"HIP|ROCM|AMDGCN|__gfx", re.IGNORECASE)
+# Parameters and functions whose names say "this is a lane or thread index".
+LANE_NAME = re.compile(r"^(lane|lane_?id|laneid|lane_?idx|tid|thread_?id|thread_?idx|thid|warp_?lane|lid)$", re.I)
+LANE_FUNCTIONS = frozenset({"__lane_id", "__laneid", "lane_id", "laneid", "thread_rank", "get_lane_id", "laneId"})
+THREAD_BUILTINS = frozenset({"threadIdx"})
+
+
+@dataclass
+class FunctionInfo:
+    name: str
+    node: Node | None
+    start_line: int
+    end_line: int
+    is_kernel: bool
+    is_device: bool
+    is_host: bool
+    _thread_vars: set[str] | None = None
+
+    @property
+    def runs_on_device(self) -> bool:
+        return self.is_kernel or self.is_device
+
+    def thread_vars(self) -> set[str]:
+        """Locals and parameters whose value derives from threadIdx or a lane id, to a fixed point."""
+        if self._thread_vars is not None:
+            return self._thread_vars
+        derived: set[str] = set()
+        assignments: list[tuple[str, Node]] = []
+        if self.node is not None:
+            for node in self.node.walk():
+                if node.kind == K.PARM_DECL and LANE_NAME.match(node.name):
+                    derived.add(node.name)
+                elif node.kind == K.VAR_DECL and node.children:
+                    assignments.append((node.name, node))
+                elif node.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and len(node.children) == 2:
+                    target = node.children[0].strip()
+                    if target.kind == K.DECL_REF_EXPR and node.operator in ("=", "+=", "-=", "*=", "|=", "^="):
+                        assignments.append((target.name, node.children[1]))
+        changed = True
+        while changed:
+            changed = False
+            for name, expr in assignments:
+                if name not in derived and _mentions_thread(expr, derived):
+                    derived.add(name)
+                    changed = True
+        self._thread_vars = derived
+        return derived
+
+
+def _mentions_thread(expr: Node, derived: set[str]) -> bool:
+    for node in expr.walk():
+        kind = node.kind
+        if kind == K.DECL_REF_EXPR:
+            name = node.name
+            if name in THREAD_BUILTINS or name in derived:
+                return True
+        elif kind in (K.CALL_EXPR, K.MEMBER_REF_EXPR) and node.name in LANE_FUNCTIONS:
+            return True
+    return False
+
+
+@dataclass
+class Report:
+    rule: Rule
+    message: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    function: str
+
+
+@dataclass
+class FileFacts:
+    """What every event of one file shares."""
+
+    path: str
+    language: str
+    lines: list[str]
+    view: TokenView
+    functions: list[FunctionInfo]
+    names: NameTable
+    target: TargetProfile
+    has_ast: bool
+    reports: list[Report] = field(default_factory=list)
+
+    def function_at(self, line: int) -> FunctionInfo | None:
+        best = None
+        for fn in self.functions:
+            if fn.start_line <= line <= fn.end_line and (best is None or fn.start_line >= best.start_line):
+                best = fn
+        return best
+
+
+Anchor = Node | Token | Include | Directive
+
+
+class Context:
+    __slots__ = ("facts", "rule", "event", "node", "token", "include", "directive", "asm_text", "function",
+                 "launch_kernel")
+
+    def __init__(self, facts: FileFacts, rule: Rule, event: str, *, node: Node | None = None,
+                 token: Token | None = None, include: Include | None = None, directive: Directive | None = None,
+                 function: FunctionInfo | None = None, asm_text: str = "", launch_kernel: str = ""):
+        self.facts = facts
+        self.rule = rule
+        self.event = event
+        self.node = node
+        self.token = token
+        self.include = include
+        self.directive = directive
+        self.function = function
+        self.asm_text = asm_text
+        self.launch_kernel = launch_kernel
+
+    # -- where ----------------------------------------------------------------------------------------
+    @property
+    def path(self) -> str:
+        return self.facts.path
+
+    @property
+    def target(self) -> TargetProfile:
+        return self.facts.target
+
+    @property
+    def names(self) -> NameTable:
+        return self.facts.names
+
+    @property
+    def has_ast(self) -> bool:
+        return self.facts.has_ast
+
+    @property
+    def line(self) -> int:
+        anchor = self._anchor()
+        return anchor.line if anchor is not None else 1
+
+    def line_text(self, line: int | None = None) -> str:
+        line = self.line if line is None else line
+        lines = self.facts.lines
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    @property
+    def in_kernel(self) -> bool:
+        return self.function is not None and self.function.is_kernel
+
+    @property
+    def in_device_code(self) -> bool:
+        return self.function is not None and self.function.runs_on_device
+
+    @property
+    def guards(self) -> tuple[Guard, ...]:
+        return self.facts.view.guards_at(self.line)
+
+    @property
+    def platform_guarded(self) -> bool:
+        """Inside an #if that tests the platform (a HIP branch, or the CUDA branch of such a test)."""
+        return any(_PLATFORM_GUARD.search(g.condition) for g in self.guards)
+
+    @property
+    def hip_guarded(self) -> bool:
+        return any(_HIP_GUARD.search(g.condition) for g in self.guards)
+
+    # -- what -----------------------------------------------------------------------------------------
+    @property
+    def callee_name(self) -> str:
+        return self.node.name if self.node is not None and self.node.kind == K.CALL_EXPR else ""
+
+    @property
+    def args(self) -> list[Node]:
+        return self.node.arguments if self.node is not None else []
+
+    def arg(self, index: int) -> Node | None:
+        args = self.args
+        return args[index] if 0 <= index < len(args) else None
+
+    def operands(self) -> tuple[Node | None, Node | None]:
+        if self.node is None or len(self.node.children) != 2:
+            return None, None
+        return self.node.children[0], self.node.children[1]
+
+    @staticmethod
+    def literal_value(expr: Node | None) -> int | None:
+        """The integer value of a constant expression, macros expanded; None if not constant."""
+        if expr is None:
+            return None
+        return expr.strip().int_value()
+
+    def derives_from_thread_id(self, expr: Node | None) -> bool:
+        if expr is None:
+            return False
+        derived = self.function.thread_vars() if self.function is not None else set()
+        return _mentions_thread(expr, derived)
+
+    def name_entry(self, name: str):
+        return self.facts.names.get(name)
+
+    # -- report ---------------------------------------------------------------------------------------
+    def report(self, message: str, at: Anchor | None = None) -> None:
+        anchor = at if at is not None else self._anchor()
+        if isinstance(anchor, Node):
+            line, col, end_line, end_col = anchor.line, anchor.col, anchor.end_line, anchor.end_col
+        elif isinstance(anchor, Token):
+            line, col = anchor.line, anchor.col
+            end_line, end_col = line, col + len(anchor.text)
+        elif isinstance(anchor, (Include, Directive)):
+            line, col = anchor.line, getattr(anchor, "col", 1)
+            end_line, end_col = line, len(self.line_text(line)) + 1
+        else:
+            line, col, end_line, end_col = 1, 1, 1, 1
+        function = self.function.name if self.function is not None else ""
+        self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function))
+
+    def _anchor(self) -> Anchor | None:
+        return self.node or self.token or self.include or self.directive

@@ -1,0 +1,135 @@
+"""Scan options, and `.rocport.toml` in the scanned repository, parsed strictly: a bad key or value is an
+error that names it.
+
+    [scan]
+    exclude = ["third_party/**", "vendor/**"]   # glob patterns, relative to the repository root
+    max_file_bytes = 2000000
+    timeout_seconds = 60                         # per file
+
+    [rules]
+    disable = ["ROC134", "nvtx-usage"]          # codes or names
+    enable = []                                  # when set, only these
+
+    [parse]
+    include_dirs = ["include", "src"]
+    defines = ["USE_FAST_MATH=1"]
+    compile_commands = "build/compile_commands.json"
+    cuda_path = ""                               # a real CUDA toolkit: more fidelity, never required
+
+    [target]
+    targets = ["gfx942"]
+    rocm = "7.0"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from scanner.target import TargetError, TargetProfile
+
+CONFIG_FILE = ".rocport.toml"
+DEFAULT_EXCLUDE = (".git/**", "**/.git/**")
+
+
+class ConfigError(ValueError):
+    """A bad .rocport.toml or option; the message names the key."""
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = 2_000_000
+    timeout_seconds: float = 60.0
+    enable: tuple[str, ...] = ()
+    disable: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()  # relative to the root, or absolute
+    defines: tuple[str, ...] = ()
+    compile_commands: str = ""
+    cuda_path: str = ""
+    target: TargetProfile = field(default_factory=TargetProfile)
+    jobs: int = 1
+
+    def merged(self, **changes) -> ScanOptions:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+_SCHEMA: dict[str, dict[str, type]] = {
+    "scan": {"exclude": list, "max_file_bytes": int, "timeout_seconds": (int, float)},
+    "rules": {"enable": list, "disable": list},
+    "parse": {"include_dirs": list, "defines": list, "compile_commands": str, "cuda_path": str},
+    "target": {"targets": list, "rocm": str},
+}
+
+
+def load(root: Path, base: ScanOptions | None = None) -> ScanOptions:
+    """Options for scanning `root`: `base` overlaid with the repository's .rocport.toml, if any."""
+    base = base or ScanOptions()
+    path = root / CONFIG_FILE
+    if not path.is_file():
+        return base
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{CONFIG_FILE}: not valid TOML: {exc}") from None
+    return from_mapping(data, base)
+
+
+def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
+    for section, value in data.items():
+        if section not in _SCHEMA:
+            raise ConfigError(f"{CONFIG_FILE}: unknown section [{section}] (known: {', '.join(_SCHEMA)})")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{CONFIG_FILE}: [{section}] must be a table")
+        for key, item in value.items():
+            expected = _SCHEMA[section].get(key)
+            if expected is None:
+                known = ", ".join(_SCHEMA[section])
+                raise ConfigError(f"{CONFIG_FILE}: unknown key '{section}.{key}' (known: {known})")
+            if not isinstance(item, expected) or isinstance(item, bool):
+                raise ConfigError(f"{CONFIG_FILE}: '{section}.{key}' must be {_type_name(expected)}, "
+                                  f"not {type(item).__name__}")
+            if isinstance(item, list) and not all(isinstance(x, str) for x in item):
+                raise ConfigError(f"{CONFIG_FILE}: '{section}.{key}' must be a list of strings")
+    scan, rules = data.get("scan", {}), data.get("rules", {})
+    parse, target = data.get("parse", {}), data.get("target", {})
+    if scan.get("max_file_bytes", 1) <= 0:
+        raise ConfigError(f"{CONFIG_FILE}: 'scan.max_file_bytes' must be positive")
+    if scan.get("timeout_seconds", 1) <= 0:
+        raise ConfigError(f"{CONFIG_FILE}: 'scan.timeout_seconds' must be positive")
+    _check_rule_names(rules.get("enable", []), "rules.enable")
+    _check_rule_names(rules.get("disable", []), "rules.disable")
+    try:
+        profile = TargetProfile.parse(target.get("targets", list(base.target.targets)),
+                                      target.get("rocm", base.target.rocm_text))
+    except TargetError as exc:
+        raise ConfigError(f"{CONFIG_FILE}: 'target': {exc}") from None
+    return replace(
+        base,
+        exclude=base.exclude + tuple(scan.get("exclude", ())),
+        max_file_bytes=scan.get("max_file_bytes", base.max_file_bytes),
+        timeout_seconds=float(scan.get("timeout_seconds", base.timeout_seconds)),
+        enable=tuple(rules.get("enable", base.enable)),
+        disable=base.disable + tuple(rules.get("disable", ())),
+        include_dirs=base.include_dirs + tuple(parse.get("include_dirs", ())),
+        defines=base.defines + tuple(parse.get("defines", ())),
+        compile_commands=parse.get("compile_commands", base.compile_commands),
+        cuda_path=parse.get("cuda_path", base.cuda_path),
+        target=profile,
+    )
+
+
+def _check_rule_names(values: list[str], key: str) -> None:
+    from scanner.rules import catalogue
+
+    known = {code for code in catalogue()} | {rule.name for rule in catalogue().values()}
+    for value in values:
+        if value not in known:
+            raise ConfigError(f"{CONFIG_FILE}: '{key}' names an unknown rule {value!r}")
+
+
+def _type_name(expected) -> str:
+    if isinstance(expected, tuple):
+        return "a number"
+    return {list: "a list", int: "an integer", str: "a string"}.get(expected, expected.__name__)

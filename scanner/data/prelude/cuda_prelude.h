@@ -1,0 +1,376 @@
+/* ROCport's hermetic CUDA prelude: what nvcc's implicit headers and the CUDA toolkit would declare,
+ * reduced to what the rules need to see real cursors. Parsed with -nocudainc -nostdinc; never a toolkit.
+ * In the style of clang/test/SemaCUDA/Inputs/cuda.h. The runtime/driver/library API names of HIPIFY's table
+ * are appended by scanner/parsing/prelude.py. */
+#pragma clang system_header
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __grid_constant__
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 4
+#define CUDART_VERSION 12040
+#define CUDA_VERSION 12040
+#define __CUDA_API_VERSION 12040
+#define NULL 0
+#define CUDART_CB
+#define CUDARTAPI
+#define CUDAAPI
+#define assert(e) ((void)(e))
+#define EXIT_SUCCESS 0
+#define EXIT_FAILURE 1
+#define INT_MAX 2147483647
+#define UINT_MAX 4294967295u
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define DBL_MAX 1.7976931348623158e+308
+#define INFINITY __builtin_inff()
+#define NAN __builtin_nanf("")
+
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef __INTPTR_TYPE__ intptr_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+typedef struct __rocport_FILE FILE;
+extern FILE *stdout, *stderr, *stdin;
+
+extern "C" {
+__host__ __device__ int printf(const char *, ...);
+int fprintf(FILE *, const char *, ...);
+int sprintf(char *, const char *, ...);
+int snprintf(char *, size_t, const char *, ...);
+int puts(const char *);
+int fflush(FILE *);
+FILE *fopen(const char *, const char *);
+int fclose(FILE *);
+size_t fread(void *, size_t, size_t, FILE *);
+size_t fwrite(const void *, size_t, size_t, FILE *);
+__host__ __device__ void *malloc(size_t);
+__host__ __device__ void free(void *);
+void *calloc(size_t, size_t);
+void *realloc(void *, size_t);
+__host__ __device__ void *memcpy(void *, const void *, size_t);
+__host__ __device__ void *memset(void *, int, size_t);
+int memcmp(const void *, const void *, size_t);
+size_t strlen(const char *);
+int strcmp(const char *, const char *);
+char *getenv(const char *);
+int atoi(const char *);
+double atof(const char *);
+int rand(void);
+void srand(unsigned);
+void exit(int);
+void abort(void);
+}
+
+namespace std {
+using ::size_t;
+using ::int64_t;
+using ::uint64_t;
+using ::int32_t;
+using ::uint32_t;
+template <class T> struct allocator {};
+template <class T, class A = allocator<T>> struct vector {
+  typedef T value_type;
+  vector();
+  explicit vector(size_t);
+  vector(size_t, const T &);
+  template <class It> vector(It, It);
+  T *data();
+  const T *data() const;
+  size_t size() const;
+  bool empty() const;
+  void resize(size_t);
+  void resize(size_t, const T &);
+  void reserve(size_t);
+  void clear();
+  void push_back(const T &);
+  template <class... A2> void emplace_back(A2 &&...);
+  T &operator[](size_t);
+  const T &operator[](size_t) const;
+  T &at(size_t);
+  T &back();
+  T &front();
+  T *begin();
+  T *end();
+  const T *begin() const;
+  const T *end() const;
+};
+struct string {
+  string();
+  string(const char *);
+  const char *c_str() const;
+  size_t size() const;
+  string operator+(const string &) const;
+  string &operator+=(const string &);
+  bool operator==(const string &) const;
+};
+template <class T> string to_string(T);
+struct ostream {};
+extern ostream cout, cerr;
+template <class T> ostream &operator<<(ostream &, const T &);
+struct endl_t {};
+extern endl_t endl;
+struct runtime_error {
+  runtime_error(const char *);
+  runtime_error(const string &);
+};
+template <class T> __host__ __device__ const T &min(const T &, const T &);
+template <class T> __host__ __device__ const T &max(const T &, const T &);
+template <class T> __host__ __device__ void swap(T &, T &);
+template <class T> __host__ __device__ T abs(T);
+template <class T> __host__ __device__ T sqrt(T);
+template <class T> __host__ __device__ T exp(T);
+template <class T> __host__ __device__ T log(T);
+template <class T> __host__ __device__ T pow(T, T);
+template <class T> __host__ __device__ T fabs(T);
+template <class T> __host__ __device__ T ceil(T);
+template <class T> __host__ __device__ T floor(T);
+template <class T> struct unique_ptr { T *get() const; T *operator->() const; };
+template <class T> struct shared_ptr { T *get() const; T *operator->() const; };
+template <class T> struct numeric_limits {
+  static constexpr T max() { return T(); }
+  static constexpr T min() { return T(); }
+  static constexpr T lowest() { return T(); }
+  static constexpr T infinity() { return T(); }
+};
+template <class T, size_t N> struct array { T e[N]; T &operator[](size_t); size_t size() const; T *data(); };
+template <class A, class B> struct pair { A first; B second; };
+template <class T> T &&move(T &);
+template <class T> T &&forward(T &);
+}
+
+/* Launch configuration, as clang expects it for <<<...>>>. */
+struct dim3;
+typedef struct CUstream_st *cudaStream_t;
+extern "C" int __cudaPushCallConfiguration(dim3 gridSize, dim3 blockSize, size_t sharedMem = 0,
+                                           cudaStream_t stream = 0);
+
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1) : x(x), y(y), z(z) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+extern __device__ const uint3 threadIdx;
+extern __device__ const uint3 blockIdx;
+extern __device__ const dim3 blockDim;
+extern __device__ const dim3 gridDim;
+extern __device__ const int warpSize;
+
+/* Half and bfloat16 types (cuda_fp16.h, cuda_bf16.h). */
+struct __half { unsigned short x; __host__ __device__ __half(); __host__ __device__ __half(float); __host__ __device__ operator float() const; };
+struct __half2 { __half x, y; };
+struct __nv_bfloat16 { unsigned short x; __host__ __device__ __nv_bfloat16(); __host__ __device__ __nv_bfloat16(float); __host__ __device__ operator float() const; };
+struct __nv_bfloat162 { __nv_bfloat16 x, y; };
+typedef __half half;
+typedef __half2 half2;
+typedef __nv_bfloat16 nv_bfloat16;
+typedef __nv_bfloat162 nv_bfloat162;
+__host__ __device__ __half __float2half(float);
+__host__ __device__ float __half2float(__half);
+__host__ __device__ __half2 __floats2half2_rn(float, float);
+__host__ __device__ __half2 __float2half2_rn(float);
+__host__ __device__ __nv_bfloat16 __float2bfloat16(float);
+__host__ __device__ float __bfloat162float(__nv_bfloat16);
+
+/* Synchronisation, warp intrinsics, bit manipulation. The *_sync forms take a 32-bit mask in CUDA. */
+__device__ void __syncthreads();
+__device__ int __syncthreads_count(int);
+__device__ int __syncthreads_and(int);
+__device__ int __syncthreads_or(int);
+__device__ void __syncwarp(unsigned int mask = 0xffffffff);
+__device__ void __threadfence();
+__device__ void __threadfence_block();
+__device__ void __threadfence_system();
+template <class T> __device__ T __shfl_sync(unsigned int mask, T var, int srcLane, int width = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned int mask, T var, int laneMask, int width = 32);
+template <class T> __device__ T __shfl(T var, int srcLane, int width = 32);
+template <class T> __device__ T __shfl_up(T var, unsigned int delta, int width = 32);
+template <class T> __device__ T __shfl_down(T var, unsigned int delta, int width = 32);
+template <class T> __device__ T __shfl_xor(T var, int laneMask, int width = 32);
+__device__ unsigned int __ballot_sync(unsigned int mask, int predicate);
+__device__ unsigned int __ballot(int predicate);
+__device__ int __any_sync(unsigned int mask, int predicate);
+__device__ int __all_sync(unsigned int mask, int predicate);
+__device__ int __uni_sync(unsigned int mask, int predicate);
+__device__ int __any(int predicate);
+__device__ int __all(int predicate);
+__device__ unsigned int __activemask();
+template <class T> __device__ unsigned int __match_any_sync(unsigned int mask, T value);
+template <class T> __device__ unsigned int __match_all_sync(unsigned int mask, T value, int *pred);
+__device__ unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_min_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_max_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __lanemask_lt();
+__device__ unsigned int __lanemask_le();
+__device__ unsigned int __lanemask_gt();
+__device__ unsigned int __lanemask_ge();
+__device__ unsigned int __lanemask_eq();
+__host__ __device__ int __popc(unsigned int);
+__host__ __device__ int __popcll(unsigned long long);
+__host__ __device__ int __ffs(int);
+__host__ __device__ int __ffsll(long long);
+__host__ __device__ int __clz(int);
+__host__ __device__ int __clzll(long long);
+__host__ __device__ unsigned int __brev(unsigned int);
+__host__ __device__ unsigned long long __brevll(unsigned long long);
+__device__ unsigned int __funnelshift_l(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_r(unsigned int, unsigned int, unsigned int);
+__device__ long long clock64();
+__device__ long clock();
+__device__ void __nanosleep(unsigned int);
+template <class T> __device__ T __ldg(const T *);
+template <class T> __device__ T __ldcg(const T *);
+template <class T> __device__ T __ldcs(const T *);
+template <class T> __device__ void __stcg(T *, T);
+template <class T> __device__ void __stcs(T *, T);
+__device__ void __trap();
+__device__ void __brkpt();
+
+/* Atomics. */
+#define ROCPORT_ATOMIC(name)                                                                                  \
+  __device__ int name(int *, int);                                                                          \
+  __device__ unsigned int name(unsigned int *, unsigned int);                                               \
+  __device__ unsigned long long name(unsigned long long *, unsigned long long);                             \
+  __device__ float name(float *, float);                                                                    \
+  __device__ double name(double *, double);                                                                 \
+  __device__ __half2 name(__half2 *, __half2);                                                              \
+  __device__ __half name(__half *, __half);
+ROCPORT_ATOMIC(atomicAdd)
+ROCPORT_ATOMIC(atomicSub)
+ROCPORT_ATOMIC(atomicExch)
+ROCPORT_ATOMIC(atomicMin)
+ROCPORT_ATOMIC(atomicMax)
+ROCPORT_ATOMIC(atomicAnd)
+ROCPORT_ATOMIC(atomicOr)
+ROCPORT_ATOMIC(atomicXor)
+ROCPORT_ATOMIC(atomicAdd_block)
+ROCPORT_ATOMIC(atomicAdd_system)
+#undef ROCPORT_ATOMIC
+__device__ unsigned int atomicInc(unsigned int *, unsigned int);
+__device__ unsigned int atomicDec(unsigned int *, unsigned int);
+__device__ int atomicCAS(int *, int, int);
+__device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
+__device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);
+__device__ unsigned short atomicCAS(unsigned short *, unsigned short, unsigned short);
+
+/* Textures and surfaces: the template references CUDA 12 removed, and the object API. */
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType> struct texture {
+  int normalized, filterMode, addressMode[3];
+};
+template <class T, int dim = 1> struct surface {};
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+template <class T, class Tex> __device__ T tex1Dfetch(Tex, int);
+template <class T, class Tex> __device__ T tex1D(Tex, float);
+template <class T, class Tex> __device__ T tex2D(Tex, float, float);
+template <class T, class Tex> __device__ T tex3D(Tex, float, float, float);
+template <class T, class Tex> __device__ T tex2DLayered(Tex, float, float, int);
+template <class T, class Surf> __device__ T surf2Dread(Surf, int, int);
+template <class T, class Surf> __device__ void surf2Dwrite(T, Surf, int, int);
+
+/* Cooperative groups (cooperative_groups.h), enough for calls to resolve. */
+namespace cooperative_groups {
+struct thread_group {
+  __device__ void sync() const;
+  __device__ unsigned int size() const;
+  __device__ unsigned int num_threads() const;
+  __device__ unsigned int thread_rank() const;
+};
+struct thread_block : thread_group {
+  __device__ dim3 group_index() const;
+  __device__ dim3 thread_index() const;
+  __device__ dim3 group_dim() const;
+  __device__ dim3 dim_threads() const;
+};
+struct grid_group : thread_group {
+  __device__ bool is_valid() const;
+  __device__ unsigned long long num_blocks() const;
+  __device__ unsigned long long block_rank() const;
+};
+struct cluster_group : thread_group {
+  __device__ unsigned int block_rank() const;
+  __device__ unsigned int num_blocks() const;
+};
+struct coalesced_group : thread_group {
+  template <class T> __device__ T shfl(T, int) const;
+  __device__ unsigned int meta_group_rank() const;
+};
+template <unsigned int N, class P = void> struct thread_block_tile : thread_group {
+  template <class T> __device__ T shfl(T, int) const;
+  template <class T> __device__ T shfl_down(T, unsigned int) const;
+  template <class T> __device__ T shfl_up(T, unsigned int) const;
+  template <class T> __device__ T shfl_xor(T, unsigned int) const;
+  __device__ int any(int) const;
+  __device__ int all(int) const;
+  __device__ unsigned int ballot(int) const;
+  template <class T> __device__ unsigned int match_any(T) const;
+  __device__ unsigned int meta_group_rank() const;
+  __device__ unsigned int meta_group_size() const;
+};
+__device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
+__device__ cluster_group this_cluster();
+__device__ coalesced_group coalesced_threads();
+template <unsigned int N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P &);
+template <class P> __device__ thread_group tiled_partition(const P &, unsigned int);
+template <class G> __device__ coalesced_group labeled_partition(const G &, int);
+template <class G> __device__ coalesced_group binary_partition(const G &, bool);
+template <class G> __device__ void sync(const G &);
+template <class G, class T, class Op> __device__ T reduce(const G &, T, Op);
+template <class G, class T, class Op> __device__ T inclusive_scan(const G &, T, Op);
+template <class G, class T, class Op> __device__ T exclusive_scan(const G &, T, Op);
+template <class G, class... A> __device__ void memcpy_async(const G &, A...);
+template <class G> __device__ void wait(const G &);
+template <unsigned int N, class G> __device__ void wait_prior(const G &);
+template <class G, class F> __device__ void invoke_one(const G &, F);
+template <class T> struct plus { __device__ T operator()(T, T) const; };
+template <class T> struct less { __device__ T operator()(T, T) const; };
+template <class T> struct greater { __device__ T operator()(T, T) const; };
+}
+
+/* Tensor cores (mma.h). */
+namespace nvcuda {
+namespace wmma {
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+template <class Use, int m, int n, int k, class T, class Layout = void> struct fragment {
+  T x[8];
+  enum { num_elements = 8 };
+};
+template <class F, class T> __device__ void fill_fragment(F &, const T &);
+template <class F, class T> __device__ void load_matrix_sync(F &, const T *, unsigned, ...);
+template <class T, class F> __device__ void store_matrix_sync(T *, const F &, unsigned, layout_t);
+template <class D, class A, class B, class C> __device__ void mma_sync(D &, const A &, const B &, const C &);
+}
+}

@@ -1,0 +1,144 @@
+"""Analyses one file: read it safely, parse it, run the rules, and return its FileResult.
+
+Steps:
+- refuse what must not be parsed (binary, not UTF-8, over the size cap, a symlink) with an error result;
+- parse hermetically (scanner.parsing.clang_unit); fall back to tokens when clang cannot make sense of it;
+- one dispatch pass over tokens and AST (scanner.analysis.dispatch);
+- turn rule reports into findings: target-aware severity, suppressions, fingerprints; per-file statistics.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from scanner import fingerprint, nametable, suppressions
+from scanner.analysis.ast import UnitSource, main_file_roots
+from scanner.analysis.context import FileFacts
+from scanner.analysis.dispatch import Dispatcher
+from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
+from scanner.parsing.clang_unit import Parser
+from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
+from scanner.target import TargetProfile
+
+_BINARY_PROBE = 8192
+
+
+@dataclass(frozen=True)
+class FileJob:
+    path: str  # absolute
+    rel: str
+    language: str
+    problem: str = ""
+    file_args: tuple[str, ...] = ()  # from compile_commands.json
+
+
+class Analyzer:
+    """Everything one worker process needs, built once: parser (and its PCH), rules, name table."""
+
+    def __init__(self, parser: Parser, rules: list, target: TargetProfile, max_file_bytes: int):
+        self.parser = parser
+        self.dispatcher = Dispatcher(rules)
+        self.target = target
+        self.max_file_bytes = max_file_bytes
+        self.names = nametable.load()
+
+    def analyze(self, job: FileJob) -> FileResult:
+        started = time.perf_counter()
+        result = self._analyze(job)
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        return result
+
+    def _analyze(self, job: FileJob) -> FileResult:
+        if job.problem:
+            return error_result(job, job.problem)
+        try:
+            with open(job.path, "rb") as handle:
+                data = handle.read(self.max_file_bytes + 1)
+        except OSError as exc:
+            return error_result(job, f"cannot read: {exc.strerror or exc}")
+        if len(data) > self.max_file_bytes:
+            return error_result(job, f"larger than the {self.max_file_bytes}-byte cap (scan.max_file_bytes)")
+        if b"\0" in data[:_BINARY_PROBE]:
+            return error_result(job, "binary file (contains NUL bytes)")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return error_result(job, f"not UTF-8 (invalid byte at offset {exc.start})")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        lines = text.split("\n")
+        stats = FileStats(lines=len(lines) - (1 if text.endswith("\n") else 0), bytes=len(data))
+        if job.language == "ptx":
+            return self._run(job, text, lines, stats, ParseHealth(ParseMode.TEXT), tu=None, roots=[])
+
+        unit = self.parser.parse(job.path, text, job.language, job.file_args)
+        health = ParseHealth(unit.mode, unit.stubbed, len(unit.errors), unit.errors[:5], unit.rounds,
+                             fallback_reason=unit.fallback_reason)
+        tu = unit.tu
+        if tu is None:
+            tu = self.parser.tokenize_only(job.path, text)
+            if tu is None:
+                return error_result(job, "libclang could neither parse nor tokenize this file")
+        roots = []
+        if unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED):
+            health.skipped_ranges = self.parser.skipped_ranges(tu, job.path)
+            roots = main_file_roots(tu, job.path, UnitSource(text))
+        return self._run(job, text, lines, stats, health, tu, roots)
+
+    def _run(self, job, text, lines, stats, health, tu, roots) -> FileResult:
+        view = build_view(tokenize(tu, job.path, text), lines) if tu is not None else TokenView([], [], [], [], [])
+        functions = Dispatcher.functions(roots)
+        facts = FileFacts(job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots))
+        self.dispatcher.run(facts, roots)
+        _count_references(view, stats, self.names)
+        stats.kernels = sum(1 for fn in functions if fn.is_kernel)
+        stats.kernel_launches = sum(1 for t in view.code if t.text == "<<<")
+        findings = self._findings(facts, view, lines)
+        return FileResult(job.rel, job.language, health, stats, findings)
+
+    def _findings(self, facts: FileFacts, view: TokenView, lines: list[str]) -> list[Finding]:
+        marks = suppressions.collect(view.comments, lines)
+        findings, functions, seen = [], [], set()
+        for report in facts.reports:
+            rule = report.rule
+            key = (rule.code, report.line, report.col, report.message)
+            if key in seen:  # one construct reached through two events
+                continue
+            seen.add(key)
+            severity, note = rule.severity_for(self.target)
+            message = f"{report.message} {note}".strip()
+            snippet = lines[report.line - 1].strip() if 0 < report.line <= len(lines) else ""
+            finding = Finding(rule.code, rule.name, rule.risk, severity, facts.path, report.line, report.col,
+                              report.end_line, report.end_col, message, snippet)
+            mark = suppressions.match(marks, report.line, rule.code, rule.name)
+            if mark is not None:
+                finding.suppressed = True
+                finding.suppression_reason = mark.reason or "(no reason given)"
+            findings.append(finding)
+            functions.append(report.function)
+        fingerprint.assign(findings, functions)
+        findings.sort(key=lambda f: (f.line, f.column, f.rule))
+        return findings
+
+
+def _count_references(view: TokenView, stats: FileStats, names) -> None:
+    """CUDA references by name-table kind, as hipify-clang's statistics count them."""
+    counts: dict[str, int] = {}
+    for tok in view.code:
+        if tok.kind != IDENT:
+            continue
+        entry = names.by_name.get(tok.text)
+        if entry is not None:
+            kind = entry.kind or "unsupported"
+            counts[kind] = counts.get(kind, 0) + 1
+    for include in view.includes:
+        entry = names.headers.get(include.header)
+        if entry is not None:
+            counts[entry.kind] = counts.get(entry.kind, 0) + 1
+    stats.cuda_refs = dict(sorted(counts.items()))
+    stats.cuda_refs_total = sum(counts.values())
+
+
+def error_result(job: FileJob, message: str) -> FileResult:
+    return FileResult(job.rel, job.language, ParseHealth(ParseMode.ERROR), FileStats(), error=message)

@@ -1,0 +1,61 @@
+"""Per-file flags from a compile_commands.json: include paths, defines and the language standard only.
+
+Compiler, output and code-generation flags are dropped: ROCport parses, it never builds.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+_KEEP_WITH_VALUE = ("-I", "-D", "-U", "-isystem", "-iquote", "-include")
+_KEEP_ALONE = ("-std=",)
+
+
+class CompileDbError(ValueError):
+    pass
+
+
+def load(path: Path) -> dict[str, tuple[str, ...]]:
+    """Absolute source path -> the flags worth passing to libclang."""
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CompileDbError(f"cannot read compile_commands.json at {path}: {exc}") from None
+    if not isinstance(entries, list):
+        raise CompileDbError(f"{path}: expected a JSON list of compile commands")
+    out = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or "file" not in entry:
+            continue
+        directory = Path(entry.get("directory", path.parent))
+        args = entry.get("arguments") or shlex.split(entry.get("command", ""))
+        out[str((directory / entry["file"]).resolve())] = _filter(args, directory)
+    return out
+
+
+def _filter(args: list[str], directory: Path) -> tuple[str, ...]:
+    kept: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        for flag in _KEEP_WITH_VALUE:
+            if arg == flag and i + 1 < len(args):
+                kept += [flag, _absolute(flag, args[i + 1], directory)]
+                i += 1
+                break
+            if arg.startswith(flag) and arg != flag:
+                kept.append(flag + _absolute(flag, arg[len(flag):], directory))
+                break
+        else:
+            if arg.startswith(_KEEP_ALONE):
+                kept.append(arg)
+        i += 1
+    return tuple(kept)
+
+
+def _absolute(flag: str, value: str, directory: Path) -> str:
+    if flag in ("-I", "-isystem", "-iquote", "-include") and not value.startswith("/"):
+        return str(directory / value)
+    return value

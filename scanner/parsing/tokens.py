@@ -1,0 +1,171 @@
+"""The main file's tokens from libclang's tokenizer, and what the preprocessor lines say.
+
+Tokens are lexed raw (before preprocessing), so they cover every #if branch, active or not; comments and
+string literals are their own tokens, which is how rules stay out of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import clang.cindex as ci
+
+IDENT, KEYWORD, LITERAL, PUNCT, COMMENT = "identifier", "keyword", "literal", "punctuation", "comment"
+_KIND_NAMES = {
+    ci.TokenKind.IDENTIFIER: IDENT,
+    ci.TokenKind.KEYWORD: KEYWORD,
+    ci.TokenKind.LITERAL: LITERAL,
+    ci.TokenKind.PUNCTUATION: PUNCT,
+    ci.TokenKind.COMMENT: COMMENT,
+}
+_HEADER = re.compile(r'^\s*#\s*include(?:_next)?\s*([<"])([^>"]+)[>"]')
+
+
+@dataclass(slots=True, frozen=True)
+class Token:
+    kind: str
+    text: str
+    line: int
+    col: int
+    offset: int
+
+
+@dataclass(slots=True, frozen=True)
+class Directive:
+    """One preprocessor line: `#define WARP_SIZE 32` is Directive("define", line, tokens after "define")."""
+
+    name: str
+    line: int
+    end_line: int
+    tokens: tuple[Token, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(t.text for t in self.tokens)
+
+
+@dataclass(slots=True, frozen=True)
+class Include:
+    header: str
+    angled: bool
+    line: int
+    col: int
+
+
+@dataclass(slots=True, frozen=True)
+class Guard:
+    """An enclosing conditional: the directive's condition text, negated in an #else/#elif chain."""
+
+    directive: str  # if | ifdef | ifndef | elif | else
+    condition: str
+    line: int
+
+
+@dataclass
+class TokenView:
+    tokens: list[Token]
+    code: list[Token]  # tokens outside preprocessor lines and comments
+    comments: list[Token]
+    directives: list[Directive]
+    includes: list[Include]
+    guards_by_line: dict[int, tuple[Guard, ...]] = field(default_factory=dict)
+
+    def guards_at(self, line: int) -> tuple[Guard, ...]:
+        return self.guards_by_line.get(line, ())
+
+
+def tokenize(tu: ci.TranslationUnit, path: str, text: str) -> list[Token]:
+    file = tu.get_file(path)
+    end = len(text.encode("utf-8"))
+    extent = ci.SourceRange.from_locations(
+        ci.SourceLocation.from_offset(tu, file, 0), ci.SourceLocation.from_offset(tu, file, end)
+    )
+    out = []
+    kinds = _KIND_NAMES
+    for tok in ci.TokenGroup.get_tokens(tu, extent):
+        loc = tok.location
+        out.append(Token(kinds.get(tok.kind, PUNCT), tok.spelling, loc.line, loc.column, loc.offset))
+    return out
+
+
+def build_view(tokens: list[Token], lines: list[str]) -> TokenView:
+    code, comments, directives, includes = [], [], [], []
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok.kind == COMMENT:
+            comments.append(tok)
+            i += 1
+            continue
+        if tok.text == "#" and _starts_line(tokens, i) and i + 1 < n and tokens[i + 1].line == tok.line:
+            name_tok = tokens[i + 1]
+            end_line = _logical_line_end(lines, tok.line)
+            j = i + 2
+            body = []
+            while j < n and tokens[j].line <= end_line:
+                if tokens[j].kind != COMMENT:
+                    body.append(tokens[j])
+                else:
+                    comments.append(tokens[j])
+                j += 1
+            directives.append(Directive(name_tok.text, tok.line, end_line, tuple(body)))
+            if name_tok.text in ("include", "include_next", "import"):
+                match = _HEADER.match(lines[tok.line - 1]) if tok.line <= len(lines) else None
+                if match:
+                    includes.append(Include(match.group(2).strip(), match.group(1) == "<", tok.line, tok.col))
+            i = j
+            continue
+        code.append(tok)
+        i += 1
+    view = TokenView(tokens, code, comments, directives, includes)
+    view.guards_by_line = _guards(directives, len(lines))
+    return view
+
+
+def _starts_line(tokens: list[Token], i: int) -> bool:
+    return i == 0 or tokens[i - 1].line != tokens[i].line or tokens[i - 1].kind == COMMENT
+
+
+def _logical_line_end(lines: list[str], line: int) -> int:
+    while line <= len(lines) and lines[line - 1].rstrip().endswith("\\"):
+        line += 1
+    return line
+
+
+def _guards(directives: list[Directive], line_count: int) -> dict[int, tuple[Guard, ...]]:
+    """For each line inside at least one #if, the stack of conditions that enclose it."""
+    result: dict[int, tuple[Guard, ...]] = {}
+    stack: list[Guard] = []
+    # Conditions of earlier branches of the current chain, to describe an #else ("not (A or B)").
+    chain: list[list[str]] = []
+    prev_line = 1
+    for d in directives:
+        if stack:
+            frozen = tuple(stack)
+            for line in range(prev_line, d.line):
+                result[line] = frozen
+        prev_line = d.end_line + 1
+        if d.name in ("if", "ifdef", "ifndef"):
+            if d.name == "if":
+                cond = d.text
+            elif d.name == "ifdef":
+                cond = f"defined({d.text})"
+            else:
+                cond = f"!defined({d.text})"
+            stack.append(Guard(d.name, cond, d.line))
+            chain.append([cond])
+        elif d.name in ("elif", "elifdef", "elifndef", "else") and stack:
+            previous = chain[-1]
+            negated = " && ".join(f"!({c})" for c in previous)
+            cond = negated if d.name == "else" else f"{negated} && ({d.text})"
+            stack[-1] = Guard(d.name, cond, d.line)
+            previous.append(d.text)
+        elif d.name == "endif" and stack:
+            stack.pop()
+            chain.pop()
+    if stack:
+        frozen = tuple(stack)
+        for line in range(prev_line, line_count + 1):
+            result[line] = frozen
+    return result

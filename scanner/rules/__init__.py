@@ -1,0 +1,30 @@
+"""The rule catalogue: loads every rule named in `codes.CODES` and stamps its code and documentation."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+
+from scanner.rules.base import Rule
+from scanner.rules.codes import CODES
+
+
+@functools.cache
+def catalogue() -> dict[str, Rule]:
+    """Code -> Rule, in code order."""
+    rules = {}
+    for code, module_name in sorted(CODES.items()):
+        module = importlib.import_module(f"scanner.rules.{module_name}")
+        rule: Rule = module.RULE
+        rule.code = code
+        rule.doc = (module.__doc__ or "").strip()
+        rule.module = module_name
+        rules[code] = rule
+    return rules
+
+
+def select(enabled: list[str] | None = None, disabled: list[str] | None = None) -> list[Rule]:
+    rules = catalogue()
+    chosen = [r for code, r in rules.items() if not enabled or code in enabled or r.name in enabled]
+    drop = set(disabled or ())
+    return [r for r in chosen if r.code not in drop and r.name not in drop]

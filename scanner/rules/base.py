@@ -1,0 +1,75 @@
+"""What a rule is: metadata, the events it subscribes to, and the check function that reads a Context.
+
+A rule module defines exactly one `RULE = Rule(...)`; its docstring is the rule's documentation, in the
+sections *What it finds / Why it breaks on ROCm / Example / Use instead / References*. Codes are assigned
+only in `scanner.rules.codes`.
+
+Events a rule can subscribe to (`on=`):
+- AST (full or stubbed parse only): "call", "binary_op", "unary_op", "var_decl", "function", "for",
+  "decl_ref", "member_ref", "type_ref", "cast", "case";
+- tokens (every parse mode, every #if branch): "identifier" (filtered by `names`/`prefixes`), "include",
+  "directive", "asm", "launch";
+- "file": once per file, for file-level checks (a `.ptx` file).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from scanner.model import Risk, Severity
+
+if TYPE_CHECKING:
+    from scanner.analysis.context import Context
+    from scanner.target import TargetProfile
+
+AST_EVENTS = frozenset(
+    {"call", "binary_op", "unary_op", "var_decl", "function", "for", "decl_ref", "member_ref", "type_ref", "cast",
+     "case"}
+)
+TOKEN_EVENTS = frozenset({"identifier", "include", "directive", "asm", "launch"})
+FILE_EVENTS = frozenset({"file"})
+ALL_EVENTS = AST_EVENTS | TOKEN_EVENTS | FILE_EVENTS
+
+DOC_SECTIONS = ("What it finds", "Why it breaks on ROCm", "Example", "Use instead", "References")
+
+# A target-aware severity: given the profile and the rule's base severity, the severity and a sentence
+# saying why for these targets (empty when nothing target-specific applies).
+TargetSeverity = Callable[["TargetProfile", Severity], tuple[Severity, str]]
+
+
+@dataclass
+class Rule:
+    name: str
+    risk: Risk
+    severity: Severity
+    on: tuple[str, ...]
+    check: Callable[[Context], None]
+    summary: str  # one line, shown in reports and as SARIF shortDescription
+    names: frozenset[str] = frozenset()  # "identifier" events: exact names
+    prefixes: tuple[str, ...] = ()  # "identifier" events: name prefixes
+    languages: frozenset[str] = frozenset({"cuda", "c++", "c"})
+    target_severity: TargetSeverity | None = None
+    code: str = ""  # set by the registry from codes.py
+    doc: str = ""  # set by the registry from the module docstring
+    module: str = ""
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self):
+        unknown = set(self.on) - ALL_EVENTS
+        if unknown:
+            raise ValueError(f"rule {self.name}: unknown events {sorted(unknown)}")
+
+    def severity_for(self, profile: TargetProfile) -> tuple[Severity, str]:
+        if self.target_severity is None:
+            return self.severity, ""
+        return self.target_severity(profile, self.severity)
+
+
+def wave64_severity(profile: TargetProfile, base: Severity) -> tuple[Severity, str]:
+    """For warp-size assumptions: they break where wavefronts have 64 lanes, and only there."""
+    if profile.has_wave64:
+        targets = ", ".join(profile.describe(t) for t in profile.wave64_targets)
+        return base, f"On {targets} a wavefront has 64 lanes, not 32."
+    targets = ", ".join(profile.describe(t) for t in profile.targets)
+    return Severity.LOW, f"Harmless on {targets} (32-lane wavefronts), but wrong on any CDNA/Instinct GPU."

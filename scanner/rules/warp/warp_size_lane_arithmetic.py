@@ -1,0 +1,53 @@
+"""Lane or warp index computed with 32 from a thread id.
+
+What it finds:
+    `% 32`, `/ 32`, `& 31` and `>> 5` (and their compound assignments) applied to a value that derives
+    from `threadIdx` or a lane id, such as `int lane = threadIdx.x % 32;` or `int warp = tid >> 5;`.
+
+Why it breaks on ROCm:
+    AMD CDNA/Instinct GPUs (MI100 to MI350) execute 64-lane wavefronts. A lane index taken modulo 32 maps
+    two lanes of one wavefront to the same slot and a warp index divided by 32 splits one wavefront in two:
+    reductions and per-warp buffers then compute wrong results without any error.
+
+Example:
+    int lane = threadIdx.x % 32;
+    int warp = threadIdx.x / 32;
+
+Use instead:
+    Use `warpSize` (a runtime value since ROCm 7.0), or a constant chosen per platform:
+    `int lane = threadIdx.x % warpSize;` / `#ifdef __HIP_PLATFORM_AMD__ ... 64 ... #else ... 32 ... #endif`.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warpsize
+    https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
+"""
+
+from scanner.model import Risk, Severity
+from scanner.rules.base import Rule, wave64_severity
+
+# operator -> the constant that encodes "32 lanes"
+_WARP_CONSTANTS = {"%": 32, "/": 32, "&": 31, ">>": 5}
+
+
+def check(ctx) -> None:
+    op = ctx.node.operator.rstrip("=") if ctx.node.operator not in ("==", "<=", ">=", "!=") else ""
+    expected = _WARP_CONSTANTS.get(op)
+    if expected is None:
+        return
+    lhs, rhs = ctx.operands()
+    if ctx.literal_value(rhs) != expected or ctx.platform_guarded:
+        return
+    if not ctx.derives_from_thread_id(lhs):
+        return
+    ctx.report(f"`{ctx.node.text}` assumes a 32-lane warp; use warpSize.")
+
+
+RULE = Rule(
+    name="warp-size-lane-arithmetic",
+    summary="Lane/warp index computed with 32 (% 32, / 32, & 31, >> 5) from a thread id",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.HIGH,
+    on=("binary_op",),
+    check=check,
+    target_severity=wave64_severity,
+)

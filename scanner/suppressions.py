@@ -1,0 +1,51 @@
+"""Inline suppressions: `// rocport: ignore[ROC101] reason` silences one rule on one line.
+
+The comment applies to its own line, or, when it stands alone on a line, to the next line of code.
+A suppressed finding is still reported, marked suppressed with its reason: it is never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from scanner.parsing.tokens import Token
+
+_MARKER = re.compile(r"rocport:\s*ignore\[([A-Za-z0-9_,\s-]+)\]\s*(.*?)\s*(?:\*/)?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Suppression:
+    line: int
+    rules: frozenset[str]  # codes or rule names
+    reason: str
+
+
+def collect(comments: list[Token], lines: list[str]) -> dict[int, list[Suppression]]:
+    by_line: dict[int, list[Suppression]] = {}
+    for comment in comments:
+        match = _MARKER.search(comment.text)
+        if not match:
+            continue
+        rules = frozenset(part.strip() for part in match.group(1).split(",") if part.strip())
+        reason = match.group(2).strip()
+        line = comment.line
+        before = lines[line - 1][: max(comment.col - 1, 0)] if line <= len(lines) else ""
+        if not before.strip():
+            line = _next_code_line(lines, line + comment.text.count("\n"))
+        by_line.setdefault(line, []).append(Suppression(line, rules, reason))
+    return by_line
+
+
+def _next_code_line(lines: list[str], after: int) -> int:
+    line = after + 1
+    while line <= len(lines) and not lines[line - 1].strip():
+        line += 1
+    return line
+
+
+def match(by_line: dict[int, list[Suppression]], line: int, code: str, name: str) -> Suppression | None:
+    for suppression in by_line.get(line, ()):
+        if code in suppression.rules or name in suppression.rules:
+            return suppression
+    return None

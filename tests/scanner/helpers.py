@@ -1,0 +1,54 @@
+"""Test helpers: analyse a file or a snippet in-process, with a chosen rule set and target."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from scanner.engine import Analyzer, FileJob
+from scanner.parsing.clang_unit import ParseSettings, Parser
+from scanner.rules import catalogue, select
+from scanner.target import TargetProfile
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RULE_FIXTURES = FIXTURES / "rules"
+EXPECT = re.compile(r"expect:\s*((?:ROC\d+\s*,?\s*)+)")
+
+
+@functools.cache
+def parser() -> Parser:
+    return Parser(ParseSettings())
+
+
+def analyzer(codes: tuple[str, ...] | None = None, target: TargetProfile = TargetProfile()) -> Analyzer:
+    rules = select(list(codes)) if codes else list(catalogue().values())
+    return Analyzer(parser(), rules, target, max_file_bytes=2_000_000)
+
+
+def analyze_path(path: Path, root: Path | None = None, codes=None, target=TargetProfile(), language=None):
+    from scanner.discovery import language_of
+
+    rel = path.relative_to(root).as_posix() if root else path.name
+    job = FileJob(str(path), rel, language or language_of(path.name) or "cuda")
+    return analyzer(tuple(codes) if codes else None, target).analyze(job)
+
+
+def analyze_text(tmp_path: Path, text: str, name: str = "snippet.cu", codes=None, target=TargetProfile()):
+    path = tmp_path / name
+    path.write_text(text)
+    return analyze_path(path, tmp_path, codes, target)
+
+
+def expectations(path: Path) -> set[tuple[int, str]]:
+    out = set()
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            for code in re.findall(r"ROC\d+", match.group(1)):
+                out.add((number, code))
+    return out
+
+
+def fixture_for(code: str) -> list[Path]:
+    return sorted(RULE_FIXTURES.glob(f"{code}_*"))
