@@ -1,0 +1,156 @@
+"""`python -m scanner`: scan a checkout, explain a rule, list rules, regenerate docs/rules.md.
+
+Exit codes (for CI): 0 no finding at or above --fail-on; 1 at least one; 2 bad usage or configuration;
+3 the scan itself failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scanner.config import ConfigError, ScanOptions
+from scanner.model import Severity
+from scanner.target import TargetError, TargetProfile
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
+_FAIL_ON = [s.value for s in Severity] + ["never"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m scanner", description="ROCport: CUDA -> ROCm/HIP migration scanner")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    scan = sub.add_parser("scan", help="scan a directory (a checkout)")
+    scan.add_argument("path", help="directory to scan")
+    scan.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    scan.add_argument("--output", "-o", help="write the report here instead of stdout")
+    scan.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    scan.add_argument("--fail-on", choices=_FAIL_ON, default="high",
+                      help="exit 1 when an unsuppressed finding has at least this severity (default high)")
+    scan.add_argument("--target", action="append", dest="targets", metavar="GFX",
+                      help="AMD GPU target, repeatable (default gfx942, MI300X)")
+    scan.add_argument("--rocm", help="target ROCm version, e.g. 7.0 (default: current production release)")
+    scan.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="exclude paths (repeatable)")
+    scan.add_argument("--include-dir", "-I", action="append", default=[], dest="include_dirs")
+    scan.add_argument("--define", "-D", action="append", default=[], dest="defines")
+    scan.add_argument("--compile-commands", help="compile_commands.json (relative to PATH or absolute)")
+    scan.add_argument("--cuda-path", help="a real CUDA toolkit, to raise fidelity (never required)")
+    scan.add_argument("--timeout", type=float, help="per-file time limit in seconds (default 60)")
+    scan.add_argument("--max-file-bytes", type=int, help="skip (with an error result) files larger than this")
+    scan.add_argument("--no-config", action="store_true", help="ignore PATH/.rocport.toml")
+    scan.add_argument("--show-suppressed", action="store_true", help="text format: list suppressed findings too")
+    scan.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                      help="progress bar on stderr (auto: when stderr is a terminal)")
+
+    explain = sub.add_parser("explain", help="show a rule's documentation")
+    explain.add_argument("rule", help="code (ROC101) or name")
+    sub.add_parser("rules", help="list the rule catalogue")
+    sub.add_parser("docs", help="print docs/rules.md")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "scan":
+            return _scan(args)
+        if args.command == "explain":
+            return _explain(args.rule)
+        if args.command == "rules":
+            return _rules()
+        if args.command == "docs":
+            from scanner.rules import catalogue
+            from scanner.rules.docs import markdown
+
+            sys.stdout.write(markdown(list(catalogue().values())))
+            return EXIT_OK
+    except (ConfigError, TargetError) as exc:
+        print(f"rocport: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_USAGE
+
+
+def _options(args) -> ScanOptions:
+    if args.jobs < 1:
+        raise ConfigError("--jobs must be at least 1")
+    target = TargetProfile.parse(args.targets, args.rocm) if (args.targets or args.rocm) else TargetProfile()
+    base = ScanOptions(target=target, jobs=args.jobs, exclude=tuple(args.exclude),
+                       include_dirs=tuple(args.include_dirs), defines=tuple(args.defines))
+    return base.merged(compile_commands=args.compile_commands, cuda_path=args.cuda_path,
+                       timeout_seconds=args.timeout, max_file_bytes=args.max_file_bytes)
+
+
+def _scan(args) -> int:
+    from scanner import plan
+    from scanner.pool import WorkerPool
+    from scanner.report.summary import Summary
+    from scanner.rules import select
+
+    root = Path(args.path)
+    options, jobs = plan(root, _options(args), read_config=not args.no_config)
+    if args.targets or args.rocm:  # the command line wins over .rocport.toml
+        options = options.merged(target=_options(args).target)
+    rules = select(list(options.enable), list(options.disable))
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    try:
+        report = _report(args, out, rules)
+        summary = Summary()
+        report.begin(str(root.resolve()), options)
+        with _progress(args, len(jobs)) as bar:
+            for result in WorkerPool(options, options.jobs).run(jobs):
+                summary.add(result)
+                report.add(result)
+                bar.update(1)
+        report.end(summary)
+    except RuntimeError as exc:
+        print(f"rocport: scan failed: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if args.fail_on != "never" and summary.worst is not None and summary.worst.rank >= Severity(args.fail_on).rank:
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def _report(args, out, rules):
+    if args.format == "json":
+        from scanner.report.json_report import JsonReport
+
+        return JsonReport(out)
+    if args.format == "sarif":
+        from scanner.report.sarif import SarifReport
+
+        return SarifReport(out, rules)
+    from scanner.report.text import TextReport
+
+    return TextReport(out, show_suppressed=args.show_suppressed)
+
+
+def _progress(args, total: int):
+    from tqdm import tqdm
+
+    enabled = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty() and total > 1)
+    return tqdm(total=total, unit="file", disable=not enabled, file=sys.stderr, leave=False)
+
+
+def _explain(name: str) -> int:
+    from scanner.rules import catalogue
+    from scanner.rules.docs import explain
+
+    for rule in catalogue().values():
+        if name in (rule.code, rule.name):
+            sys.stdout.write(explain(rule))
+            return EXIT_OK
+    print(f"rocport: error: no rule {name!r}; see `python -m scanner rules`", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _rules() -> int:
+    from scanner.rules import catalogue
+
+    for rule in catalogue().values():
+        print(f"{rule.code}  {rule.name:<40} {rule.risk.value:<20} {rule.severity.value:<8} {rule.summary}")
+    return EXIT_OK

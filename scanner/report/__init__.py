@@ -1,0 +1,4 @@
+"""Report writers: text for people, JSON for machines (versioned), SARIF 2.1.0 for code-scanning tools.
+
+Each writer streams: `begin()`, `add(result)` per file, `end(summary)`, so memory does not grow with files.
+"""

@@ -1,0 +1,75 @@
+"""Rule documentation: the docstring sections, and docs/rules.md generated from them (never edited by hand)."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from scanner.rules.base import DOC_SECTIONS, Rule
+
+_HEADING = re.compile(r"^(What it finds|Why it breaks on ROCm|Example|Use instead|References|Known problems):\s*$")
+
+
+def parse_sections(doc: str) -> dict[str, str]:
+    """{"What it finds": "...", ...}; the first line (the title) is under ""."""
+    sections: dict[str, list[str]] = {"": []}
+    current = ""
+    for line in doc.splitlines():
+        match = _HEADING.match(line.strip()) if not line.startswith((" ", "\t")) else None
+        if match:
+            current = match.group(1)
+            sections[current] = []
+        else:
+            sections[current].append(line)
+    return {k: textwrap.dedent("\n".join(v)).strip() for k, v in sections.items()}
+
+
+def missing_sections(rule: Rule) -> list[str]:
+    sections = parse_sections(rule.doc)
+    return [name for name in DOC_SECTIONS if not sections.get(name)]
+
+
+def explain(rule: Rule) -> str:
+    sections = parse_sections(rule.doc)
+    out = [f"{rule.code} {rule.name}: {sections.get('', rule.summary)}",
+           f"risk: {rule.risk.value}, default severity: {rule.severity.value}", ""]
+    for name in (*DOC_SECTIONS, "Known problems"):
+        if sections.get(name):
+            out += [f"{name}:", textwrap.indent(sections[name], "    "), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def markdown(rules: list[Rule]) -> str:
+    out = [
+        "# ROCport rules",
+        "",
+        "Generated from the rule docstrings by `python -m scanner docs` (`make docs`); do not edit by hand.",
+        "A test fails when this file is out of date.",
+        "",
+        "| code | name | risk | severity | summary |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for rule in rules:
+        out.append(f"| [{rule.code}](#{rule.code.lower()}) | `{rule.name}` | {rule.risk.value} | "
+                   f"{rule.severity.value} | {rule.summary} |")
+    for rule in rules:
+        sections = parse_sections(rule.doc)
+        out += ["", f"## {rule.code}", "", f"**`{rule.name}`** — {sections.get('', rule.summary)}", "",
+                f"Risk: {rule.risk.value}. Default severity: {rule.severity.value}.", ""]
+        for name in (*DOC_SECTIONS, "Known problems"):
+            body = sections.get(name)
+            if not body:
+                continue
+            out.append(f"### {name}")
+            out.append("")
+            if name == "Example":
+                out += ["```cuda", body, "```"]
+            elif name == "References":
+                out += [f"- <{line.strip()}>" if line.strip().startswith("http") else f"- {line.strip()}"
+                        for line in body.splitlines() if line.strip()]
+            else:
+                out.append(body)
+            out.append("")
+        while out and out[-1] == "":
+            out.pop()
+    return "\n".join(out) + "\n"
