@@ -70,7 +70,8 @@ class Analyzer:
         lines = text.split("\n")
         stats = FileStats(lines=len(lines) - (1 if text.endswith("\n") else 0), bytes=len(data))
         if job.language == "ptx":
-            return self._run(job, text, lines, stats, ParseHealth(ParseMode.TEXT), tu=None, roots=[])
+            empty = TokenView([], [], [], [], [])
+            return self._run(job, lines, stats, ParseHealth(ParseMode.TEXT), empty, roots=[])
 
         unit = self.parser.parse(job.path, text, job.language, job.file_args)
         health = ParseHealth(unit.mode, unit.stubbed, len(unit.errors), unit.errors[:5], unit.rounds,
@@ -80,14 +81,21 @@ class Analyzer:
             tu = self.parser.tokenize_only(job.path, text)
             if tu is None:
                 return error_result(job, "libclang could neither parse nor tokenize this file")
+        view = build_view(tokenize(tu, job.path, text), lines)
         roots = []
         if unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED):
             health.skipped_ranges = self.parser.skipped_ranges(tu, job.path)
             roots = main_file_roots(tu, job.path, UnitSource(text))
-        return self._run(job, text, lines, stats, health, tu, roots)
+            if health.error_count:
+                coverage = _ast_coverage(roots, view, health.skipped_ranges)
+                if coverage < 0.5:
+                    health.mode = ParseMode.TOKENS
+                    health.fallback_reason = (f"clang recovered declarations for only {coverage:.0%} of the code "
+                                              f"lines ({health.error_count} errors)")
+                    roots = []
+        return self._run(job, lines, stats, health, view, roots)
 
-    def _run(self, job, text, lines, stats, health, tu, roots) -> FileResult:
-        view = build_view(tokenize(tu, job.path, text), lines) if tu is not None else TokenView([], [], [], [], [])
+    def _run(self, job, lines, stats, health, view, roots) -> FileResult:
         functions = Dispatcher.functions(roots)
         facts = FileFacts(job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots))
         self.dispatcher.run(facts, roots)
@@ -138,6 +146,18 @@ def _count_references(view: TokenView, stats: FileStats, names) -> None:
             counts[entry.kind] = counts.get(entry.kind, 0) + 1
     stats.cuda_refs = dict(sorted(counts.items()))
     stats.cuda_refs_total = sum(counts.values())
+
+
+def _ast_coverage(roots, view: TokenView, skipped: list[tuple[int, int]]) -> float:
+    """Share of the lines holding code (outside inactive #if branches) that some AST declaration spans."""
+    inactive = {line for start, end in skipped for line in range(start, end + 1)}
+    code_lines = {tok.line for tok in view.code} - inactive
+    if not code_lines:
+        return 1.0
+    covered = set()
+    for root in roots:
+        covered.update(range(root.line, root.end_line + 1))
+    return len(code_lines & covered) / len(code_lines)
 
 
 def error_result(job: FileJob, message: str) -> FileResult:

@@ -9,6 +9,8 @@ so memory stays bounded by the number of workers, not the number of files.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import time
 import traceback
 from collections import deque
@@ -47,11 +49,25 @@ def _worker_main(conn: Connection, options: ScanOptions) -> None:
             return
         if job is None:
             return
+        _fault_injection(job)
         try:
             result = analyzer.analyze(job)
         except Exception:  # a rule or parser bug must cost one file, and say so
             result = error_result(job, "internal error while analysing: " + traceback.format_exc(limit=3))
         conn.send(("result", result))
+
+
+def _fault_injection(job: FileJob) -> None:
+    """Test seam: ROCPORT_FAULT="crash:NAME" or "hang:NAME" makes the worker die or hang on that file, the way
+    a libclang segfault or infinite loop would, so the tests exercise the real kill-and-replace path."""
+    fault = os.environ.get("ROCPORT_FAULT", "")
+    kind, _, name = fault.partition(":")
+    if not name or not job.rel.endswith(name):
+        return
+    if kind == "crash":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif kind == "hang":
+        time.sleep(3600)
 
 
 def _parser(options: ScanOptions):
