@@ -1,0 +1,165 @@
+"""Shared helpers of the warp-size rules (not a rule module)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+import clang.cindex as ci
+
+from scanner.analysis.ast import Node
+
+K = ci.CursorKind
+
+# Shuffles whose offset argument walks lanes (index 2 for the *_sync forms, 1 for the legacy forms).
+SHUFFLE_OFFSET_ARG = {
+    "__shfl_down_sync": 2, "__shfl_xor_sync": 2, "__shfl_up_sync": 2,
+    "__shfl_down": 1, "__shfl_xor": 1, "__shfl_up": 1,
+}
+SHUFFLE_WIDTH_ARG = {
+    "__shfl_sync": 3, "__shfl_down_sync": 3, "__shfl_xor_sync": 3, "__shfl_up_sync": 3,
+    "__shfl": 2, "__shfl_down": 2, "__shfl_xor": 2, "__shfl_up": 2,
+}
+# Warp intrinsics whose first argument is a lane mask.
+MASKED_INTRINSICS = frozenset({
+    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+    "__all_sync", "__uni_sync", "__match_any_sync", "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
+    "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync", "__syncwarp",
+})
+# Intrinsics that return a lane mask (64-bit on HIP: unsigned long long).
+MASK_RESULTS = frozenset({"__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync",
+                          "__match_any", "__match_all"})
+
+FULL_MASK_32 = 0xFFFFFFFF
+
+
+def callee(node: Node) -> str:
+    """The called function's name, also for a call inside a template (unresolved overload)."""
+    if node.kind != K.CALL_EXPR:
+        return ""
+    if node.name:
+        return node.name
+    if node.children:
+        for sub in node.children[0].walk():
+            if sub.kind in (K.OVERLOADED_DECL_REF, K.DECL_REF_EXPR) and sub.name:
+                return sub.name
+    return ""
+
+
+def written_args(node: Node) -> list[Node]:
+    """The call's arguments as written: default arguments (no source text) are left out."""
+    return [a for a in node.arguments if a.line > 0 and a.text]
+
+
+def safe_size(node: Node | None) -> int:
+    """sizeof the node's type, or -1; never asks libclang about overloaded or dependent types (it crashes)."""
+    if node is None:
+        return -1
+    name = node.type_name
+    if not name or name.startswith("<") or "dependent" in name:
+        return -1
+    return node.type_size
+
+
+def int_value(node: Node | None) -> int | None:
+    if node is None:
+        return None
+    if node.type_name.startswith("<"):
+        return None
+    return node.strip().int_value()
+
+
+def peel(node: Node) -> Node:
+    """Under implicit casts, parentheses and explicit casts: the expression whose value is used."""
+    node = node.strip()
+    while node.kind in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR) and node.children:
+        inner = [c for c in node.children if c.kind.is_expression()]
+        if not inner:
+            break
+        node = inner[-1].strip()
+    return node
+
+
+def mask_calls(expr: Node, names=MASK_RESULTS) -> list[Node]:
+    """Calls to mask-returning intrinsics whose value flows into `expr` through bit operations and casts
+    (not through other calls such as __popc, which consume the mask)."""
+    found, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        if node.kind == K.CALL_EXPR:
+            if callee(node) in names:
+                found.append(node)
+            continue
+        if node.kind == K.BINARY_OPERATOR and node.operator not in ("&", "|", "^", "<<", ">>"):
+            continue
+        if node.kind == K.CONDITIONAL_OPERATOR:
+            stack.extend(node.children[1:])
+            continue
+        if node.kind in (K.UNARY_OPERATOR,) and node.operator not in ("~",):
+            continue
+        stack.extend(node.children)
+    return found
+
+
+def declaration_in(function_node: Node | None, name: str) -> Node | None:
+    """The VAR_DECL or PARM_DECL called `name` in a function (the last one before use, good enough)."""
+    if function_node is None or not name:
+        return None
+    found = None
+    for node in function_node.walk():
+        if node.kind in (K.VAR_DECL, K.PARM_DECL) and node.name == name:
+            found = node
+    return found
+
+
+def declared_auto(decl: Node) -> bool:
+    head = decl.text.split("=", 1)[0]
+    return re.search(r"\bauto\b", head) is not None
+
+
+# -- warp-size names --------------------------------------------------------------------------------
+_WARPISH = re.compile(r"warp|wave", re.IGNORECASE)
+_SIZEISH = re.compile(r"size|width|lanes?|threads|len", re.IGNORECASE)
+_NOT_SIZE = re.compile(r"warps|waves|per_?block|per_?cta|per_?sm|num_?warp|n_?warp|count|idx|index|id$|log",
+                       re.IGNORECASE)
+
+
+def is_warp_size_name(name: str) -> bool:
+    """WARP_SIZE, kWarpSize, warp_size, THREADS_PER_WARP, WARP_LANES...; not WARPS_PER_BLOCK or NUM_WARPS."""
+    if not _WARPISH.search(name) or not _SIZEISH.search(name):
+        return False
+    if re.search(r"threads_?per_?warp|lanes_?per_?warp", name, re.IGNORECASE):
+        return True
+    return _NOT_SIZE.search(name) is None
+
+
+# -- tokens ----------------------------------------------------------------------------------------
+_OFFSETS: list = [None, []]  # one-entry cache: (the code token list, its offsets)
+
+
+def token_index(code: list, tok) -> int:
+    """Index of a token in the view's code tokens (which are in offset order), or -1."""
+    if _OFFSETS[0] is not code:
+        _OFFSETS[0], _OFFSETS[1] = code, [t.offset for t in code]
+    offsets = _OFFSETS[1]
+    i = bisect.bisect_left(offsets, tok.offset)
+    return i if i < len(code) and code[i].offset == tok.offset else -1
+
+
+def directive_guards(directives, line: int) -> list[str]:
+    """Conditions of the #if/#ifdef/#else blocks open at a directive's own line (the conditions as text)."""
+    stack: list[str] = []
+    for d in directives:
+        if d.line >= line:
+            break
+        if d.name == "if":
+            stack.append(d.text)
+        elif d.name == "ifdef":
+            stack.append(f"defined({d.text})")
+        elif d.name == "ifndef":
+            stack.append(f"!defined({d.text})")
+        elif d.name in ("elif", "else", "elifdef", "elifndef") and stack:
+            stack[-1] = stack[-1] + " / " + d.text  # the chain's conditions all decide this branch
+        elif d.name == "endif" and stack:
+            stack.pop()
+    return stack
