@@ -154,6 +154,7 @@ class UnitSource:
 
 def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list[Node]:
     """Trees for every declaration of the main file, descending into namespaces and extern "C" blocks."""
+    lib = ci.conf.lib
     roots: list[Node] = []
     pending = [tu.cursor]
     while pending:
@@ -162,23 +163,41 @@ def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list
             kind = cursor.kind
             if kind in (K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
                 continue  # the token view covers the preprocessor
-            file = cursor.location.file
-            if file is None or file.name != path:
+            if not lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)):
                 continue
             if kind in _TOP_SCOPES:
                 pending.append(cursor)
                 continue
-            roots.append(_build(cursor, kind, None, unit))
+            roots.append(_build(cursor, kind, unit))
     return roots
 
 
-def _build(cursor: ci.Cursor, kind: ci.CursorKind, parent: Node | None, unit: UnitSource) -> Node:
-    root = Node(cursor, kind, parent, unit)
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for child in node._c.get_children():
-            child_node = Node(child, child.kind, node, unit)
-            node.children.append(child_node)
-            stack.append(child_node)
+_BREAK, _RECURSE = 0, 2  # CXChildVisit_Break, CXChildVisit_Recurse
+
+
+def _build(cursor: ci.Cursor, kind: ci.CursorKind, unit: UnitSource) -> Node:
+    """The whole subtree in one clang_visitChildren call (one Python callback per cursor).
+
+    The visit is preorder, so a cursor's parent is on the stack of open nodes; cursors are compared by their
+    raw bytes (kind + data pointers), which is what clang_equalCursors compares.
+    """
+    root = Node(cursor, kind, None, unit)
+    stack: list[tuple[bytes, Node]] = [(bytes(cursor), root)]
+    from_id = ci.CursorKind.from_id
+    tu = cursor._tu
+
+    def visit(child, parent, _data):
+        parent_key = bytes(parent)
+        while stack and stack[-1][0] != parent_key:
+            stack.pop()
+        if not stack:
+            return _BREAK
+        parent_node = stack[-1][1]
+        child._tu = tu
+        node = Node(child, from_id(child._kind_id), parent_node, unit)
+        parent_node.children.append(node)
+        stack.append((bytes(child), node))
+        return _RECURSE
+
+    ci.conf.lib.clang_visitChildren(cursor, ci.callbacks["cursor_visit"](visit), None)
     return root

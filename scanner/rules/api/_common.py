@@ -78,6 +78,9 @@ def no_hip_equivalent(entry) -> bool:
 
 
 def _is_graph(entry) -> bool:
+    """Graph and capture *calls*; handle types and enumerators are left alone."""
+    if entry.kind in _NOT_CALLABLE_KINDS or entry.cuda.endswith("_t"):
+        return False
     return entry.kind == "graph" or bool(_CAPTURE_RE.match(entry.cuda))
 
 

@@ -1,12 +1,72 @@
-"""Not implemented yet."""
+"""CUDA API name that HIP does not provide.
+
+What it finds:
+    Any use of a CUDA runtime, driver or math-library name that HIPIFY's tables (6.3) list with no HIP
+    equivalent: `cuCtxGetDevResource`, `cudaProfilerInitialize`, `cudaGraphConditionalHandleCreate`,
+    `cudaMemcpyArrayToArray`, `cusolverDnXsyevBatched`, `CUBLAS_GEMM_ALGO3`... Names that exist only in a
+    roc* library (rocBLAS, rocSPARSE) and not in hip* are reported too. One finding per name per line.
+
+Why it breaks on ROCm:
+    hipify leaves such names untranslated, so the ported file does not compile: there is no hip* function,
+    type or enumerator to call. The feature must be redesigned around what HIP offers, or the code kept
+    CUDA-only behind a platform guard.
+
+Example:
+    cudaMemcpyArrayToArray(dst, 0, 0, src, 0, 0, bytes, cudaMemcpyDeviceToDevice);
+    cudaProfilerInitialize("cfg", "out.csv", cudaKeyValuePair);
+
+Use instead:
+    The nearest HIP feature (e.g. `hipMemcpy2DArrayToArray` or `hipMemcpy3D` for array copies, rocprofiler
+    instead of the legacy profiler API), the roc* library call when the message names one, or keep the CUDA
+    path under `#ifndef __HIP_PLATFORM_AMD__` with a HIP alternative beside it.
+
+References:
+    https://rocm.docs.amd.com/projects/HIPIFY/en/latest/reference/tables/CUDA_Runtime_API_functions_supported_by_HIP.html
+    https://rocm.docs.amd.com/projects/HIPIFY/en/latest/reference/tables/CUDA_Driver_API_functions_supported_by_HIP.html
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html
+
+Known problems:
+    The tables are HIPIFY 6.3's: a name HIP added later is still reported (the one known case,
+    `cudaMemoryTypeUnregistered`, is skipped). Device functions are skipped (HIPIFY marks e.g.
+    `__shfl_down_sync` or the bf16 conversions unsupported although HIP provides them; ROC106 covers
+    their lane masks), and so are bf16/fp8 types (`__nv_bfloat162`, `__nv_fp8_e4m3`: HIP has
+    `__hip_bfloat162`, `__hip_fp8_e4m3`). cuDNN, cuBLASLt, NVRTC and CUB names belong to ROC131,
+    ROC138, ROC122 and ROC135; texture/surface references to ROC153. A name this rule reports is not
+    also reported as deprecated or removed (ROC151/ROC152): its message says so instead. Only
+    CUDA-prefixed names and `_t` typedefs are matched, so library tag names such as `pruneInfo` are not.
+"""
 
 from scanner.model import Risk, Severity
+from scanner.rules.api._common import already_reported, names_owned_by
 from scanner.rules.base import Rule
+
+NAMES = names_owned_by("ROC150")
 
 
 def check(ctx) -> None:
-    return None
+    name = ctx.token.text
+    if ctx.platform_guarded or already_reported(ctx, ctx.token.line, f"`{name}`"):
+        return
+    entry = ctx.names.get(name)
+    if entry is None:
+        return
+    if entry.status == "roc_only" and entry.roc:
+        message = f"`{name}` has no hip* equivalent, only `{entry.roc}` in a roc* library (HIPIFY 6.3 tables)"
+    else:
+        message = f"`{name}` has no HIP equivalent (HIPIFY 6.3 tables)"
+    if entry.cuda_removed:
+        message += f"; CUDA removed it in {entry.cuda_removed}"
+    elif entry.cuda_deprecated:
+        message += f"; CUDA deprecated it in {entry.cuda_deprecated}"
+    ctx.report(message + ": redesign this part or keep it CUDA-only behind a platform guard.")
 
 
-RULE = Rule(name="cuda-api-without-hip-equivalent", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="cuda-api-without-hip-equivalent",
+    summary="CUDA API name with no HIP equivalent in HIPIFY's tables",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.MEDIUM,
+    on=("identifier",),
+    names=NAMES,
+    check=check,
+)

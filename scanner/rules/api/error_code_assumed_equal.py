@@ -1,12 +1,210 @@
-"""Not implemented yet."""
+"""CUDA error codes handled as raw numbers.
+
+What it finds:
+    `cudaError_t`/`CUresult` values treated as plain numbers: an integer cast to the error type
+    (`(cudaError_t)2`, `static_cast<cudaError_t>(code)`), an error compared with a non-zero literal
+    (`if (err == 2)`, `err >= 700`), numeric `case 700:` labels in a switch over an error, an error passed to
+    `exit()` or returned from `main`, and a CUDA error converted to `hipError_t` (or back) by a cast or a
+    declaration instead of a mapping. Printing an error with `%d` and comparing with 0 stay quiet.
+
+Why it breaks on ROCm:
+    hipify renames `cudaErrorIllegalAddress` to `hipErrorIllegalAddress`, but it cannot translate the
+    number 700. `hipError_t` follows CUDA's numbering for many codes, yet the numbering is not guaranteed to
+    match: HIP lacks many CUDA codes (the number then never occurs), adds its own (`hipErrorRuntimeMemory`
+    =1052), and reports some conditions with a different code than CUDA. Numeric checks therefore silently
+    take the wrong branch, and exit statuses change meaning.
+
+Example:
+    cudaError_t err = cudaGetLastError();
+    if (err == 700) recover();              // meant cudaErrorIllegalAddress
+    return (cudaError_t)code;
+
+Use instead:
+    Compare with named codes (`err == cudaErrorIllegalAddress`), keep values in `cudaError_t` end to end,
+    return `EXIT_FAILURE` from `main`, and convert between CUDA and HIP errors with an explicit mapping (or
+    `hipCUDAErrorTohipError` on the NVIDIA platform).
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/error_handling.html
+    https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/global_defines_enums_structs_files/global_enum_and_defines.html
+    https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html
+
+Known problems:
+    An error copied into a plain `int` first (`int code = err; if (code == 2)`) is not followed. Calls are
+    taken to return an error when they are CUDA runtime/driver functions of HIPIFY's table (other than
+    `*GetErrorString`/`*GetErrorName`).
+"""
+
+import re
 
 from scanner.model import Risk, Severity
+from scanner.rules.api._common import already_reported, base_type, climb, is_int_literal
 from scanner.rules.base import Rule
+
+_ERROR_TYPES = frozenset({"cudaError_t", "cudaError", "cudaError_enum", "CUresult"})
+_HIP_ERROR = frozenset({"hipError_t", "hipError"})
+_COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
+_EXITS = frozenset({"exit", "_exit", "_Exit", "quick_exit"})
+_NOT_ERROR_CALLS = re.compile(r"(GetErrorString|GetErrorName)$")
+_CALLABLE_API = frozenset({"CUDA RT API", "CUDA Driver API"})
+_KNOWN = {1: "cudaErrorInvalidValue", 2: "cudaErrorMemoryAllocation", 3: "cudaErrorInitializationError",
+          9: "cudaErrorInvalidConfiguration", 98: "cudaErrorInvalidDeviceFunction", 100: "cudaErrorNoDevice",
+          101: "cudaErrorInvalidDevice", 209: "cudaErrorNoKernelImageForDevice",
+          400: "cudaErrorInvalidResourceHandle", 600: "cudaErrorNotReady", 700: "cudaErrorIllegalAddress",
+          701: "cudaErrorLaunchOutOfResources", 702: "cudaErrorLaunchTimeout", 710: "cudaErrorAssert",
+          719: "cudaErrorLaunchFailure", 801: "cudaErrorNotSupported", 999: "cudaErrorUnknown"}
+_ADVICE = "hipError_t numbering is not guaranteed to match and hipify cannot translate numbers"
+
+
+def _error_kind(ctx, expr) -> str:
+    """'cuda' for a CUDA error value, 'hip' for a hipError_t value, '' otherwise."""
+    if expr is None:
+        return ""
+    node = expr.strip()
+    for candidate in (expr, node):
+        kind = base_type(candidate)
+        if kind in _ERROR_TYPES:
+            return "cuda"
+        if kind in _HIP_ERROR:
+            return "hip"
+    if node.kind.name == "CALL_EXPR" and node.name.startswith("cu") and not _NOT_ERROR_CALLS.search(node.name):
+        entry = ctx.names.get(node.name)
+        if entry is not None and entry.api in _CALLABLE_API and entry.kind not in ("type", "numeric_literal"):
+            return "cuda"
+    return ""
+
+
+def _literal(expr) -> int | None:
+    return expr.strip().int_value() if is_int_literal(expr) else None
+
+
+def _named(value: int) -> str:
+    name = _KNOWN.get(value)
+    return f" (use `{name}`)" if name else " (use the named code)"
 
 
 def check(ctx) -> None:
+    if ctx.platform_guarded:
+        return
+    node = ctx.node
+    event = ctx.event
+    if event == "binary_op":
+        _binary(ctx, node)
+    elif event == "cast":
+        _cast(ctx, node)
+    elif event == "case":
+        _case(ctx, node)
+    elif event == "call":
+        if node.name in _EXITS and node.arguments and _error_kind(ctx, node.arguments[0]) == "cuda":
+            _report(ctx, node, f"`{node.text}` exits with a raw CUDA error number; {_ADVICE}.")
+    elif event == "var_decl":
+        _declaration(ctx, node)
+    elif event == "decl_ref":
+        _returned_from_main(ctx, node)
+
+
+def _binary(ctx, node) -> None:
+    lhs, rhs = ctx.operands()
+    if lhs is None:
+        return
+    op = node.operator
+    if op in _COMPARE:
+        for value_side, other in ((lhs, rhs), (rhs, lhs)):
+            value = _literal(other)
+            if value not in (None, 0) and _error_kind(ctx, value_side) == "cuda":
+                _report(ctx, node, f"`{node.text}` compares a CUDA error with the number {value}{_named(value)}; "
+                                   f"{_ADVICE}.")
+                return
+    elif op == "=":
+        kinds = (_error_kind(ctx, lhs), _error_kind(ctx, rhs))
+        if kinds in (("hip", "cuda"), ("cuda", "hip")):
+            _report(ctx, node, f"`{node.text}` assigns a {kinds[1].upper()} error to a {kinds[0].upper()} error "
+                               f"without conversion; {_ADVICE}.")
+
+
+def _cast(ctx, node) -> None:
+    target = base_type(node)
+    if target not in _ERROR_TYPES and target not in _HIP_ERROR:
+        return
+    operand = next((c for c in reversed(node.children) if c.kind.name not in ("TYPE_REF", "TEMPLATE_REF")), None)
+    if operand is None:
+        return
+    source = _error_kind(ctx, operand)
+    if target in _HIP_ERROR:
+        if source == "cuda":
+            _report(ctx, node, f"`{node.text}` reinterprets a CUDA error as hipError_t; {_ADVICE}: map the codes.")
+        return
+    if source:
+        if source == "hip":
+            _report(ctx, node, f"`{node.text}` reinterprets a hipError_t as a CUDA error; {_ADVICE}: map the codes.")
+        return
+    inner = operand.strip()
+    if inner.kind.name == "DECL_REF_EXPR" and ctx.names.get(inner.name) is not None:
+        return  # a named enumerator: hipify translates it
+    value = _literal(operand)
+    if value == 0:
+        return  # success is 0 on both platforms
+    shown = f"the number {value}{_named(value)}" if value is not None else "an integer"
+    _report(ctx, node, f"`{node.text}` makes a CUDA error from {shown}; {_ADVICE}.")
+
+
+def _case(ctx, node) -> None:
+    if not node.children or not is_int_literal(node.children[0]):
+        return
+    value = _literal(node.children[0])
+    if not value:
+        return
+    switch = next((a for a in node.ancestors() if a.kind.name == "SWITCH_STMT"), None)
+    if switch is None or not switch.children or _error_kind(ctx, switch.children[0]) != "cuda":
+        return
+    _report(ctx, node, f"`case {value}:` in a switch over a CUDA error{_named(value)}; {_ADVICE}.")
+
+
+def _declaration(ctx, node) -> None:
+    declared = base_type(node)
+    if declared not in _HIP_ERROR and not node.text.lstrip().startswith(("hipError_t ", "hipError_t\t")):
+        if declared in _ERROR_TYPES:
+            init = _initializer(node)
+            if init is not None and _error_kind(ctx, init) == "hip":
+                _report(ctx, node, f"`{node.name}` ({declared}) is initialised from a hipError_t without "
+                                   f"conversion; {_ADVICE}.")
+        return
+    init = _initializer(node)
+    if init is not None and init.kind.name not in ("CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR") \
+            and _error_kind(ctx, init) == "cuda":
+        _report(ctx, node, f"`{node.name}` (hipError_t) is initialised from a CUDA error without conversion; "
+                           f"{_ADVICE}.")
+
+
+def _initializer(node):
+    for child in node.children:
+        if child.kind.name not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF"):
+            return child
     return None
 
 
-RULE = Rule(name="error-code-assumed-equal", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+def _returned_from_main(ctx, node) -> None:
+    if ctx.function is None or ctx.function.name != "main" or base_type(node) not in _ERROR_TYPES:
+        return
+    top = climb(node)
+    parent = top.parent
+    while parent is not None and parent.kind.name in ("CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR"):
+        parent = climb(parent).parent
+    if parent is not None and parent.kind.name == "RETURN_STMT":
+        _report(ctx, parent, f"`{parent.text}` returns a raw CUDA error number from main; {_ADVICE} "
+                             "(return EXIT_FAILURE).")
+
+
+def _report(ctx, at, message: str) -> None:
+    if not already_reported(ctx, at.line):
+        ctx.report(message, at=at)
+
+
+RULE = Rule(
+    name="error-code-assumed-equal",
+    summary="cudaError_t/CUresult handled as raw numbers (hipError_t numbering differs)",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.MEDIUM,
+    on=("binary_op", "cast", "case", "call", "var_decl", "decl_ref"),
+    check=check,
+)

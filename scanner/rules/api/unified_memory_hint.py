@@ -1,12 +1,72 @@
-"""Not implemented yet."""
+"""Unified-memory hints and prefetches (cudaMemAdvise, cudaMemPrefetchAsync).
+
+What it finds:
+    Calls of `cudaMemAdvise` (with `cudaMemAdviseSetReadMostly`, `SetPreferredLocation`, `SetAccessedBy`...),
+    `cudaMemPrefetchAsync`, `cudaMemRangeGetAttribute(s)` and their driver forms (`cuMemAdvise`,
+    `cuMemPrefetchAsync`): code that tunes `cudaMallocManaged` memory. One finding per call.
+
+Why it breaks on ROCm:
+    On discrete Instinct GPUs (MI200 gfx90a, MI300X gfx942) managed memory migrates on page faults only
+    when XNACK is enabled (`HSA_XNACK=1`, a kernel with HMM/page-migration support, and code built for
+    the `xnack+` or generic target). Without it, `hipMallocManaged` memory stays where it was first placed
+    and GPU kernels reach host-resident pages over the interconnect: advice and prefetches become no-ops
+    or are only partly honoured, and the performance the hints were tuned for is lost; on GPUs without
+    managed-memory support the calls fail. On MI300A (an APU) host and GPU share the same HBM, so the
+    hints have no effect at all.
+
+Example:
+    cudaMallocManaged(&x, bytes);
+    cudaMemAdvise(x, bytes, cudaMemAdviseSetReadMostly, device);
+    cudaMemPrefetchAsync(x, bytes, device, stream);
+
+Use instead:
+    Explicit `hipMalloc` + `hipMemcpyAsync` for data whose placement matters; or keep managed memory, run
+    with `HSA_XNACK=1` on a system with page migration, check `hipDeviceAttributeManagedMemory` /
+    `hipDeviceAttributePageableMemoryAccess`, and measure with and without the hints.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/memory_management/unified_memory.html
+    https://rocm.docs.amd.com/en/latest/conceptual/gpu-memory.html
+    https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/memory_management/managed_memory.html
+
+Known problems:
+    `cudaMallocManaged` alone is not reported: it works on ROCm, the hints are what assume CUDA's
+    migration behaviour. The `_v2` forms with a location struct are reported here even when HIPIFY lists
+    them as unsupported (ROC150 then reports them too).
+"""
 
 from scanner.model import Risk, Severity
+from scanner.rules.api._common import UNIFIED_HINT_CALLS, call_tokens
 from scanner.rules.base import Rule
 
 
 def check(ctx) -> None:
-    return None
+    tok = ctx.token
+    tokens = call_tokens(ctx, tok)
+    if not tokens or ctx.platform_guarded:
+        return
+    advice = next((t.text for t in tokens if t.text.startswith(("cudaMemAdvise", "CU_MEM_ADVISE"))), "")
+    what = f"`{tok.text}` ({advice})" if advice else f"`{tok.text}`"
+    ctx.report(f"{what} assumes CUDA's page migration: on MI200/MI300X managed memory migrates only with "
+               "XNACK (HSA_XNACK=1), otherwise the hint is a no-op; prefer explicit hipMalloc/hipMemcpyAsync "
+               "or measure with XNACK on.")
 
 
-RULE = Rule(name="unified-memory-hint", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+def _severity(profile, base):
+    apu = [t for t in profile.targets if t == "gfx942"]
+    if apu and len(apu) == len(profile.targets):
+        return base, ("On MI300A (gfx942 APU) host and GPU share memory and these hints are no-ops; on MI300X "
+                      "(also gfx942) they need XNACK.")
+    return base, ""
+
+
+RULE = Rule(
+    name="unified-memory-hint",
+    summary="cudaMemAdvise / cudaMemPrefetchAsync hints (need XNACK on Instinct GPUs)",
+    risk=Risk.PERFORMANCE,
+    severity=Severity.MEDIUM,
+    on=("identifier",),
+    names=UNIFIED_HINT_CALLS,
+    check=check,
+    target_severity=_severity,
+)

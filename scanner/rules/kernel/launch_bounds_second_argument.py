@@ -1,12 +1,73 @@
-"""Not implemented yet."""
+"""`__launch_bounds__` with a second (or third) argument.
+
+What it finds:
+    `__launch_bounds__(MAX_THREADS, MIN_BLOCKS)` and `__launch_bounds__(MAX_THREADS, MIN_BLOCKS,
+    MAX_BLOCKS_PER_CLUSTER)` on a kernel. A single argument, and a second argument of literally 0 or 1
+    (no occupancy request on either platform), are not reported.
+
+Why it breaks on ROCm:
+    In CUDA the second argument is the minimum number of resident blocks per multiprocessor. HIP keeps the
+    syntax but reads it as MIN_WARPS_PER_EXECUTION_UNIT, the minimum number of wavefronts per SIMD, passed
+    to the compiler as `amdgpu_waves_per_eu`. The same number therefore asks for a different occupancy:
+    too large a value caps the registers per thread far below what the kernel needs (spills to scratch,
+    much slower) or exceeds what the GPU can hold. The third argument (CUDA 12 clusters) has no HIP
+    counterpart and HIP's macro does not accept it, so the file does not compile.
+
+Example:
+    __global__ void __launch_bounds__(256, 4) gemm_kernel(const float *a, const float *b, float *c);
+
+Use instead:
+    Convert the value for AMD (HIP porting guide, CU mode as on CDNA):
+    MIN_WARPS_PER_EXECUTION_UNIT = MIN_BLOCKS_PER_MULTIPROCESSOR * MAX_THREADS_PER_BLOCK / (warpSize * 2),
+    and select it per platform, e.g. `#ifdef __HIP_PLATFORM_AMD__ __launch_bounds__(256, 8) #else
+    __launch_bounds__(256, 4) #endif`, or keep only the first argument and tune occupancy by measurement.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#porting-from-cuda-launch-bounds
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#launch-bounds
+    https://llvm.org/docs/AMDGPUUsage.html
+
+Known problems:
+    Read from tokens: a `__launch_bounds__` hidden in a project macro (`C10_LAUNCH_BOUNDS_2(...)`,
+    `#define KERNEL_BOUNDS __launch_bounds__(256, 2)`) is seen only where the macro is defined, not used,
+    and a value spelled as a macro or template parameter is not evaluated.
+"""
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
+from scanner.rules.kernel._common import int_of_tokens, paren_arguments, token_index
 
 
 def check(ctx) -> None:
-    return None
+    if ctx.hip_guarded:
+        return
+    view = ctx.facts.view
+    i = token_index(view, ctx.token)
+    code = view.code
+    if i < 0 or i + 1 >= len(code) or code[i + 1].text != "(":
+        return
+    args = paren_arguments(code, i + 1)
+    if not args or len(args) < 2:
+        return
+    if len(args) >= 3:
+        ctx.report("`__launch_bounds__` with a third argument (max blocks per cluster) does not compile with "
+                   "HIP, which has no thread-block clusters; drop it for AMD.")
+        return
+    min_blocks = int_of_tokens(args[1])
+    if min_blocks is not None and min_blocks <= 1:
+        return
+    text = " ".join(t.text for t in args[1])
+    ctx.report(f"the second `__launch_bounds__` argument `{text}` means min blocks per SM in CUDA but min "
+               "wavefronts per execution unit (amdgpu_waves_per_eu) in HIP; convert it per platform (HIP "
+               "porting guide) or drop it.")
 
 
-RULE = Rule(name="launch-bounds-second-argument", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="launch-bounds-second-argument",
+    summary="__launch_bounds__ second argument means min blocks/SM in CUDA but min waves/EU in HIP",
+    risk=Risk.PERFORMANCE,
+    severity=Severity.MEDIUM,
+    on=("identifier",),
+    names=frozenset({"__launch_bounds__"}),
+    check=check,
+)

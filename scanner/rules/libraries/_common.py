@@ -19,7 +19,8 @@ from scanner.parsing.tokens import Token
 from scanner.rules.base import Rule
 
 # A message for a use: a format string ({name}, {hip} = the HIP name from HIPIFY's table or "", {next} = the
-# following token) or a function (ctx, token) -> message, or None when the token is not a use after all.
+# token after `X::`) or a function (ctx, token) -> message, or None when the token is not this use (the next
+# Use of the list is tried).
 Message = str | Callable[..., "str | None"]
 
 
@@ -39,6 +40,7 @@ class Use:
 class Header:
     pattern: str  # regex, full match against the header as written (`cub/cub.cuh`) or its basename
     message: Message  # format string: {header}, {hip} = the HIP header from HIPIFY's table or ""
+    basename: bool = True  # also match `dir/cudnn.h` by its basename (off for names as common as `mma.h`)
 
 
 # -- token neighbourhood --------------------------------------------------------------------------------
@@ -103,6 +105,41 @@ def report_once(ctx, message: str, at=None, per: str = "line", line: int | None 
     return True
 
 
+# -- HIP-aware #if branches ------------------------------------------------------------------------------
+_HIP_CONDITION = re.compile(r"HIP|ROCM|AMDGCN|__gfx", re.IGNORECASE)
+_OPEN = ("if", "ifdef", "ifndef")
+_BRANCH = ("elif", "elifdef", "elifndef", "else")
+
+
+def hip_aware(ctx) -> bool:
+    """In a branch of an #if that tests for HIP/ROCm (its HIP side, or the CUDA side beside it).
+
+    ctx.hip_guarded does not cover preprocessor lines themselves (TokenView guards only the lines between
+    directives), so an `#include` inside such a branch is checked here against the directive stack.
+    """
+    if ctx.event != "include" and ctx.event != "directive":
+        return ctx.hip_guarded
+    lines = ctx.facts.__dict__.get("_rocport_hip_directive_lines")
+    if lines is None:
+        lines = set()
+        stack: list[bool] = []  # per open #if: does any condition of its chain so far name HIP?
+        for d in ctx.facts.view.directives:
+            name = d.name
+            if name in _OPEN:
+                if any(stack):
+                    lines.add(d.line)
+                cond = d.text if name == "if" else f"defined({d.text})"
+                stack.append(bool(_HIP_CONDITION.search(cond)))
+            elif name in _BRANCH and stack:
+                stack[-1] = stack[-1] or bool(_HIP_CONDITION.search(d.text))
+            elif name == "endif" and stack:
+                stack.pop()
+            elif any(stack):
+                lines.add(d.line)
+        ctx.facts.__dict__["_rocport_hip_directive_lines"] = lines
+    return ctx.line in lines
+
+
 # -- the rule -------------------------------------------------------------------------------------------
 def library_rule(*, name: str, summary: str, risk: Risk, severity: Severity, headers: list[Header],
                  uses: list[Use], extra: dict[str, Callable] | None = None,
@@ -111,7 +148,7 @@ def library_rule(*, name: str, summary: str, risk: Risk, severity: Severity, hea
     compiled_headers = [(re.compile(h.pattern), h) for h in headers]
     compiled_uses = [(re.compile(u.pattern or re.escape(u.prefix)), u) for u in uses]
     extra = dict(extra or {})
-    quiet = quiet_when or (lambda ctx: ctx.hip_guarded)
+    quiet = quiet_when or hip_aware
 
     def check(ctx) -> None:
         if quiet(ctx):
@@ -132,7 +169,7 @@ def _check_include(ctx, headers) -> None:
     header = ctx.include.header
     base = posixpath.basename(header)
     for regex, spec in headers:
-        if regex.fullmatch(header) or regex.fullmatch(base):
+        if regex.fullmatch(header) or (spec.basename and regex.fullmatch(base)):
             entry = ctx.names.headers.get(header)
             hip = entry.hip if entry is not None else ""
             message = spec.message(ctx, header) if callable(spec.message) else spec.message.format(
@@ -157,10 +194,12 @@ def _check_identifier(ctx, uses) -> None:
         else:
             entry = ctx.names.get(text)
             hip = entry.hip if entry is not None and entry.has_hip_equivalent else ""
-            nxt = neighbour(ctx, tok, 2) if use.scope else None
-            message = use.message.format(name=text, hip=hip, next=nxt.text if nxt is not None else "")
-        if message:
-            report_once(ctx, message, at=tok, per=use.per, group=use.prefix)
+            sep, nxt = neighbour(ctx, tok, 1), neighbour(ctx, tok, 2)
+            inner = nxt.text if sep is not None and sep.text == "::" and nxt is not None else "..."
+            message = use.message.format(name=text, hip=hip, next=inner)
+        if not message:
+            continue  # not this use: let a later pattern have the token
+        report_once(ctx, message, at=tok, per=use.per, group=use.prefix)
         return
 
 

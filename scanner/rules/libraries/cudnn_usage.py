@@ -1,12 +1,61 @@
-"""Not implemented yet."""
+"""cuDNN used.
+
+What it finds:
+    Includes of `cudnn.h` (and the split `cudnn_*.h` headers, `cudnn_frontend.h`) and lines that call or
+    name the cuDNN API (`cudnnCreate`, `cudnnTensorDescriptor_t`, `cudnnConvolutionForward`,
+    `cudnn_frontend::`).
+
+Why it breaks on ROCm:
+    cuDNN does not exist on ROCm. Its counterpart, MIOpen, covers convolutions, pooling, normalisation,
+    activations, softmax and RNNs, but it is not a rename: tensor and convolution descriptors are set up
+    differently, convolution algorithms must be found with `miopenFindConvolution*Algorithm` (which also
+    fixes the workspace size) before `miopenConvolution*` is called, some layouts and data types are missing,
+    and the cuDNN v8/v9 graph (backend/frontend) API maps only partly to MIOpen's.
+
+Example:
+    cudnnConvolutionForward(handle, &alpha, xDesc, x, wDesc, w, convDesc, algo, ws, wsSize, &beta, yDesc, y);
+
+Use instead:
+    MIOpen (`#include <miopen/miopen.h>`): `miopenCreate`, `miopenCreateTensorDescriptor`,
+    `miopenFindConvolutionForwardAlgorithm` then `miopenConvolutionForward`. In PyTorch extensions prefer
+    the framework's ops, which dispatch to MIOpen on ROCm.
+
+References:
+    https://rocm.docs.amd.com/projects/MIOpen/en/latest/
+    https://rocm.docs.amd.com/projects/HIPIFY/en/latest/tables/CUDNN_API_supported_by_MIOPEN.html
+    https://docs.nvidia.com/deeplearning/cudnn/latest/api/overview.html
+"""
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.rules.libraries._common import Header, Use, library_rule
 
 
-def check(ctx) -> None:
-    return None
+def _use(ctx, tok) -> str:
+    name = tok.text
+    if name == "cudnn_frontend":
+        return "the cuDNN frontend graph API has no ROCm port: rewrite with MIOpen (or its Find/Fusion API)."
+    entry = ctx.names.get(name)
+    if entry is not None and entry.roc.startswith("miopen"):
+        return (f"cuDNN `{name}` → MIOpen `{entry.roc}`, but not as a rename: descriptors, algorithm search "
+                "and workspace sizing differ.")
+    if entry is None or entry.unsupported or entry.status == "roc_unsupported":
+        return f"cuDNN `{name}` has no direct MIOpen counterpart: rework this step with MIOpen."
+    return (f"cuDNN `{name}`: port to MIOpen (HIPIFY's table gives no one-to-one MIOpen call; descriptors, "
+            "algorithm search and workspace sizing differ).")
 
 
-RULE = Rule(name="cudnn-usage", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = library_rule(
+    name="cudnn-usage",
+    summary="cuDNN use (port to MIOpen: a different API, not a rename)",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.HIGH,
+    headers=[
+        Header(r"cudnn(_\w+)?\.h(pp)?", "<{header}> (cuDNN) is not on ROCm: port to MIOpen (<miopen/miopen.h>); "
+                                        "the API differs (descriptors, algorithm search, workspace)."),
+        Header(r"cudnn_frontend(/.*)?", "<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen."),
+    ],
+    uses=[
+        Use("cudnn", _use, r"cudnn[A-Z]\w*"),
+        Use("cudnn_frontend", _use, scope=True),
+    ],
+)

@@ -1,12 +1,42 @@
-"""Not implemented yet."""
+"""NCCL used.
+
+What it finds:
+    Includes of `nccl.h`, and in a file that does not include it, the first NCCL call or type
+    (`ncclAllReduce`, `ncclComm_t`, ...). RCCL keeps NCCL's names, so one finding per file is enough.
+
+Why it breaks on ROCm:
+    NCCL is not available on ROCm; the header and `libnccl` are missing and the build or link fails. RCCL
+    implements the same API under the same names (`ncclCommInitRank`, `ncclAllReduce`, ...), so the code
+    itself rarely changes; the build must include `<rccl/rccl.h>` and link `librccl`.
+
+Example:
+    #include <nccl.h>
+    ncclAllReduce(send, recv, n, ncclFloat, ncclSum, comm, stream);
+
+Use instead:
+    RCCL: `#include <rccl/rccl.h>`, link `-lrccl` (CMake `find_package(rccl)`); streams become
+    `hipStream_t`. `NCCL_*` environment variables (`NCCL_DEBUG`, `NCCL_SOCKET_IFNAME`, ...) still apply;
+    topology and tuning defaults differ, so re-measure collective performance.
+
+References:
+    https://rocm.docs.amd.com/projects/rccl/en/latest/
+    https://github.com/ROCm/rccl
+"""
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.rules.libraries._common import Header, Use, library_rule
 
-
-def check(ctx) -> None:
-    return None
-
-
-RULE = Rule(name="nccl-usage", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = library_rule(
+    name="nccl-usage",
+    summary="NCCL use (port to RCCL: same API, different header and library)",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.LOW,
+    headers=[
+        Header(r"nccl(_net)?\.h", "<{header}> (NCCL) → RCCL: include <rccl/rccl.h> and link librccl; the nccl* "
+                                  "API names stay the same."),
+    ],
+    uses=[
+        Use("nccl", "NCCL (`{name}`) → RCCL, which keeps the nccl* names: include <rccl/rccl.h> and link librccl.",
+            r"nccl[A-Z]\w*", per="file"),
+    ],
+)

@@ -1,12 +1,94 @@
-"""Not implemented yet."""
+"""Tensor-core WMMA / MMA code.
+
+What it finds:
+    Includes of `mma.h`; lines using the `nvcuda::wmma` API (`nvcuda::`, or `wmma::fragment`,
+    `wmma::load_matrix_sync`, `wmma::mma_sync`, ... in a file that names `nvcuda` or includes `mma.h`);
+    and inline PTX asm with tensor-core instructions (`mma.sync`, `wmma.*`, `wgmma.*`).
+
+Why it breaks on ROCm:
+    `nvcuda::wmma` and the PTX MMA instructions target NVIDIA tensor cores. AMD's matrix cores are driven
+    by MFMA (CDNA) or WMMA (RDNA3/4) instructions with different tile shapes, operand layouts and a
+    64-lane (CDNA) wavefront, so fragments, shapes and the per-lane element mapping all change. HIP has no
+    `<mma.h>`; inline PTX does not compile.
+
+Example:
+    nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half, nvcuda::wmma::row_major> a;
+    nvcuda::wmma::mma_sync(acc, a, b, acc);
+
+Use instead:
+    rocWMMA (`#include <rocwmma/rocwmma.hpp>`, `rocwmma::fragment`, `rocwmma::load_matrix_sync`,
+    `rocwmma::mma_sync`), a near drop-in API with per-architecture supported shapes; or the MFMA/WMMA
+    compiler builtins (`__builtin_amdgcn_mfma_f32_16x16x16f16`, `__builtin_amdgcn_wmma_*`) for full control;
+    or a library GEMM (hipBLASLt, Composable Kernel).
+
+References:
+    https://rocm.docs.amd.com/projects/rocWMMA/en/latest/
+    https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/optimizing-with-composable-kernel.html
+    https://gpuopen.com/learn/amd-lab-notes/amd-lab-notes-matrix-cores-readme/
+"""
+
+import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.rules.libraries._common import Header, Use, library_rule, neighbour, report_once
+
+_MMA_HEADERS = ("mma.h", "crt/mma.h")
+_PTX_MMA = re.compile(r"\b(w?g?mma)\.[a-z]")
 
 
-def check(ctx) -> None:
-    return None
+def _nvcuda_file(ctx) -> bool:
+    """Whether this file uses NVIDIA's wmma at all (so a bare `wmma::` is nvcuda's, not rocwmma's alias)."""
+    cache = ctx.facts.__dict__.get("_rocport_nvcuda_file")
+    if cache is None:
+        cache = any(t.text == "nvcuda" for t in ctx.facts.view.code) or any(
+            i.header in _MMA_HEADERS for i in ctx.facts.view.includes)
+        ctx.facts.__dict__["_rocport_nvcuda_file"] = cache
+    return cache
 
 
-RULE = Rule(name="tensor-core-wmma", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+def _member(ctx, tok) -> str:
+    """The name after `wmma::` (or `nvcuda::wmma::`), or ""."""
+    step = 1
+    while True:
+        sep, nxt = neighbour(ctx, tok, step), neighbour(ctx, tok, step + 1)
+        if sep is None or sep.text != "::" or nxt is None:
+            return ""
+        if nxt.text != "wmma":
+            return nxt.text
+        step += 2
+
+
+def _message(ctx, tok) -> str:
+    member = _member(ctx, tok)
+    if member:
+        return (f"`wmma::{member}` (nvcuda::wmma) is not in HIP: use `rocwmma::{member}` (rocWMMA) or MFMA/WMMA "
+                "builtins; check the fragment shape is supported on the target.")
+    return "nvcuda::wmma is not in HIP: port to rocWMMA (rocwmma::) or MFMA/WMMA builtins; tile shapes differ."
+
+
+def _wmma(ctx, tok) -> str | None:
+    return _message(ctx, tok) if _nvcuda_file(ctx) else None
+
+
+def _asm(ctx) -> None:
+    match = _PTX_MMA.search(ctx.asm_text)
+    if match:
+        report_once(ctx, f"PTX tensor-core instruction `{match.group(1)}.*`: use rocWMMA or the MFMA/WMMA builtins "
+                         "(__builtin_amdgcn_mfma_*).", per="line")
+
+
+RULE = library_rule(
+    name="tensor-core-wmma",
+    summary="Tensor-core WMMA/MMA code (nvcuda::wmma, PTX mma.sync): port to rocWMMA or MFMA",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.HIGH,
+    headers=[
+        Header(r"(crt/)?mma\.h", "<{header}> (nvcuda::wmma) is not in HIP: use rocWMMA (<rocwmma/rocwmma.hpp>).",
+               basename=False),
+    ],
+    uses=[
+        Use("nvcuda", _message),
+        Use("wmma", _wmma, scope=True),
+    ],
+    extra={"asm": _asm},
+)

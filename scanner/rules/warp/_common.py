@@ -82,7 +82,7 @@ def peel(node: Node) -> Node:
 
 def mask_calls(expr: Node, names=MASK_RESULTS) -> list[Node]:
     """Calls to mask-returning intrinsics whose value flows into `expr` through bit operations and casts
-    (not through other calls such as __popc, which consume the mask)."""
+    (not through other calls such as __popc, which consume the mask, nor through bit extraction)."""
     found, stack = [], [expr]
     while stack:
         node = stack.pop()
@@ -90,8 +90,12 @@ def mask_calls(expr: Node, names=MASK_RESULTS) -> list[Node]:
             if callee(node) in names:
                 found.append(node)
             continue
-        if node.kind == K.BINARY_OPERATOR and node.operator not in ("&", "|", "^", "<<", ">>"):
-            continue
+        if node.kind == K.BINARY_OPERATOR:
+            # `m | x` and `m & other_mask` stay masks; `m & 1`, `m >> lane` extract bits and fit in 32.
+            if node.operator not in ("&", "|", "^"):
+                continue
+            if node.operator == "&" and any(int_value(c) is not None for c in node.children):
+                continue
         if node.kind == K.CONDITIONAL_OPERATOR:
             stack.extend(node.children[1:])
             continue

@@ -1,12 +1,105 @@
-"""Not implemented yet."""
+"""Ballot or active-mask result kept in 32 bits.
+
+What it finds:
+    The result of `__ballot_sync`, `__ballot`, `__activemask` or `__match_any_sync`/`__match_all_sync`
+    stored in a 32-bit integer (`unsigned b = __ballot_sync(...)`, `uint32_t m = __activemask()`, an
+    assignment to such a variable), or passed to the 32-bit bit functions `__popc`, `__ffs`, `__clz`,
+    `__brev` directly or through a variable that holds it.
+
+Why it breaks on ROCm:
+    On HIP these functions return `unsigned long long`: one bit per lane of a 64-lane wavefront on AMD
+    CDNA/Instinct GPUs. Converting to 32 bits drops lanes 32-63, so vote counts (`__popc`), first-lane
+    searches (`__ffs`) and leader election are silently wrong for the upper half of the wavefront.
+
+Example:
+    unsigned active = __ballot_sync(0xffffffff, pred);
+    int count = __popc(active);
+
+Use instead:
+    Keep masks in `auto` or `unsigned long long` (`uint64_t`) and use the 64-bit bit functions
+    `__popcll`, `__ffsll`, `__clzll`, `__brevll`.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-vote-and-ballot-functions
+    https://rocm.docs.amd.com/projects/HIP/en/latest/reference/math_api.html
+    https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#warp-vote-functions
+"""
+
+import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp._common import callee, declaration_in, declared_auto, mask_calls, safe_size
+
+K = ci.CursorKind
+_BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
+
+
+def _source(node) -> str:
+    calls = mask_calls(node)
+    return callee(calls[0]) if calls else ""
+
+
+def _check_decl(ctx) -> None:
+    decl = ctx.node
+    values = [c for c in decl.children if c.kind.is_expression()]
+    if not values or declared_auto(decl):
+        return
+    source = _source(values[-1])
+    if source and safe_size(decl) in (1, 2, 4):
+        ctx.report(f"`{decl.name}` keeps the {source}() mask in 32 bits ({decl.type_name}); on HIP it is "
+                   "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.")
+
+
+def _check_assign(ctx) -> None:
+    node = ctx.node
+    if node.operator not in ("=", "|=", "&=", "^=") or len(node.children) != 2:
+        return
+    target, value = node.children
+    source = _source(value)
+    if source and safe_size(target) in (1, 2, 4):
+        ctx.report(f"`{target.text}` keeps the {source}() mask in 32 bits; on HIP it is 64-bit and lanes "
+                   "32-63 are lost. Use unsigned long long.")
+
+
+def _check_bitop(ctx) -> None:
+    call = ctx.node
+    name = callee(call)
+    wide = _BIT32.get(name)
+    if wide is None or not call.arguments:
+        return
+    arg = call.arguments[0]
+    source = _source(arg)
+    if not source:
+        ref = arg.strip()
+        if ref.kind == K.DECL_REF_EXPR:
+            decl = declaration_in(ctx.function.node if ctx.function else None, ref.name)
+            values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+            # A 32-bit variable is reported at its declaration; here only the 64-bit (or auto) ones.
+            if values and (declared_auto(decl) or safe_size(decl) == 8):
+                source = _source(values[-1])
+    if source:
+        ctx.report(f"`{name}` takes 32 bits of the {source}() mask; on HIP it is 64-bit and lanes 32-63 are "
+                   f"ignored. Use {wide}.")
 
 
 def check(ctx) -> None:
-    return None
+    if ctx.platform_guarded:
+        return
+    if ctx.event == "var_decl":
+        _check_decl(ctx)
+    elif ctx.event == "binary_op":
+        _check_assign(ctx)
+    else:
+        _check_bitop(ctx)
 
 
-RULE = Rule(name="ballot-result-32bit", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="ballot-result-32bit",
+    summary="__ballot_sync/__activemask result stored in 32 bits or passed to __popc/__ffs/__clz",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.HIGH,
+    on=("var_decl", "binary_op", "call"),
+    check=check,
+    target_severity=wave64_severity,
+)

@@ -1,12 +1,137 @@
-"""Not implemented yet."""
+"""Warp size defined as the constant 32.
+
+What it finds:
+    A macro or constant named for the warp size whose value is 32: `#define WARP_SIZE 32`,
+    `constexpr int kWarpSize = 32;`, `const int warp_size = 32;`, `static const unsigned WARPSIZE = 32;`,
+    `enum { WARP_SIZE = 32 };`, `template <int kWarpSize = 32>`. Names count when they mention the warp
+    (or wave) and a size, width, lanes or threads (`THREADS_PER_WARP`); `WARPS_PER_BLOCK`, `NUM_WARPS`
+    and `BLOCK_SIZE` do not.
+
+Why it breaks on ROCm:
+    Every lane index, warp index, shuffle offset and per-warp buffer derived from this constant assumes
+    32 lanes. AMD CDNA/Instinct GPUs (MI100 to MI350) run 64-lane wavefronts, so all of them are silently
+    wrong there: reductions drop half the wavefront and per-warp slots are computed for the wrong count.
+
+Example:
+    #define WARP_SIZE 32
+    int lane = threadIdx.x % WARP_SIZE;
+
+Use instead:
+    Choose the value per platform (`#if defined(__HIP_PLATFORM_AMD__)` ... 64 for CDNA ... `#else` 32),
+    or use `warpSize` at run time; never rely on `warpSize` being a compile-time constant (it is not
+    constexpr since ROCm 7.0).
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warpsize
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html
+    https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html
+
+Known problems:
+    Constants defined inside a platform test (`#ifdef __HIP_PLATFORM_AMD__ ... #else ... #endif`,
+    `#if __CUDA_ARCH__`...) are taken as already ported and stay quiet.
+"""
+
+import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.parsing.tokens import IDENT, LITERAL
+from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp._common import directive_guards, is_warp_size_name
+
+_PLATFORM = re.compile(r"HIP|ROCM|AMDGCN|__gfx|AMD_|__NVCC__|NVIDIA|CUDA_ARCH", re.IGNORECASE)
+_TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto", "size_t", "uint32_t",
+                         "int32_t", "uint64_t", "int64_t", "uint", "index_t", "uint16_t", "int16_t", "uint8_t"})
+
+
+def _is_32(text: str) -> bool:
+    try:
+        return int(text.rstrip("uUlL"), 0) == 32
+    except ValueError:
+        return False
+
+
+def _check_define(ctx) -> None:
+    d = ctx.directive
+    if d.name != "define" or len(d.tokens) < 2:
+        return
+    name_tok = d.tokens[0]
+    body = list(d.tokens[1:])
+    if body[0].text == "(" and body[0].offset == name_tok.offset + len(name_tok.text):
+        return  # function-like macro
+    while len(body) >= 3 and body[0].text == "(" and body[-1].text == ")":
+        body = body[1:-1]
+    if len(body) != 1 or body[0].kind != LITERAL or not _is_32(body[0].text):
+        return
+    if not is_warp_size_name(name_tok.text):
+        return
+    guards = directive_guards(ctx.facts.view.directives, d.line) + [g.condition for g in ctx.guards]
+    if any(_PLATFORM.search(g) for g in guards):
+        return
+    ctx.report(f"`#define {name_tok.text} 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
+               "Define it per platform or use warpSize.", at=name_tok)
+
+
+def _check_tokens(ctx) -> None:
+    """`type NAME = 32;`, `NAME{32}`, template defaults and enumerators, in every #if branch."""
+    view = ctx.facts.view
+    code = view.code
+    for i, tok in enumerate(code):
+        if tok.kind != IDENT or i + 2 >= len(code) or not is_warp_size_name(tok.text):
+            continue
+        eq, value = code[i + 1], code[i + 2]
+        after = code[i + 3] if i + 3 < len(code) else None
+        if eq.text == "=" and value.kind == LITERAL and _is_32(value.text):
+            if after is None or after.text not in (";", ",", "}", ">"):
+                continue
+        elif eq.text == "{" and value.kind == LITERAL and _is_32(value.text) and after is not None \
+                and after.text == "}":
+            pass
+        else:
+            continue
+        before = code[i - 1] if i > 0 else None
+        declared = before is not None and (before.text in _TYPE_WORDS
+                                           or (before.kind == IDENT and before.text.endswith("_t")))
+        if not declared and not _in_enum(code, i):
+            continue
+        if any(_PLATFORM.search(g.condition) for g in view.guards_at(tok.line)):
+            continue
+        ctx.report(f"`{tok.text} = 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
+                   "Choose the value per platform or use warpSize.", at=tok)
+
+
+def _in_enum(code, i: int) -> bool:
+    depth = 0
+    for j in range(i - 1, max(-1, i - 200), -1):
+        text = code[j].text
+        if text == "}":
+            depth += 1
+        elif text == "{":
+            if depth == 0:
+                for k in range(j - 1, max(-1, j - 6), -1):
+                    if code[k].text == "enum":
+                        return True
+                    if code[k].text in (";", "}", "{", ")"):
+                        return False
+                return False
+            depth -= 1
+        elif text == ";" and depth == 0:
+            return False
+    return False
 
 
 def check(ctx) -> None:
-    return None
+    if ctx.event == "directive":
+        _check_define(ctx)
+    else:
+        _check_tokens(ctx)
 
 
-RULE = Rule(name="hardcoded-warp-size-constant", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="hardcoded-warp-size-constant",
+    summary="Warp size macro or constant defined as 32 (#define WARP_SIZE 32, kWarpSize = 32)",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.HIGH,
+    on=("directive", "file"),
+    check=check,
+    target_severity=wave64_severity,
+)

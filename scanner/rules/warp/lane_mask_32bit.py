@@ -1,12 +1,90 @@
-"""Not implemented yet."""
+"""32-bit lane mask passed to a warp intrinsic.
+
+What it finds:
+    The mask argument of `__shfl*_sync`, `__ballot_sync`, `__any_sync`/`__all_sync`/`__uni_sync`,
+    `__match_*_sync`, `__reduce_*_sync` and `__syncwarp` when it has a 32-bit type: `0xffffffff`,
+    `0xFFFFFFFFu`, `~0u`, `-1`, `(unsigned)-1`, a `FULL_MASK` macro, an `unsigned`/`uint32_t` variable.
+    Also a 64-bit mask whose value is the 32-lane full mask (`(uint64_t)0xffffffff`).
+
+Why it breaks on ROCm:
+    HIP's `*_sync` warp functions (ROCm 6.2 and later) take a 64-bit mask, one bit per lane of a 64-lane
+    wavefront, and reject anything else: a `static_assert` ("The mask must be a 64-bit integer") stops
+    the build for every 32-bit mask, on every AMD GPU. A 64-bit value with only the low 32 bits set
+    leaves lanes 32-63 out of the mask on CDNA/Instinct GPUs, which fails HIP's mask check (all active
+    lanes must be named) or silently restricts the operation to half the wavefront.
+
+Example:
+    #define FULL_MASK 0xffffffff
+    val += __shfl_down_sync(FULL_MASK, val, offset);
+
+Use instead:
+    A 64-bit mask: `__activemask()` (64-bit on HIP) kept in an `auto` or `unsigned long long`, or
+    `0xffffffffffffffffull`; or, in HIP-only code, the mask-free `__shfl_down(val, offset)`.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions
+    https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_warp_sync_functions.h
+    https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#warp-shuffle-functions
+
+Known problems:
+    `__syncwarp()` without an argument is fine and is not reported. A mask variable declared `auto` and
+    initialised from `__activemask()`/`__ballot_sync()` is taken as 64-bit (it is on HIP).
+"""
+
+import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
+from scanner.rules.warp._common import (FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, callee, declaration_in,
+                                        declared_auto, int_value, mask_calls, safe_size, written_args)
+
+K = ci.CursorKind
+
+
+def _describe(expr) -> str:
+    text = expr.text.strip()
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check(ctx) -> None:
-    return None
+    call = ctx.node
+    name = callee(call)
+    if name not in MASKED_INTRINSICS or ctx.platform_guarded:
+        return
+    args = written_args(call)
+    if not args:
+        return
+    mask = args[0].strip()
+    if mask.kind == K.CALL_EXPR and callee(mask) in MASK_RESULTS:
+        return  # __activemask() / __ballot_sync() return 64-bit masks on HIP
+    if mask.kind == K.DECL_REF_EXPR:
+        decl = declaration_in(ctx.function.node if ctx.function else None, mask.name)
+        if decl is not None and declared_auto(decl):
+            values = [c for c in decl.children if c.kind.is_expression()]
+            if values and mask_calls(values[-1]):
+                return
+    size = safe_size(mask)
+    value = int_value(mask)
+    if size == 8:
+        if value is not None and value & 0xFFFFFFFFFFFFFFFF == FULL_MASK_32:
+            ctx.report(f"`{name}` mask {_describe(mask)} names lanes 0-31 only; a 64-lane wavefront has "
+                       "lanes 32-63 too. Use __activemask() or 0xffffffffffffffffull.", at=args[0])
+        return
+    if size not in (1, 2, 4):
+        return
+    if value is not None and value & FULL_MASK_32 == FULL_MASK_32:
+        what = f"the 32-bit full mask `{_describe(mask)}`"
+    else:
+        what = f"the 32-bit mask `{_describe(mask)}`"
+    ctx.report(f"`{name}` gets {what}; HIP's *_sync functions require a 64-bit mask (static_assert) "
+               "and a full wavefront has 64 lanes. Use a 64-bit mask such as __activemask().", at=args[0])
 
 
-RULE = Rule(name="lane-mask-32bit", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="lane-mask-32bit",
+    summary="32-bit lane mask (0xffffffff, unsigned) passed to a *_sync warp intrinsic",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.HIGH,
+    on=("call",),
+    check=check,
+)

@@ -1,12 +1,88 @@
-"""Not implemented yet."""
+"""Lane mask built with a 32-bit shift.
+
+What it finds:
+    Shifts of a 32-bit constant by an amount that derives from a thread or lane id, in device code:
+    `1 << lane`, `1u << laneId`, `(1u << lane) - 1`, `0xffffffffu << lane`, `0xffffffff >> (32 - lane)`.
+    `1ull << lane` and `(uint64_t)1 << lane` are fine and not reported.
+
+Why it breaks on ROCm:
+    On AMD CDNA/Instinct GPUs lanes are numbered 0-63. Shifting a 32-bit value by 32 or more is undefined
+    behaviour in C++ and on AMD hardware the shift amount is taken modulo 32, so the masks of lanes 32-63
+    alias those of lanes 0-31: lane masks, "lanes below me" prefixes and comparisons with a 64-bit ballot
+    are silently wrong for the upper half of the wavefront.
+
+Example:
+    unsigned lt_mask = (1u << lane) - 1;
+    int rank = __popc(ballot & lt_mask);
+
+Use instead:
+    64-bit arithmetic: `(1ull << lane) - 1`, `__popcll(ballot & lt_mask)`, with `unsigned long long`
+    variables; on HIP `__lanemask_lt()` gives the mask directly.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions
+    https://en.cppreference.com/w/cpp/language/operator_arithmetic#Built-in_bitwise_shift_operators
+    https://developer.nvidia.com/blog/using-cuda-warp-level-primitives/
+
+Known problems:
+    Bit packing that bounds the shift itself (`1u << (tid & 31)`, `1u << (tid % 32)`) is a 32-bit word
+    operation and is not reported, nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per
+    block); a lane computed elsewhere with `% 32` is reported (ROC101 flags the `% 32`).
+"""
+
+import re
+
+import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp._common import int_value, safe_size
+
+K = ci.CursorKind
+
+
+def _bounded_to_32(expr) -> bool:
+    """`x & 31` or `x % 32` at the top of the shift amount: packing bits into 32-bit words."""
+    node = expr.strip()
+    if node.kind != K.BINARY_OPERATOR or len(node.children) != 2:
+        return False
+    return (node.operator == "&" and int_value(node.children[1]) == 31) or \
+        (node.operator == "%" and int_value(node.children[1]) == 32)
+
+
+def _warp_index(expr) -> bool:
+    """A warp index (`warp_id`, `wid`, `tid / 32`): at most 32 warps per block, a 32-bit mask is right."""
+    node = expr.strip()
+    if node.kind == K.DECL_REF_EXPR:
+        return re.search(r"warp|wid|wave", node.name, re.IGNORECASE) is not None
+    return node.kind == K.BINARY_OPERATOR and node.operator in ("/", ">>")
 
 
 def check(ctx) -> None:
-    return None
+    node = ctx.node
+    if node.operator not in ("<<", ">>") or not ctx.in_device_code or ctx.platform_guarded:
+        return
+    lhs, rhs = ctx.operands()
+    if lhs is None:
+        return
+    base = lhs.strip()
+    value = int_value(base)
+    if value is None or safe_size(base) not in (1, 2, 4):
+        return
+    if node.operator == ">>" and value & 0xFFFFFFFF != 0xFFFFFFFF:
+        return  # only the all-ones mask shifted right is a lane mask
+    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(rhs):
+        return
+    ctx.report(f"`{node.text}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront shift "
+               "out of range. Use a 64-bit constant (1ull, ~0ull).")
 
 
-RULE = Rule(name="lane-mask-shift-32bit", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="lane-mask-shift-32bit",
+    summary="Lane mask built with a 32-bit shift by a lane id (1 << lane)",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.HIGH,
+    on=("binary_op",),
+    check=check,
+    target_severity=wave64_severity,
+)

@@ -1,12 +1,96 @@
-"""Not implemented yet."""
+"""Shared-memory array sized for a 32-lane warp.
+
+What it finds:
+    `__shared__` arrays whose size encodes a 32-lane warp: one slot per lane (`__shared__ float buf[32]`),
+    a warp-wide tile padded against bank conflicts (`[32][33]`), or one slot per warp
+    (`[BLOCK / 32]`, `[kThreads >> 5]`). Only literal 32 (or 5 for a shift) is matched; sizes written
+    with warpSize-derived or named constants are left to the rules on those constants.
+
+Why it breaks on ROCm:
+    AMD CDNA/Instinct GPUs (MI100 to MI350) run 64-lane wavefronts. A buffer indexed by lane overflows
+    into the next slot for lanes 32-63. A buffer with `BLOCK / 32` slots gets only `BLOCK / 64` of them
+    written (one per wavefront), and the usual second pass that reads all `BLOCK / 32` slots adds
+    uninitialised values: the reduction is silently wrong.
+
+Example:
+    __shared__ float partial[BLOCK / 32];
+    if (lane == 0) partial[warp] = sum;
+    sum = threadIdx.x < BLOCK / 32 ? partial[lane] : 0.f;
+
+Use instead:
+    Derive the slot count and every index from one warp-size constant chosen per platform (64 on AMD
+    CDNA), or from `warpSize` at run time with the buffer sized for the smallest warp
+    (`BLOCK / 32` slots, of which `blockDim.x / warpSize` are used); give per-lane buffers 64 slots.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warpsize
+    https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
+    https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#shared
+
+Known problems:
+    The rule cannot see how the array is indexed: a 32-entry buffer indexed by warp id with warpSize
+    (one slot per wavefront, at most 16 used on AMD) is correct and is reported anyway. Square tiles
+    without padding (`[32][32]`, typical for matrix tiles) are not reported.
+"""
+
+import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.rules.base import Rule, wave64_severity
+
+K = ci.CursorKind
+
+
+def _is_literal(node, value: str) -> bool:
+    node = node.strip()
+    return node.kind == K.INTEGER_LITERAL and node.text.rstrip("uUlL") == value
+
+
+def _per_warp(dim) -> bool:
+    """`X / 32` or `X >> 5`: one slot per 32-lane warp."""
+    dim = dim.strip()
+    if dim.kind != K.BINARY_OPERATOR or len(dim.children) != 2:
+        return False
+    op = dim.operator
+    rhs = dim.children[1]
+    return (op == "/" and _is_literal(rhs, "32")) or (op == ">>" and _is_literal(rhs, "5"))
+
+
+def _padding(dim) -> bool:
+    """33 or 32 + 1: a row of a 32-lane tile padded by one."""
+    dim = dim.strip()
+    if _is_literal(dim, "33"):
+        return True
+    return (dim.kind == K.BINARY_OPERATOR and dim.operator == "+" and len(dim.children) == 2
+            and _is_literal(dim.children[0], "32") and _is_literal(dim.children[1], "1"))
 
 
 def check(ctx) -> None:
-    return None
+    node = ctx.node
+    if not node.has_attr(K.CUDASHARED_ATTR) or ctx.platform_guarded:
+        return
+    dims = [c for c in node.children if c.kind.is_expression()]
+    if not dims:
+        return
+    if any(_per_warp(d) for d in dims):
+        ctx.report(f"`{node.name}` has one slot per 32-lane warp; on 64-lane wavefronts the warp count "
+                   "and the index disagree unless both use warpSize (or a per-platform constant).")
+        return
+    if len(dims) == 1 and _is_literal(dims[0], "32"):
+        ctx.report(f"`{node.name}[32]` assumes a 32-lane warp; lanes 32-63 of an AMD wavefront index past "
+                   "it. Size it from a per-platform warp constant (64 on AMD CDNA).")
+        return
+    if len(dims) == 2 and any(_is_literal(d, "32") for d in dims) and any(_padding(d) for d in dims):
+        ctx.report(f"`{node.name}` is a 32-lane tile padded for 32 banks; check that rows are not indexed "
+                   "by lane on 64-lane wavefronts, or size it from a per-platform warp constant.")
 
 
-RULE = Rule(name="per-warp-array-of-32", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="per-warp-array-of-32",
+    summary="__shared__ array sized for a 32-lane warp ([32], [32][33], [N / 32])",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.MEDIUM,
+    on=("var_decl",),
+    check=check,
+    target_severity=wave64_severity,
+)

@@ -1,12 +1,156 @@
-"""Not implemented yet."""
+"""Warp shuffle reduction that starts at offset 16.
+
+What it finds:
+    Shuffle reductions sized for 32 lanes: a loop `for (int o = 16; o > 0; o /= 2)` (or `o >>= 1`) whose
+    body passes the offset to `__shfl_down(_sync)` / `__shfl_xor(_sync)` / `__shfl_up(_sync)`, and unrolled
+    sequences whose largest literal offset is 16 (`v += __shfl_down_sync(mask, v, 16); ... 8 ...`).
+
+Why it breaks on ROCm:
+    A butterfly or tree reduction that starts at offset 16 combines 32 lanes. On AMD CDNA/Instinct GPUs a
+    wavefront has 64 lanes, so lane 0 ends up with the sum of lanes 0-31 only and lanes 32-63 hold a
+    second partial result that is silently dropped.
+
+Example:
+    for (int offset = 16; offset > 0; offset /= 2)
+        val += __shfl_down_sync(0xffffffff, val, offset);
+
+Use instead:
+    Start at half the wavefront size, known at run time: `for (int o = warpSize / 2; o > 0; o /= 2)`,
+    or use a library reduction that adapts to the wavefront (hipCUB `WarpReduce`, rocPRIM).
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-shuffle-functions
+    https://rocm.docs.amd.com/projects/hipCUB/en/latest/
+    https://developer.nvidia.com/blog/using-cuda-warp-level-primitives/
+
+Known problems:
+    A shuffle with an explicit constant width below 32 (a sub-warp reduction) is not reported. An
+    explicit width of 32 is reported: it is correct only if the code also treats each half-wavefront
+    as a separate warp.
+"""
+
+import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.base import Rule
+from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp._common import SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, callee, int_value, written_args
+
+K = ci.CursorKind
+
+
+def _sub_warp(call) -> bool:
+    """An explicit constant width below 32: a reduction over a sub-warp group, not the warp."""
+    index = SHUFFLE_WIDTH_ARG.get(callee(call))
+    args = written_args(call)
+    if index is None or index >= len(args):
+        return False
+    width = int_value(args[index])
+    return width is not None and width < 32
+
+
+def _shuffles(root):
+    for node in root.walk():
+        if node.kind == K.CALL_EXPR and callee(node) in SHUFFLE_OFFSET_ARG:
+            yield node
+
+
+def _offset(call):
+    args = written_args(call)
+    index = SHUFFLE_OFFSET_ARG[callee(call)]
+    return args[index] if index < len(args) else None
+
+
+def _loop_var(init) -> tuple[str, int | None]:
+    """The loop variable and its initial value: `int o = 16` or `o = 16`."""
+    if init.kind == K.DECL_STMT:
+        decls = [c for c in init.children if c.kind == K.VAR_DECL]
+        if len(decls) == 1:
+            values = [c for c in decls[0].children if c.kind.is_expression()]
+            return decls[0].name, int_value(values[-1]) if values else None
+    elif init.kind == K.BINARY_OPERATOR and init.operator == "=" and len(init.children) == 2:
+        target = init.children[0].strip()
+        if target.kind == K.DECL_REF_EXPR:
+            return target.name, int_value(init.children[1])
+    return "", None
+
+
+def _halves(step, var: str) -> bool:
+    """`o /= 2`, `o >>= 1`, `o = o / 2`, `o = o >> 1`."""
+    if len(step.children) != 2:
+        return False
+    target, amount = step.children[0].strip(), step.children[1]
+    if target.kind != K.DECL_REF_EXPR or target.name != var:
+        return False
+    op = step.operator
+    if op in ("/=", ">>="):
+        return int_value(amount) == (2 if op == "/=" else 1)
+    if op == "=":
+        rhs = amount.strip()
+        if rhs.kind == K.BINARY_OPERATOR and rhs.operator in ("/", ">>") and len(rhs.children) == 2:
+            left = rhs.children[0].strip()
+            return (left.kind == K.DECL_REF_EXPR and left.name == var
+                    and int_value(rhs.children[1]) == (2 if rhs.operator == "/" else 1))
+    return False
+
+
+def _mentions(expr, var: str) -> bool:
+    return any(n.kind == K.DECL_REF_EXPR and n.name == var for n in expr.walk())
+
+
+def _check_loop(ctx) -> None:
+    children = ctx.node.children
+    if len(children) < 3:
+        return
+    var, start = _loop_var(children[0])
+    if not var or start != 16:
+        return
+    steps = [c for c in children[1:-1] if c.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR)]
+    if not any(_halves(s, var) for s in steps):
+        return
+    for call in _shuffles(children[-1]):
+        offset = _offset(call)
+        if offset is not None and _mentions(offset, var) and not _sub_warp(call):
+            ctx.report(f"shuffle reduction starts at offset 16 ({callee(call)}): it combines 32 lanes and "
+                       "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.")
+            return
+
+
+def _check_call(ctx) -> None:
+    call = ctx.node
+    name = callee(call)
+    if name not in SHUFFLE_OFFSET_ARG or _sub_warp(call):
+        return
+    offset = _offset(call)
+    if offset is None or int_value(offset) != 16:
+        return
+    if offset.strip().kind != K.INTEGER_LITERAL:
+        return  # a loop variable or a named constant: the loop check and ROC104 cover those
+    # A sequence that also shuffles by 32 already covers 64 lanes.
+    scope = ctx.function.node if ctx.function is not None and ctx.function.node is not None else None
+    if scope is not None:
+        for other in _shuffles(scope):
+            o = _offset(other)
+            if o is not None and int_value(o) == 32:
+                return
+    ctx.report(f"`{name}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 of a 64-lane "
+               "wavefront are never combined. Add the 32 step or loop from warpSize / 2.")
 
 
 def check(ctx) -> None:
-    return None
+    if ctx.platform_guarded:
+        return
+    if ctx.event == "for":
+        _check_loop(ctx)
+    else:
+        _check_call(ctx)
 
 
-RULE = Rule(name="reduction-offset-16", summary="(not implemented)", risk=Risk.BUILD_BREAK, severity=Severity.LOW,
-            on=("file",), check=check)
+RULE = Rule(
+    name="reduction-offset-16",
+    summary="Warp shuffle reduction starting at offset 16 (covers 32 lanes only)",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.HIGH,
+    on=("for", "call"),
+    check=check,
+    target_severity=wave64_severity,
+)
