@@ -198,6 +198,9 @@ def _guards(directives: list[Directive], line_count: int) -> dict[int, tuple[Gua
             frozen = tuple(stack)
             for line in range(prev_line, d.line):
                 result[line] = frozen
+        if stack:  # a directive's own lines sit inside the conditions that enclose it
+            for line in range(d.line, d.end_line + 1):
+                result[line] = tuple(stack)
         prev_line = d.end_line + 1
         if d.name in ("if", "ifdef", "ifndef"):
             if d.name == "if":

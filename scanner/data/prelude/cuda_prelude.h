@@ -279,6 +279,11 @@ __device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
 __device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);
 __device__ unsigned short atomicCAS(unsigned short *, unsigned short, unsigned short);
 
+/* Device runtime (dynamic parallelism): callable from device code in CUDA. */
+__host__ __device__ int cudaDeviceSynchronize(void);
+__host__ __device__ void *cudaGetParameterBuffer(size_t, size_t);
+__host__ __device__ int cudaLaunchDevice(void *, void *, dim3, dim3, unsigned int, cudaStream_t);
+
 /* Textures and surfaces: the template references CUDA 12 removed, and the object API. */
 enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
 template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType> struct texture {

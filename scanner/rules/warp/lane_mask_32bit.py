@@ -65,6 +65,10 @@ def check(ctx) -> None:
                 return
     size = safe_size(mask)
     value = int_value(mask)
+    if value is None and size == 8 and mask.kind == K.DECL_REF_EXPR:
+        decl = declaration_in(ctx.function.node if ctx.function else None, mask.name)
+        values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+        value = int_value(values[-1]) if values else None
     if size == 8:
         if value is not None and value & 0xFFFFFFFFFFFFFFFF == FULL_MASK_32:
             ctx.report(f"`{name}` mask {_describe(mask)} names lanes 0-31 only; a 64-lane wavefront has "

@@ -44,13 +44,14 @@ _STOP = frozenset({";", "{", "}"})
 
 
 def _declares_warpsize(code) -> bool:
-    """The file declares its own `warpSize` (`int warpSize = 32`, `template <int warpSize>`, a #define)."""
+    """The file declares its own `warpSize` (`int warpSize = 32`, `template <int warpSize>`, a #define);
+    a struct member `int warpSize;` (as in hipDeviceProp_t) does not count."""
     for i, tok in enumerate(code):
         if tok.text != "warpSize" or i == 0:
             continue
         before = code[i - 1]
         after = code[i + 1].text if i + 1 < len(code) else ""
-        if (before.text in _TYPE_WORDS or before.kind == IDENT) and after in ("=", ",", ">", ";", ")", "{"):
+        if (before.text in _TYPE_WORDS or before.kind == IDENT) and after in ("=", ",", ">"):
             return True
     return False
 
