@@ -17,7 +17,7 @@ from scanner.analysis.ast import UnitSource, main_file_roots
 from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
-from scanner.parsing.clang_unit import Parser
+from scanner.parsing.clang_unit import Parser, guess_unknown_macros
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
 from scanner.target import TargetProfile
 
@@ -73,14 +73,30 @@ class Analyzer:
             empty = TokenView([], [], [], [], [])
             return self._run(job, lines, stats, ParseHealth(ParseMode.TEXT), empty, roots=[])
 
-        unit = self.parser.parse(job.path, text, job.language, job.file_args)
+        attempt = self._understand(job, text, lines, job.file_args)
+        if attempt is None:
+            return error_result(job, "libclang could neither parse nor tokenize this file")
+        if attempt[0].mode == ParseMode.TOKENS:
+            # A second chance: macros from stubbed headers (namespace/attribute macros) defined as empty.
+            guesses = guess_unknown_macros(text)
+            if guesses:
+                retry = self._understand(job, text, lines, job.file_args + tuple(f"-D{n}=" for n in guesses))
+                if retry is not None and retry[0].mode != ParseMode.TOKENS:
+                    retry[0].defines = [f"{n}=" for n in guesses]
+                    attempt = retry
+        health, view, roots = attempt
+        return self._run(job, lines, stats, health, view, roots)
+
+    def _understand(self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...]):
+        """Parse, tokenize and build the AST: (health, token view, AST roots), or None if nothing worked."""
+        unit = self.parser.parse(job.path, text, job.language, file_args)
         health = ParseHealth(unit.mode, unit.stubbed, len(unit.errors), unit.errors[:5], unit.rounds,
                              fallback_reason=unit.fallback_reason)
         tu = unit.tu
         if tu is None:
             tu = self.parser.tokenize_only(job.path, text)
             if tu is None:
-                return error_result(job, "libclang could neither parse nor tokenize this file")
+                return None
         view = build_view(tokenize(tu, job.path, text), lines)
         roots = []
         if unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED):
@@ -93,7 +109,7 @@ class Analyzer:
                     health.fallback_reason = (f"clang recovered declarations for only {coverage:.0%} of the code "
                                               f"lines ({health.error_count} errors)")
                     roots = []
-        return self._run(job, lines, stats, health, view, roots)
+        return health, view, roots
 
     def _run(self, job, lines, stats, health, view, roots) -> FileResult:
         functions = Dispatcher.functions(roots)

@@ -111,11 +111,13 @@ class Parser:
         args = list(base)
         args += [f"-D{d}" for d in s.defines]
         args += [f"-I{d}" for d in s.include_dirs]
-        args += list(file_args)
         args += list(s.extra_args)
         if language != "c":
+            # The PCH is keyed on the project-wide flags only; per-file flags (compile_commands.json, guessed
+            # macro stubs) come after it, so one PCH serves every file of a scan.
             pch = self._prelude_pch(tuple(args))
             args += ["-include-pch", pch] if pch else ["-include", PRELUDE_PATH]
+        args += list(file_args)
         args.append(f"-I{STUB_DIR}")  # last: a real header always wins over a stub
         return tuple(args)
 
@@ -184,6 +186,24 @@ class Parser:
 
     def skipped_ranges(self, tu: ci.TranslationUnit, path: str) -> list[tuple[int, int]]:
         return libclang.skipped_line_ranges(tu, path)
+
+
+# An ALL-CAPS name alone on a line (`CUB_NAMESPACE_BEGIN`), or opening a declaration before a type or a keyword
+# (`CUB_RUNTIME_FUNCTION static cudaError_t f(...)`, `C10_HOST_DEVICE inline int g()`): the shape of a macro from
+# a header that was stubbed. Defined as empty, the code around it parses.
+_MACRO_ALONE = re.compile(r"^[ \t]*([A-Z_][A-Z0-9_]{2,})[ \t]*(?://.*)?$", re.MULTILINE)
+_MACRO_PREFIX = re.compile(r"^[ \t]*((?:[A-Z_][A-Z0-9_]{2,}[ \t]+)+)(?=[A-Za-z_])", re.MULTILINE)
+_DEFINED = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+_NOT_MACROS = frozenset({"NULL", "EOF", "TRUE", "FALSE"})
+
+
+def guess_unknown_macros(text: str) -> list[str]:
+    """Names that look like attribute or namespace macros from a missing header, not defined in this file."""
+    defined = set(_DEFINED.findall(text))
+    names = set(_MACRO_ALONE.findall(text))
+    for group in _MACRO_PREFIX.findall(text):
+        names.update(group.split())
+    return sorted(n for n in names - defined - _NOT_MACROS if not n.startswith("__") or n.endswith("_"))
 
 
 def _safe_stub_name(name: str) -> bool:

@@ -30,6 +30,10 @@ _OTHER_FAMILY_PREFIXES = ("cudnn", "CUDNN", "cublasLt", "CUBLASLT", "nvrtc", "NV
 # (amd_hip_fp8.h), which HIPIFY 6.3's table does not map, so "no HIP equivalent" would be wrong.
 _LOW_PRECISION = re.compile(r"^(__)?nv_(bfloat|fp8|cvt_|saturation)|^__NV_(E4M3|E5M2|SATFINITE|NOSAT)$")
 # Names HIPIFY 6.3 lists as unsupported that current HIP has (hipMemoryTypeUnregistered since ROCm 6.0).
+# cuBLAS/cuFFT/cuRAND/cuSPARSE/cuSOLVER: ROC132 reports every use, and says when HIP has no equivalent, so
+# ROC150 leaves them alone (ROC151/ROC152 still add that CUDA deprecated or removed a name).
+_MATH_LIBRARY_PREFIXES = ("cublas", "CUBLAS", "cufft", "CUFFT", "curand", "CURAND", "cusparse", "CUSPARSE",
+                          "cusolver", "CUSOLVER")
 _HIP_HAS_NOW = frozenset({"cudaMemoryTypeUnregistered"})
 # A table name is only matched when it cannot plausibly be a user identifier: CUDA-prefixed or a `_t` typedef.
 _CUDA_LOOKING = ("cu", "CU", "nv", "NV", "__nv", "__NV")
@@ -107,7 +111,8 @@ def owners() -> dict[str, str]:
         if _other_family(name, entry) or not _cuda_looking(name):
             continue
         if no_hip_equivalent(entry):
-            out[name] = "ROC150"
+            if not name.startswith(_MATH_LIBRARY_PREFIXES):
+                out[name] = "ROC150"
         elif entry.cuda_removed:
             out[name] = "ROC152"
         elif entry.cuda_deprecated:

@@ -44,7 +44,7 @@ from scanner.rules.base import Rule
 NAMES = names_owned_by("ROC153")
 _REF_TYPE = re.compile(r"^(const\s+|volatile\s+)*(texture|surface)<")
 _MESSAGE = ("texture/surface references were removed in CUDA 12 and are deprecated in HIP; "
-            "use texture objects (cudaTextureObject_t -> hipTextureObject_t).")
+            "use texture/surface objects (cudaTextureObject_t -> hipTextureObject_t).")
 
 
 def check(ctx) -> None:

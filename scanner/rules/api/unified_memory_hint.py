@@ -47,6 +47,10 @@ def check(ctx) -> None:
         return
     advice = next((t.text for t in tokens if t.text.startswith(("cudaMemAdvise", "CU_MEM_ADVISE"))), "")
     what = f"`{tok.text}` ({advice})" if advice else f"`{tok.text}`"
+    if "RangeGetAttribute" in tok.text:
+        ctx.report(f"{what} reads unified-memory hints, which on MI200/MI300X take effect only with XNACK "
+                   "(HSA_XNACK=1); code that branches on them may take another path on ROCm.")
+        return
     ctx.report(f"{what} assumes CUDA's page migration: on MI200/MI300X managed memory migrates only with "
                "XNACK (HSA_XNACK=1), otherwise the hint is a no-op; prefer explicit hipMalloc/hipMemcpyAsync "
                "or measure with XNACK on.")

@@ -34,6 +34,8 @@ class Use:
     scope: bool = False  # must be a namespace: followed by `::`, or named in `namespace X` / `using namespace X`
     call: bool = False  # must be followed by `(`
     per: str = "line"  # line | function | file
+    known_only: bool = False  # only names in HIPIFY's table (its library coverage is complete; this skips
+    #                           user wrappers such as `cublasCheck`)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,10 @@ class Header:
     pattern: str  # regex, full match against the header as written (`cub/cub.cuh`) or its basename
     message: Message  # format string: {header}, {hip} = the HIP header from HIPIFY's table or ""
     basename: bool = True  # also match `dir/cudnn.h` by its basename (off for names as common as `mma.h`)
+
+
+# A project's own error-checking wrapper (`nvmlCheck`, `ncclSafeCall`), not the library's API.
+_WRAPPER = re.compile(r"(Check|CHECK|Assert|SafeCall|Checked)$")
 
 
 # -- token neighbourhood --------------------------------------------------------------------------------
@@ -60,8 +66,12 @@ def neighbour(ctx, tok: Token, step: int) -> Token | None:
 
 
 def is_scope(ctx, tok: Token) -> bool:
+    """`X::`, `namespace X`, `using namespace X` or a namespace alias `namespace y = X;`."""
     nxt, prev = neighbour(ctx, tok, 1), neighbour(ctx, tok, -1)
-    return (nxt is not None and nxt.text == "::") or (prev is not None and prev.text == "namespace")
+    if (nxt is not None and nxt.text == "::") or (prev is not None and prev.text == "namespace"):
+        return True
+    before = neighbour(ctx, tok, -3)
+    return prev is not None and prev.text == "=" and before is not None and before.text == "namespace"
 
 
 def is_call(ctx, tok: Token) -> bool:
@@ -185,6 +195,10 @@ def _check_identifier(ctx, uses) -> None:
     for regex, use in uses:
         if not text.startswith(use.prefix) or not regex.fullmatch(text):
             continue
+        if use.known_only and ctx.names.get(text) is None:
+            continue
+        if not use.known_only and _WRAPPER.search(text):
+            continue
         if use.scope and not is_scope(ctx, tok):
             continue
         if use.call and not is_call(ctx, tok):
@@ -209,12 +223,14 @@ def hip_name(ctx, name: str) -> str:
     return entry.hip if entry is not None and entry.has_hip_equivalent else ""
 
 
-def named(ctx, name: str, library: str, hip_library: str, fallback: str) -> str:
-    """A sentence naming the HIP replacement of `name` from HIPIFY's table, or saying there is none."""
+def named(ctx, name: str, library: str, hip_library: str, fallback: str, roc_library: str = "") -> str:
+    """A sentence naming the HIP (else roc*) replacement of `name` from HIPIFY's table, or saying there is none."""
     hip = hip_name(ctx, name)
     if hip:
         return f"{library} `{name}` → {hip_library} `{hip}` (hipify renames it)."
     entry = ctx.names.get(name)
-    if entry is not None and entry.unsupported:
+    if entry is not None and entry.roc and roc_library:
+        return f"{library} `{name}` has no {hip_library} equivalent; {roc_library} has `{entry.roc}`."
+    if entry is not None and (entry.unsupported or entry.status == "hip_unsupported"):
         return f"{library} `{name}` has no {hip_library} equivalent: {fallback}."
     return f"{library} `{name}`: port to {hip_library} (hipify)."

@@ -41,5 +41,5 @@ RULE = library_rule(
         Header(r"cublasLt\.h", "<{header}> (cuBLASLt) is not on ROCm: include <hipblaslt/hipblaslt.h>; check "
                                "epilogues, data types and heuristics against hipBLASLt."),
     ],
-    uses=[Use("cublasLt", _use, r"cublasLt[A-Z]\w*")],
+    uses=[Use("cublasLt", _use, r"cublasLt[A-Z]\w*", known_only=True)],
 )

@@ -49,7 +49,8 @@ def _library(name: str) -> tuple[str, str, str]:
 
 def _use(ctx, tok) -> str:
     lib, hip_lib, _ = _library(tok.text)
-    return named(ctx, tok.text, lib, hip_lib, f"rework it with {hip_lib.replace('hip', 'roc')} or another API")
+    roc_lib = hip_lib.replace("hip", "roc")
+    return named(ctx, tok.text, lib, hip_lib, f"rework it with {roc_lib} or another API", roc_lib)
 
 
 def _header(ctx, header) -> str:
@@ -75,11 +76,11 @@ RULE = library_rule(
         Header(r"cusolver(Dn|Sp|Rf|Mg|_common|Sp_LOWLEVEL_PREVIEW)?\.h", _header),
     ],
     uses=[
-        Use("cublas", _use, r"cublas(?!Lt)[A-Z]\w*"),
-        Use("cufft", _use, r"cufft[A-Z]\w*"),
-        Use("curand", _use, r"curand", call=True),
-        Use("curand", _use, r"curand[A-Z_]\w*"),
-        Use("cusparse", _use, r"cusparse[A-Z]\w*"),
-        Use("cusolver", _use, r"cusolver[A-Z]\w*"),
+        Use("cublas", _use, r"cublas(?!Lt)[A-Z]\w*", known_only=True),
+        Use("cufft", _use, r"cufft[A-Z]\w*", known_only=True),
+        Use("curand", _use, r"curand", call=True, known_only=True),
+        Use("curand", _use, r"curand[A-Z_]\w*", known_only=True),
+        Use("cusparse", _use, r"cusparse[A-Z]\w*", known_only=True),
+        Use("cusolver", _use, r"cusolver[A-Z]\w*", known_only=True),
     ],
 )

@@ -26,8 +26,13 @@ References:
     https://docs.nvidia.com/deeplearning/cudnn/latest/api/overview.html
 """
 
+import re
+
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, library_rule
+
+# Handle, stream and error plumbing: a plain rename.
+_BOOKKEEPING = re.compile(r"^cudnn(Create|Destroy|SetStream|GetStream|GetErrorString|GetVersion)$")
 
 
 def _use(ctx, tok) -> str:
@@ -36,8 +41,10 @@ def _use(ctx, tok) -> str:
         return "the cuDNN frontend graph API has no ROCm port: rewrite with MIOpen (or its Find/Fusion API)."
     entry = ctx.names.get(name)
     if entry is not None and entry.roc.startswith("miopen"):
-        return (f"cuDNN `{name}` → MIOpen `{entry.roc}`, but not as a rename: descriptors, algorithm search "
-                "and workspace sizing differ.")
+        if name.endswith("_t") or _BOOKKEEPING.search(name):
+            return f"cuDNN `{name}` → MIOpen `{entry.roc}`."
+        return (f"cuDNN `{name}` → MIOpen `{entry.roc}`, but not as a rename: check descriptors, algorithm "
+                "search and workspace sizing.")
     if entry is None or entry.unsupported or entry.status == "roc_unsupported":
         return f"cuDNN `{name}` has no direct MIOpen counterpart: rework this step with MIOpen."
     return (f"cuDNN `{name}`: port to MIOpen (HIPIFY's table gives no one-to-one MIOpen call; descriptors, "
@@ -50,12 +57,13 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     headers=[
+        Header(r"cudnn_frontend\w*\.h(pp)?|cudnn_frontend/.+",
+               "<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen."),
         Header(r"cudnn(_\w+)?\.h(pp)?", "<{header}> (cuDNN) is not on ROCm: port to MIOpen (<miopen/miopen.h>); "
                                         "the API differs (descriptors, algorithm search, workspace)."),
-        Header(r"cudnn_frontend(/.*)?", "<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen."),
     ],
     uses=[
-        Use("cudnn", _use, r"cudnn[A-Z]\w*"),
+        Use("cudnn", _use, r"cudnn[A-Z]\w*", known_only=True),
         Use("cudnn_frontend", _use, scope=True),
     ],
 )

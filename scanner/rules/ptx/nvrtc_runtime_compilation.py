@@ -60,5 +60,5 @@ RULE = library_rule(
         Header(r"nvrtc\.h", "<{header}> (NVRTC) is not on ROCm: use hipRTC (<hip/hiprtc.h>), which compiles to "
                             "AMDGPU code objects, not PTX."),
     ],
-    uses=[Use("nvrtc", _use, r"nvrtc[A-Z]\w*", call=True)],
+    uses=[Use("nvrtc", _use, r"nvrtc[A-Z]\w*", call=True, known_only=True)],
 )

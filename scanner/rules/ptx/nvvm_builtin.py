@@ -31,6 +31,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
+from scanner.parsing.tokens import IDENT, KEYWORD
 from scanner.rules.base import Rule
 from scanner.rules.libraries._common import is_call, neighbour, report_once
 
@@ -43,7 +44,7 @@ _LIBDEVICE = re.compile(r"__nv_[a-z][a-z0-9_]*")
 
 # Hints for common __nvvm_ builtins: (pattern, replacement).
 _HINTS = (
-    (r"__nvvm_read_ptx_sreg_(tid|ntid|ctaid|nctaid)_([xyz])", "threadIdx/blockDim/blockIdx/gridDim.{axis}"),
+    (r"__nvvm_read_ptx_sreg_(tid|ntid|ctaid|nctaid)_([xyz])", "{builtin}.{axis}"),
     (r"__nvvm_read_ptx_sreg_laneid", "__lane_id()"),
     (r"__nvvm_read_ptx_sreg_warpsize", "warpSize"),
     (r"__nvvm_read_ptx_sreg_(clock|clock64|globaltimer)", "clock64() / wall_clock64()"),
@@ -56,13 +57,17 @@ _HINTS = (
     (r"__nvvm_atom\w*", "atomicAdd/atomicCAS/... (HIP atomics)"),
 )
 
+_BUILTIN = {"tid": "threadIdx", "ntid": "blockDim", "ctaid": "blockIdx", "nctaid": "gridDim"}
+# Tokens that may precede a call expression although they are keywords.
+_EXPR_KEYWORDS = frozenset({"return", "else", "do", "case", "co_return", "co_yield", "throw", "sizeof"})
+
 
 def _hint(name: str) -> str:
     for pattern, replacement in _HINTS:
         match = re.fullmatch(pattern, name)
         if match:
             if "{axis}" in replacement:
-                return replacement.format(axis=match.group(2))
+                return replacement.format(builtin=_BUILTIN[match.group(1)], axis=match.group(2))
             return replacement
     return "the matching CUDA/HIP intrinsic or a __builtin_amdgcn_* builtin"
 
@@ -85,8 +90,9 @@ def check(ctx) -> None:
     if not is_call(ctx, tok):
         return
     prev = neighbour(ctx, tok, -1)
-    if prev is not None and prev.text in (".", "->"):
-        return
+    if prev is not None and (prev.text in (".", "->", "::") or
+                             (prev.kind in (IDENT, KEYWORD) and prev.text not in _EXPR_KEYWORDS)):
+        return  # a member, or a declaration (`float __nv_sinf(float);`), not a call
     report_once(ctx, f"`{name}` is a libdevice function (NVIDIA's NVPTX bitcode math library), absent on ROCm: "
                      "call the CUDA math API function it implements (HIP maps those to __ocml_*).", at=tok)
 

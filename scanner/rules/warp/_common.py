@@ -47,8 +47,8 @@ def callee(node: Node) -> str:
 
 
 def written_args(node: Node) -> list[Node]:
-    """The call's arguments as written: default arguments (no source text) are left out."""
-    return [a for a in node.arguments if a.line > 0 and a.text]
+    """The call's arguments as written: default arguments (no source location) are left out."""
+    return [a for a in node.arguments if a.line > 0]
 
 
 def safe_size(node: Node | None) -> int:
@@ -122,19 +122,35 @@ def declared_auto(decl: Node) -> bool:
 
 
 # -- warp-size names --------------------------------------------------------------------------------
-_WARPISH = re.compile(r"warp|wave", re.IGNORECASE)
-_SIZEISH = re.compile(r"size|width|lanes?|threads|len", re.IGNORECASE)
-_NOT_SIZE = re.compile(r"warps|waves|per_?block|per_?cta|per_?sm|num_?warp|n_?warp|count|idx|index|id$|log",
-                       re.IGNORECASE)
+_SIZE_WORDS = frozenset({"size", "width", "lanes", "threads", "len", "sz"})
+_WARP_WORDS = frozenset({"warp", "wave", "wavefront"})
+_COMPOUND = re.compile(r"(warp|wave(front)?)(size|width|lanes|threads|len|sz)")
+_NOT_SIZE_WORDS = frozenset({"warps", "waves", "num", "count", "cnt", "idx", "index", "id", "log", "log2",
+                             "shift", "bits", "mask", "block", "blocks", "cta", "sm"})
+
+
+def _words(name: str) -> list[str]:
+    """`kWarpSize` -> [k, warp, size]; `THREADS_PER_WARP` -> [threads, per, warp]."""
+    out = []
+    for part in re.split(r"[_\W]+", name):
+        out.extend(w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", part))
+    return [w for w in out if w]
 
 
 def is_warp_size_name(name: str) -> bool:
-    """WARP_SIZE, kWarpSize, warp_size, THREADS_PER_WARP, WARP_LANES...; not WARPS_PER_BLOCK or NUM_WARPS."""
-    if not _WARPISH.search(name) or not _SIZEISH.search(name):
+    """WARP_SIZE, kWarpSize, warp_size, WARPSIZE, THREADS_PER_WARP, WARP_LANES...; not WARPS_PER_BLOCK,
+    NUM_WARPS, WARP_SIZE_LOG2 or BLOCK_SIZE."""
+    words = _words(name)
+    if words in (["warp"], ["k", "warp"], ["wave"]):
+        return True  # `#define WARP 32`
+    if "per" in words:
+        at = words.index("per")
+        return words[at + 1:] in (["warp"], ["wave"]) and any(w in ("threads", "lanes") for w in words[:at])
+    if any(w in _NOT_SIZE_WORDS for w in words):
         return False
-    if re.search(r"threads_?per_?warp|lanes_?per_?warp", name, re.IGNORECASE):
+    if any(_COMPOUND.fullmatch(w) for w in words):
         return True
-    return _NOT_SIZE.search(name) is None
+    return any(w in _WARP_WORDS for w in words) and any(w in _SIZE_WORDS for w in words)
 
 
 # -- tokens ----------------------------------------------------------------------------------------
@@ -167,3 +183,23 @@ def directive_guards(directives, line: int) -> list[str]:
         elif d.name == "endif" and stack:
             stack.pop()
     return stack
+
+
+PLATFORM_GUARD = re.compile(r"HIP|ROCM|AMDGCN|__gfx|AMD_|__NVCC__|NVIDIA|CUDA_ARCH", re.IGNORECASE)
+
+
+def in_platform_macro(ctx, node: Node) -> bool:
+    """The node comes from a macro of this file that is defined per platform
+    (`#if defined(USE_ROCM) #define WARP_SHFL_DOWN(v, d) __shfl_down(v, d) #else ... #endif`)."""
+    match = re.match(r"\s*([A-Za-z_]\w*)", node.text)
+    if not match:
+        return False
+    name = match.group(1)
+    if name == callee(node) or name == node.name:
+        return False
+    directives = ctx.facts.view.directives
+    for d in directives:
+        if d.name == "define" and d.tokens and d.tokens[0].text == name:
+            if any(PLATFORM_GUARD.search(g) for g in directive_guards(directives, d.line)):
+                return True
+    return False

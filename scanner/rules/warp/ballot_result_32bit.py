@@ -29,14 +29,17 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import callee, declaration_in, declared_auto, mask_calls, safe_size
+from scanner.rules.warp._common import callee, declaration_in, declared_auto, in_platform_macro, mask_calls, safe_size
 
 K = ci.CursorKind
 _BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
 
 
+_CTX: list = [None]
+
+
 def _source(node) -> str:
-    calls = mask_calls(node)
+    calls = [c for c in mask_calls(node) if not in_platform_macro(_CTX[0], c)]
     return callee(calls[0]) if calls else ""
 
 
@@ -86,6 +89,7 @@ def _check_bitop(ctx) -> None:
 def check(ctx) -> None:
     if ctx.platform_guarded:
         return
+    _CTX[0] = ctx
     if ctx.event == "var_decl":
         _check_decl(ctx)
     elif ctx.event == "binary_op":

@@ -31,14 +31,12 @@ Known problems:
     `#if __CUDA_ARCH__`...) are taken as already ported and stay quiet.
 """
 
-import re
-
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp._common import PLATFORM_GUARD as _PLATFORM
 from scanner.rules.warp._common import directive_guards, is_warp_size_name
 
-_PLATFORM = re.compile(r"HIP|ROCM|AMDGCN|__gfx|AMD_|__NVCC__|NVIDIA|CUDA_ARCH", re.IGNORECASE)
 _TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto", "size_t", "uint32_t",
                          "int32_t", "uint64_t", "int64_t", "uint", "index_t", "uint16_t", "int16_t", "uint8_t"})
 

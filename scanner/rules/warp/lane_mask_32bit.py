@@ -36,20 +36,23 @@ import clang.cindex as ci
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.warp._common import (FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, callee, declaration_in,
-                                        declared_auto, int_value, mask_calls, safe_size, written_args)
+                                        declared_auto, in_platform_macro, int_value, mask_calls, safe_size,
+                                        written_args)
 
 K = ci.CursorKind
 
 
-def _describe(expr) -> str:
+def _describe(expr, value) -> str:
     text = expr.text.strip()
+    if value is not None and (not text or "(" in text and not text.startswith("(")):
+        return hex(value & 0xFFFFFFFFFFFFFFFF)  # written inside a macro: show the value
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check(ctx) -> None:
     call = ctx.node
     name = callee(call)
-    if name not in MASKED_INTRINSICS or ctx.platform_guarded:
+    if name not in MASKED_INTRINSICS or ctx.platform_guarded or in_platform_macro(ctx, call):
         return
     args = written_args(call)
     if not args:
@@ -71,15 +74,15 @@ def check(ctx) -> None:
         value = int_value(values[-1]) if values else None
     if size == 8:
         if value is not None and value & 0xFFFFFFFFFFFFFFFF == FULL_MASK_32:
-            ctx.report(f"`{name}` mask {_describe(mask)} names lanes 0-31 only; a 64-lane wavefront has "
+            ctx.report(f"`{name}` mask {_describe(mask, value)} names lanes 0-31 only; a 64-lane wavefront has "
                        "lanes 32-63 too. Use __activemask() or 0xffffffffffffffffull.", at=args[0])
         return
     if size not in (1, 2, 4):
         return
     if value is not None and value & FULL_MASK_32 == FULL_MASK_32:
-        what = f"the 32-bit full mask `{_describe(mask)}`"
+        what = f"the 32-bit full mask `{_describe(mask, value)}`"
     else:
-        what = f"the 32-bit mask `{_describe(mask)}`"
+        what = f"the 32-bit mask `{_describe(mask, value)}`"
     ctx.report(f"`{name}` gets {what}; HIP's *_sync functions require a 64-bit mask (static_assert) "
                "and a full wavefront has 64 lanes. Use a 64-bit mask such as __activemask().", at=args[0])
 

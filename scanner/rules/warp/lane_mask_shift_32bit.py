@@ -36,7 +36,7 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import int_value, safe_size
+from scanner.rules.warp._common import in_platform_macro, int_value, safe_size
 
 K = ci.CursorKind
 
@@ -72,6 +72,8 @@ def check(ctx) -> None:
     if node.operator == ">>" and value & 0xFFFFFFFF != 0xFFFFFFFF:
         return  # only the all-ones mask shifted right is a lane mask
     if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(rhs):
+        return
+    if in_platform_macro(ctx, node):
         return
     ctx.report(f"`{node.text}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront shift "
                "out of range. Use a 64-bit constant (1ull, ~0ull).")

@@ -33,7 +33,8 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, callee, int_value, written_args
+from scanner.rules.warp._common import (SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, callee, in_platform_macro, int_value,
+                                        written_args)
 
 K = ci.CursorKind
 
@@ -109,7 +110,8 @@ def _check_loop(ctx) -> None:
         return
     for call in _shuffles(children[-1]):
         offset = _offset(call)
-        if offset is not None and _mentions(offset, var) and not _sub_warp(call):
+        if offset is not None and _mentions(offset, var) and not _sub_warp(call) \
+                and not in_platform_macro(ctx, call):
             ctx.report(f"shuffle reduction starts at offset 16 ({callee(call)}): it combines 32 lanes and "
                        "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.")
             return
@@ -118,7 +120,7 @@ def _check_loop(ctx) -> None:
 def _check_call(ctx) -> None:
     call = ctx.node
     name = callee(call)
-    if name not in SHUFFLE_OFFSET_ARG or _sub_warp(call):
+    if name not in SHUFFLE_OFFSET_ARG or _sub_warp(call) or in_platform_macro(ctx, call):
         return
     offset = _offset(call)
     if offset is None or int_value(offset) != 16:
