@@ -238,8 +238,11 @@ def generate(root: Path, files: int, seed: int = 7) -> int:
         lines += text.count("\n")
     for index in range(files - headers):
         template, suffix = (KERNEL, ".cu") if rng.random() < 0.6 else (HOST, ".cpp")
-        text = template.format(index=index, name=f"f{index}", header=f"h{rng.randrange(headers)}",
-                               block=rng.choice([128, 256, 512]))
+        # Real files hold several such units: 1 to 3 here, ~160 lines on average.
+        parts = [template.format(index=f"{index}_{part}", name=f"f{index}", header=f"h{rng.randrange(headers)}",
+                                 block=rng.choice([128, 256, 512]))
+                 for part in range(rng.choice([1, 2, 2, 3]))]
+        text = "\n".join(parts)
         sub = root / "src" / f"mod{index % 40}"
         sub.mkdir(exist_ok=True)
         (sub / f"f{index}{suffix}").write_text(text)

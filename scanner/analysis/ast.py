@@ -14,6 +14,7 @@ from scanner.parsing import libclang
 K = ci.CursorKind
 _TOP_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
 FUNCTION_KINDS = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR}
+_NO_SIZE = {ci.TypeKind.OVERLOAD, ci.TypeKind.DEPENDENT, ci.TypeKind.INVALID}
 _REF_KINDS = {K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.OVERLOADED_DECL_REF}
 
 
@@ -96,14 +97,33 @@ class Node:
     @property
     def type_size(self) -> int:
         """sizeof the node's type in bytes, or -1 when unknown (incomplete or dependent)."""
-        size = self._c.type.get_size()
+        kind = self._c.type
+        # get_size() on an overload set or a dependent type aborts libclang 18 (SIGILL): never ask.
+        if kind.kind in _NO_SIZE or kind.spelling.startswith("<"):
+            return -1
+        size = kind.get_size()
         return size if size > 0 else -1
 
     @property
     def referenced_name(self) -> str:
         """For a reference, the name of what it refers to (the callee of a call)."""
-        if self.kind in _REF_KINDS or self.kind == K.CALL_EXPR:
+        if self.kind in _REF_KINDS:
             return self.name
+        if self.kind == K.CALL_EXPR:
+            return self.callee_name
+        return ""
+
+    @property
+    def callee_name(self) -> str:
+        """A call's callee; inside templates clang leaves the call unnamed and names the overload set below it."""
+        if self.kind != K.CALL_EXPR:
+            return ""
+        if self.name:
+            return self.name
+        if self.children:
+            for node in self.children[0].walk():
+                if node.kind in (K.OVERLOADED_DECL_REF, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR) and node.name:
+                    return node.name
         return ""
 
     @property

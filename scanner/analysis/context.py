@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
 K = ci.CursorKind
 # A guard that names one of these is platform-aware code: a HIP branch, or the CUDA branch beside it.
-_PLATFORM_GUARD = re.compile(r"HIP|ROCM|AMDGCN|__gfx|AMD_|__NVCC__|NVIDIA|CUDA_ARCH", re.IGNORECASE)
-_HIP_GUARD = re.compile(r"HIP|ROCM|AMDGCN|__gfx", re.IGNORECASE)
+# Case-sensitive, and HIP only as a word part of its own (`__HIP_PLATFORM_AMD__`, `USE_HIP`), not `CHIP_ID`.
+_HIP_GUARD = re.compile(r"(?<![A-Za-z0-9])_*HIP(?![a-z])|(?<![A-Za-z])HIP_|ROCM|[Rr]ocm|AMDGCN|__gfx|__AMDGPU__")
+_PLATFORM_GUARD = re.compile(_HIP_GUARD.pattern + r"|__NVCC__|NVIDIA|__CUDA_ARCH__|__NVPTX__")
 # Parameters and functions whose names say "this is a lane or thread index".
 LANE_NAME = re.compile(r"^(lane|lane_?id|laneid|lane_?idx|tid|thread_?id|thread_?idx|thid|warp_?lane|lid)$", re.I)
 LANE_FUNCTIONS = frozenset({"__lane_id", "__laneid", "lane_id", "laneid", "thread_rank", "get_lane_id", "laneId"})
@@ -111,6 +112,17 @@ class FileFacts:
     has_ast: bool
     reports: list[Report] = field(default_factory=list)
 
+    _guarded: dict = field(default_factory=dict)
+
+    def guarded_lines(self, pattern: re.Pattern) -> frozenset[int]:
+        """Lines inside an #if whose condition matches `pattern`; computed once per file and pattern."""
+        lines = self._guarded.get(pattern)
+        if lines is None:
+            lines = frozenset(line for line, guards in self.view.guards_by_line.items()
+                              if any(pattern.search(g.condition) for g in guards))
+            self._guarded[pattern] = lines
+        return lines
+
     def function_at(self, line: int) -> FunctionInfo | None:
         best = None
         for fn in self.functions:
@@ -182,16 +194,18 @@ class Context:
     @property
     def platform_guarded(self) -> bool:
         """Inside an #if that tests the platform (a HIP branch, or the CUDA branch of such a test)."""
-        return any(_PLATFORM_GUARD.search(g.condition) for g in self.guards)
+        lines = self.facts.guarded_lines(_PLATFORM_GUARD)
+        return bool(lines) and self.line in lines
 
     @property
     def hip_guarded(self) -> bool:
-        return any(_HIP_GUARD.search(g.condition) for g in self.guards)
+        lines = self.facts.guarded_lines(_HIP_GUARD)
+        return bool(lines) and self.line in lines
 
     # -- what -----------------------------------------------------------------------------------------
     @property
     def callee_name(self) -> str:
-        return self.node.name if self.node is not None and self.node.kind == K.CALL_EXPR else ""
+        return self.node.callee_name if self.node is not None else ""
 
     @property
     def args(self) -> list[Node]:

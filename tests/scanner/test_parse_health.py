@@ -116,3 +116,13 @@ def test_per_file_statistics_count_cuda_references_by_kind(tmp_path):
     assert result.stats.cuda_refs["memory"] == 2
     assert result.stats.cuda_refs["include_cuda_main_header"] == 1
     assert result.stats.lines == 5
+
+
+def test_namespace_and_attribute_macros_from_missing_headers_are_defined_empty_on_retry(tmp_path):
+    body = "".join(f"MYLIB_DEVICE int f{i}(int x) {{ return x + {i}; }}\n" for i in range(30))
+    text = ('#include <mylib/config.h>\nMYLIB_NAMESPACE_BEGIN\n' + body +
+            "__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\nMYLIB_NAMESPACE_END\n")
+    result = analyze_text(tmp_path, text, codes=["ROC101"])
+    assert result.health.mode == ParseMode.AST_STUBBED
+    assert {"MYLIB_NAMESPACE_BEGIN=", "MYLIB_DEVICE="} <= set(result.health.defines)
+    assert [f.line for f in result.findings] == [33]

@@ -208,14 +208,6 @@ def is_int_literal(node: Node | None) -> bool:
         and node.children[0].strip().kind.name == "INTEGER_LITERAL")
 
 
-def transparent_parent(node: Node) -> Node | None:
-    """The first ancestor that is not an implicit cast or parentheses, and the child leading to it."""
-    child, parent = node, node.parent
-    while parent is not None and parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(parent.children) == 1:
-        child, parent = parent, parent.parent
-    return parent
-
-
 def climb(node: Node) -> Node:
     """The outermost expression that is `node` under implicit casts and parentheses."""
     while node.parent is not None and node.parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR") \

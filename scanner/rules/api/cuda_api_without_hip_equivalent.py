@@ -1,10 +1,10 @@
 """CUDA API name that HIP does not provide.
 
 What it finds:
-    Any use of a CUDA runtime, driver or math-library name that HIPIFY's tables (6.3) list with no HIP
-    equivalent: `cuCtxGetDevResource`, `cudaProfilerInitialize`, `cudaGraphConditionalHandleCreate`,
-    `cudaMemcpyArrayToArray`, `cusolverDnXsyevBatched`, `CUBLAS_GEMM_ALGO3`... Names that exist only in a
-    roc* library (rocBLAS, rocSPARSE) and not in hip* are reported too. One finding per name per line.
+    Any use of a CUDA runtime or driver API name that HIPIFY's tables (6.3) list with no HIP equivalent:
+    `cuCtxGetDevResource`, `cudaProfilerInitialize`, `cudaGraphConditionalHandleCreate`,
+    `cudaMemcpyArrayToArray`, `cudaThreadSetLimit`, `CUdevResource`... Names that exist only in a roc*
+    library and not in hip* are reported with the roc* name. One finding per name per line.
 
 Why it breaks on ROCm:
     hipify leaves such names untranslated, so the ported file does not compile: there is no hip* function,
@@ -16,9 +16,9 @@ Example:
     cudaProfilerInitialize("cfg", "out.csv", cudaKeyValuePair);
 
 Use instead:
-    The nearest HIP feature (e.g. `hipMemcpy2DArrayToArray` or `hipMemcpy3D` for array copies, rocprofiler
-    instead of the legacy profiler API), the roc* library call when the message names one, or keep the CUDA
-    path under `#ifndef __HIP_PLATFORM_AMD__` with a HIP alternative beside it.
+    The nearest HIP feature (e.g. `hipMemcpy2DArrayToArray` or `hipMemcpy3D` for array copies,
+    `hipDeviceSetLimit` for `cudaThreadSetLimit`, rocprofiler instead of the legacy profiler API), or keep
+    the CUDA path under `#ifndef __HIP_PLATFORM_AMD__` with a HIP alternative beside it.
 
 References:
     https://rocm.docs.amd.com/projects/HIPIFY/en/latest/reference/tables/CUDA_Runtime_API_functions_supported_by_HIP.html
@@ -31,7 +31,8 @@ Known problems:
     `__shfl_down_sync` or the bf16 conversions unsupported although HIP provides them; ROC106 covers
     their lane masks), and so are bf16/fp8 types (`__nv_bfloat162`, `__nv_fp8_e4m3`: HIP has
     `__hip_bfloat162`, `__hip_fp8_e4m3`). cuDNN, cuBLASLt, NVRTC and CUB names belong to ROC131,
-    ROC138, ROC122 and ROC135; texture/surface references to ROC153. A name this rule reports is not
+    ROC138, ROC122 and ROC135, cuBLAS/cuFFT/cuRAND/cuSPARSE/cuSOLVER names to ROC132 (which says when
+    HIP has no equivalent); texture/surface references to ROC153. A name this rule reports is not
     also reported as deprecated or removed (ROC151/ROC152): its message says so instead. Only
     CUDA-prefixed names and `_t` typedefs are matched, so library tag names such as `pruneInfo` are not.
 """

@@ -6,8 +6,8 @@ What it finds:
     `cuGraphLaunch`...) that HIP maps to `hipGraph*`/`hipStream*Capture*`. One finding per line.
 
 Why it breaks on ROCm:
-    HIP graphs cover the common path (capture, instantiate, launch, kernel/memcpy/memset/host/event nodes)
-    but not all of CUDA's: conditional nodes, some node types, parameters and capture modes are missing or
+    HIP graphs (documented as beta) cover the common path (capture, instantiate, launch,
+    kernel/memcpy/memset/host/event nodes) but not all of CUDA's: conditional nodes, some node types, parameters and capture modes are missing or
     experimental, and graph updates and memory nodes have had behavioural differences between ROCm
     releases. A graph that instantiates on CUDA can fail at capture or instantiation time on ROCm, or lose
     the launch-overhead benefit it was written for.

@@ -30,7 +30,9 @@ References:
     https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html
 
 Known problems:
-    An error copied into a plain `int` first (`int code = err; if (code == 2)`) is not followed. Calls are
+    An error copied into a plain `int` first (`int code = err; if (code == 2)`) is not followed. When HIP's
+    headers are not available, a CUDA error stored into `hipError_t` is recognised only in the forms
+    `hipError_t e = cudaX(...)` and `(hipError_t)cudaX(...)`. Calls are
     taken to return an error when they are CUDA runtime/driver functions of HIPIFY's table (other than
     `*GetErrorString`/`*GetErrorName`).
 """
@@ -38,7 +40,7 @@ Known problems:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, base_type, climb, is_int_literal
+from scanner.rules.api._common import already_reported, base_type, climb, is_int_literal, neighbour
 from scanner.rules.base import Rule
 
 _ERROR_TYPES = frozenset({"cudaError_t", "cudaError", "cudaError_enum", "CUresult"})
@@ -86,8 +88,11 @@ def _named(value: int) -> str:
 def check(ctx) -> None:
     if ctx.platform_guarded:
         return
-    node = ctx.node
     event = ctx.event
+    if event == "identifier":
+        _hip_error_tokens(ctx)
+        return
+    node = ctx.node
     if event == "binary_op":
         _binary(ctx, node)
     elif event == "cast":
@@ -195,6 +200,30 @@ def _returned_from_main(ctx, node) -> None:
                              "(return EXIT_FAILURE).")
 
 
+def _hip_error_tokens(ctx) -> None:
+    """`hipError_t h = cudaX(...)` / `(hipError_t)cudaX(...)` by tokens: with HIP's headers stubbed, clang
+    drops such declarations and casts from the AST."""
+    tok = ctx.token
+    following = [neighbour(ctx, tok, k) for k in (1, 2, 3, 4)]
+    if any(t is None for t in following):
+        return
+    texts = [t.text for t in following]
+    if texts[1] == "=" and texts[3] == "(":
+        callee = following[2]  # hipError_t h = cudaX(
+    elif texts[0] == ")" and texts[2] == "(":
+        before = neighbour(ctx, tok, -1)
+        if before is None or before.text != "(":
+            return
+        callee = following[1]  # (hipError_t)cudaX(
+    else:
+        return
+    entry = ctx.names.get(callee.text)
+    if entry is None or entry.api not in _CALLABLE_API or _NOT_ERROR_CALLS.search(callee.text):
+        return
+    _report(ctx, tok, f"a hipError_t is taken from `{callee.text}` (a CUDA error) without conversion; {_ADVICE}: "
+                      "map the codes.")
+
+
 def _report(ctx, at, message: str) -> None:
     if not already_reported(ctx, at.line):
         ctx.report(message, at=at)
@@ -205,6 +234,7 @@ RULE = Rule(
     summary="cudaError_t/CUresult handled as raw numbers (hipError_t numbering differs)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,
-    on=("binary_op", "cast", "case", "call", "var_decl", "decl_ref"),
+    on=("binary_op", "cast", "case", "call", "var_decl", "decl_ref", "identifier"),
+    names=frozenset({"hipError_t"}),
     check=check,
 )

@@ -116,38 +116,9 @@ def report_once(ctx, message: str, at=None, per: str = "line", line: int | None 
 
 
 # -- HIP-aware #if branches ------------------------------------------------------------------------------
-_HIP_CONDITION = re.compile(r"HIP|ROCM|AMDGCN|__gfx", re.IGNORECASE)
-_OPEN = ("if", "ifdef", "ifndef")
-_BRANCH = ("elif", "elifdef", "elifndef", "else")
-
-
 def hip_aware(ctx) -> bool:
-    """In a branch of an #if that tests for HIP/ROCm (its HIP side, or the CUDA side beside it).
-
-    ctx.hip_guarded does not cover preprocessor lines themselves (TokenView guards only the lines between
-    directives), so an `#include` inside such a branch is checked here against the directive stack.
-    """
-    if ctx.event != "include" and ctx.event != "directive":
-        return ctx.hip_guarded
-    lines = ctx.facts.__dict__.get("_rocport_hip_directive_lines")
-    if lines is None:
-        lines = set()
-        stack: list[bool] = []  # per open #if: does any condition of its chain so far name HIP?
-        for d in ctx.facts.view.directives:
-            name = d.name
-            if name in _OPEN:
-                if any(stack):
-                    lines.add(d.line)
-                cond = d.text if name == "if" else f"defined({d.text})"
-                stack.append(bool(_HIP_CONDITION.search(cond)))
-            elif name in _BRANCH and stack:
-                stack[-1] = stack[-1] or bool(_HIP_CONDITION.search(d.text))
-            elif name == "endif" and stack:
-                stack.pop()
-            elif any(stack):
-                lines.add(d.line)
-        ctx.facts.__dict__["_rocport_hip_directive_lines"] = lines
-    return ctx.line in lines
+    """In a branch of an #if that tests for HIP/ROCm (its HIP side, or the CUDA side beside it): ported code."""
+    return ctx.hip_guarded
 
 
 # -- the rule -------------------------------------------------------------------------------------------
@@ -161,10 +132,10 @@ def library_rule(*, name: str, summary: str, risk: Risk, severity: Severity, hea
     quiet = quiet_when or hip_aware
 
     def check(ctx) -> None:
-        if quiet(ctx):
-            return
         if ctx.event == "include":
-            _check_include(ctx, compiled_headers)
+            _check_include(ctx, compiled_headers, quiet(ctx))
+        elif quiet(ctx):
+            return
         elif ctx.event == "identifier":
             _check_identifier(ctx, compiled_uses)
         elif ctx.event in extra:
@@ -175,11 +146,15 @@ def library_rule(*, name: str, summary: str, risk: Risk, severity: Severity, hea
                 prefixes=tuple(sorted({u.prefix for u in uses})))
 
 
-def _check_include(ctx, headers) -> None:
+def _check_include(ctx, headers, quiet: bool) -> None:
     header = ctx.include.header
     base = posixpath.basename(header)
     for regex, spec in headers:
         if regex.fullmatch(header) or (spec.basename and regex.fullmatch(base)):
+            if quiet:
+                # The project includes the library in platform-aware code: per-file uses need no report.
+                _seen(ctx).add("include")
+                return
             entry = ctx.names.headers.get(header)
             hip = entry.hip if entry is not None else ""
             message = spec.message(ctx, header) if callable(spec.message) else spec.message.format(

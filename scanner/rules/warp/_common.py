@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 
 import clang.cindex as ci
@@ -137,9 +138,13 @@ def _words(name: str) -> list[str]:
     return [w for w in out if w]
 
 
+@functools.lru_cache(maxsize=4096)
 def is_warp_size_name(name: str) -> bool:
     """WARP_SIZE, kWarpSize, warp_size, WARPSIZE, THREADS_PER_WARP, WARP_LANES...; not WARPS_PER_BLOCK,
     NUM_WARPS, WARP_SIZE_LOG2 or BLOCK_SIZE."""
+    lower = name.lower()
+    if "warp" not in lower and "wave" not in lower:
+        return False
     words = _words(name)
     if words in (["warp"], ["k", "warp"], ["wave"]):
         return True  # `#define WARP 32`

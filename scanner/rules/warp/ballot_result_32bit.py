@@ -35,11 +35,9 @@ K = ci.CursorKind
 _BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
 
 
-_CTX: list = [None]
-
-
-def _source(node) -> str:
-    calls = [c for c in mask_calls(node) if not in_platform_macro(_CTX[0], c)]
+def _source(ctx, node) -> str:
+    """The mask intrinsic whose result flows into `node`, or ""."""
+    calls = [c for c in mask_calls(node) if not in_platform_macro(ctx, c)]
     return callee(calls[0]) if calls else ""
 
 
@@ -48,7 +46,7 @@ def _check_decl(ctx) -> None:
     values = [c for c in decl.children if c.kind.is_expression()]
     if not values or declared_auto(decl):
         return
-    source = _source(values[-1])
+    source = _source(ctx, values[-1])
     if source and safe_size(decl) in (1, 2, 4):
         ctx.report(f"`{decl.name}` keeps the {source}() mask in 32 bits ({decl.type_name}); on HIP it is "
                    "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.")
@@ -59,7 +57,7 @@ def _check_assign(ctx) -> None:
     if node.operator not in ("=", "|=", "&=", "^=") or len(node.children) != 2:
         return
     target, value = node.children
-    source = _source(value)
+    source = _source(ctx, value)
     if source and safe_size(target) in (1, 2, 4):
         ctx.report(f"`{target.text}` keeps the {source}() mask in 32 bits; on HIP it is 64-bit and lanes "
                    "32-63 are lost. Use unsigned long long.")
@@ -72,7 +70,7 @@ def _check_bitop(ctx) -> None:
     if wide is None or not call.arguments:
         return
     arg = call.arguments[0]
-    source = _source(arg)
+    source = _source(ctx, arg)
     if not source:
         ref = arg.strip()
         if ref.kind == K.DECL_REF_EXPR:
@@ -80,7 +78,7 @@ def _check_bitop(ctx) -> None:
             values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
             # A 32-bit variable is reported at its declaration; here only the 64-bit (or auto) ones.
             if values and (declared_auto(decl) or safe_size(decl) == 8):
-                source = _source(values[-1])
+                source = _source(ctx, values[-1])
     if source:
         ctx.report(f"`{name}` takes 32 bits of the {source}() mask; on HIP it is 64-bit and lanes 32-63 are "
                    f"ignored. Use {wide}.")
@@ -89,7 +87,6 @@ def _check_bitop(ctx) -> None:
 def check(ctx) -> None:
     if ctx.platform_guarded:
         return
-    _CTX[0] = ctx
     if ctx.event == "var_decl":
         _check_decl(ctx)
     elif ctx.event == "binary_op":

@@ -36,26 +36,39 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import in_platform_macro, int_value, safe_size
+from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size
 
 K = ci.CursorKind
 
 
 def _bounded_to_32(expr) -> bool:
-    """`x & 31` or `x % 32` at the top of the shift amount: packing bits into 32-bit words."""
+    """`x & 31`, `x % 32`, `x & 7`... at the top of the shift amount: always below 32, so the shift packs
+    bits into a 32-bit word rather than naming a lane of the wavefront."""
     node = expr.strip()
     if node.kind != K.BINARY_OPERATOR or len(node.children) != 2:
         return False
-    return (node.operator == "&" and int_value(node.children[1]) == 31) or \
-        (node.operator == "%" and int_value(node.children[1]) == 32)
+    bound = int_value(node.children[1])
+    if bound is None:
+        return False
+    return (node.operator == "&" and 0 <= bound <= 31) or (node.operator == "%" and 0 < bound <= 32)
 
 
-def _warp_index(expr) -> bool:
-    """A warp index (`warp_id`, `wid`, `tid / 32`): at most 32 warps per block, a 32-bit mask is right."""
+def _warp_index(ctx, expr) -> bool:
+    """A warp index (`warp_id`, `wid`, `tid / 32`, a variable set from `tid / 32`): at most 32 warps per
+    block, so a 32-bit mask of warps is right."""
     node = expr.strip()
-    if node.kind == K.DECL_REF_EXPR:
-        return re.search(r"warp|wid|wave", node.name, re.IGNORECASE) is not None
-    return node.kind == K.BINARY_OPERATOR and node.operator in ("/", ">>")
+    if node.kind == K.BINARY_OPERATOR and node.operator in ("/", ">>"):
+        return True
+    if node.kind != K.DECL_REF_EXPR:
+        return False
+    if re.search(r"warp|wid|wave", node.name, re.IGNORECASE):
+        return True
+    decl = declaration_in(ctx.function.node if ctx.function else None, node.name)
+    values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+    if values:
+        init = values[-1].strip()
+        return init.kind == K.BINARY_OPERATOR and init.operator in ("/", ">>")
+    return False
 
 
 def check(ctx) -> None:
@@ -71,7 +84,7 @@ def check(ctx) -> None:
         return
     if node.operator == ">>" and value & 0xFFFFFFFF != 0xFFFFFFFF:
         return  # only the all-ones mask shifted right is a lane mask
-    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(rhs):
+    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(ctx, rhs):
         return
     if in_platform_macro(ctx, node):
         return

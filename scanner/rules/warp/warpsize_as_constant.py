@@ -25,6 +25,7 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warpsize
     https://rocm.docs.amd.com/en/latest/about/release-notes.html
     https://rocm.docs.amd.com/projects/HIP/en/latest/hip-7-changes.html
+    https://github.com/ROCm/apex/pull/231
 
 Known problems:
     Token patterns: an expression like `a < warpSize > b` can look like a template argument. Files
@@ -230,7 +231,8 @@ def check(ctx) -> None:
 
 def _severity(profile, base):
     if profile.rocm_at_least(7, 0):
-        return Severity.HIGH, f"ROCm {profile.rocm_text}: warpSize is not constexpr (since 7.0), so this does not compile."
+        return Severity.HIGH, (f"ROCm {profile.rocm_text}: warpSize is not constexpr (since 7.0), "
+                               "so this does not compile.")
     return Severity.LOW, f"Compiles with ROCm {profile.rocm_text} (warpSize constexpr), but not from ROCm 7.0 on."
 
 
