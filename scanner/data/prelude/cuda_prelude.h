@@ -279,6 +279,11 @@ __device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
 __device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);
 __device__ unsigned short atomicCAS(unsigned short *, unsigned short, unsigned short);
 
+/* Pointer attributes: rules compare the real enumerator values (ROC159). */
+enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2,
+                      cudaMemoryTypeManaged = 3 };
+struct cudaPointerAttributes { enum cudaMemoryType type; int device; void *devicePointer; void *hostPointer; };
+
 /* Device runtime (dynamic parallelism): callable from device code in CUDA. */
 __host__ __device__ int cudaDeviceSynchronize(void);
 __host__ __device__ void *cudaGetParameterBuffer(size_t, size_t);
