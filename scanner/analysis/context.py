@@ -113,6 +113,14 @@ class FileFacts:
     reports: list[Report] = field(default_factory=list)
 
     _guarded: dict = field(default_factory=dict)
+    _identifiers: frozenset[str] | None = None
+
+    @property
+    def identifiers(self) -> frozenset[str]:
+        """Every identifier spelled in the file's code, in any #if branch."""
+        if self._identifiers is None:
+            self._identifiers = frozenset(t.text for t in self.view.code if t.kind == "identifier")
+        return self._identifiers
 
     def guarded_lines(self, pattern: re.Pattern) -> frozenset[int]:
         """Lines inside an #if whose condition matches `pattern`; computed once per file and pattern."""

@@ -84,8 +84,12 @@ class Dispatcher:
         return [r for r in self.by_event.get(event, ()) if facts.language in r.languages]
 
     def _ast(self, facts: FileFacts, roots: list[Node], by_node: dict[int, FunctionInfo]) -> None:
-        kinds = self.ast_kinds
-        event_rules = {event: self._for(facts, event) for event in set(_EVENT_OF_KIND.values())}
+        idents = facts.identifiers
+        event_rules = {event: [r for r in self._for(facts, event) if r.applies_to(idents)]
+                       for event in set(_EVENT_OF_KIND.values())}
+        kinds = {kind for kind in self.ast_kinds if event_rules[_EVENT_OF_KIND[kind]]}
+        if not kinds:
+            return
         stack: list[tuple[Node, FunctionInfo | None]] = [(root, None) for root in reversed(roots)]
         while stack:
             node, function = stack.pop()

@@ -50,6 +50,9 @@ class Rule:
     prefixes: tuple[str, ...] = ()  # "identifier" events: name prefixes
     languages: frozenset[str] = frozenset({"cuda", "c++", "c"})
     target_severity: TargetSeverity | None = None
+    # AST events run only in files whose tokens name one of these ("cuda*" is a prefix): a cheap file-level
+    # filter, so a rule about ballots costs nothing in a file that never calls one.
+    requires: tuple[str, ...] = ()
     code: str = ""  # set by the registry from codes.py
     doc: str = ""  # set by the registry from the module docstring
     module: str = ""
@@ -59,6 +62,18 @@ class Rule:
         unknown = set(self.on) - ALL_EVENTS
         if unknown:
             raise ValueError(f"rule {self.name}: unknown events {sorted(unknown)}")
+
+    def applies_to(self, identifiers: frozenset[str]) -> bool:
+        if not self.requires:
+            return True
+        for name in self.requires:
+            if name.endswith("*"):
+                prefix = name[:-1]
+                if any(ident.startswith(prefix) for ident in identifiers):
+                    return True
+            elif name in identifiers:
+                return True
+        return False
 
     def severity_for(self, profile: TargetProfile) -> tuple[Severity, str]:
         if self.target_severity is None:

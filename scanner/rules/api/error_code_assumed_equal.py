@@ -236,5 +236,6 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("binary_op", "cast", "case", "call", "var_decl", "decl_ref", "identifier"),
     names=frozenset({"hipError_t"}),
+    requires=("cuda*", "cu*", "CU*", "hipError_t", "hip*"),
     check=check,
 )

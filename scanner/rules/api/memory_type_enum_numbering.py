@@ -155,6 +155,7 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("decl_ref", "identifier"),
     names=frozenset({"memoryType"}),
+    requires=("cudaPointerAttributes", "cudaMemoryType", "memoryType", "cuPointerGetAttribute", "cudaMemoryType*", "CU_MEMORYTYPE*", "CUmemorytype"),
     check=check,
     target_severity=_severity,
 )

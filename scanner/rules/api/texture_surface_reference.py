@@ -81,5 +81,6 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("type_ref", "decl_ref", "identifier"),
     names=NAMES,
+    requires=("texture", "surface", *sorted(NAMES)),
     check=check,
 )

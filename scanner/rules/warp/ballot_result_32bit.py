@@ -101,6 +101,7 @@ RULE = Rule(
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,
     on=("var_decl", "binary_op", "call"),
+    requires=("__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync"),
     check=check,
     target_severity=wave64_severity,
 )

@@ -93,5 +93,6 @@ RULE = Rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     on=("call",),
+    requires=("__shfl*", "__ballot*", "__any_sync", "__all_sync", "__uni_sync", "__activemask", "__match*", "__reduce*", "__syncwarp"),
     check=check,
 )

@@ -91,6 +91,7 @@ RULE = Rule(
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,
     on=("var_decl",),
+    requires=("__shared__",),
     check=check,
     target_severity=wave64_severity,
 )

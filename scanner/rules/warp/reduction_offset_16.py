@@ -153,6 +153,7 @@ RULE = Rule(
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,
     on=("for", "call"),
+    requires=("__shfl*",),
     check=check,
     target_severity=wave64_severity,
 )
