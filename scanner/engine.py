@@ -71,7 +71,7 @@ class Analyzer:
         stats = FileStats(lines=len(lines) - (1 if text.endswith("\n") else 0), bytes=len(data))
         if job.language == "ptx":
             empty = TokenView([], [], [], [], [])
-            return self._run(job, lines, stats, ParseHealth(ParseMode.TEXT), empty, roots=[])
+            return self._run(job, lines, stats, ParseHealth(ParseMode.TEXT), empty, [], [])
 
         attempt = self._understand(job, text, lines, job.file_args)
         if attempt is None:
@@ -84,8 +84,8 @@ class Analyzer:
                 if retry is not None and retry[0].mode != ParseMode.TOKENS:
                     retry[0].defines = [f"{n}=" for n in guesses]
                     attempt = retry
-        health, view, roots = attempt
-        return self._run(job, lines, stats, health, view, roots)
+        health, view, (roots, function_nodes) = attempt
+        return self._run(job, lines, stats, health, view, roots, function_nodes)
 
     def _understand(self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...]):
         """Parse, tokenize and build the AST: (health, token view, AST roots), or None if nothing worked."""
@@ -98,21 +98,23 @@ class Analyzer:
             if tu is None:
                 return None
         view = build_view(tokenize(tu, job.path, text), lines)
-        roots = []
+        roots, function_nodes = [], []
         if unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED):
             health.skipped_ranges = self.parser.skipped_ranges(tu, job.path)
-            roots = main_file_roots(tu, job.path, UnitSource(text))
+            unit_source = UnitSource(text)
+            roots = main_file_roots(tu, job.path, unit_source)
+            function_nodes = unit_source.function_nodes
             if health.error_count:
                 coverage = _ast_coverage(roots, view, health.skipped_ranges)
                 if coverage < 0.5:
                     health.mode = ParseMode.TOKENS
                     health.fallback_reason = (f"clang recovered declarations for only {coverage:.0%} of the code "
                                               f"lines ({health.error_count} errors)")
-                    roots = []
-        return health, view, roots
+                    roots, function_nodes = [], []
+        return health, view, (roots, function_nodes)
 
-    def _run(self, job, lines, stats, health, view, roots) -> FileResult:
-        functions = Dispatcher.functions(roots)
+    def _run(self, job, lines, stats, health, view, roots, function_nodes) -> FileResult:
+        functions = Dispatcher.functions(function_nodes)
         facts = FileFacts(job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots))
         self.dispatcher.run(facts, roots)
         _count_references(view, stats, self.names)

@@ -164,12 +164,13 @@ class Node:
 
 
 class UnitSource:
-    """The main file as bytes, for slicing node text by offset."""
+    """The main file as bytes, for slicing node text by offset; and its function nodes, found while building."""
 
-    __slots__ = ("data",)
+    __slots__ = ("data", "function_nodes")
 
     def __init__(self, text: str):
         self.data = text.encode("utf-8")
+        self.function_nodes: list[Node] = []
 
 
 def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list[Node]:
@@ -202,6 +203,9 @@ def _build(cursor: ci.Cursor, kind: ci.CursorKind, unit: UnitSource) -> Node:
     raw bytes (kind + data pointers), which is what clang_equalCursors compares.
     """
     root = Node(cursor, kind, None, unit)
+    functions = unit.function_nodes
+    if kind in FUNCTION_KINDS:
+        functions.append(root)
     stack: list[tuple[bytes, Node]] = [(bytes(cursor), root)]
     from_id = ci.CursorKind.from_id
     tu = cursor._tu
@@ -214,8 +218,11 @@ def _build(cursor: ci.Cursor, kind: ci.CursorKind, unit: UnitSource) -> Node:
             return _BREAK
         parent_node = stack[-1][1]
         child._tu = tu
-        node = Node(child, from_id(child._kind_id), parent_node, unit)
+        kind = from_id(child._kind_id)
+        node = Node(child, kind, parent_node, unit)
         parent_node.children.append(node)
+        if kind in FUNCTION_KINDS:
+            functions.append(node)
         stack.append((bytes(child), node))
         return _RECURSE
 

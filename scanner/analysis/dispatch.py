@@ -56,16 +56,16 @@ class Dispatcher:
 
     # -- functions ------------------------------------------------------------------------------------
     @staticmethod
-    def functions(roots: list[Node]) -> list[FunctionInfo]:
+    def functions(function_nodes: list[Node]) -> list[FunctionInfo]:
+        """Function definitions (with a body) among the nodes the AST build collected."""
         out = []
-        for root in roots:
-            for node in root.walk():
-                if node.kind in FUNCTION_KINDS and any(c.kind == K.COMPOUND_STMT for c in node.children):
-                    out.append(FunctionInfo(
-                        name=node.name, node=node, start_line=node.line, end_line=node.end_line,
-                        is_kernel=node.has_attr(K.CUDAGLOBAL_ATTR), is_device=node.has_attr(K.CUDADEVICE_ATTR),
-                        is_host=node.has_attr(K.CUDAHOST_ATTR),
-                    ))
+        for node in function_nodes:
+            if any(c.kind == K.COMPOUND_STMT for c in node.children):
+                out.append(FunctionInfo(
+                    name=node.name, node=node, start_line=node.line, end_line=node.end_line,
+                    is_kernel=node.has_attr(K.CUDAGLOBAL_ATTR), is_device=node.has_attr(K.CUDADEVICE_ATTR),
+                    is_host=node.has_attr(K.CUDAHOST_ATTR),
+                ))
         return out
 
     # -- the pass -------------------------------------------------------------------------------------
