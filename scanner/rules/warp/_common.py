@@ -34,19 +34,6 @@ MASK_RESULTS = frozenset({"__ballot_sync", "__ballot", "__activemask", "__match_
 FULL_MASK_32 = 0xFFFFFFFF
 
 
-def callee(node: Node) -> str:
-    """The called function's name, also for a call inside a template (unresolved overload)."""
-    if node.kind != K.CALL_EXPR:
-        return ""
-    if node.name:
-        return node.name
-    if node.children:
-        for sub in node.children[0].walk():
-            if sub.kind in (K.OVERLOADED_DECL_REF, K.DECL_REF_EXPR) and sub.name:
-                return sub.name
-    return ""
-
-
 def written_args(node: Node) -> list[Node]:
     """The call's arguments as written: default arguments (no source location) are left out."""
     return [a for a in node.arguments if a.line > 0]
@@ -88,7 +75,7 @@ def mask_calls(expr: Node, names=MASK_RESULTS) -> list[Node]:
     while stack:
         node = stack.pop()
         if node.kind == K.CALL_EXPR:
-            if callee(node) in names:
+            if node.callee_name in names:
                 found.append(node)
             continue
         if node.kind == K.BINARY_OPERATOR:
@@ -200,7 +187,7 @@ def in_platform_macro(ctx, node: Node) -> bool:
     if not match:
         return False
     name = match.group(1)
-    if name == callee(node) or name == node.name:
+    if name == node.callee_name or name == node.name:
         return False
     directives = ctx.facts.view.directives
     for d in directives:

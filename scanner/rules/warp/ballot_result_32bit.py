@@ -29,7 +29,7 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import callee, declaration_in, declared_auto, in_platform_macro, mask_calls, safe_size
+from scanner.rules.warp._common import declaration_in, declared_auto, in_platform_macro, mask_calls, safe_size
 
 K = ci.CursorKind
 _BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
@@ -38,7 +38,7 @@ _BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev"
 def _source(ctx, node) -> str:
     """The mask intrinsic whose result flows into `node`, or ""."""
     calls = [c for c in mask_calls(node) if not in_platform_macro(ctx, c)]
-    return callee(calls[0]) if calls else ""
+    return calls[0].callee_name if calls else ""
 
 
 def _check_decl(ctx) -> None:
@@ -65,7 +65,7 @@ def _check_assign(ctx) -> None:
 
 def _check_bitop(ctx) -> None:
     call = ctx.node
-    name = callee(call)
+    name = call.callee_name
     wide = _BIT32.get(name)
     if wide is None or not call.arguments:
         return

@@ -35,7 +35,7 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.warp._common import (FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, callee, declaration_in,
+from scanner.rules.warp._common import (FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, declaration_in,
                                         declared_auto, in_platform_macro, int_value, mask_calls, safe_size,
                                         written_args)
 
@@ -51,14 +51,14 @@ def _describe(expr, value) -> str:
 
 def check(ctx) -> None:
     call = ctx.node
-    name = callee(call)
+    name = call.callee_name
     if name not in MASKED_INTRINSICS or ctx.platform_guarded or in_platform_macro(ctx, call):
         return
     args = written_args(call)
     if not args:
         return
     mask = args[0].strip()
-    if mask.kind == K.CALL_EXPR and callee(mask) in MASK_RESULTS:
+    if mask.kind == K.CALL_EXPR and mask.callee_name in MASK_RESULTS:
         return  # __activemask() / __ballot_sync() return 64-bit masks on HIP
     if mask.kind == K.DECL_REF_EXPR:
         decl = declaration_in(ctx.function.node if ctx.function else None, mask.name)

@@ -33,7 +33,7 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import (SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, callee, in_platform_macro, int_value,
+from scanner.rules.warp._common import (SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value,
                                         written_args)
 
 K = ci.CursorKind
@@ -41,7 +41,7 @@ K = ci.CursorKind
 
 def _sub_warp(call) -> bool:
     """An explicit constant width below 32: a reduction over a sub-warp group, not the warp."""
-    index = SHUFFLE_WIDTH_ARG.get(callee(call))
+    index = SHUFFLE_WIDTH_ARG.get(call.callee_name)
     args = written_args(call)
     if index is None or index >= len(args):
         return False
@@ -51,13 +51,13 @@ def _sub_warp(call) -> bool:
 
 def _shuffles(root):
     for node in root.walk():
-        if node.kind == K.CALL_EXPR and callee(node) in SHUFFLE_OFFSET_ARG:
+        if node.kind == K.CALL_EXPR and node.callee_name in SHUFFLE_OFFSET_ARG:
             yield node
 
 
 def _offset(call):
     args = written_args(call)
-    index = SHUFFLE_OFFSET_ARG[callee(call)]
+    index = SHUFFLE_OFFSET_ARG[call.callee_name]
     return args[index] if index < len(args) else None
 
 
@@ -112,14 +112,14 @@ def _check_loop(ctx) -> None:
         offset = _offset(call)
         # A per-platform shuffle macro (WARP_SHFL_DOWN) fixes the mask, not the 16: still reported.
         if offset is not None and _mentions(offset, var) and not _sub_warp(call):
-            ctx.report(f"shuffle reduction starts at offset 16 ({callee(call)}): it combines 32 lanes and "
+            ctx.report(f"shuffle reduction starts at offset 16 ({call.callee_name}): it combines 32 lanes and "
                        "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.")
             return
 
 
 def _check_call(ctx) -> None:
     call = ctx.node
-    name = callee(call)
+    name = call.callee_name
     if name not in SHUFFLE_OFFSET_ARG or _sub_warp(call) or in_platform_macro(ctx, call):
         return
     offset = _offset(call)
