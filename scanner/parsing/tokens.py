@@ -73,7 +73,29 @@ class TokenView:
 
 
 def tokenize(tu: ci.TranslationUnit, path: str, text: str) -> list[Token]:
-    """All tokens of the main file, from one clang_tokenize call.
+    """All tokens of the main file, from one clang_tokenize call."""
+    data = text.encode("utf-8")
+    spans = token_spans(tu, path, data)
+    if not spans:
+        return []
+    line_starts = _line_starts(data)
+    out: list[Token] = []
+    append = out.append
+    kinds = _KIND_BY_INT
+    line, start, next_start = 1, 0, line_starts[1]
+    for kind, offset, length in spans:
+        while offset >= next_start:
+            line += 1
+            start, next_start = next_start, line_starts[line]
+        # Columns are 1-based bytes, as clang counts them.
+        append(Token(kinds.get(kind, PUNCT), data[offset : offset + length].decode("utf-8", "replace"), line,
+                     offset - start + 1, offset))
+    return out
+
+
+def token_spans(tu: ci.TranslationUnit, path: str, data: bytes) -> list[tuple[int, int, int]]:
+    """(kind, byte offset, byte length) of every token of the main file; kind is CXTokenKind (0 punctuation,
+    1 keyword, 2 identifier, 3 literal, 4 comment).
 
     Reading each token through the Python bindings costs ~5 native calls per token and dominated scan time.
     A CXToken already holds its kind, its raw source location and its length (clang's CIndex sets int_data to
@@ -81,7 +103,6 @@ def tokenize(tu: ci.TranslationUnit, path: str, text: str) -> list[Token]:
     plus the token's offset. The base is taken from the first token through the public API and the result is
     checked against the public API at both ends; on any mismatch the slow, public path is used.
     """
-    data = text.encode("utf-8")
     file = tu.get_file(path)
     extent = ci.SourceRange.from_locations(
         ci.SourceLocation.from_offset(tu, file, 0), ci.SourceLocation.from_offset(tu, file, len(data))
@@ -94,60 +115,52 @@ def tokenize(tu: ci.TranslationUnit, path: str, text: str) -> list[Token]:
         return []
     try:
         array = ctypes.cast(memory, ctypes.POINTER(ci.Token * n)).contents
-        fast = _fast_tokens(tu, array, n, data)
-        return fast if fast is not None else _public_tokens(tu, array, n)
+        spans = _fast_spans(tu, array, n)
+        if spans is None or not _agrees(tu, array, spans, 0) or not _agrees(tu, array, spans, n - 1):
+            spans = _public_spans(tu, array, n)
+        return spans
     finally:
         ci.conf.lib.clang_disposeTokens(tu, memory, count)
 
 
 _KIND_BY_INT = {0: PUNCT, 1: KEYWORD, 2: IDENT, 3: LITERAL, 4: COMMENT}
-
-
 _CXTOKEN = struct.Struct("@4IP")  # unsigned int_data[4]; void *ptr_data (native layout)
 
 
-def _fast_tokens(tu, array, n: int, data: bytes) -> list[Token] | None:
+def _line_starts(data: bytes) -> list[int]:
+    starts = [0]
+    find = data.find
+    pos = find(b"\n")
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = find(b"\n", pos + 1)
+    starts.append(len(data) + 1)
+    return starts
+
+
+def _fast_spans(tu, array, n: int) -> list[tuple[int, int, int]] | None:
     if ctypes.sizeof(ci.Token) != _CXTOKEN.size:
         return None
     base = array[0].int_data[1] - ci.conf.lib.clang_getTokenLocation(tu, array[0]).offset
     raw = ctypes.string_at(ctypes.addressof(array), n * _CXTOKEN.size)
-    line_starts = [0]
-    find = data.find
-    pos = find(b"\n")
-    while pos >= 0:
-        line_starts.append(pos + 1)
-        pos = find(b"\n", pos + 1)
-    line_starts.append(len(data) + 1)
-    out: list[Token] = []
-    append = out.append
-    kinds = _KIND_BY_INT
-    line, start, next_start = 1, 0, line_starts[1]
-    for kind, loc, length, _, _ in _CXTOKEN.iter_unpack(raw):
-        offset = loc - base
-        while offset >= next_start:
-            line += 1
-            start, next_start = next_start, line_starts[line]
-        # Columns are 1-based bytes, as clang counts them.
-        append(Token(kinds.get(kind, PUNCT), data[offset : offset + length].decode("utf-8", "replace"), line,
-                     offset - start + 1, offset))
-    if not _agrees(tu, array, out, 0) or not _agrees(tu, array, out, n - 1):
-        return None
-    return out
+    return [(kind, loc - base, length) for kind, loc, length, _, _ in _CXTOKEN.iter_unpack(raw)]
 
 
-def _agrees(tu, array, out: list[Token], i: int) -> bool:
+def _agrees(tu, array, spans, i: int) -> bool:
+    kind, offset, length = spans[i]
     loc = ci.conf.lib.clang_getTokenLocation(tu, array[i])
     spelling = ci.conf.lib.clang_getTokenSpelling(tu, array[i])
-    return (loc.line, loc.column, loc.offset) == (out[i].line, out[i].col, out[i].offset) and spelling == out[i].text
+    return loc.offset == offset and len(spelling.encode("utf-8")) == length and \
+        ci.conf.lib.clang_getTokenKind(array[i]) == kind
 
 
-def _public_tokens(tu, array, n: int) -> list[Token]:
+def _public_spans(tu, array, n: int) -> list[tuple[int, int, int]]:
     out = []
     for i in range(n):
         tok = array[i]
         loc = ci.conf.lib.clang_getTokenLocation(tu, tok)
-        kind = _KIND_BY_INT.get(ci.conf.lib.clang_getTokenKind(tok), PUNCT)
-        out.append(Token(kind, ci.conf.lib.clang_getTokenSpelling(tu, tok), loc.line, loc.column, loc.offset))
+        spelling = ci.conf.lib.clang_getTokenSpelling(tu, tok)
+        out.append((ci.conf.lib.clang_getTokenKind(tok), loc.offset, len(spelling.encode("utf-8"))))
     return out
 
 
