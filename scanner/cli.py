@@ -44,6 +44,26 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: when stderr is a terminal)")
 
+    translate = sub.add_parser("translate", help="translate CUDA to HIP (built-in translator or hipify-clang)")
+    translate.add_argument("path", help="a file or a directory")
+    translate.add_argument("-o", "--output", dest="out_dir", help="output directory (default: PATH-hip)")
+    translate.add_argument("--backend", choices=("auto", "builtin", "hipify-clang"), default="auto")
+    translate.add_argument("--stats", choices=("csv", "json"), default="csv", help="statistics file format")
+    translate.add_argument("--roc", action="store_true", help="rocBLAS/rocSPARSE/... names (hipify's --roc)")
+    translate.add_argument("--launch-syntax", choices=("chevrons", "hipLaunchKernelGGL"), default="chevrons")
+    translate.add_argument("--hip-kernel-execution-syntax", action="store_true",
+                           help="hipify-clang's spelling of --launch-syntax hipLaunchKernelGGL")
+    translate.add_argument("--cuda-kernel-execution-syntax", action="store_true",
+                           help="hipify-clang's spelling of --launch-syntax chevrons (the default)")
+    translate.add_argument("--experimental", action="store_true", help="also rename HIP's experimental APIs")
+    translate.add_argument("--translate-comments", action="store_true")
+    translate.add_argument("--translate-strings", action="store_true")
+    translate.add_argument("--hipify-clang", dest="hipify_clang", default="", help="path to hipify-clang")
+    translate.add_argument("--cuda-path", default="", help="CUDA toolkit for hipify-clang")
+    translate.add_argument("-I", "--include-dir", action="append", default=[], dest="include_dirs")
+    translate.add_argument("--timeout", type=float, default=60.0, help="per-file limit for hipify-clang (s)")
+    translate.add_argument("--exclude", action="append", default=[], metavar="GLOB")
+
     explain = sub.add_parser("explain", help="show a rule's documentation")
     explain.add_argument("rule", help="code (ROC101) or name")
     sub.add_parser("rules", help="list the rule catalogue")
@@ -56,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "scan":
             return _scan(args)
+        if args.command == "translate":
+            from scanner.translate.cli import run_translate
+
+            return run_translate(args)
         if args.command == "explain":
             return _explain(args.rule)
         if args.command == "rules":
@@ -66,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
 
             sys.stdout.write(markdown(list(catalogue().values())))
             return EXIT_OK
-    except (ConfigError, TargetError) as exc:
+    except (ConfigError, TargetError, ValueError) as exc:
         print(f"rocport: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_USAGE

@@ -1,0 +1,229 @@
+"""The built-in CUDA -> HIP translator: libclang tokens plus HIPIFY's name table, never a regex over code.
+
+Steps for a file:
+- lex it with libclang (every #if branch, macro bodies, templates: tokens do not care what the preprocessor takes);
+- rename identifiers found in the table, unless they are members (`x.cudaMalloc`) or qualified by a namespace of
+  the user's (`mylib::cudaMalloc`); identifiers that merely start with `cuda` are not in the table, so they stay;
+- map `#include` headers and add `hip/hip_runtime.h` where hipify-clang would (scanner.translate.includes);
+- argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
+- comments and string literals stay untouched unless asked;
+- every byte not covered by an edit is copied as it was; a file with no CUDA reference comes out identical.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from bisect import bisect_right
+
+from scanner.translate import calls, includes, launch
+from scanner.translate.lexer import Lexer
+from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
+from scanner.translate.names import Target, header_map, name_map
+from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, next_code, text
+from scanner.version import TOOL_VERSION
+
+_MEMBER_ACCESS = (b".", b"->")
+# `ns::name` keeps hipify's renaming only under these namespaces; under a user's own namespace it is theirs.
+_CUDA_NAMESPACES = frozenset({b"cub", b"thrust", b"nvcuda", b"wmma", b"cooperative_groups", b"cg", b"std"})
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_STRING_CANDIDATE = re.compile(rb"cu[^\s\"]*")
+
+
+class BuiltinTranslator:
+    name = "builtin"
+    version = TOOL_VERSION
+
+    def __init__(self, options: TranslateOptions = TranslateOptions()):
+        self.options = options
+        self.names = name_map(options.roc)
+        self.headers = header_map(options.roc)
+        self.lexer = Lexer()
+
+    def translate(self, path: str, text_: str) -> TranslationResult:
+        started = time.perf_counter()
+        data = text_.encode("utf-8")
+        work = _FileWork(data, self.lexer.spans(path, text_, data), self)
+        work.run()
+        output = work.apply()
+        work.stats.elapsed_seconds = time.perf_counter() - started
+        return TranslationResult(path, output.decode("utf-8"), work.stats, self.name, self.version,
+                                 warnings=work.warnings, unconverted=work.unconverted)
+
+
+class _FileWork:
+    """Translating one file: edits are (start, end, replacement) byte ranges over the original."""
+
+    def __init__(self, data: bytes, spans: list[tuple[int, int, int]], translator: BuiltinTranslator):
+        self.data = data
+        self.spans = spans
+        self.t = translator
+        self.options = translator.options
+        self.edits: list[tuple[int, int, bytes]] = []
+        self.touched: set[int] = set()  # offsets where a reference was converted (for CHANGED lines)
+        self.replaced_bytes = 0
+        self.stats = TranslationStats(files=1, total_bytes=len(data), total_lines=data.count(b"\n"))
+        self.unconverted: list[Unconverted] = []
+        self.warnings: list[str] = []
+        self.includes = includes.IncludeRewriter(translator.headers)
+        self._line_starts: list[int] | None = None
+        self.uses_cuda = False
+
+    # -- the pass -------------------------------------------------------------------------------------
+    def run(self) -> None:
+        data, spans, names = self.data, self.spans, self.t.names
+        options = self.options
+        ggl = options.launch_syntax == LAUNCH_GGL
+        template_kernels = launch.template_kernels(data, spans) if ggl else frozenset()
+        skip_until = -1
+        prev = prev2 = b""
+        for i, (kind, off, length) in enumerate(spans):
+            if i <= skip_until:
+                continue
+            if kind == IDENT:
+                word = data[off : off + length]
+                target = names.get(word)
+                if target is not None and prev not in _MEMBER_ACCESS and not (
+                        prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha()):
+                    self._reference(i, word, target, off, length)
+                prev2, prev = prev, word
+            elif kind == COMMENT:
+                if options.translate_comments:
+                    self._comment(off, data[off : off + length])
+            elif kind == LITERAL:
+                if options.translate_strings and data[off + length - 1 : off + length] == b'"':
+                    self._string(off, data[off : off + length])
+                prev2, prev = prev, data[off : off + length]
+            else:
+                tok = data[off : off + length]
+                if tok == b"#" and not data[data.rfind(b"\n", 0, off) + 1 : off].strip():
+                    skip_until = self._directive(i)
+                elif ggl and tok == b"<<" and launch.is_launch(data, spans, i):
+                    self._launch(i, off, template_kernels)
+                prev2, prev = prev, tok
+        self._runtime_header()
+
+    def _reference(self, i: int, word: bytes, target: Target, off: int, length: int) -> None:
+        self.uses_cuda = True
+        name = word.decode()
+        if target.replacement is None:
+            self.stats.count(False, target.kind, target.api, name)
+            line = self.line_of(off)
+            self.unconverted.append(Unconverted(name, line, off - self.line_starts[line - 1] + 1, target.reason))
+            return
+        self.stats.count(True, target.kind, target.api, name)
+        replacement = target.replacement
+        if target.experimental and not self.options.experimental:
+            self.warnings.append(f"line {self.line_of(off)}: `{name}` is experimental in HIP; "
+                                 "translate with --experimental to rename it")
+            return
+        if word in calls.SPECIAL:
+            extra, rename = calls.call_edits(self.data, self.spans, i, word)
+            self.edits.extend(extra)
+            replacement = rename or replacement
+        self.touched.add(off)
+        self.replaced_bytes += length
+        if replacement != word:
+            self.edits.append((off, off + length, replacement))
+
+    def _launch(self, i: int, off: int, template_kernels: frozenset[bytes]) -> None:
+        rewrite = launch.rewrite(self.data, self.spans, i, template_kernels)
+        if rewrite is None:
+            self.warnings.append(f"line {self.line_of(off)}: kernel launch left as <<<...>>> "
+                                 "(its kernel name or arguments could not be delimited)")
+            return
+        self.edits.extend(rewrite)
+        self.uses_cuda = True
+        self.touched.add(rewrite[0][0])
+        self.replaced_bytes += rewrite[-1][1] + 1 - rewrite[0][0]
+        self.stats.count(True, "kernel_launch", "CUDA RT API", "cudaLaunchKernel")
+
+    def _comment(self, base: int, chunk: bytes) -> None:
+        """Comments, when asked: rename whole words found in the table (there is no context to check)."""
+        for match in _WORD.finditer(chunk):
+            target = self.t.names.get(match.group())
+            if target is not None and target.replacement and target.replacement != match.group():
+                self.edits.append((base + match.start(), base + match.end(), target.replacement))
+
+    def _string(self, base: int, chunk: bytes) -> None:
+        """String literals, when asked, as hipify-clang does: from each `cu` to the next space, renamed only
+        when that whole piece is a name of the table."""
+        for match in _STRING_CANDIDATE.finditer(chunk, 1):
+            target = self.t.names.get(match.group())
+            if target is not None and target.replacement and target.replacement != match.group():
+                self.edits.append((base + match.start(), base + match.end(), target.replacement))
+                self.stats.count(True, "literal", target.api, match.group().decode())
+
+    # -- preprocessor -----------------------------------------------------------------------------------
+    def _directive(self, i: int) -> int:
+        """Handle `#include`; returns the index of the last token not to rename (the header name's tokens)."""
+        spans, data = self.spans, self.data
+        keyword = next_code(spans, i)
+        if keyword >= len(spans) or text(data, spans[keyword]) not in (b"include", b"include_next", b"import"):
+            return i
+        _, off, length = spans[keyword]
+        line = includes.parse(data, spans[i][1], off + length)
+        if line is None:
+            return keyword
+        last = keyword
+        while last + 1 < len(spans) and spans[last + 1][1] < line.end:
+            last += 1
+        edits, target, counted = self.includes.handle(line)
+        if target is None:
+            return last
+        self.uses_cuda = True
+        name = line.name.decode()
+        if target.replacement is None:
+            self.stats.count(False, target.kind, target.api, name)
+            self.unconverted.append(Unconverted(name, self.line_of(off), 1, target.reason))
+            return last
+        self.stats.count(True, target.kind, target.api, name)
+        self.edits.extend(edits)
+        self.touched.add(line.hash_offset)
+        self.replaced_bytes += counted
+        return last
+
+    def _runtime_header(self) -> None:
+        if not self.options.insert_runtime_header or not self.uses_cuda:
+            return  # a file with no CUDA in it comes out byte for byte
+        insertion = self.includes.runtime_insertion(self.data)
+        if insertion is not None:
+            where, what = insertion
+            self.edits.append((where, where, what))
+            self.touched.add(where)
+
+    # -- output -----------------------------------------------------------------------------------------
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            pos = self.data.find(b"\n")
+            while pos >= 0:
+                starts.append(pos + 1)
+                pos = self.data.find(b"\n", pos + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_of(self, off: int) -> int:
+        return bisect_right(self.line_starts, off)
+
+    def apply(self) -> bytes:
+        stats = self.stats
+        stats.changed_lines = len({self.line_of(off) for off in self.touched} |
+                                  {self.line_of(start) for start, _, _ in self.edits})
+        stats.replaced_bytes = self.replaced_bytes
+        stats.converted_files = 1 if stats.changed_lines else 0
+        if not self.edits:
+            return self.data
+        # Stable sort: insertions at one offset keep the order they were made in (HIP_KERNEL_NAME( before name).
+        self.edits.sort(key=lambda e: (e[0], e[1] != e[0]))
+        out, pos = [], 0
+        for start, end, new in self.edits:
+            if start < pos:
+                self.warnings.append(f"line {self.line_of(start)}: overlapping rewrite skipped")
+                continue
+            out.append(self.data[pos:start])
+            out.append(new)
+            pos = end
+        out.append(self.data[pos:])
+        return b"".join(out)

@@ -1,0 +1,68 @@
+"""Small helpers over token spans (kind, offset, length): matching brackets and splitting argument lists."""
+
+from __future__ import annotations
+
+PUNCT, KEYWORD, IDENT, LITERAL, COMMENT = 0, 1, 2, 3, 4
+_OPEN = {b"(": b")", b"[": b"]", b"{": b"}"}
+_CLOSE = {b")", b"]", b"}"}
+
+Span = tuple[int, int, int]
+
+
+def text(data: bytes, span: Span) -> bytes:
+    return data[span[1] : span[1] + span[2]]
+
+
+def next_code(spans: list[Span], i: int) -> int:
+    """Index of the next token after i that is not a comment, or len(spans)."""
+    i += 1
+    while i < len(spans) and spans[i][0] == COMMENT:
+        i += 1
+    return i
+
+
+def prev_code(spans: list[Span], i: int) -> int:
+    i -= 1
+    while i >= 0 and spans[i][0] == COMMENT:
+        i -= 1
+    return i
+
+
+def matching_close(data: bytes, spans: list[Span], i: int) -> int | None:
+    """Index of the bracket closing the one at i, or None."""
+    depth = 0
+    for j in range(i, len(spans)):
+        if spans[j][0] != PUNCT:
+            continue
+        tok = text(data, spans[j])
+        if tok in _OPEN:
+            depth += 1
+        elif tok in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def split_arguments(data: bytes, spans: list[Span], open_index: int, close_index: int) -> list[tuple[int, int]]:
+    """Token index ranges [first, last] of each top-level argument between the brackets (empty list: no args)."""
+    args, depth, start = [], 0, open_index + 1
+    for j in range(open_index + 1, close_index):
+        kind = spans[j][0]
+        if kind != PUNCT:
+            continue
+        tok = text(data, spans[j])
+        if tok in _OPEN:
+            depth += 1
+        elif tok in _CLOSE:
+            depth -= 1
+        elif tok == b"," and depth == 0:
+            args.append((start, j - 1))
+            start = j + 1
+    if start <= close_index - 1:
+        args.append((start, close_index - 1))
+    return [(a, b) for a, b in args if a <= b and any(spans[k][0] != COMMENT for k in range(a, b + 1))]
+
+
+def byte_range(spans: list[Span], first: int, last: int) -> tuple[int, int]:
+    return spans[first][1], spans[last][1] + spans[last][2]
