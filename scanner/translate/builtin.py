@@ -26,6 +26,9 @@ from scanner.version import TOOL_VERSION
 _MEMBER_ACCESS = (b".", b"->")
 # `ns::name` keeps hipify's renaming only under these namespaces; under a user's own namespace it is theirs.
 _CUDA_NAMESPACES = frozenset({b"cub", b"thrust", b"nvcuda", b"wmma", b"cooperative_groups", b"cg", b"std"})
+# CUDA language words that are not in the table: a file using them needs hip/hip_runtime.h under HIP.
+_CUDA_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__", b"threadIdx",
+                         b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__launch_bounds__"})
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_CANDIDATE = re.compile(rb"cu[^\s\"]*")
 
@@ -86,6 +89,8 @@ class _FileWork:
                 if target is not None and prev not in _MEMBER_ACCESS and not (
                         prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha()):
                     self._reference(i, word, target, off, length)
+                elif word in _CUDA_WORDS:
+                    self.uses_cuda = True
                 prev2, prev = prev, word
             elif kind == COMMENT:
                 if options.translate_comments:
@@ -98,8 +103,10 @@ class _FileWork:
                 tok = data[off : off + length]
                 if tok == b"#" and not data[data.rfind(b"\n", 0, off) + 1 : off].strip():
                     skip_until = self._directive(i)
-                elif ggl and tok == b"<<" and launch.is_launch(data, spans, i):
-                    self._launch(i, off, template_kernels)
+                elif tok == b"<<" and launch.is_launch(data, spans, i):
+                    self.uses_cuda = True
+                    if ggl:
+                        self._launch(i, off, template_kernels)
                 prev2, prev = prev, tok
         self._runtime_header()
 

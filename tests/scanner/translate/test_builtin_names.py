@@ -1,0 +1,111 @@
+"""The built-in translator renames what HIPIFY's table says, where hipify-clang would, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from scanner.nametable import INCLUDE_KINDS, is_identifier, load
+from tests.scanner.translate.helpers import body, hipify
+
+TABLE = load()
+
+
+def _one_supported_entry_per_kind():
+    chosen = {}
+    for entry in TABLE.entries:
+        if entry.status == "supported" and entry.hip and entry.kind and entry.kind not in chosen:
+            if entry.kind in INCLUDE_KINDS or (is_identifier(entry.cuda) and is_identifier(entry.hip)):
+                chosen[entry.kind] = entry
+    return sorted(chosen.values(), key=lambda e: e.kind)
+
+
+@pytest.mark.parametrize("entry", _one_supported_entry_per_kind(), ids=lambda e: e.kind)
+def test_every_kind_of_the_table_is_translated(entry):
+    if entry.kind in INCLUDE_KINDS:
+        result = hipify(f"#include <{entry.cuda}>\n", insert_runtime_header=False)
+        assert result.text == f"#include <{entry.hip}>\n"
+    else:
+        result = hipify(f"void f() {{ auto x = {entry.cuda}; }}\n", insert_runtime_header=False)
+        assert result.text == f"void f() {{ auto x = {entry.hip}; }}\n"
+    assert result.stats.converted_by_type[entry.kind] == 1
+    assert result.stats.converted_by_name[entry.cuda] == 1
+
+
+def test_a_file_with_no_cuda_is_returned_byte_for_byte():
+    text = ("// cudaMalloc is mentioned in this comment\n#include <vector>\n\n"
+            "int my_cudaMalloc(int cudaMallocWrapper) {  \t\n"
+            "  const char *s = \"cudaMalloc failed\";\r\n  return cudaMallocWrapper;\n}\n/* cudaFree */")
+    result = hipify(text, name="plain.cpp")
+    assert result.text == text
+    assert result.stats.converted == result.stats.unconverted == 0
+    assert result.stats.changed_lines == 0
+
+
+def test_comments_and_strings_are_untouched_by_default_and_translated_when_asked():
+    text = 'void f() {\n  // cudaMemcpy copies\n  puts("cudaMemcpyHostToDevice done");\n  cudaDeviceSynchronize();\n}\n'
+    assert body(text) == text.replace("cudaDeviceSynchronize", "hipDeviceSynchronize")
+    translated = body(text, translate_comments=True, translate_strings=True)
+    assert "// hipMemcpy copies" in translated
+    assert '"hipMemcpyHostToDevice done"' in translated
+
+
+def test_user_identifiers_members_and_user_namespaces_are_not_renamed():
+    text = ("int my_cudaMalloc(); int cudaMallocWrapper();\n"
+            "void f(S x, S *p) {\n  x.cudaMalloc(1);\n  p->cudaFree(2);\n  mylib::cudaMalloc(3);\n"
+            "  ::cudaMalloc(4);\n  cudaMalloc(5);\n}\n")
+    out = body(text)
+    assert "my_cudaMalloc()" in out and "cudaMallocWrapper()" in out
+    assert "x.cudaMalloc(1)" in out and "p->cudaFree(2)" in out and "mylib::cudaMalloc(3)" in out
+    assert "::hipMalloc(4)" in out and "  hipMalloc(5)" in out
+
+
+def test_macros_templates_and_inactive_branches_are_translated():
+    text = ("#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) puts(cudaGetErrorString(e)); } while (0)\n"
+            "template <typename T> void copy(T *d, const T *h, int n) {\n"
+            "  CHECK(cudaMemcpy(d, h, n * sizeof(T), cudaMemcpyHostToDevice));\n}\n"
+            "#if 0\nvoid old() { cudaThreadSynchronize(); }\n#endif\n"
+            "#ifdef __CUDACC__\nstatic cudaStream_t s;\n#endif\n")
+    out = body(text)
+    assert "hipError_t e = (x); if (e != hipSuccess) puts(hipGetErrorString(e));" in out
+    assert "hipMemcpy(d, h, n * sizeof(T), hipMemcpyHostToDevice)" in out
+    assert "hipDeviceSynchronize();" in out  # CUDA's deprecated name, in an #if 0 branch
+    assert "#ifdef __HIPCC__" in out and "static hipStream_t s;" in out
+
+
+def test_unsupported_names_are_left_counted_and_reported():
+    entry = next(e for e in TABLE.entries if e.status == "unsupported" and e.cuda.startswith("cuda")
+                 and is_identifier(e.cuda))
+    text = f"void f() {{\n  cudaFree(0);\n  auto x = {entry.cuda};\n}}\n"
+    result = hipify(text, insert_runtime_header=False)
+    assert entry.cuda in result.text
+    assert result.stats.unconverted == 1 and result.stats.unconverted_by_name[entry.cuda] == 1
+    assert result.stats.conversion_percent == pytest.approx(50.0)
+    [item] = result.unconverted
+    assert (item.name, item.line) == (entry.cuda, 3)
+
+
+def test_roc_style_uses_roc_library_names():
+    text = "void f(cublasHandle_t h) { cublasSgemm(h); }\n"
+    assert "hipblasSgemm" in body(text)
+    assert "rocblas_sgemm" in body(text, roc=True)
+
+
+def test_experimental_names_need_the_experimental_option():
+    entry = next(e for e in TABLE.entries if e.status == "experimental" and is_identifier(e.cuda) and e.hip)
+    text = f"auto x = {entry.cuda};\n"
+    assert body(text) == text
+    assert body(text, experimental=True) == f"auto x = {entry.hip};\n"
+
+
+def test_statistics_count_bytes_and_lines_like_hipify():
+    text = "#include <cuda_runtime.h>\nvoid f(float **p) {\n  cudaMalloc(p, 4);\n  cudaFree(*p);\n}\n"
+    stats = hipify(text).stats
+    assert stats.converted == 3
+    assert stats.replaced_bytes == len("<cuda_runtime.h>") + len("cudaMalloc") + len("cudaFree")
+    assert stats.changed_lines == 3 and stats.total_lines == 5 and stats.total_bytes == len(text)
+    assert stats.converted_by_api["CUDA RT API"] == 3
+
+
+def test_device_functions_keep_their_names_but_count_as_converted():
+    stats = hipify("__device__ float f(float *x) { return atomicAdd(x, 1.f) + __expf(*x); }\n").stats
+    assert stats.converted_by_type["device_function"] == 2
