@@ -25,6 +25,7 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/scan_throughput.py
+	$(PY) bench/translate_throughput.py
 
 clean:
 	rm -rf $(VENV)

@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--timeout", type=float, help="per-file time limit in seconds (default 60)")
     scan.add_argument("--max-file-bytes", type=int, help="skip (with an error result) files larger than this")
     scan.add_argument("--no-config", action="store_true", help="ignore PATH/.rocport.toml")
+    scan.add_argument("--translate", action="store_true",
+                      help="also translate every file to HIP: statistics and diffs in the report (one pass)")
     scan.add_argument("--show-suppressed", action="store_true", help="text format: list suppressed findings too")
     scan.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: when stderr is a terminal)")
@@ -100,7 +102,7 @@ def _options(args) -> ScanOptions:
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
     target = TargetProfile.parse(args.targets, args.rocm) if (args.targets or args.rocm) else TargetProfile()
-    base = ScanOptions(target=target, jobs=args.jobs, exclude=tuple(args.exclude),
+    base = ScanOptions(target=target, jobs=args.jobs, exclude=tuple(args.exclude), translate=args.translate,
                        include_dirs=tuple(args.include_dirs), defines=tuple(args.defines))
     return base.merged(compile_commands=args.compile_commands, cuda_path=args.cuda_path,
                        timeout_seconds=args.timeout, max_file_bytes=args.max_file_bytes)

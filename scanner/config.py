@@ -50,6 +50,8 @@ class ScanOptions:
     cuda_path: str = ""
     target: TargetProfile = field(default_factory=TargetProfile)
     jobs: int = 1
+    translate: bool = False  # also translate each file to HIP (statistics and a diff in its result)
+    translate_backend: str = "auto"
 
     def merged(self, **changes) -> ScanOptions:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})

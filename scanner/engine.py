@@ -36,8 +36,9 @@ class FileJob:
 class Analyzer:
     """Everything one worker process needs, built once: parser (and its PCH), rules, name table."""
 
-    def __init__(self, parser: Parser, rules: list, target: TargetProfile, max_file_bytes: int):
+    def __init__(self, parser: Parser, rules: list, target: TargetProfile, max_file_bytes: int, translator=None):
         self.parser = parser
+        self.translator = translator  # scanner.translate.Translator, when the scan also translates
         self.dispatcher = Dispatcher(rules)
         self.target = target
         self.max_file_bytes = max_file_bytes
@@ -85,7 +86,18 @@ class Analyzer:
                     retry[0].defines = [f"{n}=" for n in guesses]
                     attempt = retry
         health, view, (roots, function_nodes) = attempt
-        return self._run(job, lines, stats, health, view, roots, function_nodes)
+        result = self._run(job, lines, stats, health, view, roots, function_nodes)
+        if self.translator is not None:
+            result.translation = self._translate(job, text)
+        return result
+
+    def _translate(self, job: FileJob, text: str) -> dict:
+        from scanner.translate import unified_diff
+
+        translated = self.translator.translate(job.rel, text)
+        data = translated.to_dict()
+        data["diff"] = unified_diff(job.rel, text, translated.text)
+        return data
 
     def _understand(self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...]):
         """Parse, tokenize and build the AST: (health, token view, AST roots), or None if nothing worked."""

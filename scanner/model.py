@@ -103,6 +103,7 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     error: str = ""  # set when health.mode is ERROR: why the file was not analysed
     elapsed_ms: float = 0.0
+    translation: dict | None = None  # with ScanOptions.translate: backend, statistics, diff, unconverted names
 
     def to_dict(self) -> dict:
         return {
@@ -113,4 +114,5 @@ class FileResult:
             "findings": [f.to_dict() for f in self.findings],
             "error": self.error,
             "elapsed_ms": round(self.elapsed_ms, 2),
+            **({"translation": self.translation} if self.translation is not None else {}),
         }

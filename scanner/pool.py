@@ -39,8 +39,13 @@ def _worker_main(conn: Connection, options: ScanOptions) -> None:
     from scanner.parsing.clang_unit import Parser
     from scanner.rules import select
 
+    translator = None
+    if options.translate:
+        from scanner.translate import TranslateOptions, Translator
+
+        translator = Translator(TranslateOptions(backend=options.translate_backend))
     analyzer = Analyzer(_parser(options), select(list(options.enable), list(options.disable)), options.target,
-                        options.max_file_bytes)
+                        options.max_file_bytes, translator)
     conn.send(("ready", None))
     while True:
         try:

@@ -21,6 +21,10 @@ class Summary:
     errors: int = 0
     cuda_refs: int = 0
     worst: Severity | None = None
+    translated_files: int = 0
+    converted_refs: int = 0
+    unconverted_refs: int = 0
+    changed_lines: int = 0
 
     def add(self, result: FileResult) -> None:
         self.files += 1
@@ -29,6 +33,12 @@ class Summary:
         self.parse_modes[result.health.mode.value] += 1
         if result.error:
             self.errors += 1
+        if result.translation is not None:
+            stats = result.translation["stats"]
+            self.translated_files += 1
+            self.converted_refs += stats["converted"]
+            self.unconverted_refs += stats["unconverted"]
+            self.changed_lines += stats["changed_lines"]
         for finding in result.findings:
             if finding.suppressed:
                 self.suppressed += 1
@@ -52,4 +62,7 @@ class Summary:
             "parse_modes": dict(sorted(self.parse_modes.items())),
             "file_errors": self.errors,
             "cuda_refs": self.cuda_refs,
+            **({"translation": {"files": self.translated_files, "converted": self.converted_refs,
+                                "unconverted": self.unconverted_refs, "changed_lines": self.changed_lines}}
+               if self.translated_files else {}),
         }

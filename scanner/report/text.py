@@ -48,4 +48,9 @@ class TextReport:
                 w(f"  {risk:<20} {summary.by_risk[risk]}\n")
         if summary.by_rule:
             w("by rule: " + ", ".join(f"{code} {n}" for code, n in sorted(summary.by_rule.items())) + "\n")
+        if summary.translated_files:
+            total = summary.converted_refs + summary.unconverted_refs
+            percent = 100.0 * summary.converted_refs / total if total else 0.0
+            w(f"translation: {summary.converted_refs} CUDA references converted, {summary.unconverted_refs} without "
+              f"a HIP equivalent ({percent:.1f}%), {summary.changed_lines} lines changed\n")
         w("parse modes: " + ", ".join(f"{mode} {n}" for mode, n in sorted(summary.parse_modes.items())) + "\n")

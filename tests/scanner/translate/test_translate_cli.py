@@ -51,3 +51,19 @@ def test_bad_paths_and_options_are_clear_errors(tmp_path):
     assert proc.returncode == 2 and "outside" in proc.stderr
     proc = run(str(DEMO), "--backend", "hipify-clang", "--hipify-clang", str(tmp_path / "nope"))
     assert proc.returncode == 2 and "hipify-clang not found" in proc.stderr
+
+
+def test_scan_with_translate_gives_findings_statistics_and_diffs_in_one_pass(tmp_path):
+    (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k(float *x) {\n"
+                                   "  x[threadIdx.x % 32] = 0;\n}\nvoid f(float **p) { cudaMalloc(p, 4); }\n")
+    proc = subprocess.run([sys.executable, "-m", "scanner", "scan", str(tmp_path), "--translate", "--format", "json",
+                           "--fail-on", "never"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    [file] = data["files"]
+    assert [f["rule"] for f in file["findings"]] == ["ROC101"]
+    translation = file["translation"]
+    assert translation["backend"] in ("builtin", "hipify-clang")
+    assert translation["stats"]["converted_by_name"]["cudaMalloc"] == 1
+    assert "+void f(float **p) { hipMalloc(p, 4); }" in translation["diff"]
+    assert data["summary"]["translation"]["converted"] == translation["stats"]["converted"]
