@@ -10,6 +10,7 @@ Steps:
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from dataclasses import dataclass
 
 from scanner import fingerprint, nametable, suppressions
@@ -94,7 +95,7 @@ class Analyzer:
     def _translate(self, job: FileJob, text: str) -> dict:
         from scanner.translate import unified_diff
 
-        translated = self.translator.translate(job.rel, text)
+        translated = self.translator.translate(job.rel, text, Path(job.path))
         data = translated.to_dict()
         data["diff"] = unified_diff(job.rel, text, translated.text)
         return data

@@ -49,11 +49,12 @@ class Translator:
                 else f"hipify-clang ({self.hipify.version})"
         return f"built-in {self.builtin.version}"
 
-    def translate(self, path: str, text: str) -> TranslationResult:
+    def translate(self, path: str, text: str, source=None) -> TranslationResult:
+        """`source`: the file on disk, when there is one (hipify-clang then resolves its relative includes)."""
         if self.hipify is None:
             return self.builtin.translate(path, text)
         try:
-            return self.hipify.translate(path, text)
+            return self.hipify.translate(path, text, source)
         except HipifyClangFailed as exc:
             if self.options.backend == "hipify-clang":
                 raise

@@ -65,11 +65,14 @@ class HipifyClangTranslator:
             cmd += ["--", *o.extra_args]
         return cmd
 
-    def translate(self, path: str, text: str) -> TranslationResult:
+    def translate(self, path: str, text: str, source: Path | None = None) -> TranslationResult:
+        """Translate `text`; with `source` (the file on disk, same text) hipify-clang reads it in place, so its
+        relative includes resolve; outputs always go to a temporary directory."""
         with tempfile.TemporaryDirectory(prefix="rocport-hipify-") as tmp:
             work = Path(tmp)
-            source = work / Path(path).name
-            source.write_text(text, encoding="utf-8")
+            if source is None or not source.is_file():
+                source = work / Path(path).name
+                source.write_text(text, encoding="utf-8")
             output, stats_file = work / (source.name + ".hip"), work / (source.name + ".csv")
             proc = self._run(self.command(source, output, stats_file), work)
             if not output.is_file():

@@ -43,7 +43,7 @@ def translate_tree(root: Path, translator: Translator, exclude: tuple[str, ...] 
             yield TreeItem(rel, candidate.path, _failed(rel, problem, translator), "")
             continue
         try:
-            result = translator.translate(rel, text)
+            result = translator.translate(rel, text, candidate.path)
         except HipifyClangFailed as exc:  # --backend hipify-clang, no fallback asked for
             result = _failed(rel, str(exc), translator)
         result.path = rel
