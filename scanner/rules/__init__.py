@@ -28,3 +28,20 @@ def select(enabled: list[str] | None = None, disabled: list[str] | None = None) 
     chosen = [r for code, r in rules.items() if not enabled or code in enabled or r.name in enabled]
     drop = set(disabled or ())
     return [r for r in chosen if r.code not in drop and r.name not in drop]
+
+
+def rules_run(mode: str, language: str, enabled: list[Rule]) -> frozenset[str]:
+    """Codes of the rules that really looked at a file analysed in `mode` (a ParseMode value): a finding of any
+    other rule on that file can be neither confirmed nor declared fixed by this result."""
+    from scanner.rules.base import AST_EVENTS
+
+    if mode == "error":
+        return frozenset()
+    ran = set()
+    for rule in enabled:
+        if language not in rule.languages:
+            continue
+        if mode in ("tokens", "text") and set(rule.on) <= AST_EVENTS:
+            continue
+        ran.add(rule.code)
+    return frozenset(ran)

@@ -91,6 +91,11 @@ class _FileWork:
                     self._reference(i, word, target, off, length)
                 elif word in _CUDA_WORDS:
                     self.uses_cuda = True
+                elif word == b"cub" and self._followed_by_scope(i):
+                    self.edits.append((off, off + length, b"hipcub"))  # CUB's namespace is hipCUB's
+                    self.touched.add(off)
+                    self.replaced_bytes += length
+                    self.stats.count(True, "library", "CUB API", "cub")
                 prev2, prev = prev, word
             elif kind == COMMENT:
                 if options.translate_comments:
@@ -132,6 +137,10 @@ class _FileWork:
         self.replaced_bytes += length
         if replacement != word:
             self.edits.append((off, off + length, replacement))
+
+    def _followed_by_scope(self, i: int) -> bool:
+        j = next_code(self.spans, i)
+        return j < len(self.spans) and text(self.data, self.spans[j]) == b"::"
 
     def _launch(self, i: int, off: int, template_kernels: frozenset[bytes]) -> None:
         rewrite = launch.rewrite(self.data, self.spans, i, template_kernels)

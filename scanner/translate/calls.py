@@ -1,7 +1,8 @@
 """Renames that depend on a call's arguments, done on tokens the way hipify-clang does them on the AST:
 
 - symbol APIs wrap their symbol argument: `cudaMemcpyToSymbol(coef, ...)` -> `hipMemcpyToSymbol(HIP_SYMBOL(coef), ...)`;
-- `cudaMallocHost(p, n)` -> `hipHostMalloc(p, n, hipHostMallocDefault)`;
+- function arguments cast to `const void*`: `cudaFuncGetAttributes(&a, k)` -> `hipFuncGetAttributes(&a,
+  reinterpret_cast<const void*>(k))`;
 - overloads chosen by argument count: `cudaEventCreate(&e, flags)` -> `hipEventCreateWithFlags`,
   `cudaGraphInstantiate(&g, graph, flags)` -> `hipGraphInstantiateWithFlags`.
 """
@@ -32,8 +33,9 @@ BY_ARGUMENT_COUNT = {
     b"cudaEventCreate": {1: b"hipEventCreate", 2: b"hipEventCreateWithFlags"},
     b"cudaGraphInstantiate": {5: b"hipGraphInstantiate", 3: b"hipGraphInstantiateWithFlags"},
 }
-APPEND_ARGUMENT = {b"cudaMallocHost": (2, b", hipHostMallocDefault")}
-SPECIAL = frozenset(SYMBOL_ARGUMENT) | frozenset(BY_ARGUMENT_COUNT) | frozenset(APPEND_ARGUMENT)
+# Which argument is a kernel passed as a function pointer (HIP takes it as `const void*`).
+FUNCTION_ARGUMENT = {b"cudaFuncSetCacheConfig": 0, b"cudaFuncGetAttributes": 1}
+SPECIAL = frozenset(SYMBOL_ARGUMENT) | frozenset(BY_ARGUMENT_COUNT) | frozenset(FUNCTION_ARGUMENT)
 
 
 def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[list[Edit], bytes | None]:
@@ -52,8 +54,9 @@ def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[lis
         start, end = byte_range(spans, *args[index])
         if not data[start:end].startswith(b"HIP_SYMBOL("):
             edits += [(start, start, b"HIP_SYMBOL("), (end, end, b")")]
-    append = APPEND_ARGUMENT.get(name)
-    if append is not None and len(args) == append[0]:
-        end = byte_range(spans, *args[-1])[1]
-        edits.append((end, end, append[1]))
+    index = FUNCTION_ARGUMENT.get(name)
+    if index is not None and index < len(args):
+        start, end = byte_range(spans, *args[index])
+        if not data[start:end].startswith(b"reinterpret_cast<"):
+            edits += [(start, start, b"reinterpret_cast<const void*>("), (end, end, b")")]
     return edits, rename

@@ -70,10 +70,17 @@ def name_map(roc: bool) -> dict[bytes, Target]:
     return out
 
 
+# Headers HIPIFY maps that the 6.3 table does not list (cooperative groups' algorithm headers).
+_EXTRA_HEADERS = {
+    "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
+    "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
+}
+
+
 @functools.cache
 def header_map(roc: bool) -> dict[str, Target]:
     table = load()
-    out = {}
+    out = {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
     for name, entry in table.headers.items():
         replacement, reason = decide(entry, roc)
         if replacement is None and entry.status == "supported" and not entry.hip:

@@ -84,7 +84,13 @@ def test_symbol_arguments_are_wrapped_in_HIP_SYMBOL():
                           "hipMemcpyFromSymbol(h, HIP_SYMBOL(coef), 4); }\n")
 
 
-def test_malloc_host_gains_its_flags_and_event_create_picks_its_overload():
-    text = "void f() { cudaMallocHost(&p, n); cudaEventCreate(&a); cudaEventCreate(&b, cudaEventDisableTiming); }\n"
-    assert body(text) == ("void f() { hipHostMalloc(&p, n, hipHostMallocDefault); hipEventCreate(&a); "
-                          "hipEventCreateWithFlags(&b, hipEventDisableTiming); }\n")
+def test_kernel_pointers_are_cast_and_event_create_picks_its_overload():
+    text = ("void f() { cudaFuncGetAttributes(&attr, kernel); cudaEventCreate(&a); "
+            "cudaEventCreate(&b, cudaEventDisableTiming); }\n")
+    assert body(text) == ("void f() { hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)); "
+                          "hipEventCreate(&a); hipEventCreateWithFlags(&b, hipEventDisableTiming); }\n")
+
+
+def test_cub_namespace_becomes_hipcub_and_cooperative_group_headers_map():
+    text = "#include <cooperative_groups/reduce.h>\ntypedef ::cub::BlockRadixSort<int, 128> Sort;\n"
+    assert body(text) == "#include <hip/cooperative_groups/hip_reduce.h>\ntypedef ::hipcub::BlockRadixSort<int, 128> Sort;\n"

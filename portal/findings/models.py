@@ -1,0 +1,87 @@
+"""Tracked findings: one row per finding identity on a tracked branch, kept across scans, with its history."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from portal.repositories.models import Repository
+from portal.scans.models import Scan
+
+
+class Finding(models.Model):
+    class State(models.TextChoices):
+        OPEN = "open"
+        FIXED = "fixed"
+
+    class Triage(models.TextChoices):
+        UNTRIAGED = "untriaged"
+        CONFIRMED = "confirmed"
+        FALSE_POSITIVE = "false_positive"
+        ACCEPTED_RISK = "accepted_risk"
+        WONT_FIX = "wont_fix"
+
+    repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="findings")
+    branch = models.CharField(max_length=255)
+    # Identity within (repository, branch): path + rule + content fingerprint + occurrence index.
+    path = models.CharField(max_length=1000)
+    rule = models.CharField(max_length=10)
+    fingerprint = models.CharField(max_length=64)
+    occurrence = models.PositiveIntegerField(default=0)
+    # Where and what, as of the last scan that saw it.
+    name = models.CharField(max_length=100)
+    risk = models.CharField(max_length=30)
+    severity = models.CharField(max_length=10)
+    line = models.PositiveIntegerField()
+    column = models.PositiveIntegerField(default=1)
+    end_line = models.PositiveIntegerField(default=0)
+    end_column = models.PositiveIntegerField(default=0)
+    message = models.TextField()
+    snippet = models.TextField(blank=True, default="")
+    suppressed = models.BooleanField(default=False)  # an inline `rocport: ignore[...]` comment
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    first_seen = models.ForeignKey(Scan, on_delete=models.SET_NULL, null=True, related_name="+")
+    last_seen = models.ForeignKey(Scan, on_delete=models.SET_NULL, null=True, related_name="+")
+    fixed_in = models.ForeignKey(Scan, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    triage = models.CharField(max_length=20, choices=Triage.choices, default=Triage.UNTRIAGED)
+    triage_reason = models.TextField(blank=True, default="")
+    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="assigned_findings")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["repository", "branch", "path", "rule", "fingerprint", "occurrence"],
+                                    name="finding_identity"),
+        ]
+        indexes = [
+            # ingestion loads a branch's findings; the findings list filters by state
+            models.Index(fields=["repository", "branch", "state"], name="finding_branch_state"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rule} {self.path}:{self.line} ({self.state})"
+
+
+class FindingEvent(models.Model):
+    """The audit trail: every change to a finding, by a scan or by a person."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created"
+        FIXED = "fixed"
+        REOPENED = "reopened"
+        MOVED = "moved"  # its file was renamed
+        TRIAGED = "triaged"
+        ASSIGNED = "assigned"
+        COMMENTED = "commented"
+        INHERITED = "inherited"  # triage copied from the default branch
+
+    finding = models.ForeignKey(Finding, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    scan = models.ForeignKey(Scan, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="+")
+    data = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]

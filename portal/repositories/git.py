@@ -1,0 +1,257 @@
+"""Cloning as a hostile-input operation.
+
+- git runs without a shell, with no system or global config, no terminal prompt, hooks off, no submodules, and
+  an allow-list of transport protocols;
+- exactly the wanted commit is fetched, shallow; the tree is checked out with symlinks off (a symlink becomes a
+  small file holding its target), so nothing can point out of the temporary directory;
+- a time limit and a size limit kill git's whole process group; the directory is removed afterwards;
+- credentials reach git through an askpass script and environment variables (never the command line, never logs);
+- every failure is a CloneError with a stable, user-facing code.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+
+
+class CloneError(Exception):
+    """A user error while getting the code (bad URL, auth, missing commit, too large, timeout)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_ASKPASS = """#!/bin/sh
+case "$1" in
+  Username*) printf '%s\\n' "$ROCPORT_GIT_USERNAME" ;;
+  *) printf '%s\\n' "$ROCPORT_GIT_PASSWORD" ;;
+esac
+"""
+
+
+@dataclass
+class Checkout:
+    path: Path  # the working tree (a temporary directory)
+    commit: str
+    blobs: dict[str, str] = field(default_factory=dict)  # path -> blob sha (regular files only)
+    renames: dict[str, str] = field(default_factory=dict)  # old path -> new path, from git's rename detection
+
+
+class GitSession:
+    """One temporary directory, one repository; use as a context manager so the directory is always removed."""
+
+    def __init__(self, url: str, credentials: tuple[str, str] | None = None):
+        self.url = url
+        self.credentials = credentials
+        self.root = Path(tempfile.mkdtemp(prefix="rocport-clone-"))
+        self.work = self.root / "tree"
+        self.home = self.root / "home"
+        self.home.mkdir()
+        self.deadline = time.monotonic() + settings.ROCPORT_CLONE_TIMEOUT
+
+    def __enter__(self) -> GitSession:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    # -- environment ------------------------------------------------------------------------------------
+    def _env(self) -> dict[str, str]:
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(self.home),
+            "LANG": "C",
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_ASKPASS": str(self._askpass()),
+            "SSH_ASKPASS": "/bin/false",
+            "GIT_SSH_COMMAND": f"ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new "
+                               f"-o UserKnownHostsFile={self.home / 'known_hosts'}",
+        }
+        if self.credentials:
+            username, secret = self.credentials
+            if secret.startswith("-----BEGIN") and "PRIVATE KEY" in secret:
+                key = self.home / "id_key"
+                key.write_text(secret if secret.endswith("\n") else secret + "\n")
+                key.chmod(0o600)
+                env["GIT_SSH_COMMAND"] += f" -o IdentitiesOnly=yes -i {key}"
+            else:
+                env["ROCPORT_GIT_USERNAME"] = username or "git"
+                env["ROCPORT_GIT_PASSWORD"] = secret
+        return env
+
+    def _askpass(self) -> Path:
+        path = self.home / "askpass.sh"
+        if not path.exists():
+            path.write_text(_ASKPASS)
+            path.chmod(0o700)
+        return path
+
+    def _config(self) -> list[str]:
+        local = "always" if settings.ROCPORT_ALLOW_LOCAL_REPOS else "never"
+        pairs = {
+            "protocol.allow": "never",
+            "protocol.https.allow": "always",
+            "protocol.http.allow": "always" if settings.ROCPORT_ALLOW_PRIVATE_HOSTS else "never",
+            "protocol.ssh.allow": "always",
+            "protocol.git.allow": "always",
+            "protocol.file.allow": local,
+            "core.hooksPath": os.devnull,
+            "core.symlinks": "false",
+            "core.fsmonitor": "false",
+            "submodule.recurse": "false",
+            "fetch.recurseSubmodules": "false",
+            "transfer.fsckObjects": "true",
+            "credential.helper": "",
+            "http.followRedirects": "false",
+        }
+        out: list[str] = []
+        for key, value in pairs.items():
+            out += ["-c", f"{key}={value}"]
+        return out
+
+    # -- running git ------------------------------------------------------------------------------------
+    def git(self, *args: str, cwd: Path | None = None, watch_size: bool = False) -> str:
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s")
+        cmd = ["git", *self._config(), *args]
+        process = subprocess.Popen(cmd, cwd=cwd or self.work, env=self._env(), stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        too_large = threading.Event()
+        if watch_size:
+            threading.Thread(target=self._watch_size, args=(process, too_large), daemon=True).start()
+        try:
+            stdout, stderr = process.communicate(timeout=remaining)
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s") \
+                from None
+        if too_large.is_set():
+            raise CloneError("repo_too_large", f"the repository is larger than "
+                                               f"{settings.ROCPORT_CLONE_MAX_BYTES} bytes (ROCPORT_CLONE_MAX_BYTES)")
+        if process.returncode != 0:
+            raise classify(stderr, self.url)
+        return stdout
+
+    def _watch_size(self, process: subprocess.Popen, too_large: threading.Event) -> None:
+        while process.poll() is None:
+            if _tree_size(self.root) > settings.ROCPORT_CLONE_MAX_BYTES:
+                too_large.set()
+                _kill(process)
+                return
+            time.sleep(0.2)
+
+    # -- operations ---------------------------------------------------------------------------------------
+    def resolve(self, ref: str) -> str:
+        """The commit a branch (or tag, or full ref) points at on the remote."""
+        self.work.mkdir(exist_ok=True)
+        out = self.git("ls-remote", "--", self.url, ref, f"refs/heads/{ref}", f"refs/tags/{ref}", cwd=self.root)
+        for line in out.splitlines():
+            sha, _, name = line.partition("\t")
+            if name in (ref, f"refs/heads/{ref}", f"refs/tags/{ref}"):
+                return sha
+        raise CloneError("ref_not_found", f"the branch or ref {ref!r} does not exist in the repository")
+
+    def fetch(self, commit: str, ref: str = "", previous: str = "") -> Checkout:
+        """Fetch exactly `commit` (shallow), check it out with symlinks off, and list its blobs; with `previous`,
+        also fetch that commit's tree for rename detection (best effort)."""
+        self.work.mkdir(exist_ok=True)
+        self.git("init", "--quiet", ".")
+        self.git("remote", "add", "origin", "--", self.url)
+        try:
+            self.git("fetch", "--quiet", "--no-tags", "--depth=1", "origin", commit, watch_size=True)
+        except CloneError as first:
+            if first.code not in ("commit_not_found", "clone_failed") or not ref:
+                raise
+            # Servers that refuse a fetch by sha: fetch the branch and look for the commit in its recent history.
+            self.git("fetch", "--quiet", "--no-tags", "--depth=200", "origin", f"refs/heads/{ref}", watch_size=True)
+        if self.git("cat-file", "-t", commit).strip() != "commit":
+            raise CloneError("commit_not_found", f"commit {commit} is not in the repository")
+        self.git("checkout", "--quiet", "--detach", commit)
+        if _tree_size(self.root) > settings.ROCPORT_CLONE_MAX_BYTES:
+            raise CloneError("repo_too_large", "the checked-out tree is larger than ROCPORT_CLONE_MAX_BYTES")
+        checkout = Checkout(self.work, commit, self._blobs(commit))
+        if previous and previous != commit:
+            checkout.renames = self._renames(previous, commit)
+        return checkout
+
+    def _blobs(self, commit: str) -> dict[str, str]:
+        blobs = {}
+        out = self.git("ls-tree", "-r", "-z", "--full-tree", commit)
+        for entry in out.split("\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition("\t")
+            mode, kind, sha = meta.split()
+            if kind == "blob" and mode in ("100644", "100755"):
+                blobs[path] = sha
+        return blobs
+
+    def _renames(self, previous: str, commit: str) -> dict[str, str]:
+        try:
+            self.git("fetch", "--quiet", "--no-tags", "--depth=1", "origin", previous)
+            out = self.git("diff", "--name-status", "-M", "-z", previous, commit)
+        except CloneError:
+            return {}  # the old commit is gone (force push) or not fetchable by sha: no git rename detection
+        parts = out.split("\0")
+        renames, i = {}, 0
+        while i < len(parts) - 1:
+            status = parts[i]
+            if status.startswith("R") and i + 2 < len(parts):
+                renames[parts[i + 1]] = parts[i + 2]
+                i += 3
+            elif status.startswith("C") and i + 2 < len(parts):
+                i += 3
+            else:
+                i += 2
+        return renames
+
+
+def classify(stderr: str, url: str) -> CloneError:
+    text = stderr.lower()
+    first = next((line.strip() for line in stderr.splitlines() if line.strip()), "git failed")
+    first = first.replace(url, "<repository>")[:300]
+    if any(s in text for s in ("authentication failed", "could not read username", "could not read password",
+                               "permission denied (publickey", "http basic: access denied",
+                               "invalid username or password", "403")):
+        return CloneError("auth_failed", "the repository refused the credentials (or needs some)")
+    if any(s in text for s in ("not our ref", "unadvertised object", "couldn't find remote ref",
+                               "no such remote ref", "bad object", "did not send all necessary objects")):
+        return CloneError("commit_not_found", f"the commit or ref is not in the repository ({first})")
+    if "transport" in text and "not allowed" in text:
+        return CloneError("protocol_not_allowed", "this URL's protocol is not allowed on this server")
+    return CloneError("clone_failed", f"git could not get the repository: {first}")
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.communicate()
+
+
+def _tree_size(root: Path) -> int:
+    total = 0
+    for dirpath, _, filenames in os.walk(root):
+        for name in filenames:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total

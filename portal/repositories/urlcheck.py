@@ -1,0 +1,69 @@
+"""Clone URL validation: which URLs may be cloned at all, with a message a user can act on."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import socket
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+ALLOWED_SCHEMES = ("https", "ssh", "git")
+_SCP_LIKE = re.compile(r"^(?P<user>[A-Za-z0-9._-]+)@(?P<host>[A-Za-z0-9.-]+):(?P<path>[^\s]+)$")
+
+
+def host_of(url: str) -> str | None:
+    match = _SCP_LIKE.match(url)
+    if match:
+        return match.group("host")
+    return urlsplit(url).hostname
+
+
+def validate_clone_url(url: str) -> str:
+    """The URL, stripped; raises ValidationError with a clear message when it may not be cloned."""
+    url = url.strip()
+    if not url:
+        raise ValidationError("Enter the repository's clone URL.")
+    if any(ch.isspace() for ch in url) or url.startswith("-"):
+        raise ValidationError("A clone URL cannot contain spaces or start with '-'.")
+    if "::" in url.split("/")[0]:
+        raise ValidationError("Remote helper URLs (transport::address) are not allowed.")
+    local = url.startswith("file://") or url.startswith("/") or url.startswith(".")
+    if local:
+        if not settings.ROCPORT_ALLOW_LOCAL_REPOS:
+            raise ValidationError("Local repositories (file:// or a path) are not allowed on this server.")
+        path = Path(url[len("file://"):] if url.startswith("file://") else url)
+        if not path.exists():
+            raise ValidationError(f"No repository at {path}.")
+        return url
+    if _SCP_LIKE.match(url):
+        scheme = "ssh"
+    else:
+        scheme = urlsplit(url).scheme.lower()
+        if scheme not in ALLOWED_SCHEMES:
+            raise ValidationError(f"Use an https://, ssh:// or git:// URL (not {scheme or 'a bare path'}).")
+        if urlsplit(url).password:
+            raise ValidationError("Do not put a password in the URL: use the credentials field, which is encrypted.")
+    host = host_of(url)
+    if not host:
+        raise ValidationError("The URL has no host name.")
+    check_host_is_public(host)
+    return url
+
+
+def check_host_is_public(host: str) -> None:
+    """Refuse loopback, private, link-local and reserved addresses unless the setting allows them."""
+    if settings.ROCPORT_ALLOW_PRIVATE_HOSTS:
+        return
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except socket.gaierror:
+        raise ValidationError(f"The host {host!r} cannot be resolved.") from None
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0].split("%")[0])
+        if not address.is_global:
+            raise ValidationError(f"The host {host!r} resolves to a private or local address ({address}); "
+                                  "cloning from it is not allowed on this server.")

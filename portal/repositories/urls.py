@@ -1,0 +1,10 @@
+from django.urls import path
+
+from portal.repositories import views
+
+app_name = "repositories"
+urlpatterns = [
+    path("", views.repository_list, name="list"),
+    path("<int:pk>/", views.repository_detail, name="detail"),
+    path("<int:pk>/scan/", views.start_scan, name="scan"),
+]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ScansConfig(AppConfig):
+    name = "portal.scans"
+    label = "scans"

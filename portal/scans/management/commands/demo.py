@@ -1,0 +1,89 @@
+"""manage.py demo: a local git repository with a few commits of the bundled CUDA project, a demo team and user,
+and a scan of each commit, so the pages show new, fixed and reopened findings.
+
+The repository is built under var/demo-repo from demo/cuda-demo; it is cloned like any other (file://), which
+needs ROCPORT_ALLOW_LOCAL_REPOS=1 (`make run` sets it).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from portal.accounts.models import Membership, Team
+from portal.repositories.models import Repository
+from portal.scans import pipeline
+from portal.scans.actions import do_create_scan
+from portal.scans.constants import ScanTrigger
+
+DEMO_USER, DEMO_PASSWORD = "demo", "rocport-demo"
+_FIX = ("  int lane = threadIdx.x % 32;\n  int warp = threadIdx.x / 32;\n",
+        "  int lane = threadIdx.x % warpSize;\n  int warp = threadIdx.x / warpSize;\n")
+_NEW = ("void capture(cudaStream_t stream, cudaGraph_t *graph) {\n",
+        "void legacy_sync() { cudaThreadSynchronize(); }\n\nvoid capture(cudaStream_t stream, cudaGraph_t *graph) {\n")
+
+
+class Command(BaseCommand):
+    help = "Create the demo team, user and repository, and scan three commits of it"
+
+    def add_arguments(self, parser):
+        parser.add_argument("--source", default=str(settings.BASE_DIR / "demo" / "cuda-demo"))
+
+    def handle(self, source, **options):
+        if not settings.ROCPORT_ALLOW_LOCAL_REPOS:
+            raise CommandError("the demo clones a local repository: set ROCPORT_ALLOW_LOCAL_REPOS=1")
+        repo_dir = settings.VAR_DIR / "demo-repo"
+        commits = build_repository(Path(source), repo_dir)
+        team, _ = Team.objects.get_or_create(name="Demo team", defaults={"slug": "demo-team"})
+        user, _ = get_user_model().objects.get_or_create(username=DEMO_USER)
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+        Membership.objects.update_or_create(user=user, team=team, defaults={"role": Membership.Role.MANAGER})
+        repository, _ = Repository.objects.update_or_create(
+            team=team, name="cuda-demo", defaults={"clone_url": f"file://{repo_dir}", "default_branch": "main"})
+        for commit in commits:
+            scan = do_create_scan(repository, branch="main", commit_sha=commit, trigger=ScanTrigger.DEMO,
+                                  enqueue=False)
+            pipeline.run(scan.pk)
+            scan.refresh_from_db()
+            tracking = scan.summary.get("tracking", {})
+            self.stdout.write(f"scan {scan.pk} of {commit[:10]}: {scan.status} {scan.error_message} "
+                              f"(new {tracking.get('new', 0)}, fixed {tracking.get('fixed', 0)}, "
+                              f"reopened {tracking.get('reopened', 0)})".replace("  ", " "))
+        self.stdout.write(f"demo login: {DEMO_USER} / {DEMO_PASSWORD}")
+
+
+def build_repository(source: Path, target: Path) -> list[str]:
+    """Three commits: the project; a fix of two findings plus a new one; the fix reverted (reopened)."""
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target)
+    git = _git(target)
+    git("init", "--quiet", "--initial-branch=main")
+    git("add", "-A")
+    git("commit", "--quiet", "-m", "Initial import of the CUDA project")
+    softmax, comm = target / "src" / "softmax.cu", target / "src" / "comm.cu"
+    original = softmax.read_text()
+    softmax.write_text(original.replace(*_FIX))
+    comm.write_text(comm.read_text().replace(*_NEW))
+    git("commit", "--quiet", "-am", "Use warpSize for lane and warp ids; add a legacy sync helper")
+    softmax.write_text(original)
+    git("commit", "--quiet", "-am", "Revert the warp-size change (it broke a benchmark)")
+    out = git("rev-list", "--reverse", "main")
+    return out.split()
+
+
+def _git(cwd: Path):
+    env = {"GIT_AUTHOR_NAME": "ROCport demo", "GIT_AUTHOR_EMAIL": "demo@rocport.invalid",
+           "GIT_COMMITTER_NAME": "ROCport demo", "GIT_COMMITTER_EMAIL": "demo@rocport.invalid",
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin:/usr/local/bin"}
+
+    def run(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+    return run

@@ -1,0 +1,95 @@
+"""Scans, the files each scan looked at, and the per-blob result cache."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from portal.repositories.models import Repository
+from portal.scans.constants import FINAL_STATUSES, ScanStatus, ScanTrigger
+from portal.scans.querysets import ScanQuerySet
+
+
+class Scan(models.Model):
+    repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="scans")
+    branch = models.CharField(max_length=255)
+    ref = models.CharField(max_length=255, blank=True, default="")
+    commit_sha = models.CharField(max_length=40, blank=True, default="")  # empty until resolved
+    trigger = models.CharField(max_length=20, choices=ScanTrigger.choices, default=ScanTrigger.MANUAL)
+    status = models.CharField(max_length=20, choices=ScanStatus.choices, default=ScanStatus.QUEUED)
+    error_code = models.CharField(max_length=60, blank=True, default="")
+    error_message = models.TextField(blank=True, default="")
+    attempts = models.PositiveIntegerField(default=0)  # task starts; a task that keeps killing workers stops
+    files_total = models.PositiveIntegerField(default=0)
+    files_done = models.PositiveIntegerField(default=0)
+    files_reused = models.PositiveIntegerField(default=0)  # served from the blob cache
+    summary = models.JSONField(default=dict, blank=True)  # counts by risk, new/fixed/reopened, parse modes
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+
+    objects = ScanQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [
+            # the newest scans of a branch (supersede, dashboards)
+            models.Index(fields=["repository", "branch", "-created"], name="scan_branch_recent"),
+            # the sweeper's query: unfinished scans by heartbeat
+            models.Index(fields=["status", "heartbeat"], name="scan_status_heartbeat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"scan {self.pk} of {self.repository} {self.branch}@{self.commit_sha[:10]} ({self.status})"
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in FINAL_STATUSES
+
+    @property
+    def progress_percent(self) -> int:
+        return int(self.files_done * 100 / self.files_total) if self.files_total else 0
+
+    def move(self, to: ScanStatus, *, expected: tuple[str, ...], **fields) -> bool:
+        """Conditional UPDATE: the transition happens only if the scan is still in one of `expected`.
+        Returns whether this caller won; a False means another worker (or a supersede) got there first."""
+        now = timezone.now()
+        values = {"status": to, "heartbeat": now, **fields}
+        if to in FINAL_STATUSES:
+            values.setdefault("finished", now)
+        updated = Scan.objects.filter(pk=self.pk, status__in=expected).update(**values)
+        if updated == 1:
+            for key, value in values.items():
+                setattr(self, key, value)
+            return True
+        self.refresh_from_db()
+        return False
+
+
+class ScannedFile(models.Model):
+    scan = models.ForeignKey(Scan, on_delete=models.CASCADE, related_name="files")
+    path = models.CharField(max_length=1000)
+    blob_sha = models.CharField(max_length=40, blank=True, default="")
+    language = models.CharField(max_length=20)
+    parse_mode = models.CharField(max_length=20)
+    error = models.TextField(blank=True, default="")
+    stats = models.JSONField(default=dict)
+    reused = models.BooleanField(default=False)  # the result came from the blob cache
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scan", "path"], name="one_result_per_path")]
+
+
+class BlobResult(models.Model):
+    """A file's scanner result, stored once per (blob, scanner version + configuration): a rescan of an
+    unchanged file reuses it. The path is left out of the result (fingerprints exclude it too)."""
+
+    blob_sha = models.CharField(max_length=40)
+    cache_key = models.CharField(max_length=64)  # scanner version, rules, target, options, file extension
+    result = models.JSONField()
+    translation = models.JSONField(null=True, blank=True)  # stats and diff of the HIP translation
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["blob_sha", "cache_key"], name="one_result_per_blob")]

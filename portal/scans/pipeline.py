@@ -1,0 +1,250 @@
+"""One scan, start to finish, as a linear script (the Celery task and the demo both call `run`).
+
+- claim the scan (a new attempt number: only the newest attempt may move it);
+- clone exactly the commit (portal.repositories.git), with the previous scan's commit for rename detection;
+- scan: files whose blob was scanned before with the same scanner version and configuration reuse the stored
+  result; the others go through the scanner's worker pool; progress and heartbeat are stored as it goes;
+- ingest in one transaction: scanned files, tracked findings, the summary, and the FINISHED state together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from portal.findings import tracking
+from portal.repositories.git import CloneError, GitSession
+from portal.scans.constants import ACTIVE_STATUSES, APP_ERROR, USER_ERRORS, WORKER_LOST, ScanStatus
+from portal.scans.models import BlobResult, Scan, ScannedFile
+
+log = logging.getLogger(__name__)
+_CLAIMABLE = (ScanStatus.QUEUED, *ACTIVE_STATUSES)
+
+
+class ScanUserError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Superseded(Exception):
+    """The scan was superseded or cancelled while running: stop quietly."""
+
+
+class Run:
+    """The state of one attempt at one scan."""
+
+    def __init__(self, scan: Scan, attempt: int):
+        self.scan = scan
+        self.attempt = attempt
+        self._last_progress = 0.0
+
+    def move(self, to: ScanStatus, **fields) -> None:
+        updated = Scan.objects.filter(pk=self.scan.pk, attempts=self.attempt, status__in=_CLAIMABLE).update(
+            status=to, heartbeat=timezone.now(), **fields)
+        if updated != 1:
+            raise Superseded()  # superseded, cancelled, or a newer attempt owns the scan
+        self.scan.refresh_from_db()
+
+    def progress(self, done: int, reused: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self._last_progress < 1.0:
+            return
+        self._last_progress = now
+        updated = Scan.objects.filter(pk=self.scan.pk, attempts=self.attempt, status=ScanStatus.SCANNING).update(
+            files_done=done, files_reused=reused, heartbeat=timezone.now())
+        if updated != 1:
+            raise Superseded()
+
+
+def claim(scan_id: int) -> Run | None:
+    """Start a new attempt; None when the scan is already final (or lost: too many attempts)."""
+    from django.db.models import F
+
+    updated = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE).update(attempts=F("attempts") + 1,
+                                                                           heartbeat=timezone.now())
+    if updated != 1:
+        return None
+    scan = Scan.objects.select_related("repository").get(pk=scan_id)
+    if scan.attempts > settings.SCAN_MAX_ATTEMPTS:
+        fail(scan.pk, WORKER_LOST, f"gave up after {scan.attempts - 1} attempts that did not finish "
+                                   "(the worker died or was killed each time)")
+        return None
+    return Run(scan, scan.attempts)
+
+
+def run(scan_id: int) -> None:
+    attempt = claim(scan_id)
+    if attempt is None:
+        return
+    try:
+        _run(attempt)
+    except Superseded:
+        log.info("scan %s stopped: superseded or cancelled", scan_id)
+    except ScanUserError as exc:
+        fail(scan_id, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message, attempt.attempt)
+    except CloneError as exc:
+        fail(scan_id, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message, attempt.attempt)
+
+
+def fail(scan_id: int, code: str, message: str, attempt: int | None = None) -> bool:
+    """Write the FAILED state (unless the scan is already final); the final state is always written."""
+    query = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE)
+    if attempt is not None:
+        query = query.filter(attempts=attempt)
+    return query.update(status=ScanStatus.FAILED, error_code=code, error_message=message[:2000],
+                        finished=timezone.now(), heartbeat=timezone.now()) == 1
+
+
+def _run(run_: Run) -> None:
+    scan = run_.scan
+    repository = scan.repository
+    run_.move(ScanStatus.CLONING, started=scan.started or timezone.now())
+    previous = (Scan.objects.filter(repository=repository, branch=scan.branch, status=ScanStatus.FINISHED)
+                .exclude(pk=scan.pk).order_by("-finished").first())
+    with GitSession(repository.clone_url, repository.credentials()) as git:
+        commit = scan.commit_sha or git.resolve(scan.ref or scan.branch)
+        if not scan.commit_sha:
+            Scan.objects.filter(pk=scan.pk).update(commit_sha=commit)
+            scan.commit_sha = commit
+        checkout = git.fetch(commit, ref=scan.branch, previous=previous.commit_sha if previous else "")
+        run_.move(ScanStatus.SCANNING)
+        outcomes, files = _scan_tree(run_, checkout.path, checkout.blobs)
+    run_.move(ScanStatus.INGESTING)
+    present = set(checkout.blobs)
+    with transaction.atomic():
+        ScannedFile.objects.bulk_create(files, batch_size=2000)
+        report = tracking.ingest(scan, outcomes, present, checkout.renames, first_scan_of_branch=previous is None)
+        summary = _summary(scan, files, report)
+        updated = Scan.objects.filter(pk=scan.pk, attempts=run_.attempt, status=ScanStatus.INGESTING).update(
+            status=ScanStatus.FINISHED, finished=timezone.now(), heartbeat=timezone.now(), summary=summary)
+        if updated != 1:
+            raise Superseded()  # rolls the whole ingestion back
+
+
+def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[tracking.FileOutcome], list[ScannedFile]]:
+    from scanner import ConfigError, ScanOptions, plan
+    from scanner.pool import WorkerPool
+    from scanner.rules import rules_run, select
+
+    try:
+        options, jobs = plan(root, ScanOptions(jobs=settings.ROCPORT_SCAN_JOBS, translate=True,
+                                               translate_backend="builtin"))
+    except ConfigError as exc:
+        raise ScanUserError("bad_config", str(exc)) from None
+    enabled = select(list(options.enable), list(options.disable))
+    keys = {job.rel: cache_key(options, enabled, job.rel) for job in jobs}
+    cached = _cached_results(jobs, blobs, keys)
+    scan = run_.scan
+    Scan.objects.filter(pk=scan.pk).update(files_total=len(jobs))
+    outcomes, files, fresh = [], [], []
+    done = reused = 0
+    for job in jobs:
+        if job.rel in cached:
+            result = dict(cached[job.rel].result, path=job.rel)
+            _record(scan, result, job.rel, blobs, outcomes, files, enabled, rules_run, reused=True,
+                    translation=cached[job.rel].translation)
+            done += 1
+            reused += 1
+    run_.progress(done, reused, force=True)
+    pending = [job for job in jobs if job.rel not in cached]
+    for result in WorkerPool(options, options.jobs).run(pending):
+        data = result.to_dict()
+        translation = data.pop("translation", None)
+        _record(scan, data, result.path, blobs, outcomes, files, enabled, rules_run, reused=False,
+                translation=translation)
+        blob = blobs.get(result.path)
+        if blob and not result.error:
+            fresh.append(BlobResult(blob_sha=blob, cache_key=keys[result.path], result=_without_path(data),
+                                    translation=translation))
+        if len(fresh) >= 200:
+            BlobResult.objects.bulk_create(fresh, ignore_conflicts=True)
+            fresh = []
+        done += 1
+        run_.progress(done, reused)
+    BlobResult.objects.bulk_create(fresh, ignore_conflicts=True)
+    run_.progress(done, reused, force=True)
+    return outcomes, files
+
+
+def _record(scan, data, path, blobs, outcomes, files, enabled, rules_run, reused, translation) -> None:
+    mode = data["parse"]["mode"]
+    stats = dict(data["stats"])
+    if translation:
+        stats["translation"] = {k: translation["stats"][k] for k in ("converted", "unconverted", "changed_lines")}
+    files.append(ScannedFile(scan=scan, path=path, blob_sha=blobs.get(path, ""), language=data["language"], parse_mode=mode,
+                             error=data["error"], stats=stats, reused=reused))
+    outcomes.append(tracking.FileOutcome(path, rules_run(mode, data["language"], enabled), data["findings"]))
+
+
+def _without_path(data: dict) -> dict:
+    out = dict(data)
+    out["path"] = ""
+    out["findings"] = [dict(f, path="") for f in data["findings"]]
+    return out
+
+
+def _cached_results(jobs, blobs: dict[str, str], keys: dict[str, str]) -> dict[str, BlobResult]:
+    """Stored results for the files whose (blob, cache key) was scanned before; the same blob at two paths
+    reuses one row."""
+    wanted: dict[tuple[str, str], list[str]] = {}
+    for job in jobs:
+        if job.rel in blobs:
+            wanted.setdefault((blobs[job.rel], keys[job.rel]), []).append(job.rel)
+    found: dict[str, BlobResult] = {}
+    shas = sorted({sha for sha, _ in wanted})
+    for start in range(0, len(shas), 5000):
+        for row in BlobResult.objects.filter(blob_sha__in=shas[start:start + 5000]):
+            for rel in wanted.get((row.blob_sha, row.cache_key), ()):
+                found[rel] = row
+    return found
+
+
+def cache_key(options, enabled, rel: str) -> str:
+    """Scanner version + everything that changes a file's result, except the file's content (the blob)."""
+    from scanner.version import TOOL_VERSION
+
+    suffix = Path(rel).suffix.lower()
+    material = {
+        "scanner": TOOL_VERSION,
+        "rules": sorted(rule.code for rule in enabled),
+        "target": options.target.to_dict(),
+        "defines": list(options.defines),
+        "include_dirs": [str(d) for d in options.include_dirs],
+        "suffix": suffix,
+        "max_file_bytes": options.max_file_bytes,
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+
+
+def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport) -> dict:
+    from collections import Counter
+
+    from portal.findings.models import Finding
+
+    modes = Counter(f.parse_mode for f in files)
+    open_by_risk = dict(Counter(Finding.objects.filter(repository=scan.repository, branch=scan.branch,
+                                                       state=Finding.State.OPEN)
+                                .values_list("risk", flat=True)))
+    converted = sum(f.stats.get("translation", {}).get("converted", 0) for f in files)
+    unconverted = sum(f.stats.get("translation", {}).get("unconverted", 0) for f in files)
+    return {
+        "tracking": report.to_dict(),
+        "untouched_paths": report.untouched_paths,
+        "parse_modes": dict(modes),
+        "open_by_risk": open_by_risk,
+        "files": len(files),
+        "lines": sum(f.stats.get("lines", 0) for f in files),
+        "translation": {"converted": converted, "unconverted": unconverted},
+    }
+
+
+__all__ = ["run", "fail", "claim", "ScanUserError", "APP_ERROR"]

@@ -1,0 +1,156 @@
+"""ROCport portal settings, from environment variables only (see .env.example for every one of them).
+
+With no DATABASE_URL and no CELERY_BROKER_URL (a newcomer's `make run`), everything runs on embedded defaults
+under var/: SQLite, and a real Celery worker on kombu's filesystem transport. Tests and production use
+PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+from portal.env import env_bool, env_int, env_list, env_secret, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("ROCPORT_VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _secret_key() -> str:
+    key = env_secret("SECRET_KEY")
+    if key:
+        return key
+    # Development default: a random key kept under var/ so sessions survive restarts.
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "portal.accounts",
+    "portal.repositories",
+    "portal.scans",
+    "portal.findings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "portal.urls"
+WSGI_APPLICATION = "portal.wsgi.application"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+_DATABASE_URL = env_str("DATABASE_URL")
+if _DATABASE_URL:
+    try:
+        DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60)}
+    except ValueError as exc:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
+else:
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "rocport.sqlite3",
+                             "OPTIONS": {"timeout": 30}}}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "repositories:list"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "static"
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# -- Celery -----------------------------------------------------------------------------------------------
+# A scan's hard limit has headroom over the soft one so the task can write its final state after
+# SoftTimeLimitExceeded; Redis' visibility timeout must outlast the hard limit, or Redis hands a long scan
+# (acks_late) to a second worker while the first is still on it.
+SCAN_SOFT_TIME_LIMIT = env_int("ROCPORT_SCAN_SOFT_TIME_LIMIT", 3600, minimum=10)
+SCAN_TIME_LIMIT = int(SCAN_SOFT_TIME_LIMIT * 1.2) + 30
+SCAN_MAX_ATTEMPTS = env_int("ROCPORT_SCAN_MAX_ATTEMPTS", 3, minimum=1)
+SCAN_HEARTBEAT_STALE = env_int("ROCPORT_SCAN_HEARTBEAT_STALE", 600, minimum=5)
+
+_BROKER = env_str("CELERY_BROKER_URL")
+if _BROKER:
+    CELERY_BROKER_URL = _BROKER
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": SCAN_TIME_LIMIT + 600}
+else:
+    _queue = VAR_DIR / "celery"
+    for sub in ("out", "processed"):
+        (_queue / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue / "out"),
+        "data_folder_out": str(_queue / "out"),
+        "data_folder_processed": str(_queue / "processed"),
+    }
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a scan is long: never hold a second one behind it
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stuck-scans": {"task": "portal.scans.tasks.sweep_stuck_scans", "schedule": 60.0},
+}
+
+# -- Repositories and cloning -------------------------------------------------------------------------------
+ROCPORT_ALLOW_LOCAL_REPOS = env_bool("ROCPORT_ALLOW_LOCAL_REPOS", False)  # file:// and paths: demo and tests
+ROCPORT_ALLOW_PRIVATE_HOSTS = env_bool("ROCPORT_ALLOW_PRIVATE_HOSTS", False)  # loopback/private clone hosts
+ROCPORT_CLONE_TIMEOUT = env_int("ROCPORT_CLONE_TIMEOUT", 600, minimum=1)
+ROCPORT_CLONE_MAX_BYTES = env_int("ROCPORT_CLONE_MAX_BYTES", 2 * 1024**3, minimum=1024)
+ROCPORT_CREDENTIALS_KEY = env_secret("ROCPORT_CREDENTIALS_KEY")
+ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
