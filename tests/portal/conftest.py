@@ -1,0 +1,36 @@
+"""Portal tests run against the real services: PostgreSQL and Redis on localhost, real git repositories, and (in
+test_worker_*.py) a real Celery worker process. The environment is set before Django reads its settings."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/9")
+os.environ.setdefault("ROCPORT_ALLOW_LOCAL_REPOS", "1")
+os.environ.setdefault("ROCPORT_ALLOW_PRIVATE_HOSTS", "1")
+os.environ.setdefault("ROCPORT_VAR_DIR", tempfile.mkdtemp(prefix="rocport-test-var-"))
+os.environ.setdefault("ROCPORT_SCAN_HEARTBEAT_STALE", "5")
+
+import django  # noqa: E402
+import pytest  # noqa: E402
+
+django.setup()  # the models below are imported at collection time
+
+from tests.portal.gitrepos import GitRepo  # noqa: E402
+from tests.portal.people import People  # noqa: E402
+
+
+@pytest.fixture
+def repo_factory(tmp_path):
+    """Real git repositories built in the test (file:// clone URLs)."""
+    def make(name: str = "project") -> GitRepo:
+        return GitRepo.create(tmp_path / name)
+    return make
+
+
+@pytest.fixture
+def people(db) -> People:
+    return People.create()
