@@ -180,7 +180,11 @@ class GitSession:
                 raise
             # Servers that refuse a fetch by sha: fetch the branch and look for the commit in its recent history.
             self.git("fetch", "--quiet", "--no-tags", "--depth=200", "origin", f"refs/heads/{ref}", watch_size=True)
-        if self.git("cat-file", "-t", commit).strip() != "commit":
+        try:
+            kind = self.git("cat-file", "-t", commit).strip()
+        except CloneError:
+            kind = ""
+        if kind != "commit":
             raise CloneError("commit_not_found", f"commit {commit} is not in the repository")
         self.git("checkout", "--quiet", "--detach", commit)
         if _tree_size(self.root) > settings.ROCPORT_CLONE_MAX_BYTES:
