@@ -1,16 +1,20 @@
 """Runs file analyses in worker processes, so that a libclang crash or hang costs one file, not the scan.
 
-Each worker takes one file at a time; the parent waits on the worker's pipe and its process sentinel with
-the file's deadline. A worker that dies (segfault) or overruns the per-file timeout is killed and replaced,
-and that file gets an error result. Results come back in submission order through a small reorder buffer,
-so memory stays bounded by the number of workers, not the number of files.
+Workers are plain subprocesses (`python -m scanner.worker`) exchanging pickled messages over their stdin and
+stdout, not multiprocessing children: the scanner runs inside hosts such as Celery's prefork pool, whose
+daemonic children may not start multiprocessing children. A worker exits when its stdin closes, so it never
+outlives whoever started it. Each worker takes one file at a time; the parent waits on the workers' pipes with
+the current file's deadline. A worker that dies (segfault) or overruns the per-file timeout is killed and
+replaced, and that file gets an error result. Results come back in submission order through a small reorder
+buffer, so memory stays bounded by the number of workers, not the number of files.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 import traceback
 from collections import deque
@@ -22,21 +26,30 @@ from scanner.config import ScanOptions
 from scanner.engine import FileJob, error_result
 from scanner.model import FileResult
 
-_STARTUP_GRACE = 120.0  # building the prelude PCH and importing libclang, before the first file
+_STARTUP_GRACE = 120.0  # importing libclang and building the prelude PCH, before the first file
+
+
+class DeadlineExceeded(RuntimeError):
+    """The whole run passed the deadline given to the pool (a scan's time limit)."""
 
 
 @dataclass
 class _Worker:
-    process: multiprocessing.process.BaseProcess
-    conn: Connection
+    process: subprocess.Popen
+    send: Connection
+    receive: Connection
     ready: bool = False
     job: tuple[int, FileJob] | None = None
     deadline: float = 0.0
 
 
-def _worker_main(conn: Connection, options: ScanOptions) -> None:
+def worker_main() -> None:
+    """The worker side (`python -m scanner.worker`): options first, then one job at a time until stdin closes."""
+    receive = Connection(os.dup(0), writable=False)
+    send = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)  # whatever a library prints goes to stderr, never into the protocol
+    options: ScanOptions = receive.recv()
     from scanner.engine import Analyzer
-    from scanner.parsing.clang_unit import Parser
     from scanner.rules import select
 
     translator = None
@@ -46,10 +59,10 @@ def _worker_main(conn: Connection, options: ScanOptions) -> None:
         translator = Translator(TranslateOptions(backend=options.translate_backend))
     analyzer = Analyzer(_parser(options), select(list(options.enable), list(options.disable)), options.target,
                         options.max_file_bytes, translator)
-    conn.send(("ready", None))
+    send.send(("ready", None))
     while True:
         try:
-            job = conn.recv()
+            job = receive.recv()
         except EOFError:
             return
         if job is None:
@@ -59,20 +72,29 @@ def _worker_main(conn: Connection, options: ScanOptions) -> None:
             result = analyzer.analyze(job)
         except Exception:  # a rule or parser bug must cost one file, and say so
             result = error_result(job, "internal error while analysing: " + traceback.format_exc(limit=3))
-        conn.send(("result", result))
+        send.send(("result", result))
 
 
 def _fault_injection(job: FileJob) -> None:
     """Test seam: ROCPORT_FAULT="crash:NAME" or "hang:NAME" makes the worker die or hang on that file, the way
-    a libclang segfault or infinite loop would, so the tests exercise the real kill-and-replace path."""
+    a libclang segfault or infinite loop would, so the tests exercise the real kill-and-replace path. With
+    ROCPORT_FAULT_ONCE=PATH the fault fires only while PATH does not exist (it is created when it fires)."""
     fault = os.environ.get("ROCPORT_FAULT", "")
     kind, _, name = fault.partition(":")
     if not name or not job.rel.endswith(name):
         return
+    once = os.environ.get("ROCPORT_FAULT_ONCE")
+    if once:
+        if os.path.exists(once):
+            return
+        open(once, "w").close()
     if kind == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
     elif kind == "hang":
-        time.sleep(3600)
+        parent = os.getppid()
+        while os.getppid() == parent:  # hang until our parent is gone, then leave no orphan behind
+            time.sleep(0.2)
+        os._exit(1)
 
 
 def _parser(options: ScanOptions):
@@ -83,26 +105,30 @@ def _parser(options: ScanOptions):
 
 
 class WorkerPool:
-    def __init__(self, options: ScanOptions, jobs: int):
+    def __init__(self, options: ScanOptions, jobs: int, deadline: float | None = None):
         self.options = options
         self.size = max(1, jobs)
-        self._mp = multiprocessing.get_context("spawn")  # no fork: callers may hold threads or sockets
+        self.deadline = deadline  # time.monotonic() value; past it, run() raises DeadlineExceeded
         self.workers: list[_Worker] = []
 
     def _start(self) -> _Worker:
-        parent, child = self._mp.Pipe()
-        process = self._mp.Process(target=_worker_main, args=(child, self.options), daemon=True)
-        process.start()
-        child.close()
-        worker = _Worker(process, parent, deadline=time.monotonic() + _STARTUP_GRACE)
+        process = subprocess.Popen([sys.executable, "-m", "scanner.worker"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, close_fds=True)
+        send = Connection(os.dup(process.stdin.fileno()), readable=False)
+        receive = Connection(os.dup(process.stdout.fileno()), writable=False)
+        process.stdin.close()
+        process.stdout.close()
+        send.send(self.options)
+        worker = _Worker(process, send, receive, deadline=time.monotonic() + _STARTUP_GRACE)
         self.workers.append(worker)
         return worker
 
     def _retire(self, worker: _Worker) -> None:
-        if worker.process.is_alive():
+        if worker.process.poll() is None:
             worker.process.kill()
-        worker.process.join(timeout=5)
-        worker.conn.close()
+        worker.process.wait(timeout=5)
+        worker.send.close()
+        worker.receive.close()
         self.workers.remove(worker)
 
     def run(self, jobs: Iterable[FileJob]) -> Iterator[FileResult]:
@@ -118,7 +144,9 @@ class WorkerPool:
                     if worker.ready and worker.job is None and queue:
                         worker.job = queue.popleft()
                         worker.deadline = time.monotonic() + timeout
-                        worker.conn.send(worker.job[1])
+                        worker.send.send(worker.job[1])
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    raise DeadlineExceeded("the run passed its deadline")
                 self._collect(done, timeout)
                 while next_out in done:
                     yield done.pop(next_out)
@@ -126,22 +154,23 @@ class WorkerPool:
         finally:
             for worker in list(self.workers):
                 try:
-                    worker.conn.send(None)
+                    worker.send.send(None)
                 except OSError:
                     pass
                 self._retire(worker)
 
     def _collect(self, done: dict[int, FileResult], timeout: float) -> None:
         now = time.monotonic()
-        wait_for = max(0.0, min((w.deadline for w in self.workers), default=now + 1) - now)
-        handles = [w.conn for w in self.workers] + [w.process.sentinel for w in self.workers]
-        ready = set(wait(handles, timeout=wait_for + 0.01))
+        deadlines = [w.deadline for w in self.workers] + ([self.deadline] if self.deadline is not None else [])
+        wait_for = max(0.0, min(deadlines, default=now + 1) - now)
+        ready = set(wait([w.receive for w in self.workers], timeout=wait_for + 0.01))
         for worker in list(self.workers):
-            if worker.conn in ready:
+            if worker.receive in ready:
                 try:
-                    kind, payload = worker.conn.recv()
+                    kind, payload = worker.receive.recv()
                 except (EOFError, OSError):
-                    self._fail(worker, done, "the analysing process died (libclang crashed?)")
+                    code = worker.process.wait(timeout=5)
+                    self._fail(worker, done, f"the analysing process died (exit code {code}; libclang crashed?)")
                     continue
                 if kind == "ready":
                     worker.ready = True
@@ -149,10 +178,9 @@ class WorkerPool:
                     index, _ = worker.job
                     done[index] = payload
                     worker.job = None
-            elif worker.process.sentinel in ready:
-                self._fail(worker, done, f"the analysing process died (exit code {worker.process.exitcode})")
             elif time.monotonic() > worker.deadline:
-                what = f"timed out after {timeout:g}s (scan.timeout_seconds)" if worker.ready else "worker did not start"
+                what = f"timed out after {timeout:g}s (scan.timeout_seconds)" if worker.ready \
+                    else "worker did not start"
                 self._fail(worker, done, what)
 
     def _fail(self, worker: _Worker, done: dict[int, FileResult], why: str) -> None:

@@ -46,6 +46,14 @@ class Run:
         self.scan = scan
         self.attempt = attempt
         self._last_progress = 0.0
+        # Our own time limit, checked between steps and inside the scanner pool; Celery's soft/hard limits
+        # stay as a safety net.
+        self.deadline = time.monotonic() + settings.SCAN_SOFT_TIME_LIMIT
+
+    def check_deadline(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise ScanUserError("timeout", f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s "
+                                           "(ROCPORT_SCAN_SOFT_TIME_LIMIT)")
 
     def move(self, to: ScanStatus, **fields) -> None:
         updated = Scan.objects.filter(pk=self.scan.pk, attempts=self.attempt, status__in=_CLAIMABLE).update(
@@ -55,6 +63,7 @@ class Run:
         self.scan.refresh_from_db()
 
     def progress(self, done: int, reused: int, force: bool = False) -> None:
+        self.check_deadline()
         now = time.monotonic()
         if not force and now - self._last_progress < 1.0:
             return
@@ -132,7 +141,7 @@ def _run(run_: Run) -> None:
 
 def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[tracking.FileOutcome], list[ScannedFile]]:
     from scanner import ConfigError, ScanOptions, plan
-    from scanner.pool import WorkerPool
+    from scanner.pool import DeadlineExceeded, WorkerPool
     from scanner.rules import rules_run, select
 
     try:
@@ -156,23 +165,33 @@ def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[track
             reused += 1
     run_.progress(done, reused, force=True)
     pending = [job for job in jobs if job.rel not in cached]
-    for result in WorkerPool(options, options.jobs).run(pending):
-        data = result.to_dict()
-        translation = data.pop("translation", None)
-        _record(scan, data, result.path, blobs, outcomes, files, enabled, rules_run, reused=False,
-                translation=translation)
-        blob = blobs.get(result.path)
-        if blob and not result.error:
-            fresh.append(BlobResult(blob_sha=blob, cache_key=keys[result.path], result=_without_path(data),
-                                    translation=translation))
-        if len(fresh) >= 200:
-            BlobResult.objects.bulk_create(fresh, ignore_conflicts=True)
-            fresh = []
-        done += 1
-        run_.progress(done, reused)
+    results = WorkerPool(options, options.jobs, deadline=run_.deadline).run(pending)
+    try:
+        for result in results:
+            _take(run_, scan, result, blobs, keys, outcomes, files, fresh, enabled, rules_run)
+            done += 1
+            run_.progress(done, reused)
+    except DeadlineExceeded:
+        run_.check_deadline()
+        raise
     BlobResult.objects.bulk_create(fresh, ignore_conflicts=True)
     run_.progress(done, reused, force=True)
     return outcomes, files
+
+
+def _take(run_, scan, result, blobs, keys, outcomes, files, fresh, enabled, rules_run) -> None:
+    """Record one fresh scanner result, and queue it for the blob cache (stored in batches of 200)."""
+    data = result.to_dict()
+    translation = data.pop("translation", None)
+    _record(scan, data, result.path, blobs, outcomes, files, enabled, rules_run, reused=False,
+            translation=translation)
+    blob = blobs.get(result.path)
+    if blob and not result.error:
+        fresh.append(BlobResult(blob_sha=blob, cache_key=keys[result.path], result=_without_path(data),
+                                translation=translation))
+    if len(fresh) >= 200:
+        BlobResult.objects.bulk_create(fresh, ignore_conflicts=True)
+        fresh.clear()
 
 
 def _record(scan, data, path, blobs, outcomes, files, enabled, rules_run, reused, translation) -> None:

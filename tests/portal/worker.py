@@ -1,0 +1,73 @@
+"""A real Celery worker process for tests: same code, the test database, Redis as broker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import redis
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKER = os.environ["CELERY_BROKER_URL"]
+
+
+class Worker:
+    def __init__(self, log: Path, **env: str):
+        redis.Redis.from_url(BROKER).flushdb()  # no message of an earlier test is redelivered here
+        settings = connection.settings_dict
+        database = f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
+        self.log = log
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
+             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", "test@%h"],
+            cwd=ROOT, env={**os.environ, "DATABASE_URL": database, **env}, stdout=open(log, "w"),
+            stderr=subprocess.STDOUT, start_new_session=True)
+        self._wait_for("ready.")
+
+    def _wait_for(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.log.read_text():
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError("worker exited:\n" + self.log.read_text()[-3000:])
+            time.sleep(0.1)
+        raise TimeoutError(f"worker never logged {text!r}:\n" + self.log.read_text()[-3000:])
+
+    def pool_children(self) -> list[int]:
+        """Pids of the prefork pool processes (children of the worker's main process)."""
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True, text=True)
+        return [int(pid) for pid in out.stdout.split()]
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+
+
+def wait_final(scan_id: int, timeout: float = 120):
+    from portal.scans.models import Scan
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        scan = Scan.objects.get(pk=scan_id)
+        if scan.is_final:
+            return scan
+        time.sleep(0.2)
+    raise TimeoutError(f"scan {scan_id} is still {Scan.objects.get(pk=scan_id).status}")
+
+
+def wait_until(predicate, timeout: float = 60, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out waiting for {what}")
