@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test docs bench clean
+.PHONY: run scan-demo test docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# Until the portal exists, "run" scans the bundled demo CUDA project and prints the report.
+# The portal with the demo repository scanned, a Celery worker and the web server (scripts/run.sh).
 run: $(STAMP)
+	scripts/run.sh
+
+# The scanner alone on the bundled demo project: the report on the terminal.
+scan-demo: $(STAMP)
 	$(PY) -m scanner scan demo/cuda-demo --format text --fail-on never
 
 test: $(STAMP)

@@ -1,0 +1,66 @@
+"""The minimal repository pages: login, team isolation, roles, methods, CSRF."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from portal.repositories.models import Repository
+from portal.scans.models import Scan
+from tests.portal.people import PASSWORD
+
+
+@pytest.fixture
+def repository(people):
+    return Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+def test_pages_need_a_login(repository):
+    response = Client().get(reverse("repositories:list"))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+@pytest.mark.django_db
+def test_the_login_page_signs_in(people):
+    client = Client()
+    response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.get(reverse("repositories:list")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_members_see_their_team_repositories_and_outsiders_get_404(people, repository):
+    assert b"kernels" in client_for(people.vera).get(reverse("repositories:list")).content
+    assert b"kernels" not in client_for(people.charlie).get(reverse("repositories:list")).content
+    detail = reverse("repositories:detail", args=[repository.pk])
+    assert client_for(people.vera).get(detail).status_code == 200
+    assert client_for(people.charlie).get(detail).status_code == 404
+    assert client_for(people.alice).get(reverse("repositories:detail", args=[99999])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_engineers_can_start_a_scan_viewers_cannot(people, repository):
+    url = reverse("repositories:scan", args=[repository.pk])
+    assert client_for(people.vera).post(url).status_code == 403
+    assert client_for(people.charlie).post(url).status_code == 404
+    response = client_for(people.bob).post(url)
+    assert response.status_code == 302
+    assert Scan.objects.filter(repository=repository, status="queued").count() == 1
+
+
+@pytest.mark.django_db
+def test_starting_a_scan_needs_post_and_a_csrf_token(people, repository):
+    url = reverse("repositories:scan", args=[repository.pk])
+    assert client_for(people.bob).get(url).status_code == 405
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(people.bob)
+    assert strict.post(url).status_code == 403
+    assert not Scan.objects.exists()
