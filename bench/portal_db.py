@@ -1,0 +1,27 @@
+"""Shared set-up for the portal benchmarks: a dedicated PostgreSQL database, migrated, Django configured."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DB = os.environ.get("ROCPORT_BENCH_DB", "rocport_bench")
+
+
+def setup() -> None:
+    sys.path.insert(0, str(ROOT))
+    subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB], check=True)
+    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB], check=True)
+    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DB}"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "portal.settings"
+    os.environ.setdefault("ROCPORT_VAR_DIR", tempfile.mkdtemp(prefix="rocport-bench-var-"))
+    os.environ["ROCPORT_ALLOW_LOCAL_REPOS"] = "1"
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
