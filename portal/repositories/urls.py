@@ -7,4 +7,5 @@ urlpatterns = [
     path("", views.repository_list, name="list"),
     path("<int:pk>/", views.repository_detail, name="detail"),
     path("<int:pk>/scan/", views.start_scan, name="scan"),
+    path("new/<int:team_id>/", views.add_repository, name="add"),
 ]

@@ -6,12 +6,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, F, Q
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import membership_for, require_write
 from portal.findings.models import Finding
+from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
 
@@ -30,7 +32,8 @@ def repository_list(request):
                                                                        findings__branch=F("default_branch"))))
                     .order_by("team__name", "name"))
     rows = [(repo, repo.scans.first()) for repo in repositories]
-    return render(request, "repositories/list.html", {"rows": rows})
+    managed = [m.team for m in request.user.memberships.select_related("team") if m.can_manage]
+    return render(request, "repositories/list.html", {"rows": rows, "managed_teams": managed})
 
 
 @require_GET
@@ -42,6 +45,23 @@ def repository_detail(request, pk: int):
                                          state=Finding.State.OPEN).values_list("risk").annotate(n=Count("id")))
     return render(request, "repositories/detail.html",
                   {"repository": repository, "scans": scans, "open_by_risk": counts, "membership": membership})
+
+
+@login_required
+def add_repository(request, team_id: int):
+    membership = membership_for(request.user, team_id)
+    if not membership.can_manage:
+        raise PermissionDenied("only managers and admins register repositories")
+    form = RepositoryForm(request.POST or None)
+    form.instance.team_id = team_id
+    if request.method == "POST" and form.is_valid():
+        if Repository.objects.filter(team_id=team_id, name=form.cleaned_data["name"]).exists():
+            form.add_error("name", "This team already has a repository with that name.")
+        else:
+            repository = form.save()
+            messages.success(request, f"Repository {repository.name} registered.")
+            return redirect("repositories:detail", pk=repository.pk)
+    return render(request, "repositories/add.html", {"form": form, "team": membership.team})
 
 
 @require_POST

@@ -16,11 +16,13 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from portal.findings import tracking
 from portal.repositories.git import CloneError, GitSession
+from portal.repositories.urlcheck import validate_clone_url
 from portal.scans.constants import ACTIVE_STATUSES, APP_ERROR, USER_ERRORS, WORKER_LOST, ScanStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile
 
@@ -119,6 +121,10 @@ def _run(run_: Run) -> None:
     run_.move(ScanStatus.CLONING, started=scan.started or timezone.now())
     previous = (Scan.objects.filter(repository=repository, branch=scan.branch, status=ScanStatus.FINISHED)
                 .exclude(pk=scan.pk).order_by("-finished").first())
+    try:
+        validate_clone_url(repository.clone_url)  # again at clone time: settings or DNS may have changed
+    except ValidationError as exc:
+        raise ScanUserError("clone_failed", " ".join(exc.messages)) from None
     with GitSession(repository.clone_url, repository.credentials()) as git:
         commit = scan.commit_sha or git.resolve(scan.ref or scan.branch)
         if not scan.commit_sha:

@@ -64,3 +64,24 @@ def test_starting_a_scan_needs_post_and_a_csrf_token(people, repository):
     strict.force_login(people.bob)
     assert strict.post(url).status_code == 403
     assert not Scan.objects.exists()
+
+
+@pytest.mark.django_db
+def test_managers_register_repositories_and_bad_urls_are_refused_on_the_form(people, settings):
+    settings.ROCPORT_ALLOW_PRIVATE_HOSTS = False
+    url = reverse("repositories:add", args=[people.team.pk])
+    assert client_for(people.bob).get(url).status_code == 403
+    assert client_for(people.charlie).get(url).status_code == 404
+    alice = client_for(people.alice)
+    bad = alice.post(url, {"name": "r", "clone_url": "https://127.0.0.1/x.git", "default_branch": "main"})
+    assert bad.status_code == 200 and b"private or local address" in bad.content
+    assert not Repository.objects.exists()
+    settings.ROCPORT_ALLOW_PRIVATE_HOSTS = True
+    good = alice.post(url, {"name": "r", "clone_url": "https://127.0.0.1/x.git", "default_branch": "main",
+                            "credentials_username": "ci", "credentials_secret": "tok-123"})
+    assert good.status_code == 302
+    repository = Repository.objects.get(name="r")
+    assert repository.credentials() == ("ci", "tok-123")
+    assert "tok-123" not in repository.credentials_encrypted
+    page = alice.get(reverse("repositories:detail", args=[repository.pk]))
+    assert b"tok-123" not in page.content
