@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "portal.repositories",
     "portal.scans",
     "portal.findings",
+    "portal.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -138,7 +139,13 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a scan is long: never hold a second one behind it
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-scans": {"task": "portal.scans.tasks.sweep_stuck_scans", "schedule": 60.0},
+    "redeliver-pending-webhooks": {"task": "portal.webhooks.tasks.redeliver_pending", "schedule": 60.0},
+    "reconcile-branch-heads": {"task": "portal.webhooks.tasks.reconcile_heads", "schedule": 600.0},
 }
+# Publishing a task must not hang a webhook request while the broker is down: fail fast, the delivery stays
+# pending and the redelivery task sends it later.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY = False
 
 # -- Repositories and cloning -------------------------------------------------------------------------------
 ROCPORT_ALLOW_LOCAL_REPOS = env_bool("ROCPORT_ALLOW_LOCAL_REPOS", False)  # file:// and paths: demo and tests
@@ -147,6 +154,8 @@ ROCPORT_CLONE_TIMEOUT = env_int("ROCPORT_CLONE_TIMEOUT", 600, minimum=1)
 ROCPORT_CLONE_MAX_BYTES = env_int("ROCPORT_CLONE_MAX_BYTES", 2 * 1024**3, minimum=1024)
 ROCPORT_CREDENTIALS_KEY = env_secret("ROCPORT_CREDENTIALS_KEY")
 ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
+ROCPORT_WEBHOOK_MAX_BYTES = env_int("ROCPORT_WEBHOOK_MAX_BYTES", 25 * 1024 * 1024, minimum=1024)  # GitHub's cap
+ROCPORT_WEBHOOK_PENDING_SECONDS = env_int("ROCPORT_WEBHOOK_PENDING_SECONDS", 30, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -3,12 +3,21 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.http import HttpResponse
 from django.views.generic import RedirectView
+
+
+def healthz(request):
+    """A trivial 200 (load balancers; the webhook benchmark's baseline)."""
+    return HttpResponse("ok", content_type="text/plain")
+
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="repositories:list", permanent=False)),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("repositories/", include("portal.repositories.urls")),
+    path("hooks/", include("portal.webhooks.urls")),
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -24,6 +24,10 @@ class Repository(models.Model):
     credentials_encrypted = models.TextField(blank=True, default="")
     credentials_username = models.CharField(max_length=200, blank=True, default="")
     webhook_secret = models.CharField(max_length=100, default=_webhook_secret)
+    # After a rotation the previous secret stays valid until this time (providers are updated by hand).
+    previous_webhook_secret = models.CharField(max_length=100, blank=True, default="")
+    previous_secret_expires = models.DateTimeField(null=True, blank=True)
+    gone_branches = models.JSONField(default=list, blank=True)  # tracked branches deleted on the remote
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -36,6 +40,25 @@ class Repository(models.Model):
     @property
     def branches(self) -> list[str]:
         return [self.default_branch] + [b for b in self.tracked_branches if b != self.default_branch]
+
+    def webhook_secrets(self) -> list[str]:
+        """The secrets a delivery may be signed with now: the current one, and the previous during its grace."""
+        from django.utils import timezone
+
+        secrets_ = [self.webhook_secret]
+        if self.previous_webhook_secret and self.previous_secret_expires and \
+                self.previous_secret_expires > timezone.now():
+            secrets_.append(self.previous_webhook_secret)
+        return secrets_
+
+    def rotate_webhook_secret(self, grace_hours: int = 24) -> None:
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        self.previous_webhook_secret = self.webhook_secret
+        self.previous_secret_expires = timezone.now() + timedelta(hours=grace_hours)
+        self.webhook_secret = _webhook_secret()
 
     def set_credentials(self, username: str, secret: str) -> None:
         self.credentials_username = username

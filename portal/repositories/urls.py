@@ -8,4 +8,5 @@ urlpatterns = [
     path("<int:pk>/", views.repository_detail, name="detail"),
     path("<int:pk>/scan/", views.start_scan, name="scan"),
     path("new/<int:team_id>/", views.add_repository, name="add"),
+    path("<int:pk>/settings/", views.repository_settings, name="settings"),
 ]

@@ -3,12 +3,14 @@ The real dashboards are their own issue; these views are thin and guarded."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, F, Q
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import membership_for, require_write
@@ -43,8 +45,10 @@ def repository_detail(request, pk: int):
     scans = repository.scans.all()[:50]
     counts = dict(Finding.objects.filter(repository=repository, branch=repository.default_branch,
                                          state=Finding.State.OPEN).values_list("risk").annotate(n=Count("id")))
+    deliveries = repository.deliveries.select_related("scan")[:20]
     return render(request, "repositories/detail.html",
-                  {"repository": repository, "scans": scans, "open_by_risk": counts, "membership": membership})
+                  {"repository": repository, "scans": scans, "open_by_risk": counts, "membership": membership,
+                   "deliveries": deliveries})
 
 
 @login_required
@@ -62,6 +66,38 @@ def add_repository(request, team_id: int):
             messages.success(request, f"Repository {repository.name} registered.")
             return redirect("repositories:detail", pk=repository.pk)
     return render(request, "repositories/add.html", {"form": form, "team": membership.team})
+
+
+@login_required
+def repository_settings(request, pk: int):
+    """Webhook endpoints with copy-paste setup per provider; managers see the secret and can rotate it."""
+    repository, membership = get_repository_for_user(request, pk)
+    if request.method == "POST":
+        if not membership.can_manage:
+            raise PermissionDenied("only managers rotate the webhook secret")
+        repository.rotate_webhook_secret()
+        repository.save(update_fields=["webhook_secret", "previous_webhook_secret", "previous_secret_expires"])
+        messages.success(request, "New webhook secret; the previous one keeps working for 24 hours.")
+        return redirect("repositories:settings", pk=pk)
+    base = settings.SITE_URL.rstrip("/")
+    endpoints = [(name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", steps)
+                 for provider, name, steps in _SETUP]
+    rejections = repository.webhook_rejections.count()
+    return render(request, "repositories/settings.html", {
+        "repository": repository, "membership": membership, "endpoints": endpoints, "rejections": rejections})
+
+
+_SETUP = (
+    ("github", "GitHub", "Settings → Webhooks → Add webhook. Payload URL: the URL above; Content type: "
+                         "application/json; Secret: the secret; events: Just the push event."),
+    ("gitlab", "GitLab", "Settings → Webhooks → Add new webhook. URL: the URL above; Secret token: the secret; "
+                         "Trigger: Push events (and Tag push events if you like)."),
+    ("gitea", "Gitea", "Settings → Webhooks → Add Webhook → Gitea. Target URL: the URL above; HTTP method POST; "
+                       "POST content type application/json; Secret: the secret; Trigger on: Push events "
+                       "(add Delete events so that branch deletions are seen)."),
+    ("forgejo", "Forgejo", "Settings → Webhooks → Add webhook → Forgejo. Target URL: the URL above; Secret: the "
+                           "secret; Trigger on: Push events and Delete events."),
+)
 
 
 @require_POST

@@ -18,9 +18,9 @@ BROKER = os.environ["CELERY_BROKER_URL"]
 
 class Worker:
     def __init__(self, log: Path, **env: str):
-        redis.Redis.from_url(BROKER).flushdb()  # no message of an earlier test is redelivered here
-        settings = connection.settings_dict
-        database = f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
+        broker = env.get("CELERY_BROKER_URL", BROKER)
+        redis.Redis.from_url(broker).flushdb()  # no message of an earlier test is redelivered here
+        database = test_database_url()
         self.log = log
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
@@ -50,6 +50,11 @@ class Worker:
         except ProcessLookupError:
             pass
         self.process.wait()
+
+
+def test_database_url() -> str:
+    settings = connection.settings_dict
+    return f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
 
 
 def wait_final(scan_id: int, timeout: float = 120):

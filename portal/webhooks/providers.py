@@ -1,0 +1,124 @@
+"""What each git host sends: how to verify it, where its delivery id and event are, and what a push means.
+
+The provider is the endpoint's, never guessed from the headers: Gitea and Forgejo also send GitHub's headers
+(`X-GitHub-Event`, `X-Hub-Signature-256`), so the provider-specific ones decide.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+
+ZERO = "0" * 40
+
+
+class VerificationFailed(Exception):
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status  # 401: nothing to check; 403: checked and wrong
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    signature_header: str
+    delivery_header: str
+    event_header: str
+    token: bool = False  # GitLab: a shared token in clear, not a signature
+    signature_prefix: str = ""
+
+
+SPECS = {
+    "github": ProviderSpec("X-Hub-Signature-256", "X-GitHub-Delivery", "X-GitHub-Event", signature_prefix="sha256="),
+    "gitea": ProviderSpec("X-Gitea-Signature", "X-Gitea-Delivery", "X-Gitea-Event"),
+    "forgejo": ProviderSpec("X-Forgejo-Signature", "X-Forgejo-Delivery", "X-Forgejo-Event"),
+    "gitlab": ProviderSpec("X-Gitlab-Token", "Idempotency-Key", "X-Gitlab-Event", token=True),
+}
+
+
+def verify(provider: str, headers, body: bytes, secrets: list[str]) -> None:
+    """Raise VerificationFailed unless the body was signed (or the token sent) with one of `secrets`."""
+    spec = SPECS[provider]
+    sent = headers.get(spec.signature_header, "")
+    if not sent:
+        raise VerificationFailed(401, f"missing {spec.signature_header}")
+    for secret in secrets:
+        if spec.token:
+            expected = secret
+        else:
+            expected = spec.signature_prefix + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+        if hmac.compare_digest(sent.encode(), expected.encode()):
+            return
+    raise VerificationFailed(403, f"bad {spec.signature_header}")
+
+
+def delivery_id(provider: str, headers, body: bytes) -> str:
+    """The provider's delivery id; GitLab before 17.4 has no Idempotency-Key: fall back to its event UUID, and
+    to a hash of the body as a last resort (a retry of the same bytes is then the same delivery)."""
+    spec = SPECS[provider]
+    value = headers.get(spec.delivery_header, "")
+    if not value and provider == "gitlab":
+        value = headers.get("X-Gitlab-Event-UUID", "")
+    if not value and provider == "forgejo":
+        value = headers.get("X-Gitea-Delivery", "")
+    return value[:200] or "sha256:" + hashlib.sha256(body).hexdigest()
+
+
+def event_name(provider: str, headers) -> str:
+    spec = SPECS[provider]
+    value = headers.get(spec.event_header, "")
+    if not value and provider == "forgejo":
+        value = headers.get("X-Gitea-Event", "")
+    return value[:100]
+
+
+@dataclass
+class Push:
+    """What a delivery asks for. kind: ping | push | branch_deleted | tag | other."""
+
+    kind: str
+    branch: str = ""  # short name, for branch events
+    ref: str = ""
+    before: str = ""
+    after: str = ""  # the commit to scan
+
+
+def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
+    """Classify a verified delivery. Raises ValueError for a body that is not the JSON it claims to be."""
+    text = body.decode("utf-8")
+    if content_type.startswith("application/x-www-form-urlencoded"):
+        from urllib.parse import parse_qs
+
+        text = parse_qs(text).get("payload", [""])[0]
+    payload = json.loads(text)
+    if not isinstance(payload, dict):
+        raise ValueError("the payload is not a JSON object")
+    event_lower = event.lower()
+    if event_lower in ("ping", "system hook") or (provider == "gitlab" and event_lower == "test hook"):
+        return Push("ping")
+    if provider in ("gitea", "forgejo") and event_lower in ("create", "delete"):
+        ref = str(payload.get("ref", ""))
+        if payload.get("ref_type") == "branch" and event_lower == "delete":
+            return Push("branch_deleted", branch=_short(ref), ref=ref)
+        return Push("other", ref=ref)
+    is_push = event_lower in ("push", "push hook", "tag push hook")
+    if not is_push:
+        return Push("other")
+    ref = str(payload.get("ref", ""))
+    before, after = str(payload.get("before") or ""), str(payload.get("after") or "")
+    if ref.startswith("refs/tags/") or event_lower == "tag push hook":
+        return Push("tag", ref=ref, before=before, after=after)
+    if not ref.startswith("refs/heads/"):
+        return Push("other", ref=ref)
+    branch = ref[len("refs/heads/"):]
+    if after == ZERO or payload.get("deleted") is True:
+        return Push("branch_deleted", branch=branch, ref=ref, before=before, after=after)
+    if provider == "gitlab" and payload.get("checkout_sha"):
+        after = str(payload["checkout_sha"])
+    return Push("push", branch=branch, ref=ref, before=before, after=after)
+
+
+def _short(ref: str) -> str:
+    return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref

@@ -1,0 +1,151 @@
+"""Python package requirements wherever a project declares them: requirements*.txt, pyproject.toml (`tomllib`),
+setup.py (`install_requires` read with `ast`), conda environment files (PyYAML). Each requirement keeps the line
+it was written on, so a rule about a CUDA-only wheel reports there.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from dataclasses import dataclass
+
+from scanner.formats import Parsed, yaml_doc
+from scanner.formats.lines import code_lines
+
+
+@dataclass(frozen=True)
+class Requirement:
+    name: str  # normalised (PEP 503): lower case, runs of -_. as one "-"
+    raw: str  # as written: `torch==2.3.0+cu121`
+    line: int
+    col: int
+    source: str  # "pip" or "conda"
+
+
+_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def parse_toml(text: str) -> Parsed:
+    try:
+        return Parsed(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
+        return Parsed(None, f"not valid TOML ({exc})")
+
+
+def requirements(facts) -> list[Requirement]:
+    cached = facts.cache.get("requirements")
+    if cached is None:
+        reader = {"requirements": _from_requirements_txt, "pyproject": _from_pyproject, "conda": _from_conda,
+                  "python": _from_setup_py}.get(facts.language)
+        cached = reader(facts) if reader is not None else []
+        facts.cache["requirements"] = cached
+    return cached
+
+
+def _requirement(raw: str, line: int, col: int, source: str = "pip") -> Requirement | None:
+    match = _NAME.match(raw)
+    if match is None or raw.lstrip().startswith(("-", "http:", "https:", "git+", "file:", ".", "/")):
+        return None
+    return Requirement(normalise(match.group(1)), raw.strip(), line, col, source)
+
+
+def _from_requirements_txt(facts) -> list[Requirement]:
+    out = []
+    for number, text in code_lines(facts):
+        stripped = text.strip()
+        egg = re.search(r"#egg=([\w.-]+)", text)
+        if egg:  # `git+https://...#egg=flash-attn`
+            out.append(Requirement(normalise(egg.group(1)), stripped, number, text.find(stripped) + 1, "pip"))
+            continue
+        req = _requirement(stripped, number, text.find(stripped) + 1)
+        if req is not None:
+            out.append(req)
+    return out
+
+
+def _locate(facts, raw: str, start: int) -> tuple[int, int]:
+    """The first line at or after `start` (1-based) that spells `raw` inside quotes, else its name."""
+    for number in range(max(start, 1), len(facts.lines) + 1):
+        col = facts.lines[number - 1].find(raw)
+        if col >= 0:
+            return number, col + 1
+    return 0, 0
+
+
+def _from_pyproject(facts) -> list[Requirement]:
+    data = facts.parsed.value if facts.parsed is not None else None
+    if not isinstance(data, dict):
+        return _from_requirements_lines(facts)
+    specs: list[str] = []
+    project = data.get("project", {})
+    specs += list(project.get("dependencies", []) or [])
+    for group in (project.get("optional-dependencies", {}) or {}).values():
+        specs += list(group or [])
+    specs += list(data.get("build-system", {}).get("requires", []) or [])
+    for group in (data.get("dependency-groups", {}) or {}).values():
+        specs += [s for s in group or [] if isinstance(s, str)]
+    poetry = data.get("tool", {}).get("poetry", {})
+    specs += [name for name in (poetry.get("dependencies", {}) or {}) if name != "python"]
+    out, cursor = [], 1
+    for spec in specs:
+        if not isinstance(spec, str):
+            continue
+        line, col = _locate(facts, spec, 1)
+        req = _requirement(spec, line, col) if line else None
+        if req is not None:
+            out.append(req)
+            cursor = line
+    del cursor
+    return sorted(set(out), key=lambda r: (r.line, r.col))
+
+
+def _from_requirements_lines(facts) -> list[Requirement]:
+    """A pyproject.toml tomllib rejects: quoted requirement-like strings on their lines."""
+    out = []
+    for number, text in code_lines(facts):
+        for match in re.finditer(r"""["']([A-Za-z0-9][A-Za-z0-9._-]*[^"']*)["']""", text):
+            req = _requirement(match.group(1), number, match.start(1) + 1)
+            if req is not None:
+                out.append(req)
+    return out
+
+
+def _from_conda(facts) -> list[Requirement]:
+    out = []
+    for doc in yaml_doc.documents(facts):
+        for item in yaml_doc.elements(yaml_doc.get(doc, "dependencies")):
+            if isinstance(item, yaml_doc.ScalarNode):
+                spec = item.value.split("::")[-1]  # `nvidia::cuda-toolkit`
+                req = _requirement(spec.replace("=", "==", 1) if "==" not in spec else spec,
+                                   yaml_doc.line_of(item), yaml_doc.col_of(item), "conda")
+                if req is not None:
+                    out.append(Requirement(req.name, item.value, req.line, req.col, "conda"))
+            for pip in yaml_doc.elements(yaml_doc.get(item, "pip")):
+                req = _requirement(yaml_doc.text(pip), yaml_doc.line_of(pip), yaml_doc.col_of(pip))
+                if req is not None:
+                    out.append(req)
+    return out
+
+
+def _from_setup_py(facts) -> list[Requirement]:
+    """`install_requires=[...]`, `extras_require={...: [...]}` and `setup_requires` of a setup() call."""
+    if not facts.path.endswith("setup.py"):
+        return []
+    module = facts.parsed.value if facts.parsed is not None else None
+    out = []
+    if module is None:
+        return out
+    for node in ast.walk(module):
+        if isinstance(node, ast.keyword) and node.arg in ("install_requires", "extras_require", "setup_requires"):
+            for const in ast.walk(node.value):
+                if isinstance(const, ast.Constant) and isinstance(const.value, str) and not (
+                        isinstance(node.value, ast.Dict) and const in node.value.keys):
+                    req = _requirement(const.value, const.lineno, const.col_offset + 1)
+                    if req is not None:
+                        out.append(req)
+    return out
