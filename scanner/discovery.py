@@ -1,5 +1,10 @@
 """Which files of a checkout the scanner looks at, and in which language.
 
+C, C++, CUDA and PTX are known by suffix. The rest of a CUDA project's migration surface (build files,
+container files, scripts, CI and deployment YAML, Python and its packaging, sysctl files) is known by name or
+suffix too, and analysed as text (scanner.formats): `language_of` tries the suffix table first, so a C++ tree
+pays one dictionary lookup per file, as before.
+
 The walk never follows symlinks out of the tree and never silently drops a candidate: a file it will not
 analyse (a symlink, an excluded path is the one exception: the user asked) still gets a result that says why.
 """
@@ -30,6 +35,32 @@ LANGUAGE_BY_SUFFIX = {
     ".c": "c",
     ".ptx": "ptx",
 }
+# Text languages by suffix (scanner.formats.TEXT_LANGUAGES).
+TEXT_LANGUAGE_BY_SUFFIX = {
+    ".cmake": "cmake",
+    ".mk": "make",
+    ".mak": "make",
+    ".sh": "shell",
+    ".bash": "shell",
+    ".yml": "yaml",
+    ".yaml": "yaml",
+    ".py": "python",
+    ".dockerfile": "dockerfile",
+    ".containerfile": "dockerfile",
+}
+# Whole names (lower case).
+TEXT_LANGUAGE_BY_NAME = {
+    "cmakelists.txt": "cmake",
+    "makefile": "make",
+    "gnumakefile": "make",
+    "dockerfile": "dockerfile",
+    "containerfile": "dockerfile",
+    "pyproject.toml": "pyproject",
+    "environment.yml": "conda",
+    "environment.yaml": "conda",
+    "sysctl.conf": "sysctl",
+}
+CXX_LANGUAGES = frozenset({"cuda", "c++", "c"})
 SKIP_DIRS = {".git", ".hg", ".svn"}
 
 
@@ -41,8 +72,36 @@ class Candidate:
     problem: str = ""  # set when the file must not be opened (a symlink): the result is an error
 
 
-def language_of(name: str) -> str | None:
-    return LANGUAGE_BY_SUFFIX.get(os.path.splitext(name)[1].lower())
+def language_of(name: str, rel_dir: str = "") -> str | None:
+    """The language of a file called `name` in directory `rel_dir` (relative to the root), or None."""
+    suffix = os.path.splitext(name)[1].lower()
+    language = LANGUAGE_BY_SUFFIX.get(suffix)
+    if language is not None:
+        return language
+    lower = name.lower()
+    language = TEXT_LANGUAGE_BY_NAME.get(lower)
+    if language is not None:
+        return language
+    if suffix in (".yml", ".yaml") and ("environment" in lower or lower.startswith("conda")):
+        return "conda"
+    language = TEXT_LANGUAGE_BY_SUFFIX.get(suffix)
+    if language is not None:
+        return language
+    if suffix == ".txt":
+        if "requirements" in lower or lower.startswith("constraints"):
+            return "requirements"
+        if lower.endswith("cmakelists.txt"):
+            return "cmake"
+        return "requirements" if rel_dir.rsplit("/", 1)[-1] == "requirements" else None
+    if suffix == ".conf":
+        return "sysctl" if lower.endswith("sysctl.conf") or rel_dir.endswith("sysctl.d") else None
+    if suffix == ".toml":
+        return "pyproject" if lower.endswith("pyproject.toml") else None
+    if lower.startswith(("dockerfile.", "containerfile.")):
+        return "dockerfile"
+    if lower.startswith("makefile.") or lower.endswith(".makefile"):
+        return "make"
+    return None
 
 
 def is_excluded(rel: str, patterns: tuple[str, ...]) -> bool:
@@ -74,7 +133,7 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> list[Candidate]:
             kept.append(name)
         dirnames[:] = kept
         for name in filenames:
-            language = language_of(name)
+            language = language_of(name, rel_dir)
             if language is None:
                 continue
             rel = f"{rel_dir}/{name}" if rel_dir != "." else name

@@ -5,6 +5,10 @@ Steps:
 - parse hermetically (scanner.parsing.clang_unit); fall back to tokens when clang cannot make sense of it;
 - one dispatch pass over tokens and AST (scanner.analysis.dispatch);
 - turn rule reports into findings: target-aware severity, suppressions, fingerprints; per-file statistics.
+
+Text files (scanner.formats.TEXT_LANGUAGES: build files, containers, scripts, YAML, Python, packaging, sysctl)
+skip libclang: their format's parser runs once (a file it rejects is analysed by lines, and says so), then the
+"file" rules; suppressions come from their `#` comments.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import time
 from pathlib import Path
 from dataclasses import dataclass
 
-from scanner import fingerprint, nametable, suppressions
+from scanner import fingerprint, formats, nametable, suppressions
 from scanner.analysis.ast import UnitSource, main_file_roots
 from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
@@ -23,6 +27,7 @@ from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
 from scanner.target import TargetProfile
 
 _BINARY_PROBE = 8192
+_EMPTY_VIEW = TokenView([], [], [], [], [])
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,8 @@ class Analyzer:
         if job.language == "ptx":
             empty = TokenView([], [], [], [], [])
             return self._run(job, lines, stats, ParseHealth(ParseMode.TEXT), empty, [], [])
+        if job.language in formats.TEXT_LANGUAGES:
+            return self._run_text(job, text, lines, stats)
 
         attempt = self._understand(job, text, lines, job.file_args)
         if attempt is None:
@@ -133,11 +140,25 @@ class Analyzer:
         _count_references(view, stats, self.names)
         stats.kernels = sum(1 for fn in functions if fn.is_kernel)
         stats.kernel_launches = sum(1 for t in view.code if t.text == "<<<")
-        findings = self._findings(facts, view, lines)
+        findings = self._findings(facts, view.comments, lines)
         return FileResult(job.rel, job.language, health, stats, findings)
 
-    def _findings(self, facts: FileFacts, view: TokenView, lines: list[str]) -> list[Finding]:
-        marks = suppressions.collect(view.comments, lines)
+    def _run_text(self, job: FileJob, text: str, lines: list[str], stats: FileStats) -> FileResult:
+        parsed = formats.parse(job.language, text)
+        health = ParseHealth(ParseMode.TEXT)
+        if parsed.error:
+            # The structure is lost, the lines are not: rules fall back to them, and the result says so.
+            health = ParseHealth(ParseMode.TOKENS, error_count=1, first_errors=[parsed.error],
+                                 fallback_reason=f"{parsed.error}; analysed by lines")
+        facts = FileFacts(job.rel, job.language, lines, _EMPTY_VIEW, [], self.names, self.target, False,
+                          parsed=parsed)
+        facts._text = text
+        self.dispatcher.file_pass(facts)
+        findings = self._findings(facts, suppressions.hash_comments(lines), lines)
+        return FileResult(job.rel, job.language, health, stats, findings)
+
+    def _findings(self, facts: FileFacts, comments, lines: list[str]) -> list[Finding]:
+        marks = suppressions.collect(comments, lines)
         findings, functions, seen = [], [], set()
         for report in facts.reports:
             rule = report.rule

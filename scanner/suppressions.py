@@ -1,5 +1,8 @@
 """Inline suppressions: `// rocport: ignore[ROC101] reason` silences one rule on one line.
 
+C, C++ and CUDA comments come from libclang's tokens; text files (CMake, shell, YAML, Dockerfiles, Python, ...)
+use `# rocport: ignore[ROC221] reason`, read by `hash_comments`.
+
 The comment applies to its own line, or, when it stands alone on a line, to the next line of code.
 A suppressed finding is still reported, marked suppressed with its reason: it is never dropped.
 """
@@ -35,6 +38,19 @@ def collect(comments: list[Token], lines: list[str]) -> dict[int, list[Suppressi
             line = _next_code_line(lines, line + comment.text.count("\n"))
         by_line.setdefault(line, []).append(Suppression(line, rules, reason))
     return by_line
+
+
+def hash_comments(lines: list[str]) -> list[Token]:
+    """The `#` comments of a text file that carry a suppression marker, as comment tokens."""
+    out = []
+    for number, line in enumerate(lines, start=1):
+        if "rocport" not in line or not _MARKER.search(line):
+            continue
+        marker = line.lower().find("rocport:")
+        start = line.rfind("#", 0, marker)
+        if start >= 0:
+            out.append(Token("comment", line[start:], number, start + 1, 0))
+    return out
 
 
 def _next_code_line(lines: list[str], after: int) -> int:

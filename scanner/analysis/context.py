@@ -4,13 +4,17 @@ Rules never see libclang cursors: AST events carry a `Node` (ROCport's own, lazi
 events a `Token`, `Include` or `Directive`. The helpers answer the questions the catalogue asks: the
 callee of a call, whether code runs on the device, which preprocessor guards enclose it, the value of a
 constant, and whether a value derives from a thread or lane id.
+
+Text files (build files, containers, scripts, YAML, Python: scanner.formats) have no tokens or AST: their
+"file" rules read `ctx.lines` / `ctx.text` and the parsed form (`ctx.parsed`, per scanner.formats.parse), and
+report with `ctx.report_at(line, col, ...)`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import clang.cindex as ci
 
@@ -111,9 +115,18 @@ class FileFacts:
     target: TargetProfile
     has_ast: bool
     reports: list[Report] = field(default_factory=list)
+    parsed: Any = None  # text files: scanner.formats.Parsed (the format's parsed form, or the parser's error)
+    cache: dict = field(default_factory=dict)  # per-file memo of the format helpers (scanner.formats.*)
 
     _guarded: dict = field(default_factory=dict)
     _identifiers: frozenset[str] | None = None
+    _text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "\n".join(self.lines)
+        return self._text
 
     @property
     def identifiers(self) -> frozenset[str]:
@@ -181,6 +194,24 @@ class Context:
     def line(self) -> int:
         anchor = self._anchor()
         return anchor.line if anchor is not None else 1
+
+    @property
+    def lines(self) -> list[str]:
+        return self.facts.lines
+
+    @property
+    def text(self) -> str:
+        return self.facts.text
+
+    @property
+    def language(self) -> str:
+        return self.facts.language
+
+    @property
+    def parsed(self):
+        """Text files: the parsed form of the file (scanner.formats.Parsed.value), None if it has none."""
+        parsed = self.facts.parsed
+        return parsed.value if parsed is not None else None
 
     def line_text(self, line: int | None = None) -> str:
         line = self.line if line is None else line
@@ -259,6 +290,12 @@ class Context:
             line, col, end_line, end_col = 1, 1, 1, 1
         function = self.function.name if self.function is not None else ""
         self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function))
+
+    def report_at(self, line: int, col: int, message: str, length: int = 0) -> None:
+        """Report at a line and column of a text file; `length` characters wide (0: to the end of the line)."""
+        end_col = col + length if length > 0 else len(self.line_text(line)) + 1
+        function = self.function.name if self.function is not None else ""
+        self.facts.reports.append(Report(self.rule, message, line, col, line, max(end_col, col), function))
 
     def _anchor(self) -> Anchor | None:
         return self.node or self.token or self.include or self.directive

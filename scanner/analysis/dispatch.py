@@ -76,6 +76,10 @@ class Dispatcher:
         if roots and self.ast_kinds:
             self._ast(facts, roots, by_node)
 
+    def file_pass(self, facts: FileFacts) -> None:
+        """Text files: only the "file" rules (they have no tokens or AST)."""
+        self._file(facts)
+
     def _file(self, facts: FileFacts) -> None:
         for rule in self._for(facts, "file"):
             rule.check(Context(facts, rule, "file"))

@@ -91,7 +91,7 @@ def _from_pyproject(facts) -> list[Requirement]:
         specs += [s for s in group or [] if isinstance(s, str)]
     poetry = data.get("tool", {}).get("poetry", {})
     specs += [name for name in (poetry.get("dependencies", {}) or {}) if name != "python"]
-    out, cursor = [], 1
+    out = []
     for spec in specs:
         if not isinstance(spec, str):
             continue
@@ -99,8 +99,6 @@ def _from_pyproject(facts) -> list[Requirement]:
         req = _requirement(spec, line, col) if line else None
         if req is not None:
             out.append(req)
-            cursor = line
-    del cursor
     return sorted(set(out), key=lambda r: (r.line, r.col))
 
 

@@ -35,7 +35,7 @@ def translate_tree(root: Path, translator: Translator, exclude: tuple[str, ...] 
     if root.is_file():
         candidates = [discovery.Candidate(root, root.name, discovery.language_of(root.name) or "cuda")]
     else:
-        candidates = [c for c in discovery.discover(root, exclude) if c.language != "ptx"]
+        candidates = [c for c in discovery.discover(root, exclude) if c.language in discovery.CXX_LANGUAGES]
     for candidate in candidates:
         rel = candidate.rel
         text, problem = _read(candidate)
