@@ -4,7 +4,6 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.http import HttpResponse
-from django.views.generic import RedirectView
 
 
 def healthz(request):
@@ -13,10 +12,16 @@ def healthz(request):
 
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="repositories:list", permanent=False)),
+    path("", include("portal.dashboards.urls")),
+    path("accounts/", include("portal.accounts.urls")),
+    path("findings/", include("portal.findings.urls")),
+    path("scans/", include("portal.scans.urls")),
+    path("rules/", include("portal.catalogue.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("repositories/", include("portal.repositories.urls")),
+    path("repositories/", include("portal.files.urls")),
     path("hooks/", include("portal.webhooks.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

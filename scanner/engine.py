@@ -103,7 +103,7 @@ class Analyzer:
         from scanner.translate import unified_diff
 
         translated = self.translator.translate(job.rel, text, Path(job.path))
-        data = translated.to_dict()
+        data = translated.to_dict(include_text=True)
         data["diff"] = unified_diff(job.rel, text, translated.text)
         return data
 

@@ -20,3 +20,18 @@ def membership_for(user, team_id: int) -> Membership:
 def require_write(membership: Membership) -> None:
     if not membership.can_write:
         raise PermissionDenied("viewers cannot change anything")
+
+
+def require_manage(membership: Membership) -> None:
+    if not membership.can_manage:
+        raise PermissionDenied("only managers and admins can do this")
+
+
+def get_repository_for_user(request, pk: int):
+    """(repository, membership); 404 when the user is not in the repository's team, as for a missing one."""
+    from django.shortcuts import get_object_or_404
+
+    from portal.repositories.models import Repository
+
+    repository = get_object_or_404(Repository.objects.select_related("team"), pk=pk)
+    return repository, membership_for(request.user, repository.team_id)

@@ -32,6 +32,7 @@ class Finding(models.Model):
     name = models.CharField(max_length=100)
     risk = models.CharField(max_length=30)
     severity = models.CharField(max_length=10)
+    severity_rank = models.PositiveSmallIntegerField(default=0)  # info 0 … critical 4: sortable, keyset-paginated
     line = models.PositiveIntegerField()
     column = models.PositiveIntegerField(default=1)
     end_line = models.PositiveIntegerField(default=0)
@@ -56,10 +57,15 @@ class Finding(models.Model):
         indexes = [
             # ingestion loads a branch's findings; the findings list filters by state
             models.Index(fields=["repository", "branch", "state"], name="finding_branch_state"),
+            # the findings list's default order and keyset pagination: (severity_rank desc, id desc) per branch
+            models.Index(fields=["repository", "branch", "state", "-severity_rank", "-id"], name="finding_list_order"),
         ]
 
     def __str__(self) -> str:
         return f"{self.rule} {self.path}:{self.line} ({self.state})"
+
+
+SEVERITY_RANK = {"info": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
 
 
 class FindingEvent(models.Model):

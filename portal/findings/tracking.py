@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from portal.findings.models import Finding, FindingEvent
+from portal.findings.models import SEVERITY_RANK, Finding, FindingEvent
 
 BATCH = 2000
-_LOCATION_FIELDS = ("line", "column", "end_line", "end_column", "message", "snippet", "severity", "risk", "name",
-                    "suppressed")
+_LOCATION_FIELDS = ("line", "column", "end_line", "end_column", "message", "snippet", "severity", "severity_rank",
+                    "risk", "name", "suppressed")
 
 
 @dataclass
@@ -142,8 +142,8 @@ def _new(scan, path: str, data: dict) -> Finding:
 def _refresh(finding: Finding, data: dict) -> bool:
     values = {"line": data["line"], "column": data["column"], "end_line": data["end_line"],
               "end_column": data["end_column"], "message": data["message"], "snippet": data["snippet"],
-              "severity": data["severity"], "risk": data["risk"], "name": data["name"],
-              "suppressed": data["suppressed"]}
+              "severity": data["severity"], "severity_rank": SEVERITY_RANK.get(data["severity"], 0),
+              "risk": data["risk"], "name": data["name"], "suppressed": data["suppressed"]}
     changed = False
     for name, value in values.items():
         if getattr(finding, name) != value:

@@ -28,6 +28,7 @@ class Repository(models.Model):
     previous_webhook_secret = models.CharField(max_length=100, blank=True, default="")
     previous_secret_expires = models.DateTimeField(null=True, blank=True)
     gone_branches = models.JSONField(default=list, blank=True)  # tracked branches deleted on the remote
+    codeowners = models.TextField(blank=True, default="")  # CODEOWNERS of the default branch, as last scanned
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -13,17 +13,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from portal.accounts.access import membership_for, require_write
+from portal.accounts.access import get_repository_for_user, membership_for, require_write
 from portal.findings.models import Finding
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
-
-
-def get_repository_for_user(request, pk: int) -> tuple[Repository, object]:
-    """(repository, membership); 404 when the user is not in the repository's team, as for a missing one."""
-    repository = get_object_or_404(Repository.objects.select_related("team"), pk=pk)
-    return repository, membership_for(request.user, repository.team_id)
 
 
 @require_GET

@@ -89,6 +89,8 @@ class BlobResult(models.Model):
     cache_key = models.CharField(max_length=64)  # scanner version, rules, target, options, file extension
     result = models.JSONField()
     translation = models.JSONField(null=True, blank=True)  # stats and diff of the HIP translation
+    source = models.TextField(blank=True, default="")  # the file's text, for the file and finding pages
+    translated = models.TextField(blank=True, default="")  # its HIP translation
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

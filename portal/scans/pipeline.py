@@ -132,6 +132,8 @@ def _run(run_: Run) -> None:
             scan.commit_sha = commit
         checkout = git.fetch(commit, ref=scan.branch, previous=previous.commit_sha if previous else "")
         run_.move(ScanStatus.SCANNING)
+        if scan.branch == repository.default_branch:
+            _store_codeowners(repository, checkout.path)
         outcomes, files = _scan_tree(run_, checkout.path, checkout.blobs)
     run_.move(ScanStatus.INGESTING)
     present = set(checkout.blobs)
@@ -174,7 +176,7 @@ def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[track
     results = WorkerPool(options, options.jobs, deadline=run_.deadline).run(pending)
     try:
         for result in results:
-            _take(run_, scan, result, blobs, keys, outcomes, files, fresh, enabled, rules_run)
+            _take(root, scan, result, blobs, keys, outcomes, files, fresh, enabled, rules_run)
             done += 1
             run_.progress(done, reused)
     except DeadlineExceeded:
@@ -185,19 +187,37 @@ def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[track
     return outcomes, files
 
 
-def _take(run_, scan, result, blobs, keys, outcomes, files, fresh, enabled, rules_run) -> None:
-    """Record one fresh scanner result, and queue it for the blob cache (stored in batches of 200)."""
+def _take(root: Path, scan, result, blobs, keys, outcomes, files, fresh, enabled, rules_run) -> None:
+    """Record one fresh scanner result, and queue it for the blob cache (stored in batches of 200) with the
+    file's text and its translation, for the file and finding pages."""
     data = result.to_dict()
     translation = data.pop("translation", None)
+    translated = translation.pop("text", "") if translation else ""
     _record(scan, data, result.path, blobs, outcomes, files, enabled, rules_run, reused=False,
             translation=translation)
     blob = blobs.get(result.path)
     if blob and not result.error:
         fresh.append(BlobResult(blob_sha=blob, cache_key=keys[result.path], result=_without_path(data),
-                                translation=translation))
+                                translation=translation, source=_read_text(root / result.path),
+                                translated=translated))
     if len(fresh) >= 200:
         BlobResult.objects.bulk_create(fresh, ignore_conflicts=True)
         fresh.clear()
+
+
+def _store_codeowners(repository, root: Path) -> None:
+    from portal.findings.ownership import LOCATIONS
+
+    text = next((_read_text(root / name) for name in LOCATIONS if (root / name).is_file()), "")
+    if text != repository.codeowners:
+        type(repository).objects.filter(pk=repository.pk).update(codeowners=text[:100_000])
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")[:2_000_000]
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _record(scan, data, path, blobs, outcomes, files, enabled, rules_run, reused, translation) -> None:

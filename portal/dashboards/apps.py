@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DashboardsConfig(AppConfig):
+    name = "portal.dashboards"
+    label = "dashboards"

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from portal.dashboards import views
+
+app_name = "dashboards"
+urlpatterns = [
+    path("", views.portfolio, name="portfolio"),
+    path("repositories/<int:pk>/dashboard/", views.repository_dashboard, name="repository"),
+]

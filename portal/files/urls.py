@@ -1,0 +1,9 @@
+from django.urls import path
+
+from portal.files import views
+
+app_name = "files"
+urlpatterns = [
+    path("<int:pk>/files/<path:path>", views.file_page, name="file"),
+    path("<int:pk>/patch/", views.patch, name="patch"),
+]

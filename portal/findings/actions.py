@@ -1,0 +1,55 @@
+"""Changes people make to findings: triage (one or many), assignment, comments. Each writes FindingEvents in the
+same transaction; a decision that hides a finding needs a reason."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from portal.findings.models import Finding, FindingEvent
+
+HIDING = frozenset({Finding.Triage.FALSE_POSITIVE, Finding.Triage.ACCEPTED_RISK, Finding.Triage.WONT_FIX})
+
+
+def check_triage(decision: str, reason: str) -> tuple[str, str]:
+    if decision not in Finding.Triage.values:
+        raise ValidationError(_("Unknown triage decision."))
+    reason = reason.strip()
+    if decision in HIDING and not reason:
+        raise ValidationError(_("Say why: this decision hides the finding from the open work."))
+    return decision, reason[:2000]
+
+
+def do_triage_findings(findings, decision: str, reason: str, *, acting_user) -> int:
+    """Triage a queryset of findings in bulk: one UPDATE, one INSERT of events per batch."""
+    decision, reason = check_triage(decision, reason)
+    with transaction.atomic():
+        rows = list(findings.exclude(triage=decision, triage_reason=reason).values_list("pk", "triage"))
+        if not rows:
+            return 0
+        ids = [pk for pk, _ in rows]
+        for start in range(0, len(ids), 10000):
+            Finding.objects.filter(pk__in=ids[start:start + 10000]).update(triage=decision, triage_reason=reason)
+        FindingEvent.objects.bulk_create(
+            [FindingEvent(finding_id=pk, kind=FindingEvent.Kind.TRIAGED, actor=acting_user,
+                          data={"from": old, "to": decision, "reason": reason}) for pk, old in rows],
+            batch_size=5000)
+    return len(rows)
+
+
+def do_assign_finding(finding: Finding, assignee, *, acting_user) -> None:
+    with transaction.atomic():
+        previous = finding.assignee.username if finding.assignee else None
+        finding.assignee = assignee
+        finding.save(update_fields=["assignee"])
+        FindingEvent.objects.create(finding=finding, kind=FindingEvent.Kind.ASSIGNED, actor=acting_user,
+                                    data={"from": previous, "to": assignee.username if assignee else None})
+
+
+def do_comment_finding(finding: Finding, text: str, *, acting_user) -> None:
+    text = text.strip()
+    if not text:
+        raise ValidationError(_("Write a comment first."))
+    FindingEvent.objects.create(finding=finding, kind=FindingEvent.Kind.COMMENTED, actor=acting_user,
+                                data={"text": text[:5000]})

@@ -1,0 +1,127 @@
+"""The findings list's filters, sort orders and keyset pagination, from the query string.
+
+Every filter lives in the query string, so a view can be shared by URL. Pages are keyset-paginated on
+(sort key, id) — the cursor is the last row's key — so a deep page costs what the first one does, also at a
+million findings (served by the `finding_list_order` index for the default order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import F, Q, QuerySet
+
+from portal.findings.models import SEVERITY_RANK, Finding
+
+PAGE_SIZE = 50
+SORTS = ("severity", "path", "newest")
+FILTER_KEYS = ("repository", "risk", "severity", "rule", "state", "triage", "path", "assignee", "new_since",
+               "branch", "owner")
+
+
+@dataclass
+class Filters:
+    repository: int | None = None
+    risk: str = ""
+    severity: str = ""
+    rule: str = ""
+    state: str = "open"
+    triage: str = ""
+    path: str = ""
+    assignee: str = ""  # a user id, "me" or "none"
+    new_since: int | None = None  # a scan id: findings first seen in it or later
+    branch: str = ""  # empty: each repository's default branch
+    owner: str = ""  # a CODEOWNERS owner (resolved by the dashboards' ownership module when present)
+    sort: str = "severity"
+
+    @classmethod
+    def from_query(cls, query) -> Filters:
+        def integer(name):
+            try:
+                return int(query.get(name, ""))
+            except ValueError:
+                return None
+
+        sort = query.get("sort", "severity")
+        return cls(repository=integer("repository"), risk=query.get("risk", ""), severity=query.get("severity", ""),
+                   rule=query.get("rule", ""), state=query.get("state", "open"), triage=query.get("triage", ""),
+                   path=query.get("path", ""), assignee=query.get("assignee", ""), new_since=integer("new_since"),
+                   branch=query.get("branch", ""), owner=query.get("owner", ""),
+                   sort=sort if sort in SORTS else "severity")
+
+    def as_query(self) -> dict:
+        values = {k: getattr(self, k) for k in FILTER_KEYS}
+        values["sort"] = self.sort
+        return {k: v for k, v in values.items() if v not in (None, "") and not (k == "sort" and v == "severity")}
+
+
+def filtered(team_ids: list[int], filters: Filters, user) -> QuerySet:
+    query = Finding.objects.filter(repository__team_id__in=team_ids)
+    if filters.repository:
+        query = query.filter(repository_id=filters.repository)
+    query = query.filter(branch=filters.branch) if filters.branch else \
+        query.filter(branch=F("repository__default_branch"))
+    if filters.state in (Finding.State.OPEN, Finding.State.FIXED):
+        query = query.filter(state=filters.state)
+    if filters.risk:
+        query = query.filter(risk=filters.risk)
+    if filters.severity in SEVERITY_RANK:
+        query = query.filter(severity=filters.severity)
+    if filters.rule:
+        query = query.filter(Q(rule=filters.rule) | Q(name=filters.rule))
+    if filters.triage:
+        query = query.filter(triage=filters.triage)
+    if filters.path:
+        query = query.filter(path__startswith=filters.path)
+    if filters.assignee == "none":
+        query = query.filter(assignee__isnull=True)
+    elif filters.assignee == "me":
+        query = query.filter(assignee=user)
+    elif filters.assignee.isdigit():
+        query = query.filter(assignee_id=int(filters.assignee))
+    if filters.new_since:
+        query = query.filter(first_seen_id__gte=filters.new_since)
+    if filters.owner:
+        from portal.findings.ownership import paths_owned_by
+
+        query = query.filter(paths_owned_by(filters.owner, team_ids))
+    return query
+
+
+def ordered(query: QuerySet, sort: str) -> QuerySet:
+    if sort == "path":
+        return query.order_by("path", "line", "id")
+    if sort == "newest":
+        return query.order_by("-id")
+    return query.order_by("-severity_rank", "-id")
+
+
+def cursor_of(finding: Finding, sort: str) -> str:
+    if sort == "path":
+        return f"{finding.path}\x1f{finding.line}\x1f{finding.id}"
+    if sort == "newest":
+        return str(finding.id)
+    return f"{finding.severity_rank}\x1f{finding.id}"
+
+
+def after(query: QuerySet, sort: str, cursor: str) -> QuerySet:
+    """Rows strictly after the cursor in the sort order (keyset pagination)."""
+    parts = cursor.split("\x1f")
+    try:
+        if sort == "path":
+            path, line, pk = parts[0], int(parts[1]), int(parts[2])
+            return query.filter(Q(path__gt=path) | Q(path=path, line__gt=line) | Q(path=path, line=line, id__gt=pk))
+        if sort == "newest":
+            return query.filter(id__lt=int(parts[0]))
+        rank, pk = int(parts[0]), int(parts[1])
+        return query.filter(Q(severity_rank__lt=rank) | Q(severity_rank=rank, id__lt=pk))
+    except (IndexError, ValueError):
+        return query
+
+
+def page(query: QuerySet, filters: Filters, cursor: str) -> tuple[list[Finding], str]:
+    """One page and the cursor of the next one ("" at the end)."""
+    rows = ordered(after(query, filters.sort, cursor) if cursor else query, filters.sort)
+    rows = list(rows.select_related("repository", "assignee")[: PAGE_SIZE + 1])
+    next_cursor = cursor_of(rows[PAGE_SIZE - 1], filters.sort) if len(rows) > PAGE_SIZE else ""
+    return rows[:PAGE_SIZE], next_cursor

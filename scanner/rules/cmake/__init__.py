@@ -1,0 +1,1 @@
+"""CMake: CUDA as a CMake language, FindCUDA/CUDAToolkit, CUDA targets, architectures, nvcc flags, CUDA libraries."""

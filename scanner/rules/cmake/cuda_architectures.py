@@ -1,0 +1,57 @@
+"""CUDA GPU architectures set in CMake (CMAKE_CUDA_ARCHITECTURES, CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST).
+
+What it finds:
+    `CMAKE_CUDA_ARCHITECTURES` and the `CUDA_ARCHITECTURES` target property (set, read or tested), and
+    PyTorch's `TORCH_CUDA_ARCH_LIST` set from CMake.
+
+Why it breaks on ROCm:
+    These name NVIDIA compute capabilities (`70;80;90`, `sm_80`). HIP code is compiled for AMDGPU targets
+    (`gfx942` for MI300X, `gfx90a` for MI200) through `CMAKE_HIP_ARCHITECTURES` / `HIP_ARCHITECTURES`; the CUDA
+    settings are ignored by the HIP language, so a port that only renames sources builds for CMake's default
+    target or none at all, and code objects for the real GPU are missing at run time.
+
+Example:
+    set(CMAKE_CUDA_ARCHITECTURES 80 90)
+    set_target_properties(kernels PROPERTIES CUDA_ARCHITECTURES "80;90")
+
+Use instead:
+    `set(CMAKE_HIP_ARCHITECTURES gfx942)` (or `-DCMAKE_HIP_ARCHITECTURES=gfx942;gfx90a` on the command line),
+    the `HIP_ARCHITECTURES` target property, and `PYTORCH_ROCM_ARCH` for PyTorch extensions.
+
+References:
+    https://cmake.org/cmake/help/latest/variable/CMAKE_HIP_ARCHITECTURES.html
+    https://cmake.org/cmake/help/latest/prop_tgt/HIP_ARCHITECTURES.html
+    https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html
+"""
+
+from scanner.model import Risk, Severity
+from scanner.rules.cmake._common import arg_position, commands
+from scanner.rules.textual import arch_list, once, text_rule
+
+_NAMES = {
+    "CMAKE_CUDA_ARCHITECTURES": "CMAKE_HIP_ARCHITECTURES",
+    "CUDA_ARCHITECTURES": "HIP_ARCHITECTURES",
+    "TORCH_CUDA_ARCH_LIST": "PYTORCH_ROCM_ARCH",
+}
+
+
+def check(ctx) -> None:
+    for command in commands(ctx):
+        for arg in command.args:
+            for name, hip in _NAMES.items():
+                offset = arg.value.find(name)
+                if offset < 0 or (name == "CUDA_ARCHITECTURES" and arg.value[max(offset - 6, 0):offset] == "CMAKE_"):
+                    continue
+                line, col = arg_position(arg, offset)
+                once(ctx, line, col, f"`{name}` lists NVIDIA compute capabilities; HIP builds read `{hip}` "
+                     f"with AMDGPU targets (for these targets: `{arch_list(ctx)}`).", length=len(name), key=name)
+
+
+RULE = text_rule(
+    name="cmake-cuda-architectures",
+    summary="CUDA architectures in CMake (CMAKE_CUDA_ARCHITECTURES, CUDA_ARCHITECTURES)",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.MEDIUM,
+    languages={"cmake"},
+    check=check,
+)

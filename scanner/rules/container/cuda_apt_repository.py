@@ -1,0 +1,72 @@
+"""CUDA package repositories and packages installed (developer.download.nvidia.com, cuda-keyring, cuda-toolkit).
+
+What it finds:
+    NVIDIA's CUDA package repository (`developer.download.nvidia.com/compute/cuda/repos`), `cuda-keyring`,
+    the NVIDIA container toolkit, and installs of CUDA packages (`cuda-toolkit-12-4`, `cuda-nvcc-*`,
+    `libcudnn9*`, `libnccl*`, `cuda-drivers`, `nvidia-driver-*`) in Dockerfiles, shell scripts, Makefiles
+    and Ansible/cloud-init YAML.
+
+Why it breaks on ROCm:
+    The packages are NVIDIA's toolkit and drivers; on a ROCm image or host they install libraries nothing
+    can use (or fail: the drivers need NVIDIA hardware), and the build still lacks ROCm.
+
+Example:
+    RUN wget https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/cuda-keyring_1.1-1_all.deb \
+     && dpkg -i cuda-keyring_1.1-1_all.deb && apt-get update && apt-get install -y cuda-toolkit-12-4
+
+Use instead:
+    Start from a `rocm/*` image; on a host or plain image, add AMD's repository (`repo.radeon.com`) with
+    `amdgpu-install --usecase=rocm` or the `rocm` apt packages (`rocm-hip-sdk`, `rocm-libs`, `rccl`, `miopen-hip`).
+
+References:
+    https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html
+    https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/install-methods/amdgpu-installer-index.html
+"""
+
+import re
+
+from scanner.model import Risk, Severity
+from scanner.rules.textual import matches, once, text_rule
+
+_PATTERN = re.compile(
+    r"developer\.download\.nvidia\.com/compute/(?:cuda|machine-learning)/repos\S*"
+    r"|(?<![\w-])cuda-keyring\S*"
+    r"|(?<![\w-])nvidia-container-toolkit(?![\w-])"
+    r"|(?<![\w/.-])(?:cuda-toolkit(?:-[\d-]+)?|cuda-(?:nvcc|libraries|runtime|cudart|compiler)(?:-dev)?(?:-[\d-]+)?"
+    r"|cuda-drivers|cuda-\d+-\d+|libcudnn\d*(?:-dev|-cuda-\d+)?|libnccl\d*(?:-dev)?|nvidia-driver-\d+\S*"
+    r"|libnvinfer\d*(?:-dev)?|tensorrt-dev)(?=[\s=;&|\\'\"]|$)")
+_INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|zypper|microdnf)\b|\bpkg:|\bname:|\bpackages:|^\s*-\s")
+
+
+def check(ctx) -> None:
+    for line, col, match in matches(ctx, _PATTERN):
+        text = match.group(0)
+        is_repo = "download.nvidia.com" in text or "keyring" in text or "container-toolkit" in text
+        if not is_repo and not _install_context(ctx, line):
+            continue
+        what = "NVIDIA's CUDA package repository" if is_repo else f"the CUDA package `{text}`"
+        once(ctx, line, col, f"This installs {what}: no use on ROCm. Install ROCm from repo.radeon.com "
+             "(`amdgpu-install --usecase=rocm`, or the `rocm` packages) or start from a `rocm/*` image.",
+             length=len(text), key="repo" if is_repo else text)
+
+
+def _install_context(ctx, line: int) -> bool:
+    """A package name counts inside a package-manager command, or in a YAML package list."""
+    lines = ctx.lines
+    for number in range(line, max(line - 6, 0), -1):
+        text = lines[number - 1]
+        if _INSTALL.search(text):
+            return True
+        if number < line and not text.rstrip().endswith("\\") and ctx.language != "yaml":
+            return False
+    return False
+
+
+RULE = text_rule(
+    name="container-cuda-package-repository",
+    summary="CUDA package repository or CUDA packages installed (cuda-keyring, cuda-toolkit, libcudnn)",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.MEDIUM,
+    languages={"dockerfile", "shell", "make", "yaml"},
+    check=check,
+)

@@ -1,0 +1,64 @@
+"""Python code importing CUDA-only modules (pycuda, tensorrt, pynvml, cuda-python, numba.cuda).
+
+What it finds:
+    Imports of `pycuda`, `tensorrt` / `tensorrt_llm` / `torch_tensorrt` / `torch2trt`, `pynvml`, NVIDIA's
+    `cuda` bindings (`from cuda import cudart`, `cuda.bindings`), `numba.cuda` and `nvidia.dali`. Plain
+    `torch.cuda.*` is not reported: ROCm builds of PyTorch keep the `torch.cuda` namespace (it drives HIP).
+
+Why it breaks on ROCm:
+    These modules wrap NVIDIA's driver, runtime or libraries directly. On an AMD machine they are missing or
+    fail at import ("libcuda.so.1: cannot open shared object file"), or find no device.
+
+Example:
+    import pycuda.autoinit
+    import pynvml
+    pynvml.nvmlInit()
+
+Use instead:
+    `hip-python` for PyCUDA / cuda-python, `amdsmi` for pynvml (AMD SMI's Python API), MIGraphX
+    (`torch_migraphx`) or ONNX Runtime's MIGraphX provider for TensorRT, `numba-hip` or Triton for numba.cuda
+    kernels; code written against `torch.cuda` keeps working unchanged.
+
+References:
+    https://rocm.docs.amd.com/projects/hip-python/en/latest/
+    https://rocm.docs.amd.com/projects/amdsmi/en/latest/
+    https://rocm.docs.amd.com/projects/AMDMIGraphX/en/latest/
+    https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/3rd-party/pytorch-install.html
+"""
+
+from scanner.formats import python_src
+from scanner.model import Risk, Severity
+from scanner.rules.textual import once, text_rule
+
+# module (or module prefix, "x." meaning x and its submodules) -> advice
+_MODULES = {
+    "pycuda": "PyCUDA has no ROCm build: port to `hip-python`, CuPy or PyTorch",
+    "tensorrt": "TensorRT has no ROCm build: MIGraphX (`torch_migraphx`) or ONNX Runtime's MIGraphX provider",
+    "tensorrt_llm": "TensorRT-LLM has no ROCm build: serve with vLLM or SGLang on ROCm",
+    "torch_tensorrt": "Torch-TensorRT has no ROCm build: `torch_migraphx` or `torch.compile`",
+    "torch2trt": "torch2trt has no ROCm build: `torch_migraphx` or `torch.compile`",
+    "pynvml": "NVML has no AMD implementation: use `amdsmi` (AMD SMI's Python API)",
+    "cuda": "NVIDIA's cuda-python bindings: use `hip-python` (`from hip import hip`)",
+    "numba.cuda": "Numba's CUDA target has no ROCm backend: `numba-hip`, Triton or PyTorch",
+    "nvidia.dali": "DALI has no ROCm build: rocAL or torchvision data pipelines",
+}
+
+
+def check(ctx) -> None:
+    for ref in python_src.imports(ctx.facts):
+        module = ref.text
+        for name, advice in _MODULES.items():
+            if module == name or module.startswith(name + "."):
+                once(ctx, ref.line, ref.col, f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: "
+                     "ROCm builds of PyTorch keep it.)", key=name)
+                break
+
+
+RULE = text_rule(
+    name="python-cuda-only-import",
+    summary="Python import of a CUDA-only module (pycuda, tensorrt, pynvml, cuda-python, numba.cuda)",
+    risk=Risk.RUNTIME_FAILURE,
+    severity=Severity.HIGH,
+    languages={"python"},
+    check=check,
+)

@@ -1,0 +1,90 @@
+"""CUDA-only Python packages in requirements, pyproject.toml, setup.py and conda environments.
+
+What it finds:
+    Dependencies that exist only as CUDA builds: `cupy-cuda*`, `pycuda`, TensorRT (`tensorrt*`,
+    `torch-tensorrt`, `tensorrt-llm`), NVIDIA's library wheels (`nvidia-*`), NVML bindings (`pynvml`,
+    `nvidia-ml-py`), `flash-attn`, `cuda-python`, `onnxruntime-gpu`, `jax[cuda*]`, RAPIDS' `*-cu11`/`*-cu12`
+    wheels, and conda's `cudatoolkit`, `cuda-*`, `cudnn`, `nccl`, `pytorch-cuda`.
+
+Why it breaks on ROCm:
+    pip installs them happily on an AMD machine (or fails building them), and then they fail at import or at
+    the first GPU call: they link the CUDA runtime, which is not there. Some have a ROCm build under another
+    name or index, some have a ROCm counterpart, some have none.
+
+Example:
+    cupy-cuda12x==13.3.0
+    pynvml==11.5.0
+    flash-attn==2.6.3
+
+Use instead:
+    The ROCm build where one exists (the message names it): CuPy built for ROCm (`cupy-rocm-*` wheels, or
+    from source with `CUPY_INSTALL_USE_HIP=1`), `amdsmi` for pynvml, ROCm/flash-attention (CK or Triton backend)
+    for flash-attn, `hip-python` for cuda-python/PyCUDA, MIGraphX for TensorRT, `onnxruntime-rocm` /
+    `onnxruntime-migraphx`, JAX's ROCm plugin; drop `nvidia-*` wheels (ROCm's libraries come with ROCm or the
+    ROCm PyTorch wheel). Keep CUDA-only dependencies behind an extra or an environment marker.
+
+References:
+    https://docs.cupy.dev/en/stable/install.html#using-cupy-on-amd-gpu-experimental
+    https://rocm.docs.amd.com/projects/amdsmi/en/latest/
+    https://github.com/ROCm/flash-attention
+    https://rocm.docs.amd.com/projects/hip-python/en/latest/
+    https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/model-acceleration-libraries.html
+"""
+
+import re
+
+from scanner.formats import packages
+from scanner.model import Risk, Severity
+from scanner.rules.textual import once, text_rule
+
+# (pattern on the normalised name, advice); the first match wins.
+_PACKAGES: list[tuple[re.Pattern, str]] = [
+    (re.compile(r"cupy-cuda\w*"), "CuPy's ROCm build (`cupy-rocm-*` wheels, or from source with "
+                                  "`CUPY_INSTALL_USE_HIP=1`)"),
+    (re.compile(r"pycuda"), "no ROCm build: port to `hip-python` (AMD's HIP bindings), CuPy or PyTorch"),
+    (re.compile(r"(?:nvidia-)?tensorrt(?:-[\w-]+)?|torch-tensorrt|tensorrt-llm|torch2trt"),
+     "no ROCm build of TensorRT: MIGraphX (`torch_migraphx`) or ONNX Runtime's MIGraphX provider"),
+    (re.compile(r"pynvml|nvidia-ml-py3?|gpustat|nvitop"), "NVML has no AMD implementation: use `amdsmi` "
+                                                          "(AMD SMI's Python package, shipped with ROCm)"),
+    (re.compile(r"flash-attn"), "the PyPI package builds CUDA kernels only: use ROCm/flash-attention (CK or "
+                                "Triton backend), or the attention of rocm/vllm and AITER"),
+    (re.compile(r"cuda-python|cuda-bindings|cuda-core"), "use `hip-python` (AMD's HIP bindings)"),
+    (re.compile(r"onnxruntime-gpu"), "the CUDA build: use `onnxruntime-rocm` or `onnxruntime-migraphx` "
+                                     "(repo.radeon.com)"),
+    (re.compile(r"jax-cuda\d+-(?:plugin|pjrt)"), "JAX's ROCm plugin (`jax-rocm7-plugin`, or the rocm/jax image)"),
+    (re.compile(r"nvidia-[\w-]+"), "an NVIDIA library wheel: ROCm's libraries come with ROCm (or the ROCm "
+                                   "PyTorch wheel); drop it"),
+    (re.compile(r"[\w-]+-cu1\d+"), "a wheel built for CUDA: RAPIDS and similar have no ROCm build"),
+]
+_CONDA = re.compile(r"cudatoolkit|cuda-toolkit|cuda-nvcc|cuda-runtime|cuda-version|cuda-cudart\w*|cudnn|nccl"
+                    r"|cuda")
+_JAX_EXTRA = re.compile(r"^jaxlib?\[[^\]]*cuda", re.I)
+
+
+def check(ctx) -> None:
+    for req in packages.requirements(ctx.facts):
+        advice = _advice(req)
+        if advice:
+            once(ctx, req.line, req.col, f"`{req.raw}` is CUDA-only: {advice}.", length=len(req.raw),
+                 key=req.name)
+
+
+def _advice(req: packages.Requirement) -> str:
+    if _JAX_EXTRA.match(req.raw):
+        return "JAX's ROCm plugin (`jax[rocm]` / `jax-rocm7-plugin`, or the rocm/jax image)"
+    if req.source == "conda" and _CONDA.fullmatch(req.name):
+        return "ROCm comes from the system or a `rocm/*` image, not from conda: drop it"
+    for pattern, advice in _PACKAGES:
+        if pattern.fullmatch(req.name):
+            return advice
+    return ""
+
+
+RULE = text_rule(
+    name="python-cuda-only-package",
+    summary="CUDA-only Python package (cupy-cuda*, pycuda, tensorrt, nvidia-*, pynvml, flash-attn, ...)",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.HIGH,
+    languages={"requirements", "pyproject", "conda", "python"},
+    check=check,
+)

@@ -1,0 +1,1 @@
+"""Serving configuration: vLLM attention backends and launch flags, NCCL tuning that RCCL reads differently."""

@@ -1,0 +1,49 @@
+"""Scripts that probe for nvcc (`nvcc --version`, `which nvcc`, `command -v nvcc`).
+
+What it finds:
+    `nvcc --version`, `nvcc -V`, `which nvcc`, `command -v nvcc`, `type nvcc`, `hash nvcc`, in shell scripts,
+    Makefiles, Dockerfiles, CI YAML and Python strings: environment checks and CUDA-version detection.
+
+Why it breaks on ROCm:
+    There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
+    CPU-only path, or parses an empty version string, although the GPU stack is there.
+
+Example:
+    if ! command -v nvcc >/dev/null; then echo "CUDA toolkit missing"; exit 1; fi
+    CUDA_VERSION=$(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+
+Use instead:
+    `hipcc --version` / `hipconfig --version` (HIP), `amd-smi version` (driver and ROCm), or the ROCm version file
+    `$ROCM_PATH/.info/version`; in Python, `torch.version.hip`.
+
+References:
+    https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html
+    https://rocm.docs.amd.com/projects/HIPCC/en/latest/
+"""
+
+import re
+
+from scanner.model import Risk, Severity
+from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
+
+_CHECK = re.compile(r"(?<![\w.-])(?:[\w${}()./-]*/)?nvcc\s+(?:--version|-V)\b"
+                    r"|\b(?:which|command\s+-v|type|hash)\s+(?:[\w${}()./-]*/)?nvcc\b")
+
+
+def check(ctx) -> None:
+    if not mentions(ctx, "nvcc"):
+        return
+    for line, col, match in matches(ctx, _CHECK):
+        once(ctx, line, col, f"`{match.group(0)}` probes for the CUDA toolkit, which ROCm machines do not have: check "
+             "`hipcc --version` / `hipconfig --version` or `$ROCM_PATH/.info/version` instead.",
+             length=len(match.group(0)))
+
+
+RULE = text_rule(
+    name="shell-nvcc-version-check",
+    summary="scripts probing for nvcc (nvcc --version, which nvcc)",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.MEDIUM,
+    languages=SCRIPT_LANGUAGES | {"python"},
+    check=check,
+)
