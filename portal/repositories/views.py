@@ -11,9 +11,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from portal.accounts.access import get_repository_for_user, membership_for, require_write
+from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
+from portal.accounts.models import Membership
+from portal.repositories.settings_forms import MemberForm, RepositorySettingsForm
 from portal.findings.models import Finding
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
@@ -64,21 +67,49 @@ def add_repository(request, team_id: int):
 
 @login_required
 def repository_settings(request, pk: int):
-    """Webhook endpoints with copy-paste setup per provider; managers see the secret and can rotate it."""
+    """Webhook endpoints and setup steps; for managers the repository's settings (credentials write-only) and the
+    secret; for admins the team's members and roles."""
     repository, membership = get_repository_for_user(request, pk)
+    form = RepositorySettingsForm(instance=repository)
+    member_form = MemberForm()
     if request.method == "POST":
-        if not membership.can_manage:
-            raise PermissionDenied("only managers rotate the webhook secret")
-        repository.rotate_webhook_secret()
-        repository.save(update_fields=["webhook_secret", "previous_webhook_secret", "previous_secret_expires"])
-        messages.success(request, "New webhook secret; the previous one keeps working for 24 hours.")
-        return redirect("repositories:settings", pk=pk)
+        action = request.POST.get("action", "")
+        if action == "rotate":
+            require_manage(membership)
+            repository.rotate_webhook_secret()
+            repository.save(update_fields=["webhook_secret", "previous_webhook_secret", "previous_secret_expires"])
+            messages.success(request, _("New webhook secret; the previous one keeps working for 24 hours."))
+            return redirect("repositories:settings", pk=pk)
+        if action == "repository":
+            require_manage(membership)
+            form = RepositorySettingsForm(request.POST, instance=repository)
+            if form.is_valid():
+                form.save()
+                messages.success(request, _("Settings saved."))
+                return redirect("repositories:settings", pk=pk)
+        elif action in ("member", "remove_member"):
+            if membership.role != Membership.Role.ADMIN:
+                raise PermissionDenied(_("only team admins manage members"))
+            if action == "remove_member":
+                Membership.objects.filter(team=repository.team, user_id=request.POST.get("user")) \
+                    .exclude(user=request.user).delete()
+                return redirect("repositories:settings", pk=pk)
+            member_form = MemberForm(request.POST)
+            if member_form.is_valid():
+                Membership.objects.update_or_create(team=repository.team, user=member_form.cleaned_data["username"],
+                                                    defaults={"role": member_form.cleaned_data["role"]})
+                messages.success(request, _("Member saved."))
+                return redirect("repositories:settings", pk=pk)
+        else:
+            raise Http404
     base = settings.SITE_URL.rstrip("/")
     endpoints = [(name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", steps)
                  for provider, name, steps in _SETUP]
-    rejections = repository.webhook_rejections.count()
     return render(request, "repositories/settings.html", {
-        "repository": repository, "membership": membership, "endpoints": endpoints, "rejections": rejections})
+        "repository": repository, "membership": membership, "endpoints": endpoints, "form": form,
+        "member_form": member_form, "rejections": repository.webhook_rejections.count(),
+        "members": repository.team.memberships.select_related("user").order_by("user__username"),
+        "is_admin": membership.role == Membership.Role.ADMIN})
 
 
 _SETUP = (
