@@ -42,8 +42,13 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
 
 
 def scan(root: str | Path, options: ScanOptions | None = None, read_config: bool = True) -> Iterator[FileResult]:
-    """Stream one FileResult per candidate file of `root`, in path order."""
+    """Stream one FileResult per candidate file of `root`, in path order, then the repository-level result
+    (path ".", scanner.repository) when the repository has a finding of its own."""
+    from scanner import repository
     from scanner.pool import WorkerPool
 
     options, jobs = plan(root, options, read_config)
     yield from WorkerPool(options, options.jobs).run(jobs)
+    extra = repository.finalize(Path(root).resolve(), options, jobs)
+    if extra is not None:
+        yield extra

@@ -109,7 +109,7 @@ def _options(args) -> ScanOptions:
 
 
 def _scan(args) -> int:
-    from scanner import plan
+    from scanner import plan, repository
     from scanner.pool import WorkerPool
     from scanner.report.summary import Summary
     from scanner.rules import select
@@ -129,6 +129,10 @@ def _scan(args) -> int:
                 summary.add(result)
                 report.add(result)
                 bar.update(1)
+            extra = repository.finalize(root.resolve(), options, jobs)
+            if extra is not None:  # the repository-level result (path "."), after every file
+                summary.add(extra)
+                report.add(extra)
         report.end(summary)
     except RuntimeError as exc:
         print(f"rocport: scan failed: {exc}", file=sys.stderr)

@@ -89,6 +89,9 @@ def _fault_injection(job: FileJob) -> None:
             return
         open(once, "w").close()
     if kind == "crash":
+        # LLVM's own SIGSEGV handler (installed by libclang's crash recovery) returns for a signal that was sent
+        # rather than caused by a fault, and the process would go on: restore the default action first.
+        signal.signal(signal.SIGSEGV, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGSEGV)
     elif kind == "hang":
         parent = os.getppid()

@@ -36,6 +36,7 @@ class Ref:
     text: str
     line: int
     col: int  # 1-based
+    end_line: int = 0  # string constants: the line the literal ends on (a literal may span lines)
 
 
 _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w., ()]+)|import\s+([\w., ]+))")
@@ -97,23 +98,37 @@ def dotted_names(facts) -> list[Ref]:
 
 
 def strings(facts) -> list[Ref]:
-    """String constants (f-string pieces included) with the position of the constant."""
+    """String constants (f-string pieces included) with the position of the constant; docstrings are
+    documentation, not commands or settings, and are left out."""
     cached = facts.cache.get("py_strings")
     if cached is not None:
         return cached
     out: list[Ref] = []
     module = tree(facts)
     if module is not None:
+        docstrings = _docstrings(module)
         for node in ast.walk(module):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and hasattr(node, "lineno"):
-                out.append(Ref(node.value, node.lineno, node.col_offset + 1))
+                if id(node) not in docstrings:
+                    out.append(Ref(node.value, node.lineno, node.col_offset + 1, node.end_lineno or node.lineno))
             elif isinstance(node, ast.JoinedStr):
                 for part in node.values:
                     if isinstance(part, ast.Constant) and isinstance(part.value, str):
-                        out.append(Ref(part.value, node.lineno, node.col_offset + 1))
+                        out.append(Ref(part.value, node.lineno, node.col_offset + 1, node.end_lineno or node.lineno))
     out.sort(key=lambda r: (r.line, r.col))
     facts.cache["py_strings"] = out
     return out
+
+
+def _docstrings(module: ast.Module) -> set[int]:
+    found = set()
+    for node in ast.walk(module):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                found.add(id(first.value))
+    return found
 
 
 def calls(facts, names: frozenset[str]) -> list[tuple[str, ast.Call]]:

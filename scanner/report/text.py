@@ -33,7 +33,9 @@ class TextReport:
             self.out.write(f"  parsed by tokens only: {result.health.fallback_reason}\n")
         for f in shown:
             flag = "  (suppressed: " + f.suppression_reason + ")" if f.suppressed else ""
-            self.out.write(f"  {f.line}:{f.column}  {f.rule} {f.severity.value:<8} {f.name}{flag}\n")
+            # A repository-level result (path ".") holds findings located in other files: name them.
+            where = f"{f.path}:{f.line}:{f.column}" if f.path != result.path else f"{f.line}:{f.column}"
+            self.out.write(f"  {where}  {f.rule} {f.severity.value:<8} {f.name}{flag}\n")
             self.out.write(f"      {f.message}\n")
             if f.snippet:
                 self.out.write(f"      | {f.snippet[:160]}\n")

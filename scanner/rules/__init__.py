@@ -32,7 +32,12 @@ def select(enabled: list[str] | None = None, disabled: list[str] | None = None) 
 
 def rules_run(mode: str, language: str, enabled: list[Rule]) -> frozenset[str]:
     """Codes of the rules that really looked at a file analysed in `mode` (a ParseMode value): a finding of any
-    other rule on that file can be neither confirmed nor declared fixed by this result."""
+    other rule on that file can be neither confirmed nor declared fixed by this result.
+
+    A rule runs on a file when the file's language is one of the rule's languages, so the C++ rules never count
+    for a Dockerfile nor the text rules for a .cu file. Text files are "text", or "tokens" when their parser
+    rejected them: their "file" rules still ran, on lines. The repository-level result (language "repository",
+    scanner.repository) counts the "repository" rules."""
     from scanner.rules.base import AST_EVENTS
 
     if mode == "error":

@@ -9,7 +9,11 @@ Events a rule can subscribe to (`on=`):
   "decl_ref", "member_ref", "type_ref", "cast", "case";
 - tokens (every parse mode, every #if branch): "identifier" (filtered by `names`/`prefixes`), "include",
   "directive", "asm", "launch";
-- "file": once per file, for file-level checks (a `.ptx` file).
+- "file": once per file, for file-level checks (a `.ptx` file, and every rule on a text file: build files,
+  containers, scripts, YAML, Python; scanner.rules.textual);
+- "repository": once per scan, after every file (scanner.repository), for what only the whole checkout shows
+  (host setup that never disables NUMA balancing). Such a rule has `languages={"repository"}` (the language of
+  the repository-level result) and names the languages of the files it reads in `reads`.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ AST_EVENTS = frozenset(
 )
 TOKEN_EVENTS = frozenset({"identifier", "include", "directive", "asm", "launch"})
 FILE_EVENTS = frozenset({"file"})
-ALL_EVENTS = AST_EVENTS | TOKEN_EVENTS | FILE_EVENTS
+REPOSITORY_EVENTS = frozenset({"repository"})
+ALL_EVENTS = AST_EVENTS | TOKEN_EVENTS | FILE_EVENTS | REPOSITORY_EVENTS
 
 DOC_SECTIONS = ("What it finds", "Why it breaks on ROCm", "Example", "Use instead", "References")
 
@@ -57,6 +62,7 @@ class Rule:
     doc: str = ""  # set by the registry from the module docstring
     module: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
+    reads: frozenset[str] = frozenset()  # "repository" rules: languages of the files they read
 
     def __post_init__(self):
         unknown = set(self.on) - ALL_EVENTS

@@ -1,7 +1,9 @@
 """The code table: the only place rule codes are assigned. Code -> module under scanner/rules/.
 
 ROC1xx are C++/CUDA rules: 10x warp size, 12x PTX and NVVM, 13x-14x libraries, 15x-16x CUDA APIs and
-kernel features. Codes are never reused: a retired rule keeps its number.
+kernel features. ROC2xx are the rules on the rest of a repository (text files, scanner.formats): 20x CMake,
+21x Makefiles and build scripts, 22x containers, 23x shell and CI, 24x Python and packaging, 25x serving
+configuration, 26x host setup. Codes are never reused: a retired rule keeps its number.
 """
 
 CODES: dict[str, str] = {
@@ -48,4 +50,44 @@ CODES: dict[str, str] = {
     "ROC156": "kernel.launch_bounds_second_argument",
     "ROC157": "kernel.static_shared_memory_over_limit",
     "ROC158": "kernel.cuda_arch_numeric_check",
+    # CMake.
+    "ROC201": "cmake.enable_language_cuda",
+    "ROC202": "cmake.find_package_cuda",
+    "ROC203": "cmake.cuda_add_target",
+    "ROC204": "cmake.cuda_architectures",
+    "ROC205": "cmake.nvcc_flags",
+    "ROC206": "cmake.cuda_library_targets",
+    # Makefiles, build scripts, Python extension builds.
+    "ROC211": "build.nvcc_compiler",
+    "ROC212": "build.sm_arch_flag",
+    "ROC213": "build.cuda_link_flags",
+    "ROC214": "build.cuda_toolkit_path",
+    "ROC215": "build.torch_cuda_extension",
+    # Containers and orchestration.
+    "ROC221": "container.nvidia_base_image",
+    "ROC222": "container.nvidia_container_env",
+    "ROC223": "container.cuda_apt_repository",
+    "ROC224": "container.docker_gpus_flag",
+    "ROC225": "container.rocm_run_flags_incomplete",
+    "ROC226": "container.compose_nvidia_gpu",
+    "ROC227": "container.k8s_nvidia_gpu_resource",
+    # Shell scripts and CI.
+    "ROC231": "shell.nvidia_smi",
+    "ROC232": "shell.rocm_smi_deprecated",
+    "ROC233": "shell.cuda_visible_devices",
+    "ROC234": "shell.nvcc_version_check",
+    "ROC235": "shell.ci_nvidia_runner",
+    "ROC236": "shell.ci_cuda_image",
+    # Python and packaging.
+    "ROC241": "python.cuda_only_package",
+    "ROC242": "python.torch_cuda_wheel_index",
+    "ROC243": "python.cuda_only_import",
+    "ROC244": "python.torch_cuda_nvtx",
+    # Serving configuration.
+    "ROC251": "serving.vllm_attention_backend",
+    "ROC252": "serving.vllm_launch_hints",
+    "ROC253": "serving.nccl_env_tuning",
+    # Host setup.
+    "ROC261": "host.numa_balancing_not_disabled",
+    "ROC262": "host.amdgcn_wavefront_size_define",
 }

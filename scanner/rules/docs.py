@@ -39,6 +39,21 @@ def explain(rule: Rule) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+# The Example's code fence, by the first language a rule reads (C++/CUDA rules: cuda).
+_FENCE = {"cmake": "cmake", "make": "makefile", "dockerfile": "dockerfile", "shell": "bash", "yaml": "yaml",
+          "python": "python", "requirements": "text", "pyproject": "toml", "conda": "yaml", "sysctl": "ini",
+          "ptx": "ptx", "repository": "bash"}
+_FENCE_ORDER = ("cmake", "shell", "dockerfile", "make", "yaml", "requirements", "pyproject", "conda", "python",
+                "sysctl", "repository", "ptx")
+
+
+def _fence(rule: Rule) -> str:
+    for language in _FENCE_ORDER:
+        if language in rule.languages:
+            return _FENCE[language]
+    return "cuda"
+
+
 def markdown(rules: list[Rule]) -> str:
     out = [
         "# ROCport rules",
@@ -63,7 +78,7 @@ def markdown(rules: list[Rule]) -> str:
             out.append(f"### {name}")
             out.append("")
             if name == "Example":
-                out += ["```cuda", body, "```"]
+                out += [f"```{_fence(rule)}", body, "```"]
             elif name == "References":
                 out += [f"- <{line.strip()}>" if line.strip().startswith("http") else f"- {line.strip()}"
                         for line in body.splitlines() if line.strip()]

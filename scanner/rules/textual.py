@@ -36,15 +36,21 @@ def once(ctx, line: int, col: int, message: str, length: int = 0, key: str = "")
     return True
 
 
-def matches(ctx, pattern: re.Pattern, group: int | str = 0) -> Iterator[tuple[int, int, re.Match]]:
+def matches(ctx, pattern: re.Pattern, group: int | str = 0,
+            python_lines: bool = False) -> Iterator[tuple[int, int, re.Match]]:
     """(line, column, match) of `pattern` where commands and settings are written: the code lines of scripts,
-    build and YAML files, the string constants of Python files."""
-    if ctx.language == "python":
+    build and YAML files, the string constants of Python files (their code lines with `python_lines`, for
+    patterns spanning several constants, such as `os.environ["X"] = "v"`)."""
+    if ctx.language == "python" and not python_lines:
         for ref in python_src.strings(ctx.facts):
             for match in pattern.finditer(ref.text):
-                before = ref.text[:match.start(group)]
-                newlines = before.count("\n")
-                yield ref.line + newlines, (ref.col if not newlines else len(before) - before.rfind("\n")), match
+                if ref.end_line > ref.line:  # a literal spanning lines: find the line inside it
+                    before = ref.text[:match.start(group)]
+                    newlines = before.count("\n")
+                    if newlines:
+                        yield min(ref.line + newlines, ref.end_line), len(before) - before.rfind("\n"), match
+                        continue
+                yield ref.line, ref.col, match
         return
     yield from text_lines.find(ctx.facts, pattern, group)
 

@@ -34,6 +34,21 @@ def analyze_path(path: Path, root: Path | None = None, codes=None, target=Target
     return analyzer(tuple(codes) if codes else None, target).analyze(job)
 
 
+def analyze_repository(paths: list[Path], root: Path, codes=None, target=TargetProfile()):
+    """The repository-level result (scanner.repository) of a checkout holding only `paths`, or None."""
+    from scanner import repository
+    from scanner.discovery import language_of
+
+    rules = [r for r in (select(list(codes)) if codes else list(catalogue().values())) if "repository" in r.on]
+    files = []
+    for path in paths:
+        rel = path.relative_to(root).as_posix()
+        language = language_of(path.name, path.parent.relative_to(root).as_posix())
+        if language is not None:
+            files.append(repository.RepoFile(rel, language, path.read_text().split("\n")))
+    return repository.analyze(files, rules, target)
+
+
 def analyze_text(tmp_path: Path, text: str, name: str = "snippet.cu", codes=None, target=TargetProfile()):
     path = tmp_path / name
     path.write_text(text)

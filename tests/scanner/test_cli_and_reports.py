@@ -43,11 +43,25 @@ def test_json_report_is_versioned_and_carries_parse_health(demo_json):
     assert demo_json["schema"] == "rocport-scan/1"
     assert demo_json["target"] == {"targets": ["gfx942"], "rocm": "7.2"}
     paths = [f["path"] for f in demo_json["files"]]
-    assert paths == sorted(paths)
+    assert paths[-1] == "."  # the repository-level result (scanner.repository) comes after every file
+    assert paths[:-1] == sorted(paths[:-1])
     assert not any(p.startswith("third_party/") for p in paths)  # excluded by the demo's .rocport.toml
     for file in demo_json["files"]:
         assert file["parse"]["mode"] in {"ast", "ast-stubbed", "tokens", "text", "error"}
     assert sum(demo_json["summary"]["parse_modes"].values()) == len(paths)
+
+
+def test_demo_shows_the_repository_level_finding_and_the_non_cxx_families(demo_json):
+    repository = demo_json["files"][-1]
+    assert repository["language"] == "repository" and repository["parse"]["mode"] == "text"
+    [numa] = repository["findings"]
+    assert numa["rule"] == "ROC261" and numa["path"] == "deploy/setup_host.sh"
+    rules = {f["rule"] for file in demo_json["files"] for f in file["findings"]}
+    for family in ("ROC20", "ROC21", "ROC22", "ROC23", "ROC24", "ROC25", "ROC26"):
+        assert any(code.startswith(family) for code in rules), family
+    languages = {f["path"]: f["language"] for f in demo_json["files"]}
+    assert languages["CMakeLists.txt"] == "cmake" and languages["Dockerfile"] == "dockerfile"
+    assert languages["requirements.txt"] == "requirements" and languages[".github/workflows/ci.yml"] == "yaml"
 
 
 def test_suppressed_findings_are_reported_as_suppressed(demo_json):

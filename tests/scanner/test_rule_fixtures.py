@@ -1,11 +1,13 @@
-"""Every rule against its fixture: each `expect:` line must be found, and nothing else (closed world)."""
+"""Every rule against its fixture: each `expect:` line must be found, and nothing else (closed world).
+
+A repository-level rule (scanner.repository) sees each fixture as a checkout of that one file."""
 
 from __future__ import annotations
 
 import pytest
 
 from scanner.rules import catalogue
-from tests.scanner.helpers import analyze_path, expectations, fixture_for
+from tests.scanner.helpers import analyze_path, analyze_repository, expectations, fixture_for
 
 CODES = sorted(catalogue())
 
@@ -18,10 +20,14 @@ def test_rule_finds_exactly_what_its_fixture_expects(code):
         expected = {(line, c) for line, c in expectations(fixture) if c == code}
         result = analyze_path(fixture, fixture.parent, codes=[code])
         assert result.error == "", result.error
-        found = {(f.line, f.rule) for f in result.findings}
+        findings = list(result.findings)
+        if "repository" in catalogue()[code].on:
+            extra = analyze_repository([fixture], fixture.parent, codes=[code])
+            findings += extra.findings if extra is not None else []
+        found = {(f.line, f.rule) for f in findings}
         missing = sorted(expected - found)
         unexpected = sorted(found - expected)
         assert not missing and not unexpected, (
             f"{fixture.name}: missing {missing}, unexpected {unexpected}\n"
-            + "\n".join(f"  {f.line}:{f.column} {f.rule} {f.message}" for f in result.findings)
+            + "\n".join(f"  {f.line}:{f.column} {f.rule} {f.message}" for f in findings)
         )

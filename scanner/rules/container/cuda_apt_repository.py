@@ -11,8 +11,8 @@ Why it breaks on ROCm:
     can use (or fail: the drivers need NVIDIA hardware), and the build still lacks ROCm.
 
 Example:
-    RUN wget https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/cuda-keyring_1.1-1_all.deb \
-     && dpkg -i cuda-keyring_1.1-1_all.deb && apt-get update && apt-get install -y cuda-toolkit-12-4
+    RUN wget https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/cuda-keyring_1.1-1_all.deb
+    RUN dpkg -i cuda-keyring_1.1-1_all.deb && apt-get update && apt-get install -y cuda-toolkit-12-4
 
 Use instead:
     Start from a `rocm/*` image; on a host or plain image, add AMD's repository (`repo.radeon.com`) with
@@ -55,10 +55,10 @@ def _install_context(ctx, line: int) -> bool:
     lines = ctx.lines
     for number in range(line, max(line - 6, 0), -1):
         text = lines[number - 1]
+        if number < line and not text.rstrip().endswith("\\") and ctx.language != "yaml":
+            return False  # the command ended on an earlier line
         if _INSTALL.search(text):
             return True
-        if number < line and not text.rstrip().endswith("\\") and ctx.language != "yaml":
-            return False
     return False
 
 

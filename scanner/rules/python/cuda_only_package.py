@@ -58,7 +58,7 @@ _PACKAGES: list[tuple[re.Pattern, str]] = [
 ]
 _CONDA = re.compile(r"cudatoolkit|cuda-toolkit|cuda-nvcc|cuda-runtime|cuda-version|cuda-cudart\w*|cudnn|nccl"
                     r"|cuda")
-_JAX_EXTRA = re.compile(r"^jaxlib?\[[^\]]*cuda", re.I)
+_JAX_EXTRA = re.compile(r"^jax(?:lib)?\[[^\]]*cuda", re.I)
 
 
 def check(ctx) -> None:

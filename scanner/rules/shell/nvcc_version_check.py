@@ -10,7 +10,7 @@ Why it breaks on ROCm:
 
 Example:
     if ! command -v nvcc >/dev/null; then echo "CUDA toolkit missing"; exit 1; fi
-    CUDA_VERSION=$(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+    CUDA_VERSION=$(nvcc --version | awk '/release/ {print $6}')
 
 Use instead:
     `hipcc --version` / `hipconfig --version` (HIP), `amd-smi version` (driver and ROCm), or the ROCm version file

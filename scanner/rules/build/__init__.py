@@ -1,0 +1,1 @@
+"""Makefiles, build scripts, Python extension builds: nvcc, sm_XX flags, CUDA link flags and paths, CUDAExtension."""

@@ -1,0 +1,16 @@
+"""Shared by the build rules: where their patterns are searched."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from scanner.formats import python_src
+from scanner.rules.textual import matches
+
+
+def build_matches(ctx, pattern: re.Pattern) -> Iterator[tuple[int, int, re.Match]]:
+    """`textual.matches`, except that a Python file `ast` rejects (a Python 2 setup.py) is read by its code lines
+    instead of yielding nothing: its flags and paths are still findings."""
+    unparsed = ctx.language == "python" and python_src.tree(ctx.facts) is None
+    yield from matches(ctx, pattern, python_lines=unparsed)

@@ -1,0 +1,94 @@
+"""CUDA libraries linked by flag (-lcudart, -lcublas, -lcudnn, -lnccl, ...) or by name in setup.py.
+
+What it finds:
+    `-l` flags naming CUDA libraries in Makefiles, shell scripts, Dockerfiles, CI YAML and Python build
+    scripts, and CUDA library names in a setup.py `libraries=[...]` list.
+
+Why it breaks on ROCm:
+    The libraries are not installed on a ROCm machine: the link fails with `cannot find -lcudart`. Each has a
+    ROCm counterpart under another name (the HIP runtime is `libamdhip64`), some with a different API
+    (cuDNN → MIOpen).
+
+Example:
+    LDFLAGS += -L$(CUDA_HOME)/lib64 -lcudart -lcublas -lnccl
+
+Use instead:
+    `-L$(ROCM_PATH)/lib -lamdhip64 -lhipblas -lrccl` (the message names the counterpart of each library); link
+    with hipcc, which adds the HIP runtime itself.
+
+References:
+    https://rocm.docs.amd.com/en/latest/reference/api-libraries.html
+    https://rocm.docs.amd.com/projects/HIPCC/en/latest/
+"""
+
+import ast
+import re
+
+from scanner.formats import python_src
+from scanner.model import Risk, Severity
+from scanner.rules.build._common import build_matches
+from scanner.rules.textual import CUDA_LIBRARIES, SCRIPT_LANGUAGES, once, text_rule
+
+# `-lcudart`, `-lcublasLt`, `-lnvidia-ml`; not `-lcudart_helpers` (looked up below), nor `-lpython3.11`.
+_FLAG = re.compile(r"(?<![\w-])-l([A-Za-z][\w+-]*)(?![\w.+-])")
+# CUDA libraries that have no counterpart to link: what to do instead.
+_NO_COUNTERPART = {
+    "cudadevrt": "drop it: HIP links relocatable device code (`-fgpu-rdc`) without a device runtime library, and "
+                 "has no dynamic parallelism (ROC154)",
+    "culibos": "drop it: only CUDA's static libraries need it",
+}
+
+
+def check(ctx) -> None:
+    for line, col, match in build_matches(ctx, _FLAG):
+        _report(ctx, line, col, match.group(0), match.group(1), as_flag=True)
+    if ctx.language == "python":
+        for const in _library_lists(ctx):
+            _report(ctx, const.lineno, const.col_offset + 1, f'"{const.value}"', const.value, as_flag=False)
+
+
+def _library_lists(ctx) -> list[ast.Constant]:
+    """The string constants of `libraries=[...]` arguments (Extension, CUDAExtension, setup) and of variables
+    named `*libraries` assigned a list."""
+    module = python_src.tree(ctx.facts)
+    if module is None:
+        return []
+    values = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.keyword) and node.arg == "libraries":
+            values.append(node.value)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if node.value is not None and any(isinstance(t, ast.Name) and t.id.lower().endswith("libraries")
+                                              for t in targets):
+                values.append(node.value)
+    out = []
+    for value in values:
+        if isinstance(value, (ast.List, ast.Tuple, ast.BinOp)):
+            out += [n for n in ast.walk(value) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _report(ctx, line: int, col: int, spelled: str, name: str, as_flag: bool) -> None:
+    base = name.lower().removesuffix("_static")
+    if base.startswith("cudnn_"):  # cuDNN 8's sub-libraries (cudnn_ops_infer, cudnn_cnn_train, ...)
+        base = "cudnn"
+    if base in _NO_COUNTERPART:
+        advice = _NO_COUNTERPART[base]
+    elif CUDA_LIBRARIES.get(base, ("",))[0]:
+        flag, _, what = CUDA_LIBRARIES[base]
+        advice = f"link `{flag if as_flag else flag.removeprefix('-l')}` ({what}) instead"
+    else:
+        return
+    once(ctx, line, col, f"`{spelled}` links a CUDA library, which ROCm machines do not have: {advice}.",
+         length=len(spelled), key=base)
+
+
+RULE = text_rule(
+    name="build-cuda-link-flags",
+    summary="CUDA libraries linked by flag (-lcudart, -lcublas, -lnccl, ...) or named in setup.py",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.HIGH,
+    languages=SCRIPT_LANGUAGES | {"python"},
+    check=check,
+)

@@ -1,0 +1,78 @@
+"""The CUDA toolkit's location assumed (CUDA_HOME, CUDA_PATH, CUDA_TOOLKIT_ROOT_DIR, /usr/local/cuda).
+
+What it finds:
+    `CUDA_HOME`, `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDACXX` and paths under
+    `/usr/local/cuda` (`/usr/local/cuda-12.4/bin`), in Makefiles, shell scripts, Dockerfiles, CMake, CI YAML
+    and Python build scripts (`os.environ["CUDA_HOME"]`, `cpp_extension.CUDA_HOME`).
+
+Why it breaks on ROCm:
+    ROCm lives under `/opt/rocm` (or `/opt/rocm-X.Y`) and is located through `ROCM_PATH`; the CUDA variables
+    are unset and the paths do not exist, so include and library paths silently point nowhere and the build
+    fails later with missing headers or libraries.
+
+Example:
+    CUDA_HOME ?= /usr/local/cuda
+    CXXFLAGS += -I$(CUDA_HOME)/include
+
+Use instead:
+    `ROCM_PATH ?= /opt/rocm` and `$(ROCM_PATH)/include`, `$(ROCM_PATH)/lib`; in Python,
+    `torch.utils.cpp_extension.ROCM_HOME`; in CMake, `CMAKE_PREFIX_PATH=/opt/rocm`.
+
+References:
+    https://rocm.docs.amd.com/en/latest/reference/env-variables.html
+    https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/post-install.html
+"""
+
+import re
+
+from scanner.formats import python_src
+from scanner.model import Risk, Severity
+from scanner.rules.build._common import build_matches
+from scanner.rules.textual import SCRIPT_LANGUAGES, once, text_rule
+
+# The variables that locate the toolkit (CMake's FindCUDAToolkit hint `CUDAToolkit_ROOT` among them).
+_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR", "CUDAToolkit_ROOT", "CUDACXX")
+_LOCATION = re.compile(
+    r"(?:(?<=-D)|(?<!\w))(?P<variable>" + "|".join(_VARIABLES) + r")(?!\w)"
+    # The toolkit's default install paths (`/usr/local/cuda`, `/usr/local/cuda-12.4`; `/opt/cuda` on Arch);
+    # not `/usr/local/cudatools`.
+    r"|(?P<path>/(?:usr/local|opt)/cuda(?:-\d+(?:\.\d+)*)?)(?![\w.+-])"
+)
+
+
+def check(ctx) -> None:
+    for line, col, match in build_matches(ctx, _LOCATION):
+        _report(ctx, line, col, match.group(0), match.group("variable"))
+    if ctx.language == "python":
+        # `cpp_extension.CUDA_HOME`, `from torch.utils.cpp_extension import CUDA_HOME`
+        for ref in python_src.imports(ctx.facts) + python_src.dotted_names(ctx.facts):
+            name = ref.text.rsplit(".", 1)[-1]
+            if "." in ref.text and name in _VARIABLES:
+                _report(ctx, ref.line, ref.col, ref.text, name)
+
+
+def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> None:
+    if variable == "CUDACXX":
+        advice = "CMake's HIP language reads `HIPCXX` / `CMAKE_HIP_COMPILER` (ROCm's clang, under `$ROCM_PATH/llvm`)"
+    elif variable and ctx.language == "python":
+        advice = "locate ROCm with `ROCM_PATH` (default `/opt/rocm`), or `torch.utils.cpp_extension.ROCM_HOME`"
+    elif variable and ctx.language == "cmake":
+        advice = "find ROCm's packages with `CMAKE_PREFIX_PATH=/opt/rocm` (or `$ENV{ROCM_PATH}`)"
+    elif variable:
+        rocm = "$(ROCM_PATH)" if ctx.language == "make" else "$ROCM_PATH"
+        advice = f"locate ROCm with `ROCM_PATH` (default `/opt/rocm`): `{rocm}/include`, `{rocm}/lib`"
+    else:
+        advice = "ROCm is under `/opt/rocm` (or `/opt/rocm-X.Y`), located through `ROCM_PATH`"
+    what = ("names the CUDA toolkit's compiler" if variable == "CUDACXX" else "locates the CUDA toolkit" if variable
+            else "is the CUDA toolkit's install location")
+    once(ctx, line, col, f"`{spelled}` {what}, which ROCm machines do not have: {advice}.", length=len(spelled))
+
+
+RULE = text_rule(
+    name="build-cuda-toolkit-path",
+    summary="CUDA toolkit location assumed (CUDA_HOME, CUDA_PATH, /usr/local/cuda)",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.MEDIUM,
+    languages=SCRIPT_LANGUAGES | {"cmake", "python"},
+    check=check,
+)

@@ -1,0 +1,72 @@
+"""NVIDIA GPU architecture flags in build scripts (-arch=sm_XX, -gencode, TORCH_CUDA_ARCH_LIST).
+
+What it finds:
+    `-arch=sm_80`, `-arch sm_90a`, `-gencode arch=compute_80,code=sm_80`, `--gpu-architecture=...`,
+    `--generate-code`, and `TORCH_CUDA_ARCH_LIST=...`, in Makefiles, shell scripts, Dockerfiles, CI YAML and
+    Python build scripts (`extra_compile_args`). CMake files are ROC205's.
+
+Why it breaks on ROCm:
+    `sm_XX`/`compute_XX` are NVIDIA compute capabilities. hipcc/clang compile for AMDGPU targets named
+    `gfxNNN` with `--offload-arch`; an `sm_` flag is rejected, and a build without the right `--offload-arch`
+    has no code object for the GPU it runs on ("invalid device function" at the first launch).
+
+Example:
+    nvcc -O3 -gencode arch=compute_80,code=sm_80 -c kernels.cu
+    export TORCH_CUDA_ARCH_LIST="8.0;9.0"
+
+Use instead:
+    `--offload-arch=gfx942` (one per target: `gfx90a` MI200, `gfx942` MI300X, `gfx950` MI350), and
+    `PYTORCH_ROCM_ARCH=gfx942` for PyTorch extensions.
+
+References:
+    https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html
+    https://rocm.docs.amd.com/projects/llvm-project/en/latest/reference/rocmcc.html
+    https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-name-gpu-architecture
+"""
+
+import re
+
+from scanner.model import Risk, Severity
+from scanner.rules.build._common import build_matches
+from scanner.rules.textual import SCRIPT_LANGUAGES, arch_list, offload_arch, once, text_rule
+
+_FLAG = re.compile(
+    # nvcc's (and clang-CUDA's) architecture options with an NVIDIA value.
+    r"(?P<flag>(?<![\w-])(?:-arch|--gpu-architecture|-code|--gpu-code|--cuda-gpu-arch|--offload-arch)(?:=|\s+)"
+    r"[\"']?(?:sm|compute|lto)_\w+"
+    # -gencode / --generate-code, and their `arch=compute_XX,code=sm_XX` written as a separate argument.
+    r"|(?<![\w-])(?:-gencode|--generate-code)(?:[= ][\"']?arch=(?:[\w,=\[\]]|\$[({]?\w+[)}]?)+|(?![\w-]))"
+    r"|(?<![\w-])arch=compute_\w+"
+    # A variable holding an NVIDIA architecture (`CUDA_ARCH ?= sm_80`, `GPU_ARCH=sm_86`).
+    r"|(?<![\w$])[A-Z0-9_]*ARCH[A-Z0-9_]*\s*(?:::=|:=|\?=|\+=|=)\s*[\"']?(?:sm|compute)_\d+\w*)"
+    # PyTorch's architecture list, and CMake's when a script passes it on the command line.
+    r"|(?<!\w)(?P<torch>TORCH_CUDA_ARCH_LIST)(?!\w)"
+    r"|(?<![\w-])-D(?P<cmake>CMAKE_CUDA_ARCHITECTURES)(?!\w)|(?<![\w$])(?P<env>CUDAARCHS)(?!\w)"
+)
+
+
+def check(ctx) -> None:
+    for line, col, match in build_matches(ctx, _FLAG):
+        if match.group("torch"):
+            message = (f"`TORCH_CUDA_ARCH_LIST` lists NVIDIA compute capabilities; ROCm builds of PyTorch read "
+                       f"`PYTORCH_ROCM_ARCH` with AMDGPU targets (for these targets: "
+                       f"`PYTORCH_ROCM_ARCH=\"{arch_list(ctx)}\"`).")
+        elif match.group("cmake") or match.group("env"):
+            name = match.group("cmake") or match.group("env")
+            hip = "CMAKE_HIP_ARCHITECTURES" if match.group("cmake") else "HIPARCHS"
+            message = (f"`{name}` lists NVIDIA compute capabilities; CMake's HIP language reads `{hip}` with "
+                       f"AMDGPU targets (for these targets: `{hip}=\"{arch_list(ctx)}\"`).")
+        else:
+            message = (f"`{match.group('flag')}` names an NVIDIA GPU architecture; hipcc/clang compile for AMDGPU "
+                       f"targets: use `{offload_arch(ctx)}`.")
+        once(ctx, line, col, message, length=len(match.group(0)))
+
+
+RULE = text_rule(
+    name="build-sm-arch-flag",
+    summary="NVIDIA architecture flags (-arch=sm_XX, -gencode, TORCH_CUDA_ARCH_LIST) in build scripts",
+    risk=Risk.BUILD_BREAK,
+    severity=Severity.HIGH,
+    languages=SCRIPT_LANGUAGES | {"python"},
+    check=check,
+)
