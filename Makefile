@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run scan-demo test docs bench clean
+.PHONY: run scan-demo test chromium docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,11 @@ run: $(STAMP)
 scan-demo: $(STAMP)
 	$(PY) -m scanner scan demo/cuda-demo --format text --fail-on never
 
-test: $(STAMP)
+# Debian's Chromium for the browser tests (tests/browser/): installed with apt when missing and root.
+chromium:
+	scripts/ensure-chromium.sh
+
+test: $(STAMP) chromium
 	$(PY) -m pytest
 
 docs: $(STAMP)

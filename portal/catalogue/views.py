@@ -1,19 +1,151 @@
-"""The rule catalogue (placeholder until the catalogue pages land)."""
+"""The rule catalogue: every rule with its code, name, risk, severity and summary (filterable by risk and family,
+searchable), and a page per rule with its whole documentation and the current team's open findings of it.
+
+The documentation bodies are the rules' English docstrings (scanner.rules.docs.parse_sections), shown as
+written; the page around them goes through i18n. The catalogue is in memory, so filtering is plain Python."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.db.models import F
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 
+from portal.accounts.context import current_membership
+from scanner.model import Risk
 from scanner.rules import catalogue
+from scanner.rules.base import Rule
+from scanner.rules.docs import parse_sections
+
+FAMILIES = {
+    "warp": _("Warp size"), "ptx": _("PTX, NVVM, runtime compilation"), "libraries": _("Libraries"),
+    "api": _("CUDA APIs"), "kernel": _("Kernel features"), "cmake": _("CMake"),
+    "build": _("Makefiles and build scripts"), "container": _("Containers and orchestration"),
+    "shell": _("Shell scripts and CI"), "python": _("Python and packaging"),
+    "serving": _("Serving configuration"), "host": _("Host setup"),
+}
+RISKS = {
+    Risk.SILENT_WRONG_RESULT.value: _("silent wrong result"), Risk.BUILD_BREAK.value: _("build break"),
+    Risk.RUNTIME_FAILURE.value: _("runtime failure"), Risk.PERFORMANCE.value: _("performance"),
+    Risk.DEPRECATION.value: _("deprecation"),
+}
+_CODE = re.compile(r"(`[^`\n]+`)")
 
 
+def family_of(rule: Rule) -> str:
+    return rule.module.split(".", 1)[0]
+
+
+@dataclass
+class Entry:
+    rule: Rule
+    family: str
+    family_label: str
+    risk_label: str
+
+
+def _entry(rule: Rule) -> Entry:
+    family = family_of(rule)
+    return Entry(rule, family, FAMILIES.get(family, family), RISKS.get(rule.risk.value, rule.risk.value))
+
+
+def _matches(rule: Rule, words: list[str]) -> bool:
+    haystack = f"{rule.code} {rule.name} {rule.summary} {rule.doc}".lower()
+    return all(word in haystack for word in words)
+
+
+@require_GET
 @login_required
+@vary_on_headers("HX-Request")
 def rule_list(request):
-    return HttpResponse("\n".join(f"{r.code} {r.name}" for r in catalogue().values()), content_type="text/plain")
+    risk, family, query = request.GET.get("risk", ""), request.GET.get("family", ""), request.GET.get("q", "").strip()
+    words = query.lower().split()
+    entries = [_entry(rule) for rule in catalogue().values()]
+    shown = [e for e in entries if (not risk or e.rule.risk.value == risk) and (not family or e.family == family)
+             and _matches(e.rule, words)]
+    present = dict.fromkeys(e.family for e in entries)  # the families in code order
+    context = {
+        "entries": shown, "total": len(entries), "risk": risk, "family": family, "q": query,
+        "risks": list(RISKS.items()), "families": [(f, FAMILIES.get(f, f)) for f in present],
+    }
+    template = "catalogue/rules.html#rules-table" if request.htmx else "catalogue/rules.html"
+    return render(request, template, context)
 
 
+def _paragraphs(body: str) -> list[dict]:
+    """Paragraphs of a doc section: {"bullets": [...]} for a bullet list, {"block": text} for an indented
+    block (code kept as laid out), else
+    {"pieces": [(text, is_code)]} where `backticks` become code. The template escapes every piece, so nothing
+    of the docstring is marked safe."""
+    out: list[dict] = []
+    for paragraph in re.split(r"\n\s*\n", body.strip("\n")):
+        lines = paragraph.splitlines()
+        if lines and lines[0].startswith("- "):  # a bullet list; continuation lines are indented
+            items: list[str] = []
+            tail: list[str] = []  # an unindented line after the list starts a paragraph of its own
+            for line in lines:
+                if tail or not line.startswith(("- ", " ", "\t")):
+                    tail.append(line.strip())
+                elif line.startswith("- "):
+                    items.append(line[2:].strip())
+                else:
+                    items[-1] += " " + line.strip()
+            out.append({"bullets": [_pieces(item) for item in items]})
+            if tail:
+                out.append({"pieces": _pieces(" ".join(tail))})
+            continue
+        if any(line.startswith((" ", "\t")) for line in lines):
+            out.append({"block": textwrap.dedent(paragraph).strip("\n")})
+            continue
+        text = " ".join(line.strip() for line in lines)
+        if text:
+            out.append({"pieces": _pieces(text)})
+    return out
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    return [(piece[1:-1], True) if _CODE.fullmatch(piece) else (piece, False) for piece in _CODE.split(text) if piece]
+
+
+def _references(body: str) -> list[tuple[str, bool]]:
+    """(text, is a link): only http(s) URLs become links."""
+    return [(line.strip(), line.strip().startswith(("https://", "http://"))) for line in body.splitlines()
+            if line.strip()]
+
+
+def _open_findings(request, code: str) -> int | None:
+    """Open findings of the rule on the default branches of the current team's repositories; None without a
+    team. Served by the findings index on (repository, branch, state, …) per repository of the team."""
+    from portal.findings.models import Finding
+
+    membership = current_membership(request)
+    if membership is None:
+        return None
+    return Finding.objects.filter(repository__team_id=membership.team_id, branch=F("repository__default_branch"),
+                                  state=Finding.State.OPEN, rule=code).count()
+
+
+@require_GET
 @login_required
 def rule_detail(request, code: str):
-    rule = catalogue().get(code)
+    rule = catalogue().get(code.upper())
     if rule is None:
         raise Http404
-    return HttpResponse(rule.doc, content_type="text/plain")
+    sections = parse_sections(rule.doc)
+    return render(request, "catalogue/rule.html", {
+        "entry": _entry(rule), "rule": rule, "title": sections.get("") or rule.summary,
+        "what": _paragraphs(sections.get("What it finds", "")),
+        "why": _paragraphs(sections.get("Why it breaks on ROCm", "")),
+        "example": sections.get("Example", ""),
+        "instead": _paragraphs(sections.get("Use instead", "")),
+        "references": _references(sections.get("References", "")),
+        "known_problems": _paragraphs(sections.get("Known problems", "")),
+        "open_findings": _open_findings(request, rule.code),
+    })

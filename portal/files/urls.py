@@ -5,5 +5,6 @@ from portal.files import views
 app_name = "files"
 urlpatterns = [
     path("<int:pk>/files/<path:path>", views.file_page, name="file"),
+    path("<int:pk>/review/<path:path>", views.review, name="review"),
     path("<int:pk>/patch/", views.patch, name="patch"),
 ]

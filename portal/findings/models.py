@@ -9,6 +9,10 @@ from portal.repositories.models import Repository
 from portal.scans.models import Scan
 
 
+# Triage decisions that take a finding out of the work left (it stays open: the code is unchanged).
+DISMISSED_TRIAGE = ("false_positive", "accepted_risk", "wont_fix")
+
+
 class Finding(models.Model):
     class State(models.TextChoices):
         OPEN = "open"
@@ -59,6 +63,11 @@ class Finding(models.Model):
             models.Index(fields=["repository", "branch", "state"], name="finding_branch_state"),
             # the findings list's default order and keyset pagination: (severity_rank desc, id desc) per branch
             models.Index(fields=["repository", "branch", "state", "-severity_rank", "-id"], name="finding_list_order"),
+            # the rule filter and per-rule counts (catalogue, dashboards' by-rule breakdown)
+            models.Index(fields=["repository", "branch", "state", "rule"], name="finding_rule_count"),
+            # the repository dashboard's per-file breakdown: open findings of a branch, index-only on PostgreSQL
+            models.Index(fields=["repository", "branch", "path"], include=["risk", "severity", "triage"],
+                         condition=models.Q(state="open"), name="finding_open_breakdown"),
         ]
 
     def __str__(self) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from functools import lru_cache
 
@@ -23,18 +22,47 @@ def parse(text: str) -> list[tuple[str, tuple[str, ...]]]:
     return rules
 
 
+_SPECIAL = set(".^$+(){}|\\")
+
+
 @lru_cache(maxsize=4096)
 def pattern_regex(pattern: str) -> str:
-    """A CODEOWNERS pattern as an anchored regular expression over repository-relative paths."""
+    """A CODEOWNERS pattern as an anchored regular expression over repository-relative paths.
+
+    Written by hand rather than with fnmatch.translate, whose output (atomic groups since Python 3.11) PostgreSQL's
+    regex engine rejects: the result must mean the same in Python's `re` and in PostgreSQL's `~` (the owner filter
+    of the findings list runs in SQL)."""
     anchored = pattern.startswith("/")
     body = pattern.strip("/")
     directory = pattern.endswith("/")
-    translated = fnmatch.translate(body).replace(r"\Z", "")
-    translated = translated.removeprefix("(?s:").removesuffix(")")
-    translated = translated.replace(".*", "[^/]*").replace("[^/]*[^/]*", ".*")  # ** crosses directories
+    out, i = [], 0
+    while i < len(body):
+        char = body[i]
+        if body.startswith("**/", i):
+            out.append("(?:.*/)?")  # zero or more directories
+            i += 3
+        elif body.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif char == "*":
+            out.append("[^/]*")
+            i += 1
+        elif char == "?":
+            out.append("[^/]")
+            i += 1
+        elif char == "[" and "]" in body[i + 2:] or char == "[" and body[i + 1:i + 2] == "]":
+            end = body.index("]", i + 2)
+            inner = body[i + 1:end]
+            if inner.startswith("!"):
+                inner = "^" + inner[1:]
+            out.append("[" + inner.replace("\\", "\\\\") + "]")
+            i = end + 1
+        else:
+            out.append("\\" + char if char in _SPECIAL or char in "[]" else char)
+            i += 1
     prefix = "^" if anchored or "/" in body else "^(?:.*/)?"
     suffix = "/.*$" if directory else "(?:/.*)?$"
-    return prefix + translated + suffix
+    return prefix + "".join(out) + suffix
 
 
 def owners_of(path: str, rules: list[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:

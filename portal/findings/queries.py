@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, Q, QuerySet
+from django.db import connection
+from django.db.models import Q, QuerySet
 
 from portal.findings.models import SEVERITY_RANK, Finding
 
@@ -55,12 +56,28 @@ class Filters:
         return {k: v for k, v in values.items() if v not in (None, "") and not (k == "sort" and v == "severity")}
 
 
-def filtered(team_ids: list[int], filters: Filters, user) -> QuerySet:
-    query = Finding.objects.filter(repository__team_id__in=team_ids)
+def scopes(team_ids: list[int], filters: Filters) -> list[tuple[int, str]]:
+    """The (repository, branch) pairs the list covers: the team's repositories (or the one chosen), each on its
+    default branch unless a branch is chosen. Resolved up front so that every pair is an index prefix."""
+    from portal.repositories.models import Repository
+
+    repositories = Repository.objects.filter(team_id__in=team_ids)
     if filters.repository:
-        query = query.filter(repository_id=filters.repository)
-    query = query.filter(branch=filters.branch) if filters.branch else \
-        query.filter(branch=F("repository__default_branch"))
+        repositories = repositories.filter(pk=filters.repository)
+    return [(pk, filters.branch or default) for pk, default in
+            repositories.order_by("pk").values_list("pk", "default_branch")]
+
+
+def filtered(team_ids: list[int], filters: Filters, user, scoped: list[tuple[int, str]] | None = None) -> QuerySet:
+    if scoped is None:
+        scoped = scopes(team_ids, filters)
+    within = Q(pk__in=[])
+    for repository_id, branch in scoped:
+        within |= Q(repository_id=repository_id, branch=branch)
+    return _narrowed(Finding.objects.filter(within), filters, user, team_ids)
+
+
+def _narrowed(query: QuerySet, filters: Filters, user, team_ids: list[int]) -> QuerySet:
     if filters.state in (Finding.State.OPEN, Finding.State.FIXED):
         query = query.filter(state=filters.state)
     if filters.risk:
@@ -68,7 +85,7 @@ def filtered(team_ids: list[int], filters: Filters, user) -> QuerySet:
     if filters.severity in SEVERITY_RANK:
         query = query.filter(severity=filters.severity)
     if filters.rule:
-        query = query.filter(Q(rule=filters.rule) | Q(name=filters.rule))
+        query = query.filter(rule=_rule_code(filters.rule))
     if filters.triage:
         query = query.filter(triage=filters.triage)
     if filters.path:
@@ -86,6 +103,17 @@ def filtered(team_ids: list[int], filters: Filters, user) -> QuerySet:
 
         query = query.filter(paths_owned_by(filters.owner, team_ids))
     return query
+
+
+def _rule_code(rule: str) -> str:
+    """A rule's code from its code or its name, so the filter is one indexed equality (`finding_rule_count`)."""
+    from scanner.rules import catalogue
+
+    wanted = rule.strip()
+    for code, entry in catalogue().items():
+        if wanted.upper() == code or wanted == entry.name:
+            return code
+    return wanted
 
 
 def ordered(query: QuerySet, sort: str) -> QuerySet:
@@ -119,9 +147,22 @@ def after(query: QuerySet, sort: str, cursor: str) -> QuerySet:
         return query
 
 
-def page(query: QuerySet, filters: Filters, cursor: str) -> tuple[list[Finding], str]:
-    """One page and the cursor of the next one ("" at the end)."""
-    rows = ordered(after(query, filters.sort, cursor) if cursor else query, filters.sort)
-    rows = list(rows.select_related("repository", "assignee")[: PAGE_SIZE + 1])
+def page(query: QuerySet, filters: Filters, cursor: str,
+         scoped: list[tuple[int, str]] | None = None) -> tuple[list[Finding], str]:
+    """One page and the cursor of the next one ("" at the end).
+
+    Across several repositories (`scoped`, from `scopes`), the page is the merge of each repository's own first
+    PAGE_SIZE + 1 rows, each read along its index, instead of one sort over the whole team's findings."""
+    # SQLite (the embedded default) cannot order and limit the arms of a UNION; it gets the plain query.
+    if scoped and len(scoped) > 1 and connection.features.supports_slicing_ordering_in_compound:
+        parts = [ordered(after(query.filter(repository_id=r, branch=b), filters.sort, cursor) if cursor
+                         else query.filter(repository_id=r, branch=b), filters.sort).values("id")[: PAGE_SIZE + 1]
+                 for r, b in scoped]
+        ids = [row["id"] for row in parts[0].union(*parts[1:], all=True)]
+        rows = list(ordered(Finding.objects.filter(pk__in=ids), filters.sort)
+                    .select_related("repository", "assignee")[: PAGE_SIZE + 1])
+    else:
+        rows = ordered(after(query, filters.sort, cursor) if cursor else query, filters.sort)
+        rows = list(rows.select_related("repository", "assignee")[: PAGE_SIZE + 1])
     next_cursor = cursor_of(rows[PAGE_SIZE - 1], filters.sort) if len(rows) > PAGE_SIZE else ""
     return rows[:PAGE_SIZE], next_cursor

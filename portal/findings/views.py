@@ -43,8 +43,9 @@ def finding_list(request):
     filters = queries.Filters.from_query(request.GET)
     if filters.repository and not Repository.objects.filter(pk=filters.repository, team_id__in=team_ids).exists():
         raise Http404
-    base = queries.filtered(team_ids, filters, request.user)
-    rows, next_cursor = queries.page(base, filters, request.GET.get("after", ""))
+    scoped = queries.scopes(team_ids, filters)
+    base = queries.filtered(team_ids, filters, request.user, scoped)
+    rows, next_cursor = queries.page(base, filters, request.GET.get("after", ""), scoped)
     membership = current_membership(request)
     context = {
         "filters": filters,

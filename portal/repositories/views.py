@@ -1,12 +1,13 @@
-"""Minimal repository pages: the team's repositories with their newest scans, and one repository's scans.
-The real dashboards are their own issue; these views are thin and guarded."""
+"""Repository pages: every repository of the user's teams with its newest scan, one repository's scans and webhook
+deliveries (its dashboard is portal.dashboards), registration, starting a scan and the settings page."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, F, Q
+from django.core.paginator import Paginator
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,16 +22,22 @@ from portal.findings.models import Finding
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
+from portal.scans.models import Scan
 
 
 @require_GET
 @login_required
 def repository_list(request):
-    repositories = (Repository.objects.filter(team__memberships__user=request.user).select_related("team")
-                    .annotate(open_findings=Count("findings", filter=Q(findings__state=Finding.State.OPEN,
-                                                                       findings__branch=F("default_branch"))))
-                    .order_by("team__name", "name"))
-    rows = [(repo, repo.scans.first()) for repo in repositories]
+    """Three queries whatever the number of repositories: the newest scan comes from a correlated subquery."""
+    newest = Scan.objects.filter(repository=OuterRef("pk")).order_by("-created", "-id").values("pk")[:1]
+    repositories = list(
+        Repository.objects.filter(team__memberships__user=request.user).select_related("team")
+        .annotate(open_findings=Count("findings", filter=Q(findings__state=Finding.State.OPEN,
+                                                           findings__branch=F("default_branch"))),
+                  newest_scan_id=Subquery(newest))
+        .order_by("team__name", "name"))
+    scans = Scan.objects.in_bulk([r.newest_scan_id for r in repositories if r.newest_scan_id])
+    rows = [(repo, scans.get(repo.newest_scan_id)) for repo in repositories]
     managed = [m.team for m in request.user.memberships.select_related("team") if m.can_manage]
     return render(request, "repositories/list.html", {"rows": rows, "managed_teams": managed})
 
@@ -38,14 +45,12 @@ def repository_list(request):
 @require_GET
 @login_required
 def repository_detail(request, pk: int):
+    """The repository's scans (every branch, newest first, 50 per page) and its newest webhook deliveries."""
     repository, membership = get_repository_for_user(request, pk)
-    scans = repository.scans.all()[:50]
-    counts = dict(Finding.objects.filter(repository=repository, branch=repository.default_branch,
-                                         state=Finding.State.OPEN).values_list("risk").annotate(n=Count("id")))
+    page = Paginator(repository.scans.order_by("-created", "-id"), 50).get_page(request.GET.get("page"))
     deliveries = repository.deliveries.select_related("scan")[:20]
     return render(request, "repositories/detail.html",
-                  {"repository": repository, "scans": scans, "open_by_risk": counts, "membership": membership,
-                   "deliveries": deliveries})
+                  {"repository": repository, "page": page, "membership": membership, "deliveries": deliveries})
 
 
 @login_required
@@ -57,11 +62,12 @@ def add_repository(request, team_id: int):
     form.instance.team_id = team_id
     if request.method == "POST" and form.is_valid():
         if Repository.objects.filter(team_id=team_id, name=form.cleaned_data["name"]).exists():
-            form.add_error("name", "This team already has a repository with that name.")
+            form.add_error("name", _("This team already has a repository with that name."))
         else:
             repository = form.save()
-            messages.success(request, f"Repository {repository.name} registered.")
-            return redirect("repositories:detail", pk=repository.pk)
+            messages.success(request, _("Repository %(name)s registered. Start its first scan from here.")
+                             % {"name": repository.name})
+            return redirect("dashboards:repository", pk=repository.pk)
     return render(request, "repositories/add.html", {"form": form, "team": membership.team})
 
 
@@ -134,5 +140,5 @@ def start_scan(request, pk: int):
     if branch not in repository.branches:
         raise Http404
     scan = do_create_scan(repository, branch=branch)
-    messages.success(request, f"Scan {scan.pk} of {branch} queued.")
-    return redirect("repositories:detail", pk=repository.pk)
+    messages.success(request, _("Scan %(pk)s of %(branch)s queued.") % {"pk": scan.pk, "branch": branch})
+    return redirect("scans:detail", pk=scan.pk)  # its live progress

@@ -18,6 +18,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from portal.findings import tracking
@@ -148,7 +149,7 @@ def _run(run_: Run) -> None:
 
 
 def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[tracking.FileOutcome], list[ScannedFile]]:
-    from scanner import ConfigError, ScanOptions, plan
+    from scanner import ConfigError, ScanOptions, plan, repository
     from scanner.pool import DeadlineExceeded, WorkerPool
     from scanner.rules import rules_run, select
 
@@ -158,7 +159,7 @@ def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[track
     except ConfigError as exc:
         raise ScanUserError("bad_config", str(exc)) from None
     enabled = select(list(options.enable), list(options.disable))
-    keys = {job.rel: cache_key(options, enabled, job.rel) for job in jobs}
+    keys = {job.rel: cache_key(options, enabled, job.rel, job.language) for job in jobs}
     cached = _cached_results(jobs, blobs, keys)
     scan = run_.scan
     Scan.objects.filter(pk=scan.pk).update(files_total=len(jobs))
@@ -182,6 +183,10 @@ def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[track
     except DeadlineExceeded:
         run_.check_deadline()
         raise
+    # Repository-level findings (path "."): never cached by blob, the pass re-reads only the few files it needs.
+    extra = repository.finalize(root, options, jobs)
+    if extra is not None:
+        _take(root, scan, extra, blobs, keys, outcomes, files, fresh, enabled, rules_run)
     BlobResult.objects.bulk_create(fresh, ignore_conflicts=True)
     run_.progress(done, reused, force=True)
     return outcomes, files
@@ -215,7 +220,8 @@ def _store_codeowners(repository, root: Path) -> None:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")[:2_000_000]
+        # Bytes, not read_text: universal newlines would turn CRLF into LF and shift every column.
+        return path.read_bytes().decode("utf-8")[:2_000_000]
     except (OSError, UnicodeDecodeError):
         return ""
 
@@ -253,7 +259,7 @@ def _cached_results(jobs, blobs: dict[str, str], keys: dict[str, str]) -> dict[s
     return found
 
 
-def cache_key(options, enabled, rel: str) -> str:
+def cache_key(options, enabled, rel: str, language: str = "") -> str:
     """Scanner version + everything that changes a file's result, except the file's content (the blob)."""
     from scanner.version import TOOL_VERSION
 
@@ -265,6 +271,8 @@ def cache_key(options, enabled, rel: str) -> str:
         "defines": list(options.defines),
         "include_dirs": [str(d) for d in options.include_dirs],
         "suffix": suffix,
+        # A Dockerfile and a Makefile share the empty suffix; the language discovery gave decides the rules.
+        "language": language,
         "max_file_bytes": options.max_file_bytes,
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
@@ -273,19 +281,27 @@ def cache_key(options, enabled, rel: str) -> str:
 def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport) -> dict:
     from collections import Counter
 
-    from portal.findings.models import Finding
+    from portal.findings.models import DISMISSED_TRIAGE, Finding
 
     modes = Counter(f.parse_mode for f in files)
-    open_by_risk = dict(Counter(Finding.objects.filter(repository=scan.repository, branch=scan.branch,
-                                                       state=Finding.State.OPEN)
-                                .values_list("risk", flat=True)))
+    open_rows = list(Finding.objects.filter(repository=scan.repository, branch=scan.branch, state=Finding.State.OPEN)
+                     .values_list("risk", "severity", "triage").annotate(n=Count("id")).order_by())
+    open_by_risk: Counter = Counter()
+    # The portfolio's work-left estimate: open findings not dismissed by triage, by risk and severity.
+    open_by_risk_severity: dict[str, dict[str, int]] = {}
+    for risk, severity, triage, n in open_rows:
+        open_by_risk[risk] += n
+        if triage not in DISMISSED_TRIAGE:
+            by_severity = open_by_risk_severity.setdefault(risk, {})
+            by_severity[severity] = by_severity.get(severity, 0) + n
     converted = sum(f.stats.get("translation", {}).get("converted", 0) for f in files)
     unconverted = sum(f.stats.get("translation", {}).get("unconverted", 0) for f in files)
     return {
         "tracking": report.to_dict(),
         "untouched_paths": report.untouched_paths,
         "parse_modes": dict(modes),
-        "open_by_risk": open_by_risk,
+        "open_by_risk": dict(open_by_risk),
+        "open_by_risk_severity": open_by_risk_severity,
         "files": len(files),
         "lines": sum(f.stats.get("lines", 0) for f in files),
         "translation": {"converted": converted, "unconverted": unconverted},

@@ -116,3 +116,59 @@ def test_forms_need_a_csrf_token(people):
     strict.force_login(people.bob)
     assert strict.post(reverse("findings:triage", args=[finding.pk]), {"decision": "confirmed"}).status_code == 403
     assert strict.post(reverse("findings:bulk"), {"decision": "confirmed"}).status_code == 403
+
+
+@pytest.mark.django_db
+def test_owner_filter_follows_codeowners_in_sql_last_match_wins(people):
+    """The owner filter runs CODEOWNERS patterns as PostgreSQL regexes: globs, `**`, and a later rule that takes a
+    path back from an earlier owner."""
+    repository, _ = make_findings(people.team, 21, path_prefix="src/")
+    make_findings(people.team, 7, name="tools", path_prefix="tools/deep/er/")
+    repository.codeowners = "*.cu @gpu-team\nsrc/**/f3.cu @alice\n# comment\n/tools/ @ops\n"
+    repository.save()
+    client = client_for(people.vera)
+    gpu = {f.path for f in client.get(reverse("findings:list"), {"owner": "@gpu-team"}).context["rows"]}
+    assert gpu == {f"src/f{i}.cu" for i in range(7) if i != 3}
+    alice = {f.path for f in client.get(reverse("findings:list"), {"owner": "@alice"}).context["rows"]}
+    assert alice == {"src/f3.cu"}
+    # The tools repository has no CODEOWNERS: nobody owns its files.
+    assert client.get(reverse("findings:list"), {"owner": "@ops"}).context["rows"] == []
+
+
+@pytest.mark.django_db
+def test_pages_across_repositories_merge_in_order_on_each_default_branch(people):
+    """Several repositories: each page merges the repositories' own first rows; the order and coverage must be
+    those of one global sort, and other branches than the default stay out."""
+    make_findings(people.team, 70, name="a")
+    second, _ = make_findings(people.team, 45, name="b")
+    second.default_branch = "develop"
+    second.save()
+    Finding.objects.filter(repository=second).update(branch="develop")
+    make_findings(people.team, 12, name="c")
+    other, _ = make_findings(people.team, 9, name="d")
+    Finding.objects.filter(repository=other).update(branch="feature")  # d's default branch is main: none listed
+    expected = {
+        "severity": [f.pk for f in Finding.objects.exclude(repository=other).order_by("-severity_rank", "-id")],
+        "path": [f.pk for f in Finding.objects.exclude(repository=other).order_by("path", "line", "id")],
+        "newest": [f.pk for f in Finding.objects.exclude(repository=other).order_by("-id")],
+    }
+    client = client_for(people.vera)
+    for sort, want in expected.items():
+        seen, url = [], f"{reverse('findings:list')}?sort={sort}"
+        while url:
+            response = client.get(url)
+            seen += [f.pk for f in response.context["rows"]]
+            url = reverse("findings:list") + response.context["next_url"] if response.context["next_url"] else ""
+        assert seen == want, sort
+
+
+@pytest.mark.django_db
+def test_rule_filter_takes_a_code_or_a_rule_name(people):
+    from scanner.rules import catalogue
+
+    make_findings(people.team, 30)
+    name = catalogue()["ROC102"].name
+    client = client_for(people.vera)
+    by_code = {f.pk for f in client.get(reverse("findings:list"), {"rule": "roc102"}).context["rows"]}
+    by_name = {f.pk for f in client.get(reverse("findings:list"), {"rule": name}).context["rows"]}
+    assert by_code == by_name == set(Finding.objects.filter(rule="ROC102").values_list("pk", flat=True))

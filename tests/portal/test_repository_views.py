@@ -52,8 +52,8 @@ def test_engineers_can_start_a_scan_viewers_cannot(people, repository):
     assert client_for(people.vera).post(url).status_code == 403
     assert client_for(people.charlie).post(url).status_code == 404
     response = client_for(people.bob).post(url)
-    assert response.status_code == 302
-    assert Scan.objects.filter(repository=repository, status="queued").count() == 1
+    scan = Scan.objects.get(repository=repository, status="queued")
+    assert response.status_code == 302 and response.url == reverse("scans:detail", args=[scan.pk])
 
 
 @pytest.mark.django_db
@@ -85,3 +85,28 @@ def test_managers_register_repositories_and_bad_urls_are_refused_on_the_form(peo
     assert "tok-123" not in repository.credentials_encrypted
     page = alice.get(reverse("repositories:detail", args=[repository.pk]))
     assert b"tok-123" not in page.content
+
+
+@pytest.mark.django_db
+def test_repository_list_costs_the_same_queries_for_one_or_many_repositories(people, django_assert_max_num_queries):
+    for i in range(30):
+        repo = Repository.objects.create(team=people.team, name=f"r{i}", clone_url=f"https://example.com/{i}.git")
+        Scan.objects.create(repository=repo, branch="main", status="finished", commit_sha=f"{i:040d}")
+    client = client_for(people.vera)
+    with django_assert_max_num_queries(8):
+        page = client.get(reverse("repositories:list"))
+    assert page.status_code == 200 and page.content.count(b'class="status-finished"') == 30
+    assert reverse("dashboards:repository", args=[repo.pk]).encode() in page.content
+
+
+@pytest.mark.django_db
+def test_scan_history_is_paginated_and_links_each_scan(people, repository):
+    for i in range(60):
+        Scan.objects.create(repository=repository, branch="main", status="finished", commit_sha=f"{i:040d}")
+    client = client_for(people.vera)
+    first = client.get(reverse("repositories:detail", args=[repository.pk]))
+    assert len(first.context["page"].object_list) == 50 and b'rel="next"' in first.content
+    newest = Scan.objects.order_by("-created", "-id").first()
+    assert reverse("scans:detail", args=[newest.pk]).encode() in first.content
+    second = client.get(reverse("repositories:detail", args=[repository.pk]), {"page": 2})
+    assert len(second.context["page"].object_list) == 10

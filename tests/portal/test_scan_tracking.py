@@ -148,3 +148,28 @@ def test_ingestion_statements_do_not_grow_with_findings(people, repo_factory):
     assert Finding.objects.filter(repository=row2).count() == 400
     assert len(big_queries) < 60, [q["sql"][:80] for q in big_queries.captured_queries]
     del small
+
+
+@pytest.mark.django_db
+def test_a_repository_level_finding_is_tracked_at_the_repository_and_fixed_by_any_file(people, repo_factory):
+    """ROC261 speaks for the whole checkout (path "."): opened by host setup without the NUMA fix, closed when
+    another file adds it, although the file it was located at did not change."""
+    setup = "#!/bin/sh\nsudo amdgpu-install -y --usecase=rocm\nsudo sysctl -w vm.max_map_count=262144\n"
+    repo = repo_factory()
+    c1 = repo.commit("host setup", **{"deploy__setup_host.sh": setup, "src__k.cu": LANE.format(body=GOOD)})
+    row = register(people, repo)
+    first = scan(row, c1)
+    [finding] = Finding.objects.filter(repository=row, rule="ROC261")
+    assert (finding.path, finding.state) == (".", "open")
+    assert "deploy/setup_host.sh" in finding.message
+    assert first.files.filter(path=".", language="repository").exists()
+
+    c2 = repo.commit("numa off", **{"deploy__sysctl.d__90-amd-gpu.conf": "kernel.numa_balancing=0\n"})
+    scan(row, c2)
+    finding.refresh_from_db()
+    assert finding.state == "fixed"
+    # A rescan that reuses every cached per-file result still runs the repository pass.
+    c3 = repo.commit("numa on again", **{"deploy__sysctl.d__90-amd-gpu.conf": "vm.swappiness=10\n"})
+    scan(row, c3)
+    finding.refresh_from_db()
+    assert finding.state == "open"

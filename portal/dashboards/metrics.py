@@ -1,0 +1,323 @@
+"""What the dashboards read: the portfolio's per-repository figures and one repository's progress, trend,
+breakdowns, branches, parse health and work left. Every function issues a fixed number of queries whatever the
+number of repositories, scans or findings:
+
+- the portfolio never counts findings: a finding's state changes only when a scan is ingested, so the newest
+  finished scan's summary (open_by_risk, translation, parse_modes) is the live count, at O(repositories) cost;
+- one repository's breakdowns aggregate its open findings on the default branch through `finding_branch_state`
+  (repository, branch, state), grouped in SQL so Python sees one row per file and per rule, not per finding;
+- newest scans come from correlated subqueries or a window over `scan_branch_recent` (repository, branch, -created).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from django.db.models import (Case, Count, ExpressionWrapper, F, FloatField, IntegerField, Max, OuterRef, Q, Subquery,
+                              Sum, Value, When, Window)
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, RowNumber
+from django.utils.translation import gettext_lazy as _
+
+from portal.dashboards import effort
+from portal.findings import ownership
+from portal.findings.models import Finding
+from portal.repositories.models import Repository
+from portal.scans.constants import FINAL_STATUSES, ScanStatus
+from portal.scans.models import Scan, ScannedFile
+
+RISKS = [
+    ("silent-wrong-result", _("silent wrong result")),
+    ("runtime-failure", _("runtime failure")),
+    ("build-break", _("build break")),
+    ("performance", _("performance")),
+    ("deprecation", _("deprecation")),
+]
+PARSE_MODES = [(mode, effort.MODE_LABELS[mode]) for mode in ("ast", "ast-stubbed", "text", "tokens", "error")]
+TREND_SCANS = 50  # the burndown's columns: enough history to see a slope, few enough to label
+TOP_FILES = 15
+PARSE_PROBLEMS_SHOWN = 100
+SORTS = ("name", "progress", "open", "work", "scanned")
+_SCAN_FIELDS = ("pk", "status", "branch", "commit_sha", "created", "finished", "error_code")
+
+
+@dataclass
+class Progress:
+    converted: int = 0
+    unconverted: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.converted + self.unconverted
+
+    @property
+    def percent(self) -> float | None:
+        """Share of CUDA references with a HIP equivalent; None when the code has no CUDA reference at all."""
+        return 100 * self.converted / self.total if self.total else None
+
+    @property
+    def floor(self) -> int | None:
+        """The percentage as shown: floored, so that "100" means nothing is left."""
+        percent = self.percent
+        return None if percent is None else (100 if not self.unconverted else min(99, math.floor(percent)))
+
+    @classmethod
+    def of(cls, translation) -> Progress:
+        translation = translation if isinstance(translation, dict) else {}
+        return cls(int(translation.get("converted") or 0), int(translation.get("unconverted") or 0))
+
+
+def _labelled(row: dict) -> dict:
+    """A scan's values() row with its status label and whether it is still running."""
+    try:
+        row["status_label"] = ScanStatus(row["status"]).label
+    except ValueError:
+        row["status_label"] = row["status"]
+    row["is_final"] = row["status"] in FINAL_STATUSES
+    return row
+
+
+# --- the portfolio -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class PortfolioRow:
+    repository: Repository
+    newest: dict | None  # the newest scan of the default branch, whatever its state
+    finished: dict | None  # the newest finished scan of the default branch: the figures come from it
+    progress: Progress
+    open_by_risk: dict[str, int]
+    parse_modes: dict[str, int]
+    hours: float | None
+    hours_exact: bool  # False: the summary predates severities, so every finding counts as "medium"
+
+    @property
+    def open_total(self) -> int:
+        return sum(self.open_by_risk.values())
+
+    @property
+    def risk_cells(self) -> list[tuple[str, str, int]]:
+        return [(key, label, self.open_by_risk.get(key, 0)) for key, label in RISKS]
+
+    @property
+    def unparsed(self) -> int:
+        return self.parse_modes.get("tokens", 0) + self.parse_modes.get("error", 0)
+
+
+def _newest(finished_only: bool) -> Subquery:
+    query = Scan.objects.filter(repository=OuterRef("pk"), branch=OuterRef("default_branch"))
+    if finished_only:
+        query = query.filter(status=ScanStatus.FINISHED)
+    return Subquery(query.order_by("-created", "-id").values("pk")[:1])
+
+
+def portfolio(team_id: int, search: str = "") -> list[PortfolioRow]:
+    """The team's repositories (matching `search`) with their figures; two queries whatever their number."""
+    query = Repository.objects.filter(team_id=team_id)
+    if search:
+        query = query.filter(name__icontains=search)
+    repositories = list(query.only("pk", "name", "team_id", "default_branch", "tracked_branches").annotate(
+        newest_id=_newest(False), finished_id=_newest(True)))
+    wanted = {pk for r in repositories for pk in (r.newest_id, r.finished_id) if pk}
+    scans = {row["pk"]: _labelled(row) for row in Scan.objects.filter(pk__in=wanted).values(
+        *_SCAN_FIELDS, translation=F("summary__translation"), open_by_risk=F("summary__open_by_risk"),
+        parse_modes=F("summary__parse_modes"), open_by_risk_severity=F("summary__open_by_risk_severity"))}
+    rows = []
+    for repository in repositories:
+        finished = scans.get(repository.finished_id)
+        summary = finished or {}
+        open_by_risk = {k: int(v) for k, v in (summary.get("open_by_risk") or {}).items()}
+        parse_modes = {k: int(v) for k, v in (summary.get("parse_modes") or {}).items()}
+        progress = Progress.of(summary.get("translation"))
+        hours, exact = None, True
+        if finished:
+            by_severity = summary.get("open_by_risk_severity")
+            if isinstance(by_severity, dict):
+                groups = [(risk, sev, int(n)) for risk, sevs in by_severity.items() for sev, n in sevs.items()]
+            else:  # scans ingested before the summary carried severities
+                groups, exact = [(risk, "medium", n) for risk, n in open_by_risk.items()], False
+            hours = effort.repository_hours(groups, progress.unconverted, parse_modes)
+        rows.append(PortfolioRow(repository, scans.get(repository.newest_id), finished, progress, open_by_risk,
+                                 parse_modes, hours, exact))
+    return rows
+
+
+def sort_rows(rows: list[PortfolioRow], sort: str) -> list[PortfolioRow]:
+    """Name A→Z; least progress first; most open findings first; most work first; least recently scanned first.
+    Repositories without figures go last in every order but the name."""
+    by_name = sorted(rows, key=lambda r: r.repository.name.lower())
+    if sort == "progress":
+        return sorted(by_name, key=lambda r: (r.progress.percent is None, r.progress.percent or 0))
+    if sort == "open":
+        return sorted(by_name, key=lambda r: (r.finished is None, -r.open_total))
+    if sort == "work":
+        return sorted(by_name, key=lambda r: (r.hours is None, -(r.hours or 0)))
+    if sort == "scanned":
+        return sorted(by_name, key=lambda r: (r.newest is None, r.newest["created"] if r.newest else 0))
+    return by_name
+
+
+def team_totals(rows: list[PortfolioRow]) -> dict:
+    progress = Progress(sum(r.progress.converted for r in rows), sum(r.progress.unconverted for r in rows))
+    modes: dict[str, int] = {}
+    for row in rows:
+        for mode, n in row.parse_modes.items():
+            modes[mode] = modes.get(mode, 0) + n
+    return {
+        "repositories": len(rows),
+        "scanned": sum(1 for r in rows if r.finished),
+        "failing": sum(1 for r in rows if r.newest and r.newest["status"] == ScanStatus.FAILED),
+        "progress": progress,
+        "open_by_risk": [(key, label, sum(r.open_by_risk.get(key, 0) for r in rows)) for key, label in RISKS],
+        "open_total": sum(r.open_total for r in rows),
+        "hours": sum(r.hours or 0 for r in rows),
+        "hours_exact": all(r.hours_exact for r in rows),
+        "parse_modes": [(mode, label, modes.get(mode, 0)) for mode, label in PARSE_MODES],
+        "unparsed": modes.get("tokens", 0) + modes.get("error", 0),
+    }
+
+
+# --- one repository ------------------------------------------------------------------------------------------
+
+
+def trend(repository: Repository) -> list[dict]:
+    """The newest finished scans of the default branch, oldest first, with the summary figures only (the
+    summary also holds path lists that can be long)."""
+    rows = list(Scan.objects.filter(repository=repository, branch=repository.default_branch,
+                                    status=ScanStatus.FINISHED).order_by("-created", "-id").values(
+        *_SCAN_FIELDS, translation=F("summary__translation"), open_by_risk=F("summary__open_by_risk"),
+        tracking=F("summary__tracking"), parse_modes=F("summary__parse_modes"))[:TREND_SCANS])
+    rows.reverse()
+    for row in rows:
+        _labelled(row)
+        row["progress"] = Progress.of(row["translation"])
+        row["open_by_risk"] = row["open_by_risk"] if isinstance(row["open_by_risk"], dict) else {}
+        row["tracking"] = row["tracking"] if isinstance(row["tracking"], dict) else {}
+    return rows
+
+
+def branches(repository: Repository) -> list[dict]:
+    """Each tracked branch (default first) with its newest scan, in one query: a row number per branch over
+    `scan_branch_recent`, keeping the first."""
+    names = repository.branches
+    newest = {row["branch"]: row for row in Scan.objects.filter(repository=repository, branch__in=names).annotate(
+        rank=Window(RowNumber(), partition_by=[F("branch")], order_by=[F("created").desc(), F("id").desc()]))
+        .filter(rank=1).values(*_SCAN_FIELDS, "files_done", "files_total")}
+    for row in newest.values():
+        _labelled(row)
+    out = []
+    for name in names:
+        scan = newest.get(name)
+        out.append({"name": name, "is_default": name == repository.default_branch, "scan": scan,
+                    "active": bool(scan and scan["status"] not in FINAL_STATUSES),
+                    "gone": name in (repository.gone_branches or [])})
+    return out
+
+
+def _hours_expression():
+    """weight(severity, risk) per finding as severity hours × risk factor, evaluated by PostgreSQL so that files
+    arrive already summed (two five-way CASEs on float8: a 25-way CASE or numeric arithmetic costs twice as much
+    per row)."""
+    from portal.findings.models import SEVERITY_RANK
+
+    hours = Case(*[When(severity_rank=SEVERITY_RANK[name], then=Value(h)) for name, h in
+                   effort.SEVERITY_HOURS.items()], default=Value(1.0), output_field=FloatField())
+    factor = Case(*[When(risk=risk, then=Value(f)) for risk, f in effort.RISK_FACTOR.items() if f != 1.0],
+                  default=Value(1.0), output_field=FloatField())
+    return ExpressionWrapper(hours * factor, output_field=FloatField())
+
+
+@dataclass
+class Breakdown:
+    by_rule: list[dict]
+    by_risk: list[tuple[str, str, int]]
+    open_total: int
+    files: dict[str, effort.FileWork]
+    open_by_path: dict[str, int] = field(default_factory=dict)
+
+
+def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
+    """Open findings on the default branch by rule and by file, and the newest scan's files with unconverted
+    references or a parse problem; three queries."""
+    open_findings = Finding.objects.filter(repository=repository, branch=repository.default_branch,
+                                           state=Finding.State.OPEN)
+    live = ~Q(triage__in=effort.DISMISSED)
+    by_rule = list(open_findings.values("rule", "risk").annotate(
+        n=Count("*"), name=Max("name"), severity_rank=Max("severity_rank")).order_by("-n", "rule"))
+    per_path = open_findings.values_list("path").annotate(
+        n=Count("*"), work=Count("path", filter=live), hours=Sum(_hours_expression(), filter=live)).order_by()
+    files: dict[str, effort.FileWork] = {}
+    open_by_path: dict[str, int] = {}
+    for path, n, work, hours in per_path:
+        open_by_path[path] = n
+        if work:
+            files[path] = effort.FileWork(path, findings=work, finding_hours=hours or 0.0)
+    if scan_id:
+        scanned = ScannedFile.objects.filter(scan_id=scan_id).filter(
+            Q(parse_mode__in=list(effort.PARSE_PENALTY)) | Q(stats__translation__unconverted__gt=0)).values_list(
+            # cast in SQL: decoding a JSON value per row costs more than the rest of the loop
+            "path", "parse_mode", "error", Cast(KT("stats__translation__unconverted"), IntegerField()))
+        for path, mode, error, unconverted in scanned:
+            work = files.setdefault(path, effort.FileWork(path))
+            work.parse_mode, work.error, work.unconverted = mode, error, int(unconverted or 0)
+    by_risk_counts: dict[str, int] = {}
+    labels = dict(RISKS)
+    for row in by_rule:
+        row["risk_label"] = labels.get(row["risk"], row["risk"])
+        by_risk_counts[row["risk"]] = by_risk_counts.get(row["risk"], 0) + row["n"]
+    return Breakdown(by_rule=by_rule, by_risk=[(k, label, by_risk_counts.get(k, 0)) for k, label in RISKS],
+                     open_total=sum(by_risk_counts.values()), files=files, open_by_path=open_by_path)
+
+
+def parse_health(scan_id: int | None) -> dict:
+    """Files per parse mode in the scan, and the files read as tokens only or not analysed, with their error."""
+    if not scan_id:
+        return {"modes": [], "total": 0, "problems": [], "problem_count": 0}
+    files = ScannedFile.objects.filter(scan_id=scan_id)
+    counts = dict(files.values_list("parse_mode").annotate(n=Count("id")).order_by())
+    problems = list(files.filter(parse_mode__in=list(effort.PARSE_PENALTY)).order_by("parse_mode", "path")
+                    .values("path", "parse_mode", "error", "language")[:PARSE_PROBLEMS_SHOWN])
+    known = [mode for mode, _label in PARSE_MODES]
+    modes = [(mode, label, counts.get(mode, 0)) for mode, label in PARSE_MODES]
+    modes += [(mode, mode, n) for mode, n in sorted(counts.items()) if mode not in known]
+    return {"modes": modes, "total": sum(counts.values()), "problems": problems,
+            "problem_count": sum(counts.get(mode, 0) for mode in effort.PARSE_PENALTY)}
+
+
+def _owner_matcher(rules):
+    """One compiled alternation over the CODEOWNERS patterns, last rule first: re tries alternatives in order
+    and every pattern is anchored, so the first alternative that matches is the last matching rule — the one
+    that wins — at the cost of one match per path instead of one per (path, rule)."""
+    if not rules:
+        return lambda path: ()
+    try:
+        combined = re.compile("|".join(f"(?P<r{index}>{ownership.pattern_regex(pattern)})"
+                                       for index, (pattern, _who) in reversed(list(enumerate(rules)))))
+    except re.error:
+        return lambda path: ownership.owners_of(path, rules)
+
+    def owners(path: str) -> tuple[str, ...]:
+        match = combined.match(path)
+        return rules[int(match.lastgroup[1:])][1] if match else ()
+    return owners
+
+
+def owners(repository: Repository, open_by_path: dict[str, int], files: dict[str, effort.FileWork]) -> dict:
+    """Open findings and work left per CODEOWNERS owner; a path with several owners counts for each."""
+    rules = ownership.parse(repository.codeowners or "")
+    owners_of = _owner_matcher(rules)
+    table: dict[str, dict] = {}
+    unowned = {"open": 0, "hours": 0.0, "files": 0}
+    for path in set(open_by_path) | set(files):
+        who = owners_of(path)
+        hours = files[path].hours if path in files else 0.0
+        for owner in who or (None,):
+            entry = table.setdefault(owner, {"owner": owner, "open": 0, "hours": 0.0, "files": 0}) \
+                if owner else unowned
+            entry["open"] += open_by_path.get(path, 0)
+            entry["hours"] += hours
+            entry["files"] += 1
+    ordered = sorted(table.values(), key=lambda e: (-e["open"], -e["hours"], e["owner"]))
+    return {"has_codeowners": bool(rules), "owners": ordered, "unowned": unowned}

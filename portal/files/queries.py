@@ -1,0 +1,90 @@
+"""What the file page and the patch read: a file as of the newest finished default-branch scan that has it.
+
+Every function is a constant number of indexed queries:
+- the scanned file: the repository's finished default-branch scans (`scan_branch_recent`) joined to their
+  ScannedFile row by the `one_result_per_path` unique index (scan, path), newest first, LIMIT 1;
+- the blob: BlobResult by `one_result_per_blob` (blob_sha, cache_key);
+- the file's open findings: the `finding_identity` unique index, whose prefix is (repository, branch, path).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from portal.findings.models import Finding
+from portal.scans.constants import ScanStatus
+from portal.scans.models import BlobResult, Scan, ScannedFile
+
+
+@dataclass
+class FileVersion:
+    scan: Scan
+    scanned: ScannedFile
+    blob: BlobResult | None  # None when the file was not analysed (an error) and nothing was stored
+
+    @property
+    def source(self) -> str:
+        return self.blob.source if self.blob else ""
+
+    @property
+    def translated(self) -> str:
+        return self.blob.translated if self.blob else ""
+
+    @property
+    def translation(self) -> dict:
+        return (self.blob.translation or {}) if self.blob else {}
+
+    @property
+    def has_translation(self) -> bool:
+        return bool(self.blob and self.blob.translation and self.blob.translated)
+
+    @property
+    def translation_sha(self) -> str:
+        return translation_digest(self.translated)
+
+    @property
+    def parse(self) -> dict:
+        return (self.blob.result or {}).get("parse", {}) if self.blob else {}
+
+
+def translation_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest() if text else ""
+
+
+def finished_default_scans(repository):
+    return Scan.objects.filter(repository=repository, branch=repository.default_branch,
+                               status=ScanStatus.FINISHED)
+
+
+def newest_scan(repository) -> Scan | None:
+    return finished_default_scans(repository).order_by("-finished", "-id").first()
+
+
+def blob_for(blob_sha: str) -> BlobResult | None:
+    """The stored result of a blob; with several scanner configurations, the newest one."""
+    if not blob_sha:
+        return None
+    return BlobResult.objects.filter(blob_sha=blob_sha).order_by("-id").first()
+
+
+def file_version(repository, path: str) -> FileVersion | None:
+    """The file as of the newest finished scan of the default branch that has it; None if no scan has it."""
+    scanned = (ScannedFile.objects.filter(scan__repository=repository, scan__branch=repository.default_branch,
+                                          scan__status=ScanStatus.FINISHED, path=path)
+               .select_related("scan").order_by("-scan__finished", "-scan_id").first())
+    if scanned is None:
+        return None
+    return FileVersion(scanned.scan, scanned, blob_for(scanned.blob_sha))
+
+
+def open_findings(repository, path: str) -> list[Finding]:
+    return list(Finding.objects.filter(repository=repository, branch=repository.default_branch, path=path,
+                                       state=Finding.State.OPEN).order_by("line", "column", "id"))
+
+
+def findings_by_line(findings: list[Finding]) -> dict[int, list[Finding]]:
+    by_line: dict[int, list[Finding]] = {}
+    for finding in findings:
+        by_line.setdefault(finding.line, []).append(finding)
+    return by_line
