@@ -19,7 +19,8 @@ from pathlib import Path
 from tests.portal.servers import free_port
 from tests.portal.worker import ROOT, Worker, test_database_url
 
-FIXTURES = Path(os.environ.get("ROCPORT_SHARED", ROOT.parent / "shared")) / "fixtures" / "webhooks"
+# Real published payloads, copied byte for byte (tests/fixtures/webhooks/README.md names each source).
+FIXTURES = ROOT / "tests" / "fixtures" / "webhooks"
 
 
 def _wait_port(port: int, timeout: float = 30) -> None:
