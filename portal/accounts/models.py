@@ -39,3 +39,20 @@ class Membership(models.Model):
     @property
     def can_manage(self) -> bool:
         return self.role in (self.Role.MANAGER, self.Role.ADMIN)
+
+
+class ApiToken(models.Model):
+    """A personal API token: it acts as its user (their teams and roles), optionally read-only. Only a SHA-256
+    digest is stored: tokens are 256 random bits, so a slow hash adds nothing, and the plain token is shown once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12)  # the first characters, to recognise a token in lists and logs
+    digest = models.CharField(max_length=64, unique=True)
+    read_only = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user}"

@@ -22,6 +22,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from portal.findings import tracking
+from portal.scans import signals
 from portal.repositories.git import CloneError, GitSession
 from portal.repositories.urlcheck import validate_clone_url
 from portal.scans.constants import ACTIVE_STATUSES, APP_ERROR, USER_ERRORS, WORKER_LOST, ScanStatus
@@ -112,8 +113,21 @@ def fail(scan_id: int, code: str, message: str, attempt: int | None = None) -> b
     query = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE)
     if attempt is not None:
         query = query.filter(attempts=attempt)
-    return query.update(status=ScanStatus.FAILED, error_code=code, error_message=message[:2000],
-                        finished=timezone.now(), heartbeat=timezone.now()) == 1
+    failed = query.update(status=ScanStatus.FAILED, error_code=code, error_message=message[:2000],
+                          finished=timezone.now(), heartbeat=timezone.now()) == 1
+    if failed:
+        _announce(signals.scan_ended, Scan.objects.select_related("repository").get(pk=scan_id))
+    return failed
+
+
+def _announce(signal, scan: Scan) -> None:
+    """Tell the listeners after the current transaction commits; a listener's error never touches the scan."""
+    def send():
+        for receiver, result in signal.send_robust(sender=Scan, scan=scan):
+            if isinstance(result, Exception):
+                log.error("scan %s: %s failed: %r", scan.pk, getattr(receiver, "__qualname__", receiver), result)
+
+    transaction.on_commit(send)
 
 
 def _run(run_: Run) -> None:
@@ -133,6 +147,7 @@ def _run(run_: Run) -> None:
             scan.commit_sha = commit
         checkout = git.fetch(commit, ref=scan.branch, previous=previous.commit_sha if previous else "")
         run_.move(ScanStatus.SCANNING)
+        _announce(signals.scan_started, scan)
         if scan.branch == repository.default_branch:
             _store_codeowners(repository, checkout.path)
         outcomes, files = _scan_tree(run_, checkout.path, checkout.blobs)
@@ -146,6 +161,7 @@ def _run(run_: Run) -> None:
             status=ScanStatus.FINISHED, finished=timezone.now(), heartbeat=timezone.now(), summary=summary)
         if updated != 1:
             raise Superseded()  # rolls the whole ingestion back
+    _announce(signals.scan_ended, Scan.objects.select_related("repository").get(pk=scan.pk))
 
 
 def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[tracking.FileOutcome], list[ScannedFile]]:
