@@ -47,9 +47,9 @@ def do_assign_finding(finding: Finding, assignee, *, acting_user) -> None:
                                     data={"from": previous, "to": assignee.username if assignee else None})
 
 
-def do_comment_finding(finding: Finding, text: str, *, acting_user) -> None:
+def do_comment_finding(finding: Finding, text: str, *, acting_user) -> FindingEvent:
     text = text.strip()
     if not text:
         raise ValidationError(_("Write a comment first."))
-    FindingEvent.objects.create(finding=finding, kind=FindingEvent.Kind.COMMENTED, actor=acting_user,
-                                data={"text": text[:5000]})
+    return FindingEvent.objects.create(finding=finding, kind=FindingEvent.Kind.COMMENTED, actor=acting_user,
+                                       data={"text": text[:5000]})

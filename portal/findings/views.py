@@ -45,7 +45,8 @@ def finding_list(request):
         raise Http404
     scoped = queries.scopes(team_ids, filters)
     base = queries.filtered(team_ids, filters, request.user, scoped)
-    rows, next_cursor = queries.page(base, filters, request.GET.get("after", ""), scoped)
+    arms = queries.per_scope(team_ids, filters, request.user, scoped) if len(scoped) > 1 else None
+    rows, next_cursor = queries.page(base, filters, request.GET.get("after", ""), arms)
     membership = current_membership(request)
     context = {
         "filters": filters,

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, F, OuterRef, Q, Subquery
-from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,27 +17,34 @@ from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
-from portal.repositories.settings_forms import MemberForm, RepositorySettingsForm
-from portal.findings.models import Finding
+from portal.repositories.settings_forms import CommitStatusForm, MemberForm, RepositorySettingsForm
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
+from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
 
 
 @require_GET
 @login_required
 def repository_list(request):
-    """Three queries whatever the number of repositories: the newest scan comes from a correlated subquery."""
+    """Three queries whatever the number of repositories or findings: the newest scan comes from a correlated
+    subquery, and the open count from the newest finished default-branch scan's summary (findings change state
+    only when a scan is ingested, so the summary is the live count; counting a million rows is not)."""
     newest = Scan.objects.filter(repository=OuterRef("pk")).order_by("-created", "-id").values("pk")[:1]
+    finished = (Scan.objects.filter(repository=OuterRef("pk"), branch=OuterRef("default_branch"),
+                                    status=ScanStatus.FINISHED).order_by("-created", "-id").values("pk")[:1])
     repositories = list(
         Repository.objects.filter(team__memberships__user=request.user).select_related("team")
-        .annotate(open_findings=Count("findings", filter=Q(findings__state=Finding.State.OPEN,
-                                                           findings__branch=F("default_branch"))),
-                  newest_scan_id=Subquery(newest))
+        .annotate(newest_scan_id=Subquery(newest), finished_scan_id=Subquery(finished))
         .order_by("team__name", "name"))
-    scans = Scan.objects.in_bulk([r.newest_scan_id for r in repositories if r.newest_scan_id])
-    rows = [(repo, scans.get(repo.newest_scan_id)) for repo in repositories]
+    wanted = {pk for r in repositories for pk in (r.newest_scan_id, r.finished_scan_id) if pk}
+    scans = Scan.objects.in_bulk(wanted)
+    rows = []
+    for repo in repositories:
+        summary = scans[repo.finished_scan_id].summary if repo.finished_scan_id else {}
+        repo.open_findings = sum(int(n) for n in (summary.get("open_by_risk") or {}).values())
+        rows.append((repo, scans.get(repo.newest_scan_id)))
     managed = [m.team for m in request.user.memberships.select_related("team") if m.can_manage]
     return render(request, "repositories/list.html", {"rows": rows, "managed_teams": managed})
 
@@ -73,11 +80,16 @@ def add_repository(request, team_id: int):
 
 @login_required
 def repository_settings(request, pk: int):
-    """Webhook endpoints and setup steps; for managers the repository's settings (credentials write-only) and the
-    secret; for admins the team's members and roles."""
+    """Webhook endpoints and setup steps; for managers the repository's settings (credentials write-only), the
+    secret and commit statuses (token write-only); for admins the team's members and roles."""
+    from portal.statuses.actions import do_save_commit_status_settings
+    from portal.statuses.models import CommitStatusConfig
+
     repository, membership = get_repository_for_user(request, pk)
     form = RepositorySettingsForm(instance=repository)
     member_form = MemberForm()
+    status_config = CommitStatusConfig.objects.filter(repository=repository).first()
+    status_form = CommitStatusForm(repository=repository, config=status_config)
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action == "rotate":
@@ -93,6 +105,17 @@ def repository_settings(request, pk: int):
                 form.save()
                 messages.success(request, _("Settings saved."))
                 return redirect("repositories:settings", pk=pk)
+        elif action == "commit_status":
+            require_manage(membership)
+            status_form = CommitStatusForm(request.POST, repository=repository, config=status_config)
+            if status_form.is_valid():
+                try:
+                    do_save_commit_status_settings(repository, **status_form.cleaned_data, acting_user=request.user)
+                except ValidationError as exc:
+                    status_form.add_error(None, exc)
+                else:
+                    messages.success(request, _("Commit status settings saved."))
+                    return redirect("repositories:settings", pk=pk)
         elif action in ("member", "remove_member"):
             if membership.role != Membership.Role.ADMIN:
                 raise PermissionDenied(_("only team admins manage members"))
@@ -114,6 +137,8 @@ def repository_settings(request, pk: int):
     return render(request, "repositories/settings.html", {
         "repository": repository, "membership": membership, "endpoints": endpoints, "form": form,
         "member_form": member_form, "rejections": repository.webhook_rejections.count(),
+        "status_form": status_form, "status_config": status_config,
+        "status_post": repository.status_posts.select_related("scan").order_by("-updated", "-id").first(),
         "members": repository.team.memberships.select_related("user").order_by("user__username"),
         "is_admin": membership.role == Membership.Role.ADMIN})
 

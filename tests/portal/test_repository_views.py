@@ -91,12 +91,14 @@ def test_managers_register_repositories_and_bad_urls_are_refused_on_the_form(peo
 def test_repository_list_costs_the_same_queries_for_one_or_many_repositories(people, django_assert_max_num_queries):
     for i in range(30):
         repo = Repository.objects.create(team=people.team, name=f"r{i}", clone_url=f"https://example.com/{i}.git")
-        Scan.objects.create(repository=repo, branch="main", status="finished", commit_sha=f"{i:040d}")
+        Scan.objects.create(repository=repo, branch="main", status="finished", commit_sha=f"{i:040d}",
+                            summary={"open_by_risk": {"build-break": i, "performance": 1000}})
     client = client_for(people.vera)
     with django_assert_max_num_queries(8):
         page = client.get(reverse("repositories:list"))
     assert page.status_code == 200 and page.content.count(b'class="status-finished"') == 30
     assert reverse("dashboards:repository", args=[repo.pk]).encode() in page.content
+    assert {r.name: r.open_findings for r, _ in page.context["rows"]} == {f"r{i}": 1000 + i for i in range(30)}
 
 
 @pytest.mark.django_db

@@ -16,10 +16,10 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='finding',
-            index=models.Index(fields=['repository', 'branch', 'state', 'rule'], name='finding_rule_count'),
+            index=models.Index(fields=['repository', 'branch', 'state', 'rule'], include=('risk', 'severity_rank', 'name'), name='finding_rule_count'),
         ),
         migrations.AddIndex(
             model_name='finding',
-            index=models.Index(condition=models.Q(('state', 'open')), fields=['repository', 'branch', 'path'], include=('risk', 'severity', 'triage'), name='finding_open_breakdown'),
+            index=models.Index(condition=models.Q(('state', 'open')), fields=['repository', 'branch', 'path'], include=('risk', 'severity_rank', 'triage'), name='finding_open_breakdown'),
         ),
     ]
