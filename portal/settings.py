@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "ninja",  # the API docs page's Swagger UI from our static files, not a CDN
     "portal.accounts",
     "portal.repositories",
     "portal.scans",

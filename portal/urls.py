@@ -5,6 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.http import HttpResponse
 
+from portal.api.main import urls as api_urls
+
 
 def healthz(request):
     """A trivial 200 (load balancers; the webhook benchmark's baseline)."""
@@ -23,6 +25,7 @@ urlpatterns = [
     path("repositories/", include("portal.repositories.urls")),
     path("repositories/", include("portal.files.urls")),
     path("hooks/", include("portal.webhooks.urls")),
+    path("api/v1/", api_urls()),  # the REST API (portal/api); it defines no /api/v1/uploads/
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

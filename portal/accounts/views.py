@@ -1,13 +1,18 @@
-"""The team switcher."""
+"""The team switcher, and the user's personal API tokens (create, list, revoke)."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
 
+from portal.accounts import tokens
 from portal.accounts.context import SESSION_KEY
-from portal.accounts.models import Membership
+from portal.accounts.forms import TokenForm
+from portal.accounts.models import ApiToken, Membership
 
 
 @require_POST
@@ -24,3 +29,28 @@ def switch_team(request):
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = "/"
     return redirect(target)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@never_cache  # the answer to a POST holds a plain token: no cache, no back-button copy
+def api_tokens(request):
+    """The token list and form. A new token's plain text is in the answer to the POST that made it, and nowhere
+    else: it is not stored (only its digest is), and reloading the list never shows it again."""
+    form = TokenForm(request.POST or None)
+    created = None
+    if request.method == "POST" and form.is_valid():
+        token, plain = tokens.issue(request.user, form.cleaned_data["name"], form.cleaned_data["read_only"])
+        created = {"token": token, "plain": plain}
+        form = TokenForm()
+    live = ApiToken.objects.filter(user=request.user, revoked__isnull=True).order_by("-created", "-id")
+    return render(request, "accounts/tokens.html", {"form": form, "created": created, "tokens": live})
+
+
+@require_POST
+@login_required
+def revoke_token(request, pk: int):
+    token = get_object_or_404(ApiToken, pk=pk, user=request.user, revoked__isnull=True)  # someone else's: 404
+    tokens.revoke(token)
+    messages.success(request, _("Token %(name)s revoked: it no longer works.") % {"name": token.name})
+    return redirect("accounts:tokens")

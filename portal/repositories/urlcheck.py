@@ -36,18 +36,26 @@ def validate_clone_url(url: str) -> str:
         if not settings.ROCPORT_ALLOW_LOCAL_REPOS:
             raise ValidationError("Local repositories (file:// or a path) are not allowed on this server.")
         path = Path(url[len("file://"):] if url.startswith("file://") else url)
-        if not path.exists():
+        try:
+            exists = path.exists()
+        except OSError:  # a name too long for the file system: no repository there either
+            exists = False
+        if not exists:
             raise ValidationError(f"No repository at {path}.")
         return url
-    if _SCP_LIKE.match(url):
-        scheme = "ssh"
-    else:
-        scheme = urlsplit(url).scheme.lower()
-        if scheme not in ALLOWED_SCHEMES:
-            raise ValidationError(f"Use an https://, ssh:// or git:// URL (not {scheme or 'a bare path'}).")
-        if urlsplit(url).password:
-            raise ValidationError("Do not put a password in the URL: use the credentials field, which is encrypted.")
-    host = host_of(url)
+    try:
+        if _SCP_LIKE.match(url):
+            scheme = "ssh"
+        else:
+            scheme = urlsplit(url).scheme.lower()
+            if scheme not in ALLOWED_SCHEMES:
+                raise ValidationError(f"Use an https://, ssh:// or git:// URL (not {scheme or 'a bare path'}).")
+            if urlsplit(url).password:
+                raise ValidationError("Do not put a password in the URL: use the credentials field, which is "
+                                      "encrypted.")
+        host = host_of(url)
+    except ValueError:  # urlsplit refuses some malformed URLs ("https://[abc/") outright
+        raise ValidationError("This is not a valid URL.") from None
     if not host:
         raise ValidationError("The URL has no host name.")
     check_host_is_public(host)
@@ -60,7 +68,7 @@ def check_host_is_public(host: str) -> None:
         return
     try:
         infos = socket.getaddrinfo(host, None)
-    except socket.gaierror:
+    except (socket.gaierror, UnicodeError):  # UnicodeError: a label IDNA cannot encode (empty, over 63 chars)
         raise ValidationError(f"The host {host!r} cannot be resolved.") from None
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%")[0])

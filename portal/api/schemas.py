@@ -1,0 +1,264 @@
+"""The API's request and response shapes (pydantic models through Django Ninja); they are the OpenAPI schema.
+
+Input types refuse what PostgreSQL would refuse later (NUL characters, lone surrogates, ids beyond bigint), so
+bad input is a 422 naming the field instead of a database error.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal, Optional
+
+from ninja import Path, Schema
+from pydantic import AfterValidator, Field
+
+from portal.findings.models import Finding
+
+MAX_ID = 2**63 - 1  # PostgreSQL's bigint: no row has a larger id, and PostgreSQL refuses to compare one
+
+
+def _text(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("NUL characters are not allowed")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("not valid Unicode text (a lone surrogate)") from None
+    return value
+
+
+Text = Annotated[str, AfterValidator(_text)]
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+Decision = Literal[tuple(Finding.Triage.values)]  # type: ignore[valid-type]
+RiskName = Literal["silent-wrong-result", "build-break", "runtime-failure", "performance", "deprecation"]
+SeverityName = Literal["info", "low", "medium", "high", "critical"]
+
+
+def path_id():
+    """An id in the URL: its bounds in the schema, so a path like /scans/99999999999999999999/ is a 422."""
+    return Path(..., ge=1, le=MAX_ID)
+
+
+# --- errors ----------------------------------------------------------------------------------------------------
+
+
+class Error(Schema):
+    detail: str
+
+
+class FieldError(Schema):
+    loc: list[str | int]
+    msg: str
+
+
+class InvalidInput(Schema):
+    detail: str
+    errors: list[FieldError]
+
+
+# What any operation may answer besides its success: documented so that clients (and the fuzz test) know.
+ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 422: InvalidInput}
+
+
+# --- repositories ----------------------------------------------------------------------------------------------
+
+
+class TeamOut(Schema):
+    id: int
+    name: str
+
+
+class RepositoryOut(Schema):
+    id: int
+    team: TeamOut
+    role: str = Field(description="The caller's role in the repository's team.")
+    name: str
+    clone_url: str
+    default_branch: str
+    tracked_branches: list[str]
+    credentials_username: str
+    has_credentials: bool = Field(description="Credentials are write-only: whether some are stored, never them.")
+    created: datetime
+
+
+class BranchOut(Schema):
+    name: str
+    is_default: bool
+    newest_scan: Optional[ScanOut]
+
+
+class RepositoryDetail(RepositoryOut):
+    branches: list[BranchOut]
+
+
+class RepositoryIn(Schema):
+    team: Id
+    name: Text = Field(min_length=1, max_length=200)
+    clone_url: Text = Field(max_length=1000)
+    default_branch: Text = Field("main", min_length=1, max_length=255)
+    credentials_username: Text = Field("", max_length=200)
+    credentials_secret: Text = Field("", max_length=20000, description="Write-only; stored encrypted.")
+
+
+class RepositoryPatch(Schema):
+    clone_url: Optional[Text] = Field(None, max_length=1000)
+    default_branch: Optional[Text] = Field(None, min_length=1, max_length=255)
+    tracked_branches: Optional[list[Annotated[Text, Field(min_length=1, max_length=255, pattern=r"^[^,]*$")]]] = \
+        Field(None, max_length=100, description="Besides the default branch; replaces the list.")
+    credentials_username: Optional[Text] = Field(None, max_length=200)
+    credentials_secret: Optional[Text] = Field(None, max_length=20000, description="Write-only; stored encrypted.")
+    clear_credentials: bool = False
+
+
+# --- scans -----------------------------------------------------------------------------------------------------
+
+
+class ProgressOut(Schema):
+    files_done: int
+    files_total: int
+    files_reused: int
+    percent: int
+
+
+class ScanOut(Schema):
+    id: int
+    repository_id: int
+    branch: str
+    ref: str
+    commit_sha: str
+    trigger: str
+    status: str
+    is_final: bool
+    error_code: str
+    error_message: str
+    created: datetime
+    started: Optional[datetime]
+    finished: Optional[datetime]
+    progress: ProgressOut
+
+
+class TranslationOut(Schema):
+    converted: int
+    unconverted: int
+
+
+class ScanStatistics(Schema):
+    tracking: dict[str, int] = Field(description="new, still_open, fixed, reopened, moved, untouched, inherited")
+    open_by_risk: dict[str, int]
+    open_total: int
+    translation: TranslationOut
+    parse_modes: dict[str, int]
+    files: int
+    lines: int
+
+
+class ScanDetail(ScanOut):
+    advice: str = Field(description="For a failed scan: what to do about it.")
+    statistics: Optional[ScanStatistics] = Field(description="Set once the scan has finished.")
+
+
+class ScanPage(Schema):
+    items: list[ScanOut]
+    next: Optional[str] = Field(description="Pass as `before` for the next page; null on the last one.")
+
+
+class ScanIn(Schema):
+    branch: Text = Field("", max_length=255, description="A tracked branch; empty for the default branch.")
+
+
+class StatisticsPoint(Schema):
+    scan_id: int
+    date: datetime
+    commit_sha: str
+    open_by_risk: dict[str, int]
+    open_total: int
+    converted: int
+    unconverted: int
+    new: int
+    fixed: int
+    reopened: int
+
+
+class StatisticsOut(Schema):
+    branch: str
+    points: list[StatisticsPoint] = Field(description="Finished scans of the default branch, oldest first.")
+
+
+# --- findings --------------------------------------------------------------------------------------------------
+
+
+class FindingFilters(Schema):
+    """The findings list's filters, as in the UI's query string."""
+
+    repository: Optional[Id] = None
+    risk: Optional[RiskName] = None
+    severity: Optional[SeverityName] = None
+    rule: Text = Field("", max_length=100, description="A rule code (ROC101) or name.")
+    state: Literal["open", "fixed", "all"] = "open"
+    triage: Optional[Decision] = None
+    path: Text = Field("", max_length=1000, description="Paths starting with this.")
+    assignee: str = Field("", pattern=r"^(|me|none|[0-9]{1,18})$", description="A user id, `me` or `none`.")
+    new_since: Optional[Id] = Field(None, description="A scan id: findings first seen in it or later.")
+    branch: Text = Field("", max_length=255, description="Empty: each repository's default branch.")
+    owner: Text = Field("", max_length=200, description="A CODEOWNERS owner, e.g. @org/team.")
+    sort: Literal["severity", "path", "newest"] = "severity"
+    after: Text = Field("", max_length=3000, description="The `next` cursor of the previous page.")
+
+
+class FindingOut(Schema):
+    id: int
+    repository_id: int
+    branch: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    rule: str
+    name: str
+    risk: str
+    severity: str
+    message: str
+    snippet: str
+    suppressed: bool
+    state: str
+    triage: str
+    triage_reason: str
+    assignee: Optional[str]
+    first_seen_scan_id: Optional[int]
+    last_seen_scan_id: Optional[int]
+    fixed_in_scan_id: Optional[int]
+
+
+class FindingPage(Schema):
+    items: list[FindingOut]
+    next: Optional[str] = Field(description="Pass as `after` (with the same filters) for the next page.")
+
+
+class TriageIn(Schema):
+    decision: Decision
+    reason: Text = Field("", max_length=2000, description="Required for false_positive, accepted_risk, wont_fix.")
+
+
+class BulkTriageIn(TriageIn):
+    ids: list[Id] = Field(min_length=1, max_length=1000)
+
+
+class BulkTriageOut(Schema):
+    triaged: int = Field(description="Findings whose triage changed.")
+    not_found: list[int] = Field(description="Ids that do not exist or are not yours: left untouched.")
+
+
+class CommentOut(Schema):
+    id: int
+    author: Optional[str]
+    text: str
+    created: datetime
+
+
+class CommentIn(Schema):
+    text: Text = Field(max_length=5000)
+
+
+BranchOut.model_rebuild()
+RepositoryDetail.model_rebuild()
