@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "portal.dashboards",
     "portal.catalogue",
     "portal.files",
+    "portal.statuses",
 ]
 
 MIDDLEWARE = [
@@ -174,6 +175,26 @@ ROCPORT_CREDENTIALS_KEY = env_secret("ROCPORT_CREDENTIALS_KEY")
 ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
 ROCPORT_WEBHOOK_MAX_BYTES = env_int("ROCPORT_WEBHOOK_MAX_BYTES", 25 * 1024 * 1024, minimum=1024)  # GitHub's cap
 ROCPORT_WEBHOOK_PENDING_SECONDS = env_int("ROCPORT_WEBHOOK_PENDING_SECONDS", 30, minimum=1)
+
+# -- Commit statuses and notifications ----------------------------------------------------------------------
+# Links sent out of the portal (a commit status's target URL, the notification email) start with this.
+ROCPORT_BASE_URL = env_str("ROCPORT_BASE_URL") or SITE_URL
+ROCPORT_STATUS_TIMEOUT = env_int("ROCPORT_STATUS_TIMEOUT", 10, minimum=1)  # seconds per request to a git host
+# Email through SMTP when EMAIL_HOST is set; otherwise printed by the console backend (development).
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                                             else "django.core.mail.backends.console.EmailBackend")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_secret("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)  # an SMTP server that hangs must not hold a worker
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "ROCport <rocport@localhost>"
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL are exclusive: set one of them")
 
 LOGGING = {
     "version": 1,

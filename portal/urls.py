@@ -25,6 +25,7 @@ urlpatterns = [
     path("repositories/", include("portal.repositories.urls")),
     path("repositories/", include("portal.files.urls")),
     path("hooks/", include("portal.webhooks.urls")),
+    path("notifications/", include("portal.statuses.urls")),
     path("api/v1/", api_urls()),  # the REST API (portal/api); it defines no /api/v1/uploads/
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -1,4 +1,5 @@
-"""Forms of the repository settings page: the repository itself (credentials write-only) and team members."""
+"""Forms of the repository settings page: the repository itself (credentials write-only), team members, and
+commit statuses on the git host (token write-only)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Membership
+from portal.findings.models import SEVERITY_RANK
 from portal.repositories.models import Repository
 from portal.repositories.urlcheck import validate_clone_url
+from portal.statuses.models import PROVIDER_CHOICES
 
 
 class RepositorySettingsForm(forms.ModelForm):
@@ -61,3 +64,70 @@ class MemberForm(forms.Form):
         if user is None:
             raise forms.ValidationError(_("No user with that name: create the account first (manage.py adduser)."))
         return user
+
+
+class CommitStatusForm(forms.Form):
+    """Commit statuses on the git host: the token is write-only (never rendered back); an empty API URL or project
+    takes the default derived from the provider and the clone URL."""
+
+    enabled = forms.BooleanField(required=False, label=_("Post commit statuses"))
+    provider = forms.ChoiceField(label=_("Git host"), choices=PROVIDER_CHOICES)
+    api_url = forms.CharField(required=False, max_length=500, label=_("API base URL"),
+                              help_text=_("GitHub: https://api.github.com; GitLab: https://gitlab.com/api/v4; "
+                                          "Gitea and Forgejo: the instance's URL followed by /api/v1. Empty: "
+                                          "derived from the clone URL."))
+    project = forms.CharField(required=False, max_length=300, label=_("Project"),
+                              help_text=_("owner/repository; on GitLab the project's numeric id or full path. "
+                                          "Empty: derived from the clone URL."))
+    token = forms.CharField(required=False, widget=forms.PasswordInput(render_value=False), label=_("New token"),
+                            help_text=_("Write-only: the stored one is never shown. Leave empty to keep it. It "
+                                        "needs permission to write commit statuses."))
+    clear_token = forms.BooleanField(required=False, label=_("Remove the stored token"))
+    threshold = forms.ChoiceField(label=_("Fail the status for new findings at or above"),
+                                  choices=[(name, name) for name in SEVERITY_RANK], initial="high")
+
+    def __init__(self, *args, repository: Repository, config=None, **kwargs):
+        from portal.statuses import providers
+
+        self.repository, self.config = repository, config
+        if config is not None:
+            initial = {"enabled": config.enabled, "provider": config.provider, "api_url": config.api_url,
+                       "project": config.project, "threshold": config.threshold}
+        else:
+            provider = providers.guess_provider(repository.clone_url)
+            initial = {"provider": provider, "threshold": "high",
+                       "api_url": providers.default_api_url(provider, repository.clone_url),
+                       "project": providers.default_project(provider, repository.clone_url)}
+        kwargs.setdefault("initial", initial)
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        from portal.statuses import providers
+        from portal.statuses.actions import check_api_url
+
+        data = super().clean()
+        provider = data.get("provider")
+        if not provider:
+            return data
+        clone_url = self.repository.clone_url
+        api_url = data.get("api_url", "").strip() or providers.default_api_url(provider, clone_url)
+        if not api_url:
+            self.add_error("api_url", _("Enter the instance's API URL (its address followed by /api/v1)."))
+        else:
+            try:
+                data["api_url"] = check_api_url(api_url)
+            except forms.ValidationError as exc:
+                self.add_error("api_url", exc)
+        project = data.get("project", "").strip().strip("/") or providers.default_project(provider, clone_url)
+        if provider == "gitlab":
+            valid = project.isdigit() or (project.count("/") >= 1 and "//" not in project)
+        else:
+            valid = project.count("/") == 1 and all(project.split("/"))
+        if not valid or any(ch.isspace() for ch in project) or ".." in project:
+            self.add_error("project", _("Enter owner/repository (on GitLab: the project's id or full path)."))
+        data["project"] = project
+        has_token = bool(data.get("token")) or (self.config is not None and bool(self.config.token_encrypted)
+                                                and not data.get("clear_token"))
+        if data.get("enabled") and not has_token:
+            self.add_error("token", _("Commit statuses need a token: enter one, or leave statuses off."))
+        return data
