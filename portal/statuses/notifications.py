@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 
 from portal.accounts.models import Membership
@@ -34,7 +35,9 @@ def recipients(setting) -> list[str]:
 
 def render(scan, findings: list, count: int, threshold: str) -> tuple[str, str]:
     context = {"scan": scan, "repository": scan.repository, "findings": findings, "count": count,
-               "more": max(count - len(findings), 0), "severity": severity_label(threshold), "url": scan_url(scan)}
+               "more": max(count - len(findings), 0), "severity": severity_label(threshold), "url": scan_url(scan),
+               "settings_url": settings.ROCPORT_BASE_URL.rstrip("/") + reverse("statuses:notifications",
+                                                                           args=[scan.repository.team_id])}
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string("statuses/email/new_findings_subject.txt", context)
         body = render_to_string("statuses/email/new_findings.txt", context)
