@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "csp",
     "ninja",  # the API docs page's Swagger UI from our static files, not a CDN
     "portal.accounts",
     "portal.repositories",
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -129,6 +131,34 @@ WHITENOISE_USE_FINDERS = True
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Behind TLS in production: `manage.py check --deploy` is clean with SESSION_COOKIE_SECURE=1, SECURE_SSL_REDIRECT=1,
+# SECURE_HSTS_SECONDS set and a real SECRET_KEY (tests/portal/test_security_settings.py runs it).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
+# HSTS preload is an all-but-irrevocable commitment of a whole domain; a self-hosted tool does not make it for its
+# owner, so the check that asks for it is silenced rather than the setting forced.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+if env_bool("SECURE_PROXY_SSL_HEADER", False):  # a TLS-terminating proxy in front sets X-Forwarded-Proto
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts and styles from our own static files only — no inline script or
+# style attribute anywhere in the pages (static/rocport.js attaches behaviour; htmx's indicator styles are off).
+# Repository content is rendered into these pages, so this is the second wall behind auto-escaping.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # -- Celery -----------------------------------------------------------------------------------------------
 # A scan's hard limit has headroom over the soft one so the task can write its final state after
@@ -173,6 +203,8 @@ ROCPORT_CLONE_TIMEOUT = env_int("ROCPORT_CLONE_TIMEOUT", 600, minimum=1)
 ROCPORT_CLONE_MAX_BYTES = env_int("ROCPORT_CLONE_MAX_BYTES", 2 * 1024**3, minimum=1024)
 ROCPORT_CREDENTIALS_KEY = env_secret("ROCPORT_CREDENTIALS_KEY")
 ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
+# A CI upload's JSON report is held in memory while it is checked and ingested (about 10x its size as objects).
+ROCPORT_UPLOAD_MAX_BYTES = env_int("ROCPORT_UPLOAD_MAX_BYTES", 32 * 1024 * 1024, minimum=1024)
 ROCPORT_WEBHOOK_MAX_BYTES = env_int("ROCPORT_WEBHOOK_MAX_BYTES", 25 * 1024 * 1024, minimum=1024)  # GitHub's cap
 ROCPORT_WEBHOOK_PENDING_SECONDS = env_int("ROCPORT_WEBHOOK_PENDING_SECONDS", 30, minimum=1)
 

@@ -64,8 +64,8 @@ class Finding(models.Model):
             # the findings list's default order and keyset pagination: (severity_rank desc, id desc) per branch
             models.Index(fields=["repository", "branch", "state", "-severity_rank", "-id"], name="finding_list_order"),
             # the rule filter and per-rule counts (catalogue, dashboards' by-rule breakdown)
-            models.Index(fields=["repository", "branch", "state", "rule"], include=["risk", "severity_rank", "name"],
-                         name="finding_rule_count"),
+            models.Index(fields=["repository", "branch", "state", "rule", "-severity_rank", "-id"],
+                         include=["risk", "name"], name="finding_rule_count"),
             # the repository dashboard's per-file breakdown: open findings of a branch, index-only on PostgreSQL
             models.Index(fields=["repository", "branch", "path"], include=["risk", "severity_rank", "triage"],
                          condition=models.Q(state="open"), name="finding_open_breakdown"),

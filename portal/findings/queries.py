@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import BooleanField, Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from portal.findings.models import SEVERITY_RANK, Finding
 
@@ -144,13 +145,23 @@ def after(query: QuerySet, sort: str, cursor: str) -> QuerySet:
     try:
         if sort == "path":
             path, line, pk = parts[0], int(parts[1]), int(parts[2])
-            return query.filter(Q(path__gt=path) | Q(path=path, line__gt=line) | Q(path=path, line=line, id__gt=pk))
+            return query.filter(_row_compare(("path", "line", "id"), ">", (path, line, pk)))
         if sort == "newest":
             return query.filter(id__lt=int(parts[0]))
         rank, pk = int(parts[0]), int(parts[1])
-        return query.filter(Q(severity_rank__lt=rank) | Q(severity_rank=rank, id__lt=pk))
+        return query.filter(_row_compare(("severity_rank", "id"), "<", (rank, pk)))
     except (IndexError, ValueError):
         return query
+
+
+def _row_compare(columns: tuple[str, ...], operator: str, values: tuple) -> RawSQL:
+    """`(a, b) < (x, y)`: a row comparison the database turns into one index range. The equivalent chain of ORs
+    (a < x OR a = x AND b < y) makes PostgreSQL filter its way through every row before the cursor, so a deep page
+    cost what the whole list did. Columns are ours (never user input); the values are parameters."""
+    table = Finding._meta.db_table
+    left = ", ".join(f'"{table}"."{column}"' for column in columns)
+    right = ", ".join(["%s"] * len(values))
+    return RawSQL(f"({left}) {operator} ({right})", values, output_field=BooleanField())
 
 
 # The sort key of each order, id last (the union's columns), and its direction.

@@ -195,7 +195,7 @@ def test_the_portfolio_shows_progress_open_findings_and_the_newest_scan_of_the_d
     assert row.open_by_risk == {"silent-wrong-result": 2, "build-break": 2}
     assert row.unparsed == 2
     html = client_for(people.vera).get(reverse("dashboards:portfolio")).content.decode()
-    assert 'aria-valuenow="85"' in html  # 12 / 14, floored
+    assert '<progress class="progress" max="100" value="85"' in html  # 12 / 14, floored
     assert f'{reverse("findings:list")}?repository={repository.pk}&amp;risk=silent-wrong-result' in html
     assert reverse("scans:detail", args=[failed.pk]) in html and "status-failed" in html
 

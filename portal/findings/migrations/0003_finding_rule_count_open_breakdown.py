@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='finding',
-            index=models.Index(fields=['repository', 'branch', 'state', 'rule'], include=('risk', 'severity_rank', 'name'), name='finding_rule_count'),
+            index=models.Index(fields=['repository', 'branch', 'state', 'rule', '-severity_rank', '-id'], include=('risk', 'name'), name='finding_rule_count'),
         ),
         migrations.AddIndex(
             model_name='finding',
