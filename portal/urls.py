@@ -6,6 +6,7 @@ from django.urls import include, path
 from django.http import HttpResponse
 
 from portal.api.main import urls as api_urls
+from portal.scans import upload_views
 
 
 def healthz(request):
@@ -26,6 +27,8 @@ urlpatterns = [
     path("repositories/", include("portal.files.urls")),
     path("hooks/", include("portal.webhooks.urls")),
     path("notifications/", include("portal.statuses.urls")),
+    # A plain view, before the API's include: the scanner's CI upload (portal/scans/upload_views.py).
+    path("api/v1/uploads/", upload_views.upload, name="upload"),
     path("api/v1/", api_urls()),  # the REST API (portal/api); it defines no /api/v1/uploads/
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -1,7 +1,7 @@
 """`python -m scanner`: scan a checkout, explain a rule, list rules, regenerate docs/rules.md.
 
-Exit codes (for CI): 0 no finding at or above --fail-on; 1 at least one; 2 bad usage or configuration;
-3 the scan itself failed.
+Exit codes (for CI): 0 no finding at or above --fail-on; 1 at least one; 2 bad usage or configuration (also an
+upload that cannot start: no token, no commit); 3 the scan itself failed, or its upload (scanner/upload.py).
 """
 
 from __future__ import annotations
@@ -45,6 +45,15 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--show-suppressed", action="store_true", help="text format: list suppressed findings too")
     scan.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: when stderr is a terminal)")
+    scan.add_argument("--upload", metavar="URL",
+                      help="send the JSON report to a ROCport portal at URL (needs --format json; the report goes "
+                           "to --output if given, not to stdout), with translation statistics (no diffs)")
+    scan.add_argument("--token", help="personal API token for --upload; better: the ROCPORT_TOKEN environment "
+                                      "variable, set from a CI secret, so that it never appears in a command line")
+    scan.add_argument("--repository", type=int, metavar="ID",
+                      help="the portal's repository id (default: the one registered with the origin remote's URL)")
+    scan.add_argument("--commit", help="the scanned commit (default: HEAD of the checkout)")
+    scan.add_argument("--branch", help="its branch (default: the checked-out branch, else the CI's branch variable)")
 
     translate = sub.add_parser("translate", help="translate CUDA to HIP (built-in translator or hipify-clang)")
     translate.add_argument("path", help="a file or a directory")
@@ -109,19 +118,31 @@ def _options(args) -> ScanOptions:
 
 
 def _scan(args) -> int:
+    root = Path(args.path)
+    target = _upload_target(args, root) if args.upload else None
+    if target is None or args.output:
+        return _scan_to(args, root, Path(args.output) if args.output else None, target)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="rocport-upload-") as tmp:  # the report, until it is sent
+        return _scan_to(args, root, Path(tmp) / "report.json", target)
+
+
+def _scan_to(args, root: Path, report_path: Path | None, target=None) -> int:
     from scanner import plan, repository
     from scanner.pool import WorkerPool
     from scanner.report.summary import Summary
     from scanner.rules import select
 
-    root = Path(args.path)
     options, jobs = plan(root, _options(args), read_config=not args.no_config)
     if args.targets or args.rocm:  # the command line wins over .rocport.toml
         options = options.merged(target=_options(args).target)
+    if target is not None:  # the portal's own scans translate with the built-in backend: the same figures
+        options = options.merged(translate=True, translate_backend="builtin")
     rules = select(list(options.enable), list(options.disable))
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    out = open(report_path, "w", encoding="utf-8") if report_path else sys.stdout
     try:
-        report = _report(args, out, rules)
+        report = _report(args, out, rules, target)
         summary = Summary()
         report.begin(str(root.resolve()), options)
         with _progress(args, len(jobs)) as bar:
@@ -140,16 +161,47 @@ def _scan(args) -> int:
     finally:
         if out is not sys.stdout:
             out.close()
+    if target is not None and not _upload(target, report_path):
+        return EXIT_FAILURE
     if args.fail_on != "never" and summary.worst is not None and summary.worst.rank >= Severity(args.fail_on).rank:
         return EXIT_FINDINGS
     return EXIT_OK
 
 
-def _report(args, out, rules):
+def _upload_target(args, root: Path):
+    from scanner.upload import UploadError, prepare
+
+    if args.format != "json":
+        raise ValueError("--upload sends the JSON report: add --format json")
+    try:
+        return prepare(args.upload, args.token, root, repository=args.repository, commit=args.commit,
+                       branch=args.branch)
+    except UploadError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _upload(target, report_path: Path) -> bool:
+    from scanner.upload import UploadError, send
+
+    try:
+        answer = send(target, report_path)
+    except UploadError as exc:
+        print(f"rocport: upload failed: {exc}", file=sys.stderr)
+        return False
+    counts = answer.get("tracking", {})
+    print(f"rocport: uploaded as scan {answer.get('scan')}: {answer.get('url', '')} ({counts.get('new', 0)} new, "
+          f"{counts.get('fixed', 0)} fixed, {counts.get('reopened', 0)} reopened)", file=sys.stderr)
+    return True
+
+
+def _report(args, out, rules, target=None):
     if args.format == "json":
         from scanner.report.json_report import JsonReport
 
-        return JsonReport(out)
+        # With --upload, the commit's file list lets the portal tell a deleted file from one left out, and
+        # translations keep their statistics only (the portal stores nothing else of them).
+        extra = {"tree": target.tree} if target is not None and target.tree is not None else None
+        return JsonReport(out, rules, extra, slim=target is not None)
     if args.format == "sarif":
         from scanner.report.sarif import SarifReport
 

@@ -29,6 +29,7 @@ class ScanTrigger(models.TextChoices):
     SCHEDULE = "schedule"
     API = "api"
     DEMO = "demo"
+    UPLOAD = "upload"  # scanned in CI and posted to /api/v1/uploads/ (portal/scans/upload_views.py)
 
 
 # Stable error ids: "scan:user:*" are the repository's or the user's to fix, "scan:app:*" are ours.

@@ -23,6 +23,11 @@ _LEVEL = {Severity.CRITICAL: "error", Severity.HIGH: "error", Severity.MEDIUM: "
           Severity.INFO: "note"}
 
 
+def level(severity: str) -> str:
+    """SARIF's level for a severity ("high" -> "error"); the portal's exports use the same mapping."""
+    return _LEVEL[Severity(severity)]
+
+
 def rule_descriptor(rule: Rule) -> dict:
     sections = parse_sections(rule.doc)
     return {
