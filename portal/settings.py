@@ -205,8 +205,6 @@ ROCPORT_CREDENTIALS_KEY = env_secret("ROCPORT_CREDENTIALS_KEY")
 ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
 # A CI upload's JSON report is held in memory while it is checked and ingested (about 10x its size as objects).
 ROCPORT_UPLOAD_MAX_BYTES = env_int("ROCPORT_UPLOAD_MAX_BYTES", 32 * 1024 * 1024, minimum=1024)
-# A CI upload's JSON report is held in memory while it is checked and ingested (about 10x its size as objects).
-ROCPORT_UPLOAD_MAX_BYTES = env_int("ROCPORT_UPLOAD_MAX_BYTES", 32 * 1024 * 1024, minimum=1024)
 ROCPORT_WEBHOOK_MAX_BYTES = env_int("ROCPORT_WEBHOOK_MAX_BYTES", 25 * 1024 * 1024, minimum=1024)  # GitHub's cap
 ROCPORT_WEBHOOK_PENDING_SECONDS = env_int("ROCPORT_WEBHOOK_PENDING_SECONDS", 30, minimum=1)
 
