@@ -25,7 +25,8 @@ api = NinjaAPI(
     title="ROCport API", version="1", urls_namespace="api", auth=AUTH, openapi_url="/openapi.json",
     docs=Swagger(settings={"persistAuthorization": False}), docs_url="/docs",
     description="CUDA → ROCm migration: repositories, scans, findings and their triage. Authenticate with "
-                "`Authorization: Bearer <personal token>` (create one under Account › API tokens).")
+                "`Authorization: Bearer <personal token>`; create one on the portal's API tokens page (/accounts/tokens/, "
+                "linked from the header).")
 api.add_router("", repositories.router)
 api.add_router("", scans.router)
 api.add_router("", findings.router)
