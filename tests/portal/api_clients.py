@@ -18,15 +18,15 @@ class ApiClient:
         self.plain = plain
         self.client = Client(headers={"Authorization": f"Bearer {plain}"})
 
-    def get(self, path: str, **query):
-        return self.client.get(f"/api/v1{path}", query)
+    def get(self, url: str, /, **query):
+        return self.client.get(f"/api/v1{url}", query)
 
-    def post(self, path: str, body=None):
-        return self.client.post(f"/api/v1{path}", json.dumps(body if body is not None else {}),
+    def post(self, url: str, body=None):
+        return self.client.post(f"/api/v1{url}", json.dumps(body if body is not None else {}),
                                 content_type="application/json")
 
-    def patch(self, path: str, body=None):
-        return self.client.patch(f"/api/v1{path}", json.dumps(body if body is not None else {}),
+    def patch(self, url: str, body=None):
+        return self.client.patch(f"/api/v1{url}", json.dumps(body if body is not None else {}),
                                  content_type="application/json")
 
 
