@@ -5,10 +5,10 @@ URLs, branch names and credentials exactly as the UI does."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from ninja import Query, Router, Schema
+from ninja import Query, Router
 from ninja.responses import Status
-from pydantic import Field
 
 from portal.accounts.access import get_repository_for_user, membership_for
 from portal.api import schemas as s
@@ -72,7 +72,11 @@ def create_repository(request, payload: s.RepositoryIn):
     form.instance.team_id = payload.team
     if not form.is_valid():
         raise _form_error(form)
-    repository = form.save()
+    try:
+        with transaction.atomic():
+            repository = form.save()
+    except IntegrityError:  # registered by someone else between the check above and now
+        raise ValidationError(_("This team already has a repository with that name.")) from None
     return Status(201, _detail(Repository.objects.select_related("team").get(pk=repository.pk), membership))
 
 
@@ -107,14 +111,9 @@ def _given(value, current):
     return current if value is None else value
 
 
-class ScanListQuery(Schema):
-    branch: s.Text = Field("", max_length=255, description="Only this branch; empty for every branch.")
-    before: str = Field("", pattern=r"^[0-9]{0,19}$", description="The `next` of the previous page.")
-
-
 @router.get("/repositories/{repository_id}/scans/", response={200: s.ScanPage, **s.ERRORS},
             summary="A repository's scans, newest first, 50 per page")
-def list_scans(request, query: Query[ScanListQuery], repository_id: int = s.path_id()):
+def list_scans(request, query: Query[s.ScanListQuery], repository_id: int = s.path_id()):
     repository, _membership = get_repository_for_user(request, repository_id)
     scans = Scan.objects.filter(repository=repository)
     if query.branch:
@@ -144,13 +143,9 @@ def start_scan(request, payload: s.ScanIn, repository_id: int = s.path_id()):
     return Status(201, scan_detail(scan))
 
 
-class StatisticsQuery(Schema):
-    limit: int = Field(100, ge=1, le=1000, description="How many of the newest finished scans.")
-
-
 @router.get("/repositories/{repository_id}/statistics/", response={200: s.StatisticsOut, **s.ERRORS},
             summary="Progress over time: one point per finished scan of the default branch")
-def statistics(request, query: Query[StatisticsQuery], repository_id: int = s.path_id()):
+def statistics(request, query: Query[s.StatisticsQuery], repository_id: int = s.path_id()):
     repository, _membership = get_repository_for_user(request, repository_id)
     # Only the summary's figures are read: it also holds path lists that can be long.
     rows = list(Scan.objects.filter(repository=repository, branch=repository.default_branch,

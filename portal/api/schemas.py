@@ -162,6 +162,11 @@ class ScanPage(Schema):
     next: Optional[str] = Field(description="Pass as `before` for the next page; null on the last one.")
 
 
+class ScanListQuery(Schema):
+    branch: Text = Field("", max_length=255, description="Only this branch; empty for every branch.")
+    before: str = Field("", pattern=r"^[0-9]{0,19}$", description="The `next` of the previous page.")
+
+
 class ScanIn(Schema):
     branch: Text = Field("", max_length=255, description="A tracked branch; empty for the default branch.")
 
@@ -177,6 +182,10 @@ class StatisticsPoint(Schema):
     new: int
     fixed: int
     reopened: int
+
+
+class StatisticsQuery(Schema):
+    limit: int = Field(100, ge=1, le=1000, description="How many of the newest finished scans.")
 
 
 class StatisticsOut(Schema):
