@@ -38,6 +38,10 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE + options.exclude)
     jobs = [FileJob(str(c.path), c.rel, c.language, c.problem, flags.get(str(c.path.resolve()), ()))
             for c in candidates]
+    if options.compile_check:  # which translation unit checks each file (scanner.compile.graph)
+        from scanner import compile as compile_check
+
+        jobs = compile_check.attach(root, options, jobs)
     return options, jobs
 
 

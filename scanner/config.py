@@ -19,6 +19,15 @@ error that names it.
     [target]
     targets = ["gfx942"]
     rocm = "7.0"
+
+    [compile]                                    # the compile check (scanner.compile), when it is switched on
+    offload_arch = "gfx90a"                      # default: the first target hipcc builds for, else gfx90a
+    std = "c++17"
+    timeout_seconds = 60                         # per file, the whole check
+
+The compile check takes its include paths and macros from [parse]. Which hipcc runs, and any extra compiler
+argument, is the operator's choice (`scan --compile-check --hipcc PATH`), never the repository's: a compiler flag
+can load a plugin or run a program.
 """
 
 from __future__ import annotations
@@ -52,6 +61,13 @@ class ScanOptions:
     jobs: int = 1
     translate: bool = False  # also translate each file to HIP (statistics and a diff in its result)
     translate_backend: str = "auto"
+    # The compile check (scanner.compile): each translated file compiled for an AMD target; implies `translate`.
+    compile_check: bool = False
+    hipcc: str = ""  # path; empty: hipcc on PATH
+    compile_arch: str = ""  # --offload-arch; empty: the first of target.targets hipcc builds for, else gfx90a
+    compile_std: str = "c++17"
+    compile_args: tuple[str, ...] = ()  # extra compiler arguments (command line only)
+    compile_timeout_seconds: float = 60.0
 
     def merged(self, **changes) -> ScanOptions:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -62,6 +78,7 @@ _SCHEMA: dict[str, dict[str, type]] = {
     "rules": {"enable": list, "disable": list},
     "parse": {"include_dirs": list, "defines": list, "compile_commands": str, "cuda_path": str},
     "target": {"targets": list, "rocm": str},
+    "compile": {"offload_arch": str, "std": str, "timeout_seconds": (int, float)},
 }
 
 
@@ -96,6 +113,8 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
                 raise ConfigError(f"{CONFIG_FILE}: '{section}.{key}' must be a list of strings")
     scan, rules = data.get("scan", {}), data.get("rules", {})
     parse, target = data.get("parse", {}), data.get("target", {})
+    compile_ = data.get("compile", {})
+    _check_compile(compile_)
     if scan.get("max_file_bytes", 1) <= 0:
         raise ConfigError(f"{CONFIG_FILE}: 'scan.max_file_bytes' must be positive")
     if scan.get("timeout_seconds", 1) <= 0:
@@ -119,7 +138,25 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
         compile_commands=parse.get("compile_commands", base.compile_commands),
         cuda_path=parse.get("cuda_path", base.cuda_path),
         target=profile,
+        compile_arch=compile_.get("offload_arch", base.compile_arch),
+        compile_std=compile_.get("std", base.compile_std),
+        compile_timeout_seconds=float(compile_.get("timeout_seconds", base.compile_timeout_seconds)),
     )
+
+
+def _check_compile(section: dict) -> None:
+    from scanner.compile.toolchain import STD_PATTERN
+    from scanner.target import _GFX as GFX_PATTERN  # the target profile's own check
+
+    arch = section.get("offload_arch")
+    if arch is not None and not GFX_PATTERN.match(arch):
+        raise ConfigError(f"{CONFIG_FILE}: 'compile.offload_arch': unknown GPU target {arch!r}: expected an LLVM "
+                          "AMDGPU name such as 'gfx90a'")
+    std = section.get("std")
+    if std is not None and not STD_PATTERN.match(std):
+        raise ConfigError(f"{CONFIG_FILE}: 'compile.std' must be a C++ dialect such as 'c++17', not {std!r}")
+    if section.get("timeout_seconds", 1) <= 0:
+        raise ConfigError(f"{CONFIG_FILE}: 'compile.timeout_seconds' must be positive")
 
 
 def _check_rule_names(values: list[str], key: str) -> None:

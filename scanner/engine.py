@@ -4,7 +4,9 @@ Steps:
 - refuse what must not be parsed (binary, not UTF-8, over the size cap, a symlink) with an error result;
 - parse hermetically (scanner.parsing.clang_unit); fall back to tokens when clang cannot make sense of it;
 - one dispatch pass over tokens and AST (scanner.analysis.dispatch);
-- turn rule reports into findings: target-aware severity, suppressions, fingerprints; per-file statistics.
+- turn rule reports into findings: target-aware severity, suppressions, fingerprints; per-file statistics;
+- with a translator, the HIP translation; with a compile checker (scanner.compile), the translation compiled for
+  an AMD target and the compiler's errors as findings of the "compile" rules.
 
 Text files (scanner.formats.TEXT_LANGUAGES: build files, containers, scripts, YAML, Python, packaging, sysctl)
 skip libclang: their format's parser runs once (a file it rejects is analysed by lines, and says so), then the
@@ -37,15 +39,20 @@ class FileJob:
     language: str
     problem: str = ""
     file_args: tuple[str, ...] = ()  # from compile_commands.json
+    compile_unit: str = ""  # the translation unit the compile check builds for this file (scanner.compile.graph)
+    compile_deps: tuple[str, ...] = ()  # the repository files that unit includes
 
 
 class Analyzer:
     """Everything one worker process needs, built once: parser (and its PCH), rules, name table."""
 
-    def __init__(self, parser: Parser, rules: list, target: TargetProfile, max_file_bytes: int, translator=None):
+    def __init__(self, parser: Parser, rules: list, target: TargetProfile, max_file_bytes: int, translator=None,
+                 compiler=None):
         self.parser = parser
         self.translator = translator  # scanner.translate.Translator, when the scan also translates
-        self.dispatcher = Dispatcher(rules)
+        self.compiler = compiler  # scanner.compile.CompileChecker, when the scan also compiles (needs translator)
+        self.compile_rules = [r for r in rules if "compile" in r.on]
+        self.dispatcher = Dispatcher([r for r in rules if "compile" not in r.on])
         self.target = target
         self.max_file_bytes = max_file_bytes
         self.names = nametable.load()
@@ -97,7 +104,33 @@ class Analyzer:
         result = self._run(job, lines, stats, health, view, roots, function_nodes)
         if self.translator is not None:
             result.translation = self._translate(job, text)
+        if self.compiler is not None and result.translation is not None:
+            self._compile(job, text, lines, view, function_nodes, result)
         return result
+
+    def _compile(self, job: FileJob, text: str, lines: list[str], view: TokenView, function_nodes,
+                 result: FileResult) -> None:
+        """The compile check of this file's translation; its errors become findings of the "compile" rules."""
+        from scanner.compile import findings as compile_findings
+
+        translation = result.translation
+        has_cuda = bool(job.language == "cuda" or result.stats.cuda_refs_total or result.stats.kernels
+                        or translation["stats"]["changed_lines"] or translation.get("unconverted"))
+        reason = self.compiler.skip_reason(job, job.language, has_cuda)
+        if not reason and translation.get("error"):
+            reason = f"not translated: {translation['error']}"
+        if reason:
+            result.compile = self.compiler.not_checked(reason).to_dict()
+            return
+        checked = self.compiler.check(job, text, translation["text"])
+        result.compile = checked.to_dict()
+        reports = compile_findings.reports(self.compile_rules, job.rel, result.compile, checked.diagnostics, lines,
+                                           translation["text"], Dispatcher.functions(function_nodes))
+        if reports:
+            facts = FileFacts(job.rel, job.language, lines, view, [], self.names, self.target, False)
+            facts.reports = reports
+            result.findings = sorted(result.findings + self._findings(facts, view.comments, lines),
+                                     key=lambda f: (f.line, f.column, f.rule))
 
     def _translate(self, job: FileJob, text: str) -> dict:
         from scanner.translate import unified_diff

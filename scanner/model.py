@@ -104,6 +104,7 @@ class FileResult:
     error: str = ""  # set when health.mode is ERROR: why the file was not analysed
     elapsed_ms: float = 0.0
     translation: dict | None = None  # with ScanOptions.translate: backend, statistics, diff, unconverted names
+    compile: dict | None = None  # with ScanOptions.compile_check: status, target, stubs, diagnostics (scanner.compile)
 
     def to_dict(self) -> dict:
         return {
@@ -115,4 +116,5 @@ class FileResult:
             "error": self.error,
             "elapsed_ms": round(self.elapsed_ms, 2),
             **({"translation": self.translation} if self.translation is not None else {}),
+            **({"compile": self.compile} if self.compile is not None else {}),
         }

@@ -12,9 +12,11 @@ buffer, so memory stays bounded by the number of workers, not the number of file
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from collections import deque
@@ -27,6 +29,9 @@ from scanner.engine import FileJob, error_result
 from scanner.model import FileResult
 
 _STARTUP_GRACE = 120.0  # importing libclang and building the prelude PCH, before the first file
+# The compile check's temporary trees live under one directory per run, which the pool removes at the end: a
+# worker killed mid-file (a timeout) cannot clean up after itself.
+SCRATCH_ENV = "ROCPORT_COMPILE_SCRATCH"
 
 
 class DeadlineExceeded(RuntimeError):
@@ -53,26 +58,36 @@ def worker_main() -> None:
     from scanner.rules import select
 
     translator = None
-    if options.translate:
+    if options.translate or options.compile_check:
         from scanner.translate import TranslateOptions, Translator
 
         translator = Translator(TranslateOptions(backend=options.translate_backend))
+    compiler = None
+    if options.compile_check:
+        from scanner.compile import CompileChecker, settings_from
+
+        compiler = CompileChecker(settings_from(options), lambda rel, text, path: translator.translate(
+            rel, text, path).text, os.environ.get(SCRATCH_ENV) or None)
     analyzer = Analyzer(_parser(options), select(list(options.enable), list(options.disable)), options.target,
-                        options.max_file_bytes, translator)
+                        options.max_file_bytes, translator, compiler)
     send.send(("ready", None))
-    while True:
-        try:
-            job = receive.recv()
-        except EOFError:
-            return
-        if job is None:
-            return
-        _fault_injection(job)
-        try:
-            result = analyzer.analyze(job)
-        except Exception:  # a rule or parser bug must cost one file, and say so
-            result = error_result(job, "internal error while analysing: " + traceback.format_exc(limit=3))
-        send.send(("result", result))
+    try:
+        while True:
+            try:
+                job = receive.recv()
+            except EOFError:
+                return
+            if job is None:
+                return
+            _fault_injection(job)
+            try:
+                result = analyzer.analyze(job)
+            except Exception:  # a rule or parser bug must cost one file, and say so
+                result = error_result(job, "internal error while analysing: " + traceback.format_exc(limit=3))
+            send.send(("result", result))
+    finally:
+        if compiler is not None:
+            compiler.close()
 
 
 def _fault_injection(job: FileJob) -> None:
@@ -113,10 +128,12 @@ class WorkerPool:
         self.size = max(1, jobs)
         self.deadline = deadline  # time.monotonic() value; past it, run() raises DeadlineExceeded
         self.workers: list[_Worker] = []
+        self.scratch = ""  # the compile check's temporary directory during run()
 
     def _start(self) -> _Worker:
+        env = dict(os.environ, **{SCRATCH_ENV: self.scratch}) if self.scratch else None
         process = subprocess.Popen([sys.executable, "-m", "scanner.worker"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, close_fds=True)
+                                   stdout=subprocess.PIPE, close_fds=True, env=env)
         send = Connection(os.dup(process.stdin.fileno()), readable=False)
         receive = Connection(os.dup(process.stdout.fileno()), writable=False)
         process.stdin.close()
@@ -139,6 +156,11 @@ class WorkerPool:
         done: dict[int, FileResult] = {}
         next_out = 0
         timeout = self.options.timeout_seconds
+        if self.options.compile_check:
+            # The check has a deadline of its own, inside this one: a slow compilation is "not checked", and
+            # the analysis of the file is kept.
+            timeout += self.options.compile_timeout_seconds + 10
+            self.scratch = tempfile.mkdtemp(prefix="rocport-pool-")
         try:
             while queue or any(w.job for w in self.workers):
                 while len(self.workers) < min(self.size, len(queue) + sum(1 for w in self.workers if w.job)):
@@ -161,6 +183,9 @@ class WorkerPool:
                 except OSError:
                     pass
                 self._retire(worker)
+            if self.scratch:
+                shutil.rmtree(self.scratch, ignore_errors=True)
+                self.scratch = ""
 
     def _collect(self, done: dict[int, FileResult], timeout: float) -> None:
         now = time.monotonic()

@@ -30,14 +30,16 @@ def select(enabled: list[str] | None = None, disabled: list[str] | None = None) 
     return [r for r in chosen if r.code not in drop and r.name not in drop]
 
 
-def rules_run(mode: str, language: str, enabled: list[Rule]) -> frozenset[str]:
+def rules_run(mode: str, language: str, enabled: list[Rule], compiled: bool = False) -> frozenset[str]:
     """Codes of the rules that really looked at a file analysed in `mode` (a ParseMode value): a finding of any
     other rule on that file can be neither confirmed nor declared fixed by this result.
 
     A rule runs on a file when the file's language is one of the rule's languages, so the C++ rules never count
     for a Dockerfile nor the text rules for a .cu file. Text files are "text", or "tokens" when their parser
     rejected them: their "file" rules still ran, on lines. The repository-level result (language "repository",
-    scanner.repository) counts the "repository" rules."""
+    scanner.repository) counts the "repository" rules. The "compile" rules count only when `compiled`: the
+    compile check built the file (scanner.compile.CHECKED); "not checked" (no hipcc, a timeout) leaves their
+    findings as they were."""
     from scanner.rules.base import AST_EVENTS
 
     if mode == "error":
@@ -45,6 +47,8 @@ def rules_run(mode: str, language: str, enabled: list[Rule]) -> frozenset[str]:
     ran = set()
     for rule in enabled:
         if language not in rule.languages:
+            continue
+        if "compile" in rule.on and not compiled:
             continue
         if mode in ("tokens", "text") and set(rule.on) <= AST_EVENTS:
             continue

@@ -13,7 +13,10 @@ Events a rule can subscribe to (`on=`):
   containers, scripts, YAML, Python; scanner.rules.textual);
 - "repository": once per scan, after every file (scanner.repository), for what only the whole checkout shows
   (host setup that never disables NUMA balancing). Such a rule has `languages={"repository"}` (the language of
-  the repository-level result) and names the languages of the files it reads in `reads`.
+  the repository-level result) and names the languages of the files it reads in `reads`;
+- "compile": once per file the compile check built (scanner.compile, an external compiler: hipcc), with that
+  file's compiler diagnostics (scanner.compile.findings.CompileContext). Such a rule runs only where the check
+  ran: `rules_run` counts it for a file only when the file's compile status is a checked one.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ AST_EVENTS = frozenset(
 TOKEN_EVENTS = frozenset({"identifier", "include", "directive", "asm", "launch"})
 FILE_EVENTS = frozenset({"file"})
 REPOSITORY_EVENTS = frozenset({"repository"})
-ALL_EVENTS = AST_EVENTS | TOKEN_EVENTS | FILE_EVENTS | REPOSITORY_EVENTS
+COMPILE_EVENTS = frozenset({"compile"})
+ALL_EVENTS = AST_EVENTS | TOKEN_EVENTS | FILE_EVENTS | REPOSITORY_EVENTS | COMPILE_EVENTS
 
 DOC_SECTIONS = ("What it finds", "Why it breaks on ROCm", "Example", "Use instead", "References")
 

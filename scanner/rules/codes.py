@@ -3,7 +3,9 @@
 ROC1xx are C++/CUDA rules: 10x warp size, 12x PTX and NVVM, 13x-14x libraries, 15x-16x CUDA APIs and
 kernel features. ROC2xx are the rules on the rest of a repository (text files, scanner.formats): 20x CMake,
 21x Makefiles and build scripts, 22x containers, 23x shell and CI, 24x Python and packaging, 25x serving
-configuration, 26x host setup. Codes are never reused: a retired rule keeps its number.
+configuration, 26x host setup. ROC9xx are the compile check's (scanner.compile): the errors hipcc reports when
+the translation is built for an AMD target, one rule per kind. Codes are never reused: a retired rule keeps its
+number.
 """
 
 CODES: dict[str, str] = {
@@ -90,4 +92,10 @@ CODES: dict[str, str] = {
     # Host setup.
     "ROC261": "host.numa_balancing_not_disabled",
     "ROC262": "host.amdgcn_wavefront_size_define",
+    # The compile check: the translation compiled with hipcc for an AMD target.
+    "ROC901": "compile.hip_compile_error",
+    "ROC902": "compile.cuda_name_undeclared_in_hip",
+    "ROC903": "compile.hip_type_mismatch",
+    "ROC904": "compile.inline_asm_rejected_by_amdgpu",
+    "ROC905": "compile.nvidia_header_missing_on_rocm",
 }

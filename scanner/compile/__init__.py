@@ -1,0 +1,68 @@
+"""Does the HIP build? The compile check: each translated file compiled for an AMD GPU target with hipcc, with no
+GPU needed, its errors turned into findings located in the original CUDA file.
+
+Optional, like the hipify-clang backend: `ScanOptions(compile_check=True)` (`scan --compile-check`), and hipcc
+configured or on PATH (Debian: `apt-get install hipcc libamdhip64-dev`; scripts/ensure-hipcc.sh). Without hipcc
+every file says "not checked" and why. Per file the result is one of:
+
+- `compiles`: its translation unit builds for the target (`-c`, device code assembled);
+- `compiles-with-stubs`: it builds once the headers this machine lacks (a ROCm library that is not installed, a
+  third-party dependency) are replaced by empty stubs, the way the scanner's parse stubs them; `stubbed` names
+  them, and errors naming only what they would have declared are set aside: "could not be checked fully", not
+  "does not compile";
+- `fails`: compiler errors, sorted by kind (scanner.compile.diagnostics), each a finding of a rule in
+  scanner/rules/compile/ (ROC901-ROC905) at the original line;
+- `not-checked`: no hipcc, not C++ or no CUDA in it, a timeout; `reason` says which.
+
+    from scanner import scan, ScanOptions
+    for result in scan("checkout", ScanOptions(compile_check=True)):
+        print(result.path, result.compile["status"], result.compile["stubbed"])
+
+Modules: toolchain (hipcc, its version, its command, no shell), graph (the include graph: which unit checks a
+header), tree (the translated tree in a temporary directory), linemap (translated line -> original line),
+diagnostics (parsing and kinds), check (one file's check in a worker), findings (diagnostics -> rule reports).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from scanner.compile.check import (CHECKED, COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED, STATUSES,
+                                   CompileChecker, CompileResult, CompileSettings, settings_from)
+from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError, resolve
+
+__all__ = ["CompileChecker", "CompileResult", "CompileSettings", "Toolchain", "ToolchainError", "STATUSES",
+           "CHECKED", "COMPILES", "COMPILES_WITH_STUBS", "FAILS", "NOT_CHECKED", "DEFAULT_ARCH", "attach",
+           "describe", "key_material", "settings_from"]
+
+
+def attach(root: Path, options, jobs: list) -> list:
+    """The jobs of a scan with the unit that checks each file and the repository files that unit includes."""
+    from scanner.compile.graph import attach as attach_graph
+
+    return attach_graph(root, jobs, tuple(options.include_dirs), options.max_file_bytes)
+
+
+def describe(options) -> dict:
+    """What the check on this machine is: the compiler, its version, target and flags, or why there is none.
+    Probes hipcc (about a second); the result is part of every cached result's key."""
+    settings = settings_from(options)
+    try:
+        toolchain = resolve(settings.hipcc, settings.wanted_targets, settings.std, settings.timeout_seconds)
+    except ToolchainError as exc:
+        return {"available": False, "reason": str(exc)}
+    return {"available": True, "compiler": toolchain.version, "target": toolchain.arch, "note": toolchain.note,
+            "identity": hashlib.sha256(toolchain.identity.encode()).hexdigest(),
+            "flags": list(settings.extra_args) + [f"-D{d}" for d in settings.defines]}
+
+
+def key_material(description: dict, job, digest) -> str:
+    """A file's compile key: the toolchain (`describe`), the unit that checks it and every repository file that
+    unit includes, each by `digest(rel)` (a git blob sha in the portal), so that editing a header invalidates the
+    cached results of the files it reaches, and only those."""
+    unit = getattr(job, "compile_unit", "")
+    files = sorted({unit, *getattr(job, "compile_deps", ())} - {"", job.rel}) if unit else []
+    material = {"toolchain": description, "unit": unit, "files": [[rel, digest(rel) or ""] for rel in files]}
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()

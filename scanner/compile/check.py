@@ -1,0 +1,318 @@
+"""The compile check of one file, in a scanner worker: its translation unit compiled for the AMD target, with the
+headers this machine lacks stubbed, and the outcome for the file.
+
+Steps for a unit (memoised per worker: a header and the source that checks it share one compilation):
+- write the unit and the repository files it includes into the translated tree (scanner.compile.tree);
+- list its dependencies with the compiler's own preprocessor (`-M -MG`: every header it cannot find is listed
+  instead of failing), and stub each missing one with an empty file, as the scanner's parse does
+  (scanner.parsing.clang_unit); a header only the device pass needs, or one the listing missed, is stubbed when
+  the compilation reports it, at most `max_stub_rounds` more times;
+- compile with `-c` (not `-fsyntax-only`: inline assembly fails only when the device code is assembled);
+- parse and sort the diagnostics (scanner.compile.diagnostics); an NVIDIA header among the stubs is an error of
+  its own, at the `#include` line that names it.
+One deadline covers the whole check; past it the compiler's process group is killed and the file is "not
+checked".
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shutil
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scanner.compile import diagnostics as diags
+from scanner.compile import graph
+from scanner.compile.graph import CHECKED_LANGUAGES
+from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, resolve, run
+from scanner.compile.tree import TranslatedTree
+from scanner.parsing.clang_unit import _MISSING_HEADER, _safe_stub_name  # the parse's stub rules, reused
+
+COMPILES = "compiles"
+COMPILES_WITH_STUBS = "compiles-with-stubs"
+FAILS = "fails"
+NOT_CHECKED = "not-checked"
+STATUSES = (COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED)
+CHECKED = frozenset({COMPILES, COMPILES_WITH_STUBS, FAILS})
+
+MAX_DIAGNOSTICS = 50  # stored per file; the counts cover them all
+_CRASH = re.compile(r"unable to execute command|command failed due to signal|PLEASE submit a bug report")
+
+
+@dataclass(frozen=True)
+class CompileSettings:
+    hipcc: str = ""  # a path; empty: hipcc on PATH
+    arch: str = ""  # --offload-arch; empty: the profile's targets, the first this hipcc builds for, else gfx90a
+    targets: tuple[str, ...] = ()  # the target profile's
+    std: str = DEFAULT_STD
+    include_dirs: tuple[str, ...] = ()  # absolute; the ones inside the checkout are used in the translated tree
+    defines: tuple[str, ...] = ()
+    extra_args: tuple[str, ...] = ()  # from the operator (command line), never from the repository
+    timeout_seconds: float = 60.0
+    max_stub_rounds: int = 4
+
+    @property
+    def wanted_targets(self) -> tuple[str, ...]:
+        return (self.arch,) if self.arch else self.targets
+
+
+@dataclass
+class CompileResult:
+    status: str
+    reason: str = ""  # why not checked; for a failure, where its errors are when none is in this file
+    target: str = ""
+    compiler: str = ""
+    unit: str = ""  # the translation unit compiled to check this file
+    note: str = ""  # the target that was asked for, when another one was used
+    stubbed: list[str] = field(default_factory=list)
+    diagnostics: list[diags.Diagnostic] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # errors by kind (this file's, or the unit's)
+    set_aside: int = 0
+    elapsed_ms: float = 0.0
+    cacheable: bool = True  # False for a timeout or a compiler crash: try again on the next scan
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "reason": self.reason, "target": self.target, "compiler": self.compiler,
+                "unit": self.unit, "note": self.note, "stubbed": self.stubbed,
+                "diagnostics": [d.to_dict() for d in self.diagnostics[:MAX_DIAGNOSTICS]],
+                "counts": self.counts, "set_aside": self.set_aside, "elapsed_ms": round(self.elapsed_ms, 1),
+                "cacheable": self.cacheable}
+
+
+@dataclass
+class _Unit:
+    diagnostics: list[diags.Diagnostic]
+    stubbed: list[str]
+    failed_to_run: str = ""  # timeout, crash: the unit could not be checked
+    returncode: int = 0
+    elapsed: float = 0.0
+
+
+class CompileChecker:
+    """One per worker process (the toolchain is probed once, on first use)."""
+
+    def __init__(self, settings: CompileSettings, translate, scratch: str | None = None):
+        self.settings = settings
+        self.tree = TranslatedTree(translate, scratch)
+        self._toolchain: Toolchain | None = None
+        self._problem = ""
+        self._memo: OrderedDict[str, _Unit] = OrderedDict()
+        self._counter = 0
+
+    @property
+    def toolchain(self) -> Toolchain | None:
+        if self._toolchain is None and not self._problem:
+            try:
+                self._toolchain = resolve(self.settings.hipcc, self.settings.wanted_targets, self.settings.std,
+                                          self.settings.timeout_seconds)
+            except ToolchainError as exc:
+                self._problem = str(exc)
+        return self._toolchain
+
+    def skip_reason(self, job, language: str, has_cuda: bool) -> str:
+        """Why this file is not compiled ("" when it is)."""
+        if language not in CHECKED_LANGUAGES:
+            return "a C file: the HIP compiler builds C++" if language == "c" else f"not C++ ({language})"
+        if not getattr(job, "compile_unit", ""):
+            return "a fragment no source file includes: it is checked only as part of one"
+        if not has_cuda:
+            return "no CUDA in this file: nothing for the HIP compiler to check"
+        if self.toolchain is None:
+            return self._problem
+        return ""
+
+    def not_checked(self, reason: str, cacheable: bool = True) -> CompileResult:
+        tc = self._toolchain
+        return CompileResult(NOT_CHECKED, reason, tc.arch if tc else "", tc.version if tc else "",
+                             cacheable=cacheable)
+
+    def check(self, job, original: str, translated: str) -> CompileResult:
+        """Check `job` (a scanner.engine.FileJob with compile_unit/compile_deps) whose translation is known."""
+        started = time.monotonic()
+        tc = self.toolchain
+        if tc is None:
+            return self.not_checked(self._problem)
+        root = Path(job.path[: len(job.path) - len(job.rel)]) if job.path.endswith(job.rel) else Path(job.path).parent
+        self.tree.use(root)
+        self.tree.put(job.rel, original, translated)
+        unit = job.compile_unit or job.rel
+        self.tree.ensure([unit, *job.compile_deps])
+        outcome = self._memo.get(unit)
+        if outcome is None:
+            # The unit's files: the unit and everything it includes (the job's deps are those, minus the job).
+            files = tuple(sorted({job.rel, *job.compile_deps} - {unit}))
+            outcome = self._compile(unit, tc, files)
+            self._memo[unit] = outcome
+            while len(self._memo) > 64:
+                self._memo.popitem(last=False)
+        result = self._result_for(job.rel, unit, outcome, tc)
+        result.elapsed_ms = (time.monotonic() - started) * 1000
+        return result
+
+    def close(self) -> None:
+        self.tree.close()
+
+    # -- one unit ---------------------------------------------------------------------------------------------
+    def _compile(self, unit: str, tc: Toolchain, deps: tuple[str, ...]) -> _Unit:
+        deadline = time.monotonic() + self.settings.timeout_seconds
+        self._counter += 1
+        work = self.tree.base / f"unit-{self._counter}"
+        stub_dir = work / "stubs"
+        stub_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            flags = self._flags(stub_dir)
+            listed = run(tc.command(unit, str(work / "deps.d"), [*flags, "-M", "-MG"]), self.tree.dir, tc.env,
+                         deadline - time.monotonic())
+            if listed.timed_out:
+                return _Unit([], [], f"timed out after {self.settings.timeout_seconds:g}s (listing its headers)")
+            stubs = self._missing(work / "deps.d")
+            rounds = 0
+            while True:
+                for name in stubs:
+                    target = stub_dir / name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.touch()
+                compiled = run(tc.command(unit, str(work / "unit.o"), flags), self.tree.dir, tc.env,
+                               deadline - time.monotonic())
+                if compiled.timed_out:
+                    return _Unit([], sorted(stubs), f"timed out after {self.settings.timeout_seconds:g}s")
+                more = {m for m in _MISSING_HEADER.findall(compiled.stderr) if _safe_stub_name(m)} - stubs
+                if not more or rounds >= self.settings.max_stub_rounds:
+                    break
+                stubs |= more
+                rounds += 1
+            if compiled.returncode != 0 and _CRASH.search(compiled.stderr):
+                first = next((ln for ln in compiled.stderr.splitlines() if "error" in ln), "")[:200]
+                return _Unit([], sorted(stubs), f"the compiler crashed ({first})", compiled.returncode)
+            found = diags.parse(compiled.stderr, self._in_tree, self._line_text, bool(stubs))
+            found += self._nvidia_headers(sorted(stubs), unit, deps)
+            if compiled.returncode != 0 and not any(d.kind != diags.SET_ASIDE for d in found) and not stubs:
+                first = (compiled.stderr.strip().splitlines() or [f"exit code {compiled.returncode}"])[0][:200]
+                found.append(diags.Diagnostic("other", "", 0, 0, first, in_tree=False))
+            for d in found:
+                d.path = self._rel(d.path) if d.in_tree else d.path
+                d.line = self.tree.original_line(d.path, d.hip_line) if d.in_tree else d.hip_line
+            return _Unit(found, sorted(stubs), "", compiled.returncode, compiled.elapsed)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def _flags(self, stub_dir: Path) -> list[str]:
+        s = self.settings
+        # Only the one warning the check reads (see scanner.compile.diagnostics); errors stay errors. No typo
+        # correction: clang would go on as if `__syncwarp` were the `__sync_swap` it suggests, and report errors
+        # about a call nobody wrote.
+        flags = ["-fno-color-diagnostics", "-fno-caret-diagnostics", "-fdiagnostics-show-option",
+                 "-fno-spell-checking", "-ferror-limit=50", "-Wno-everything", "-Wshorten-64-to-32"]
+        root = str(self.tree.root)
+        for directory in s.include_dirs:
+            if directory == root or directory.startswith(root.rstrip("/") + "/"):
+                rel = os.path.relpath(directory, root)
+                flags.append(f"-I{rel}")  # relative to the tree: diagnostics then name repository paths
+            else:
+                flags.append(f"-I{directory}")
+        flags += [f"-D{d}" for d in s.defines]
+        flags.append("-iquote.")  # "src/util.h" from the repository root, as most builds allow
+        flags += list(s.extra_args)
+        flags += ["-idirafter", str(stub_dir)]  # last: a real header always wins over a stub
+        return flags
+
+    def _missing(self, depfile: Path) -> set[str]:
+        """Headers `-M -MG` listed but the compiler could not find (they are printed as written)."""
+        try:
+            text = depfile.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return set()
+        missing = set()
+        for line in text.replace("\\\n", " ").splitlines():
+            if line.startswith("#") or ":" not in line:
+                continue
+            for word in re.split(r"(?<!\\)\s+", line.split(":", 1)[1].strip()):
+                name = word.replace("\\ ", " ")
+                if name and not os.path.isabs(name) and not (self.tree.dir / name).exists() \
+                        and _safe_stub_name(name):
+                    missing.add(name)
+        return missing
+
+    def _nvidia_headers(self, stubs: list[str], unit: str, deps: tuple[str, ...]) -> list[diags.Diagnostic]:
+        """A stubbed NVIDIA header is an error the translation left: located at each `#include` naming it."""
+        nvidia = [name for name in stubs if diags.is_nvidia_header(name)]
+        out = []
+        for name in nvidia:
+            pattern = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]' + re.escape(name) + r'[>"]', re.MULTILINE)
+            for rel in (unit, *deps):
+                text = self.tree.translated_text(rel)
+                match = pattern.search(text) if name in text else None
+                if match:
+                    line = text.count("\n", 0, match.start()) + 1
+                    out.append(diags.Diagnostic(
+                        "missing-header", rel, line, 1,
+                        f"'{name}' file not found: an NVIDIA header that no ROCm installation has (stubbed, so "
+                        "that the rest of the file could be checked)"))
+        return out
+
+    # -- the outcome for one file -----------------------------------------------------------------------------
+    def _result_for(self, rel: str, unit: str, outcome: _Unit, tc: Toolchain) -> CompileResult:
+        stubbed = outcome.stubbed
+        if rel != unit and stubbed:  # a header: only the stubs it (or what it includes) asked for
+            names = self._included_names(rel)
+            stubbed = [name for name in stubbed if name in names]
+        base = dict(target=tc.arch, compiler=tc.version, unit=unit, note=tc.note, stubbed=stubbed)
+        if outcome.failed_to_run:
+            return CompileResult(NOT_CHECKED, outcome.failed_to_run, cacheable=False, **base)
+        own = [d for d in outcome.diagnostics if d.path == rel]
+        considered = outcome.diagnostics if rel == unit else own  # a source fails with its unit; a header alone
+        errors = [d for d in considered if d.kind != diags.SET_ASIDE]
+        counts: dict[str, int] = {}
+        for d in errors:
+            counts[d.kind] = counts.get(d.kind, 0) + 1
+        set_aside = sum(1 for d in considered if d.kind == diags.SET_ASIDE)
+        status = FAILS if errors else COMPILES_WITH_STUBS if stubbed else COMPILES
+        reason = ""
+        if errors and not any(d.path == rel for d in errors):
+            elsewhere = sorted({d.path or "(the compiler)" for d in errors})
+            reason = "errors in files it includes: " + ", ".join(elsewhere[:5])
+        shown = sorted(considered, key=lambda d: (d.path != rel, d.path, d.hip_line, d.column))
+        return CompileResult(status, reason, diagnostics=shown, counts=counts, set_aside=set_aside, **base)
+
+    def _included_names(self, rel: str) -> set[str]:
+        """The header names in the `#include` lines of `rel` and of the tree files it reaches."""
+        include_dirs = tuple(d for d in (graph.inside(self.tree.root, d) for d in self.settings.include_dirs)
+                             if d is not None)
+        names, seen, stack = set(), {rel}, [rel]
+        while stack:
+            current = stack.pop()
+            for quote, name in graph.INCLUDE_LINE.findall(self.tree.translated_text(current)):
+                names.add(name.strip())
+                dep = graph.resolve(self.tree.dir, current, quote, name.strip(), include_dirs)
+                if dep is not None and dep not in seen:
+                    seen.add(dep)
+                    stack.append(dep)
+        return names
+
+    def _in_tree(self, path: str) -> bool:
+        rel = self._rel(path)
+        return not rel.startswith("../") and not os.path.isabs(rel) and (self.tree.dir / rel).is_file()
+
+    def _rel(self, path: str) -> str:
+        if os.path.isabs(path):
+            try:
+                return Path(path).relative_to(self.tree.dir).as_posix()
+            except ValueError:
+                return path
+        return posixpath.normpath(path)
+
+    def _line_text(self, path: str, line: int) -> str:
+        lines = self.tree.translated_text(self._rel(path)).split("\n")
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def settings_from(options) -> CompileSettings:
+    """The compile settings of a scanner.config.ScanOptions."""
+    return CompileSettings(hipcc=options.hipcc, arch=options.compile_arch, targets=options.target.targets,
+                           std=options.compile_std, include_dirs=tuple(options.include_dirs),
+                           defines=tuple(options.defines), extra_args=tuple(options.compile_args),
+                           timeout_seconds=options.compile_timeout_seconds)
