@@ -26,7 +26,7 @@ def test_a_running_scan_polls_and_a_finished_one_stops_polling(people, repositor
     scan = Scan.objects.create(repository=repository, branch="main", status="scanning", files_total=10, files_done=4)
     client = client_for(people.vera)
     page = client.get(reverse("scans:detail", args=[scan.pk]))
-    assert page.status_code == 200 and b'hx-trigger="every 2s"' in page.content and b'aria-valuenow="40"' in page.content
+    assert page.status_code == 200 and b'hx-trigger="every 2s"' in page.content and b'<progress class="progress" max="100" value="40"' in page.content
     partial = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"})
     assert partial.status_code == 200 and b"<html" not in partial.content
     Scan.objects.filter(pk=scan.pk).update(status="finished", files_done=10,
