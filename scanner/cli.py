@@ -42,6 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--no-config", action="store_true", help="ignore PATH/.rocport.toml")
     scan.add_argument("--translate", action="store_true",
                       help="also translate every file to HIP: statistics and diffs in the report (one pass)")
+    scan.add_argument("--compile-check", action="store_true",
+                      help="also compile each file's HIP translation for an AMD target with hipcc (implies "
+                           "--translate): compile status per file, compiler errors as findings ROC901-ROC905")
+    scan.add_argument("--hipcc", default="", help="hipcc for --compile-check (default: hipcc on PATH)")
+    scan.add_argument("--offload-arch", metavar="GFX",
+                      help="--compile-check target (default: the first --target hipcc builds for, else gfx90a)")
+    scan.add_argument("--compile-arg", action="append", default=[], dest="compile_args", metavar="ARG",
+                      help="an extra compiler argument for --compile-check (repeatable)")
     scan.add_argument("--show-suppressed", action="store_true", help="text format: list suppressed findings too")
     scan.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: when stderr is a terminal)")
@@ -111,8 +119,10 @@ def _options(args) -> ScanOptions:
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
     target = TargetProfile.parse(args.targets, args.rocm) if (args.targets or args.rocm) else TargetProfile()
-    base = ScanOptions(target=target, jobs=args.jobs, exclude=tuple(args.exclude), translate=args.translate,
-                       include_dirs=tuple(args.include_dirs), defines=tuple(args.defines))
+    base = ScanOptions(target=target, jobs=args.jobs, exclude=tuple(args.exclude),
+                       translate=args.translate or args.compile_check, include_dirs=tuple(args.include_dirs),
+                       defines=tuple(args.defines), compile_check=args.compile_check, hipcc=args.hipcc,
+                       compile_args=tuple(args.compile_args))
     return base.merged(compile_commands=args.compile_commands, cuda_path=args.cuda_path,
                        timeout_seconds=args.timeout, max_file_bytes=args.max_file_bytes)
 
@@ -137,6 +147,12 @@ def _scan_to(args, root: Path, report_path: Path | None, target=None) -> int:
     options, jobs = plan(root, _options(args), read_config=not args.no_config)
     if args.targets or args.rocm:  # the command line wins over .rocport.toml
         options = options.merged(target=_options(args).target)
+    if args.offload_arch:
+        from scanner.target import _GFX
+
+        if not _GFX.match(args.offload_arch):
+            raise ConfigError(f"--offload-arch: unknown GPU target {args.offload_arch!r} (e.g. gfx90a)")
+        options = options.merged(compile_arch=args.offload_arch)
     if target is not None:  # the portal's own scans translate with the built-in backend: the same figures
         options = options.merged(translate=True, translate_backend="builtin")
     rules = select(list(options.enable), list(options.disable))

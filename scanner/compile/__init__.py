@@ -29,8 +29,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from scanner.compile.check import (CHECKED, COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED, STATUSES,
-                                   CompileChecker, CompileResult, CompileSettings, settings_from)
+from scanner.compile.check import (CHECKED, COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED, PROBE_TIMEOUT,
+                                   STATUSES, CompileChecker, CompileResult, CompileSettings, settings_from)
 from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError, resolve
 
 __all__ = ["CompileChecker", "CompileResult", "CompileSettings", "Toolchain", "ToolchainError", "STATUSES",
@@ -50,7 +50,8 @@ def describe(options) -> dict:
     Probes hipcc (about a second); the result is part of every cached result's key."""
     settings = settings_from(options)
     try:
-        toolchain = resolve(settings.hipcc, settings.wanted_targets, settings.std, settings.timeout_seconds)
+        toolchain = resolve(settings.hipcc, settings.wanted_targets, settings.std,
+                            max(settings.timeout_seconds, PROBE_TIMEOUT))
     except ToolchainError as exc:
         return {"available": False, "reason": str(exc)}
     return {"available": True, "compiler": toolchain.version, "target": toolchain.arch, "note": toolchain.note,

@@ -39,6 +39,7 @@ NOT_CHECKED = "not-checked"
 STATUSES = (COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED)
 CHECKED = frozenset({COMPILES, COMPILES_WITH_STUBS, FAILS})
 
+PROBE_TIMEOUT = 120.0
 MAX_DIAGNOSTICS = 50  # stored per file; the counts cover them all
 _CRASH = re.compile(r"unable to execute command|command failed due to signal|PLEASE submit a bug report")
 
@@ -107,8 +108,9 @@ class CompileChecker:
     def toolchain(self) -> Toolchain | None:
         if self._toolchain is None and not self._problem:
             try:
+                # The probe's own limit: a short per-file limit must not make hipcc look unusable.
                 self._toolchain = resolve(self.settings.hipcc, self.settings.wanted_targets, self.settings.std,
-                                          self.settings.timeout_seconds)
+                                          max(self.settings.timeout_seconds, PROBE_TIMEOUT))
             except ToolchainError as exc:
                 self._problem = str(exc)
         return self._toolchain
@@ -231,7 +233,8 @@ class CompileChecker:
             if line.startswith("#") or ":" not in line:
                 continue
             for word in re.split(r"(?<!\\)\s+", line.split(":", 1)[1].strip()):
-                name = word.replace("\\ ", " ")
+                # Make's escapes, as clang writes them: "\ " for a space, "\#" for "#", "$$" for "$".
+                name = word.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")
                 if name and not os.path.isabs(name) and not (self.tree.dir / name).exists() \
                         and _safe_stub_name(name):
                     missing.add(name)

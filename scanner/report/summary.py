@@ -25,6 +25,8 @@ class Summary:
     converted_refs: int = 0
     unconverted_refs: int = 0
     changed_lines: int = 0
+    compile_status: Counter = field(default_factory=Counter)  # scanner.compile statuses, per file
+    compile_target: str = ""
 
     def add(self, result: FileResult) -> None:
         self.files += 1
@@ -39,6 +41,9 @@ class Summary:
             self.converted_refs += stats["converted"]
             self.unconverted_refs += stats["unconverted"]
             self.changed_lines += stats["changed_lines"]
+        if result.compile is not None:
+            self.compile_status[result.compile["status"]] += 1
+            self.compile_target = self.compile_target or result.compile.get("target", "")
         for finding in result.findings:
             if finding.suppressed:
                 self.suppressed += 1
@@ -65,4 +70,6 @@ class Summary:
             **({"translation": {"files": self.translated_files, "converted": self.converted_refs,
                                 "unconverted": self.unconverted_refs, "changed_lines": self.changed_lines}}
                if self.translated_files else {}),
+            **({"compile": {"target": self.compile_target, "files": dict(sorted(self.compile_status.items()))}}
+               if self.compile_status else {}),
         }

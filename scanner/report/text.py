@@ -22,7 +22,8 @@ class TextReport:
     def add(self, result: FileResult) -> None:
         shown = [f for f in result.findings if self.show_suppressed or not f.suppressed]
         degraded = result.health.mode in (ParseMode.TOKENS, ParseMode.ERROR)
-        if not shown and not degraded:
+        failed = result.compile is not None and result.compile["status"] == "fails"
+        if not shown and not degraded and not failed:
             return
         mode = result.health.mode.value
         stubs = f", {len(result.health.stubbed_headers)} headers stubbed" if result.health.stubbed_headers else ""
@@ -31,6 +32,11 @@ class TextReport:
             self.out.write(f"  error: {result.error}\n")
         elif result.health.mode == ParseMode.TOKENS:
             self.out.write(f"  parsed by tokens only: {result.health.fallback_reason}\n")
+        if result.compile is not None and result.compile["status"] != "not-checked":
+            c = result.compile
+            stubs = f", stubbed: {', '.join(c['stubbed'])}" if c["stubbed"] else ""
+            why = f" ({c['reason']})" if c["reason"] else ""
+            self.out.write(f"  compile check ({c['target']}): {c['status']}{why}{stubs}\n")
         for f in shown:
             flag = "  (suppressed: " + f.suppression_reason + ")" if f.suppressed else ""
             # A repository-level result (path ".") holds findings located in other files: name them.
@@ -55,4 +61,7 @@ class TextReport:
             percent = 100.0 * summary.converted_refs / total if total else 0.0
             w(f"translation: {summary.converted_refs} CUDA references converted, {summary.unconverted_refs} without "
               f"a HIP equivalent ({percent:.1f}%), {summary.changed_lines} lines changed\n")
+        if summary.compile_status:
+            w(f"compile check ({summary.compile_target or 'no hipcc'}): "
+              + ", ".join(f"{status} {n}" for status, n in sorted(summary.compile_status.items())) + "\n")
         w("parse modes: " + ", ".join(f"{mode} {n}" for mode, n in sorted(summary.parse_modes.items())) + "\n")

@@ -1,0 +1,144 @@
+"""The compile check's pure parts: clang's output parsed and sorted, the line map, the include graph, the
+[compile] section of .rocport.toml. The compiler output below is what hipcc 5.2 (clang 15) prints, copied from
+real runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scanner.compile import diagnostics
+from scanner.compile.graph import attach, build, units
+from scanner.compile.linemap import LineMap
+from scanner.config import ConfigError, ScanOptions, from_mapping
+from scanner.engine import FileJob
+from scanner.rules import catalogue, rules_run
+
+TREE = {"src/a.hip", "include/common.cuh", "src/k.hip"}
+LINES = {("src/k.hip", 4): "  unsigned int mask = __ballot(in[threadIdx.x] > 0);",
+         ("src/k.hip", 5): "  size_t n = 4; int m = n;"}
+
+
+def parse(output: str, stubbed: bool = False):
+    return diagnostics.parse(output, lambda p: p in TREE, lambda p, n: LINES.get((p, n), ""), stubbed)
+
+
+def test_a_device_error_reported_for_the_device_and_the_host_is_kept_once():
+    output = ("src/a.hip:19:10: error: use of undeclared identifier '__shfl_down_sync'\n"
+              "1 error generated when compiling for gfx90a.\n"
+              "src/a.hip:19:10: error: use of undeclared identifier '__shfl_down_sync'\n"
+              "1 error generated when compiling for host.\n")
+    [d] = parse(output)
+    assert (d.kind, d.path, d.hip_line, d.column) == ("undeclared-cuda-name", "src/a.hip", 19, 10)
+
+
+def test_an_error_in_a_header_remembers_the_include_line_that_led_to_it():
+    output = ("In file included from src/a.hip:3:\n"
+              "include/common.cuh:14:47: error: invalid output constraint '=f' in asm\n")
+    [d] = parse(output)
+    assert (d.kind, d.path, d.included_from) == ("inline-asm", "include/common.cuh", "src/a.hip:3")
+
+
+def test_a_note_saying_why_no_overload_matched_joins_the_message_and_decides_the_kind():
+    host = ("src/a.hip:11:22: error: no matching function for call to 'host_only'\n"
+            "src/a.hip:8:5: note: candidate function not viable: call to __host__ function from __global__ "
+            "function\n")
+    types = ("src/a.hip:7:3: error: no matching function for call to '__shfl'\n"
+             "/usr/include/hip/amd_detail/amd_warp_functions.h:70:5: note: candidate function not viable: no "
+             "known conversion from 'Pair' to 'int' for 1st argument\n")
+    [d] = parse(host)
+    assert d.kind == "other" and d.message.endswith("(candidate function not viable: call to __host__ function "
+                                                    "from __global__ function)")
+    [d] = parse(types)
+    assert d.kind == "type-mismatch" and "no known conversion" in d.message
+
+
+def test_only_the_truncation_of_a_wave_mask_is_promoted_from_a_warning():
+    output = ("src/k.hip:4:23: warning: implicit conversion loses integer precision: 'unsigned long long' to "
+              "'unsigned int' [-Wshorten-64-to-32]\n"
+              "src/k.hip:5:25: warning: implicit conversion loses integer precision: 'size_t' (aka 'unsigned "
+              "long') to 'int' [-Wshorten-64-to-32]\n"
+              "src/k.hip:5:1: warning: unused variable 'm' [-Wunused-variable]\n")
+    [d] = parse(output)
+    assert (d.kind, d.hip_line) == ("type-mismatch", 4)
+    assert d.message.startswith("a 64-bit wavefront mask stored in 32 bits")
+
+
+def test_names_a_stubbed_header_would_declare_are_set_aside_but_cuda_names_are_not():
+    output = ("src/a.hip:9:11: error: unknown type name 'hipblasHandle_t'\n"
+              "src/a.hip:16:3: error: use of undeclared identifier 'nvtxRangePushA'\n")
+    assert [d.kind for d in parse(output, stubbed=True)] == ["set-aside", "undeclared-cuda-name"]
+    assert [d.kind for d in parse(output, stubbed=False)] == ["other", "undeclared-cuda-name"]
+
+
+def test_the_message_of_an_error_outside_the_repository_is_withheld():
+    output = ("In file included from src/a.hip:1:\n"
+              "/etc/passwd:1:1: error: unknown type name 'root'\n"
+              "<inline asm>:1:2: error: unknown directive\n"
+              "clang: error: cannot find ROCm device library for gfx1100\n")
+    outside, asm, driver = parse(output)
+    assert (outside.path, outside.message, outside.in_tree) == ("/etc/passwd",
+                                                                 "an error in a file outside the repository", False)
+    assert (asm.kind, asm.message) == ("inline-asm", "unknown directive")
+    assert (driver.kind, driver.path, driver.message) == ("other", "", "cannot find ROCm device library for gfx1100")
+
+
+@pytest.mark.parametrize("name, nvidia", [("nccl.h", True), ("nvToolsExt.h", True), ("cuda/std/atomic", True),
+                                          ("cub/cub.cuh", True), ("cudnn.h", True), ("thrust/sort.h", False),
+                                          ("hipblas.h", False), ("acme_vendor/acme.h", False)])
+def test_nvidia_headers_are_told_from_headers_a_machine_may_lack(name, nvidia):
+    assert diagnostics.is_nvidia_header(name) is nvidia
+
+
+def test_the_line_map_follows_lines_the_translation_inserted():
+    original = "// k\n__global__ void k() {\n  x();\n}\n"
+    translated = "// k\n#include \"hip/hip_runtime.h\"\n__global__ void k() {\n  x();\n}\n"
+    lines = LineMap(original, translated)
+    assert [lines.original(n) for n in range(1, 6)] == [1, 2, 2, 3, 4]
+    assert lines.original(99) == 4
+    same = LineMap(original, original)
+    assert [same.original(n) for n in range(1, 5)] == [1, 2, 3, 4]
+
+
+def test_a_header_is_checked_inside_its_first_includer_and_a_fragment_alone_is_not(tmp_path):
+    files = {"include/util.cuh": '#include "detail.inl"\n', "include/detail.inl": "",
+             "include/orphan.cuh": "", "include/alone.inl": "",
+             "src/b.cu": '#include "util.cuh"\n', "src/a.cpp": '#include <util.cuh>\n',
+             "src/c.cu": '#include "../include/util.cuh"\n#include "/etc/passwd"\n#include "../../outside.h"\n'}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    rels = sorted(files)
+    graph = build(tmp_path, rels, (str(tmp_path / "include"),))
+    assert graph.closure("src/b.cu") == ("include/detail.inl", "include/util.cuh")
+    assert graph.edges["src/c.cu"] == ("include/util.cuh",)  # nothing outside the checkout
+    chosen = units(graph, rels)
+    assert chosen["include/util.cuh"] == "src/b.cu"  # .cu sources first, then path order
+    assert chosen["include/detail.inl"] == "src/b.cu"
+    assert chosen["include/orphan.cuh"] == "include/orphan.cuh"
+    assert "include/alone.inl" not in chosen
+    jobs = attach(tmp_path, [FileJob(str(tmp_path / r), r, "cuda") for r in rels], (str(tmp_path / "include"),))
+    by_rel = {j.rel: j for j in jobs}
+    assert by_rel["include/util.cuh"].compile_deps == ("include/detail.inl", "src/b.cu")
+
+
+def test_the_compile_section_of_the_configuration_is_checked():
+    options = from_mapping({"compile": {"offload_arch": "gfx90a", "std": "gnu++20", "timeout_seconds": 30}},
+                           ScanOptions())
+    assert (options.compile_arch, options.compile_std, options.compile_timeout_seconds) == ("gfx90a", "gnu++20", 30)
+    for section, key in (({"offload_arch": "sm_80"}, "compile.offload_arch"), ({"std": "c++17 -fplugin=x.so"},
+                         "compile.std"), ({"timeout_seconds": 0}, "compile.timeout_seconds")):
+        with pytest.raises(ConfigError, match=key):
+            from_mapping({"compile": section}, ScanOptions())
+    with pytest.raises(ConfigError, match="compile.args"):  # compiler flags are the operator's, not the repository's
+        from_mapping({"compile": {"args": ["-fplugin=evil.so"]}}, ScanOptions())
+
+
+def test_compile_rules_count_as_run_only_where_the_check_built_the_file():
+    enabled = list(catalogue().values())
+    compile_codes = {c for c, r in catalogue().items() if "compile" in r.on}
+    assert compile_codes == {"ROC901", "ROC902", "ROC903", "ROC904", "ROC905"}
+    assert not compile_codes & rules_run("ast", "cuda", enabled)
+    assert compile_codes <= rules_run("ast", "cuda", enabled, compiled=True)
+    assert not compile_codes & rules_run("text", "cmake", enabled, compiled=True)
