@@ -202,6 +202,14 @@ ROCPORT_ALLOW_PRIVATE_HOSTS = env_bool("ROCPORT_ALLOW_PRIVATE_HOSTS", False)  # 
 ROCPORT_CLONE_TIMEOUT = env_int("ROCPORT_CLONE_TIMEOUT", 600, minimum=1)
 ROCPORT_CLONE_MAX_BYTES = env_int("ROCPORT_CLONE_MAX_BYTES", 2 * 1024**3, minimum=1024)
 ROCPORT_CREDENTIALS_KEY = env_secret("ROCPORT_CREDENTIALS_KEY")
+# The compile check (scanner.compile): "auto" compiles each translated file for an AMD target with hipcc when it is
+# installed (ROCPORT_HIPCC, else hipcc on PATH; without one every file says "not checked" and why); "off" skips it.
+ROCPORT_COMPILE_CHECK = env_str("ROCPORT_COMPILE_CHECK", "auto").strip().lower()
+if ROCPORT_COMPILE_CHECK not in ("auto", "off"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"ROCPORT_COMPILE_CHECK must be auto or off, not {ROCPORT_COMPILE_CHECK!r}")
+ROCPORT_HIPCC = env_str("ROCPORT_HIPCC")
 ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
 # A CI upload's JSON report is held in memory while it is checked and ingested (about 10x its size as objects).
 ROCPORT_UPLOAD_MAX_BYTES = env_int("ROCPORT_UPLOAD_MAX_BYTES", 32 * 1024 * 1024, minimum=1024)

@@ -39,6 +39,7 @@ PARSE_MODES = [(mode, effort.MODE_LABELS[mode]) for mode in ("ast", "ast-stubbed
 TREND_SCANS = 50  # the burndown's columns: enough history to see a slope, few enough to label
 TOP_FILES = 15
 PARSE_PROBLEMS_SHOWN = 100
+COMPILE_FAILURES_SHOWN = 10
 SORTS = ("name", "progress", "open", "work", "scanned")
 _SCAN_FIELDS = ("pk", "status", "branch", "commit_sha", "created", "finished", "error_code")
 
@@ -188,7 +189,8 @@ def trend(repository: Repository) -> list[dict]:
     rows = list(Scan.objects.filter(repository=repository, branch=repository.default_branch,
                                     status=ScanStatus.FINISHED).order_by("-created", "-id").values(
         *_SCAN_FIELDS, translation=F("summary__translation"), open_by_risk=F("summary__open_by_risk"),
-        tracking=F("summary__tracking"), parse_modes=F("summary__parse_modes"))[:TREND_SCANS])
+        tracking=F("summary__tracking"), parse_modes=F("summary__parse_modes"),
+        compile=F("summary__compile"))[:TREND_SCANS])
     rows.reverse()
     for row in rows:
         _labelled(row)
@@ -284,6 +286,16 @@ def parse_health(scan_id: int | None) -> dict:
     modes += [(mode, mode, n) for mode, n in sorted(counts.items()) if mode not in known]
     return {"modes": modes, "total": sum(counts.values()), "problems": problems,
             "problem_count": sum(counts.get(mode, 0) for mode in effort.PARSE_PENALTY)}
+
+
+def compile_failures(scan_id: int | None, limit: int = COMPILE_FAILURES_SHOWN) -> list[dict]:
+    """The scan's files whose HIP translation does not build (compile check), most errors first; one query on
+    the scan's rows (`one_result_per_path` prefix), filtered on the status its pipeline stored."""
+    if not scan_id:
+        return []
+    return list(ScannedFile.objects.filter(scan_id=scan_id, stats__compile__status="fails")
+                .annotate(errors=Cast(KT("stats__compile__errors"), IntegerField()))
+                .order_by("-errors", "path").values("path", "errors")[:limit])
 
 
 def _owner_matcher(rules):

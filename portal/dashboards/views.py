@@ -18,6 +18,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from portal.accounts.access import get_repository_for_user
 from portal.accounts.context import current_membership
 from portal.dashboards import charts, effort, metrics
+from portal.scans.compile_status import Share
 
 TOP_RULES = 12  # the rest of the rules fold into a <details>: a catalogue-sized table buries the sections below
 
@@ -73,6 +74,7 @@ def repository_dashboard(request, pk: int):
     with_refs = [(label, row["progress"].percent) for label, row in zip(labels, trend)
                  if row["progress"].percent is not None]
     health = metrics.parse_health(latest["pk"] if latest else None)
+    builds = Share.of(latest["compile"]) if latest else None
     context = {
         "repository": repository, "membership": membership, "can_scan": membership.can_write,
         "can_manage": membership.can_manage,
@@ -92,6 +94,9 @@ def repository_dashboard(request, pk: int):
         "owners": metrics.owners(repository, found.open_by_path, found.files),
         "health": health, "parse_bar": charts.stacked_bar(health["modes"]),
         "branches": metrics.branches(repository),
+        # the compile check's "builds for <target>" share, beside the migration progress
+        "builds": builds,
+        "build_failures": metrics.compile_failures(latest["pk"]) if builds and builds.fails else [],
         "repo_findings": _repo_findings(repository.pk),
     }
     context["any_active"] = any(b["active"] for b in context["branches"])

@@ -47,6 +47,20 @@ class FileVersion:
     def parse(self) -> dict:
         return (self.blob.result or {}).get("parse", {}) if self.blob else {}
 
+    @property
+    def compile(self) -> dict | None:
+        """The compile check of this file in its scan (scanner.compile): status, target, stubs, diagnostics; None
+        when the scan did not run the check. Diagnostics come from the blob's stored result, the status from the
+        scan's own row."""
+        summary = (self.scanned.stats or {}).get("compile")
+        if not summary:
+            return None
+        stored = (self.blob.result or {}).get("compile") if self.blob else None
+        if stored and stored.get("status") == summary.get("status"):
+            return stored
+        return {"status": summary.get("status", ""), "target": summary.get("target", ""), "compiler": "",
+                "reason": "", "note": "", "unit": "", "stubbed": [], "diagnostics": [], "counts": {}, "set_aside": 0}
+
 
 def translation_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest() if text else ""

@@ -78,6 +78,7 @@ class Row:
     left: list[Segment] = field(default_factory=list)
     right: list[Segment] = field(default_factory=list)
     hidden: int = 0  # for a gap: how many unchanged lines it stands for
+    errors: list = field(default_factory=list)  # compile-check diagnostics on the translated line (right side)
 
 
 def _segments(text: str, marks: list[tuple[str, str]]) -> list[Segment]:
@@ -131,9 +132,12 @@ def _mark_unconverted(line: str, marks: list[tuple[str, str]], items: list[dict]
             marks[k] = ("unconverted", str(item.get("reason", "")))
 
 
-def side_by_side(source: str, translated: str, unconverted: list[dict], context: int = CONTEXT) -> list[Row]:
-    """Rows pairing the source with its translation: changed lines and lines with unconverted references, each
-    with `context` unchanged lines around it; runs of other unchanged lines become one "gap" row."""
+def side_by_side(source: str, translated: str, unconverted: list[dict], context: int = CONTEXT,
+                 errors: dict[int, list] | None = None) -> list[Row]:
+    """Rows pairing the source with its translation: changed lines, lines with unconverted references and lines
+    the compiler reported (`errors`, by translated line: shown under their row), each with `context` unchanged
+    lines around it; runs of other unchanged lines become one "gap" row."""
+    errors = errors or {}
     a, b = split_lines(source), split_lines(translated)
     by_line: dict[int, list[dict]] = {}
     for item in unconverted:
@@ -158,8 +162,9 @@ def side_by_side(source: str, translated: str, unconverted: list[dict], context:
                 _mark_unconverted(old, left_marks, by_line[i + 1])
             rows.append(Row(kind, None if i is None else i + 1, None if j is None else j + 1,
                             _segments(old, left_marks) if i is not None else [],
-                            _segments(new, right_marks) if j is not None else []))
-    return _with_context(rows, {i for i, row in enumerate(rows) if row.kind != "equal" or
+                            _segments(new, right_marks) if j is not None else [],
+                            errors=errors.get(j + 1, []) if j is not None else []))
+    return _with_context(rows, {i for i, row in enumerate(rows) if row.kind != "equal" or row.errors or
                                 (row.left_no and row.left_no in by_line)}, context)
 
 

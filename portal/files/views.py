@@ -1,6 +1,6 @@
-"""The file page (highlighted source with its open findings, the HIP translation side by side, parse health,
-the translation review) and the repository's patch of reviewed translations. htmx gets the review widget as a
-named partial; every form also works without JavaScript."""
+"""The file page (highlighted source with its open findings, the HIP translation side by side with the compile
+check's status and errors, parse health, the translation review) and the repository's patch of reviewed
+translations. htmx gets the review widget as a named partial; every form also works without JavaScript."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from portal.files import patch as patches
 from portal.files import queries, render as rendering
 from portal.files.actions import check_review_translation
 from portal.files.models import TranslationReview
+from portal.scans import compile_status
 
 
 def _review_context(repository, path: str, version, membership, review=None, error: str = "") -> dict:
@@ -50,7 +51,9 @@ def file_page(request, pk: int, path: str):
         translation = version.translation
         unconverted = translation.get("unconverted") or []
         too_big = len(lines) > rendering.DIFF_MAX_LINES
+        compiled = compile_status.for_file_page(version.compile, path)
         context.update({
+            "compiled": compiled,
             "findings": findings,
             "lines": [(n, html, by_line.get(n, ())) for n, html in enumerate(lines, start=1)],
             "off_lines": [f for f in findings if f.line > len(lines)],  # the file changed since, or no source
@@ -61,7 +64,8 @@ def file_page(request, pk: int, path: str):
                                       key=lambda item: (-item[1], item[0]))[:30],
             "unconverted": unconverted,
             "diff_too_big": too_big,
-            "diff": rendering.side_by_side(version.source, version.translated, unconverted)
+            "diff": rendering.side_by_side(version.source, version.translated, unconverted,
+                                           errors=compiled.get("here"))
             if version.has_translation and version.source and not too_big else [],
         })
     return render(request, "files/file.html", context)

@@ -171,11 +171,15 @@ def _scan_tree(run_: Run, root: Path, blobs: dict[str, str]) -> tuple[list[track
 
     try:
         options, jobs = plan(root, ScanOptions(jobs=settings.ROCPORT_SCAN_JOBS, translate=True,
-                                               translate_backend="builtin"))
+                                               translate_backend="builtin",
+                                               compile_check=settings.ROCPORT_COMPILE_CHECK == "auto",
+                                               hipcc=settings.ROCPORT_HIPCC))
     except ConfigError as exc:
         raise ScanUserError("bad_config", str(exc)) from None
     enabled = select(list(options.enable), list(options.disable))
-    keys = {job.rel: cache_key(options, enabled, job.rel, job.language) for job in jobs}
+    compiled = _compile_keys(options, jobs, blobs)
+    keys = {job.rel: cache_key(options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root)
+            for job in jobs}
     cached = _cached_results(jobs, blobs, keys)
     scan = run_.scan
     Scan.objects.filter(pk=scan.pk).update(files_total=len(jobs))
@@ -217,7 +221,8 @@ def _take(root: Path, scan, result, blobs, keys, outcomes, files, fresh, enabled
     _record(scan, data, result.path, blobs, outcomes, files, enabled, rules_run, reused=False,
             translation=translation)
     blob = blobs.get(result.path)
-    if blob and not result.error:
+    # A compile check that timed out or crashed is tried again next time, not remembered.
+    if blob and not result.error and (result.compile or {}).get("cacheable", True):
         fresh.append(BlobResult(blob_sha=blob, cache_key=keys[result.path], result=_without_path(data),
                                 translation=translation, source=_read_text(root / result.path),
                                 translated=translated))
@@ -247,9 +252,15 @@ def _record(scan, data, path, blobs, outcomes, files, enabled, rules_run, reused
     stats = dict(data["stats"])
     if translation:
         stats["translation"] = {k: translation["stats"][k] for k in ("converted", "unconverted", "changed_lines")}
+    check = data.get("compile")
+    if check:  # the compile check's outcome (the diagnostics stay in the blob's result)
+        stats["compile"] = {"status": check["status"], "target": check["target"],
+                            "errors": sum(check["counts"].values())}
     files.append(ScannedFile(scan=scan, path=path, blob_sha=blobs.get(path, ""), language=data["language"], parse_mode=mode,
                              error=data["error"], stats=stats, reused=reused))
-    outcomes.append(tracking.FileOutcome(path, rules_run(mode, data["language"], enabled), data["findings"]))
+    compiled = bool(check) and check["status"] in ("compiles", "compiles-with-stubs", "fails")
+    outcomes.append(tracking.FileOutcome(path, rules_run(mode, data["language"], enabled, compiled),
+                                         data["findings"]))
 
 
 def _without_path(data: dict) -> dict:
@@ -275,8 +286,21 @@ def _cached_results(jobs, blobs: dict[str, str], keys: dict[str, str]) -> dict[s
     return found
 
 
-def cache_key(options, enabled, rel: str, language: str = "") -> str:
-    """Scanner version + everything that changes a file's result, except the file's content (the blob)."""
+def _compile_keys(options, jobs, blobs: dict[str, str]) -> dict[str, str]:
+    """Per file, what its compile check depends on besides its blob (scanner.compile.key_material): the compiler,
+    its version, target and flags, and the blobs of the files its translation unit includes."""
+    if not options.compile_check:
+        return {}
+    from scanner import compile as compile_check
+
+    description = compile_check.describe(options)
+    return {job.rel: compile_check.key_material(description, job, blobs.get) for job in jobs}
+
+
+def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "", root: Path | None = None) -> str:
+    """Scanner version + everything that changes a file's result, except the file's content (the blob);
+    `compile_key`: with the compile check on, what it depends on (`_compile_keys`). Include directories inside
+    the checkout count relative to it (`root`): each scan clones into another temporary directory."""
     from scanner.version import TOOL_VERSION
 
     suffix = Path(rel).suffix.lower()
@@ -285,13 +309,19 @@ def cache_key(options, enabled, rel: str, language: str = "") -> str:
         "rules": sorted(rule.code for rule in enabled),
         "target": options.target.to_dict(),
         "defines": list(options.defines),
-        "include_dirs": [str(d) for d in options.include_dirs],
+        "include_dirs": [_relative(str(d), root) for d in options.include_dirs],
         "suffix": suffix,
         # A Dockerfile and a Makefile share the empty suffix; the language discovery gave decides the rules.
         "language": language,
         "max_file_bytes": options.max_file_bytes,
+        **({"compile": compile_key} if compile_key else {}),
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+
+
+def _relative(directory: str, root: Path | None) -> str:
+    base = str(root).rstrip("/") + "/" if root else ""
+    return "./" + directory[len(base):] if base and directory.startswith(base) else directory
 
 
 def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport) -> dict:
@@ -310,6 +340,9 @@ def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport
         if triage not in DISMISSED_TRIAGE:
             by_severity = open_by_risk_severity.setdefault(risk, {})
             by_severity[severity] = by_severity.get(severity, 0) + n
+    checks = [f.stats["compile"] for f in files if f.stats.get("compile")]
+    compile_summary = {"target": next((c["target"] for c in checks if c.get("target")), ""),
+                       "files": dict(Counter(c["status"] for c in checks))} if checks else None
     converted = sum(f.stats.get("translation", {}).get("converted", 0) for f in files)
     unconverted = sum(f.stats.get("translation", {}).get("unconverted", 0) for f in files)
     return {
@@ -321,6 +354,7 @@ def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport
         "files": len(files),
         "lines": sum(f.stats.get("lines", 0) for f in files),
         "translation": {"converted": converted, "unconverted": unconverted},
+        **({"compile": compile_summary} if compile_summary else {}),
     }
 
 

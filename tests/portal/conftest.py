@@ -13,6 +13,9 @@ os.environ.setdefault("ROCPORT_ALLOW_LOCAL_REPOS", "1")
 os.environ.setdefault("ROCPORT_ALLOW_PRIVATE_HOSTS", "1")
 os.environ.setdefault("ROCPORT_VAR_DIR", tempfile.mkdtemp(prefix="rocport-test-var-"))
 os.environ.setdefault("ROCPORT_SCAN_HEARTBEAT_STALE", "5")
+# The compile check costs about a second per CUDA file: the tests that are about it turn it on
+# (tests/portal/test_compile_check_portal.py); the others scan as before.
+os.environ.setdefault("ROCPORT_COMPILE_CHECK", "off")
 
 import django  # noqa: E402
 import pytest  # noqa: E402
