@@ -24,6 +24,8 @@ from django.db.models import Case, CharField, OuterRef, Q, QuerySet, Subquery, V
 
 from portal.findings import queries
 from portal.findings.models import DISMISSED_TRIAGE, Finding, FindingEvent
+from portal.scans.constants import ScanStatus
+from portal.scans.models import Scan
 
 CHUNK = 1000
 SARIF_FILTERS = queries.Filters(state="open", sort="path")
@@ -58,6 +60,12 @@ def findings_as_of(scan, filters: queries.Filters, user) -> QuerySet:
     wanted = filters.state
     narrowed = replace(filters, repository=scan.repository_id, branch=scan.branch, state="")
     base = queries.filtered([scan.repository.team_id], narrowed, user)
+    newest = not Scan.objects.filter(repository_id=scan.repository_id, branch=scan.branch, pk__gt=scan.pk,
+                                     status=ScanStatus.FINISHED).exists()
+    if newest and wanted in (_OPEN, _FIXED):
+        # Nothing has changed a state since this scan: the current state is the answer, read along the findings
+        # list's own index (state before the sort key) with no per-row lookup of events.
+        return base.filter(state=wanted).annotate(state_at_scan=Value(wanted, output_field=CharField()))
     last_change = (FindingEvent.objects.filter(finding=OuterRef("pk"), scan_id__lte=scan.pk,
                                                kind__in=(_CREATED, _FIXED_EVENT, _REOPENED))
                    .order_by("-scan_id", "-id").values("kind")[:1])
