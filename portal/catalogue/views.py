@@ -30,6 +30,7 @@ FAMILIES = {
     "build": _("Makefiles and build scripts"), "container": _("Containers and orchestration"),
     "shell": _("Shell scripts and CI"), "python": _("Python and packaging"),
     "serving": _("Serving configuration"), "host": _("Host setup"),
+    "compile": _("Compile check (hipcc)"),
 }
 RISKS = {
     Risk.SILENT_WRONG_RESULT.value: _("silent wrong result"), Risk.BUILD_BREAK.value: _("build break"),
