@@ -122,7 +122,12 @@ class Analyzer:
         if reason:
             result.compile = self.compiler.not_checked(reason).to_dict()
             return
-        checked = self.compiler.check(job, text, translation["text"])
+        try:
+            checked = self.compiler.check(job, text, translation["text"])
+        except Exception as exc:  # a bug in the check costs the check, not the file's analysis
+            result.compile = self.compiler.not_checked(f"internal error in the compile check: {exc!r}"[:300],
+                                                       cacheable=False).to_dict()
+            return
         result.compile = checked.to_dict()
         reports = compile_findings.reports(self.compile_rules, job.rel, result.compile, checked.diagnostics, lines,
                                            translation["text"], Dispatcher.functions(function_nodes))

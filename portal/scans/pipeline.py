@@ -297,7 +297,8 @@ def _compile_keys(options, jobs, blobs: dict[str, str]) -> dict[str, str]:
     return {job.rel: compile_check.key_material(description, job, blobs.get) for job in jobs}
 
 
-def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "", root: Path | None = None) -> str:
+def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "",
+              root: Path | None = None) -> str:
     """Scanner version + everything that changes a file's result, except the file's content (the blob);
     `compile_key`: with the compile check on, what it depends on (`_compile_keys`). Include directories inside
     the checkout count relative to it (`root`): each scan clones into another temporary directory."""

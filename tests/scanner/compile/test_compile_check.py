@@ -220,3 +220,30 @@ def test_the_command_line_switches_the_check_on_and_reports_it(tmp_path, capsys)
     statuses = {f["path"]: f["compile"]["status"] for f in data["files"] if "compile" in f}
     assert statuses["src/builds.cu"] == "not-checked" and "translation" in data["files"][0]
     assert main(["scan", str(PROJECT), "--compile-check", "--offload-arch", "sm_80"]) == 2
+
+
+@needs_hipcc
+def test_a_bug_in_the_check_costs_the_check_not_the_files_analysis():
+    from scanner.compile import CompileChecker, CompileSettings
+    from scanner.engine import Analyzer, FileJob
+    from scanner.rules import catalogue
+    from scanner.target import TargetProfile
+    from scanner.translate import TranslateOptions, Translator
+    from tests.scanner.helpers import parser
+
+    class Broken(CompileChecker):  # a stand-in for a bug in the check, nothing else is replaced
+        def check(self, job, original, translated):
+            raise RuntimeError("boom")
+
+    translator = Translator(TranslateOptions(backend="builtin"))
+    checker = Broken(CompileSettings(arch="gfx90a"), lambda rel, text, path: translator.translate(rel, text).text)
+    path = PROJECT / "src" / "ballot32.cu"
+    job = FileJob(str(path), "src/ballot32.cu", "cuda", compile_unit="src/ballot32.cu")
+    try:
+        result = Analyzer(parser(), list(catalogue().values()), TargetProfile(), 2_000_000, translator,
+                          checker).analyze(job)
+    finally:
+        checker.close()
+    assert result.error == "" and [f.rule for f in result.findings] == ["ROC107"]
+    assert result.compile["status"] == "not-checked" and "RuntimeError('boom')" in result.compile["reason"]
+    assert result.compile["cacheable"] is False
