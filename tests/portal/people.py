@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from portal.accounts.models import Membership, Team
 
@@ -32,3 +33,10 @@ class People:
             Membership.objects.create(user=user, team=t, role=role)
             users[name] = user
         return cls(team, other, **users)
+
+
+def client_for(user, **kwargs) -> Client:
+    """A test client signed in as `user` (kwargs go to Client, e.g. headers)."""
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client

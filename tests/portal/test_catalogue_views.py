@@ -12,12 +12,8 @@ from portal.findings.models import Finding
 from scanner.rules import catalogue
 from scanner.rules.docs import parse_sections
 from tests.portal.findings_data import make_findings
+from tests.portal.people import client_for
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.mark.django_db

@@ -21,6 +21,7 @@ from portal.statuses.actions import do_save_commit_status_settings
 from portal.statuses.models import CommitStatusConfig, StatusPost
 from portal.statuses.tasks import MAX_RETRIES
 from tests.portal.githosts import GitHost
+from tests.portal.people import client_for
 
 TOKEN = "ghp_s3cret-status-token-0123456789"
 BASE = "https://rocport.example.test"
@@ -238,11 +239,6 @@ def test_defaults_are_derived_from_the_clone_url(clone_url, provider, api_url, p
 
 # -- the settings page -------------------------------------------------------------------------------------------
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile
+from tests.portal.people import client_for
 
 pytestmark = [pytest.mark.django_db,
               pytest.mark.skipif(shutil.which("hipcc") is None,
@@ -84,11 +85,6 @@ def open_compile_findings(repository) -> set[tuple[str, str, int]]:
     return set(Finding.objects.filter(repository=repository, rule__startswith="ROC9", state="open")
                .values_list("path", "rule", "line"))
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

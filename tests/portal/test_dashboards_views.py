@@ -21,6 +21,7 @@ from portal.findings import ownership
 from portal.findings.models import SEVERITY_RANK, Finding
 from portal.repositories.models import Repository
 from portal.scans.models import Scan, ScannedFile
+from tests.portal.people import client_for
 from scanner.translate.builtin import BuiltinTranslator
 
 # 6 CUDA references with a HIP equivalent and one without (cuCtxGetExecAffinity), per the real translator
@@ -32,12 +33,6 @@ int main() { float *d; cudaMalloc(&d, 4); cudaGraphInstantiateWithParams(0,0,0);
 """
 CLEAN = "#include <cuda_runtime.h>\nint main() { float *d; cudaMalloc(&d, 4); cudaFree(d); }\n"
 CODEOWNERS = "*.cu @gpu-team\n/src/blas/ @blas-owners  # the later rule wins for these paths\n"
-
-
-def client_for(user, **kwargs) -> Client:
-    client = Client(**kwargs)
-    client.force_login(user)
-    return client
 
 
 def add_scan(repository, files: dict[str, tuple[str, str, str]], *, age_days: int = 0, status: str = "finished",

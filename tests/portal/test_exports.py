@@ -23,14 +23,10 @@ from portal.repositories.models import Repository
 from portal.scans import exports
 from portal.scans.models import Scan
 from tests.portal.uploads_data import bearer, file, finding, post, report, token
+from tests.portal.people import client_for
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "scanner" / "schemas" / "sarif-schema-2.1.0.json").read_text())
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def url(scan: Scan | int, kind: str) -> str:

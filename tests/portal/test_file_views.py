@@ -19,6 +19,7 @@ from portal.repositories.models import Repository
 from portal.scans.models import BlobResult, Scan, ScannedFile
 from scanner.translate.builtin import BuiltinTranslator
 from tests.portal.gitrepos import _ENV
+from tests.portal.people import client_for
 
 SOURCE = """#include <cuda_runtime.h>
 __global__ void k(float *x) {
@@ -33,11 +34,6 @@ int main() {
 """
 PATH = "src/k.cu"
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def add_scan(repository, files: dict[str, str], status: str = "finished", sha: str = "1") -> Scan:

@@ -8,12 +8,8 @@ from django.urls import reverse
 
 from portal.findings.models import Finding, FindingEvent
 from tests.portal.findings_data import make_findings
+from tests.portal.people import client_for
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.mark.django_db

@@ -18,6 +18,7 @@ from portal.scans.models import Scan
 from portal.scans.signals import scan_ended
 from portal.statuses.actions import do_save_notification_setting
 from portal.statuses.models import NotificationSetting, ScanNotification
+from tests.portal.people import client_for
 
 BASE = "https://rocport.example.test"
 KERNEL = "__global__ void {name}(float *x) {{\n  x[threadIdx.x % 32] = 0;\n}}\n"  # ROC101, high
@@ -142,11 +143,6 @@ def test_only_listed_addresses_when_managers_are_left_out_and_critical_only(
 
 # -- the team notifications page ------------------------------------------------------------------------------
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def page_url(team) -> str:

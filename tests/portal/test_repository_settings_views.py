@@ -9,17 +9,13 @@ from django.urls import reverse
 
 from portal.accounts.models import Membership
 from portal.repositories.models import Repository
+from tests.portal.people import client_for
 
 
 @pytest.fixture
 def repository(people):
     return Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def url(repository) -> str:

@@ -9,17 +9,13 @@ from django.urls import reverse
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
 from tests.portal.people import PASSWORD
+from tests.portal.people import client_for
 
 
 @pytest.fixture
 def repository(people):
     return Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.mark.django_db

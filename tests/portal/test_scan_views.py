@@ -8,12 +8,8 @@ from django.urls import reverse
 
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
+from tests.portal.people import client_for
 
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
