@@ -218,16 +218,9 @@ def _region(finding: Finding) -> dict:
     # A repository-level finding (path ".") has its line in the file that locates it, which is not stored.
     if finding.path == "." or finding.line < 1:
         return {}
-    region = {"startLine": finding.line}
-    if finding.column >= 1:
-        region["startColumn"] = finding.column
-    if finding.end_line >= finding.line:
-        region["endLine"] = finding.end_line
-        if finding.end_column > 0 and (finding.end_line > finding.line or finding.end_column > finding.column):
-            region["endColumn"] = finding.end_column
-    if finding.snippet:
-        region["snippet"] = {"text": finding.snippet}
-    return region
+    from scanner.report.sarif import region_of
+
+    return region_of(finding.line, finding.column, finding.end_line, finding.end_column, finding.snippet)
 
 
 def _provenance(scan) -> dict:

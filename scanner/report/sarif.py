@@ -28,6 +28,21 @@ def level(severity: str) -> str:
     return _LEVEL[Severity(severity)]
 
 
+def region_of(line: int, column: int, end_line: int, end_column: int, snippet: str) -> dict:
+    """A SARIF region from a finding's 1-based span (a column below 1 is unknown and left out); the portal's
+    exports build theirs here too."""
+    region = {"startLine": line}
+    if column >= 1:
+        region["startColumn"] = column
+    if end_line >= line:
+        region["endLine"] = end_line
+        if end_column > 0 and (end_line > line or end_column > column):
+            region["endColumn"] = end_column
+    if snippet:
+        region["snippet"] = {"text": snippet}
+    return region
+
+
 def rule_descriptor(rule: Rule) -> dict:
     sections = parse_sections(rule.doc)
     return {
@@ -84,13 +99,7 @@ class SarifReport:
             })
 
     def _result(self, f) -> dict:
-        region = {"startLine": f.line, "startColumn": f.column}
-        if f.end_line >= f.line:
-            region["endLine"] = f.end_line
-            if f.end_column > 0 and (f.end_line > f.line or f.end_column > f.column):
-                region["endColumn"] = f.end_column
-        if f.snippet:
-            region["snippet"] = {"text": f.snippet}
+        region = region_of(f.line, f.column, f.end_line, f.end_column, f.snippet)
         out = {
             "ruleId": f.rule,
             "ruleIndex": self.index[f.rule],
