@@ -54,7 +54,8 @@ KERNEL = b"__global__ void k(int *x) { x[threadIdx.x % 32] = warpSize; }\n"
 edges = st.sampled_from([math.inf, -math.inf, math.nan, 1e300, 5e-324, 0.0, -0.0, 0, -1, 2**31, 2**63, 10**30,
                          10**4000, 1, 60, 2.5])
 scalars = st.one_of(
-    edges, edges, st.text(max_size=30), st.text(alphabet=st.characters(codec="utf-8"), max_size=5).map(lambda s: s * 5000),
+    edges, edges, st.text(max_size=30),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=5).map(lambda s: s * 5000),
     st.integers(), st.integers(min_value=2**60, max_value=2**200), st.integers(max_value=0),
     st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.datetimes(), st.dates(),
     st.sampled_from(["gfx942", "gfx90a\n", "gfx1100", "7.0", "9" * 5000 + ".1", "ROC101", "c++17", "c++17\n",
