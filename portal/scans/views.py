@@ -26,6 +26,8 @@ ADVICE = {
     "scan:user:timeout": _("The scan took longer than its time limit. Exclude vendored code in .rocport.toml or "
                            "ask an administrator to raise ROCPORT_SCAN_SOFT_TIME_LIMIT."),
     "scan:user:bad-config": _("The repository's .rocport.toml is invalid: the message names the key to fix."),
+    "scan:user:path-too-long": _("A path in the repository is longer than this server can store (1,000 "
+                                 "characters). Shorten it, or scan the project with the command line."),
     "scan:user:protocol-not-allowed": _("This URL's protocol is not allowed on this server. Use https or ssh."),
     "scan:app:worker-lost": _("The scanning worker stopped several times. This is on our side; the "
                               "administrators have the logs. Start the scan again later."),
