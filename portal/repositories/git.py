@@ -138,19 +138,20 @@ class GitSession:
         if remaining <= 0:
             raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s")
         cmd = ["git", *self._config(), *args]
-        # surrogateescape: a path that is not UTF-8 decodes as os.walk decodes it, instead of raising
+        # Bytes, decoded below: text mode would turn a "\r" in a path into "\n" (universal newlines)
         process = subprocess.Popen(cmd, cwd=cwd or self.work, env=self._env(), stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8",
-                                   errors="surrogateescape", start_new_session=True)
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         too_large = threading.Event()
         if watch_size:
             threading.Thread(target=self._watch_size, args=(process, too_large), daemon=True).start()
         try:
-            stdout, stderr = process.communicate(timeout=remaining)
+            raw_out, raw_err = process.communicate(timeout=remaining)
         except subprocess.TimeoutExpired:
             _kill(process)
             raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s") \
                 from None
+        # surrogateescape: a path that is not UTF-8 decodes as os.walk decodes it, instead of raising
+        stdout, stderr = (raw.decode("utf-8", "surrogateescape") for raw in (raw_out, raw_err))
         if too_large.is_set():
             raise CloneError("repo_too_large", f"the repository is larger than "
                                                f"{settings.ROCPORT_CLONE_MAX_BYTES} bytes (ROCPORT_CLONE_MAX_BYTES)")

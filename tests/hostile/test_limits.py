@@ -9,7 +9,7 @@ import zlib
 import pytest
 from django.test import override_settings
 
-from portal.repositories.git import GitSession
+from portal.repositories.git import GitSession, remove_tree
 from scanner import ScanOptions, scan
 from tests.hostile.harness import FILE, fast_import, files_of, register, run_scan
 
@@ -68,7 +68,10 @@ def test_the_scanner_walks_a_1000_deep_tree_without_recursion(tmp_path):
             handle.write(KERNEL)
     finally:
         os.chdir(here)
-    results = list(scan(tmp_path, ScanOptions(jobs=1)))
+    try:
+        results = list(scan(tmp_path, ScanOptions(jobs=1)))
+    finally:
+        remove_tree(tmp_path / "d")  # pytest's own clean-up of old temporary directories recurses per level
     assert [r.path for r in results] == ["d/" * 1000 + "deep.cu"]
     assert [f.rule for f in results[0].findings] == ["ROC101"]
 
