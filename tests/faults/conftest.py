@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -35,9 +36,12 @@ else:
     from tests.faults.services import Postgres
     from tests.portal.webhook_stack import Redis
 
+    _TMP = Path(tempfile.mkdtemp(prefix="rocport-faults-"))
+    atexit.register(shutil.rmtree, _TMP, True)  # registered first: runs last, after the servers stopped
     _POSTGRES = Postgres()
     atexit.register(_POSTGRES.destroy)
-    _REDIS = Redis(Path(tempfile.mkdtemp(prefix="rocport-faults-redis-")))
+    (_TMP / "redis").mkdir()
+    _REDIS = Redis(_TMP / "redis")
     atexit.register(_REDIS.stop)
     os.environ.update({
         "DJANGO_SETTINGS_MODULE": "portal.settings",
@@ -45,7 +49,7 @@ else:
         "CELERY_BROKER_URL": _REDIS.url,
         "ROCPORT_ALLOW_LOCAL_REPOS": "1",
         "ROCPORT_ALLOW_PRIVATE_HOSTS": "1",
-        "ROCPORT_VAR_DIR": tempfile.mkdtemp(prefix="rocport-faults-var-"),
+        "ROCPORT_VAR_DIR": str(_TMP / "var"),
         # The sweeper's threshold, at its minimum: a killed worker's scan is noticed 5 s after its last heartbeat.
         "ROCPORT_SCAN_HEARTBEAT_STALE": "5",
         "ROCPORT_COMPILE_CHECK": "off",
