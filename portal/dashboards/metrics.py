@@ -113,15 +113,25 @@ def _newest(finished_only: bool) -> Subquery:
     return Subquery(query.order_by("-created", "-id").values("pk")[:1])
 
 
-def default_branch_groups(repositories, finished: dict[int, int | None]) -> dict[int, list]:
-    """The rollup groups of each repository's default branch (annotated `rollup_groups`, `rollup_scan_id`),
+def default_branch_totals(repositories, finished: dict[int, int | None]) -> dict[int, dict]:
+    """The rollup totals of each repository's default branch (annotated `rollup_totals`, `rollup_scan_id`),
     rebuilding, in one batch, those missing or built at another scan than `finished[repository]`."""
-    groups = {r.pk: r.rollup_groups for r in repositories}
+    totals = {r.pk: r.rollup_totals for r in repositories}
     stale = {(r.pk, r.default_branch): finished.get(r.pk) for r in repositories
-             if finished.get(r.pk) and (r.rollup_scan_id != finished[r.pk] or r.rollup_groups is None)}
+             if finished.get(r.pk) and (r.rollup_scan_id != finished[r.pk] or not r.rollup_totals)}
     for (pk, _branch), rollup in rollups.fresh(stale, {}).items():
-        groups[pk] = rollup.groups
-    return groups
+        totals[pk] = rollup.totals
+    return totals
+
+
+def team_default_branch_totals(team_id: int) -> dict[int, dict]:
+    """The rollup totals of the default branch of each of the team's repositories scanned at least once; one
+    query (plus a rebuild of the rollups missing or stale)."""
+    repositories = list(Repository.objects.filter(team_id=team_id).only("pk", "default_branch").annotate(
+        finished_id=_newest(True), rollup_totals=rollups.of_default_branch("totals"),
+        rollup_scan_id=rollups.of_default_branch("scan_id")))
+    totals = default_branch_totals(repositories, {r.pk: r.finished_id for r in repositories})
+    return {r.pk: totals[r.pk] for r in repositories if r.finished_id}
 
 
 def portfolio(team_id: int, search: str = "") -> list[PortfolioRow]:
@@ -131,22 +141,22 @@ def portfolio(team_id: int, search: str = "") -> list[PortfolioRow]:
     if search:
         query = query.filter(name__icontains=search)
     repositories = list(query.only("pk", "name", "team_id", "default_branch", "tracked_branches").annotate(
-        newest_id=_newest(False), finished_id=_newest(True), rollup_groups=rollups.of_default_branch("groups"),
+        newest_id=_newest(False), finished_id=_newest(True), rollup_totals=rollups.of_default_branch("totals"),
         rollup_scan_id=rollups.of_default_branch("scan_id")))
     wanted = {pk for r in repositories for pk in (r.newest_id, r.finished_id) if pk}
     scans = {row["pk"]: _labelled(row) for row in Scan.objects.filter(pk__in=wanted).values(
         *_SCAN_FIELDS, translation=F("summary__translation"), parse_modes=F("summary__parse_modes"))}
-    groups = default_branch_groups(repositories, {r.pk: r.finished_id for r in repositories})
+    totals = default_branch_totals(repositories, {r.pk: r.finished_id for r in repositories})
     rows = []
     for repository in repositories:
         finished = scans.get(repository.finished_id)
         summary = finished or {}
-        open_by_risk = rollups.open_by_risk(groups[repository.pk]) if finished else {}
+        open_by_risk = rollups.open_by_risk(totals[repository.pk]) if finished else {}
         parse_modes = {k: int(v) for k, v in (summary.get("parse_modes") or {}).items()}
         progress = Progress.of(summary.get("translation"))
         hours = None
         if finished:
-            hours = effort.repository_hours(rollups.work_groups(groups[repository.pk]), progress.unconverted,
+            hours = effort.repository_hours(rollups.work_groups(totals[repository.pk]), progress.unconverted,
                                             parse_modes)
         rows.append(PortfolioRow(repository, scans.get(repository.newest_id), finished, progress, open_by_risk,
                                  parse_modes, hours, True))

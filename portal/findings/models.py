@@ -115,6 +115,9 @@ class BranchRollup(models.Model):
     open_total = models.PositiveIntegerField(default=0)
     # Open findings per [rule, name, risk, severity, severity_rank, triage, count]: a few hundred rows at most.
     groups = models.JSONField(default=list, blank=True)
+    # Small sums of `groups` for the pages that read many branches at once (portfolio, rule page):
+    # {"open_by_risk": {risk: n}, "by_rule": {rule: n}, "work": [[risk, severity, n not dismissed], ...]}.
+    totals = models.JSONField(default=dict, blank=True)
     # Per file with open findings: {path: [open, not dismissed, hours of the not dismissed]}.
     files = models.JSONField(default=dict, blank=True)
     # The scan's files with unconverted CUDA references or a parse problem: {path: [unconverted, mode, error]}.

@@ -100,9 +100,10 @@ def rebuild(pairs: list[Pair], scans: dict[Pair, int | None]) -> dict[Pair, Bran
         now = timezone.now()  # bulk_update skips auto_now
         for row in rows.values():
             row.groups.sort()
+            row.totals = totals_of(row.groups)
             row.updated = now
-        BranchRollup.objects.bulk_update(list(rows.values()), ["scan", "groups", "files", "scanned", "open_total",
-                                                               "updated"])
+        BranchRollup.objects.bulk_update(list(rows.values()), ["scan", "groups", "totals", "files", "scanned",
+                                                               "open_total", "updated"])
     return rows
 
 
@@ -191,8 +192,9 @@ def record_triage(rows: list[tuple], decision: str) -> None:
     if locked:
         now = timezone.now()
         for rollup in locked.values():
+            rollup.totals = totals_of(rollup.groups)
             rollup.updated = now
-        BranchRollup.objects.bulk_update(list(locked.values()), ["groups", "files", "updated"])
+        BranchRollup.objects.bulk_update(list(locked.values()), ["groups", "totals", "files", "updated"])
 
 
 def _apply(rollup: BranchRollup, changes: list[tuple], decision: str) -> None:
@@ -232,7 +234,7 @@ def of_default_branch(field_name: str) -> Subquery:
     """A field of a repository's default-branch rollup as an annotation on a Repository query (no query of its
     own); None when the rollup does not exist yet."""
     rollup = BranchRollup.objects.filter(repository=OuterRef("pk"), branch=OuterRef("default_branch"))
-    output = {"groups": JSONField(), "scan_id": IntegerField(), "open_total": IntegerField()}[field_name]
+    output = {"totals": JSONField(), "scan_id": IntegerField(), "open_total": IntegerField()}[field_name]
     return Subquery(rollup.values(field_name)[:1], output_field=output)
 
 
@@ -248,17 +250,28 @@ def by_rule(rollup: BranchRollup) -> list[dict]:
     return sorted(table.values(), key=lambda row: (-row["n"], row["rule"], row["risk"]))
 
 
-def open_by_risk(groups: list) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for _rule, _name, risk, _severity, _rank, _triage, n in groups or ():
-        counts[risk] = counts.get(risk, 0) + n
-    return counts
-
-
-def work_groups(groups: list) -> list[tuple[str, str, int]]:
-    """(risk, severity, count) of open findings not dismissed by triage: the work-left estimate's input."""
-    counts: dict[tuple[str, str], int] = {}
-    for _rule, _name, risk, severity, _rank, triage, n in groups or ():
+def totals_of(groups: list) -> dict:
+    """The sums of a rollup's groups the portfolio and the rule page read (BranchRollup.totals)."""
+    by_risk: dict[str, int] = {}
+    by_rule: dict[str, int] = {}
+    work: dict[tuple[str, str], int] = {}
+    for rule, _name, risk, severity, _rank, triage, n in groups:
+        by_risk[risk] = by_risk.get(risk, 0) + n
+        by_rule[rule] = by_rule.get(rule, 0) + n
         if triage not in DISMISSED_TRIAGE:
-            counts[(risk, severity)] = counts.get((risk, severity), 0) + n
-    return [(risk, severity, n) for (risk, severity), n in sorted(counts.items())]
+            work[(risk, severity)] = work.get((risk, severity), 0) + n
+    return {"open_by_risk": by_risk, "by_rule": by_rule,
+            "work": [[risk, severity, n] for (risk, severity), n in sorted(work.items())]}
+
+
+def open_by_risk(totals: dict | None) -> dict[str, int]:
+    return {risk: int(n) for risk, n in ((totals or {}).get("open_by_risk") or {}).items()}
+
+
+def open_of_rule(totals: dict | None, rule: str) -> int:
+    return int(((totals or {}).get("by_rule") or {}).get(rule, 0))
+
+
+def work_groups(totals: dict | None) -> list[tuple[str, str, int]]:
+    """(risk, severity, count) of open findings not dismissed by triage: the work-left estimate's input."""
+    return [(risk, severity, int(n)) for risk, severity, n in (totals or {}).get("work") or ()]
