@@ -55,9 +55,29 @@ def test_includes_of_absolute_and_parent_paths_never_leak_the_included_file(peop
     assert (result.status, result.error_code) == ("finished", "")
     text = stored_text(result)
     assert canary.token not in text and "root:x:0:0" not in text
-    # Known gap (not asserted): libclang still opens an include that resolves outside the checkout, and clang's
-    # errors there (only the main file's are kept) can stop it before the kernel; see docs/security.md.
-    assert files_of(result)["k.cu"].error == ""
+    # Read as empty, not parsed: /etc/passwd's hundreds of clang errors would have stopped the parse before the
+    # kernel (scanner.parsing.clang_unit.blanked_includes).
+    assert [f.rule for f in result.repository.findings.all()] == ["ROC101"]
+
+
+@pytest.mark.django_db
+def test_includes_of_devices_and_proc_files_are_read_as_empty_not_waited_for(people, repo_factory, canary):
+    repo = repo_factory()
+    header = '#include "/dev/zero"\n'  # a header of the tree may not do what the main file may not
+    commit = fast_import(repo, [
+        ("zero.cu", FILE, '#include "/dev/zero"\n#include </dev/urandom>\n' + KERNEL),
+        ("stdin.cu", FILE, '#include "/dev/stdin"\n' + KERNEL),  # the worker's job pipe
+        ("sub/environ.cu", FILE, '#include "../../../../../../../../proc/self/environ"\n' + KERNEL),
+        ("sub/h.h", FILE, header), ("sub/nested.cu", FILE, '#include "h.h"\n' + KERNEL),
+        (".rocport.toml", FILE, "[scan]\ntimeout_seconds = 20\n"),
+    ])
+    result = run_scan(register(people, repo.url), commit)
+    assert (result.status, result.error_code) == ("finished", "")
+    files = files_of(result)
+    for name in ("zero.cu", "stdin.cu", "sub/environ.cu", "sub/nested.cu"):
+        assert files[name].error == "", (name, files[name].error)  # before: "timed out after 60s" each
+        assert [f.rule for f in result.repository.findings.filter(path=name)] == ["ROC101"], name
+    assert "DATABASE_URL" not in stored_text(result)
 
 
 def test_the_scanner_on_a_real_tree_reports_links_out_of_it_and_never_reads_them(tmp_path, canary):
