@@ -8,15 +8,19 @@ addresses (REMOTE_ADDR), which is what django-ratelimit reads without ROCPORT_RA
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 import redis
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
 
+from portal import settings as settings_module
 from portal.accounts import tokens
 from portal.accounts.models import ApiToken
 from portal.repositories.models import Repository
@@ -146,8 +150,29 @@ def test_webhooks_are_limited_per_repository_and_per_address(repositories, redis
     assert deliver(second.pk, "10.5.2.2").status_code in (401, 403)
 
 
+def fresh_settings(monkeypatch, **env: str):
+    """portal/settings.py run again, as a process started with this environment would see it (tests/portal/
+    conftest.py raises the rates for the suite: here they are the shipped defaults unless given)."""
+    for name in list(os.environ):
+        if name.startswith("ROCPORT_RATE_") or name == "CACHE_URL":
+            monkeypatch.delenv(name)
+    for name, value in env.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("fresh_settings", Path(settings_module.__file__))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.django_db
-def test_the_default_webhook_limits_let_a_burst_of_hundreds_of_deliveries_through(repositories, redis_cache):
+def test_the_default_webhook_limits_let_a_burst_of_hundreds_of_deliveries_through(repositories, redis_cache,
+                                                                                   settings, monkeypatch):
+    defaults = fresh_settings(monkeypatch)
+    settings.ROCPORT_RATE_WEBHOOK_REPOSITORY = defaults.ROCPORT_RATE_WEBHOOK_REPOSITORY
+    settings.ROCPORT_RATE_WEBHOOK_IP = defaults.ROCPORT_RATE_WEBHOOK_IP
     statuses = {deliver(repositories[0].pk, "10.6.0.1").status_code for _ in range(400)}
     assert 429 not in statuses
 
@@ -160,3 +185,26 @@ def test_the_limits_fail_open_when_the_cache_is_down(people, repositories, setti
     for _ in range(3):
         assert sign_in("alice", PASSWORD, "10.7.0.1").status_code == 302
         assert deliver(repositories[0].pk, "10.7.0.1").status_code in (401, 403)
+
+
+def test_the_cache_is_the_brokers_redis_with_the_next_database_unless_cache_url_says_otherwise(monkeypatch):
+    derived = fresh_settings(monkeypatch, CELERY_BROKER_URL="redis://:pw@cache.example:6380/3")
+    assert derived.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert derived.CACHES["default"]["LOCATION"] == "redis://:pw@cache.example:6380/4"
+    assert "django_ratelimit.E003" not in derived.SILENCED_SYSTEM_CHECKS  # Redis: the check stays on
+    explicit = fresh_settings(monkeypatch, CELERY_BROKER_URL="redis://a:6379/0", CACHE_URL="redis://b:6379/5")
+    assert explicit.CACHES["default"]["LOCATION"] == "redis://b:6379/5"
+    embedded = fresh_settings(monkeypatch, CELERY_BROKER_URL=None)
+    assert embedded.CACHES["default"]["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
+    assert "django_ratelimit.E003" in embedded.SILENCED_SYSTEM_CHECKS
+    with pytest.raises(ImproperlyConfigured, match="set CACHE_URL"):
+        fresh_settings(monkeypatch, CELERY_BROKER_URL="redis://a:6379/15")
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL must be a redis"):
+        fresh_settings(monkeypatch, CACHE_URL="memcached://a:11211")
+
+
+def test_a_malformed_rate_is_refused_with_the_setting_named(monkeypatch):
+    with pytest.raises(ImproperlyConfigured, match="ROCPORT_RATE_WEBHOOK_IP must be a rate such as 30/m"):
+        fresh_settings(monkeypatch, ROCPORT_RATE_WEBHOOK_IP="lots")
+    assert fresh_settings(monkeypatch, ROCPORT_RATE_WEBHOOK_IP="500/5m").ROCPORT_RATE_WEBHOOK_IP == "500/5m"
+
