@@ -208,3 +208,14 @@ def test_a_malformed_rate_is_refused_with_the_setting_named(monkeypatch):
         fresh_settings(monkeypatch, ROCPORT_RATE_WEBHOOK_IP="lots")
     assert fresh_settings(monkeypatch, ROCPORT_RATE_WEBHOOK_IP="500/5m").ROCPORT_RATE_WEBHOOK_IP == "500/5m"
 
+
+
+@pytest.mark.django_db
+def test_the_embedded_file_cache_counts_too(people, settings, tmp_path):
+    """`make run` without Redis: the limits count in files under var/cache (not atomically, see settings)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                                   "LOCATION": str(tmp_path / "cache")}}
+    settings.ROCPORT_RATE_SIGNIN_IP = "2/h"
+    assert [sign_in("alice", "wrong", "10.8.0.1").status_code for _ in range(2)] == [200, 200]
+    assert_429(sign_in("alice", PASSWORD, "10.8.0.1"), json=False)
+    assert sign_in("alice", PASSWORD, "10.8.0.2").status_code == 302
