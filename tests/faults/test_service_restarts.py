@@ -28,7 +28,6 @@ if os.environ.get("ROCPORT_FAULTS_INNER") != "1":  # named on the command line o
 import redis as redis_client
 
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import FINAL_STATUSES, ScanStatus
 from portal.scans.models import Scan
@@ -121,17 +120,18 @@ def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan
     # One repository row per push, so no push supersedes another: each delivery must give its own finished scan.
     rows = [Repository.objects.create(team=people.team, name=f"pushed-{i}", clone_url=repo.url)
             for i in range(len(commits))]
-    reference = Repository.objects.create(team=people.team, name="reference", clone_url=repo.url)
-    clean = do_create_scan(reference, commit_sha=commits[0], enqueue=False)
-    pipeline.run(clean.pk)
-    expected = [row[1:] for row in finding_rows(reference)]  # without the branch: the same for every row
-    assert len(expected) == FILES * 12
-
     env = {**os.environ, "DATABASE_URL": database_url()}
     worker = Worker(tmp_path / "worker.log")
     web = Web(tmp_path, env)
     provider = Provider(web)
     try:
+        # The reference: a clean scan with nothing broken (the files differ only in a comment line).
+        reference = Repository.objects.create(team=people.team, name="reference", clone_url=repo.url)
+        clean = do_create_scan(reference, commit_sha=commits[0])
+        assert wait_all_final([clean.pk], sweep_stuck_scans, timeout=90)[clean.pk].status == ScanStatus.FINISHED
+        expected = [row[1:] for row in finding_rows(reference)]  # without the branch: the same for every row
+        assert len(expected) == FILES * 12
+
         # 1. Normal operation: one scan done, the next in flight, nothing queued behind it.
         assert provider.push(rows[0], commits[0]) == 202
         assert provider.push(rows[1], commits[1]) == 202

@@ -23,7 +23,6 @@ if os.environ.get("ROCPORT_FAULTS_INNER") != "1":  # named on the command line o
 from django.conf import settings
 
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import FINAL_STATUSES, WORKER_LOST, ScanStatus
 from portal.scans.models import BlobResult
@@ -117,18 +116,6 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
     repo = GitRepo.create(tmp_path / "project")
     commits = [repo.commit(f"commit {i}", **commit_files(i)) for i in range(SCANS)]
 
-    # The reference: a clean scan of each commit, in this process, with nothing killed.
-    clean = []
-    for i, commit in enumerate(commits):
-        row = Repository.objects.create(team=people.team, name=f"clean-{i}", clone_url=repo.url)
-        scan = do_create_scan(row, commit_sha=commit, enqueue=False)
-        pipeline.run(scan.pk)
-        scan.refresh_from_db()
-        assert scan.status == ScanStatus.FINISHED, scan.error_message
-        clean.append((row, scan))
-    assert len(finding_rows(clean[0][0])) == FILES * 13  # the reference itself finds what the files hold
-    BlobResult.objects.all().delete()  # the faulted scans scan every file afresh, sharing nothing with the reference
-
     clone_tmp = tmp_path / "worker-tmp"
     clone_tmp.mkdir()
     worker = Worker(tmp_path / "worker.log", TMPDIR=str(clone_tmp))
@@ -137,6 +124,16 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
     rows = [Repository.objects.create(team=people.team, name=f"faulted-{i}", clone_url=repo.url)
             for i in range(SCANS)]
     try:
+        # The reference: a clean scan of each commit on the same worker, nothing killed, through the same task.
+        clean_rows = [Repository.objects.create(team=people.team, name=f"clean-{i}", clone_url=repo.url)
+                      for i in range(SCANS)]
+        clean_scans = [do_create_scan(row, commit_sha=commit) for row, commit in zip(clean_rows, commits)]
+        done_clean = wait_all_final([s.pk for s in clean_scans], sweep_stuck_scans, timeout=240)
+        assert {s.status for s in done_clean.values()} == {ScanStatus.FINISHED}
+        clean = [(row, done_clean[scan.pk]) for row, scan in zip(clean_rows, clean_scans)]
+        assert len(finding_rows(clean_rows[0])) == FILES * 13  # the reference itself finds what the files hold
+        BlobResult.objects.all().delete()  # the faulted scans scan every file afresh, sharing nothing with it
+
         scans = [do_create_scan(row, commit_sha=commit) for row, commit in zip(rows, commits)]
         observed = []
         for scan, (target, kind) in zip(scans, plan):
