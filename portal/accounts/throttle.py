@@ -95,7 +95,9 @@ def record(request: HttpRequest, limit: Limit) -> None:
 
 
 def wants_json(request: HttpRequest) -> bool:
-    return request.path.startswith(("/api/", "/hooks/")) or "application/json" in request.headers.get("Accept", "")
+    """Machines get JSON: the API, webhooks, any request with a bearer token (a script's export), or asking for it."""
+    return (request.path.startswith(("/api/", "/hooks/")) or "Authorization" in request.headers
+            or "application/json" in request.headers.get("Accept", ""))
 
 
 def too_many_requests(request: HttpRequest, retry_after: int) -> HttpResponse:

@@ -118,6 +118,7 @@ def test_bad_bearer_tokens_are_limited_per_address_on_the_api_the_upload_and_exp
         assert call(api, f"rp_guess{n}", "10.4.0.1").status_code == 401
     assert_429(call(api, good, "10.4.0.1"), json=True)  # blocked before any lookup, a good token too
     assert_429(call(reverse("upload") + "?repository=1", good, "10.4.0.1", "post"), json=True)
+    assert_429(call(reverse("scans:export", args=[1, "json"]), good, "10.4.0.1"), json=True)  # a script's export
     assert call(api, good, "10.4.0.2").status_code == 200  # another address is not blocked
     assert call(api, "rp_guess", "10.4.0.2").status_code == 401
 
@@ -206,6 +207,8 @@ def test_the_cache_is_the_brokers_redis_with_the_next_database_unless_cache_url_
 def test_a_malformed_rate_is_refused_with_the_setting_named(monkeypatch):
     with pytest.raises(ImproperlyConfigured, match="ROCPORT_RATE_WEBHOOK_IP must be a rate such as 30/m"):
         fresh_settings(monkeypatch, ROCPORT_RATE_WEBHOOK_IP="lots")
+    with pytest.raises(ImproperlyConfigured, match="ROCPORT_RATE_SIGNIN_IP"):
+        fresh_settings(monkeypatch, ROCPORT_RATE_SIGNIN_IP="5/0m")  # a zero-length window
     assert fresh_settings(monkeypatch, ROCPORT_RATE_WEBHOOK_IP="500/5m").ROCPORT_RATE_WEBHOOK_IP == "500/5m"
 
 
