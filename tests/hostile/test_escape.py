@@ -96,3 +96,18 @@ def test_the_scanner_on_a_real_tree_reports_links_out_of_it_and_never_reads_them
         assert results[link].error == "symlink leaving the scanned tree; not analysed"
     dumped = repr([r.to_dict() for r in results.values()])
     assert canary.token not in dumped and "root:x:0:0" not in dumped
+
+
+@pytest.mark.django_db
+def test_include_directories_the_repository_configures_out_of_the_checkout_leak_nothing(people, repo_factory,
+                                                                                      canary):
+    """.rocport.toml may name include directories outside the tree (the command line needs it for a toolkit):
+    a device there is still read as empty, and clang's errors in a header outside are never kept."""
+    repo = repo_factory()
+    config = f'[parse]\ninclude_dirs = ["/dev", "{canary.root}"]\n[scan]\ntimeout_seconds = 20\n'
+    commit = fast_import(repo, [(".rocport.toml", FILE, config),
+                                ("k.cu", FILE, "#include <zero>\n#include <secret.h>\n" + KERNEL)])
+    result = run_scan(register(people, repo.url), commit)
+    assert (result.status, result.error_code) == ("finished", "")
+    assert files_of(result)["k.cu"].error == ""  # not "timed out": /dev/zero was never read
+    assert canary.token not in stored_text(result)
