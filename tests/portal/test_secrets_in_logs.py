@@ -1,6 +1,7 @@
 """No clone secret ever leaves its encrypted column: scans of repositories served over HTTPS with basic auth on
-127.0.0.1 (git http-backend, tests/portal/servers.py, behind TLS with a certificate made here), one with a password, one with a token, one with a wrong password,
-are run in-process and on a real Celery worker, with everything captured:
+127.0.0.1 (git http-backend, tests/portal/servers.py, behind TLS with a certificate made here), one with a
+password, one with a token, one with a wrong password, are run in-process and on a real Celery worker, with
+everything captured:
 
 - every Django/Python log record at DEBUG, SQL included (a secret must not even be a query parameter);
 - the worker's log file, at DEBUG;
@@ -34,10 +35,10 @@ from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
 from portal.scans.tasks import scan_repository
-from tests.portal.people import client_for
 from tests.portal import servers
-from tests.portal.servers import GitHttpServer
 from tests.portal import worker as real_worker
+from tests.portal.people import client_for
+from tests.portal.servers import GitHttpServer
 from tests.portal.worker import ROOT, wait_final, wait_until
 
 KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"
