@@ -230,15 +230,17 @@ def count_queries(client, url) -> int:
 
 
 @pytest.mark.django_db
-def test_the_dashboards_query_count_does_not_grow_with_findings_or_files(people, repo_factory):
+def test_the_pages_query_counts_do_not_grow_with_findings_or_files(people, repo_factory):
     repo = repo_factory()
     row = Repository.objects.create(team=people.team, name="grows", clone_url=repo.url)
     scan(row, repo.commit("small", **{"src__k.cu": LANE.format(body=BAD)}))
     vera = client_for(people.vera)
     urls = [reverse("dashboards:repository", args=[row.pk]), reverse("dashboards:portfolio"),
-            reverse("repositories:list")]
+            reverse("repositories:list"), reverse("catalogue:rule", args=["ROC101"])]
     before = [count_queries(vera, url) for url in urls]
     scan(row, repo.commit("big", **{f"src__m{i}.cu": LANE.format(body=BAD * (1 + i % 4)) for i in range(40)}))
     assert Finding.objects.filter(repository=row, state="open").count() > 80
     assert [count_queries(vera, url) for url in urls] == before
     assert_rollup_is_live(row)
+    page = vera.get(reverse("catalogue:rule", args=["ROC101"]))
+    assert page.context["open_findings"] == Finding.objects.filter(repository=row, rule="ROC101", state="open").count()
