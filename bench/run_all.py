@@ -187,6 +187,9 @@ SUMMARIES = {
     "worker_memory": lambda f: ", ".join(f"{n:,} files {mb:.0f} MB" for n, mb in zip(f["sizes"], f["peak_mb"])),
     "webhooks": lambda f: (f"{_n(f['accepted_per_second'])} accepted/s, p99 {f['p99_ms']:.0f} ms "
                            f"(trivial view {_n(f['trivial_per_second'])} req/s)"),
+    "pages": lambda f: (f"worst p95 {max(p['p95_ms'] for p in f['pages']):.0f} ms over {len(f['pages'])} pages, "
+                        f"{min(p['queries'] for p in f['pages'])}-{max(p['queries'] for p in f['pages'])} "
+                        f"queries per page, {_n(f['findings'])} findings"),
     "compile_check": lambda f: (f"full {f['full_seconds']:.1f}s, unchanged rescan {f['unchanged_seconds']:.1f}s, "
                                 f"one header edited {f['header_seconds']:.1f}s"),
 }
