@@ -213,7 +213,7 @@ def goal_rows(benchmarks: dict) -> list[dict]:
     for goal in GOALS:
         entry = benchmarks.get(goal.benchmark)
         if entry is None or entry["status"] != "ok":
-            status = "not present" if entry is None else entry["status"]
+            status = "not run" if entry is None else entry["status"]
             rows.append({"goal": goal.text, "benchmark": goal.benchmark, "measured": status, "met": None})
             continue
         measured, met = goal.judge(entry["figures"])
@@ -244,6 +244,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", choices=[b.name for b in BENCHMARKS], help="run only these")
     parser.add_argument("--out", type=Path, default=BENCH, help="where results.json and results.md go")
+    parser.add_argument("--keep-databases", action="store_true",
+                        help="leave each benchmark's database behind for inspection (dropped by default)")
     parser.add_argument("--redis-db", type=int, default=int(os.environ.get("ROCPORT_BENCH_REDIS_DB", "15")),
                         help="the Redis database the benchmarks' brokers use (default 15)")
     args = parser.parse_args()
@@ -255,9 +257,13 @@ def main() -> int:
         for bench in BENCHMARKS:
             if args.only and bench.name not in args.only:
                 continue
-            env = {**os.environ, "ROCPORT_BENCH_DB": f"{prefix}_{bench.name}",
+            database = f"{prefix}_{bench.name}"
+            env = {**os.environ, "ROCPORT_BENCH_DB": database,
                    "ROCPORT_BENCH_BROKER": f"redis://127.0.0.1:6379/{args.redis_db}"}
             results["benchmarks"][bench.name] = run_one(bench, Path(work), env)
+            if not args.keep_databases:  # pages' million findings alone take a few GB
+                subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", database],
+                               capture_output=True)
     results["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["total_seconds"] = round(time.perf_counter() - started, 1)
     results["goals"] = goal_rows(results["benchmarks"])
