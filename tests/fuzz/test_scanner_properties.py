@@ -108,7 +108,7 @@ def _check_result(result, data: bytes) -> None:
         assert finding.rule.startswith("ROC") and finding.fingerprint, finding
 
 
-@fuzz_settings(examples=20)
+@fuzz_settings(examples=15)
 @given(some=st.tuples(hostile_cxx(), hostile_text(), nested_file()), more=st.lists(hostile_file, max_size=2),
        crash_one=st.booleans())
 def test_a_hostile_file_costs_itself_and_never_the_scan(some, more, crash_one):
