@@ -208,6 +208,11 @@ def _logical_line_end(lines: list[str], line: int) -> int:
     return line
 
 
+# An #elif/#else is described by the branches before it: naming every one would make a chain of thousands of
+# #elif quadratic in text (a 200 KB file took gigabytes), so the first few are named and the rest counted.
+_CHAIN_NAMED = 8
+
+
 def _guards(directives: list[Directive], line_count: int) -> dict[int, tuple[Guard, ...]]:
     """For each line inside at least one #if, the stack of conditions that enclose it."""
     result: dict[int, tuple[Guard, ...]] = {}
@@ -235,7 +240,9 @@ def _guards(directives: list[Directive], line_count: int) -> dict[int, tuple[Gua
             chain.append([cond])
         elif d.name in ("elif", "elifdef", "elifndef", "else") and stack:
             previous = chain[-1]
-            negated = " && ".join(f"!({c})" for c in previous)
+            negated = " && ".join(f"!({c})" for c in previous[:_CHAIN_NAMED])
+            if len(previous) > _CHAIN_NAMED:
+                negated += f" && !(any of {len(previous) - _CHAIN_NAMED} more earlier branches)"
             cond = negated if d.name == "else" else f"{negated} && ({d.text})"
             stack[-1] = Guard(d.name, cond, d.line)
             previous.append(d.text)
