@@ -17,14 +17,18 @@ BROKER = os.environ["CELERY_BROKER_URL"]
 
 
 class Worker:
-    def __init__(self, log: Path, **env: str):
+    def __init__(self, log: Path, name: str = "test", flush: bool = True, **env: str):
+        """`name`: the worker's node name (-n NAME@host; two workers need two); `flush`: empty the broker's
+        Redis db first (the first worker of a test; a second one must not drop messages already sent)."""
         broker = env.get("CELERY_BROKER_URL", BROKER)
-        redis.Redis.from_url(broker).flushdb()  # no message of an earlier test is redelivered here
+        if flush:
+            redis.Redis.from_url(broker).flushdb()  # no message of an earlier test is redelivered here
+        self.name = name
         database = test_database_url()
         self.log = log
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
-             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", "test@%h"],
+             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}@%h"],
             cwd=ROOT, env={**os.environ, "DATABASE_URL": database, **env}, stdout=open(log, "w"),
             stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_for("ready.")
