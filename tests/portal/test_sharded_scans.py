@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.test import override_settings
+from django.urls import reverse
 from django.utils import timezone
 
 from portal.findings.models import Finding, FindingEvent
@@ -19,6 +20,7 @@ from portal.scans.actions import do_create_scan
 from portal.scans.constants import ShardStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile, ScanPlan, ScanShard, ShardFileResult
 from portal.scans.tasks import sweep_stuck_scans
+from tests.portal.people import client_for
 from tests.portal.worker import Worker, wait_final, wait_until
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "cuda-demo"
@@ -88,6 +90,9 @@ def test_both_workers_take_shards_and_the_findings_equal_an_unsharded_scan(peopl
     sharded = findings_of(repository)
     assert len(sharded) > 40 and {"ROC101", "ROC120"} <= {rule for rule, *_ in sharded}
     assert sharded == unsharded(people, repo, commit)
+
+    page = client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content.decode()
+    assert f"{len(rows)} shards on 2 workers" in page
 
     # A redelivered shard or ingestion finds the work done: nothing is written twice.
     events = FindingEvent.objects.count()
