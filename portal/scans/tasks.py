@@ -14,8 +14,9 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from portal.scans import checkouts, pipeline, shards
-from portal.scans.constants import APP_ERROR, USER_ERRORS, WORKER_LOST, ScanStatus, ShardStatus
-from portal.scans.models import Scan, ScanPlan, ScanShard
+from portal.scans.constants import (APP_ERROR, FINAL_STATUSES, USER_ERRORS, WORKER_LOST, ScanStatus,
+                                    ShardStatus)
+from portal.scans.models import Scan, ScanPlan, ScanShard, ShardFileResult
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,8 @@ def sweep_stuck_scans() -> int:
     - a pending shard sent longer ago than the stale limit while no shard of its scan is alive (a lost message):
       sent again (a copy of a message that does arrive finds the shard claimed and does nothing);
     - a scan stuck while planning, or without a plan: planned again by a new attempt, as before shards;
-    - a scan stuck while ingesting: its ingestion sent again (counted; a stale one is a no-op)."""
+    - a scan stuck while ingesting: its ingestion sent again (counted; a stale one is a no-op);
+    - the stored results and plan of scans that ended while their shards ran (superseded, cancelled) go."""
     stale = timezone.now() - timedelta(seconds=settings.SCAN_HEARTBEAT_STALE)
     count = 0
     dead = ScanShard.objects.filter(status=ShardStatus.RUNNING, heartbeat__lt=stale).filter(
@@ -95,6 +97,10 @@ def sweep_stuck_scans() -> int:
     for shard in lost:
         pipeline.send_shards([shard.pk])
         count += 1
+    # What scans that ended while their shards ran (superseded, cancelled) left: their stored results and plan.
+    ended = Scan.objects.filter(pk=OuterRef("scan_id"), status__in=FINAL_STATUSES)
+    ShardFileResult.objects.filter(Exists(ended)).delete()
+    ScanPlan.objects.filter(scan__status__in=FINAL_STATUSES).delete()
     for scan in Scan.objects.stuck(settings.SCAN_HEARTBEAT_STALE):
         plan = ScanPlan.objects.filter(pk=scan.pk, attempt=scan.attempts).first()
         if plan is not None and scan.status == ScanStatus.SCANNING:

@@ -173,6 +173,9 @@ def test_a_claim_is_taken_over_only_by_its_own_redelivery_or_after_its_heartbeat
     assert shards.claim(shard_ids[1], "message-d", "w1@host") is not None
     do_create_scan(repository, commit_sha=commit, enqueue=False)  # supersedes: no shard of it is claimed again
     assert shards.claim(shard_ids[2], "message-e", "w1@host") is None
+    ShardFileResult.objects.create(scan=scan, path="src/gen/k00.cu")
+    sweep_stuck_scans()  # what the superseded scan's shards had stored goes
+    assert not ShardFileResult.objects.filter(scan=scan).exists() and not ScanPlan.objects.filter(pk=scan.pk).exists()
     checkouts.release()
 
 
@@ -189,3 +192,13 @@ def test_shards_are_cut_by_files_and_by_bytes(tmp_path):
     assert groups == [["a.cu", "b.cu"], ["c.cu"], ["d.cu", "e.cu"], ["f.cu"]]
     with override_settings(ROCPORT_SHARD_FILES=500, ROCPORT_SHARD_BYTES=10**9):
         assert len(shards.split(jobs, tmp_path)) == 1
+
+
+def test_the_compose_worker_scales_with_nothing_shared_but_the_database_the_broker_and_git():
+    import yaml
+
+    compose = yaml.safe_load((DEMO.parents[1] / "docker-compose.yml").read_text())
+    worker = compose["services"]["worker"]
+    # `docker compose up --scale worker=N` refuses a fixed container name or host port; a volume would be shared
+    assert not {"container_name", "ports", "volumes"} & set(worker)
+    assert "-n worker@%h" in worker["command"]  # each replica's own node name (its container's hostname)
