@@ -1,7 +1,7 @@
 """The compile check through the portal pipeline: files per second compiled by hipcc, and the blob cache's hit rate
 on rescans (unchanged; after a one-header change, which recompiles only the units that include that header).
 
-    python bench/compile_check.py [--files 60] [--jobs 2]
+    python bench/compile_check.py [--files 60] [--jobs 2] [--json FILE]
 
 Needs hipcc (scripts/ensure-hipcc.sh) and PostgreSQL on 127.0.0.1 (database ROCPORT_BENCH_DB, default
 rocport_bench_compile, dropped and created). Prints the figures; nothing is asserted.
@@ -20,6 +20,7 @@ from pathlib import Path
 # Before bench.portal_db is imported (through bench.rescan): it reads the database name once.
 os.environ.setdefault("ROCPORT_BENCH_DB", "rocport_bench_compile")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench import jsonout  # noqa: E402
 from bench.rescan import git  # noqa: E402
 from bench.scan_throughput import generate  # noqa: E402
 
@@ -28,9 +29,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
+    jsonout.add_argument(parser)
     args = parser.parse_args()
     if shutil.which("hipcc") is None:
         print("hipcc is not installed: run scripts/ensure-hipcc.sh", file=sys.stderr)
+        jsonout.write(args.json, {"skipped": "hipcc is not installed (scripts/ensure-hipcc.sh)"})
         return 2
     os.environ["ROCPORT_SCAN_JOBS"] = str(args.jobs)
     os.environ["ROCPORT_SCAN_SOFT_TIME_LIMIT"] = "7200"
@@ -55,6 +58,8 @@ def main() -> int:
         team = Team.objects.create(name="bench", slug="bench")
         repo = Repository.objects.create(team=team, name="corpus", clone_url=f"file://{work}")
         header = sorted((work / "src" / "common").glob("*.cuh"))[0]
+        figures: dict = {"files": args.files, "lines": lines, "jobs": args.jobs}
+        names = iter(("full", "unchanged", "header"))
         for label in ("full scan", "rescan, nothing changed", f"rescan after editing {header.name}"):
             if label.startswith("rescan after"):
                 header.write_text(header.read_text() + "\n__device__ inline int bench_added() { return 1; }\n")
@@ -73,8 +78,12 @@ def main() -> int:
                   f"({scan.files_reused} reused); compile statuses {dict(sorted(checks.items()))}; "
                   f"{fresh} compiled in this scan"
                   + (f", {fresh / seconds:.2f} compiled files/s" if fresh else ""))
+            name = next(names)
+            figures.update({f"{name}_seconds": seconds, f"{name}_hit_rate": hit_rate, f"{name}_compiled": fresh,
+                            f"{name}_statuses": dict(checks)})
             if label == "full scan":
                 print(f"  corpus: {args.files} files / {lines} lines, {compiled} files checked, {args.jobs} workers")
+        jsonout.write(args.json, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -10,6 +10,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DB = os.environ.get("ROCPORT_BENCH_DB", "rocport_bench")
+# A Redis database of the benchmarks' own (bench/run_all.py sets it), never the one a developer's portal uses.
+BROKER = os.environ.get("ROCPORT_BENCH_BROKER", "redis://127.0.0.1:6379/15")
 
 
 def setup() -> None:
@@ -18,6 +20,7 @@ def setup() -> None:
     subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB], check=True)
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DB}"
     os.environ["DJANGO_SETTINGS_MODULE"] = "portal.settings"
+    os.environ["CELERY_BROKER_URL"] = BROKER
     os.environ.setdefault("ROCPORT_VAR_DIR", tempfile.mkdtemp(prefix="rocport-bench-var-"))
     os.environ["ROCPORT_ALLOW_LOCAL_REPOS"] = "1"
     import django

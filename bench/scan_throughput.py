@@ -1,6 +1,6 @@
 """Scanner throughput: generate a realistic CUDA corpus, scan it with 1 and 2 jobs, report lines/s and memory.
 
-    python bench/scan_throughput.py [--files 2000] [--keep DIR]
+    python bench/scan_throughput.py [--files 2000] [--keep DIR] [--json FILE]
 
 The corpus mixes what real CUDA projects hold: kernels with warp reductions and shared memory, host code on the
 runtime API and the libraries (cuBLAS, NCCL, cuDNN), headers with macros and templates, and includes of headers
@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench import jsonout  # noqa: E402
 
 KERNEL = """\
 // {name}: generated benchmark kernel file {index}
@@ -278,6 +281,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--keep", help="generate the corpus here and keep it")
+    jsonout.add_argument(parser)
     args = parser.parse_args()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="rocport-bench-"))
     if root.exists() and any(root.iterdir()):
@@ -289,12 +293,20 @@ def main() -> int:
         print(f"corpus: {args.files} files, {lines} lines, generated in {time.perf_counter() - t0:.1f}s at {root}")
         quarter = measure(root, 1, limit=args.files // 4)
         print(f"parent peak RSS on {quarter['files']} files: {quarter['parent_rss_mb']:.0f} MB")
+        figures = {"files": args.files, "lines": lines, "parent_rss_mb_quarter": quarter["parent_rss_mb"]}
         for jobs in (1, 2):
             m = measure(root, jobs)
             rate = m["lines"] / m["seconds"]
             print(f"jobs={jobs}: {m['files']} files, {m['lines']} lines in {m['seconds']:.1f}s = {rate:,.0f} lines/s "
                   f"({rate / jobs:,.0f} per worker); {m['findings']} findings; modes {m['modes']}; "
                   f"peak RSS parent {m['parent_rss_mb']:.0f} MB, largest worker {m['worker_rss_mb']:.0f} MB")
+            figures.update({f"lines_per_second_{jobs}": rate, f"seconds_{jobs}": m["seconds"],
+                            f"parent_rss_mb_{jobs}": m["parent_rss_mb"], f"worker_rss_mb_{jobs}": m["worker_rss_mb"],
+                            f"findings_{jobs}": m["findings"]})
+        figures["lines_per_second_per_core"] = figures["lines_per_second_1"]
+        figures["scaling_2"] = figures["lines_per_second_2"] / figures["lines_per_second_1"]
+        print(f"scaling from 1 to 2 processes: {figures['scaling_2']:.2f}x")
+        jsonout.write(args.json, figures)
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -3,8 +3,8 @@
     python bench/sharded.py [--files 10000] [--shard-files N] [--json FILE]
 
 Each run starts real `celery worker` processes (--concurrency=1, ROCPORT_SCAN_JOBS=1: one analysing process
-each) on a fresh PostgreSQL database (bench/portal_db.py) and the broker in CELERY_BROKER_URL (default
-redis://127.0.0.1:6379/0; use a Redis db no other worker listens on), registers the repository anew and empties
+each) on a fresh PostgreSQL database and the benchmarks' own Redis database (bench/portal_db.py:
+ROCPORT_BENCH_DB, ROCPORT_BENCH_BROKER), registers the repository anew and empties
 the blob cache, so both runs do the same work: plan, shards, ingestion. The compile check is off (its cost is
 bench/compile_check.py's). Also measured: a small repository (one shard, scanned by the planning task itself) vs
 the same repository cut into two shards on one worker, which is what the round trip through the broker costs.
@@ -13,7 +13,6 @@ the same repository cut into two shards on one worker, which is what the round t
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("ROCPORT_BENCH_DB", "rocport_bench_sharded")  # its own database: setup() drops it
-from bench import portal_db  # noqa: E402
+from bench import jsonout, portal_db  # noqa: E402
 from bench.rescan import git  # noqa: E402
 from bench.scan_throughput import generate  # noqa: E402
 
@@ -113,9 +112,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=10_000)
     parser.add_argument("--shard-files", type=int, help="ROCPORT_SHARD_FILES for the workers (default: settings)")
-    parser.add_argument("--json", help="write the figures here as one JSON object")
+    jsonout.add_argument(parser)
     args = parser.parse_args()
-    os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
     os.environ["ROCPORT_COMPILE_CHECK"] = "off"
     os.environ["ROCPORT_SCAN_SOFT_TIME_LIMIT"] = "7200"
     portal_db.setup()
@@ -159,8 +157,7 @@ def main() -> int:
         print(f"{args.files} files / {lines} lines: 1 worker {runs[1]['seconds']:.1f}s, 2 workers "
               f"{runs[2]['seconds']:.1f}s, speedup {ratio:.2f}x (goal 1.6x); 40-file repository: one shard inline "
               f"{inline['seconds']:.1f}s, two shards through the broker {split['seconds']:.1f}s")
-        if args.json:
-            Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+        jsonout.write(args.json, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

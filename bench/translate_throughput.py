@@ -1,6 +1,6 @@
 """Built-in translator throughput on the scanner benchmark's generated corpus, one process.
 
-    python bench/translate_throughput.py [--files 2000]
+    python bench/translate_throughput.py [--files 2000] [--json FILE]
 
 Reports lines per second for the whole tree (lexing with libclang + renaming + statistics), with chevron and
 with hipLaunchKernelGGL launch syntax.
@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import jsonout  # noqa: E402
 from bench.scan_throughput import generate  # noqa: E402
 from scanner.translate.builtin import BuiltinTranslator  # noqa: E402
 from scanner.translate.model import TranslateOptions  # noqa: E402
@@ -37,15 +38,21 @@ def measure(files: list[tuple[str, str]], options: TranslateOptions) -> tuple[fl
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
+    jsonout.add_argument(parser)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="rocport-translate-bench-"))
     try:
         generate(root, args.files)
         files = [(str(p), p.read_text()) for p in sorted(root.rglob("*")) if p.is_file()]
+        figures: dict = {"files": len(files)}
         for launch in ("chevrons", "hipLaunchKernelGGL"):
             seconds, lines, converted = measure(files, TranslateOptions(launch_syntax=launch))
             print(f"{launch}: {len(files)} files, {lines} lines in {seconds:.2f}s = {lines / seconds:,.0f} lines/s; "
                   f"{converted} references converted")
+            figures[launch] = {"lines": lines, "seconds": seconds, "lines_per_second": lines / seconds,
+                               "converted": converted}
+        figures["lines_per_second"] = figures["chevrons"]["lines_per_second"]
+        jsonout.write(args.json, figures)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

@@ -1,7 +1,7 @@
 """Webhook intake throughput: N signed GitHub deliveries from a second process over loopback against gunicorn,
 compared with a trivial 200 view (/healthz) served by the same gunicorn. Counts the stored deliveries.
 
-    python bench/webhooks.py [--requests 2000] [--concurrency 8] [--workers 2]
+    python bench/webhooks.py [--requests 2000] [--concurrency 8] [--workers 2] [--json FILE]
 
 Each delivery names a branch the repository does not track, so it is verified, parsed and stored, and no scan
 is started: what is measured is the intake path, not the scanner.
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench import portal_db  # noqa: E402
+from bench import jsonout, portal_db  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT = r'''
@@ -65,6 +65,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
+    jsonout.add_argument(parser)
     args = parser.parse_args()
     portal_db.setup()
     from portal.accounts.models import Team
@@ -74,7 +75,7 @@ def main() -> int:
     team = Team.objects.create(name="bench", slug="bench")
     repo = Repository.objects.create(team=team, name="bench", clone_url="https://example.com/bench.git")
     port = 18000 + os.getpid() % 1000
-    env = {**os.environ, "CELERY_BROKER_URL": "redis://127.0.0.1:6379/8"}
+    env = dict(os.environ)  # with the benchmarks' own broker (portal_db.setup)
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "portal.wsgi:application", "--bind",
                                f"127.0.0.1:{port}", "--workers", str(args.workers), "--threads", "4",
                                "--log-level", "warning"], cwd=ROOT, env=env)
@@ -91,6 +92,11 @@ def main() -> int:
         print(f"signed deliveries: {hooks['per_second']:,.0f} accepted/s, p50 {hooks['p50']:.1f} ms, "
               f"p99 {hooks['p99']:.1f} ms; {hooks['ok']}/{args.requests} answered 2xx, {stored} stored; "
               f"throughput ratio to the trivial view {hooks['per_second'] / trivial['per_second']:.2f}")
+        jsonout.write(args.json, {
+            "requests": args.requests, "concurrency": args.concurrency, "gunicorn_workers": args.workers,
+            "accepted_per_second": hooks["per_second"], "p50_ms": hooks["p50"], "p99_ms": hooks["p99"],
+            "answered_2xx": hooks["ok"], "stored": stored, "trivial_per_second": trivial["per_second"],
+            "trivial_p50_ms": trivial["p50"], "trivial_p99_ms": trivial["p99"]})
         if stored != args.requests:
             print("LOST DELIVERIES", file=sys.stderr)
             return 1

@@ -59,3 +59,15 @@ def env_secret(name: str, default: str = "") -> str:
         except OSError as exc:
             raise ImproperlyConfigured(f"{name}_FILE={path!r} cannot be read: {exc.strerror}") from None
     return os.environ.get(name, default)
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate limit such as `30/m` (count per s, m, h or d; `100/5m` for a five-minute window)."""
+    import re
+
+    raw = os.environ.get(name)
+    value = default if raw is None or raw.strip() == "" else raw.strip()
+    if not re.fullmatch(r"[1-9][0-9]*/(?:[1-9][0-9]*)?[smhd]", value):
+        raise ImproperlyConfigured(f"{name} must be a rate such as 30/m or 1000/h (count/period, the period one of "
+                                   f"s, m, h, d, optionally with a multiplier as in 100/5m), not {value!r}")
+    return value

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from portal.env import env_bool, env_int, env_list, env_secret, env_str
+from portal.env import env_bool, env_int, env_list, env_rate, env_secret, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("ROCPORT_VAR_DIR", str(BASE_DIR / "var")))
@@ -57,10 +57,12 @@ INSTALLED_APPS = [
     "portal.catalogue",
     "portal.files",
     "portal.statuses",
+    "django_ratelimit",  # its system checks refuse a cache that cannot count for every process (see CACHES)
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "portal.accounts.headers.SecurityHeadersMiddleware",  # the OWASP headers Django does not set
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -71,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "portal.accounts.throttle.ThrottledMiddleware",  # a rate limit hit deep in a view becomes a 429
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -95,7 +98,10 @@ TEMPLATES = [
 _DATABASE_URL = env_str("DATABASE_URL")
 if _DATABASE_URL:
     try:
-        DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60)}
+        # Persistent connections are checked before their first use in each request or task: after a PostgreSQL
+        # restart, a connection left idle would otherwise fail one request per web thread with a 500
+        # (tests/faults/test_service_restarts.py).
+        DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
     except ValueError as exc:
         from django.core.exceptions import ImproperlyConfigured
 
@@ -130,7 +136,14 @@ WHITENOISE_USE_FINDERS = True
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+# Lax, not Strict: a link to a finding in a notification email or a commit status must open signed in; Lax still
+# keeps the cookies off every cross-site POST, iframe and sub-resource request.
+SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+CSRF_COOKIE_SAMESITE = "Lax"
+# No script reads the CSRF cookie: pages carry the token in the markup (base.html's hx-headers, {% csrf_token %},
+# the API docs' data-csrf-token), so the cookie can be hidden from scripts too.
+CSRF_COOKIE_HTTPONLY = True
 # Behind TLS in production: `manage.py check --deploy` is clean with SESSION_COOKIE_SECURE=1, SECURE_SSL_REDIRECT=1,
 # SECURE_HSTS_SECONDS set and a real SECRET_KEY (tests/portal/test_security_settings.py runs it).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
@@ -142,6 +155,7 @@ SILENCED_SYSTEM_CHECKS = ["security.W021"]
 if env_bool("SECURE_PROXY_SSL_HEADER", False):  # a TLS-terminating proxy in front sets X-Forwarded-Proto
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"  # Django's default, stated: OWASP's header list asks for it
 X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): scripts and styles from our own static files only — no inline script or
 # style attribute anywhere in the pages (static/rocport.js attaches behaviour; htmx's indicator styles are off).
@@ -190,18 +204,107 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-scans": {"task": "portal.scans.tasks.sweep_stuck_scans", "schedule": 60.0},
     "redeliver-pending-webhooks": {"task": "portal.webhooks.tasks.redeliver_pending", "schedule": 60.0},
     "reconcile-branch-heads": {"task": "portal.webhooks.tasks.reconcile_heads", "schedule": 600.0},
+    "resend-unpublished-statuses": {"task": "portal.statuses.tasks.resend_unpublished", "schedule": 60.0},
 }
 # Publishing a task must not hang a webhook request while the broker is down: fail fast, the delivery stays
 # pending and the redelivery task sends it later.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
 
+# -- Cache and rate limits -----------------------------------------------------------------------------------
+# django-ratelimit counts in the default cache; every web process must see the same counters, and a count must
+# be one atomic step. CACHE_URL names a Redis (Django's RedisCache: SET NX then INCR, both atomic in Redis).
+# Unset, it is the broker's Redis with the next database number (redis://h:6379/0 -> /1): a cache database of
+# its own, because cache.clear() is a FLUSHDB and must never drop queued tasks.
+def _cache_url() -> str:
+    url = env_str("CACHE_URL").strip()
+    broker = env_str("CELERY_BROKER_URL").strip()
+    if url or not broker.startswith(("redis://", "rediss://")):
+        return url
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(broker)
+    db = int(parts.path.strip("/") or 0)
+    if db >= 15:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured("CELERY_BROKER_URL uses Redis database 15, so the cache cannot take the next "
+                                   "one: set CACHE_URL (for example redis://host:6379/1)")
+    return urlunsplit(parts._replace(path=f"/{db + 1}"))
+
+
+CACHE_URL = _cache_url()
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"CACHE_URL must be a redis://, rediss:// or unix:// URL, not "
+                                   f"{CACHE_URL.split(':', 1)[0]!r}")
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "KEY_PREFIX": "rocport",
+        # A Redis that is down or stalled must not hang a request: the limits then fail open (throttle.py).
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }}
+else:
+    # Embedded defaults (`make run`, no Redis): files under var/cache. django-ratelimit refuses it (E003: a
+    # file cache increments by read-then-write, so two requests at the same instant may count once), and so it
+    # refuses LocMem (one process only) and the database cache (read-then-write too). A file cache is still
+    # shared by every process on the machine and needs no table; on a one-person install the rare lost count
+    # is harmless. Production uses Redis, where this check stays on.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": str(VAR_DIR / "cache")}}
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
+# Django's own RedisCache is not on django-ratelimit's list of tested backends (W001), but it counts atomically.
+SILENCED_SYSTEM_CHECKS.append("django_ratelimit.W001")
+RATELIMIT_ENABLE = env_bool("ROCPORT_RATELIMIT_ENABLE", True)
+# Behind a proxy every request comes from the proxy's address: name the header that carries the client's
+# (for example HTTP_X_REAL_IP, set by the proxy and never passed through from the client).
+RATELIMIT_IP_META_KEY = env_str("ROCPORT_RATELIMIT_IP_HEADER") or None
+# Rates per caller (count/period). The webhook ones are generous: a push of many branches, or a host
+# redelivering a backlog, sends hundreds of deliveries a minute, and each is verified before anything is stored.
+ROCPORT_RATE_SIGNIN_IP = env_rate("ROCPORT_RATE_SIGNIN_IP", "30/m")  # sign-in attempts from one address
+ROCPORT_RATE_SIGNIN_USERNAME = env_rate("ROCPORT_RATE_SIGNIN_USERNAME", "10/15m")  # failed sign-ins, one username
+ROCPORT_RATE_TOKEN_CREATE = env_rate("ROCPORT_RATE_TOKEN_CREATE", "20/h")  # API tokens created by one user
+ROCPORT_RATE_TOKEN_FAILURES_IP = env_rate("ROCPORT_RATE_TOKEN_FAILURES_IP", "30/m")  # bad bearer tokens, one address
+ROCPORT_RATE_WEBHOOK_REPOSITORY = env_rate("ROCPORT_RATE_WEBHOOK_REPOSITORY", "3000/m")
+ROCPORT_RATE_WEBHOOK_IP = env_rate("ROCPORT_RATE_WEBHOOK_IP", "6000/m")
+
 # -- Repositories and cloning -------------------------------------------------------------------------------
 ROCPORT_ALLOW_LOCAL_REPOS = env_bool("ROCPORT_ALLOW_LOCAL_REPOS", False)  # file:// and paths: demo and tests
 ROCPORT_ALLOW_PRIVATE_HOSTS = env_bool("ROCPORT_ALLOW_PRIVATE_HOSTS", False)  # loopback/private clone hosts
 ROCPORT_CLONE_TIMEOUT = env_int("ROCPORT_CLONE_TIMEOUT", 600, minimum=1)
 ROCPORT_CLONE_MAX_BYTES = env_int("ROCPORT_CLONE_MAX_BYTES", 2 * 1024**3, minimum=1024)
-ROCPORT_CREDENTIALS_KEY = env_secret("ROCPORT_CREDENTIALS_KEY")
+# Files in the scanned commit (checked from its tree before checkout): a repository of 200,000 tiny files is
+# refused with a clear error instead of keeping a worker busy for hours.
+ROCPORT_CLONE_MAX_FILES = env_int("ROCPORT_CLONE_MAX_FILES", 100_000, minimum=1)
+# Clone credentials and commit-status tokens are encrypted with Fernet keys (portal/repositories/crypto.py).
+# ROCPORT_CREDENTIALS_KEYS lists them newest first, separated by commas: the first encrypts, every one decrypts,
+# so a new key is added in front and `manage.py rotate_credentials_key` moves the stored secrets onto it before
+# the old key is dropped. ROCPORT_CREDENTIALS_KEY (one key) still works; with both set it must be in the list.
+def _credential_keys() -> list[str]:
+    from django.core.exceptions import ImproperlyConfigured
+
+    keys = [k.strip() for k in env_secret("ROCPORT_CREDENTIALS_KEYS").replace("\n", ",").split(",") if k.strip()]
+    single = env_secret("ROCPORT_CREDENTIALS_KEY").strip()
+    if single and keys and single not in keys:
+        raise ImproperlyConfigured("ROCPORT_CREDENTIALS_KEY is not in ROCPORT_CREDENTIALS_KEYS: put it in the list "
+                                   "(after the new key, while secrets are rotated) or unset it")
+    keys = keys or ([single] if single else [])
+    from cryptography.fernet import Fernet
+
+    for position, key in enumerate(keys, 1):
+        try:
+            Fernet(key)
+        except (ValueError, TypeError):
+            raise ImproperlyConfigured(f"credentials key number {position} is not a Fernet key (32 url-safe base64 "
+                                       f"bytes; make one with `python -c 'from cryptography.fernet import Fernet; "
+                                       f"print(Fernet.generate_key().decode())'`)") from None
+    return keys
+
+
+ROCPORT_CREDENTIALS_KEYS = _credential_keys()
 # The compile check (scanner.compile): "auto" compiles each translated file for an AMD target with hipcc when it is
 # installed (ROCPORT_HIPCC, else hipcc on PATH; without one every file says "not checked" and why); "off" skips it.
 ROCPORT_COMPILE_CHECK = env_str("ROCPORT_COMPILE_CHECK", "auto").strip().lower()

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.http import HttpResponse
 
+from portal.accounts import views as account_views
 from portal.api.main import urls as api_urls
 from portal.scans import upload_views
 
@@ -21,7 +22,7 @@ urlpatterns = [
     path("scans/", include("portal.scans.urls")),
     path("rules/", include("portal.catalogue.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", account_views.SignInView.as_view(), name="login"),  # rate-limited LoginView
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("repositories/", include("portal.repositories.urls")),
     path("repositories/", include("portal.files.urls")),

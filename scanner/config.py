@@ -32,6 +32,7 @@ can load a plugin or run a program.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -90,9 +91,17 @@ def load(root: Path, base: ScanOptions | None = None) -> ScanOptions:
         return base
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{CONFIG_FILE}: not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        # tomllib raises TOMLDecodeError for bad syntax but lets through int()'s ValueError for a number of
+        # more than 4,300 digits and RecursionError for arrays nested a few thousand deep.
+        raise ConfigError(f"{CONFIG_FILE}: not valid TOML: {_short(exc)}") from None
     return from_mapping(data, base)
+
+
+# Limits a repository may set: finite, and within what the pool's clocks and reads take (a timeout of `inf`
+# overflows the pool's wait, `nan` disables the per-file timeout, a size of 2**63 overflows read()).
+_NUMBER_RANGES = {"scan.max_file_bytes": (0, 2**31), "scan.timeout_seconds": (0, 86_400),
+                  "compile.timeout_seconds": (0, 86_400)}
 
 
 def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
@@ -111,21 +120,23 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
                                   f"not {type(item).__name__}")
             if isinstance(item, list) and not all(isinstance(x, str) for x in item):
                 raise ConfigError(f"{CONFIG_FILE}: '{section}.{key}' must be a list of strings")
+            _check_value(f"{section}.{key}", item)
     scan, rules = data.get("scan", {}), data.get("rules", {})
     parse, target = data.get("parse", {}), data.get("target", {})
     compile_ = data.get("compile", {})
     _check_compile(compile_)
-    if scan.get("max_file_bytes", 1) <= 0:
-        raise ConfigError(f"{CONFIG_FILE}: 'scan.max_file_bytes' must be positive")
-    if scan.get("timeout_seconds", 1) <= 0:
-        raise ConfigError(f"{CONFIG_FILE}: 'scan.timeout_seconds' must be positive")
     _check_rule_names(rules.get("enable", []), "rules.enable")
     _check_rule_names(rules.get("disable", []), "rules.disable")
+    _check_inside("parse.compile_commands", parse.get("compile_commands", ""))
+    try:
+        TargetProfile.parse(target.get("targets", list(base.target.targets)), None)
+    except TargetError as exc:
+        raise ConfigError(f"{CONFIG_FILE}: 'target.targets': {exc}") from None
     try:
         profile = TargetProfile.parse(target.get("targets", list(base.target.targets)),
                                       target.get("rocm", base.target.rocm_text))
     except TargetError as exc:
-        raise ConfigError(f"{CONFIG_FILE}: 'target': {exc}") from None
+        raise ConfigError(f"{CONFIG_FILE}: 'target.rocm': {exc}") from None
     return replace(
         base,
         exclude=base.exclude + tuple(scan.get("exclude", ())),
@@ -149,14 +160,41 @@ def _check_compile(section: dict) -> None:
     from scanner.target import _GFX as GFX_PATTERN  # the target profile's own check
 
     arch = section.get("offload_arch")
-    if arch is not None and not GFX_PATTERN.match(arch):
-        raise ConfigError(f"{CONFIG_FILE}: 'compile.offload_arch': unknown GPU target {arch!r}: expected an LLVM "
+    if arch is not None and not GFX_PATTERN.fullmatch(arch):
+        raise ConfigError(f"{CONFIG_FILE}: 'compile.offload_arch': unknown GPU target {_short(arch)}: expected an LLVM "
                           "AMDGPU name such as 'gfx90a'")
     std = section.get("std")
-    if std is not None and not STD_PATTERN.match(std):
-        raise ConfigError(f"{CONFIG_FILE}: 'compile.std' must be a C++ dialect such as 'c++17', not {std!r}")
-    if section.get("timeout_seconds", 1) <= 0:
-        raise ConfigError(f"{CONFIG_FILE}: 'compile.timeout_seconds' must be positive")
+    if std is not None and not STD_PATTERN.fullmatch(std):
+        raise ConfigError(f"{CONFIG_FILE}: 'compile.std' must be a C++ dialect such as 'c++17', not {_short(std)}")
+
+
+def _check_value(key: str, item) -> None:
+    """Numbers within their range, and no NUL in any text: it would cut a compiler argument or a path short."""
+    if key in _NUMBER_RANGES:
+        low, high = _NUMBER_RANGES[key]
+        if not (isinstance(item, int) or math.isfinite(item)) or not low < item <= high:
+            raise ConfigError(f"{CONFIG_FILE}: '{key}' must be a number above {low} and at most {high}, "
+                              f"not {_short(item)}")
+    texts = item if isinstance(item, list) else [item] if isinstance(item, str) else []
+    if any("\x00" in text for text in texts):
+        raise ConfigError(f"{CONFIG_FILE}: '{key}' must not contain a NUL character")
+
+
+def _check_inside(key: str, relative: str) -> None:
+    """A path the repository names must stay in the repository: its configuration must not make the scanner
+    read another file of the machine that scans it."""
+    parts = relative.replace("\\", "/").split("/")
+    if relative.startswith(("/", "~")) or ".." in parts:
+        raise ConfigError(f"{CONFIG_FILE}: '{key}' must be a path inside the repository, not {_short(relative)}")
+
+
+def _short(value, limit: int = 80) -> str:
+    """A value or error quoted in a message, cut short: a hostile file may hold megabytes in one value."""
+    try:
+        text = repr(value) if not isinstance(value, BaseException) else str(value)
+    except ValueError:  # repr() of an int past 4,300 digits
+        text = "a number of more than 4,300 digits"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _check_rule_names(values: list[str], key: str) -> None:
@@ -165,7 +203,7 @@ def _check_rule_names(values: list[str], key: str) -> None:
     known = {code for code in catalogue()} | {rule.name for rule in catalogue().values()}
     for value in values:
         if value not in known:
-            raise ConfigError(f"{CONFIG_FILE}: '{key}' names an unknown rule {value!r}")
+            raise ConfigError(f"{CONFIG_FILE}: '{key}' names an unknown rule {_short(value)}")
 
 
 def _type_name(expected) -> str:

@@ -5,8 +5,9 @@ container files, scripts, CI and deployment YAML, Python and its packaging, sysc
 suffix too, and analysed as text (scanner.formats): `language_of` tries the suffix table first, so a C++ tree
 pays one dictionary lookup per file, as before.
 
-The walk never follows symlinks out of the tree and never silently drops a candidate: a file it will not
-analyse (a symlink, an excluded path is the one exception: the user asked) still gets a result that says why.
+The walk never follows symlinks out of the tree, works at any depth, and never silently drops a candidate: a
+file it will not analyse (a symlink, a name that is not UTF-8; an excluded path is the one exception: the user
+asked) still gets a result that says why.
 """
 
 from __future__ import annotations
@@ -118,9 +119,7 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> list[Candidate]:
     """Candidates in sorted path order (so reports are deterministic)."""
     root = root.resolve()
     found: list[Candidate] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        base = Path(dirpath)
-        rel_dir = base.relative_to(root).as_posix()
+    for base, rel_dir, dirnames, filenames in _walk(root):
         kept = []
         for name in dirnames:
             rel = f"{rel_dir}/{name}" if rel_dir != "." else name
@@ -141,11 +140,52 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> list[Candidate]:
                 continue
             path = base / name
             problem = ""
-            if path.is_symlink():
+            if not _is_utf8(rel):
+                # The name cannot be stored or shown as it is (os.fsdecode left surrogate escapes in it): report
+                # it under an escaped spelling, never open it.
+                rel = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                problem = "file name is not valid UTF-8; not analysed"
+            elif path.is_symlink():
                 problem = _symlink_problem(root, path)
             found.append(Candidate(path, rel, language, problem))
     found.sort(key=lambda c: c.rel)
     return found
+
+
+def _walk(root: Path):
+    """os.walk's top-down walk (links not followed), without recursion: os.walk recurses once per directory level
+    in Python 3.11, so a 1,000-deep tree would raise RecursionError. Yields (dir, rel_dir, dirnames, filenames);
+    the caller prunes `dirnames` in place, as with os.walk."""
+    pending = [(root, ".")]
+    while pending:
+        base, rel_dir = pending.pop()
+        dirnames, filenames = [], []
+        try:
+            with os.scandir(base) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir(follow_symlinks=False)
+                    except OSError:
+                        is_dir = False
+                    # A symlink to a directory is listed with the directories, as os.walk does, so the caller
+                    # sees it and skips it.
+                    if is_dir or (entry.is_symlink() and os.path.isdir(entry.path)):
+                        dirnames.append(entry.name)
+                    else:
+                        filenames.append(entry.name)
+        except OSError:
+            continue
+        yield base, rel_dir, dirnames, filenames
+        for name in reversed(dirnames):
+            pending.append((base / name, f"{rel_dir}/{name}" if rel_dir != "." else name))
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _symlink_problem(root: Path, path: Path) -> str:

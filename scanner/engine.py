@@ -147,12 +147,13 @@ class Analyzer:
 
     def _understand(self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...]):
         """Parse, tokenize and build the AST: (health, token view, AST roots), or None if nothing worked."""
-        unit = self.parser.parse(job.path, text, job.language, file_args)
+        root = _root_of(job)
+        unit = self.parser.parse(job.path, text, job.language, file_args, root)
         health = ParseHealth(unit.mode, unit.stubbed, len(unit.errors), unit.errors[:5], unit.rounds,
                              fallback_reason=unit.fallback_reason)
         tu = unit.tu
         if tu is None:
-            tu = self.parser.tokenize_only(job.path, text)
+            tu = self.parser.tokenize_only(job.path, text, root)
             if tu is None:
                 return None
         view = build_view(tokenize(tu, job.path, text), lines)
@@ -248,6 +249,12 @@ def _ast_coverage(roots, view: TokenView, skipped: list[tuple[int, int]]) -> flo
     for root in roots:
         covered.update(range(root.line, root.end_line + 1))
     return len(code_lines & covered) / len(code_lines)
+
+
+def _root_of(job: FileJob) -> str:
+    """The scanned tree: the job's absolute path without its relative one."""
+    suffix = "/" + job.rel
+    return job.path[: -len(suffix)] if job.path.endswith(suffix) else ""
 
 
 def error_result(job: FileJob, message: str) -> FileResult:

@@ -40,13 +40,15 @@ class TargetProfile:
     def parse(cls, targets: list[str] | tuple[str, ...] | None, rocm: str | None) -> TargetProfile:
         chosen = tuple(targets) if targets else DEFAULT_TARGETS
         for target in chosen:
-            if not isinstance(target, str) or not _GFX.match(target):
-                raise TargetError(f"unknown GPU target {target!r}: expected an LLVM AMDGPU name such as 'gfx942'")
+            if not isinstance(target, str) or not _GFX.fullmatch(target):
+                raise TargetError(f"unknown GPU target {target!r:.80}: expected an LLVM AMDGPU name such as "
+                                  "'gfx942'")
         version = DEFAULT_ROCM
         if rocm is not None:
-            match = re.match(r"^(\d+)\.(\d+)(?:\.\d+)?$", str(rocm))
+            # ASCII digits, a few of them: int() refuses more than 4,300 and `\d` also matches other scripts'.
+            match = re.fullmatch(r"([0-9]{1,4})\.([0-9]{1,4})(?:\.[0-9]{1,6})?", str(rocm))
             if not match:
-                raise TargetError(f"bad ROCm version {rocm!r}: expected 'MAJOR.MINOR' such as '7.0'")
+                raise TargetError(f"bad ROCm version {str(rocm)[:80]!r}: expected 'MAJOR.MINOR' such as '7.0'")
             version = (int(match.group(1)), int(match.group(2)))
         return cls(chosen, version)
 

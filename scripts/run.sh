@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: the portal on this machine. Without DATABASE_URL / CELERY_BROKER_URL it runs on embedded defaults
 # under var/ (SQLite, a Celery worker on kombu's filesystem transport); with them, on PostgreSQL and Redis.
+# Rate limits count in a file cache under var/cache on the embedded defaults, in Redis otherwise (CACHE_URL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python

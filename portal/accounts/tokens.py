@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from portal.accounts import throttle
 from portal.accounts.models import ApiToken
 
 PREFIX = "rp_"
@@ -48,9 +49,21 @@ def bearer(request) -> str:
     return value.strip() if scheme.lower() == "bearer" else ""
 
 
+def authenticate(request, plain: str) -> ApiToken | None:
+    """token_for, behind a limit on failures per address: once an address has sent too many unknown or revoked
+    tokens, it gets Throttled (a 429) before any lookup, so tokens cannot be guessed at speed."""
+    wait = throttle.blocked(request, throttle.TOKEN_FAILURES_IP)
+    if wait:
+        raise throttle.Throttled(wait)
+    token = token_for(plain)
+    if token is None:
+        throttle.record(request, throttle.TOKEN_FAILURES_IP)
+    return token
+
+
 def token_for_request(request) -> ApiToken | None:
     plain = bearer(request)
-    return token_for(plain) if plain else None
+    return authenticate(request, plain) if plain else None
 
 
 def revoke(token: ApiToken) -> None:

@@ -1,7 +1,8 @@
-"""The team switcher, and the user's personal API tokens (create, list, revoke)."""
+"""Signing in (rate-limited), the team switcher, and the user's personal API tokens (create, list, revoke)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -9,10 +10,25 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from portal.accounts import tokens
+from portal.accounts import throttle, tokens
 from portal.accounts.context import SESSION_KEY
 from portal.accounts.forms import TokenForm
 from portal.accounts.models import ApiToken, Membership
+
+
+class SignInView(LoginView):
+    """Django's login view behind two limits: sign-in attempts per address (password spraying across many
+    accounts), and failed attempts per username (guessing one account's password from many addresses)."""
+
+    def post(self, request, *args, **kwargs):
+        wait = throttle.hit(request, throttle.SIGNIN_IP) or throttle.blocked(request, throttle.SIGNIN_USERNAME)
+        if wait:
+            return throttle.too_many_requests(request, wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        throttle.record(self.request, throttle.SIGNIN_USERNAME)
+        return super().form_invalid(form)
 
 
 @require_POST
@@ -39,6 +55,10 @@ def api_tokens(request):
     else: it is not stored (only its digest is), and reloading the list never shows it again."""
     form = TokenForm(request.POST or None)
     created = None
+    if request.method == "POST":
+        wait = throttle.hit(request, throttle.TOKEN_CREATE)
+        if wait:
+            return throttle.too_many_requests(request, wait)
     if request.method == "POST" and form.is_valid():
         token, plain = tokens.issue(request.user, form.cleaned_data["name"], form.cleaned_data["read_only"])
         created = {"token": token, "plain": plain}

@@ -30,7 +30,7 @@ class PersonalToken(HttpBearer):
         return self.authenticate(request, plain)
 
     def authenticate(self, request, token):
-        found = tokens.token_for(token)
+        found = tokens.authenticate(request, token)  # Throttled (429) after too many bad tokens from one address
         if found is None:
             raise AuthenticationError(401, _("The token is unknown or revoked."))
         if found.read_only and request.method not in SAFE_METHODS:

@@ -16,6 +16,7 @@ from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError
 from ninja.errors import ValidationError as SchemaError
 
+from portal.accounts import throttle
 from portal.api import findings, repositories, scans
 from portal.api.auth import AUTH
 
@@ -43,6 +44,11 @@ def _unauthenticated(request, exc):
     response = _error(request, detail, 401)
     response["WWW-Authenticate"] = 'Bearer realm="rocport"'
     return response
+
+
+@api.exception_handler(throttle.Throttled)
+def _throttled(request, exc):
+    return throttle.too_many_requests(request, exc.retry_after)  # JSON with a detail, and Retry-After
 
 
 @api.exception_handler(Http404)

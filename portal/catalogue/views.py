@@ -11,7 +11,6 @@ import textwrap
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import F
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
@@ -123,14 +122,14 @@ def _references(body: str) -> list[tuple[str, bool]]:
 
 def _open_findings(request, code: str) -> int | None:
     """Open findings of the rule on the default branches of the current team's repositories; None without a
-    team. Served by the findings index on (repository, branch, state, …) per repository of the team."""
-    from portal.findings.models import Finding
+    team. Read from each default branch's rollup (portal.findings.rollups), not counted."""
+    from portal.dashboards.metrics import team_default_branch_totals
+    from portal.findings import rollups
 
     membership = current_membership(request)
     if membership is None:
         return None
-    return Finding.objects.filter(repository__team_id=membership.team_id, branch=F("repository__default_branch"),
-                                  state=Finding.State.OPEN, rule=code).count()
+    return sum(rollups.open_of_rule(totals, code) for totals in team_default_branch_totals(membership.team_id).values())
 
 
 @require_GET

@@ -2,10 +2,10 @@
 breakdowns, branches, parse health and work left. Every function issues a fixed number of queries whatever the
 number of repositories, scans or findings:
 
-- the portfolio never counts findings: a finding's state changes only when a scan is ingested, so the newest
-  finished scan's summary (open_by_risk, translation, parse_modes) is the live count, at O(repositories) cost;
-- one repository's breakdowns aggregate its open findings on the default branch through `finding_branch_state`
-  (repository, branch, state), grouped in SQL so Python sees one row per file and per rule, not per finding;
+- no page counts findings: open findings by rule, risk, severity, triage and file come from each branch's
+  rollup (portal.findings.rollups: rebuilt at ingestion, moved by triage), the same live figures at the cost of
+  one row per repository;
+- progress (CUDA references converted) and parse health are facts of a scan: the newest finished scan's summary;
 - newest scans come from correlated subqueries or a window over `scan_branch_recent` (repository, branch, -created).
 """
 
@@ -15,15 +15,14 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import (Case, Count, ExpressionWrapper, F, FloatField, IntegerField, Max, OuterRef, Q, Subquery,
-                              Sum, Value, When, Window)
+from django.db.models import Count, F, IntegerField, OuterRef, Subquery, Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber
 from django.utils.translation import gettext_lazy as _
 
 from portal.dashboards import effort
 from portal.findings import ownership
-from portal.findings.models import Finding
+from portal.findings import rollups
 from portal.repositories.models import Repository
 from portal.scans.constants import FINAL_STATUSES, ScanStatus
 from portal.scans.models import Scan, ScannedFile
@@ -114,34 +113,53 @@ def _newest(finished_only: bool) -> Subquery:
     return Subquery(query.order_by("-created", "-id").values("pk")[:1])
 
 
+def default_branch_totals(repositories, finished: dict[int, int | None]) -> dict[int, dict]:
+    """The rollup totals of each repository's default branch (annotated `rollup_totals`, `rollup_scan_id`),
+    rebuilding, in one batch, those missing or built at another scan than `finished[repository]`."""
+    totals = {r.pk: r.rollup_totals for r in repositories}
+    stale = {(r.pk, r.default_branch): finished.get(r.pk) for r in repositories
+             if finished.get(r.pk) and (r.rollup_scan_id != finished[r.pk] or not r.rollup_totals)}
+    for (pk, _branch), rollup in rollups.fresh(stale, {}).items():
+        totals[pk] = rollup.totals
+    return totals
+
+
+def team_default_branch_totals(team_id: int) -> dict[int, dict]:
+    """The rollup totals of the default branch of each of the team's repositories scanned at least once; one
+    query (plus a rebuild of the rollups missing or stale)."""
+    repositories = list(Repository.objects.filter(team_id=team_id).only("pk", "default_branch").annotate(
+        finished_id=_newest(True), rollup_totals=rollups.of_default_branch("totals"),
+        rollup_scan_id=rollups.of_default_branch("scan_id")))
+    totals = default_branch_totals(repositories, {r.pk: r.finished_id for r in repositories})
+    return {r.pk: totals[r.pk] for r in repositories if r.finished_id}
+
+
 def portfolio(team_id: int, search: str = "") -> list[PortfolioRow]:
-    """The team's repositories (matching `search`) with their figures; two queries whatever their number."""
+    """The team's repositories (matching `search`) with their figures; two queries whatever their number: the
+    open findings from each default branch's rollup, progress and parse health from its newest finished scan."""
     query = Repository.objects.filter(team_id=team_id)
     if search:
         query = query.filter(name__icontains=search)
     repositories = list(query.only("pk", "name", "team_id", "default_branch", "tracked_branches").annotate(
-        newest_id=_newest(False), finished_id=_newest(True)))
+        newest_id=_newest(False), finished_id=_newest(True), rollup_totals=rollups.of_default_branch("totals"),
+        rollup_scan_id=rollups.of_default_branch("scan_id")))
     wanted = {pk for r in repositories for pk in (r.newest_id, r.finished_id) if pk}
     scans = {row["pk"]: _labelled(row) for row in Scan.objects.filter(pk__in=wanted).values(
-        *_SCAN_FIELDS, translation=F("summary__translation"), open_by_risk=F("summary__open_by_risk"),
-        parse_modes=F("summary__parse_modes"), open_by_risk_severity=F("summary__open_by_risk_severity"))}
+        *_SCAN_FIELDS, translation=F("summary__translation"), parse_modes=F("summary__parse_modes"))}
+    totals = default_branch_totals(repositories, {r.pk: r.finished_id for r in repositories})
     rows = []
     for repository in repositories:
         finished = scans.get(repository.finished_id)
         summary = finished or {}
-        open_by_risk = {k: int(v) for k, v in (summary.get("open_by_risk") or {}).items()}
+        open_by_risk = rollups.open_by_risk(totals[repository.pk]) if finished else {}
         parse_modes = {k: int(v) for k, v in (summary.get("parse_modes") or {}).items()}
         progress = Progress.of(summary.get("translation"))
-        hours, exact = None, True
+        hours = None
         if finished:
-            by_severity = summary.get("open_by_risk_severity")
-            if isinstance(by_severity, dict):
-                groups = [(risk, sev, int(n)) for risk, sevs in by_severity.items() for sev, n in sevs.items()]
-            else:  # scans ingested before the summary carried severities
-                groups, exact = [(risk, "medium", n) for risk, n in open_by_risk.items()], False
-            hours = effort.repository_hours(groups, progress.unconverted, parse_modes)
+            hours = effort.repository_hours(rollups.work_groups(totals[repository.pk]), progress.unconverted,
+                                            parse_modes)
         rows.append(PortfolioRow(repository, scans.get(repository.newest_id), finished, progress, open_by_risk,
-                                 parse_modes, hours, exact))
+                                 parse_modes, hours, True))
     return rows
 
 
@@ -218,19 +236,6 @@ def branches(repository: Repository) -> list[dict]:
     return out
 
 
-def _hours_expression():
-    """weight(severity, risk) per finding as severity hours × risk factor, evaluated by PostgreSQL so that files
-    arrive already summed (two five-way CASEs on float8: a 25-way CASE or numeric arithmetic costs twice as much
-    per row)."""
-    from portal.findings.models import SEVERITY_RANK
-
-    hours = Case(*[When(severity_rank=SEVERITY_RANK[name], then=Value(h)) for name, h in
-                   effort.SEVERITY_HOURS.items()], default=Value(1.0), output_field=FloatField())
-    factor = Case(*[When(risk=risk, then=Value(f)) for risk, f in effort.RISK_FACTOR.items() if f != 1.0],
-                  default=Value(1.0), output_field=FloatField())
-    return ExpressionWrapper(hours * factor, output_field=FloatField())
-
-
 @dataclass
 class Breakdown:
     by_rule: list[dict]
@@ -242,28 +247,19 @@ class Breakdown:
 
 def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
     """Open findings on the default branch by rule and by file, and the newest scan's files with unconverted
-    references or a parse problem; three queries."""
-    open_findings = Finding.objects.filter(repository=repository, branch=repository.default_branch,
-                                           state=Finding.State.OPEN)
-    live = ~Q(triage__in=effort.DISMISSED)
-    by_rule = list(open_findings.values("rule", "risk").annotate(
-        n=Count("*"), name=Max("name"), severity_rank=Max("severity_rank")).order_by("-n", "rule"))
-    per_path = open_findings.values_list("path").annotate(
-        n=Count("*"), work=Count("path", filter=live), hours=Sum(_hours_expression(), filter=live)).order_by()
+    references or a parse problem, from the branch's rollup (one query; a missing or stale one is rebuilt)."""
+    pair = (repository.pk, repository.default_branch)
+    rollup = rollups.fresh({pair: scan_id})[pair]
+    by_rule = rollups.by_rule(rollup)
     files: dict[str, effort.FileWork] = {}
     open_by_path: dict[str, int] = {}
-    for path, n, work, hours in per_path:
+    for path, (n, work, hours) in rollup.files.items():
         open_by_path[path] = n
         if work:
             files[path] = effort.FileWork(path, findings=work, finding_hours=hours or 0.0)
-    if scan_id:
-        scanned = ScannedFile.objects.filter(scan_id=scan_id).filter(
-            Q(parse_mode__in=list(effort.PARSE_PENALTY)) | Q(stats__translation__unconverted__gt=0)).values_list(
-            # cast in SQL: decoding a JSON value per row costs more than the rest of the loop
-            "path", "parse_mode", "error", Cast(KT("stats__translation__unconverted"), IntegerField()))
-        for path, mode, error, unconverted in scanned:
-            work = files.setdefault(path, effort.FileWork(path))
-            work.parse_mode, work.error, work.unconverted = mode, error, int(unconverted or 0)
+    for path, (unconverted, mode, error) in rollup.scanned.items():
+        work = files.setdefault(path, effort.FileWork(path))
+        work.parse_mode, work.error, work.unconverted = mode, error, int(unconverted or 0)
     by_risk_counts: dict[str, int] = {}
     labels = dict(RISKS)
     for row in by_rule:

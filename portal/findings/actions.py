@@ -1,5 +1,5 @@
 """Changes people make to findings: triage (one or many), assignment, comments. Each writes FindingEvents in the
-same transaction; a decision that hides a finding needs a reason."""
+same transaction (triage also moves the branch's rollup); a decision that hides a finding needs a reason."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from portal.findings import rollups
 from portal.findings.models import Finding, FindingEvent
 
 HIDING = frozenset({Finding.Triage.FALSE_POSITIVE, Finding.Triage.ACCEPTED_RISK, Finding.Triage.WONT_FIX})
@@ -25,16 +26,19 @@ def do_triage_findings(findings, decision: str, reason: str, *, acting_user) -> 
     """Triage a queryset of findings in bulk: one UPDATE, one INSERT of events per batch."""
     decision, reason = check_triage(decision, reason)
     with transaction.atomic():
-        rows = list(findings.exclude(triage=decision, triage_reason=reason).values_list("pk", "triage"))
+        # Locked as read: the rollups move by what these rows were, so no ingestion may change them in between.
+        rows = list(findings.exclude(triage=decision, triage_reason=reason).order_by("pk")
+                    .select_for_update(of=("self",)).values_list(*rollups.TRIAGE_FIELDS))
         if not rows:
             return 0
-        ids = [pk for pk, _ in rows]
+        ids = [row[0] for row in rows]
         for start in range(0, len(ids), 10000):
             Finding.objects.filter(pk__in=ids[start:start + 10000]).update(triage=decision, triage_reason=reason)
         FindingEvent.objects.bulk_create(
-            [FindingEvent(finding_id=pk, kind=FindingEvent.Kind.TRIAGED, actor=acting_user,
-                          data={"from": old, "to": decision, "reason": reason}) for pk, old in rows],
+            [FindingEvent(finding_id=row[0], kind=FindingEvent.Kind.TRIAGED, actor=acting_user,
+                          data={"from": row[1], "to": decision, "reason": reason}) for row in rows],
             batch_size=5000)
+        rollups.record_triage(rows, decision)
     return len(rows)
 
 

@@ -101,3 +101,31 @@ class FindingEvent(models.Model):
 
     class Meta:
         ordering = ["created", "id"]
+
+
+class BranchRollup(models.Model):
+    """One (repository, branch)'s open findings pre-aggregated for the pages, kept by portal.findings.rollups:
+    rebuilt from the findings when a scan is ingested, moved by deltas on triage."""
+
+    repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="rollups")
+    branch = models.CharField(max_length=255)
+    # The finished scan the figures belong to (its parsed files, the findings it left): a page whose newest
+    # finished scan is another one rebuilds the row instead of trusting it.
+    scan = models.ForeignKey(Scan, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    open_total = models.PositiveIntegerField(default=0)
+    # Open findings per [rule, name, risk, severity, severity_rank, triage, count]: a few hundred rows at most.
+    groups = models.JSONField(default=list, blank=True)
+    # Small sums of `groups` for the pages that read many branches at once (portfolio, rule page):
+    # {"open_by_risk": {risk: n}, "by_rule": {rule: n}, "work": [[risk, severity, n not dismissed], ...]}.
+    totals = models.JSONField(default=dict, blank=True)
+    # Per file with open findings: {path: [open, not dismissed, hours of the not dismissed]}.
+    files = models.JSONField(default=dict, blank=True)
+    # The scan's files with unconverted CUDA references or a parse problem: {path: [unconverted, mode, error]}.
+    scanned = models.JSONField(default=dict, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["repository", "branch"], name="rollup_per_branch")]
+
+    def __str__(self) -> str:
+        return f"rollup {self.repository_id}:{self.branch} ({self.open_total} open)"

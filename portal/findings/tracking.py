@@ -1,4 +1,4 @@
-"""Ingesting a scan's results into tracked findings, in bulk, inside the caller's transaction.
+"""Ingesting a scan's results into tracked findings, set-based, inside the caller's transaction.
 
 For one (repository, branch):
 - files renamed between the previous scan and this one move their findings to the new path first;
@@ -7,18 +7,39 @@ For one (repository, branch):
 - an open finding not seen again is fixed only when its rule really ran on its file in this scan, or its file is
   gone from the commit; a file that failed to parse, was excluded, or a rule switched off leaves it as it was;
 - triage is never touched by a scan; a branch's first scan inherits the default branch's triage;
-- every change writes a FindingEvent. Statement count grows with batches, not with findings.
+- every change writes a FindingEvent.
+
+How: the scan's findings are streamed with COPY into a temporary table, and PostgreSQL matches, refreshes,
+inserts and writes the events in a handful of joins, so no Finding object is built in Python. The statement count
+is constant (about a dozen) whatever the number of findings.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db import connection
+from django.utils import timezone
+
+from portal.findings import rollups
 from portal.findings.models import SEVERITY_RANK, Finding, FindingEvent
 
-BATCH = 2000
-_LOCATION_FIELDS = ("line", "column", "end_line", "end_column", "message", "snippet", "severity", "severity_rank",
-                    "risk", "name", "suppressed")
+_FINDINGS = Finding._meta.db_table
+_EVENTS = FindingEvent._meta.db_table
+_SEEN = "rocport_ingest_seen"  # a temporary table: private to the connection, dropped at the end
+# What the scanner says about a finding besides its identity; refreshed each time the finding is seen.
+_DETAILS = ("name", "risk", "severity", "severity_rank", "line", "column", "end_line", "end_column", "message",
+            "snippet", "suppressed")
+_IDENTITY = ("path", "rule", "fingerprint", "occurrence")
+
+
+def _same_identity(alias: str) -> str:
+    return " AND ".join(f"{alias}.{c} = s.{c}" for c in _IDENTITY)
+
+
+_SAME_IDENTITY = _same_identity("f")
+_OF_BRANCH = "f.repository_id = %(repository)s AND f.branch = %(branch)s"
+_EVENT_COLUMNS = "(finding_id, kind, scan_id, actor_id, data, created)"
 
 
 @dataclass
@@ -44,119 +65,135 @@ class IngestReport:
                 "moved": self.moved, "untouched": self.untouched, "inherited": self.inherited}
 
 
-def _key(path: str, rule: str, fingerprint: str, occurrence: int) -> tuple:
-    return path, rule, fingerprint, occurrence
-
-
 def ingest(scan, outcomes: list[FileOutcome], present_paths: set[str], renames: dict[str, str],
            first_scan_of_branch: bool) -> IngestReport:
     """Call inside transaction.atomic(). `present_paths`: every file of the scanned commit."""
     report = IngestReport()
-    repository, branch = scan.repository, scan.branch
-    existing = list(Finding.objects.filter(repository=repository, branch=branch))
-    events: list[FindingEvent] = []
-    moved: list[Finding] = []
-    for finding in existing:
-        new_path = renames.get(finding.path)
-        if new_path is not None:
-            events.append(FindingEvent(finding=finding, kind=FindingEvent.Kind.MOVED, scan=scan,
-                                       data={"from": finding.path, "to": new_path}))
-            finding.path = new_path
-            moved.append(finding)
-    report.moved = len(moved)
-    index = {_key(f.path, f.rule, f.fingerprint, f.occurrence): f for f in existing}
+    repository = scan.repository
+    params = {"repository": repository.pk, "branch": scan.branch, "scan": scan.pk, "now": timezone.now(),
+              "default_branch": repository.default_branch}
+    with connection.cursor() as cursor:
+        report.moved = _move_renamed(cursor, params, renames)
+        seen = _load_seen(cursor, outcomes)
+        report.reopened, matched = _refresh_seen(cursor, params)
+        report.still_open = matched - report.reopened
+        inherit = first_scan_of_branch and scan.branch != repository.default_branch
+        report.new = seen - matched
+        report.inherited = _insert_new(cursor, params, inherit) - report.new
+        _fix_unseen(cursor, params, outcomes, present_paths, report)
+        cursor.execute(f"DROP TABLE {_SEEN}")
+    rollups.refresh_after_ingest(scan)  # the branch's figures for the pages, in this transaction
+    return report
 
-    inherited = _default_branch_triage(scan) if first_scan_of_branch else {}
-    seen: set[tuple] = set()
-    created: list[Finding] = []
-    changed: dict[int, Finding] = {f.pk: f for f in moved}
-    reopened: list[Finding] = []
-    unchanged_ids: list[int] = []
-    for outcome in outcomes:
-        for data in outcome.findings:
-            key = _key(outcome.path, data["rule"], data["fingerprint"], data["occurrence"])
-            if key in seen:
-                continue
-            seen.add(key)
-            finding = index.get(key)
-            if finding is None:
-                finding = _new(scan, outcome.path, data)
-                triage = inherited.get(key)
-                if triage is not None:
-                    finding.triage, finding.triage_reason = triage
-                    report.inherited += 1
-                created.append(finding)
-                continue
-            if finding.state == Finding.State.FIXED:
-                finding.state, finding.fixed_in = Finding.State.OPEN, None
-                reopened.append(finding)
-                changed[finding.pk] = finding
-            else:
-                report.still_open += 1
-            location_changed = _refresh(finding, data)
-            finding.last_seen = scan
-            if location_changed:
-                changed[finding.pk] = finding
-            elif finding.pk not in changed:
-                unchanged_ids.append(finding.pk)
 
+def _move_renamed(cursor, params: dict, renames: dict[str, str]) -> int:
+    """Findings of renamed files take the new path (before matching), with a MOVED event each."""
+    if not renames:
+        return 0
+    cursor.execute(
+        f"WITH moved AS (UPDATE {_FINDINGS} f SET path = r.new_path"
+        f"  FROM unnest(%(old)s::text[], %(new)s::text[]) AS r(old_path, new_path)"
+        f"  WHERE {_OF_BRANCH} AND f.path = r.old_path RETURNING f.id, r.old_path, r.new_path)"
+        f" INSERT INTO {_EVENTS} {_EVENT_COLUMNS}"
+        f" SELECT id, %(kind)s, %(scan)s, NULL, jsonb_build_object('from', old_path, 'to', new_path), %(now)s"
+        f" FROM moved ORDER BY id",
+        {**params, "old": list(renames), "new": list(renames.values()), "kind": FindingEvent.Kind.MOVED.value})
+    return cursor.rowcount
+
+
+def _load_seen(cursor, outcomes: list[FileOutcome]) -> int:
+    """COPY this scan's findings (one row per identity: the first of duplicates wins) into the temporary table;
+    returns the number of rows."""
+    cursor.execute(f"DROP TABLE IF EXISTS {_SEEN}")
+    columns = ", ".join(f'"{c}"' for c in (*_IDENTITY, *_DETAILS))
+    # The real table's column types, without its constraints; `ord` keeps the scanner's order for new ids.
+    cursor.execute(f"CREATE TEMPORARY TABLE {_SEEN} AS SELECT {columns}, 0 AS ord FROM {_FINDINGS} WITH NO DATA")
+    keys: set[tuple] = set()
+    rank = SEVERITY_RANK.get
+    with cursor.copy(f"COPY {_SEEN} ({columns}, ord) FROM STDIN") as copy:
+        for outcome in outcomes:
+            path = outcome.path
+            for data in outcome.findings:
+                key = (path, data["rule"], data["fingerprint"], data["occurrence"])
+                if key in keys:
+                    continue
+                keys.add(key)
+                copy.write_row((*key, data["name"], data["risk"], data["severity"], rank(data["severity"], 0),
+                                data["line"], data["column"], data["end_line"], data["end_column"],
+                                data["message"], data["snippet"], data["suppressed"], len(keys)))
+    # Statistics, so that the joins below are planned as hash joins on real row counts.
+    cursor.execute(f"ANALYZE {_SEEN}")
+    return len(keys)
+
+
+def _refresh_seen(cursor, params: dict) -> tuple[int, int]:
+    """Findings seen again: REOPENED events for the fixed ones, then every one refreshed (open, located where the
+    scan saw it, last seen now). Returns (reopened, matched)."""
+    cursor.execute(
+        f"INSERT INTO {_EVENTS} {_EVENT_COLUMNS}"
+        f" SELECT f.id, %(kind)s, %(scan)s, NULL, '{{}}'::jsonb, %(now)s FROM {_FINDINGS} f JOIN {_SEEN} s"
+        f" ON {_SAME_IDENTITY} WHERE {_OF_BRANCH} AND f.state = %(fixed)s ORDER BY f.id",
+        {**params, "kind": FindingEvent.Kind.REOPENED.value, "fixed": Finding.State.FIXED.value})
+    reopened = cursor.rowcount
+    details = ", ".join(f'"{c}" = s."{c}"' for c in _DETAILS)
+    cursor.execute(
+        f"UPDATE {_FINDINGS} f SET {details}, last_seen_id = %(scan)s, state = %(open)s,"
+        f" fixed_in_id = CASE WHEN f.state = %(fixed)s THEN NULL ELSE f.fixed_in_id END"
+        f" FROM {_SEEN} s WHERE {_OF_BRANCH} AND {_SAME_IDENTITY}",
+        {**params, "open": Finding.State.OPEN.value, "fixed": Finding.State.FIXED.value})
+    return reopened, cursor.rowcount
+
+
+def _insert_new(cursor, params: dict, inherit: bool) -> int:
+    """Findings seen for the first time, in the scanner's order, with a CREATED event each and, on a branch's
+    first scan, the default branch's triage and an INHERITED event. Returns the number of events written."""
+    columns = ", ".join(f'"{c}"' for c in (*_IDENTITY, *_DETAILS))
+    selected = ", ".join(f's."{c}"' for c in (*_IDENTITY, *_DETAILS))
+    if inherit:
+        triage_from = (f" LEFT JOIN {_FINDINGS} d ON d.repository_id = %(repository)s"
+                       f" AND d.branch = %(default_branch)s AND d.triage <> %(untriaged)s"
+                       f" AND {_same_identity('d')}")
+        triage = "COALESCE(d.triage, %(untriaged)s), COALESCE(d.triage_reason, '')"
+    else:
+        triage_from, triage = "", "%(untriaged)s, ''"
+    cursor.execute(
+        f"WITH created AS (INSERT INTO {_FINDINGS} (repository_id, branch, {columns}, state, first_seen_id,"
+        f"   last_seen_id, fixed_in_id, triage, triage_reason, assignee_id)"
+        f"  SELECT %(repository)s, %(branch)s, {selected}, %(open)s, %(scan)s, %(scan)s, NULL, {triage}, NULL"
+        f"  FROM {_SEEN} s{triage_from}"
+        f"  WHERE NOT EXISTS (SELECT 1 FROM {_FINDINGS} f WHERE {_OF_BRANCH} AND {_SAME_IDENTITY})"
+        f"  ORDER BY s.ord RETURNING id, triage)"
+        f" INSERT INTO {_EVENTS} {_EVENT_COLUMNS} SELECT id, kind, %(scan)s, NULL, data, %(now)s FROM ("
+        f"  SELECT id, %(created_kind)s AS kind, '{{}}'::jsonb AS data, 0 AS step FROM created"
+        f"  UNION ALL SELECT id, %(inherited_kind)s, jsonb_build_object('triage', triage), 1 FROM created"
+        f"  WHERE triage <> %(untriaged)s) e ORDER BY step, id",
+        {**params, "open": Finding.State.OPEN.value, "untriaged": Finding.Triage.UNTRIAGED.value,
+         "created_kind": FindingEvent.Kind.CREATED.value, "inherited_kind": FindingEvent.Kind.INHERITED.value})
+    return cursor.rowcount
+
+
+def _fix_unseen(cursor, params: dict, outcomes: list[FileOutcome], present_paths: set[str],
+                report: IngestReport) -> None:
+    """Open findings this scan did not see (every seen or new one now has last_seen = this scan): fixed when their
+    rule ran on their file or the file is gone, untouched otherwise."""
+    cursor.execute(f"SELECT f.id, f.path, f.rule FROM {_FINDINGS} f WHERE {_OF_BRANCH} AND f.state = %(open)s"
+                   f" AND f.last_seen_id IS DISTINCT FROM %(scan)s ORDER BY f.id",
+                   {**params, "open": Finding.State.OPEN.value})
     ran = {o.path: o.rules_run for o in outcomes}
-    fixed: list[Finding] = []
-    for key, finding in index.items():
-        if key in seen or finding.state != Finding.State.OPEN:
-            continue
-        path = finding.path
-        if path not in present_paths or finding.rule in ran.get(path, ()):
-            finding.state, finding.fixed_in = Finding.State.FIXED, scan
-            fixed.append(finding)
-            changed[finding.pk] = finding
+    fixed: list[int] = []
+    for pk, path, rule in cursor.fetchall():
+        if path not in present_paths or rule in ran.get(path, ()):
+            fixed.append(pk)
         else:
             report.untouched += 1
             if path not in report.untouched_paths and len(report.untouched_paths) < 50:
                 report.untouched_paths.append(path)
-
-    Finding.objects.bulk_create(created, batch_size=BATCH)
-    if changed:
-        Finding.objects.bulk_update(list(changed.values()), ["path", "state", "fixed_in", "last_seen",
-                                                             *_LOCATION_FIELDS], batch_size=BATCH)
-    for start in range(0, len(unchanged_ids), 20000):
-        Finding.objects.filter(pk__in=unchanged_ids[start:start + 20000]).update(last_seen=scan)
-    events += [FindingEvent(finding=f, kind=FindingEvent.Kind.CREATED, scan=scan) for f in created]
-    events += [FindingEvent(finding=f, kind=FindingEvent.Kind.INHERITED, scan=scan, data={"triage": f.triage})
-               for f in created if f.triage != Finding.Triage.UNTRIAGED]
-    events += [FindingEvent(finding=f, kind=FindingEvent.Kind.FIXED, scan=scan) for f in fixed]
-    events += [FindingEvent(finding=f, kind=FindingEvent.Kind.REOPENED, scan=scan) for f in reopened]
-    FindingEvent.objects.bulk_create(events, batch_size=BATCH)
-    report.new, report.fixed, report.reopened = len(created), len(fixed), len(reopened)
-    return report
-
-
-def _new(scan, path: str, data: dict) -> Finding:
-    finding = Finding(repository=scan.repository, branch=scan.branch, path=path, rule=data["rule"],
-                      fingerprint=data["fingerprint"], occurrence=data["occurrence"], first_seen=scan,
-                      last_seen=scan)
-    _refresh(finding, data)
-    return finding
-
-
-def _refresh(finding: Finding, data: dict) -> bool:
-    values = {"line": data["line"], "column": data["column"], "end_line": data["end_line"],
-              "end_column": data["end_column"], "message": data["message"], "snippet": data["snippet"],
-              "severity": data["severity"], "severity_rank": SEVERITY_RANK.get(data["severity"], 0),
-              "risk": data["risk"], "name": data["name"], "suppressed": data["suppressed"]}
-    changed = False
-    for name, value in values.items():
-        if getattr(finding, name) != value:
-            setattr(finding, name, value)
-            changed = True
-    return changed
-
-
-def _default_branch_triage(scan) -> dict[tuple, tuple[str, str]]:
-    repository = scan.repository
-    if scan.branch == repository.default_branch:
-        return {}
-    rows = (Finding.objects.filter(repository=repository, branch=repository.default_branch)
-            .exclude(triage=Finding.Triage.UNTRIAGED)
-            .values_list("path", "rule", "fingerprint", "occurrence", "triage", "triage_reason"))
-    return {_key(p, r, f, o): (t, reason) for p, r, f, o, t, reason in rows}
+    report.fixed = len(fixed)
+    if not fixed:
+        return
+    cursor.execute(
+        f"WITH fixed AS (UPDATE {_FINDINGS} SET state = %(state)s, fixed_in_id = %(scan)s"
+        f"  WHERE id = ANY(%(ids)s::bigint[]) RETURNING id)"
+        f" INSERT INTO {_EVENTS} {_EVENT_COLUMNS} SELECT id, %(kind)s, %(scan)s, NULL, '{{}}'::jsonb, %(now)s"
+        f" FROM fixed ORDER BY id",
+        {**params, "state": Finding.State.FIXED.value, "ids": fixed, "kind": FindingEvent.Kind.FIXED.value})

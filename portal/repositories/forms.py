@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from portal.repositories.models import Repository
+from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
 
 
@@ -20,6 +21,9 @@ class RepositoryForm(forms.ModelForm):
 
     def clean_clone_url(self) -> str:
         return validate_clone_url(self.cleaned_data["clone_url"])
+
+    def clean_default_branch(self) -> str:
+        return validate_branch_name(self.cleaned_data["default_branch"])
 
     def save(self, commit: bool = True) -> Repository:
         repository = super().save(commit=False)

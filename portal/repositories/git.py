@@ -2,9 +2,13 @@
 
 - git runs without a shell, with no system or global config, no terminal prompt, hooks off, no submodules, and
   an allow-list of transport protocols;
-- exactly the wanted commit is fetched, shallow; the tree is checked out with symlinks off (a symlink becomes a
-  small file holding its target), so nothing can point out of the temporary directory;
-- a time limit and a size limit kill git's whole process group; the directory is removed afterwards;
+- exactly the wanted commit (a hex object id, never an option) is fetched, shallow; its tree is listed before
+  checkout and refused when it holds more files or bytes than the limits (a small pack can expand to gigabytes);
+  the tree is checked out with symlinks off (a symlink becomes a small file holding its target), so nothing can
+  point out of the temporary directory;
+- a time limit and a size limit kill git's whole process group; the directory is removed afterwards (at any depth);
+- paths are decoded as the file system does (surrogate escapes); a path that is not UTF-8 is left out of the
+  blob list (it cannot be stored), and the scanner reports it as skipped;
 - credentials reach git through an askpass script and environment variables (never the command line, never logs);
 - every failure is a CloneError with a stable, user-facing code.
 """
@@ -12,7 +16,7 @@
 from __future__ import annotations
 
 import os
-import shutil
+import re
 import signal
 import subprocess
 import tempfile
@@ -22,6 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
+
+# ScannedFile.path and Finding.path hold 1,000 characters: a longer path (a 1,000-deep tree) is refused up front,
+# not left to fail the ingestion.
+MAX_PATH_CHARS = 1000
+_OBJECT_ID = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")  # SHA-1 or SHA-256: never something git parses as an option
 
 
 class CloneError(Exception):
@@ -65,7 +74,7 @@ class GitSession:
         return self
 
     def __exit__(self, *exc) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        remove_tree(self.root)
 
     # -- environment ------------------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
@@ -129,18 +138,20 @@ class GitSession:
         if remaining <= 0:
             raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s")
         cmd = ["git", *self._config(), *args]
+        # Bytes, decoded below: text mode would turn a "\r" in a path into "\n" (universal newlines)
         process = subprocess.Popen(cmd, cwd=cwd or self.work, env=self._env(), stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         too_large = threading.Event()
         if watch_size:
             threading.Thread(target=self._watch_size, args=(process, too_large), daemon=True).start()
         try:
-            stdout, stderr = process.communicate(timeout=remaining)
+            raw_out, raw_err = process.communicate(timeout=remaining)
         except subprocess.TimeoutExpired:
             _kill(process)
             raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s") \
                 from None
+        # surrogateescape: a path that is not UTF-8 decodes as os.walk decodes it, instead of raising
+        stdout, stderr = (raw.decode("utf-8", "surrogateescape") for raw in (raw_out, raw_err))
         if too_large.is_set():
             raise CloneError("repo_too_large", f"the repository is larger than "
                                                f"{settings.ROCPORT_CLONE_MAX_BYTES} bytes (ROCPORT_CLONE_MAX_BYTES)")
@@ -152,7 +163,9 @@ class GitSession:
         while process.poll() is None:
             if _tree_size(self.root) > settings.ROCPORT_CLONE_MAX_BYTES:
                 too_large.set()
-                _kill(process)
+                # Signal only: the calling thread is in communicate() and reaps the process; a second
+                # communicate() from this thread would race it for the pipes (EBADF).
+                _signal_group(process)
                 return
             time.sleep(0.2)
 
@@ -170,6 +183,10 @@ class GitSession:
     def fetch(self, commit: str, ref: str = "", previous: str = "") -> Checkout:
         """Fetch exactly `commit` (shallow), check it out with symlinks off, and list its blobs; with `previous`,
         also fetch that commit's tree for rename detection (best effort)."""
+        if not _OBJECT_ID.match(commit):
+            # A value from outside (a webhook, a row) placed after "origin" would be parsed as an option by git
+            # (`--upload-pack=...` runs a command): only an object id goes on the command line.
+            raise CloneError("commit_not_found", f"{commit[:80]!r} is not a commit id")
         self.work.mkdir(exist_ok=True)
         self.git("init", "--quiet", ".")
         self.git("remote", "add", "origin", "--", self.url)
@@ -186,24 +203,40 @@ class GitSession:
             kind = ""
         if kind != "commit":
             raise CloneError("commit_not_found", f"commit {commit} is not in the repository")
-        self.git("checkout", "--quiet", "--detach", commit)
+        blobs = self._inventory(commit)
+        self.git("checkout", "--quiet", "--detach", commit, watch_size=True)
         if _tree_size(self.root) > settings.ROCPORT_CLONE_MAX_BYTES:
             raise CloneError("repo_too_large", "the checked-out tree is larger than ROCPORT_CLONE_MAX_BYTES")
-        checkout = Checkout(self.work, commit, self._blobs(commit))
+        checkout = Checkout(self.work, commit, blobs)
         if previous and previous != commit:
             checkout.renames = self._renames(previous, commit)
         return checkout
 
-    def _blobs(self, commit: str) -> dict[str, str]:
-        blobs = {}
-        out = self.git("ls-tree", "-r", "-z", "--full-tree", commit)
+    def _inventory(self, commit: str) -> dict[str, str]:
+        """The commit's regular files (path -> blob sha), from its tree alone; refuses a tree over the file or
+        byte limit before anything is written (checking out 200,000 files or a 2 GB blob would be the damage)."""
+        blobs, files, size = {}, 0, 0
+        out = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
         for entry in out.split("\0"):
             if not entry:
                 continue
             meta, _, path = entry.partition("\t")
-            mode, kind, sha = meta.split()
-            if kind == "blob" and mode in ("100644", "100755"):
+            mode, kind, sha, length = meta.split()
+            if kind != "blob":
+                continue  # a submodule (commit) is never fetched
+            files += 1
+            size += int(length)
+            if len(path) > MAX_PATH_CHARS:
+                raise CloneError("path_too_long", f"the path {path[:60]!r}... is longer than {MAX_PATH_CHARS} "
+                                                  "characters")
+            if mode in ("100644", "100755") and _storable(path):
                 blobs[path] = sha
+        if files > settings.ROCPORT_CLONE_MAX_FILES:
+            raise CloneError("repo_too_large", f"the commit has {files} files, more than "
+                                               f"{settings.ROCPORT_CLONE_MAX_FILES} (ROCPORT_CLONE_MAX_FILES)")
+        if size > settings.ROCPORT_CLONE_MAX_BYTES:
+            raise CloneError("repo_too_large", f"the commit's files hold {size} bytes, more than "
+                                               f"{settings.ROCPORT_CLONE_MAX_BYTES} (ROCPORT_CLONE_MAX_BYTES)")
         return blobs
 
     def _renames(self, previous: str, commit: str) -> dict[str, str]:
@@ -217,7 +250,8 @@ class GitSession:
         while i < len(parts) - 1:
             status = parts[i]
             if status.startswith("R") and i + 2 < len(parts):
-                renames[parts[i + 1]] = parts[i + 2]
+                if _storable(parts[i + 1]) and _storable(parts[i + 2]):
+                    renames[parts[i + 1]] = parts[i + 2]
                 i += 3
             elif status.startswith("C") and i + 2 < len(parts):
                 i += 3
@@ -230,6 +264,7 @@ def classify(stderr: str, url: str) -> CloneError:
     text = stderr.lower()
     first = next((line.strip() for line in stderr.splitlines() if line.strip()), "git failed")
     first = first.replace(url, "<repository>")[:300]
+    first = first.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # storable, whatever git printed
     if any(s in text for s in ("authentication failed", "could not read username", "could not read password",
                                "permission denied (publickey", "http basic: access denied",
                                "invalid username or password", "403")):
@@ -243,19 +278,48 @@ def classify(stderr: str, url: str) -> CloneError:
 
 
 def _kill(process: subprocess.Popen) -> None:
+    _signal_group(process)
+    process.communicate()
+
+
+def _signal_group(process: subprocess.Popen) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    process.communicate()
+
+
+def _storable(path: str) -> bool:
+    """False for a path git gave us with surrogate escapes (not UTF-8): PostgreSQL cannot store it."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _tree_size(root: Path) -> int:
-    total = 0
-    for dirpath, _, filenames in os.walk(root):
-        for name in filenames:
+    """Bytes under `root`, without recursion (os.walk recurses once per level in Python 3.11: a 1,000-deep
+    tree would raise RecursionError)."""
+    total, pending = 0, [str(root)]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for entry in entries:
             try:
-                total += os.lstat(os.path.join(dirpath, name)).st_size
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                else:
+                    total += entry.stat(follow_symlinks=False).st_size
             except OSError:
                 pass
     return total
+
+
+def remove_tree(root: Path) -> None:
+    """Remove `root` whatever its depth: shutil.rmtree recurses once per level in Python 3.11 and raises
+    RecursionError on a 1,000-deep checkout (leaving it on disk); rm walks iteratively."""
+    subprocess.run(["rm", "-rf", "--", str(root)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=False)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.accounts.models import Membership
 from portal.findings.models import SEVERITY_RANK
 from portal.repositories.models import Repository
+from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
 from portal.statuses.models import PROVIDER_CHOICES
 
@@ -35,12 +36,11 @@ class RepositorySettingsForm(forms.ModelForm):
     def clean_clone_url(self) -> str:
         return validate_clone_url(self.cleaned_data["clone_url"])
 
+    def clean_default_branch(self) -> str:
+        return validate_branch_name(self.cleaned_data["default_branch"])
+
     def clean_tracked(self) -> list[str]:
-        names = [b.strip() for b in self.cleaned_data.get("tracked", "").split(",") if b.strip()]
-        for name in names:
-            if name.startswith("-") or " " in name or ".." in name:
-                raise forms.ValidationError(_("%(name)s is not a valid branch name.") % {"name": name})
-        return names
+        return [validate_branch_name(b) for b in self.cleaned_data.get("tracked", "").split(",") if b.strip()]
 
     def save(self, commit: bool = True) -> Repository:
         repository = super().save(commit=False)

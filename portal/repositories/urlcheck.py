@@ -54,10 +54,15 @@ def validate_clone_url(url: str) -> str:
                 raise ValidationError("Do not put a password in the URL: use the credentials field, which is "
                                       "encrypted.")
         host = host_of(url)
+        user = "" if _SCP_LIKE.match(url) else (urlsplit(url).username or "")
     except ValueError:  # urlsplit refuses some malformed URLs ("https://[abc/") outright
         raise ValidationError("This is not a valid URL.") from None
     if not host:
         raise ValidationError("The URL has no host name.")
+    if host.startswith("-") or user.startswith("-"):
+        # ssh would take `ssh://-oProxyCommand=...` as an option and run it (CVE-2017-1000117): refused even where
+        # private hosts are allowed.
+        raise ValidationError("A host or user name in a clone URL cannot start with '-'.")
     check_host_is_public(host)
     return url
 

@@ -25,25 +25,33 @@ from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
 
 
+_LISTED_SCAN_FIELDS = ("pk", "repository_id", "status", "branch", "commit_sha", "created")
+
+
 @require_GET
 @login_required
 def repository_list(request):
     """Three queries whatever the number of repositories or findings: the newest scan comes from a correlated
-    subquery, and the open count from the newest finished default-branch scan's summary (findings change state
-    only when a scan is ingested, so the summary is the live count; counting a million rows is not)."""
+    subquery, and the open count from the default branch's rollup (portal.findings.rollups), annotated on the
+    same query; a rollup missing or built at another scan than the newest finished one is rebuilt first."""
+    from portal.findings import rollups
+
     newest = Scan.objects.filter(repository=OuterRef("pk")).order_by("-created", "-id").values("pk")[:1]
     finished = (Scan.objects.filter(repository=OuterRef("pk"), branch=OuterRef("default_branch"),
                                     status=ScanStatus.FINISHED).order_by("-created", "-id").values("pk")[:1])
     repositories = list(
         Repository.objects.filter(team__memberships__user=request.user).select_related("team")
-        .annotate(newest_scan_id=Subquery(newest), finished_scan_id=Subquery(finished))
+        .annotate(newest_scan_id=Subquery(newest), finished_scan_id=Subquery(finished),
+                  rollup_open=rollups.of_default_branch("open_total"), rollup_scan_id=rollups.of_default_branch("scan_id"))
         .order_by("team__name", "name"))
-    wanted = {pk for r in repositories for pk in (r.newest_scan_id, r.finished_scan_id) if pk}
-    scans = Scan.objects.in_bulk(wanted)
+    stale = {(r.pk, r.default_branch): r.finished_scan_id for r in repositories
+             if r.finished_scan_id and (r.rollup_open is None or r.rollup_scan_id != r.finished_scan_id)}
+    rebuilt = {pk: rollup.open_total for (pk, _branch), rollup in rollups.fresh(stale, {}).items()}
+    scans = Scan.objects.only(*_LISTED_SCAN_FIELDS).in_bulk({r.newest_scan_id for r in repositories
+                                                             if r.newest_scan_id})
     rows = []
     for repo in repositories:
-        summary = scans[repo.finished_scan_id].summary if repo.finished_scan_id else {}
-        repo.open_findings = sum(int(n) for n in (summary.get("open_by_risk") or {}).values())
+        repo.open_findings = rebuilt.get(repo.pk, repo.rollup_open or 0) if repo.finished_scan_id else 0
         rows.append((repo, scans.get(repo.newest_scan_id)))
     managed = [m.team for m in request.user.memberships.select_related("team") if m.can_manage]
     return render(request, "repositories/list.html", {"rows": rows, "managed_teams": managed})

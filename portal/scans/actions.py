@@ -11,13 +11,17 @@ from portal.scans.models import Scan
 
 def do_create_scan(repository, *, branch: str = "", commit_sha: str = "", ref: str = "",
                    trigger: str = ScanTrigger.MANUAL, enqueue: bool = True) -> Scan:
-    """A queued Scan row, older unfinished scans of the branch superseded, the task sent after commit."""
+    """A queued Scan row, older unfinished scans of the branch superseded (and announced as ended: a git host
+    showing their "pending" status gets a verdict), the task sent after commit."""
+    from portal.scans import signals
+    from portal.scans.pipeline import _announce
     from portal.scans.tasks import scan_repository
 
     with transaction.atomic():
         scan = Scan.objects.create(repository=repository, branch=branch or repository.default_branch,
                                    commit_sha=commit_sha, ref=ref, trigger=trigger)
-        Scan.objects.supersede_older(scan)
+        for older in Scan.objects.select_related("repository").filter(pk__in=Scan.objects.supersede_older(scan)):
+            _announce(signals.scan_ended, older)
         if enqueue:
             transaction.on_commit(lambda: scan_repository.delay(scan.pk))
     return scan

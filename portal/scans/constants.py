@@ -51,6 +51,7 @@ USER_ERRORS = {
     "timeout": "scan:user:timeout",
     "protocol_not_allowed": "scan:user:protocol-not-allowed",
     "bad_config": "scan:user:bad-config",
+    "path_too_long": "scan:user:path-too-long",
 }
 APP_ERROR = "scan:app:internal-error"
 WORKER_LOST = "scan:app:worker-lost"

@@ -14,11 +14,15 @@ class ScanQuerySet(models.QuerySet):
     def unfinished(self):
         return self.exclude(status__in=FINAL_STATUSES)
 
-    def supersede_older(self, scan) -> int:
-        """A newer scan of a branch supersedes the unfinished older ones; returns how many."""
-        return (self.unfinished().filter(repository_id=scan.repository_id, branch=scan.branch, id__lt=scan.id)
-                .update(status=ScanStatus.SUPERSEDED, finished=timezone.now(),
-                        error_message=f"superseded by scan {scan.id}"))
+    def supersede_older(self, scan) -> list[int]:
+        """A newer scan of a branch supersedes the unfinished older ones; returns their ids. The rows are locked
+        first, so a worker finishing one of them at this moment either wins (it is not returned) or waits."""
+        older = self.unfinished().filter(repository_id=scan.repository_id, branch=scan.branch, id__lt=scan.id)
+        ids = list(older.select_for_update().values_list("id", flat=True))
+        if ids:
+            self.filter(id__in=ids).update(status=ScanStatus.SUPERSEDED, finished=timezone.now(),
+                                           error_message=f"superseded by scan {scan.id}")
+        return ids
 
     def stuck(self, stale_seconds: int):
         """Scans a worker holds (cloning/scanning/ingesting) with no heartbeat for `stale_seconds`."""

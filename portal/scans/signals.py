@@ -3,7 +3,8 @@
 receiver's own code and never fails the scan.
 
 - scan_started(scan): the commit is known and scanning begins (a worker scan) or an upload is accepted;
-- scan_ended(scan): the scan reached FINISHED (after its ingestion committed) or FAILED; `scan.status` says which.
+- scan_ended(scan): the scan reached FINISHED (after its ingestion committed), FAILED or SUPERSEDED (a newer scan
+  of its branch was created); `scan.status` says which.
 """
 
 from __future__ import annotations

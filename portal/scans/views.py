@@ -22,11 +22,14 @@ ADVICE = {
     "scan:user:ref-not-found": _("The branch does not exist on the remote. Check the tracked branches."),
     "scan:user:commit-not-found": _("The commit is no longer on the remote (a force push?). The next push or "
                                     "the periodic reconciliation scans the new head."),
-    "scan:user:repo-too-large": _("The repository is larger than this server allows (ROCPORT_CLONE_MAX_BYTES). "
-                                  "Exclude large paths or ask an administrator to raise the limit."),
+    "scan:user:repo-too-large": _("The repository is larger than this server allows (ROCPORT_CLONE_MAX_BYTES, "
+                                  "ROCPORT_CLONE_MAX_FILES). Remove large or generated files from the branch or "
+                                  "ask an administrator to raise the limit."),
     "scan:user:timeout": _("The scan took longer than its time limit. Exclude vendored code in .rocport.toml or "
                            "ask an administrator to raise ROCPORT_SCAN_SOFT_TIME_LIMIT."),
     "scan:user:bad-config": _("The repository's .rocport.toml is invalid: the message names the key to fix."),
+    "scan:user:path-too-long": _("A path in the repository is longer than this server can store (1,000 "
+                                 "characters). Shorten it, or scan the project with the command line."),
     "scan:user:protocol-not-allowed": _("This URL's protocol is not allowed on this server. Use https or ssh."),
     "scan:app:worker-lost": _("The scanning worker stopped several times. This is on our side; the "
                               "administrators have the logs. Start the scan again later."),

@@ -18,6 +18,9 @@ from portal.statuses.models import CommitStatusConfig, NotificationSetting, Scan
 
 log = logging.getLogger(__name__)
 
+# The mark on a post or email whose task never reached the broker; `resend_unpublished` looks for it.
+UNPUBLISHED = "the broker was unavailable; it will be sent again"
+
 
 def check_api_url(url: str) -> str:
     """The API base URL, stripped of a trailing slash; https only, and (like clone URLs) no loopback or private
@@ -82,7 +85,7 @@ def queue_commit_status(scan, phase: str) -> StatusPost | None:
     if not scan.commit_sha:
         _skip(post, "the scan ended before its commit was known")
         return post
-    transaction.on_commit(lambda: post_commit_status.delay(post.pk))
+    transaction.on_commit(lambda: publish(post_commit_status, StatusPost, post.pk))
     return post
 
 
@@ -101,8 +104,23 @@ def queue_notification(scan) -> ScanNotification | None:
             notification = ScanNotification.objects.create(scan=scan, team_id=team_id)
     except IntegrityError:
         return None  # claimed by an earlier delivery of the signal
-    transaction.on_commit(lambda: send_scan_notification.delay(notification.pk))
+    transaction.on_commit(lambda: publish(send_scan_notification, ScanNotification, notification.pk))
     return notification
+
+
+def publish(task, model, pk: int) -> bool:
+    """Hand the row's task to the broker; when the broker is down, mark the row for `resend_unpublished` instead of
+    losing it (the scan that queued it has committed: nothing must fail there)."""
+    from kombu.exceptions import OperationalError
+
+    try:
+        task.delay(pk)
+    except OperationalError as exc:
+        log.warning("%s %s: the broker is unavailable (%s); it will be sent again", model.__name__, pk,
+                    type(exc).__name__)
+        model.objects.filter(pk=pk).update(detail=UNPUBLISHED)
+        return False
+    return True
 
 
 def _skip(post: StatusPost, why: str) -> None:

@@ -41,6 +41,9 @@ def final_status(scan, threshold: str) -> tuple[str, str]:
     """(state, description) of a final scan in GitHub's state names, in the site's language (the host shows it to
     everyone): error for a failed scan, failure when it added findings at or above the threshold, else success."""
     with translation.override(settings.LANGUAGE_CODE):
+        if scan.status == ScanStatus.SUPERSEDED:
+            # The host shows "pending" for this commit until told otherwise; the newer commit gets its own verdict.
+            return "error", gettext("Not scanned to the end: a newer scan of the branch replaced it")
         if scan.status != ScanStatus.FINISHED:
             reason = scan.error_code.rsplit(":", 1)[-1] or scan.status
             return "error", gettext("The ROCport scan failed (%(reason)s)") % {"reason": reason}

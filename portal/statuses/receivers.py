@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.dispatch import receiver
 
+from portal.scans.constants import ScanStatus
 from portal.scans.signals import scan_ended, scan_started
 from portal.statuses.actions import queue_commit_status, queue_notification
 from portal.statuses.models import StatusPost
@@ -18,6 +19,9 @@ def on_scan_started(sender, scan, **kwargs) -> None:
 
 @receiver(scan_ended, dispatch_uid="statuses.scan_ended")
 def on_scan_ended(sender, scan, **kwargs) -> None:
+    if scan.status == ScanStatus.SUPERSEDED and not StatusPost.objects.filter(
+            scan=scan, phase=StatusPost.Phase.STARTED).exists():
+        return  # the host never heard of this scan: nothing to settle
     try:
         queue_commit_status(scan, StatusPost.Phase.ENDED)
     finally:

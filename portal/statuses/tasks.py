@@ -70,6 +70,24 @@ def post_commit_status(self, post_id: int) -> str:
     return _record(post, StatusPost.Outcome.SENT, http_status=status, detail="", **fields)
 
 
+@shared_task
+def resend_unpublished() -> int:
+    """Publish again the posts and emails whose task never reached the broker (beat, every minute); returns how
+    many reached it this time. Only rows marked by `actions.publish` are touched, so a task that is merely waiting
+    in a long queue is never sent twice."""
+    from portal.statuses.actions import UNPUBLISHED, publish
+
+    sent = 0
+    for task, model in ((post_commit_status, StatusPost), (send_scan_notification, ScanNotification)):
+        for pk in model.objects.filter(outcome="queued", detail=UNPUBLISHED).values_list("pk", flat=True)[:1000]:
+            # Cleared before publishing: a worker that takes the task at once must not find the mark.
+            model.objects.filter(pk=pk, detail=UNPUBLISHED).update(detail="")
+            if not publish(task, model, pk):
+                return sent  # still down: the rest waits for the next round
+            sent += 1
+    return sent
+
+
 def _check_host(host: str) -> None:
     try:
         check_host_is_public(host)

@@ -22,7 +22,7 @@ from portal.webhooks import providers
 from portal.webhooks.models import WebhookDelivery, WebhookRejection
 
 log = logging.getLogger(__name__)
-_SHA = re.compile(r"^[0-9a-f]{40}$")
+_SHA = re.compile(r"[0-9a-f]{40}")  # fullmatch: `$` would also accept a sha followed by a newline
 _LIVE = (ScanStatus.QUEUED, ScanStatus.CLONING, ScanStatus.SCANNING, ScanStatus.INGESTING, ScanStatus.FINISHED)
 
 
@@ -67,7 +67,7 @@ def _act(repository: Repository, delivery: WebhookDelivery, push: providers.Push
             repository.gone_branches = [*repository.gone_branches, push.branch]
             repository.save(update_fields=["gone_branches"])
         return 202, f"branch {push.branch} deleted on the remote; nothing to scan"
-    if not _SHA.match(push.after):
+    if not _SHA.fullmatch(push.after):
         return 400, "the push names no commit to scan"
     if push.branch in repository.gone_branches:
         repository.gone_branches = [b for b in repository.gone_branches if b != push.branch]

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 
 ZERO = "0" * 40
+MAX_REF = 500  # WebhookDelivery.ref
 
 
 class VerificationFailed(Exception):
@@ -86,28 +87,32 @@ class Push:
 
 
 def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
-    """Classify a verified delivery. Raises ValueError for a body that is not the JSON it claims to be."""
+    """Classify a verified delivery. Raises ValueError for a body that is not the JSON it claims to be, or whose
+    ref and commits are not text that can be stored (a NUL, a lone surrogate, a ref past MAX_REF)."""
     text = body.decode("utf-8")
     if content_type.startswith("application/x-www-form-urlencoded"):
         from urllib.parse import parse_qs
 
         text = parse_qs(text).get("payload", [""])[0]
-    payload = json.loads(text)
+    try:
+        payload = json.loads(text)
+    except RecursionError:  # the C decoder recurses per level: `[[[[...` a few thousand deep
+        raise ValueError("the payload is nested too deeply") from None
     if not isinstance(payload, dict):
         raise ValueError("the payload is not a JSON object")
     event_lower = event.lower()
     if event_lower in ("ping", "system hook") or (provider == "gitlab" and event_lower == "test hook"):
         return Push("ping")
     if provider in ("gitea", "forgejo") and event_lower in ("create", "delete"):
-        ref = str(payload.get("ref", ""))
+        ref = _field(payload, "ref")
         if payload.get("ref_type") == "branch" and event_lower == "delete":
             return Push("branch_deleted", branch=_short(ref), ref=ref)
         return Push("other", ref=ref)
     is_push = event_lower in ("push", "push hook", "tag push hook")
     if not is_push:
         return Push("other")
-    ref = str(payload.get("ref", ""))
-    before, after = str(payload.get("before") or ""), str(payload.get("after") or "")
+    ref = _field(payload, "ref")
+    before, after = _field(payload, "before"), _field(payload, "after")
     if ref.startswith("refs/tags/") or event_lower == "tag push hook":
         return Push("tag", ref=ref, before=before, after=after)
     if not ref.startswith("refs/heads/"):
@@ -116,8 +121,26 @@ def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
     if after == ZERO or payload.get("deleted") is True:
         return Push("branch_deleted", branch=branch, ref=ref, before=before, after=after)
     if provider == "gitlab" and payload.get("checkout_sha"):
-        after = str(payload["checkout_sha"])
+        after = _field(payload, "checkout_sha")
     return Push("push", branch=branch, ref=ref, before=before, after=after)
+
+
+def _field(payload: dict, key: str) -> str:
+    """A ref or commit of the payload as text PostgreSQL can store; absent or null is ""."""
+    value = payload.get(key)
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"'{key}' is not a string")
+    if "\x00" in value:
+        raise ValueError(f"'{key}' contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, which json.loads lets through from a \ud800 escape
+        raise ValueError(f"'{key}' is not valid Unicode") from None
+    if len(value) > MAX_REF:
+        raise ValueError(f"'{key}' is longer than {MAX_REF} characters")
+    return value
 
 
 def _short(ref: str) -> str:

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from portal.accounts import throttle
 from portal.repositories.models import Repository
 from portal.webhooks import providers
 from portal.webhooks.actions import do_receive_delivery, do_record_rejection
@@ -18,6 +19,10 @@ from portal.webhooks.actions import do_receive_delivery, do_record_rejection
 def receive(request, repository_id: int, provider: str):
     if provider not in providers.SPECS:
         raise Http404
+    # Before any lookup or read: a flood costs a counter, not a query and 25 MB of body.
+    wait = throttle.hit(request, throttle.WEBHOOK_IP, throttle.webhook_repository(repository_id))
+    if wait:
+        return throttle.too_many_requests(request, wait)
     repository = get_object_or_404(Repository, pk=repository_id)
     cap = settings.ROCPORT_WEBHOOK_MAX_BYTES
     try:

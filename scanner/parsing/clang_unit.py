@@ -66,10 +66,12 @@ class Parser:
         self._pch: str | None = None
 
     # -- public ---------------------------------------------------------------------------------------
-    def parse(self, path: str, text: str, language: str, file_args: tuple[str, ...] = ()) -> ParsedUnit:
+    def parse(self, path: str, text: str, language: str, file_args: tuple[str, ...] = (),
+              root: str = "") -> ParsedUnit:
+        """`root`: the scanned tree; an include the source spells as a path out of it is read as empty."""
         args = self._args(language, file_args)
         stubs = self._initial_stubs(path, text, args)
-        unsaved_base = [(path, text)]
+        unsaved_base = [(path, text)] + [(name, "") for name in blanked_includes(path, text, args, root)]
         if language != "c" and not self._pch:
             unsaved_base.append((PRELUDE_PATH, prelude_text()))
         rounds = 0
@@ -87,13 +89,13 @@ class Parser:
             rounds += 1
         return self._classify(tu, path, text, stubs, rounds)
 
-    def tokenize_only(self, path: str, text: str) -> ci.TranslationUnit | None:
+    def tokenize_only(self, path: str, text: str, root: str = "") -> ci.TranslationUnit | None:
         """A translation unit good for libclang's tokenizer alone: no prelude, no includes, no bodies."""
+        args = ["-x", "c++", "-nostdinc", "-nostdinc++", "-fsyntax-only", "-Wno-everything", "-ferror-limit=1"]
         try:
             return self.index.parse(
-                path, args=["-x", "c++", "-nostdinc", "-nostdinc++", "-fsyntax-only", "-Wno-everything",
-                            "-ferror-limit=1"],
-                unsaved_files=[(path, text)],
+                path, args=args,
+                unsaved_files=[(path, text)] + [(name, "") for name in blanked_includes(path, text, args, root)],
                 options=ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES | ci.TranslationUnit.PARSE_INCOMPLETE,
             )
         except ci.TranslationUnitLoadError:
@@ -204,6 +206,80 @@ def guess_unknown_macros(text: str) -> list[str]:
     for group in _MACRO_PREFIX.findall(text):
         names.update(group.split())
     return sorted(n for n in names - defined - _NOT_MACROS if not n.startswith("__") or n.endswith("_"))
+
+
+_DEVICE_TREES = ("/dev/", "/proc/", "/sys/")
+_MAX_HEADERS_FOLLOWED = 200
+
+
+def blanked_includes(path: str, text: str, args, root: str = "") -> list[str]:
+    """Files clang would open for this unit that it must read as empty, each under the names clang may use for it:
+    anything that is not a regular file or lives under /dev, /proc or /sys (`#include "/dev/zero"` never ends,
+    /dev/stdin is the worker's job pipe, /proc/self/environ holds its secrets), and, with `root`, any file the
+    source itself spells as a path out of the tree (an absolute include, "../" past the root). Configured include
+    directories are not confined here. The include lines of headers inside the tree are followed (up to
+    _MAX_HEADERS_FOLLOWED files), so a header cannot do what the main file may not."""
+    search = _search_dirs(args)
+    forced = [(None, a[len("-include"):] or "") for a in args if a.startswith("-include") and a != "-include-pch"]
+    forced += [(None, args[i + 1]) for i, a in enumerate(args[:-1]) if a == "-include"]
+    root_real = os.path.realpath(root) if root else ""
+    blanked: set[str] = set()
+    seen, queue = {os.path.realpath(path)}, [(path, text)]
+    while queue:
+        current, source = queue.pop()
+        here = os.path.dirname(current)
+        directives = _INCLUDE_LINE.findall(source) + (forced if current == path else [])
+        for quote, name in directives:
+            name = name.strip()
+            if not name:
+                continue
+            if os.path.isabs(name):
+                candidates = [name]
+            else:
+                candidates = ([here] if quote == '"' else []) + search
+                candidates = [os.path.join(base, name) for base in candidates]
+            spelled_out = os.path.isabs(name) or ".." in Path(name).parts
+            for candidate in candidates:
+                if not os.path.lexists(candidate):
+                    continue
+                real = os.path.realpath(candidate)
+                outside = bool(root_real) and spelled_out and not _inside(real, root_real)
+                if outside or _not_a_source(real):
+                    blanked.update({candidate, os.path.normpath(candidate), real})
+                elif root_real and _inside(real, root_real) and real not in seen \
+                        and len(seen) < _MAX_HEADERS_FOLLOWED:
+                    seen.add(real)
+                    try:
+                        with open(real, "rb") as handle:
+                            queue.append((real, handle.read(1_000_000).decode("utf-8", "replace")))
+                    except OSError:
+                        pass
+                break  # clang takes the first directory that has the file
+    return sorted(blanked)
+
+
+def _search_dirs(args) -> list[str]:
+    dirs = []
+    for i, arg in enumerate(args):
+        for flag in ("-I", "-isystem", "-iquote"):
+            if arg == flag and i + 1 < len(args):
+                dirs.append(args[i + 1])
+            elif arg.startswith(flag) and arg != flag:
+                dirs.append(arg[len(flag):])
+    return [d for d in dirs if d != STUB_DIR]
+
+
+def _inside(real: str, root_real: str) -> bool:
+    return real == root_real or real.startswith(root_real.rstrip("/") + "/")
+
+
+def _not_a_source(real: str) -> bool:
+    if real.startswith(_DEVICE_TREES):
+        return True
+    try:
+        return not os.path.isfile(real)
+    except OSError:
+        return True
 
 
 def _safe_stub_name(name: str) -> bool:

@@ -18,21 +18,36 @@ class CompileDbError(ValueError):
 
 
 def load(path: Path) -> dict[str, tuple[str, ...]]:
-    """Absolute source path -> the flags worth passing to libclang."""
+    """Absolute source path -> the flags worth passing to libclang. A file that is not the documented layout
+    (https://clang.llvm.org/docs/JSONCompilationDatabase.html) is a CompileDbError naming the entry."""
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CompileDbError(f"cannot read compile_commands.json at {path}: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: arrays nested thousands deep
+        raise CompileDbError(f"cannot read compile_commands.json at {path}: {str(exc)[:200]}") from None
     if not isinstance(entries, list):
         raise CompileDbError(f"{path}: expected a JSON list of compile commands")
     out = {}
-    for entry in entries:
+    for index, entry in enumerate(entries):
         if not isinstance(entry, dict) or "file" not in entry:
             continue
-        directory = Path(entry.get("directory", path.parent))
-        args = entry.get("arguments") or shlex.split(entry.get("command", ""))
-        out[str((directory / entry["file"]).resolve())] = _filter(args, directory)
+        try:
+            directory = Path(_text(entry.get("directory", str(path.parent)), "directory"))
+            if entry.get("arguments"):
+                args = entry["arguments"]
+                if not isinstance(args, list) or not all(isinstance(a, str) and "\0" not in a for a in args):
+                    raise ValueError("'arguments' must be a list of strings")
+            else:
+                args = shlex.split(_text(entry.get("command", ""), "command"))  # ValueError: unclosed quote
+            out[str((directory / _text(entry["file"], "file")).resolve())] = _filter(args, directory)
+        except (ValueError, OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop in resolve()
+            raise CompileDbError(f"{path}: entry {index}: {str(exc)[:200]}") from None
     return out
+
+
+def _text(value, key: str) -> str:
+    if not isinstance(value, str) or "\0" in value:
+        raise ValueError(f"'{key}' must be a string")
+    return value
 
 
 def _filter(args: list[str], directory: Path) -> tuple[str, ...]:

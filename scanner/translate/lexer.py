@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import clang.cindex as ci
 
+from scanner.parsing.clang_unit import blanked_includes
 from scanner.parsing.tokens import token_spans
 
 _STOP_HEADER = "/__rocport__/stop_after_loading.h"
@@ -23,7 +24,10 @@ class Lexer:
 
     def spans(self, path: str, text: str, data: bytes) -> list[tuple[int, int, int]]:
         """(kind, offset, length) per token; kind: 0 punctuation, 1 keyword, 2 identifier, 3 literal, 4 comment."""
+        # clang still opens the main file's includes before it stops: a device (`#include "/dev/zero"`) would
+        # never end, so those are read as empty (scanner.parsing.clang_unit.blanked_includes).
+        blanked = [(name, "") for name in blanked_includes(path, text, _ARGS)]
         tu = self.index.parse(path, args=_ARGS,
-                              unsaved_files=[(path, text), (_STOP_HEADER, "#error stop\n#error stop\n")],
+                              unsaved_files=[(path, text), (_STOP_HEADER, "#error stop\n#error stop\n"), *blanked],
                               options=ci.TranslationUnit.PARSE_INCOMPLETE)
         return token_spans(tu, path, data)

@@ -16,6 +16,10 @@ os.environ.setdefault("ROCPORT_SCAN_HEARTBEAT_STALE", "5")
 # The compile check costs about a second per CUDA file: the tests that are about it turn it on
 # (tests/portal/test_compile_check_portal.py); the others scan as before.
 os.environ.setdefault("ROCPORT_COMPILE_CHECK", "off")
+# Every test's requests come from 127.0.0.1 and the counters outlive a test: the suite runs with the limits on but
+# out of reach; tests/portal/test_rate_limits.py sets the rates it tests.
+for _rate in ("SIGNIN_IP", "SIGNIN_USERNAME", "TOKEN_CREATE", "TOKEN_FAILURES_IP", "WEBHOOK_REPOSITORY", "WEBHOOK_IP"):
+    os.environ.setdefault(f"ROCPORT_RATE_{_rate}", "100000/m")
 
 import django  # noqa: E402
 import pytest  # noqa: E402

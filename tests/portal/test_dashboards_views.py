@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from portal.accounts.models import Membership
 from portal.dashboards import charts, effort, metrics
-from portal.findings import ownership
+from portal.findings import ownership, rollups
 from portal.findings.models import SEVERITY_RANK, Finding
 from portal.repositories.models import Repository
 from portal.scans.models import Scan, ScannedFile
@@ -37,8 +37,9 @@ CODEOWNERS = "*.cu @gpu-team\n/src/blas/ @blas-owners  # the later rule wins for
 
 def add_scan(repository, files: dict[str, tuple[str, str, str]], *, age_days: int = 0, status: str = "finished",
              branch: str = "", tracking: dict | None = None) -> Scan:
-    """A scan whose ScannedFiles carry the real translator's statistics, and a summary written the way the
-    pipeline's _summary writes it (open counts of the branch now, translation totals, parse modes).
+    """A scan whose ScannedFiles carry the real translator's statistics, a summary written the way the
+    pipeline's _summary writes it (open counts of the branch now, translation totals, parse modes), and the
+    branch's rollup rebuilt as ingestion does.
     files: path -> (source, parse mode, error)."""
     branch = branch or repository.default_branch
     created = timezone.now() - timedelta(days=age_days)
@@ -66,6 +67,7 @@ def add_scan(repository, files: dict[str, tuple[str, str, str]], *, age_days: in
                         "open_by_risk": open_by_risk, "files": len(files),
                         "translation": {"converted": converted, "unconverted": unconverted}}
         scan.save(update_fields=["summary"])
+        rollups.refresh_after_ingest(scan)  # as tracking.ingest leaves the branch: its rollup at this scan
     return scan
 
 

@@ -36,7 +36,7 @@ def test_compose_file_has_the_services_and_their_wiring():
 def test_env_example_lists_every_setting_alphabetically():
     names = set()
     for path in (ROOT / "portal").rglob("*.py"):
-        names |= set(re.findall(r'env_(?:str|bool|int|list|secret)\("([A-Z_]+)"', path.read_text()))
+        names |= set(re.findall(r'env_(?:str|bool|int|list|secret|rate)\("([A-Z_]+)"', path.read_text()))
     listed = [line.split("=")[0] for line in (ROOT / ".env.example").read_text().splitlines()
               if line and not line.startswith("#")]
     assert names <= set(listed), f"missing from .env.example: {sorted(names - set(listed))}"

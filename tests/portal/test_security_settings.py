@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cryptography.fernet import Fernet
 from django.test import Client
 from django.urls import reverse
 
@@ -23,7 +24,7 @@ def test_check_deploy_is_clean_with_production_settings(tmp_path):
     env.update(DJANGO_SETTINGS_MODULE="portal.settings", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60),
                ALLOWED_HOSTS="rocport.example.com", SESSION_COOKIE_SECURE="1", SECURE_SSL_REDIRECT="1",
                SECURE_HSTS_SECONDS="31536000", ROCPORT_VAR_DIR=str(tmp_path),
-               ROCPORT_CREDENTIALS_KEY=secrets.token_urlsafe(32))
+               ROCPORT_CREDENTIALS_KEY=Fernet.generate_key().decode())
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr

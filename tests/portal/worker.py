@@ -13,30 +13,41 @@ import redis
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
-BROKER = os.environ["CELERY_BROKER_URL"]
 
 
 class Worker:
     def __init__(self, log: Path, name: str = "test", flush: bool = True, **env: str):
         """`name`: the worker's node name (-n NAME@host; two workers need two); `flush`: empty the broker's
         Redis db first (the first worker of a test; a second one must not drop messages already sent)."""
-        broker = env.get("CELERY_BROKER_URL", BROKER)
+        # Read when a worker starts, not at import: the fault suite sets the broker after importing this module.
+        broker = env.get("CELERY_BROKER_URL") or os.environ["CELERY_BROKER_URL"]
         if flush:
             redis.Redis.from_url(broker).flushdb()  # no message of an earlier test is redelivered here
         self.name = name
-        database = test_database_url()
+        self.env = {**os.environ, "DATABASE_URL": test_database_url(), **env}
         self.log = log
+        self.process = None
+        self._start()
+
+    def _start(self) -> None:
+        self._ready_from = self.log.stat().st_size if self.log.exists() else 0
+        # A new session: stop() kills the whole process group (the main process and its pool children).
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
-             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}@%h"],
-            cwd=ROOT, env={**os.environ, "DATABASE_URL": database, **env}, stdout=open(log, "w"),
-            stderr=subprocess.STDOUT, start_new_session=True)
+             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{self.name}@%h"],
+            cwd=ROOT, env=self.env, stdout=open(self.log, "a"), stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_for("ready.")
+
+    def restart(self) -> None:
+        """A new worker process on the same broker, as a supervisor would start after a crash. The broker is not
+        flushed: the messages queued (and those the dead worker held unacknowledged) stay where they are."""
+        self.stop()
+        self._start()
 
     def _wait_for(self, text: str, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if text in self.log.read_text():
+            if text in self.log.read_bytes()[self._ready_from:].decode(errors="replace"):
                 return
             if self.process.poll() is not None:
                 raise RuntimeError("worker exited:\n" + self.log.read_text()[-3000:])
