@@ -219,8 +219,9 @@ def _plan(run_: Run) -> list[int]:
             first_scan_of_branch=previous is None,
             files=[[job.rel, checkout.blobs.get(job.rel, ""), keys[job.rel], job.rel in reused] for job in jobs])
         created = ScanShard.objects.bulk_create(
+            # queued_at: a shard never claimed (its planner died before sending it) counts as lost for the sweeper
             ScanShard(scan=scan, number=number, scan_attempt=run_.attempt, files=len(group),
-                      bytes=sum(size for _, size in group),
+                      queued_at=timezone.now(), bytes=sum(size for _, size in group),
                       entries=[[job.rel, checkout.blobs.get(job.rel, ""), keys[job.rel]] for job, _ in group])
             for number, group in enumerate(groups, start=1))
         if extra is not None:
