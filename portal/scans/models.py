@@ -110,7 +110,6 @@ class ScanPlan(models.Model):
     renames = models.JSONField(default=dict)  # old path -> new path (git's rename detection)
     rules = models.JSONField(default=list)  # the enabled rule codes (.rocport.toml), for "fixed only where it ran"
     first_scan_of_branch = models.BooleanField(default=False)
-    ingest_queued = models.BooleanField(default=False)  # set by the shard that finished last
     ingest_attempts = models.PositiveIntegerField(default=0)
 
 

@@ -210,9 +210,10 @@ def _plan(run_: Run) -> list[int]:
         extra = repository_pass.finalize(root, options, jobs)
         groups = shards.split([job for job in jobs if job.rel not in reused], root)
     with transaction.atomic():
-        ScanShard.objects.filter(scan=scan).delete()  # an earlier attempt's plan: its tasks find nothing to do
-        ShardFileResult.objects.filter(scan=scan).delete()
-        ScanPlan.objects.filter(pk=scan.pk).delete()
+        if run_.attempt > 1:  # an earlier attempt's plan: its tasks find nothing to do
+            ScanShard.objects.filter(scan=scan).delete()
+            ShardFileResult.objects.filter(scan=scan).delete()
+            ScanPlan.objects.filter(pk=scan.pk).delete()
         ScanPlan.objects.create(
             scan=scan, attempt=run_.attempt, present=sorted(checkout.blobs), renames=checkout.renames,
             rules=[rule.code for rule in enabled],
@@ -228,7 +229,12 @@ def _plan(run_: Run) -> list[int]:
             data = extra.to_dict()
             ShardFileResult.objects.create(scan=scan, path=extra.path, result=data,
                                            translation=data.pop("translation", None))
-        run_.move(ScanStatus.SCANNING, files_total=len(jobs), files_done=len(reused), files_reused=len(reused))
+        moved = Scan.objects.filter(pk=scan.pk, attempts=run_.attempt, status=ScanStatus.CLONING).update(
+            status=ScanStatus.SCANNING, heartbeat=timezone.now(), files_total=len(jobs), files_done=len(reused),
+            files_reused=len(reused))
+        if moved != 1:
+            raise Superseded()  # rolls the plan back
+        scan.status = ScanStatus.SCANNING
         _announce(signals.scan_started, scan)
     return [shard.pk for shard in created]
 
@@ -270,7 +276,7 @@ def ingest(scan_id: int) -> None:
     if claimed.update(status=ScanStatus.INGESTING, heartbeat=timezone.now()) != 1:
         return
     ScanPlan.objects.filter(pk=scan_id).update(ingest_attempts=F("ingest_attempts") + 1)
-    plan.refresh_from_db()
+    plan.ingest_attempts += 1  # counts ingestions that died: a rare race between two only miscounts by one
     if plan.ingest_attempts > settings.SCAN_MAX_ATTEMPTS:
         fail(scan_id, WORKER_LOST, f"gave up ingesting after {plan.ingest_attempts - 1} attempts that did not "
                                    "finish (the worker died or was killed each time)", plan.attempt)

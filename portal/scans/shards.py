@@ -97,10 +97,11 @@ def claim(shard_id: int, task_id: str, worker: str, deadline: float | None = Non
     free = (Q(status=ShardStatus.PENDING) | Q(status=ShardStatus.RUNNING, task_id=task_id)
             | Q(status=ShardStatus.RUNNING, heartbeat__lt=stale))
     with transaction.atomic():
-        shard = ScanShard.objects.select_for_update().filter(free, pk=shard_id).first()
+        shard = (ScanShard.objects.select_for_update(of=("self",)).select_related("scan__repository")
+                 .filter(free, pk=shard_id).first())
         if shard is None:
             return None
-        scan = Scan.objects.select_related("repository").get(pk=shard.scan_id)
+        scan = shard.scan
         if scan.status != ScanStatus.SCANNING or scan.attempts != shard.scan_attempt:
             return None  # superseded, cancelled, failed, or planned again by a newer attempt
         shard.attempts += 1
@@ -152,7 +153,10 @@ def _scan(shard_run: ShardRun) -> None:
     tree, memo = checkouts.checkout(scan.repository, scan.commit_sha, ref=scan.branch)
     options, jobs, _enabled, keys = pipeline.plan_files(tree.path, tree.blobs, memo)
     planned = {path: key for path, _blob, key in shard.entries}
-    stored = set(ShardFileResult.objects.filter(scan=scan, path__in=list(planned)).values_list("path", flat=True))
+    stored: set[str] = set()
+    if shard_run.attempt > 1:  # what earlier attempts stored is kept (the first has nothing to look up)
+        stored = set(ShardFileResult.objects.filter(scan=scan, path__in=list(planned)).values_list("path",
+                                                                                                     flat=True))
     todo = [job for job in jobs if job.rel in planned and job.rel not in stored]
     found = {job.rel for job in jobs}
     if not planned.keys() <= found or any(keys[job.rel] != planned[job.rel] for job in todo):
@@ -177,7 +181,8 @@ def _scan(shard_run: ShardRun) -> None:
     except DeadlineExceeded:
         shard_run.check_deadline()
         raise
-    _store(shard_run, rows, fresh)
+    if rows:
+        _store(shard_run, rows, fresh)
 
 
 def _store(shard_run: ShardRun, rows: list[ShardFileResult], fresh: list[BlobResult]) -> None:
@@ -207,12 +212,11 @@ def _finish(shard_run: ShardRun) -> Outcome:
         now = timezone.now()
         if shard_run.mine().update(status=ShardStatus.DONE, finished=now, heartbeat=now, error="") != 1:
             raise pipeline.Superseded()
+        # Under the lock, the shards' DONE updates are serialised and a shard that is done is never claimed again:
+        # exactly one shard sees none left.
         left = (ScanShard.objects.filter(scan_id=plan.pk, scan_attempt=plan.attempt)
                 .exclude(status=ShardStatus.DONE).exists())
-        if left or plan.ingest_queued:
-            return Outcome.DONE
-        ScanPlan.objects.filter(pk=plan.pk).update(ingest_queued=True)
-    return Outcome.LAST
+    return Outcome.DONE if left else Outcome.LAST
 
 
 def _failed(shard_run: ShardRun, why: str) -> Outcome:
