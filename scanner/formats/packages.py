@@ -35,6 +35,10 @@ def parse_toml(text: str) -> Parsed:
         return Parsed(tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
         return Parsed(None, f"not valid TOML ({exc})")
+    except ValueError:  # int() refusing a number of more than 4,300 digits, which tomllib lets through
+        return Parsed(None, "not valid TOML (a number of more than 4,300 digits)")
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        return Parsed(None, "not valid TOML (nested too deeply)")
 
 
 def requirements(facts) -> list[Requirement]:

@@ -22,6 +22,8 @@ def parse(text: str) -> Parsed:
     except (SyntaxError, ValueError) as exc:
         where = f"line {exc.lineno}: " if getattr(exc, "lineno", None) else ""
         return Parsed(None, f"not valid Python 3 ({where}{getattr(exc, 'msg', exc)})")
+    except (RecursionError, MemoryError):  # an expression nested thousands deep (`- - - ... 1`, `a.b.b...`)
+        return Parsed(None, "not analysable as Python 3 (nested too deeply)")
 
 
 def tree(facts) -> ast.Module | None:

@@ -23,9 +23,31 @@ Node = yaml.Node
 MappingNode, SequenceNode, ScalarNode = yaml.MappingNode, yaml.SequenceNode, yaml.ScalarNode
 
 
+# libyaml's composer recurses in C once per level of nesting: some ten thousand levels (`a: [[[[...`, `- - - x`)
+# overflow the worker's stack (SIGSEGV, the file lost as a crash). No real file nests this deep.
+MAX_DEPTH = 200
+# The rules walk the nodes with aliases expanded: a kilobyte of aliases, each naming the previous twice, expands
+# to 2**40 nodes ("billion laughs") and would hold the worker until the per-file timeout; an alias inside its own
+# anchor's collection makes the walk endless; a chain of aliases nests deeper than the text. A 2 MB file (the
+# size cap) of short items has about this many nodes.
+MAX_NODES = 1_000_000
+
+
 def parse(text: str) -> Parsed:
     try:
-        return Parsed([doc for doc in yaml.compose_all(text, Loader=_Loader) if doc is not None])
+        depth = _depth(text)
+        if depth > MAX_DEPTH:
+            return Parsed(None, f"not analysable as YAML (nested more than {MAX_DEPTH} levels deep)")
+        docs = [doc for doc in yaml.compose_all(text, Loader=_Loader) if doc is not None]
+        expanded = _expanded(docs)
+        if expanded is None:
+            return Parsed(None, "not analysable as YAML (an alias refers to the collection that contains it)")
+        if expanded[0] > MAX_NODES or expanded[1] > MAX_DEPTH:
+            return Parsed(None, f"not analysable as YAML (its aliases expand to more than {MAX_NODES} nodes or "
+                                f"{MAX_DEPTH} levels)")
+        return Parsed(docs)
+    except RecursionError:  # the pure-Python composer, when PyYAML was built without libyaml
+        return Parsed(None, "not analysable as YAML (nested too deeply)")
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
@@ -81,6 +103,58 @@ def scalars(node: Node | None) -> Iterator[ScalarNode]:
     elif isinstance(node, MappingNode):
         for _, value in node.value:
             yield from scalars(value)
+
+
+def _depth(text: str) -> int:
+    """How deep the collections nest, from libyaml's event stream (its parser keeps an explicit stack, it does
+    not recurse); skipped when the file has too few `[{:-?` to nest past MAX_DEPTH at all."""
+    if sum(text.count(char) for char in "[{:-?") <= MAX_DEPTH:
+        return 0
+    depth = deepest = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+    return deepest
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _expanded(roots: list[Node]) -> tuple[int, int] | None:
+    """(nodes, depth) of a walk of `roots` with aliases expanded (the count stops a little past MAX_NODES), or
+    None when an alias makes the graph cyclic. Iterative: alias chains may nest far deeper than the text."""
+    sizes: dict[int, tuple[int, int]] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False) for root in roots]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            on_path.discard(key)
+            below = [sizes[id(child)] for child in _children(node)]
+            sizes[key] = (min(MAX_NODES + 1, 1 + sum(n for n, _ in below)), 1 + max((d for _, d in below), default=0))
+            continue
+        if key in sizes:
+            continue
+        on_path.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in on_path:
+                return None
+            if id(child) not in sizes:
+                stack.append((child, False))
+    return sum(sizes[id(root)][0] for root in roots), max((sizes[id(root)][1] for root in roots), default=0)
 
 
 def walk(node: Node | None, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Node, Node]]:

@@ -5,7 +5,7 @@ test and the input is kept under var/test-artifacts/fuzz/ to replay:
 
     .venv/bin/python -m tests.fuzz.atheris_targets TARGET var/test-artifacts/fuzz/TARGET-crash-<sha1>
 
-Budget: ROCPORT_FUZZ_SECONDS per target (default 15), times ROCPORT_FUZZ_SCALE.
+Budget: ROCPORT_FUZZ_SECONDS per target (default 12), times ROCPORT_FUZZ_SCALE.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from tests.fuzz.atheris_targets import EVENTS, LANGUAGES, PROVIDERS
 from tests.fuzz.budget import scale
 from tests.fuzz.mutations import CUDA_VOCABULARY, ROOT, cxx_corpus, text_corpus, webhook_corpus
 from tests.fuzz.test_config_properties import EXAMPLE
+from tests.fuzz.test_scanner_properties import ALIAS_BOMB, ALIAS_CYCLE, NESTING
 
 ARTIFACTS = ROOT / "var" / "test-artifacts" / "fuzz"
 CXX_INDEX = {suffix: i for i, (_, suffix) in enumerate(LANGUAGES)}
@@ -38,7 +39,8 @@ def seeds(target: str) -> list[bytes]:
     """Real inputs, with the first byte choosing what atheris_targets makes of them."""
     if target == "analyze":
         out = [bytes([CXX_INDEX[".cu"]]) + data for data in cxx_corpus()]
-        for name, data in text_corpus():
+        nested = [(name, (p + o * 3_000 + c * 3_000 + s).encode()) for name, (p, o, c, s) in NESTING.items()]
+        for name, data in [*text_corpus(), *nested, ("compose.yml", ALIAS_BOMB), ("k8s.yaml", ALIAS_CYCLE)]:
             index = next((i for i, (_, suffix) in enumerate(LANGUAGES) if name.endswith(suffix)), None)
             if index is not None:
                 out.append(bytes([index]) + data)
@@ -67,7 +69,7 @@ def test_coverage_guided_fuzzing_finds_no_crash(tmp_path, target, max_len):
     (tmp_path / "words.dict").write_text(dictionary(target))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     before = set(ARTIFACTS.iterdir())
-    seconds = int(os.environ.get("ROCPORT_FUZZ_SECONDS", "15")) * scale()
+    seconds = int(os.environ.get("ROCPORT_FUZZ_SECONDS", "12")) * scale()
     command = [sys.executable, "-m", "tests.fuzz.atheris_targets", target, str(corpus),
                f"-max_total_time={seconds}", f"-max_len={max_len}", "-timeout=30", "-rss_limit_mb=3072",
                f"-dict={tmp_path / 'words.dict'}", f"-artifact_prefix={ARTIFACTS}/{target}-", "-print_final_stats=1"]

@@ -11,7 +11,8 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from hypothesis import given, strategies as st
+import pytest
+from hypothesis import event as label, given, strategies as st
 
 from scanner import ScanOptions, scan
 from scanner.discovery import language_of
@@ -48,7 +49,33 @@ def hostile_text(draw) -> tuple[str, bytes]:
     return name, mutate(data, draw(steps), tuple(d for _, d in text_corpus()))
 
 
-hostile_file = st.one_of(hostile_cxx(), hostile_cxx(), hostile_text())
+# Whole files that are one deep construct, in the syntax of each language's parser: the parsers recurse (Python's
+# ast, tomllib, libyaml's composer in C), so a few thousand levels must be a per-file fallback, not a crash.
+NESTING = {
+    "k.cu": ("int x = ", "(", ")", ";\n"), "k.cuh": ("void f() ", "{", "}", "\n"),
+    "k.cpp": ("#if 1\n", "#if 1\n", "#endif\n", ""), "run.py": ("x = ", "-", "", "1\n"),
+    "setup.py": ("x = a", ".b", "", "\n"), "check.py": ("x = 1", "+1", "", "\n"),
+    "pyproject.toml": ("[project]\ndependencies = ", "[", "]", "\n"), "compose.yml": ("a: ", "[", "]", "\n"),
+    "inference.yaml": ("", "- ", "", "x\n"), "environment.yml": ("a: ", "{b: ", "}", "\n"),
+    "CMakeLists.txt": ("set(A ", "(", ")", ")\n"), "run.sh": ("echo ", "$(", ")", "\n"),
+}
+
+
+@st.composite
+def nested_file(draw) -> tuple[str, bytes]:
+    name = draw(st.sampled_from(sorted(NESTING)))
+    prefix, opening, closing, suffix = NESTING[name]
+    depth = draw(st.sampled_from([3_000, 60_000]))  # shallow nesting comes with the mutations
+    label(f"{name} nested {depth} deep")  # --hypothesis-show-statistics
+    return name, (prefix + opening * depth + closing * depth + suffix).encode()
+
+
+# YAML aliases: each naming the previous twice (2**40 nodes expanded), or inside their own collection.
+ALIAS_BOMB = ("l0: &l0 [x, x]\n" + "".join(f"l{i}: &l{i} [*l{i - 1}, *l{i - 1}]\n" for i in range(1, 40))).encode()
+ALIAS_CYCLE = b"a: &a [1, *a]\nb: &b {x: *b}\n"
+alias_file = st.sampled_from([("compose.yml", ALIAS_BOMB), ("k8s.yaml", ALIAS_CYCLE)])
+
+hostile_file = st.one_of(hostile_cxx(), hostile_cxx(), hostile_text(), nested_file(), alias_file)
 
 
 def _key(result) -> tuple:
@@ -81,13 +108,15 @@ def _check_result(result, data: bytes) -> None:
         assert finding.rule.startswith("ROC") and finding.fingerprint, finding
 
 
-@fuzz_settings(examples=12)
-@given(files=st.lists(hostile_file, min_size=1, max_size=4), crash_one=st.booleans())
-def test_a_hostile_file_costs_itself_and_never_the_scan(files, crash_one):
+@fuzz_settings(examples=15)
+@given(some=st.tuples(hostile_cxx(), hostile_text(), nested_file()), more=st.lists(hostile_file, max_size=2),
+       crash_one=st.booleans())
+def test_a_hostile_file_costs_itself_and_never_the_scan(some, more, crash_one):
+    files = [*some, *more]
     expected = baseline()
     with tempfile.TemporaryDirectory(prefix="rocport-fuzz-") as tmp:
         root = Path(tmp)
-        fuzzed = {f"fuzz/{i}-{name if not name.startswith('.') else 'f' + name}": data
+        fuzzed = {f"fuzz/{i}/{name if not name.startswith('.') else 'f' + name}": data
                   for i, (name, data) in enumerate(files)}
         _write(root, {**CONTROLS, **fuzzed})
         previous = os.environ.get("ROCPORT_FAULT")
@@ -134,3 +163,31 @@ def test_the_translator_never_raises_and_gives_text(source):
     assert data["text"] == result.text
     diff = unified_diff(f"fuzz{suffix}", text, result.text)
     assert isinstance(diff, str) and (diff == "") == (result.text == text)
+
+
+def test_every_parser_survives_the_deepest_nesting_and_alias_bombs_in_one_scan(tmp_path):
+    files = {f"{i}/{name}": data for i, (name, data) in enumerate(
+        [(name, (p + o * 60_000 + c * 60_000 + s).encode()) for name, (p, o, c, s) in NESTING.items()]
+        + [("compose.yml", ALIAS_BOMB), ("k8s.yaml", ALIAS_CYCLE)])}
+    _write(tmp_path, files)
+    results = {r.path: r for r in scan(tmp_path, OPTIONS)}
+    for rel, data in files.items():
+        _check_result(results[rel], data)
+
+
+@pytest.mark.parametrize("name, data", [
+    # found by probing the nesting above: each was a crash of the scanner, contained by the pool
+    ("compose.yml", b"a: " + b"[" * 50_000 + b"]" * 50_000 + b"\n"),  # libyaml's composer: SIGSEGV
+    ("run.py", b"x = " + b"-" * 5_000 + b"1\n"),  # ast.parse: RecursionError
+    ("setup.py", b"x = a" + b".b" * 100_000 + b"\n"),
+    ("pyproject.toml", b"[project]\ndependencies = " + b"[" * 3_000 + b"]" * 3_000 + b"\n"),  # tomllib
+    ("pyproject.toml", b"[project]\nversion = " + b"9" * 5_000 + b"\n"),  # int(): ValueError
+    ("compose.yml", ALIAS_BOMB),  # held the worker until the per-file timeout
+    ("k8s.yaml", ALIAS_CYCLE),  # an endless walk: RecursionError
+])
+def test_files_that_broke_a_parser_are_analysed_by_lines_and_say_why(tmp_path, name, data):
+    (tmp_path / name).write_bytes(data)
+    (result,) = [r for r in scan(tmp_path, OPTIONS) if r.path == name]
+    assert not result.error, result.error
+    assert result.health.mode == ParseMode.TOKENS and result.health.fallback_reason, result.health
+    assert result.elapsed_ms < 15_000

@@ -230,15 +230,64 @@ def count_queries(client, url) -> int:
 
 
 @pytest.mark.django_db
-def test_the_dashboards_query_count_does_not_grow_with_findings_or_files(people, repo_factory):
+def test_the_pages_query_counts_do_not_grow_with_findings_or_files(people, repo_factory):
     repo = repo_factory()
     row = Repository.objects.create(team=people.team, name="grows", clone_url=repo.url)
     scan(row, repo.commit("small", **{"src__k.cu": LANE.format(body=BAD)}))
     vera = client_for(people.vera)
     urls = [reverse("dashboards:repository", args=[row.pk]), reverse("dashboards:portfolio"),
-            reverse("repositories:list")]
+            reverse("repositories:list"), reverse("catalogue:rule", args=["ROC101"])]
     before = [count_queries(vera, url) for url in urls]
     scan(row, repo.commit("big", **{f"src__m{i}.cu": LANE.format(body=BAD * (1 + i % 4)) for i in range(40)}))
     assert Finding.objects.filter(repository=row, state="open").count() > 80
     assert [count_queries(vera, url) for url in urls] == before
+    assert_rollup_is_live(row)
+    page = vera.get(reverse("catalogue:rule", args=["ROC101"]))
+    assert page.context["open_findings"] == Finding.objects.filter(repository=row, rule="ROC101", state="open").count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_triage_during_an_ingestion_waits_for_it_and_moves_the_figures_it_left(people):
+    """Ingestion (here its last steps: a finding fixed, the rollup rebuilt) holds the branch's rollup row until
+    it commits; a triage meanwhile waits for the row and applies its delta to what the ingestion wrote, so
+    neither change is lost."""
+    import threading
+    import time
+
+    from django.db import connections, transaction
+
+    from portal.findings.actions import do_triage_findings
+    from tests.portal.test_dashboards_views import FINDINGS, add_findings
+
+    row = Repository.objects.create(team=people.team, name="racy", clone_url="https://example.com/r.git")
+    scan_row = Scan.objects.create(repository=row, branch="main", status=ScanStatus.FINISHED, commit_sha="a" * 40)
+    add_findings(row, scan_row, FINDINGS)
+    rollups.refresh_after_ingest(scan_row)
+    fixed_by_scan, triaged = Finding.objects.filter(repository=row, state="open").order_by("pk")[:2]
+    rebuilt, committed = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def ingestion():
+        try:
+            with transaction.atomic():
+                Finding.objects.filter(pk=fixed_by_scan.pk).update(state="fixed")
+                rollups.refresh_after_ingest(scan_row)
+                rebuilt.set()
+                time.sleep(1.0)
+            committed.set()
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(exc)
+            rebuilt.set()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=ingestion)
+    thread.start()
+    assert rebuilt.wait(10)
+    do_triage_findings(Finding.objects.filter(pk=triaged.pk), "wont_fix", "legacy", acting_user=people.bob)
+    assert committed.is_set()  # the triage could not finish before the ingestion committed
+    thread.join(10)
+    assert not errors, errors
+    assert Finding.objects.get(pk=fixed_by_scan.pk).state == "fixed"
+    assert Finding.objects.get(pk=triaged.pk).triage == "wont_fix"
     assert_rollup_is_live(row)
