@@ -23,6 +23,15 @@ FINAL_STATUSES = frozenset({ScanStatus.FINISHED, ScanStatus.FAILED, ScanStatus.C
 ACTIVE_STATUSES = frozenset({ScanStatus.CLONING, ScanStatus.SCANNING, ScanStatus.INGESTING})
 
 
+class ShardStatus(models.TextChoices):
+    """Where one shard of a scan is (portal/scans/shards.py)."""
+
+    PENDING = "pending"  # planned and sent to the broker, or sent again after a failure
+    RUNNING = "running"  # claimed by a worker, which heartbeats while it holds it
+    DONE = "done"  # every file's result is stored
+    FAILED = "failed"  # out of attempts: the scan failed with it
+
+
 class ScanTrigger(models.TextChoices):
     MANUAL = "manual"
     PUSH = "push"
@@ -46,3 +55,4 @@ USER_ERRORS = {
 }
 APP_ERROR = "scan:app:internal-error"
 WORKER_LOST = "scan:app:worker-lost"
+SHARD_FAILED = "scan:app:shard-failed"  # one shard failed on every attempt (the message names it and its files)

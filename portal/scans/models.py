@@ -1,4 +1,5 @@
-"""Scans, the files each scan looked at, and the per-blob result cache."""
+"""Scans, the files each scan looked at, the per-blob result cache, and a running scan's plan, shards and
+stored per-file results (portal/scans/shards.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from portal.repositories.models import Repository
-from portal.scans.constants import FINAL_STATUSES, ScanStatus, ScanTrigger
+from portal.scans.constants import FINAL_STATUSES, ScanStatus, ScanTrigger, ShardStatus
 from portal.scans.querysets import ScanQuerySet
 
 
@@ -95,3 +96,71 @@ class BlobResult(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["blob_sha", "cache_key"], name="one_result_per_blob")]
+
+
+class ScanPlan(models.Model):
+    """What a scan's planning step decided, for its shards and its ingestion; deleted when the scan is ingested.
+    Workers share only the database and the broker, so everything a shard or the ingestion needs is here."""
+
+    scan = models.OneToOneField(Scan, on_delete=models.CASCADE, primary_key=True, related_name="plan")
+    attempt = models.PositiveIntegerField()  # the scan attempt that planned; a newer attempt plans again
+    # [[path, blob sha, cache key, reused], ...] in path order, every file the scanner looks at
+    files = models.JSONField(default=list)
+    present = models.JSONField(default=list)  # every regular file of the commit (an absent file's findings are fixed)
+    renames = models.JSONField(default=dict)  # old path -> new path (git's rename detection)
+    rules = models.JSONField(default=list)  # the enabled rule codes (.rocport.toml), for "fixed only where it ran"
+    first_scan_of_branch = models.BooleanField(default=False)
+    ingest_attempts = models.PositiveIntegerField(default=0)
+
+
+class ScanShard(models.Model):
+    """A slice of a scan's files, scanned by one Celery task on any worker."""
+
+    scan = models.ForeignKey(Scan, on_delete=models.CASCADE, related_name="shards")
+    number = models.PositiveIntegerField()  # 1-based, in path order
+    scan_attempt = models.PositiveIntegerField()  # shards of an older attempt of the scan are dead
+    entries = models.JSONField(default=list)  # [[path, blob sha, cache key], ...]; emptied once the scan is ingested
+    files = models.PositiveIntegerField(default=0)
+    bytes = models.BigIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=ShardStatus.choices, default=ShardStatus.PENDING)
+    attempts = models.PositiveIntegerField(default=0)  # claims; past SCAN_MAX_ATTEMPTS the scan fails
+    files_done = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True, default="")  # the message that holds the claim
+    worker = models.CharField(max_length=255, blank=True, default="")  # hostname of the last claimant
+    workers = models.JSONField(default=list)  # hostname of each attempt, in order
+    error = models.TextField(blank=True, default="")  # why the last attempt failed
+    queued_at = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["scan", "number"]
+        constraints = [models.UniqueConstraint(fields=["scan", "number"], name="one_shard_per_number")]
+        indexes = [
+            # the sweeper's query: running shards by heartbeat, pending ones by when they were sent
+            models.Index(fields=["status", "heartbeat"], name="shard_status_heartbeat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"shard {self.number} of scan {self.scan_id} ({self.status})"
+
+    def describe(self) -> str:
+        """'shard 3 (400 files: src/a.cu, src/b.cu, src/c.cu and 397 more)', for failure messages."""
+        paths = [entry[0] for entry in self.entries]
+        shown = ", ".join(paths[:3])
+        more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+        return f"shard {self.number} ({self.files} files: {shown}{more})"
+
+
+class ShardFileResult(models.Model):
+    """One file's result in a running scan, stored by its shard as it goes and read once by the ingestion.
+    `result` is None when the result is in the blob cache under the plan's (blob, cache key)."""
+
+    scan = models.ForeignKey(Scan, on_delete=models.CASCADE, related_name="+")
+    path = models.CharField(max_length=1000)
+    result = models.JSONField(null=True, blank=True)
+    translation = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scan", "path"], name="one_pending_result_per_path")]

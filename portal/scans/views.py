@@ -4,6 +4,7 @@ what went wrong and what to do, never a stack trace."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
@@ -32,6 +33,9 @@ ADVICE = {
     "scan:user:protocol-not-allowed": _("This URL's protocol is not allowed on this server. Use https or ssh."),
     "scan:app:worker-lost": _("The scanning worker stopped several times. This is on our side; the "
                               "administrators have the logs. Start the scan again later."),
+    "scan:app:shard-failed": _("One part of the scan (a shard) failed on every attempt; the message names its "
+                               "files. This is on our side: the administrators have the logs. Start the scan "
+                               "again; if it fails the same way, report it."),
     "scan:app:internal-error": _("Something went wrong on our side; the administrators have the logs. Start "
                                  "the scan again; if it fails the same way, report it."),
 }
@@ -44,7 +48,10 @@ def _scan_for(request, pk: int) -> Scan:
 
 
 def _context(scan: Scan) -> dict:
-    return {"scan": scan, "advice": ADVICE.get(scan.error_code, ""), "repository": scan.repository}
+    # One query: how the scan was split, and over how many worker processes (hostname of each shard's last run).
+    shards = scan.shards.aggregate(count=Count("id"), workers=Count("worker", distinct=True))
+    return {"scan": scan, "advice": ADVICE.get(scan.error_code, ""), "repository": scan.repository,
+            "shard_count": shards["count"], "shard_workers": shards["workers"]}
 
 
 @require_GET

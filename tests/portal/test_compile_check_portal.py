@@ -152,18 +152,14 @@ def test_a_check_that_could_not_finish_is_not_cached(people, tmp_path):
     root = tmp_path / "checkout"
     (root / "src").mkdir(parents=True)
     (root / "src" / "a.cu").write_text(BUILDS)
-    scan_row = Scan.objects.create(repository=Repository.objects.create(team=people.team, name="r",
-                                                                        clone_url="https://example.com/r.git"),
-                                   branch="main")
     results = {"timed out": False, "compiles": True}
     for reason, cacheable in results.items():
         result = FileResult("src/a.cu", "cuda", ParseHealth(ParseMode.AST), FileStats())
         result.compile = {"status": "not-checked" if not cacheable else "compiles", "reason": reason, "target": "",
                           "counts": {}, "cacheable": cacheable}
-        fresh: list = []
-        pipeline._take(root, scan_row, result, {"src/a.cu": f"{int(cacheable)}" * 40}, {"src/a.cu": "k"}, [], [],
-                       fresh, [], lambda *a: frozenset())
-        assert len(fresh) == (1 if cacheable else 0), reason
+        _data, _translation, cached = pipeline.fresh_result(root, result, {"src/a.cu": f"{int(cacheable)}" * 40},
+                                                            {"src/a.cu": "k"})
+        assert (cached is not None) == cacheable, reason
 
 
 def test_the_file_page_shows_the_status_beside_the_diff_and_the_errors_inline(project, people):

@@ -16,10 +16,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Worker:
-    def __init__(self, log: Path, **env: str):
+    def __init__(self, log: Path, name: str = "test", flush: bool = True, **env: str):
+        """`name`: the worker's node name (-n NAME@host; two workers need two); `flush`: empty the broker's
+        Redis db first (the first worker of a test; a second one must not drop messages already sent)."""
         # Read when a worker starts, not at import: the fault suite sets the broker after importing this module.
         broker = env.get("CELERY_BROKER_URL") or os.environ["CELERY_BROKER_URL"]
-        redis.Redis.from_url(broker).flushdb()  # no message of an earlier test is redelivered here
+        if flush:
+            redis.Redis.from_url(broker).flushdb()  # no message of an earlier test is redelivered here
+        self.name = name
         self.env = {**os.environ, "DATABASE_URL": test_database_url(), **env}
         self.log = log
         self.process = None
@@ -30,7 +34,7 @@ class Worker:
         # A new session: stop() kills the whole process group (the main process and its pool children).
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
-             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", "test@%h"],
+             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{self.name}@%h"],
             cwd=ROOT, env=self.env, stdout=open(self.log, "a"), stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_for("ready.")
 
