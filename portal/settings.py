@@ -182,6 +182,10 @@ SCAN_SOFT_TIME_LIMIT = env_int("ROCPORT_SCAN_SOFT_TIME_LIMIT", 3600, minimum=10)
 SCAN_TIME_LIMIT = int(SCAN_SOFT_TIME_LIMIT * 1.2) + 30
 SCAN_MAX_ATTEMPTS = env_int("ROCPORT_SCAN_MAX_ATTEMPTS", 3, minimum=1)
 SCAN_HEARTBEAT_STALE = env_int("ROCPORT_SCAN_HEARTBEAT_STALE", 600, minimum=5)
+# A scan still queued this long after its message was sent is sent again (Redis lost the message, or the broker
+# was down when it was created). Longer than the heartbeat limit: a scan may wait legitimately behind others, and a
+# copy arriving while the first runs would restart it.
+SCAN_QUEUED_STALE = env_int("ROCPORT_SCAN_QUEUED_STALE", max(3600, SCAN_HEARTBEAT_STALE), minimum=5)
 
 _BROKER = env_str("CELERY_BROKER_URL")
 if _BROKER:

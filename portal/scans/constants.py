@@ -52,6 +52,7 @@ USER_ERRORS = {
     "protocol_not_allowed": "scan:user:protocol-not-allowed",
     "bad_config": "scan:user:bad-config",
     "path_too_long": "scan:user:path-too-long",
+    "credentials_unreadable": "scan:user:credentials-unreadable",
 }
 APP_ERROR = "scan:app:internal-error"
 WORKER_LOST = "scan:app:worker-lost"

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from portal.findings import tracking
 from portal.scans import signals
+from portal.repositories.crypto import CredentialsUnreadable
 from portal.repositories.git import CloneError, GitSession
 from portal.repositories.urlcheck import validate_clone_url
 from portal.scans.constants import ACTIVE_STATUSES, APP_ERROR, USER_ERRORS, WORKER_LOST, ScanStatus
@@ -132,6 +133,10 @@ def run(scan_id: int, *, distribute: bool = False, task_id: str = "", worker: st
         fail(scan_id, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message, attempt.attempt)
     except CloneError as exc:
         fail(scan_id, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message, attempt.attempt)
+    except CredentialsUnreadable:
+        fail(scan_id, USER_ERRORS["credentials_unreadable"],
+             "the repository's stored credentials cannot be decrypted with the configured keys "
+             "(ROCPORT_CREDENTIALS_KEYS); enter them again on the repository's settings page", attempt.attempt)
     finally:
         if not distribute:
             checkouts.release()  # the demo and the tests: nothing left on disk
@@ -372,8 +377,11 @@ def _store_codeowners(repository, root: Path) -> None:
 
 def _read_text(path: Path) -> str:
     try:
-        # Bytes, not read_text: universal newlines would turn CRLF into LF and shift every column.
-        return path.read_bytes().decode("utf-8")[:2_000_000]
+        # Bytes, not read_text: universal newlines would turn CRLF into LF and shift every column. Never more
+        # than the cap is read: a 2 GB CODEOWNERS must not cost 2 GB of memory.
+        with open(path, "rb") as handle:
+            data = handle.read(2_000_001)
+        return "" if len(data) > 2_000_000 else data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
 

@@ -24,7 +24,15 @@ class ScanQuerySet(models.QuerySet):
                                            error_message=f"superseded by scan {scan.id}")
         return ids
 
-    def stuck(self, stale_seconds: int):
-        """Scans a worker holds (cloning/scanning/ingesting) with no heartbeat for `stale_seconds`."""
+    def stuck(self, stale_seconds: int, queued_seconds: int | None = None):
+        """Scans a worker holds (cloning/scanning/ingesting) with no heartbeat for `stale_seconds`, and scans still
+        queued `queued_seconds` after their message was sent (the heartbeat of a queued scan is the time its
+        message was last sent; a new scan has none, its creation counts)."""
         limit = timezone.now() - timedelta(seconds=stale_seconds)
-        return self.filter(status__in=ACTIVE_STATUSES, heartbeat__lt=limit)
+        held = models.Q(status__in=ACTIVE_STATUSES, heartbeat__lt=limit)
+        if queued_seconds is None:
+            return self.filter(held)
+        queued_limit = timezone.now() - timedelta(seconds=queued_seconds)
+        lost = models.Q(status=ScanStatus.QUEUED) & (
+            models.Q(heartbeat__lt=queued_limit) | models.Q(heartbeat__isnull=True, created__lt=queued_limit))
+        return self.filter(held | lost)

@@ -9,6 +9,7 @@ from datetime import timedelta
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_shutdown
+from kombu.exceptions import OperationalError
 from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -76,6 +77,7 @@ def sweep_stuck_scans() -> int:
     - a pending shard sent longer ago than the stale limit while no shard of its scan is alive (a lost message):
       sent again (a copy of a message that does arrive finds the shard claimed and does nothing);
     - a scan stuck while planning, or without a plan: planned again by a new attempt, as before shards;
+    - a scan queued longer than SCAN_QUEUED_STALE after its message was sent (a message Redis lost): sent again;
     - a scan stuck while ingesting: its ingestion sent again (counted; a stale one is a no-op);
     - the stored results and plan of scans that ended while their shards ran (superseded, cancelled) go."""
     stale = timezone.now() - timedelta(seconds=settings.SCAN_HEARTBEAT_STALE)
@@ -101,7 +103,7 @@ def sweep_stuck_scans() -> int:
     ended = Scan.objects.filter(pk=OuterRef("scan_id"), status__in=FINAL_STATUSES)
     ShardFileResult.objects.filter(Exists(ended)).delete()
     ScanPlan.objects.filter(scan__status__in=FINAL_STATUSES).delete()
-    for scan in Scan.objects.stuck(settings.SCAN_HEARTBEAT_STALE):
+    for scan in Scan.objects.stuck(settings.SCAN_HEARTBEAT_STALE, settings.SCAN_QUEUED_STALE):
         plan = ScanPlan.objects.filter(pk=scan.pk, attempt=scan.attempts).first()
         if plan is not None and scan.status == ScanStatus.SCANNING:
             continue  # the shards' own heartbeats decide (above)
@@ -110,9 +112,14 @@ def sweep_stuck_scans() -> int:
         elif scan.attempts >= settings.SCAN_MAX_ATTEMPTS:
             pipeline.fail(scan.pk, WORKER_LOST, "the worker stopped responding and no attempts are left")
         else:
-            # Back to queued so the next attempt can claim it; the attempt counter keeps the old one out.
-            Scan.objects.filter(pk=scan.pk, status=scan.status).update(status=ScanStatus.QUEUED)
-            scan_repository.delay(scan.pk)
+            # Back to queued so the next attempt can claim it; the attempt counter keeps the old one out. The
+            # heartbeat marks when its message was sent, for the queued-scan limit.
+            Scan.objects.filter(pk=scan.pk, status=scan.status).update(status=ScanStatus.QUEUED,
+                                                                     heartbeat=timezone.now())
+            try:
+                scan_repository.delay(scan.pk)
+            except OperationalError as exc:  # the broker is down: it stays queued, a later sweep sends it
+                log.warning("scan %s stays queued: the broker refused its task (%s)", scan.pk, type(exc).__name__)
         count += 1
     return count
 

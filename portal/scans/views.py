@@ -30,6 +30,9 @@ ADVICE = {
     "scan:user:bad-config": _("The repository's .rocport.toml is invalid: the message names the key to fix."),
     "scan:user:path-too-long": _("A path in the repository is longer than this server can store (1,000 "
                                  "characters). Shorten it, or scan the project with the command line."),
+    "scan:user:credentials-unreadable": _("The stored credentials cannot be decrypted: the server's keys changed "
+                                          "(ROCPORT_CREDENTIALS_KEYS). Enter the username and token again on the "
+                                          "repository's settings page."),
     "scan:user:protocol-not-allowed": _("This URL's protocol is not allowed on this server. Use https or ssh."),
     "scan:app:worker-lost": _("The scanning worker stopped several times. This is on our side; the "
                               "administrators have the logs. Start the scan again later."),

@@ -52,6 +52,7 @@ else:
         "ROCPORT_VAR_DIR": str(_TMP / "var"),
         # The sweeper's threshold, at its minimum: a killed worker's scan is noticed 5 s after its last heartbeat.
         "ROCPORT_SCAN_HEARTBEAT_STALE": "5",
+        "ROCPORT_SCAN_QUEUED_STALE": "5",
         "ROCPORT_COMPILE_CHECK": "off",
         "ROCPORT_WEBHOOK_PENDING_SECONDS": "1",
     })

@@ -203,9 +203,6 @@ def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan
     print(fault_counts["restarts"])
 
 
-@pytest.mark.xfail(strict=True, reason="known bug (issue 12 report): sweep_stuck_scans only looks at cloning/"
-                                       "scanning/ingesting scans, so a queued scan whose message the broker lost "
-                                       "stays queued for ever; remove this mark with the fix")
 def test_a_queued_scan_whose_message_redis_lost_is_sent_again(people, tmp_path, broker):
     repo = GitRepo.create(tmp_path / "project")
     commit = repo.commit("c", **{"k0.cu": cuda_file(0, 0)})

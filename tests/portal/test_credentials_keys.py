@@ -148,3 +148,23 @@ def test_the_keys_can_come_from_a_file_one_per_line(monkeypatch, tmp_path):
     monkeypatch.delenv("ROCPORT_CREDENTIALS_KEYS", raising=False)
     monkeypatch.setenv("ROCPORT_CREDENTIALS_KEYS_FILE", str(path))
     assert portal_settings._credential_keys() == [NEW, OLD]
+
+
+@pytest.mark.django_db
+def test_a_scan_whose_credentials_no_key_reads_fails_as_a_user_error_that_says_what_to_do(people, repo_factory,
+                                                                                        settings):
+    from portal.scans import pipeline
+    from portal.scans.actions import do_create_scan
+
+    settings.ROCPORT_CREDENTIALS_KEYS = [OLD]
+    repo = repo_factory()
+    commit = repo.commit("kernel", **{"k.cu": "__global__ void k() {}\n"})
+    row = Repository(team=people.team, name="private", clone_url=repo.url)
+    row.set_credentials("user", "hunter2-clone-password")
+    row.save()
+    settings.ROCPORT_CREDENTIALS_KEYS = [STRANGER]  # OLD was dropped before a rotation
+    scan = do_create_scan(row, commit_sha=commit, enqueue=False)
+    pipeline.run(scan.pk)
+    scan.refresh_from_db()
+    assert (scan.status, scan.error_code) == ("failed", "scan:user:credentials-unreadable")
+    assert "settings page" in scan.error_message and "hunter2" not in scan.error_message
