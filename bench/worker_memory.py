@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -60,7 +59,8 @@ def tree_rss(process) -> int:
 
 
 class Worker:
-    """A Celery worker as production runs it, in its own process group (killed whole at the end)."""
+    """A Celery worker as production runs it. It stays in the benchmark's process group, so that run_all's timeout
+    (which kills that group) takes it along; stop() kills its whole tree."""
 
     def __init__(self, log: Path, jobs: int):
         self.log = log
@@ -69,7 +69,7 @@ class Worker:
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
              "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat",
              "-n", f"bench-memory-{os.getpid()}@%h"],
-            cwd=portal_db.ROOT, env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=portal_db.ROOT, env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120
         while "ready." not in log.read_text():
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -78,10 +78,18 @@ class Worker:
             time.sleep(0.2)
 
     def stop(self) -> None:
+        import psutil
+
         try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+            tree = [*psutil.Process(self.process.pid).children(recursive=True)]
+        except psutil.NoSuchProcess:
+            tree = []
+        self.process.kill()
+        for child in tree:
+            try:
+                child.kill()
+            except psutil.NoSuchProcess:
+                pass
         self.process.wait()
 
 
