@@ -247,7 +247,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=BENCH, help="where results.json and results.md go")
     parser.add_argument("--keep-databases", action="store_true",
                         help="leave each benchmark's database behind for inspection (dropped by default)")
-    parser.add_argument("--redis-db", type=int, default=int(os.environ.get("ROCPORT_BENCH_REDIS_DB", "15")),
+    parser.add_argument("--redis-db", type=int, default=int(os.environ.get("ROCPORT_BENCH_REDIS_DB", "14")),
                         help="the Redis database the benchmarks' brokers use (default 15)")
     args = parser.parse_args()
     started = time.perf_counter()

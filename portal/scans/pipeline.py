@@ -23,7 +23,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, F
 from django.utils import timezone
 
 from portal.findings import tracking
@@ -341,7 +341,8 @@ def _stored_results(scan: Scan, plan: ScanPlan):
             if row is None:
                 missing.append(path)
                 continue
-            result, translation = dict(row.result, path=path), row.translation
+            result = dict(row.result, path=path)
+            translation = {"stats": row.translation_stats} if row.translation_stats else None
         _record(scan, result, path, blobs, outcomes, files, enabled, rules_run, reused=reused,
                 translation=translation)
     for path, (result, translation) in stored.items():
@@ -432,8 +433,9 @@ def _cached_results(entries) -> dict[tuple[str, str], BlobResult]:
     found: dict[tuple[str, str], BlobResult] = {}
     shas = sorted({sha for sha, _ in wanted})
     for start in range(0, len(shas), 5000):
+        # Only the translation's statistics: the diff text (kilobytes a file) is for the file page, not ingestion.
         rows = BlobResult.objects.filter(blob_sha__in=shas[start:start + 5000]).only(
-            "blob_sha", "cache_key", "result", "translation")
+            "blob_sha", "cache_key", "result").annotate(translation_stats=F("translation__stats"))
         for row in rows:
             if (row.blob_sha, row.cache_key) in wanted:
                 found[(row.blob_sha, row.cache_key)] = row

@@ -168,7 +168,9 @@ def _scan(shard_run: ShardRun) -> None:
     fresh: list[BlobResult] = []
     last_store = time.monotonic()
     try:
-        for result in WorkerPool(options, options.jobs, deadline=shard_run.deadline).run(todo):
+        # No more scanner processes than files: each one builds the prelude PCH when it starts.
+        pool = WorkerPool(options, max(1, min(options.jobs, len(todo))), deadline=shard_run.deadline)
+        for result in (pool.run(todo) if todo else ()):
             data, translation, cached = pipeline.fresh_result(tree.path, result, tree.blobs, keys)
             if cached is not None:
                 fresh.append(cached)
