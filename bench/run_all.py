@@ -47,7 +47,7 @@ BENCHMARKS = (
     Benchmark("worker_memory", "peak worker memory vs files in the repository", ("--sizes", "2500,10000,20000")),
     Benchmark("webhooks", "signed webhook deliveries accepted/s", ("--requests", "1000")),
     Benchmark("pages", "page p95 at 1,000,000 findings", timeout=1200),
-    Benchmark("sharded", "sharded scan, 1 vs 2 workers", timeout=1200),
+    Benchmark("sharded", "sharded scan, 1 vs 2 workers", timeout=2400),
     Benchmark("compile_check", "hipcc compile check through the pipeline"),
 )
 
