@@ -96,3 +96,41 @@ def test_every_route_is_classified_and_another_team_gets_404_anonymous_gets_logi
     assert checked >= 40  # the team-bound routes, both methods
     finding.refresh_from_db()
     assert finding.triage == "untriaged" and finding.events.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_viewer_of_the_team_reads_every_team_route_and_writes_through_none(people):
+    """The same routes as the team's viewer (the role that reads only): every GET of a team-bound page or API answers
+    as to a member (never 404 nor 401; 403 only for the managers' pages), every POST is refused and nothing is
+    written."""
+    repository, scan = make_findings(people.team, 3)
+    finding = repository.findings.first()
+    token, _ = tokens.issue(people.bob, "ci")
+    objects = {"repository": repository.pk, "scan": scan.pk, "finding": finding.pk, "token": token.pk,
+               "team_id": people.team.pk, "repository_id": repository.pk, "scan_id": scan.pk,
+               "finding_id": finding.pk, "kind": "csv", "path": finding.path, "code": "ROC101",
+               "provider": "github"}
+    viewer = Client()
+    viewer.force_login(people.vera)
+    _, viewer_token = tokens.issue(people.vera, "reader")
+    before = (repository.__class__.objects.filter(pk=repository.pk).values().get(), scan.__class__.objects.count())
+    refused = 0
+    for route in routes():
+        if route in PUBLIC or route in OWN_SCOPE or route.startswith("accounts/tokens/"):
+            continue  # tokens are the user's own (a viewer may hold read-only tokens)
+        url = concrete(route, objects)
+        api = route.startswith("api/")
+        kwargs = {"headers": {"Authorization": f"Bearer {viewer_token}"}} if api else {}
+        client = Client() if api else viewer
+        read = client.get(url, **kwargs)
+        assert read.status_code not in (401, 404, 500), ("get", url, read.status_code)
+        body = {"text": "x", "decision": "false_positive", "reason": "viewer", "ids": [finding.pk]}
+        post_kwargs = dict(kwargs, data=body, content_type="application/json") if api else {"data": body}
+        write = client.post(url, **post_kwargs)
+        assert write.status_code in (403, 404, 405), ("post", url, write.status_code)
+        refused += write.status_code != 405
+    assert refused >= 10
+    finding.refresh_from_db()
+    assert finding.triage == "untriaged" and finding.events.count() == 0  # comments are events too
+    assert before == (repository.__class__.objects.filter(pk=repository.pk).values().get(),
+                      scan.__class__.objects.count())
