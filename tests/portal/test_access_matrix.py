@@ -54,8 +54,8 @@ def concrete(route: str, objects: dict) -> str:
     return "/" + re.sub(r"<(?:\w+:)?(?P<name>\w+)>", value, route)
 
 
-@pytest.mark.django_db
-def test_every_route_is_classified_and_another_team_gets_404_anonymous_gets_login(people):
+def team_objects(people):
+    """The team's repository, scan and finding, and the values that fill every route parameter with them."""
     repository, scan = make_findings(people.team, 3)
     finding = repository.findings.first()
     token, _ = tokens.issue(people.bob, "ci")
@@ -63,6 +63,12 @@ def test_every_route_is_classified_and_another_team_gets_404_anonymous_gets_logi
                "team_id": people.team.pk, "repository_id": repository.pk, "scan_id": scan.pk,
                "finding_id": finding.pk, "kind": "csv", "path": finding.path, "code": "ROC101",
                "provider": "github"}
+    return repository, scan, finding, objects
+
+
+@pytest.mark.django_db
+def test_every_route_is_classified_and_another_team_gets_404_anonymous_gets_login(people):
+    repository, scan, finding, objects = team_objects(people)
     outsider = Client()
     outsider.force_login(people.charlie)
     _, charlie_token = tokens.issue(people.charlie, "theirs")
@@ -103,13 +109,7 @@ def test_a_viewer_of_the_team_reads_every_team_route_and_writes_through_none(peo
     """The same routes as the team's viewer (the role that reads only): every GET of a team-bound page or API answers
     as to a member (never 404 nor 401; 403 only for the managers' pages), every POST is refused and nothing is
     written."""
-    repository, scan = make_findings(people.team, 3)
-    finding = repository.findings.first()
-    token, _ = tokens.issue(people.bob, "ci")
-    objects = {"repository": repository.pk, "scan": scan.pk, "finding": finding.pk, "token": token.pk,
-               "team_id": people.team.pk, "repository_id": repository.pk, "scan_id": scan.pk,
-               "finding_id": finding.pk, "kind": "csv", "path": finding.path, "code": "ROC101",
-               "provider": "github"}
+    repository, scan, finding, objects = team_objects(people)
     viewer = Client()
     viewer.force_login(people.vera)
     _, viewer_token = tokens.issue(people.vera, "reader")
