@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run scan-demo test chromium docs bench clean
+.PHONY: run scan-demo test test-tools docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,11 +21,12 @@ run: $(STAMP)
 scan-demo: $(STAMP)
 	$(PY) -m scanner scan demo/cuda-demo --format text --fail-on never
 
-# Debian's Chromium for the browser tests (tests/browser/): installed with apt when missing and root.
-chromium:
-	scripts/ensure-chromium.sh
+# Debian's packages the tests use (Chromium, a CJK font, hipcc, gettext): installed with apt when missing and root.
+test-tools:
+	scripts/ensure-test-tools.sh
 
-test: $(STAMP) chromium
+# What CI runs too (.ci/run starts PostgreSQL and Redis, then calls this).
+test: $(STAMP) test-tools
 	$(PY) -m pytest
 
 docs: $(STAMP)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Team(models.Model):
@@ -17,10 +18,10 @@ class Team(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        VIEWER = "viewer"  # reads everything of the team
-        ENGINEER = "engineer"  # + triages findings, starts scans
-        MANAGER = "manager"  # + manages repositories
-        ADMIN = "admin"  # + manages members
+        VIEWER = "viewer", _("Viewer")  # reads everything of the team
+        ENGINEER = "engineer", _("Engineer")  # + triages findings, starts scans
+        MANAGER = "manager", _("Manager")  # + manages repositories
+        ADMIN = "admin", _("Admin")  # + manages members
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")

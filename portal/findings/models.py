@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
@@ -15,15 +16,15 @@ DISMISSED_TRIAGE = ("false_positive", "accepted_risk", "wont_fix")
 
 class Finding(models.Model):
     class State(models.TextChoices):
-        OPEN = "open"
-        FIXED = "fixed"
+        OPEN = "open", _("Open")
+        FIXED = "fixed", _("Fixed")
 
     class Triage(models.TextChoices):
-        UNTRIAGED = "untriaged"
-        CONFIRMED = "confirmed"
-        FALSE_POSITIVE = "false_positive"
-        ACCEPTED_RISK = "accepted_risk"
-        WONT_FIX = "wont_fix"
+        UNTRIAGED = "untriaged", _("Untriaged")
+        CONFIRMED = "confirmed", _("Confirmed")
+        FALSE_POSITIVE = "false_positive", _("False positive")
+        ACCEPTED_RISK = "accepted_risk", _("Accepted risk")
+        WONT_FIX = "wont_fix", _("Won't fix")
 
     repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="findings")
     branch = models.CharField(max_length=255)
@@ -85,14 +86,14 @@ class FindingEvent(models.Model):
     """The audit trail: every change to a finding, by a scan or by a person."""
 
     class Kind(models.TextChoices):
-        CREATED = "created"
-        FIXED = "fixed"
-        REOPENED = "reopened"
-        MOVED = "moved"  # its file was renamed
-        TRIAGED = "triaged"
-        ASSIGNED = "assigned"
-        COMMENTED = "commented"
-        INHERITED = "inherited"  # triage copied from the default branch
+        CREATED = "created", _("created")
+        FIXED = "fixed", _("fixed")
+        REOPENED = "reopened", _("reopened")
+        MOVED = "moved", _("moved")  # its file was renamed
+        TRIAGED = "triaged", _("triaged")
+        ASSIGNED = "assigned", _("assigned")
+        COMMENTED = "commented", _("commented")
+        INHERITED = "inherited", _("inherited")  # triage copied from the default branch
 
     finding = models.ForeignKey(Finding, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)

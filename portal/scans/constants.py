@@ -5,17 +5,18 @@ app errors (ours) have separate code prefixes so that dashboards and alerts can 
 """
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class ScanStatus(models.TextChoices):
-    QUEUED = "queued"
-    CLONING = "cloning"
-    SCANNING = "scanning"
-    INGESTING = "ingesting"
-    FINISHED = "finished"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-    SUPERSEDED = "superseded"
+    QUEUED = "queued", _("Queued")
+    CLONING = "cloning", _("Cloning")
+    SCANNING = "scanning", _("Scanning")
+    INGESTING = "ingesting", _("Ingesting")
+    FINISHED = "finished", _("Finished")
+    FAILED = "failed", _("Failed")
+    CANCELLED = "cancelled", _("Cancelled")
+    SUPERSEDED = "superseded", _("Superseded")
 
 
 # Kept outside the enum: a class attribute of a TextChoices would become a member.
@@ -26,19 +27,19 @@ ACTIVE_STATUSES = frozenset({ScanStatus.CLONING, ScanStatus.SCANNING, ScanStatus
 class ShardStatus(models.TextChoices):
     """Where one shard of a scan is (portal/scans/shards.py)."""
 
-    PENDING = "pending"  # planned and sent to the broker, or sent again after a failure
-    RUNNING = "running"  # claimed by a worker, which heartbeats while it holds it
-    DONE = "done"  # every file's result is stored
-    FAILED = "failed"  # out of attempts: the scan failed with it
+    PENDING = "pending", _("Pending")  # planned and sent to the broker, or sent again after a failure
+    RUNNING = "running", _("Running")  # claimed by a worker, which heartbeats while it holds it
+    DONE = "done", _("Done")  # every file's result is stored
+    FAILED = "failed", _("Failed")  # out of attempts: the scan failed with it
 
 
 class ScanTrigger(models.TextChoices):
-    MANUAL = "manual"
-    PUSH = "push"
-    SCHEDULE = "schedule"
-    API = "api"
-    DEMO = "demo"
-    UPLOAD = "upload"  # scanned in CI and posted to /api/v1/uploads/ (portal/scans/upload_views.py)
+    MANUAL = "manual", _("manual")
+    PUSH = "push", _("push")
+    SCHEDULE = "schedule", _("schedule")
+    API = "api", _("API")
+    DEMO = "demo", _("demo")
+    UPLOAD = "upload", _("CI upload")  # scanned in CI and posted to /api/v1/uploads/ (portal/scans/upload_views.py)
 
 
 # Stable error ids: "scan:user:*" are the repository's or the user's to fix, "scan:app:*" are ours.

@@ -4,23 +4,24 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
 
 
 class Provider(models.TextChoices):
-    GITHUB = "github"
-    GITLAB = "gitlab"
-    GITEA = "gitea"
-    FORGEJO = "forgejo"
+    GITHUB = "github", "GitHub"  # product names, the same in every language
+    GITLAB = "gitlab", "GitLab"
+    GITEA = "gitea", "Gitea"
+    FORGEJO = "forgejo", "Forgejo"
 
 
 class WebhookDelivery(models.Model):
     class State(models.TextChoices):
-        PENDING = "pending"  # stored; its scan not yet handed to the broker
-        ENQUEUED = "enqueued"  # the scan task was sent
-        IGNORED = "ignored"  # nothing to scan (ping, tag, untracked branch, deletion, duplicate)
+        PENDING = "pending", _("pending")  # stored; its scan not yet handed to the broker
+        ENQUEUED = "enqueued", _("enqueued")  # the scan task was sent
+        IGNORED = "ignored", _("ignored")  # nothing to scan (ping, tag, untracked branch, deletion, duplicate)
 
     repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="deliveries")
     provider = models.CharField(max_length=20, choices=Provider.choices)

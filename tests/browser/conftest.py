@@ -17,6 +17,7 @@ from tests.portal.conftest import people, repo_factory  # noqa: E402,F401
 from tests.browser.data import build_project  # noqa: E402
 from tests.browser.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, artifacts_dir  # noqa: E402
 from tests.browser.tab import Tab  # noqa: E402
+from tests.tools import require  # noqa: E402
 
 
 _SHOTS: list[int] = []  # screenshots per test, for the summary line
@@ -24,8 +25,7 @@ _SHOTS: list[int] = []  # screenshots per test, for the summary line
 
 @pytest.fixture(scope="package")
 def live(django_db_setup):
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/ensure-chromium.sh")
+    require("chromium")
     server = LiveServer()
     yield server
     server.stop()

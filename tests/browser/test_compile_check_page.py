@@ -4,7 +4,6 @@ The demo is scanned by the real pipeline with the real hipcc (skipped without it
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 from django.test import override_settings
@@ -12,10 +11,10 @@ from playwright.sync_api import expect
 
 from portal.scans.models import BlobResult, ScannedFile
 from tests.browser.data import DEMO, build_project
+from tests.tools import needs
 
 pytestmark = [pytest.mark.django_db(transaction=True),
-              pytest.mark.skipif(shutil.which("hipcc") is None, reason="hipcc is not installed "
-                                 "(scripts/ensure-hipcc.sh installs it)")]
+              needs("hipcc")]
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ The portal tests run with ROCPORT_COMPILE_CHECK=off (tests/portal/conftest.py); 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,10 +24,10 @@ from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile
 from tests.portal.people import client_for
+from tests.tools import needs
 
 pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(shutil.which("hipcc") is None,
-                                 reason="hipcc is not installed (scripts/ensure-hipcc.sh installs it)")]
+              needs("hipcc")]
 
 CONFIG = '[parse]\ninclude_dirs = ["include"]\n\n[target]\ntargets = ["gfx90a"]\n'
 LANES_PTX = """#pragma once

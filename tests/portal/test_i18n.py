@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from tests.tools import needs
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
-needs_gettext = pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext (msgfmt) is not installed")
+needs_gettext = needs("msgfmt")
 
 
 @needs_gettext

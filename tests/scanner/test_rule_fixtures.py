@@ -13,6 +13,7 @@ import pytest
 
 from scanner.rules import catalogue
 from tests.scanner.helpers import analyze_path, analyze_repository, compile_path, expectations, fixture_for
+from tests.tools import require
 
 CODES = sorted(catalogue())
 
@@ -42,8 +43,7 @@ def test_rule_finds_exactly_what_its_fixture_expects(code):
 
 
 def _compiled(fixture, code):
-    if shutil.which("hipcc") is None:
-        pytest.skip("hipcc is not installed: scripts/ensure-hipcc.sh installs Debian's hipcc and libamdhip64-dev")
+    require("hipcc")
     import tempfile
     from pathlib import Path
 

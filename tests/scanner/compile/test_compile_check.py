@@ -9,7 +9,6 @@ the gfx90a target). Tests that need hipcc are skipped without it; CI installs it
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from io import StringIO
 from pathlib import Path
@@ -22,18 +21,17 @@ from scanner.compile.toolchain import child_env, resolve
 from scanner.report.json_report import JsonReport
 from scanner.report.summary import Summary
 from tests.scanner.helpers import compile_path
+from tests.tools import needs, require
 
 PROJECT = Path(__file__).parent / "fixtures" / "project"
-needs_hipcc = pytest.mark.skipif(shutil.which("hipcc") is None,
-                                 reason="hipcc is not installed (scripts/ensure-hipcc.sh installs it)")
+needs_hipcc = needs("hipcc")
 
 
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory):
     """The fixture project scanned once with the check on, two workers: (results by path, what the run left in
     its temporary directory)."""
-    if shutil.which("hipcc") is None:
-        pytest.skip("hipcc is not installed (scripts/ensure-hipcc.sh installs it)")
+    require("hipcc")
     scratch = tmp_path_factory.mktemp("scratch")
     saved, tempfile.tempdir = tempfile.tempdir, str(scratch)
     try:

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# What `make test` needs beyond the virtualenv, from Debian's packages, installed the same way on a newcomer's
+# machine and in CI (.ci/run only starts services, then runs `make test`):
+#   chromium         the browser tests (tests/browser/), driven by Playwright; never a browser Playwright downloads
+#   fonts-noto-cjk   Chinese text in those tests' screenshots (without it every character is an empty box)
+#   hipcc, libamdhip64-dev   the compile check's tests (scanner/compile): HIP for an AMD target, no GPU needed
+#   gettext          msgfmt, for the translation catalogue tests
+# As root with apt, what is missing is installed in one apt-get call; otherwise the script says what to install.
+# Tests that need a missing tool are skipped on a developer's machine and fail under CI=true (tests/conftest.py).
+set -euo pipefail
+CHROMIUM="${ROCPORT_CHROMIUM:-/usr/bin/chromium}"
+missing=()
+[ -x "$CHROMIUM" ] || missing+=(chromium)
+dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "ok installed" || missing+=(fonts-noto-cjk)
+if [ -z "${ROCPORT_HIPCC:-}" ] && ! command -v hipcc >/dev/null 2>&1; then missing+=(hipcc libamdhip64-dev); fi
+command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "ensure-test-tools: installing ${missing[*]} with apt-get" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  exit 0
+fi
+echo "ensure-test-tools: missing ${missing[*]}; the tests that need them will be skipped (and fail under CI=true)." >&2
+echo "  Install them with: sudo apt-get install -y ${missing[*]}" >&2
