@@ -15,6 +15,7 @@ skip libclang: their format's parser runs once (a file it rejects is analysed by
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from dataclasses import dataclass
@@ -24,11 +25,15 @@ from scanner.analysis.ast import UnitSource, main_file_roots
 from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
-from scanner.parsing.clang_unit import Parser, guess_unknown_macros
+from scanner.parsing.clang_unit import Parser, guess_unknown_macros, system_include_dirs
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
 from scanner.target import TargetProfile
 
 _BINARY_PROBE = 8192
+# Any of these and a file is CUDA code, parsed with the CUDA prelude only (the machine's headers would clash).
+_CUDA_CODE = re.compile(r"__global__|__device__|__shared__|__host__|<<<|\b(?:threadIdx|blockIdx|blockDim|warpSize)\b|"
+                        r"\bcuda[A-Z_]\w*|\bcu[A-Z][a-z]\w*\s*\(|\bCU[a-z_]\w*|\b(?:nccl|cublas|cudnn|curand|cufft|"
+                        r"cusparse|cusolver|nvtx|nvml)\w*|\b__shfl|cuda_runtime|cuda\.h|\b__half|\b__nv_bfloat")
 _EMPTY_VIEW = TokenView([], [], [], [], [])
 
 
@@ -75,10 +80,7 @@ class Analyzer:
             return error_result(job, f"larger than the {self.max_file_bytes}-byte cap (scan.max_file_bytes)")
         if b"\0" in data[:_BINARY_PROBE]:
             return error_result(job, "binary file (contains NUL bytes)")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return error_result(job, f"not UTF-8 (invalid byte at offset {exc.start})")
+        text, encoding_guess = decode_source(data)
         if text.startswith("\ufeff"):
             text = text[1:]
         lines = text.split("\n")
@@ -87,9 +89,13 @@ class Analyzer:
             empty = TokenView([], [], [], [], [])
             return self._run(job, lines, stats, ParseHealth(ParseMode.TEXT), empty, [], [])
         if job.language in formats.TEXT_LANGUAGES:
-            return self._run_text(job, text, lines, stats)
+            result = self._run_text(job, text, lines, stats)
+            result.health.encoding_guess = encoding_guess
+            return result
 
         attempt = self._understand(job, text, lines, job.file_args)
+        if attempt is not None:
+            attempt[0].encoding_guess = encoding_guess
         if attempt is None:
             return error_result(job, "libclang could neither parse nor tokenize this file")
         if attempt[0].mode == ParseMode.TOKENS:
@@ -100,7 +106,16 @@ class Analyzer:
                 if retry is not None and retry[0].mode != ParseMode.TOKENS:
                     retry[0].defines = [f"{n}=" for n in guesses]
                     attempt = retry
+        if attempt[0].mode == ParseMode.TOKENS and job.language in ("c", "c++") and not _CUDA_CODE.search(text) \
+                and system_include_dirs(job.language):
+            # A host file (a CPU or Vulkan backend, a test driver) whose standard-library use the prelude does not
+            # model: parsed again as plain C/C++ against this machine's own headers. Only such files pay for them.
+            retry = self._understand(job, text, lines, job.file_args, system_headers=True)
+            if retry is not None and retry[0].mode != ParseMode.TOKENS:
+                retry[0].system_headers = True
+                attempt = retry
         health, view, (roots, function_nodes) = attempt
+        health.encoding_guess = encoding_guess
         result = self._run(job, lines, stats, health, view, roots, function_nodes)
         if self.translator is not None:
             result.translation = self._translate(job, text)
@@ -145,10 +160,11 @@ class Analyzer:
         data["diff"] = unified_diff(job.rel, text, translated.text)
         return data
 
-    def _understand(self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...]):
+    def _understand(self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...],
+                    system_headers: bool = False):
         """Parse, tokenize and build the AST: (health, token view, AST roots), or None if nothing worked."""
         root = _root_of(job)
-        unit = self.parser.parse(job.path, text, job.language, file_args, root)
+        unit = self.parser.parse(job.path, text, job.language, file_args, root, system_headers=system_headers)
         health = ParseHealth(unit.mode, unit.stubbed, len(unit.errors), unit.errors[:5], unit.rounds,
                              fallback_reason=unit.fallback_reason)
         tu = unit.tu
@@ -255,6 +271,17 @@ def _root_of(job: FileJob) -> str:
     """The scanned tree: the job's absolute path without its relative one."""
     suffix = "/" + job.rel
     return job.path[: -len(suffix)] if job.path.endswith(suffix) else ""
+
+
+def decode_source(data: bytes) -> tuple[str, str]:
+    """The file's text and, when it is not UTF-8, how it was read instead. Bytes that are not UTF-8 sit in
+    comments and strings of real code (a copyright line in Latin-1 in vendored Boost headers): read as Latin-1,
+    which maps every byte, the code itself is unchanged and the file keeps its analysis."""
+    try:
+        return data.decode("utf-8"), ""
+    except UnicodeDecodeError as exc:
+        return data.decode("latin-1"), (f"latin-1 (guessed: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+                                        f"is not UTF-8)")
 
 
 def error_result(job: FileJob, message: str) -> FileResult:

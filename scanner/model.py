@@ -76,6 +76,10 @@ class ParseHealth:
     skipped_ranges: list[tuple[int, int]] = field(default_factory=list)  # inactive #if branches (lines)
     defines: list[str] = field(default_factory=list)  # macros the analysed configuration defined
     fallback_reason: str = ""
+    # "" for UTF-8; otherwise what the text was read as and why: a compiler reads bytes, so a Latin-1 byte in a
+    # comment or string must not cost a file its analysis, but the result says the encoding was guessed.
+    encoding_guess: str = ""
+    system_headers: bool = False  # parsed as plain C/C++ against the machine's own headers (a host file)
 
     def to_dict(self) -> dict:
         data = asdict(self)

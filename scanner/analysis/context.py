@@ -157,7 +157,7 @@ Anchor = Node | Token | Include | Directive
 
 class Context:
     __slots__ = ("facts", "rule", "event", "node", "token", "include", "directive", "asm_text", "function",
-                 "launch_kernel")
+                 "launch_kernel", "line_code", "line_tokens", "_line_starts")
 
     def __init__(self, facts: FileFacts, rule: Rule, event: str, *, node: Node | None = None,
                  token: Token | None = None, include: Include | None = None, directive: Directive | None = None,
@@ -172,6 +172,28 @@ class Context:
         self.function = function
         self.asm_text = asm_text
         self.launch_kernel = launch_kernel
+        self.line_code = ""  # the "line" event (Rule.token_check): the code tokens of one line, space-joined
+        self.line_tokens: list[Token] = []
+        self._line_starts: list[int] = []
+
+    def set_line(self, tokens: list[Token]) -> None:
+        """The "line" event's line: its code tokens, and their text joined by single spaces."""
+        self.line_tokens, starts, parts, offset = tokens, [], [], 0
+        for tok in tokens:
+            starts.append(offset)
+            parts.append(tok.text)
+            offset += len(tok.text) + 1
+        self.line_code, self._line_starts = " ".join(parts), starts
+        self.token = tokens[0] if tokens else None
+
+    def token_at(self, offset: int) -> Token | None:
+        """The token of `line_code` that starts at or covers `offset` (a regex match's start)."""
+        chosen = None
+        for start, tok in zip(self._line_starts, self.line_tokens):
+            if start > offset:
+                break
+            chosen = tok
+        return chosen
 
     # -- where ----------------------------------------------------------------------------------------
     @property
@@ -289,6 +311,8 @@ class Context:
         else:
             line, col, end_line, end_col = 1, 1, 1, 1
         function = self.function.name if self.function is not None else ""
+        if self.event == "line":
+            message += " (found from tokens: this file was not parsed to a syntax tree)"
         self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function))
 
     def report_at(self, line: int, col: int, message: str, length: int = 0) -> None:

@@ -52,6 +52,7 @@ class Dispatcher:
                 else:
                     self.by_event[event].append(rule)
         self.all_prefixes = tuple(p for r in self.prefix_rules for p in r.prefixes)
+        self.token_rules = [rule for rule in rules if rule.token_check is not None]
         self.ast_kinds = {kind for kind, event in _EVENT_OF_KIND.items() if self.by_event.get(event)}
 
     # -- functions ------------------------------------------------------------------------------------
@@ -75,6 +76,8 @@ class Dispatcher:
         self._tokens(facts)
         if roots and self.ast_kinds:
             self._ast(facts, roots, by_node)
+        elif not facts.has_ast and self.token_rules:
+            self._lines(facts)
 
     def file_pass(self, facts: FileFacts) -> None:
         """Text files: only the "file" rules (they have no tokens or AST)."""
@@ -104,6 +107,21 @@ class Dispatcher:
                     rule.check(Context(facts, rule, event, node=node, function=function))
             for child in reversed(node.children):
                 stack.append((child, function))
+
+    def _lines(self, facts: FileFacts) -> None:
+        """No syntax tree: the AST rules' token shapes, line by line (Rule.token_check)."""
+        rules = [r for r in self.token_rules if facts.language in r.languages and r.applies_to(facts.identifiers)]
+        if not rules:
+            return
+        by_line: dict[int, list[Token]] = defaultdict(list)
+        for tok in facts.view.code:
+            by_line[tok.line].append(tok)
+        for line in sorted(by_line):
+            tokens = by_line[line]
+            for rule in rules:
+                ctx = Context(facts, rule, "line", function=facts.function_at(line))
+                ctx.set_line(tokens)
+                rule.token_check(ctx)
 
     def _tokens(self, facts: FileFacts) -> None:
         view = facts.view

@@ -11,6 +11,7 @@ Steps for a file:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -22,18 +23,22 @@ import clang.cindex as ci
 
 from scanner.model import ParseMode
 from scanner.parsing import libclang
-from scanner.parsing.prelude import PRELUDE_PATH, prelude_text
+from scanner.parsing.prelude import LIBC_PRELUDE_PATH, PRELUDE_PATH, libc_prelude_text, prelude_text
 
-STUB_DIR = "/__rocport_stubs__"
+# Deep enough that an include spelled "../../x.h" still lands inside the virtual stub tree (_stub_path).
+STUB_DIR = "/__rocport_stubs__/a/b/c/d"
+_STUB_ROOT = "/__rocport_stubs__"
 _INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 _MISSING_HEADER = re.compile(r"'([^']+)' file not found")
 
 _BASE_ARGS = (
     "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++",
-    "-std=c++17", "-fsyntax-only", "-ferror-limit=200", "-Wno-unknown-cuda-version",
+    "-std=c++17", "-fsyntax-only", "-ferror-limit=0", "-Wno-unknown-cuda-version",
     "-Wno-everything",  # warnings are not findings; errors still count towards parse health
 )
-_C_ARGS = ("-x", "c", "-nostdinc", "-std=gnu11", "-fsyntax-only", "-ferror-limit=200", "-Wno-everything")
+# No error limit: "too many errors emitted" is a fatal error that ends the parse, and errors in headers (names
+# of a stubbed system header) would then cost the main file its AST.
+_C_ARGS = ("-x", "c", "-nostdinc", "-std=gnu11", "-fsyntax-only", "-ferror-limit=0", "-Wno-everything")
 _PARSE_OPTIONS = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE
 
 
@@ -67,16 +72,26 @@ class Parser:
 
     # -- public ---------------------------------------------------------------------------------------
     def parse(self, path: str, text: str, language: str, file_args: tuple[str, ...] = (),
-              root: str = "") -> ParsedUnit:
-        """`root`: the scanned tree; an include the source spells as a path out of it is read as empty."""
-        args = self._args(language, file_args)
-        stubs = self._initial_stubs(path, text, args)
-        unsaved_base = [(path, text)] + [(name, "") for name in blanked_includes(path, text, args, root)]
-        if language != "c" and not self._pch:
+              root: str = "", system_headers: bool = False) -> ParsedUnit:
+        """`root`: the scanned tree; an include the source spells as a path out of it is read as empty.
+        `system_headers`: plain C or C++ (no CUDA) against this machine's own C/C++ headers instead of the prelude
+        (the second chance of a host file whose standard-library use the prelude does not model)."""
+        args = self._args(language, file_args, system_headers)
+        walk = walk_includes(path, text, args, root)
+        if walk.inferred_dirs:  # before the stub directory: a real header always wins over a stub
+            inferred = [f"-I{d}" for d in dict.fromkeys(walk.inferred_dirs)]
+            args = args[:-1] + tuple(inferred) + args[-1:]
+        stubs = self._initial_stubs(path, text, args) | walk.missing
+        unsaved_base = [(path, text)] + [(name, "") for name in sorted(walk.blanked)]
+        if system_headers:
+            pass
+        elif language != "c" and not self._pch:
             unsaved_base.append((PRELUDE_PATH, prelude_text()))
+        elif language == "c":
+            unsaved_base.append((LIBC_PRELUDE_PATH, libc_prelude_text()))
         rounds = 0
         while True:
-            unsaved = unsaved_base + [(f"{STUB_DIR}/{name}", "") for name in sorted(stubs)]
+            unsaved = unsaved_base + [(_stub_path(name), "") for name in sorted(stubs)]
             try:
                 tu = self.index.parse(path, args=list(args), unsaved_files=unsaved, options=_PARSE_OPTIONS)
             except ci.TranslationUnitLoadError as exc:
@@ -87,7 +102,7 @@ class Parser:
                 break
             stubs |= missing
             rounds += 1
-        return self._classify(tu, path, text, stubs, rounds)
+        return self._classify(tu, path, text, stubs, rounds, walk.chains, root)
 
     def tokenize_only(self, path: str, text: str, root: str = "") -> ci.TranslationUnit | None:
         """A translation unit good for libclang's tokenizer alone: no prelude, no includes, no bodies."""
@@ -102,10 +117,17 @@ class Parser:
             return None
 
     # -- helpers --------------------------------------------------------------------------------------
-    def _args(self, language: str, file_args: tuple[str, ...]) -> tuple[str, ...]:
+    def _args(self, language: str, file_args: tuple[str, ...], system_headers: bool = False) -> tuple[str, ...]:
         s = self.settings
+        if system_headers:
+            host = ("-x", "c", "-std=gnu11") if language == "c" else ("-x", "c++", "-std=c++17")
+            args = [*host, "-nostdinc", "-nostdinc++", "-fsyntax-only", "-ferror-limit=0", "-Wno-everything"]
+            args += [f"-D{d}" for d in s.defines] + [f"-I{d}" for d in s.include_dirs] + list(s.extra_args)
+            for directory in system_include_dirs("c" if language == "c" else "c++"):
+                args += ["-isystem", directory]
+            return tuple(args + list(file_args) + [f"-I{STUB_DIR}"])
         if language == "c":
-            base = _C_ARGS
+            base = _C_ARGS + ("-include", LIBC_PRELUDE_PATH)
         else:
             base = _BASE_ARGS
             if s.cuda_path:
@@ -166,28 +188,50 @@ class Parser:
                     missing.add(match.group(1))
         return missing
 
-    def _classify(self, tu, path: str, text: str, stubs: set[str], rounds: int) -> ParsedUnit:
-        errors, fatal = [], False
+    def _classify(self, tu, path: str, text: str, stubs: set[str], rounds: int,
+                  chains: dict[str, tuple[str, ...]] | None = None, root: str = "") -> ParsedUnit:
+        """The mode is decided by the main file's own errors; a header's errors count only when fatal (the parse
+        stopped there), and the reason then names the header and the includes that led to it."""
+        errors, fatal = [], ""
         for diag in tu.diagnostics:
             if diag.severity < ci.Diagnostic.Error:
                 continue
             loc = diag.location
-            if diag.severity == ci.Diagnostic.Fatal:
-                fatal = True
-            if loc.file is not None and loc.file.name == path:
+            in_main = loc.file is not None and loc.file.name == path
+            if diag.severity == ci.Diagnostic.Fatal and not fatal:
+                fatal = f"line {loc.line}: {diag.spelling}" if in_main else \
+                    _header_error(loc, diag.spelling, path, chains or {}, root)
+            if in_main:
                 errors.append(f"{loc.line}: {diag.spelling}")
         lines = text.count("\n") + 1
         mode = ParseMode.AST_STUBBED if stubs else ParseMode.AST
         reason = ""
         if fatal:
-            mode, reason = ParseMode.TOKENS, "a fatal error stopped the parse: " + (errors[0] if errors else "")
+            mode, reason = ParseMode.TOKENS, "a fatal error stopped the parse: " + fatal
         elif len(errors) >= 20 and len(errors) * 8 > lines:
-            # More than one error per 8 lines: the AST is mostly recovery nodes; trust tokens instead.
-            mode, reason = ParseMode.TOKENS, f"{len(errors)} clang errors in {lines} lines"
+            # More than one error per 8 lines: the AST is mostly recovery nodes; trust tokens instead. The reason
+            # names the first error and the stubbed headers most such errors come from.
+            stubbed = ", ".join(sorted(stubs)[:4]) + (f" and {len(stubs) - 4} more" if len(stubs) > 4 else "")
+            mode, reason = ParseMode.TOKENS, (f"{len(errors)} clang errors in {lines} lines, the first at line "
+                                              f"{errors[0]}" + (f"; stubbed headers: {stubbed}" if stubs else ""))
         return ParsedUnit(tu, mode, sorted(stubs), errors, rounds, reason)
 
     def skipped_ranges(self, tu: ci.TranslationUnit, path: str) -> list[tuple[int, int]]:
         return libclang.skipped_line_ranges(tu, path)
+
+
+def _header_error(loc, message: str, path: str, chains: dict[str, tuple[str, ...]], root: str) -> str:
+    """`in llmc/dataloader.h line 23: 'glob.h' file not found (included from train_gpt2.cu -> llmc/dataloader.h)`"""
+    def shown(name: str) -> str:
+        if root and _inside(os.path.realpath(name), os.path.realpath(root)):
+            return os.path.relpath(os.path.realpath(name), os.path.realpath(root))
+        return name
+    if loc.file is None:
+        return message
+    header = loc.file.name
+    chain = chains.get(os.path.realpath(header), (path,))
+    where = f"in {shown(header)} line {loc.line}: {message}"
+    return f"{where} (included from {' -> '.join(shown(step) for step in chain)})"
 
 
 # An ALL-CAPS name alone on a line (`CUB_NAMESPACE_BEGIN`), or opening a declaration before a type or a keyword
@@ -219,14 +263,31 @@ def blanked_includes(path: str, text: str, args, root: str = "") -> list[str]:
     source itself spells as a path out of the tree (an absolute include, "../" past the root). Configured include
     directories are not confined here. The include lines of headers inside the tree are followed (up to
     _MAX_HEADERS_FOLLOWED files), so a header cannot do what the main file may not."""
+    return sorted(walk_includes(path, text, args, root).blanked)
+
+
+@dataclass
+class IncludeWalk:
+    blanked: set[str] = field(default_factory=set)  # see blanked_includes
+    missing: set[str] = field(default_factory=set)  # include names no directory has: stubbed, all in one parse
+    inferred_dirs: list[str] = field(default_factory=list)  # in-tree directories that hold an include's header
+    chains: dict[str, tuple[str, ...]] = field(default_factory=dict)  # header -> the includers that lead to it
+
+
+def walk_includes(path: str, text: str, args, root: str = "") -> IncludeWalk:
+    """The include graph of one unit, followed through the headers inside the tree: which files to blank, which
+    names are missing anywhere in it (so every stub is known before the first parse, instead of one reparse per
+    missing header: clang stops at the first one, a fatal error), and the chain of includers of each header (for
+    reasons that name where an error came from)."""
     search = _search_dirs(args)
     forced = [(None, a[len("-include"):] or "") for a in args if a.startswith("-include") and a != "-include-pch"]
     forced += [(None, args[i + 1]) for i, a in enumerate(args[:-1]) if a == "-include"]
     root_real = os.path.realpath(root) if root else ""
-    blanked: set[str] = set()
-    seen, queue = {os.path.realpath(path)}, [(path, text)]
+    walk = IncludeWalk()
+    headers = _tree_headers(root_real) if root_real else {}
+    seen, queue = {os.path.realpath(path)}, [(path, text, (path,))]
     while queue:
-        current, source = queue.pop()
+        current, source, chain = queue.pop()
         here = os.path.dirname(current)
         directives = _INCLUDE_LINE.findall(source) + (forced if current == path else [])
         for quote, name in directives:
@@ -245,17 +306,107 @@ def blanked_includes(path: str, text: str, args, root: str = "") -> list[str]:
                 real = os.path.realpath(candidate)
                 outside = bool(root_real) and spelled_out and not _inside(real, root_real)
                 if outside or _not_a_source(real):
-                    blanked.update({candidate, os.path.normpath(candidate), real})
+                    walk.blanked.update({candidate, os.path.normpath(candidate), real})
                 elif root_real and _inside(real, root_real) and real not in seen \
                         and len(seen) < _MAX_HEADERS_FOLLOWED:
                     seen.add(real)
+                    walk.chains.setdefault(real, chain)
                     try:
                         with open(real, "rb") as handle:
-                            queue.append((real, handle.read(1_000_000).decode("utf-8", "replace")))
+                            queue.append((real, handle.read(1_000_000).decode("utf-8", "replace"),
+                                          chain + (real,)))
                     except OSError:
                         pass
                 break  # clang takes the first directory that has the file
-    return sorted(blanked)
+            else:
+                # Not on any search path: a header of the project that its build finds through an include
+                # directory we were not told about (`#include <kernels.cuh>` with -Icsrc). Its directory joins
+                # the search path; otherwise the name is stubbed.
+                found = _in_tree(name, current, headers) if quote is not None and not os.path.isabs(name) \
+                    and name not in _SYSTEM_HEADERS and "." in os.path.basename(name) else ""
+                directory = _directory_for(name, found) if found else ""
+                if directory:
+                    walk.inferred_dirs.append(directory)
+                    search.append(directory)
+                    if found not in seen and len(seen) < _MAX_HEADERS_FOLLOWED:
+                        seen.add(found)
+                        walk.chains.setdefault(found, chain)
+                        try:
+                            with open(found, "rb") as handle:
+                                queue.append((found, handle.read(1_000_000).decode("utf-8", "replace"),
+                                              chain + (found,)))
+                        except OSError:
+                            pass
+                elif quote is not None and _safe_stub_name(name):
+                    walk.missing.add(name)
+    return walk
+
+
+# The C, POSIX and C++ standard headers: never taken for a project's own file of the same name (llm.c carries a
+# Windows shim called unistd.h; the real one is what the code means on Linux).
+_SYSTEM_HEADERS = frozenset("""
+assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h math.h setjmp.h signal.h
+stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h stdnoreturn.h string.h tgmath.h
+threads.h time.h uchar.h wchar.h wctype.h aio.h arpa/inet.h cpio.h dirent.h dlfcn.h fcntl.h fnmatch.h glob.h grp.h
+iconv.h langinfo.h libgen.h malloc.h monetary.h mqueue.h ndbm.h net/if.h netdb.h netinet/in.h netinet/tcp.h nl_types.h
+poll.h pthread.h pwd.h regex.h sched.h search.h semaphore.h spawn.h strings.h stropts.h sys/ipc.h sys/mman.h
+sys/msg.h sys/resource.h sys/select.h sys/sem.h sys/shm.h sys/socket.h sys/stat.h sys/statvfs.h sys/time.h
+sys/times.h sys/types.h sys/uio.h sys/un.h sys/utsname.h sys/wait.h syslog.h tar.h termios.h ulimit.h unistd.h
+utime.h utmpx.h wordexp.h windows.h io.h direct.h process.h immintrin.h x86intrin.h emmintrin.h xmmintrin.h
+""".split())
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp", ".cu", ".c", ".cc", ".cpp")
+_MAX_TREE_FILES = 200_000
+
+
+@functools.lru_cache(maxsize=8)
+def _tree_headers(root_real: str) -> dict[str, tuple[str, ...]]:
+    """The tree's header-like files by base name (one walk per tree and process; hidden folders and symlinks
+    skipped). Iterative: os.walk recurses once per level, and a hostile tree is 1,000 levels deep."""
+    index: dict[str, list[str]] = {}
+    count, stack = 0, [root_real]
+    while stack and count <= _MAX_TREE_FILES:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            count += 1
+            if entry.is_symlink() or entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.name.endswith(_HEADER_SUFFIXES) or "." not in entry.name:
+                index.setdefault(entry.name, []).append(entry.path)
+    return {name: tuple(paths) for name, paths in index.items()}
+
+
+def _directory_for(name: str, found: str) -> str:
+    """The directory D with D/name == found: the prefix before the spelled path, and for each leading ".." one
+    real folder deeper ("../include/x.h" found as P/include/x.h: D = P/include)."""
+    parts = Path(name).parts
+    ups = 0
+    while ups < len(parts) and parts[ups] == "..":
+        ups += 1
+    rest = parts[ups:]
+    prefix = found[: len(found) - len("/".join(rest))].rstrip("/") or "/"
+    if ups >= len(rest):
+        return ""
+    directory = os.path.join(prefix, *rest[:ups])
+    return directory if os.path.isdir(directory) else ""
+
+
+def _in_tree(name: str, includer: str, headers: dict[str, tuple[str, ...]]) -> str:
+    """The in-tree file that `#include <name>` most likely means: its path ends with the spelled path, and of
+    several, the one whose directory shares the longest prefix with the includer's (its own project part)."""
+    if not _safe_stub_name(name):
+        return ""
+    suffix = "/" + "/".join(part for part in Path(name).parts if part not in ("..", "."))
+    matches = [p for p in headers.get(os.path.basename(name), ()) if p.endswith(suffix)]
+    if not matches:
+        return ""
+    here = os.path.dirname(os.path.realpath(includer))
+    return max(matches, key=lambda p: (len(os.path.commonpath([here, p])), -len(p)))
 
 
 def _search_dirs(args) -> list[str]:
@@ -283,5 +434,49 @@ def _not_a_source(real: str) -> bool:
 
 
 def _safe_stub_name(name: str) -> bool:
-    """A stub path must stay inside the virtual stub directory."""
-    return bool(name) and not name.startswith("/") and ".." not in Path(name).parts and "\0" not in name
+    """A stub path must stay inside the virtual stub tree: relative, at most four leading "..", none after."""
+    if not name or name.startswith("/") or "\0" in name:
+        return False
+    parts = Path(name).parts
+    ups = 0
+    while ups < len(parts) and parts[ups] == "..":
+        ups += 1
+    return ups <= 4 and ".." not in parts[ups:] and ups < len(parts)
+
+
+def _stub_path(name: str) -> str:
+    """Where clang finds the stub of `name` through -I STUB_DIR ("../include/x.h" climbs inside the stub tree)."""
+    path = os.path.normpath(f"{STUB_DIR}/{name}")
+    assert path.startswith(_STUB_ROOT + "/"), name
+    return path
+
+
+@functools.cache
+def system_include_dirs(language: str) -> tuple[str, ...]:
+    """This machine's own C (and C++) header directories, newest GCC's, as its compiler searches them; none on a
+    machine without them. Every Linux worker with a compiler has them; no CUDA toolkit is involved."""
+    import glob
+    import sysconfig
+
+    triple = sysconfig.get_config_var("MULTIARCH") or ""
+    def newest(pattern: str) -> str:
+        found = [p for p in glob.glob(pattern) if os.path.isdir(p)]
+        numeric = [p for p in found if os.path.basename(p).split(".")[0].isdigit()]
+        return max(numeric, key=lambda p: [int(x) for x in os.path.basename(p).split(".") if x.isdigit()],
+                   default="")
+    dirs = []
+    if language != "c":
+        cxx = newest("/usr/include/c++/*")
+        if cxx:
+            version = os.path.basename(cxx)
+            dirs += [cxx, f"/usr/include/{triple}/c++/{version}" if triple else "", f"{cxx}/backward"]
+    gcc = newest(f"/usr/lib/gcc/{triple}/*") if triple else ""
+    if gcc:
+        dirs.append(f"{gcc}/include")
+    dirs += [f"/usr/include/{triple}" if triple else "", "/usr/include"]
+    dirs = [d for d in dirs if d and os.path.isdir(d)]
+    # Without stdio.h (and, for C++, <vector>) there is nothing to gain over the prelude.
+    needed = ("stdio.h",) if language == "c" else ("stdio.h", "vector")
+    if not all(any(os.path.isfile(os.path.join(d, n)) for d in dirs) for n in needed):
+        return ()
+    return tuple(dirs)

@@ -15,6 +15,7 @@ from importlib import resources
 from scanner import nametable
 
 PRELUDE_PATH = "/__rocport__/cuda_prelude.h"
+LIBC_PRELUDE_PATH = "/__rocport__/libc_prelude.h"  # C files get this part alone
 
 _VECTOR_BASES = {
     "char": "signed char",
@@ -90,6 +91,25 @@ def _type_declaration(name: str) -> str:
     return f"typedef int {name};"
 
 
+# The half and bfloat16 intrinsics return their own types: `half2 r = __floats2half2_rn(a, b)` and `return
+# __hadd2(x, y)` from a function returning half2 only parse when the prelude says so (a double does not convert).
+_RETURNS = (
+    (re.compile(r"2float2$"), "float2"),
+    (re.compile(r"2(float|double|int|uint|ll|ull|short|ushort|char|uchar)(_\w+)?$"), "double"),
+    (re.compile(r"bfloat162|^__h\w*2_bf16$"), "__nv_bfloat162"),
+    (re.compile(r"half2|^__h[a-z]*2(_\w+)?$|^__h2\w+$"), "__half2"),
+    (re.compile(r"2bfloat16(_\w+)?$|^__float2bfloat16|bf16$"), "__nv_bfloat16"),
+    (re.compile(r"2half(_\w+)?$|^__h(add|sub|mul|div|fma|neg|abs|max|min)(_sat|_rn|_nan|_relu)?$"), "__half"),
+)
+
+
+def _device_return(name: str) -> str:
+    for pattern, type_name in _RETURNS:
+        if pattern.search(name):
+            return type_name
+    return "double"
+
+
 def _return_type(name: str) -> str:
     if name.endswith(("GetErrorString", "GetErrorName", "GetStatusString", "GetStatusName", "GetErrorEnum")):
         return "const char *"
@@ -97,8 +117,14 @@ def _return_type(name: str) -> str:
 
 
 @functools.cache
+def libc_prelude_text() -> str:
+    return resources.files("scanner.data").joinpath("prelude/libc_prelude.h").read_text(encoding="utf-8")
+
+
+@functools.cache
 def prelude_text() -> str:
     handwritten = resources.files("scanner.data").joinpath("prelude/cuda_prelude.h").read_text(encoding="utf-8")
+    handwritten = handwritten.replace("/*@LIBC@*/", libc_prelude_text())
     declared = set(re.findall(r"[A-Za-z_]\w*", handwritten))
     table = nametable.load()
     types, constants, functions = [], [], []
@@ -112,7 +138,7 @@ def prelude_text() -> str:
         elif _is_constant_name(name, kind):
             constants.append(name)
         elif kind in ("device_function", "device_library", "device_type"):
-            functions.append(f"template <class... A> __host__ __device__ double {name}(A...);")
+            functions.append(f"template <class... A> __host__ __device__ {_device_return(name)} {name}(A...);")
         else:
             functions.append(f"template <class... A> {_return_type(name)} {name}(A &&...);")
     # One enum per 500 names keeps each declaration small enough for clang's diagnostics to stay readable.

@@ -67,6 +67,9 @@ class Rule:
     module: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
     reads: frozenset[str] = frozenset()  # "repository" rules: languages of the files they read
+    # A file read as tokens only (no syntax tree) still gets the rule: called once per code line with
+    # `ctx.line_code` (the line's tokens joined by single spaces); reports say they were found from tokens.
+    token_check: Callable[[Context], None] | None = None
 
     def __post_init__(self):
         unknown = set(self.on) - ALL_EVENTS

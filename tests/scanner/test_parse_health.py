@@ -36,13 +36,61 @@ def test_a_real_project_header_is_parsed_not_stubbed(tmp_path):
     assert [f.line for f in result.findings] == [2]
 
 
-def test_headers_included_by_project_headers_are_stubbed_by_reparsing(tmp_path):
-    (tmp_path / "outer.h").write_text("#include <inner/deep.h>\n#define LANES 32\n")
+def test_headers_included_by_project_headers_are_all_stubbed_before_the_first_parse(tmp_path):
+    """Clang stops at the first missing header (a fatal error), so finding them by reparsing costs one parse per
+    header, and a deep project ran out of rounds: the include graph is walked first instead."""
+    (tmp_path / "outer.h").write_text("#include <inner/deep.h>\n#include \"middle.h\"\n#define LANES 32\n")
+    (tmp_path / "middle.h").write_text("".join(f"#include <missing{n}.h>\n" for n in range(12)))
     result = analyze_text(tmp_path, '#include "outer.h"\n__global__ void k(int *o) { o[0] = threadIdx.x % LANES; }\n',
                           codes=["ROC101"])
-    assert "inner/deep.h" in result.health.stubbed_headers
-    assert result.health.reparse_rounds >= 1
+    assert {"inner/deep.h", "missing0.h", "missing11.h"} <= set(result.health.stubbed_headers)
+    assert result.health.reparse_rounds == 0
+    assert result.health.mode == ParseMode.AST_STUBBED
     assert [f.line for f in result.findings] == [2]
+
+
+def test_a_missing_system_header_and_its_names_cost_the_main_file_nothing(tmp_path):
+    """llm.c's shape: a project header includes <glob.h>, <dirent.h>, <sys/stat.h> and uses their names; stubbed
+    empty, those names are declared by the prelude, and the main file keeps its AST."""
+    (tmp_path / "llmc").mkdir()
+    (tmp_path / "llmc" / "loader.h").write_text(
+        "#include <glob.h>\n#include <dirent.h>\n#include <sys/stat.h>\n#include <stdio.h>\n#include <math.h>\n"
+        "static int shards(const char *p) { glob_t g; glob(p, 0, 0, &g); globfree(&g);\n"
+        "  struct stat st; if (stat(p, &st) != 0) mkdir(p, 0700); DIR *d = opendir(p); closedir(d);\n"
+        "  FILE *f = fopen(p, \"rb\"); fseek(f, 0, SEEK_END); if (feof(f) || ferror(f)) return (int)M_PI;\n"
+        "  return (int)g.gl_pathc + isprint('a') + strncmp(p, \"x\", 1); }\n")
+    result = analyze_text(tmp_path, '#include "llmc/loader.h"\n'
+                          "__global__ void k(int *o) { o[0] = threadIdx.x % 32; }\n", codes=["ROC101"])
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health
+    assert "glob.h" in result.health.stubbed_headers and result.health.error_count == 0
+    assert [f.line for f in result.findings] == [2]
+
+
+def test_a_project_header_found_by_name_under_another_folder_is_parsed_not_stubbed(tmp_path):
+    """`#include <kernels.cuh>` that the build finds through -Icsrc: the header's folder joins the search path."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "kernels.cuh").write_text("#define LANES 32\nenum Mode { FP4, NF4 };\n")
+    (tmp_path / "src").mkdir()
+    result = analyze_text(tmp_path, "#include <kernels.cuh>\n__global__ void k(int *o) "
+                          "{ o[0] = threadIdx.x % LANES + NF4; }\n", name="src/ops.cu", codes=["ROC101"])
+    assert "kernels.cuh" not in result.health.stubbed_headers
+    assert result.health.error_count == 0 and [f.line for f in result.findings] == [2]
+
+
+def test_a_fatal_error_two_headers_deep_names_the_header_and_the_include_chain(tmp_path):
+    from scanner.parsing.clang_unit import Parser, ParseSettings
+
+    (tmp_path / "a.h").write_text('#include "b.h"\n')
+    (tmp_path / "b.h").write_text("#define HDR <only_seen_by_clang.h>\n#include HDR\n")  # no walk can see it
+    main = tmp_path / "main.cu"
+    main.write_text('#include "a.h"\n__global__ void k() {}\n')
+    unit = Parser(ParseSettings(max_reparse_rounds=0)).parse(str(main), main.read_text(), "cuda", (), str(tmp_path))
+    assert unit.mode == ParseMode.TOKENS
+    assert unit.fallback_reason == ("a fatal error stopped the parse: in b.h line 2: 'only_seen_by_clang.h' file not "
+                                    "found (included from main.cu -> a.h)")
+    # With its rounds, the parser stubs what clang found and the file is read whole.
+    unit = Parser().parse(str(main), main.read_text(), "cuda", (), str(tmp_path))
+    assert unit.mode == ParseMode.AST_STUBBED and unit.rounds == 1
 
 
 def test_a_syntax_error_still_gives_a_result_with_the_errors_counted(tmp_path):
@@ -71,13 +119,24 @@ def test_binary_file_is_an_error_result(tmp_path):
     assert results["ok.cu"].health.mode == ParseMode.AST
 
 
-def test_non_utf8_and_oversized_files_are_error_results(tmp_path):
-    (tmp_path / "latin1.cu").write_bytes("// caf\xe9\n".encode("latin-1"))
+def test_oversized_files_are_error_results(tmp_path):
     (tmp_path / "huge.cu").write_text("int x;\n" * 1000)
     results = {r.path: r for r in scan(tmp_path, ScanOptions(max_file_bytes=2000))}
-    assert "not UTF-8" in results["latin1.cu"].error
     assert "cap" in results["huge.cu"].error
-    assert all(r.health.mode == ParseMode.ERROR for r in results.values())
+    assert results["huge.cu"].health.mode == ParseMode.ERROR
+
+
+def test_a_latin1_byte_in_a_comment_costs_nothing_and_the_guess_is_reported(tmp_path):
+    source = "// (c) caf\xe9 s\xe0rl\n__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\n"
+    (tmp_path / "latin1.cu").write_bytes(source.encode("latin-1"))
+    (tmp_path / "utf8.cu").write_text(source, encoding="utf-8")
+    results = {r.path: r for r in scan(tmp_path, ScanOptions())}
+    latin1, utf8 = results["latin1.cu"], results["utf8.cu"]
+    assert latin1.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED) and not latin1.error
+    assert latin1.health.encoding_guess.startswith("latin-1") and "0xe9" in latin1.health.encoding_guess
+    assert utf8.health.encoding_guess == ""
+    assert [(f.rule, f.line) for f in latin1.findings] == [(f.rule, f.line) for f in utf8.findings]
+    assert any(f.rule == "ROC101" for f in latin1.findings)
 
 
 def test_a_symlink_leaving_the_tree_is_reported_not_followed(tmp_path):

@@ -69,11 +69,13 @@ def test_python_that_ast_rejects_still_has_its_imports_checked(tmp_path):
     assert [(f.rule, f.line) for f in result.findings] == [("ROC243", 1)]
 
 
-def test_binary_and_non_utf8_text_files_are_per_file_errors(tmp_path):
-    (tmp_path / "Dockerfile").write_bytes(b"FROM nvidia/cuda\n\xff\xfe")
+def test_binary_text_files_are_errors_and_non_utf8_ones_are_read_with_the_guess_said(tmp_path):
+    (tmp_path / "Dockerfile").write_bytes(b"FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n# caf\xe9\n")
     (tmp_path / "run.sh").write_bytes(b"\0\0binary")
     results = {r.path: r for r in scan(tmp_path, ScanOptions())}
-    assert results["Dockerfile"].health.mode == ParseMode.ERROR and "UTF-8" in results["Dockerfile"].error
+    docker = results["Dockerfile"]
+    assert docker.health.mode == ParseMode.TEXT and not docker.error
+    assert docker.health.encoding_guess.startswith("latin-1") and docker.findings
     assert results["run.sh"].health.mode == ParseMode.ERROR
 
 

@@ -23,64 +23,19 @@
 #define CUDART_VERSION 12040
 #define CUDA_VERSION 12040
 #define __CUDA_API_VERSION 12040
-#define NULL 0
 #define CUDART_CB
 #define CUDARTAPI
 #define CUDAAPI
 #define assert(e) ((void)(e))
-#define EXIT_SUCCESS 0
-#define EXIT_FAILURE 1
-#define INT_MAX 2147483647
-#define UINT_MAX 4294967295u
-#define FLT_MAX 3.402823466e+38F
-#define FLT_MIN 1.175494351e-38F
-#define DBL_MAX 1.7976931348623158e+308
-#define INFINITY __builtin_inff()
-#define NAN __builtin_nanf("")
+/*@LIBC@*/
 
-typedef __SIZE_TYPE__ size_t;
-typedef __PTRDIFF_TYPE__ ptrdiff_t;
-typedef __INTPTR_TYPE__ intptr_t;
-typedef __UINTPTR_TYPE__ uintptr_t;
-typedef signed char int8_t;
-typedef unsigned char uint8_t;
-typedef short int16_t;
-typedef unsigned short uint16_t;
-typedef int int32_t;
-typedef unsigned int uint32_t;
-typedef long long int64_t;
-typedef unsigned long long uint64_t;
-typedef struct __rocport_FILE FILE;
-extern FILE *stdout, *stderr, *stdin;
+/* A value that converts to whatever the code expects: the result of a library call modelled loosely below. */
+struct __rocport_any {
+  template <class T> __host__ __device__ operator T() const;
+  template <class T> __host__ __device__ __rocport_any operator[](T) const;
+  template <class... A> __host__ __device__ __rocport_any operator()(A &&...) const;
+};
 
-extern "C" {
-__host__ __device__ int printf(const char *, ...);
-int fprintf(FILE *, const char *, ...);
-int sprintf(char *, const char *, ...);
-int snprintf(char *, size_t, const char *, ...);
-int puts(const char *);
-int fflush(FILE *);
-FILE *fopen(const char *, const char *);
-int fclose(FILE *);
-size_t fread(void *, size_t, size_t, FILE *);
-size_t fwrite(const void *, size_t, size_t, FILE *);
-__host__ __device__ void *malloc(size_t);
-__host__ __device__ void free(void *);
-void *calloc(size_t, size_t);
-void *realloc(void *, size_t);
-__host__ __device__ void *memcpy(void *, const void *, size_t);
-__host__ __device__ void *memset(void *, int, size_t);
-int memcmp(const void *, const void *, size_t);
-size_t strlen(const char *);
-int strcmp(const char *, const char *);
-char *getenv(const char *);
-int atoi(const char *);
-double atof(const char *);
-int rand(void);
-void srand(unsigned);
-void exit(int);
-void abort(void);
-}
 
 namespace std {
 using ::size_t;
@@ -157,6 +112,70 @@ template <class T, size_t N> struct array { T e[N]; T &operator[](size_t); size_
 template <class A, class B> struct pair { A first; B second; };
 template <class T> T &&move(T &);
 template <class T> T &&forward(T &);
+/* <type_traits>, <stdexcept>, <functional>, <utility>: what kernels' templates and host wrappers use most. */
+template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type;
+  constexpr operator T() const { return v; } };
+typedef integral_constant<bool, true> true_type;
+typedef integral_constant<bool, false> false_type;
+template <class A, class B> struct is_same : false_type {};
+template <class A> struct is_same<A, A> : true_type {};
+template <class A, class B> inline constexpr bool is_same_v = is_same<A, B>::value;
+template <bool B, class T = void> struct enable_if {};
+template <class T> struct enable_if<true, T> { typedef T type; };
+template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;
+template <bool B, class T, class F> struct conditional { typedef T type; };
+template <class T, class F> struct conditional<false, T, F> { typedef F type; };
+template <bool B, class T, class F> using conditional_t = typename conditional<B, T, F>::type;
+template <class T> struct remove_cv { typedef T type; };
+template <class T> struct remove_reference { typedef T type; };
+template <class T> struct remove_reference<T &> { typedef T type; };
+template <class T> struct decay { typedef T type; };
+template <class T> using remove_cv_t = typename remove_cv<T>::type;
+template <class T> using remove_reference_t = typename remove_reference<T>::type;
+template <class T> using decay_t = typename decay<T>::type;
+template <class T> struct is_floating_point : integral_constant<bool, __is_floating_point(T)> {};
+template <class T> struct is_integral : integral_constant<bool, __is_integral(T)> {};
+template <class T> struct is_signed : integral_constant<bool, __is_signed(T)> {};
+template <class T> struct is_unsigned : integral_constant<bool, __is_unsigned(T)> {};
+template <class T> struct is_pointer : integral_constant<bool, __is_pointer(T)> {};
+template <class T> struct is_arithmetic : integral_constant<bool, __is_arithmetic(T)> {};
+template <class T> inline constexpr bool is_floating_point_v = __is_floating_point(T);
+template <class T> inline constexpr bool is_integral_v = __is_integral(T);
+template <class T> inline constexpr bool is_signed_v = __is_signed(T);
+template <class T> inline constexpr bool is_unsigned_v = __is_unsigned(T);
+template <class T> inline constexpr bool is_pointer_v = __is_pointer(T);
+template <class T> inline constexpr bool is_arithmetic_v = __is_arithmetic(T);
+template <class T> T declval();
+struct exception { virtual const char *what() const; };
+#define ROCPORT_STD_ERROR(name) struct name : exception { name(const char *); name(const string &); };
+ROCPORT_STD_ERROR(logic_error)
+ROCPORT_STD_ERROR(invalid_argument)
+ROCPORT_STD_ERROR(out_of_range)
+ROCPORT_STD_ERROR(length_error)
+ROCPORT_STD_ERROR(overflow_error)
+ROCPORT_STD_ERROR(bad_alloc)
+#undef ROCPORT_STD_ERROR
+template <class F> struct function { template <class G> function(G); function();
+  template <class... A> __rocport_any operator()(A &&...) const; };
+template <class... T> struct tuple { template <class... A> tuple(A &&...); };
+template <class... A> tuple<A...> make_tuple(A &&...);
+template <class A, class B> pair<A, B> make_pair(A, B);
+template <class K, class V, class... R> struct map { V &operator[](const K &); size_t size() const;
+  __rocport_any find(const K &) const; __rocport_any begin() const; __rocport_any end() const;
+  size_t count(const K &) const; };
+template <class K, class V, class... R> struct unordered_map : map<K, V> {};
+template <class K, class... R> struct set { size_t count(const K &) const; size_t size() const;
+  template <class... A> __rocport_any insert(A &&...); };
+template <class K, class... R> struct unordered_set : set<K> {};
+template <class T, class... A> unique_ptr<T> make_unique(A &&...);
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+template <class... A> __rocport_any sort(A &&...);
+template <class... A> __rocport_any fill(A &&...);
+template <class... A> __rocport_any copy(A &&...);
+template <class... A> __rocport_any accumulate(A &&...);
+template <class... A> __rocport_any max_element(A &&...);
+template <class... A> __rocport_any min_element(A &&...);
+template <class... A> __rocport_any find(A &&...);
 }
 
 /* Launch configuration, as clang expects it for <<<...>>>. */
@@ -384,3 +403,177 @@ template <class T, class F> __device__ void store_matrix_sync(T *, const F &, un
 template <class D, class A, class B, class C> __device__ void mma_sync(D &, const A &, const B &, const C &);
 }
 }
+
+/* The device properties real code reads. */
+struct cudaDeviceProp {
+  char name[256]; char uuid[16]; size_t totalGlobalMem, sharedMemPerBlock, sharedMemPerBlockOptin,
+  sharedMemPerMultiprocessor, totalConstMem, memPitch, textureAlignment, l2CacheSize, persistingL2CacheMaxSize;
+  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate, major, minor,
+  multiProcessorCount, maxThreadsPerMultiProcessor, maxBlocksPerMultiProcessor, regsPerMultiprocessor,
+  memoryClockRate, memoryBusWidth, computeMode, concurrentKernels, ECCEnabled, pciBusID, pciDeviceID,
+  pciDomainID, asyncEngineCount, unifiedAddressing, managedMemory, concurrentManagedAccess, isMultiGpuBoard,
+  canMapHostMemory, integrated, kernelExecTimeoutEnabled, cooperativeLaunch, deviceOverlap,
+  pageableMemoryAccess, accessPolicyMaxWindowSize, streamPrioritiesSupported, globalL1CacheSupported,
+  localL1CacheSupported, computePreemptionSupported, hostNativeAtomicSupported, singleToDoublePrecisionPerfRatio;
+};
+
+/* CUB (cub/cub.cuh) and Thrust, enough for the code around their calls to parse: collective classes with
+ * TempStorage and their member algorithms, device-wide algorithms, functors and the load/store/reduce enums. */
+#define ROCPORT_CUB_COLLECTIVE(name)                                                                           \
+  template <class T, auto... P> struct name { /* a type, then sizes and algorithms (most uses) */           \
+    struct TempStorage { char __rocport_bytes[1]; };                                                           \
+    __device__ name();                                                                                         \
+    template <class... A> __device__ name(A &&...);                                                            \
+    template <class... A> __device__ __rocport_any Sum(A &&...);                                               \
+    template <class... A> __device__ __rocport_any Reduce(A &&...);                                            \
+    template <class... A> __device__ void InclusiveSum(A &&...);                                               \
+    template <class... A> __device__ void ExclusiveSum(A &&...);                                               \
+    template <class... A> __device__ void InclusiveScan(A &&...);                                              \
+    template <class... A> __device__ void ExclusiveScan(A &&...);                                              \
+    template <class... A> __device__ void Load(A &&...);                                                       \
+    template <class... A> __device__ void Store(A &&...);                                                      \
+    template <class... A> __device__ void Sort(A &&...);                                                       \
+    template <class... A> __device__ void SortDescending(A &&...);                                             \
+    template <class... A> __device__ void SortBlockedToStriped(A &&...);                                       \
+    template <class... A> __device__ void SortDescendingBlockedToStriped(A &&...);                             \
+    template <class... A> __device__ void FlagHeads(A &&...);                                                  \
+    template <class... A> __device__ void FlagTails(A &&...);                                                  \
+    template <class... A> __device__ void BlockedToStriped(A &&...);                                           \
+    template <class... A> __device__ void StripedToBlocked(A &&...);                                           \
+    template <class... A> __device__ __rocport_any HeadSegmentedSum(A &&...);                                  \
+  };
+#define ROCPORT_CUB_DEVICE(name)                                                                               \
+  struct name {                                                                                                \
+    template <class... A> static __host__ int Sum(A &&...);                                                    \
+    template <class... A> static __host__ int Max(A &&...);                                                    \
+    template <class... A> static __host__ int Min(A &&...);                                                    \
+    template <class... A> static __host__ int ArgMax(A &&...);                                                 \
+    template <class... A> static __host__ int ArgMin(A &&...);                                                 \
+    template <class... A> static __host__ int Reduce(A &&...);                                                 \
+    template <class... A> static __host__ int InclusiveSum(A &&...);                                           \
+    template <class... A> static __host__ int ExclusiveSum(A &&...);                                           \
+    template <class... A> static __host__ int InclusiveScan(A &&...);                                          \
+    template <class... A> static __host__ int ExclusiveScan(A &&...);                                          \
+    template <class... A> static __host__ int SortKeys(A &&...);                                               \
+    template <class... A> static __host__ int SortPairs(A &&...);                                              \
+    template <class... A> static __host__ int SortKeysDescending(A &&...);                                     \
+    template <class... A> static __host__ int SortPairsDescending(A &&...);                                    \
+    template <class... A> static __host__ int Flagged(A &&...);                                                \
+    template <class... A> static __host__ int If(A &&...);                                                     \
+    template <class... A> static __host__ int Encode(A &&...);                                                 \
+    template <class... A> static __host__ int Histogram(A &&...);                                              \
+  };
+namespace cub {
+ROCPORT_CUB_COLLECTIVE(BlockReduce)
+ROCPORT_CUB_COLLECTIVE(BlockScan)
+ROCPORT_CUB_COLLECTIVE(BlockLoad)
+ROCPORT_CUB_COLLECTIVE(BlockStore)
+ROCPORT_CUB_COLLECTIVE(BlockRadixSort)
+ROCPORT_CUB_COLLECTIVE(BlockDiscontinuity)
+ROCPORT_CUB_COLLECTIVE(BlockExchange)
+ROCPORT_CUB_COLLECTIVE(BlockHistogram)
+ROCPORT_CUB_COLLECTIVE(BlockMergeSort)
+ROCPORT_CUB_COLLECTIVE(WarpReduce)
+ROCPORT_CUB_COLLECTIVE(WarpScan)
+ROCPORT_CUB_COLLECTIVE(WarpLoad)
+ROCPORT_CUB_COLLECTIVE(WarpStore)
+ROCPORT_CUB_COLLECTIVE(WarpExchange)
+ROCPORT_CUB_COLLECTIVE(WarpMergeSort)
+ROCPORT_CUB_DEVICE(DeviceReduce)
+ROCPORT_CUB_DEVICE(DeviceScan)
+ROCPORT_CUB_DEVICE(DeviceRadixSort)
+ROCPORT_CUB_DEVICE(DeviceSegmentedReduce)
+ROCPORT_CUB_DEVICE(DeviceSegmentedRadixSort)
+ROCPORT_CUB_DEVICE(DeviceSelect)
+ROCPORT_CUB_DEVICE(DevicePartition)
+ROCPORT_CUB_DEVICE(DeviceRunLengthEncode)
+ROCPORT_CUB_DEVICE(DeviceHistogram)
+ROCPORT_CUB_DEVICE(DeviceMergeSort)
+struct Sum { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
+struct Max { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
+struct Min { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
+struct ArgMax { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
+struct ArgMin { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
+template <class K, class V, class O = int> struct KeyValuePair { K key; V value; };
+template <class T> struct Traits { typedef T UnsignedBits; };
+template <class... A> struct CacheModifiedInputIterator { template <class... B> __host__ __device__ CacheModifiedInputIterator(B &&...); };
+template <class... A> struct CountingInputIterator { template <class... B> __host__ __device__ CountingInputIterator(B &&...); };
+template <class... A> struct TransformInputIterator { template <class... B> __host__ __device__ TransformInputIterator(B &&...); };
+template <class... A> __device__ __rocport_any ShuffleIndex(A &&...);
+template <class... A> __device__ __rocport_any ShuffleDown(A &&...);
+template <class... A> __device__ __rocport_any ShuffleUp(A &&...);
+__device__ unsigned int LaneId();
+__device__ unsigned int WarpId();
+template <class... A> __device__ void LoadDirectBlocked(A &&...);
+template <class... A> __device__ void StoreDirectBlocked(A &&...);
+template <class... A> __device__ void LoadDirectStriped(A &&...);
+template <class... A> __device__ void StoreDirectStriped(A &&...);
+enum BlockLoadAlgorithm { BLOCK_LOAD_DIRECT, BLOCK_LOAD_STRIPED, BLOCK_LOAD_VECTORIZE, BLOCK_LOAD_TRANSPOSE,
+                          BLOCK_LOAD_WARP_TRANSPOSE, BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED };
+enum BlockStoreAlgorithm { BLOCK_STORE_DIRECT, BLOCK_STORE_STRIPED, BLOCK_STORE_VECTORIZE, BLOCK_STORE_TRANSPOSE,
+                           BLOCK_STORE_WARP_TRANSPOSE, BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED };
+enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_RAKING, BLOCK_REDUCE_WARP_REDUCTIONS };
+enum BlockScanAlgorithm { BLOCK_SCAN_RAKING, BLOCK_SCAN_RAKING_MEMOIZE, BLOCK_SCAN_WARP_SCANS };
+enum CacheLoadModifier { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV, LOAD_LDG, LOAD_VOLATILE };
+}  // namespace cub
+
+namespace thrust {
+template <class T> struct device_ptr {
+  __host__ __device__ device_ptr(); __host__ __device__ device_ptr(T *);
+  __host__ __device__ T *get() const; __host__ __device__ T &operator*() const; __host__ __device__ T &operator[](long) const;
+};
+#define ROCPORT_THRUST_VECTOR(name)                                                                            \
+  template <class T, class A = void> struct name {                                                             \
+    typedef T value_type; typedef T *iterator;                                                                 \
+    name(); template <class... B> name(B &&...);                                                               \
+    T *data(); const T *data() const; size_t size() const; bool empty() const;                                 \
+    T *begin(); T *end(); const T *begin() const; const T *end() const;                                        \
+    T &operator[](size_t); const T &operator[](size_t) const;                                                  \
+    template <class... B> void resize(B &&...); void clear(); void push_back(const T &);                       \
+  };
+ROCPORT_THRUST_VECTOR(device_vector)
+ROCPORT_THRUST_VECTOR(host_vector)
+ROCPORT_THRUST_VECTOR(universal_vector)
+template <class T> __host__ __device__ T *raw_pointer_cast(T *);
+template <class T> __host__ __device__ T *raw_pointer_cast(const device_ptr<T> &);
+template <class T> __host__ __device__ device_ptr<T> device_pointer_cast(T *);
+template <class T = void> struct plus { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct minus { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct multiplies { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct maximum { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct minimum { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct less { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
+template <class T = void> struct greater { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
+template <class T = void> struct identity { template <class A> __host__ __device__ A operator()(const A &) const; };
+template <class... A> struct counting_iterator { template <class... B> __host__ __device__ counting_iterator(B &&...); };
+template <class... A> struct constant_iterator { template <class... B> __host__ __device__ constant_iterator(B &&...); };
+template <class... A> __host__ __device__ __rocport_any make_counting_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_transform_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_zip_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_tuple(A &&...);
+template <class... A> __host__ __device__ __rocport_any sort(A &&...);
+template <class... A> __host__ __device__ __rocport_any sort_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any stable_sort(A &&...);
+template <class... A> __host__ __device__ __rocport_any reduce(A &&...);
+template <class... A> __host__ __device__ __rocport_any reduce_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any transform(A &&...);
+template <class... A> __host__ __device__ __rocport_any transform_reduce(A &&...);
+template <class... A> __host__ __device__ __rocport_any inclusive_scan(A &&...);
+template <class... A> __host__ __device__ __rocport_any exclusive_scan(A &&...);
+template <class... A> __host__ __device__ __rocport_any fill(A &&...);
+template <class... A> __host__ __device__ __rocport_any copy(A &&...);
+template <class... A> __host__ __device__ __rocport_any copy_if(A &&...);
+template <class... A> __host__ __device__ __rocport_any sequence(A &&...);
+template <class... A> __host__ __device__ __rocport_any count(A &&...);
+template <class... A> __host__ __device__ __rocport_any count_if(A &&...);
+template <class... A> __host__ __device__ __rocport_any for_each(A &&...);
+template <class... A> __host__ __device__ __rocport_any unique(A &&...);
+template <class... A> __host__ __device__ __rocport_any gather(A &&...);
+template <class... A> __host__ __device__ __rocport_any scatter(A &&...);
+template <class... A> __host__ __device__ __rocport_any max_element(A &&...);
+template <class... A> __host__ __device__ __rocport_any min_element(A &&...);
+namespace system { namespace cuda { struct par_t { template <class... A> par_t on(A &&...) const; }; extern par_t par; } }
+namespace cuda { using system::cuda::par; }
+struct device_execution_policy {}; extern device_execution_policy device;
+struct host_execution_policy {}; extern host_execution_policy host;
+}  // namespace thrust

@@ -28,6 +28,7 @@ References:
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
+from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp._common import declaration_in, declared_auto, in_platform_macro, mask_calls, safe_size
 
@@ -95,6 +96,22 @@ def check(ctx) -> None:
         _check_bitop(ctx)
 
 
+def check_tokens(ctx) -> None:
+    """Without a syntax tree: a ballot kept in a 32-bit variable, or counted with the 32-bit __popc."""
+    if ctx.platform_guarded:
+        return
+    decl = _shapes.BALLOT_IN_32.search(ctx.line_code)
+    if decl:
+        ctx.report(f"`{decl.group('name')}` keeps the {decl.group('call')}() mask in 32 bits; on HIP it is "
+                   "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.",
+                   at=ctx.token_at(decl.start("name")))
+        return
+    bit = _shapes.POPC_OF_BALLOT.search(ctx.line_code)
+    if bit:
+        ctx.report(f"`{bit.group('bit')}` counts 32 bits of the {bit.group('call')}() mask; on HIP it is 64-bit. "
+                   "Use the ll variant.", at=ctx.token_at(bit.start()))
+
+
 RULE = Rule(
     name="ballot-result-32bit",
     summary="__ballot_sync/__activemask result stored in 32 bits or passed to __popc/__ffs/__clz",
@@ -103,5 +120,6 @@ RULE = Rule(
     on=("var_decl", "binary_op", "call"),
     requires=("__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync"),
     check=check,
+    token_check=check_tokens,
     target_severity=wave64_severity,
 )

@@ -34,6 +34,7 @@ Known problems:
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
+from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule
 from scanner.rules.warp._common import (FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, declaration_in,
                                         declared_auto, in_platform_macro, int_value, mask_calls, safe_size,
@@ -87,6 +88,18 @@ def check(ctx) -> None:
                "and a full wavefront has 64 lanes. Use a 64-bit mask such as __activemask().", at=args[0])
 
 
+def check_tokens(ctx) -> None:
+    """Without a syntax tree: a warp intrinsic whose mask is 0xffffffff (or a name the file defines so)."""
+    names = ctx.facts.cache.get("rocport:full-mask-names")
+    if names is None:
+        names = ctx.facts.cache["rocport:full-mask-names"] = _shapes.full_mask_names(ctx.facts.lines)
+    match = _shapes.masked_call_with_32bit_mask(ctx.line_code, names)
+    if match and not ctx.platform_guarded:
+        ctx.report(f"`{match.group('name')}` mask `{match.group('mask')}` names lanes 0-31 only; a 64-lane "
+                   "wavefront has lanes 32-63 too. Use __activemask() or 0xffffffffffffffffull.",
+                   at=ctx.token_at(match.start("mask")))
+
+
 RULE = Rule(
     name="lane-mask-32bit",
     summary="32-bit lane mask (0xffffffff, unsigned) passed to a *_sync warp intrinsic",
@@ -95,4 +108,5 @@ RULE = Rule(
     on=("call",),
     requires=("__shfl*", "__ballot*", "__any_sync", "__all_sync", "__uni_sync", "__activemask", "__match*", "__reduce*", "__syncwarp"),
     check=check,
+    token_check=check_tokens,
 )

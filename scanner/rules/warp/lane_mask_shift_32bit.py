@@ -35,6 +35,7 @@ import re
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
+from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size
 
@@ -92,6 +93,14 @@ def check(ctx) -> None:
                "out of range. Use a 64-bit constant (1ull, ~0ull).")
 
 
+def check_tokens(ctx) -> None:
+    """Without a syntax tree: `1u << lane` (a one-lane mask in 32 bits)."""
+    match = _shapes.LANE_SHIFT.search(ctx.line_code)
+    if match and not ctx.platform_guarded:
+        ctx.report(f"`{match.group(0)}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront "
+                   "overflow it. Use 1ull << lane.", at=ctx.token_at(match.start()))
+
+
 RULE = Rule(
     name="lane-mask-shift-32bit",
     summary="Lane mask built with a 32-bit shift by a lane id (1 << lane)",
@@ -99,5 +108,6 @@ RULE = Rule(
     severity=Severity.HIGH,
     on=("binary_op",),
     check=check,
+    token_check=check_tokens,
     target_severity=wave64_severity,
 )

@@ -36,6 +36,7 @@ Known problems:
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
+from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
 
 K = ci.CursorKind
@@ -85,6 +86,15 @@ def check(ctx) -> None:
                    "by lane on 64-lane wavefronts, or size it from a per-platform warp constant.")
 
 
+def check_tokens(ctx) -> None:
+    """Without a syntax tree: a `__shared__` array sized 32, `X / 32` or `X >> 5` on one line."""
+    match = _shapes.PER_WARP_ARRAY.search(ctx.line_code)
+    if match and not ctx.platform_guarded:
+        ctx.report(f"`{match.group('name')}` has one slot per 32-lane warp (or 32 lanes); on 64-lane wavefronts "
+                   "the warp count and the index disagree unless both use a per-platform warp constant.",
+                   at=ctx.token_at(match.start("name")))
+
+
 RULE = Rule(
     name="per-warp-array-of-32",
     summary="__shared__ array sized for a 32-lane warp ([32], [32][33], [N / 32])",
@@ -93,5 +103,6 @@ RULE = Rule(
     on=("var_decl",),
     requires=("__shared__",),
     check=check,
+    token_check=check_tokens,
     target_severity=wave64_severity,
 )

@@ -32,6 +32,7 @@ Known problems:
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
+from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp._common import (SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value,
                                         written_args)
@@ -147,6 +148,22 @@ def check(ctx) -> None:
         _check_call(ctx)
 
 
+def check_tokens(ctx) -> None:
+    """Without a syntax tree: a loop whose step starts at 16 and halves, or a shuffle by the literal 16."""
+    if ctx.platform_guarded:
+        return
+    loop = _shapes.LOOP_FROM_16.search(ctx.line_code)
+    if loop:
+        ctx.report(f"`{loop.group('var')}` starts at 16: the reduction combines 32 lanes; lanes 32-63 of a "
+                   "64-lane wavefront are never combined. Start from warpSize / 2.", at=ctx.token_at(loop.start()))
+        return
+    call = _shapes.SHUFFLE_BY_16.search(ctx.line_code)
+    if call and ", 32" not in ctx.line_code:
+        ctx.report(f"`{call.group('name')}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 "
+                   "of a 64-lane wavefront are never combined. Add the 32 step or loop from warpSize / 2.",
+                   at=ctx.token_at(call.start()))
+
+
 RULE = Rule(
     name="reduction-offset-16",
     summary="Warp shuffle reduction starting at offset 16 (covers 32 lanes only)",
@@ -155,5 +172,6 @@ RULE = Rule(
     on=("for", "call"),
     requires=("__shfl*",),
     check=check,
+    token_check=check_tokens,
     target_severity=wave64_severity,
 )

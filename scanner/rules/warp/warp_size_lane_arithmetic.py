@@ -23,6 +23,7 @@ References:
 """
 
 from scanner.model import Risk, Severity
+from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
 
 # operator -> the constant that encodes "32 lanes"
@@ -42,6 +43,15 @@ def check(ctx) -> None:
     ctx.report(f"`{ctx.node.text}` assumes a 32-lane warp; use warpSize.")
 
 
+def check_tokens(ctx) -> None:
+    """Without a syntax tree: `threadIdx.x % 32`, `lane & 31`, `tid >> 5` on one line."""
+    if ctx.platform_guarded:
+        return
+    for match in _shapes.LANE_ARITHMETIC.finditer(ctx.line_code):
+        if _shapes.WARP_CONSTANT[match.group("op")] == int(match.group("n")):
+            ctx.report(f"`{match.group(0)}` assumes a 32-lane warp; use warpSize.", at=ctx.token_at(match.start()))
+
+
 RULE = Rule(
     name="warp-size-lane-arithmetic",
     summary="Lane/warp index computed with 32 (% 32, / 32, & 31, >> 5) from a thread id",
@@ -49,5 +59,6 @@ RULE = Rule(
     severity=Severity.HIGH,
     on=("binary_op",),
     check=check,
+    token_check=check_tokens,
     target_severity=wave64_severity,
 )

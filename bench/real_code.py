@@ -1,0 +1,146 @@
+"""The scanner on real CUDA projects: how much of them it reads whole, how fast, and (with a truth file) how much
+of the known migration pitfalls it finds.
+
+    python bench/real_code.py CHECKOUT [CHECKOUT ...] [--jobs 1] [--truth bench/real_code/truth.json]
+                              [--json FILE] [--reasons 5] [--hipify-perl PATH/bin/hipify-perl]
+
+Checkouts are public projects brought onto the machine (bench/real_code/manifest.json names the repositories and
+commits used here; their code is never committed). For each one it prints the C/C++/CUDA files by parse mode
+(ast, ast-stubbed, tokens, error), the most frequent fallback reasons, lines per second of the scan, and with
+`--truth` the recall on the expected (path, line, rule) lines and the high-severity results on lines the truth
+marks as already guarded for ROCm. With `--hipify-perl`, the same C/C++/CUDA files go through ROCm's hipify-perl
+as its users run it (one process per file, `-quiet-warnings`, output discarded) and both speeds are printed per
+core: the scan with --jobs 1 against hipify-perl run one file after another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench import jsonout  # noqa: E402
+from scanner import ScanOptions, scan  # noqa: E402
+
+C_FAMILY = {"cuda", "c++", "c"}
+
+
+def measure(root: Path, jobs: int) -> dict:
+    started = time.perf_counter()
+    modes: collections.Counter = collections.Counter()
+    reasons: collections.Counter = collections.Counter()
+    findings, lines, files = [], 0, []
+    for result in scan(root, ScanOptions(jobs=jobs)):
+        if result.language not in C_FAMILY:
+            continue
+        mode = result.health.mode.value
+        modes[mode] += 1
+        lines += result.stats.lines
+        files.append({"path": result.path, "mode": mode, "reason": result.health.fallback_reason or result.error,
+                      "ms": round(result.elapsed_ms, 1)})
+        if mode in ("tokens", "error"):
+            # The reason's shape, without its line numbers and names, so that like counts with like.
+            reasons[re.sub(r"\d+", "N", (result.health.fallback_reason or result.error))[:160]] += 1
+        findings += [{"path": f.path, "line": f.line, "rule": f.rule, "severity": f.severity.value}
+                     for f in result.findings]
+    elapsed = time.perf_counter() - started
+    total = sum(modes.values())
+    return {"root": str(root), "files": total, "lines": lines, "seconds": round(elapsed, 2),
+            "lines_per_second": round(lines / elapsed) if elapsed else 0,
+            "modes": dict(modes), "tokens_share": round(modes["tokens"] / total, 4) if total else 0.0,
+            "ast_share": round((modes["ast"] + modes["ast-stubbed"]) / total, 4) if total else 0.0,
+            "reasons": reasons.most_common(), "per_file": files, "findings": findings}
+
+
+def hipify_perl_speed(script: Path, root: Path, files: list[dict]) -> dict:
+    started, lines = time.perf_counter(), 0
+    for entry in files:
+        path = root / entry["path"]
+        lines += path.read_bytes().count(b"\n")
+        subprocess.run(["perl", str(script), "-quiet-warnings", str(path)], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+    elapsed = time.perf_counter() - started
+    return {"seconds": round(elapsed, 2), "lines": lines, "lines_per_second": round(lines / elapsed) if elapsed else 0}
+
+
+def score(run: dict, truth: dict) -> dict:
+    """Recall on the truth's expected lines (a finding of an accepted rule within `slack` lines counts), and the
+    share of guarded lines that still got a high or critical result."""
+    project = truth.get(Path(run["root"]).name, {})
+    slack = project.get("slack", 0)
+    found = collections.defaultdict(list)
+    for f in run["findings"]:
+        found[f["path"]].append(f)
+    hits = 0
+    expected = project.get("expected", [])
+    for case in expected:
+        rules = set(case["rules"])
+        if any(f["rule"] in rules and abs(f["line"] - case["line"]) <= slack for f in found[case["path"]]):
+            hits += 1
+    guarded = project.get("guarded", [])
+    loud = sum(1 for case in guarded if any(f["line"] == case["line"] and f["severity"] in ("high", "critical")
+                                           for f in found[case["path"]]))
+    return {"expected": len(expected), "found": hits, "recall": round(hits / len(expected), 3) if expected else None,
+            "guarded": len(guarded), "guarded_high": loud,
+            "guarded_high_share": round(loud / len(guarded), 3) if guarded else None}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkouts", nargs="+", type=Path)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--truth", type=Path)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--reasons", type=int, default=5, help="fallback reasons shown per project")
+    parser.add_argument("--hipify-perl", type=Path, help="ROCm HIPIFY's bin/hipify-perl, for the speed comparison")
+    args = parser.parse_args()
+    truth = json.loads(args.truth.read_text()) if args.truth else {}
+    runs = []
+    print(f"{'project':<28} {'files':>6} {'ast':>6} {'stubbed':>8} {'tokens':>7} {'error':>6} {'tok%':>6} "
+          f"{'lines/s':>8} {'recall':>7}")
+    for root in args.checkouts:
+        run = measure(root.resolve(), args.jobs)
+        if truth:
+            run["score"] = score(run, truth)
+        m = run["modes"]
+        recall = run.get("score", {}).get("recall")
+        print(f"{root.name:<28} {run['files']:>6} {m.get('ast', 0):>6} {m.get('ast-stubbed', 0):>8} "
+              f"{m.get('tokens', 0):>7} {m.get('error', 0):>6} {run['tokens_share']:>6.1%} "
+              f"{run['lines_per_second']:>8} {'' if recall is None else f'{recall:.2f}':>7}")
+        for reason, count in run["reasons"][: args.reasons]:
+            print(f"    {count:>4}  {reason}")
+        if args.hipify_perl:
+            files = [f for f in run["per_file"] if f["mode"] != "error"]
+            run["hipify_perl"] = hipify_perl_speed(args.hipify_perl, root.resolve(), files)
+            ratio = run["lines_per_second"] / max(run["hipify_perl"]["lines_per_second"], 1)
+            print(f"    hipify-perl: {run['hipify_perl']['lines_per_second']} lines/s; ROCport {ratio:.1f}x")
+        runs.append(run)
+    files = sum(r["files"] for r in runs)
+    tokens = sum(r["modes"].get("tokens", 0) for r in runs)
+    errors = sum(r["modes"].get("error", 0) for r in runs)
+    lines, seconds = sum(r["lines"] for r in runs), sum(r["seconds"] for r in runs)
+    print(f"{'all':<28} {files:>6} tokens {tokens} ({tokens / max(files, 1):.1%}), error {errors}, "
+          f"{lines / max(seconds, 1e-9):.0f} lines/s")
+    if args.hipify_perl:
+        perl_lines = sum(r["hipify_perl"]["lines"] for r in runs)
+        perl_seconds = sum(r["hipify_perl"]["seconds"] for r in runs)
+        perl_speed = perl_lines / max(perl_seconds, 1e-9)
+        print(f"{'hipify-perl':<28} {perl_speed:.0f} lines/s; ROCport {lines / max(seconds, 1e-9) / perl_speed:.1f}x "
+              f"per core")
+    if args.json:
+        for run in runs:
+            run.pop("findings")
+        jsonout.write(args.json, {"runs": runs, "files": files, "tokens": tokens, "errors": errors,
+                                  "tokens_share": round(tokens / max(files, 1), 4),
+                                  "lines_per_second": round(lines / max(seconds, 1e-9))})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Token shapes of the warp-size rules, for files read as tokens only (no syntax tree): what each AST rule finds,
+matched on one line's code tokens joined by single spaces (`ctx.line_code`: "int lane = threadIdx . x % 32 ;").
+Narrower than the AST checks (no types, no dataflow), so each shape names the thread-id or mask it relies on."""
+
+from __future__ import annotations
+
+import re
+
+# A thread or lane id: threadIdx.x, or a name that says so (tid, lane, lane_id, thread_idx, laneId, threads).
+THREAD = r"(?:threadIdx \. [xyz]|\b[A-Za-z_]*(?:tid|[Ll]ane|[Tt]hread)[A-Za-z_0-9]*\b)"
+LANE_ARITHMETIC = re.compile(THREAD + r" (?P<op>%|/|&|>>)=? (?P<n>\d+)[uU]?\b")
+WARP_CONSTANT = {"%": 32, "/": 32, "&": 31, ">>": 5}
+
+PER_WARP_ARRAY = re.compile(r"\b__shared__\b.*?\b(?P<name>\w+) \[ (?:32|[^\[\]]*? / 32|[^\[\]]*? >> 5) \]")
+
+SHUFFLE_BY_16 = re.compile(r"\b(?P<name>__shfl_(?:down|xor|up)(?:_sync)?) \((?P<args>[^;]*?), 16 [,)]")
+LOOP_FROM_16 = re.compile(r"\bfor \( (?:(?:unsigned|int|auto|const|long|short|size_t|uint32_t) )*(?P<var>\w+) = 16 ; "
+                          r"(?P=var) (?:>|>=|!=) (?:0|1) ; (?P=var) (?:>>= 1|/= 2|= (?P=var) (?:/ 2|>> 1))")
+
+MASKED = (r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|uni|match_any|match_all|reduce_(?:add|min|max|and|or|xor))"
+          r"_sync|__syncwarp")
+FULL_MASK_LITERAL = r"(?:0[xX][fF]{8}[uUlL]*|~ 0[uU]?|- 1[uU]?|\( unsigned \) - 1|uint32_t \( - 1 \))"
+
+BALLOT_IN_32 = re.compile(r"\b(?:unsigned int|unsigned|int|uint32_t|uint) (?P<name>\w+) = (?:\( \w+ \) )?"
+                          r"(?P<call>__ballot(?:_sync)?|__activemask|__match_any_sync|__match_all_sync) \(")
+POPC_OF_BALLOT = re.compile(r"\b(?P<bit>__popc|__ffs|__clz|__brev) \( (?P<call>__ballot(?:_sync)?|__activemask) \(")
+
+LANE_SHIFT = re.compile(r"\b(?:1[uU]?|0[xX]1[uU]?) << (?:\( )?(?P<lane>[A-Za-z_]*(?:[Ll]ane|tid)[A-Za-z_0-9]*|threadIdx \. x)"
+                        r"(?! (?:&|%) )")
+
+
+def full_mask_names(lines: list[str]) -> frozenset[str]:
+    """Names the file defines as a 32-bit full mask (`#define FULL_MASK 0xffffffff`, `constexpr unsigned M =
+    0xffffffff;`)."""
+    names = set()
+    for line in lines:
+        match = re.search(r"^\s*#\s*define\s+(\w+)\s+\(?\s*(?:0[xX][fF]{8}[uUlL]*|~0[uU]?)\s*\)?\s*(?://.*)?$", line)
+        if match is None:
+            match = re.search(r"\b(?:unsigned|uint32_t|unsigned int|int)\s+(\w+)\s*=\s*0[xX][fF]{8}[uU]?\s*;", line)
+        if match:
+            names.add(match.group(1))
+    return frozenset(names)
+
+
+def masked_call_with_32bit_mask(line_code: str, names: frozenset[str]) -> re.Match | None:
+    mask = FULL_MASK_LITERAL + (("|" + "|".join(re.escape(n) for n in sorted(names))) if names else "")
+    return re.search(rf"\b(?P<name>{MASKED}) \( (?P<mask>{mask})(?= [,)])", line_code)
