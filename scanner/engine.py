@@ -98,12 +98,14 @@ class Analyzer:
             attempt[0].encoding_guess = encoding_guess
         if attempt is None:
             return error_result(job, "libclang could neither parse nor tokenize this file")
-        if attempt[0].mode == ParseMode.TOKENS:
-            # A second chance: macros from stubbed headers (namespace/attribute macros) defined as empty.
+        if attempt[0].mode == ParseMode.TOKENS or attempt[0].error_count:
+            # A second chance: macros from stubbed headers (namespace/attribute macros) defined as empty; kept
+            # when it reads the file and leaves fewer errors.
             guesses = guess_unknown_macros(text)
             if guesses:
                 retry = self._understand(job, text, lines, job.file_args + tuple(f"-D{n}=" for n in guesses))
-                if retry is not None and retry[0].mode != ParseMode.TOKENS:
+                if retry is not None and retry[0].mode != ParseMode.TOKENS and (
+                        attempt[0].mode == ParseMode.TOKENS or retry[0].error_count < attempt[0].error_count):
                     retry[0].defines = [f"{n}=" for n in guesses]
                     attempt = retry
         if attempt[0].mode == ParseMode.TOKENS and job.language in ("c", "c++") and not _CUDA_CODE.search(text) \
@@ -114,9 +116,9 @@ class Analyzer:
             if retry is not None and retry[0].mode != ParseMode.TOKENS:
                 retry[0].system_headers = True
                 attempt = retry
-        health, view, (roots, function_nodes) = attempt
+        health, view, (roots, function_nodes, error_lines) = attempt
         health.encoding_guess = encoding_guess
-        result = self._run(job, lines, stats, health, view, roots, function_nodes)
+        result = self._run(job, lines, stats, health, view, roots, function_nodes, error_lines)
         if self.translator is not None:
             result.translation = self._translate(job, text)
         if self.compiler is not None and result.translation is not None:
@@ -174,6 +176,7 @@ class Analyzer:
                 return None
         view = build_view(tokenize(tu, job.path, text), lines)
         roots, function_nodes = [], []
+        error_lines = frozenset(int(e.split(":", 1)[0]) for e in unit.errors if e.split(":", 1)[0].isdigit())
         if unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED):
             health.skipped_ranges = self.parser.skipped_ranges(tu, job.path)
             unit_source = UnitSource(text)
@@ -183,14 +186,19 @@ class Analyzer:
                 coverage = _ast_coverage(roots, view, health.skipped_ranges)
                 if coverage < 0.5:
                     health.mode = ParseMode.TOKENS
+                    stubbed = ", ".join(unit.stubbed[:4]) + (f" and {len(unit.stubbed) - 4} more"
+                                                             if len(unit.stubbed) > 4 else "")
                     health.fallback_reason = (f"clang recovered declarations for only {coverage:.0%} of the code "
-                                              f"lines ({health.error_count} errors)")
+                                              f"lines ({health.error_count} errors, the first at line "
+                                              f"{unit.errors[0] if unit.errors else '?'}"
+                                              + (f"; stubbed headers: {stubbed})" if stubbed else ")"))
                     roots, function_nodes = [], []
-        return health, view, (roots, function_nodes)
+        return health, view, (roots, function_nodes, error_lines)
 
-    def _run(self, job, lines, stats, health, view, roots, function_nodes) -> FileResult:
+    def _run(self, job, lines, stats, health, view, roots, function_nodes, error_lines=frozenset()) -> FileResult:
         functions = Dispatcher.functions(function_nodes)
         facts = FileFacts(job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots))
+        facts.error_lines = error_lines if roots else frozenset()
         self.dispatcher.run(facts, roots)
         _count_references(view, stats, self.names)
         stats.kernels = sum(1 for fn in functions if fn.is_kernel)

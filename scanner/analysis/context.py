@@ -117,6 +117,9 @@ class FileFacts:
     reports: list[Report] = field(default_factory=list)
     parsed: Any = None  # text files: scanner.formats.Parsed (the format's parsed form, or the parser's error)
     cache: dict = field(default_factory=dict)  # per-file memo of the format helpers (scanner.formats.*)
+    # Lines of the main file where clang reported an error although the file has a tree: the code there may be
+    # missing from it, so the token shapes of the AST rules look at them too.
+    error_lines: frozenset[int] = frozenset()
 
     _guarded: dict = field(default_factory=dict)
     _identifiers: frozenset[str] | None = None
@@ -312,7 +315,8 @@ class Context:
             line, col, end_line, end_col = 1, 1, 1, 1
         function = self.function.name if self.function is not None else ""
         if self.event == "line":
-            message += " (found from tokens: this file was not parsed to a syntax tree)"
+            message += (" (found from tokens: clang could not parse this line)" if self.facts.has_ast else
+                        " (found from tokens: this file was not parsed to a syntax tree)")
         self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function))
 
     def report_at(self, line: int, col: int, message: str, length: int = 0) -> None:

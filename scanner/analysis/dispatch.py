@@ -76,8 +76,8 @@ class Dispatcher:
         self._tokens(facts)
         if roots and self.ast_kinds:
             self._ast(facts, roots, by_node)
-        elif not facts.has_ast and self.token_rules:
-            self._lines(facts)
+        if self.token_rules and (not facts.has_ast or facts.error_lines):
+            self._lines(facts, facts.error_lines if facts.has_ast else None)
 
     def file_pass(self, facts: FileFacts) -> None:
         """Text files: only the "file" rules (they have no tokens or AST)."""
@@ -108,17 +108,22 @@ class Dispatcher:
             for child in reversed(node.children):
                 stack.append((child, function))
 
-    def _lines(self, facts: FileFacts) -> None:
-        """No syntax tree: the AST rules' token shapes, line by line (Rule.token_check)."""
+    def _lines(self, facts: FileFacts, only: frozenset[int] | None = None) -> None:
+        """The AST rules' token shapes, line by line (Rule.token_check): every line of a file with no syntax tree,
+        or `only` the lines where clang reported errors in one that has a tree (never twice for a rule and line)."""
         rules = [r for r in self.token_rules if facts.language in r.languages and r.applies_to(facts.identifiers)]
         if not rules:
             return
         by_line: dict[int, list[Token]] = defaultdict(list)
         for tok in facts.view.code:
-            by_line[tok.line].append(tok)
+            if only is None or tok.line in only:
+                by_line[tok.line].append(tok)
+        reported = {(r.rule.code, r.line) for r in facts.reports}
         for line in sorted(by_line):
             tokens = by_line[line]
             for rule in rules:
+                if (rule.code, line) in reported:
+                    continue
                 ctx = Context(facts, rule, "line", function=facts.function_at(line))
                 ctx.set_line(tokens)
                 rule.token_check(ctx)

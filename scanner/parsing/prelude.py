@@ -81,6 +81,9 @@ def _is_constant_name(name: str, kind: str) -> bool:
     return name.isupper() or bool(re.match(r"^(cuda|cu|CU)[A-Z][a-z]+[A-Z]?\w*(Error|Success|Flag|Default)", name))
 
 
+_DEFINE_VALUE = re.compile(r"^(?:cuda[A-Z]\w*|CU_[A-Z0-9_]+|CUDA_[A-Z0-9_]+|CUDART_[A-Z0-9_]+)$")
+
+
 def _type_declaration(name: str) -> str:
     if _STRUCT_TYPE.search(name):
         return f"struct {name} {{ int __rocport_opaque; }};"
@@ -130,7 +133,14 @@ def prelude_text() -> str:
     types, constants, functions = [], [], []
     for entry in table.entries:
         name, kind = entry.cuda, entry.kind
-        if entry.is_header or kind == "define" or name in declared or not nametable.is_identifier(name):
+        if entry.is_header or name in declared or not nametable.is_identifier(name):
+            continue
+        if kind == "define":
+            # Flag and limit macros (cudaEventBlockingSync, CU_MEMHOSTALLOC_*, CUDART_INF_F) are values; the
+            # function-like ones (CUB_MAX, CubDebug) and the stream handles stay undeclared.
+            if _DEFINE_VALUE.match(name) and "Stream" not in name and "STREAM" not in name:
+                declared.add(name)
+                constants.append(name)
             continue
         declared.add(name)
         if kind == "type" or (not kind and (name.endswith("_t") or re.match(r"^CU[a-z]", name))):

@@ -28,6 +28,17 @@
 #define CUDAAPI
 #define assert(e) ((void)(e))
 /*@LIBC@*/
+/* nvcc includes cuda_runtime.h implicitly; helpers test its headers' include guards (helper_cuda.h defines
+ * checkCudaErrors only #ifdef __DRIVER_TYPES_H__). */
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __DEVICE_TYPES_H__
+#define __HOST_DEFINES_H__
+#define __CUDA_DEVICE_RUNTIME_API_H__
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
 
 /* A value that converts to whatever the code expects: the result of a library call modelled loosely below. */
 struct __rocport_any {
@@ -71,14 +82,85 @@ template <class T, class A = allocator<T>> struct vector {
   const T *end() const;
 };
 struct string {
+  static const size_t npos = (size_t)-1;
+  typedef char value_type;
   string();
   string(const char *);
+  string(const char *, size_t);
+  string(size_t, char);
+  template <class I> string(I, I);
   const char *c_str() const;
+  const char *data() const;
+  char *data();
   size_t size() const;
+  size_t length() const;
+  bool empty() const;
+  void clear();
+  char &operator[](size_t);
+  const char &operator[](size_t) const;
+  char *begin(); char *end(); const char *begin() const; const char *end() const;
   string operator+(const string &) const;
+  string operator+(const char *) const;
+  string operator+(char) const;
   string &operator+=(const string &);
+  string &operator+=(const char *);
+  string &operator+=(char);
   bool operator==(const string &) const;
+  bool operator!=(const string &) const;
+  bool operator<(const string &) const;
+  template <class... A> size_t find(A &&...) const;
+  template <class... A> size_t rfind(A &&...) const;
+  template <class... A> size_t find_first_of(A &&...) const;
+  template <class... A> size_t find_last_of(A &&...) const;
+  template <class... A> size_t find_first_not_of(A &&...) const;
+  template <class... A> size_t find_last_not_of(A &&...) const;
+  template <class... A> string substr(A &&...) const;
+  template <class... A> string &erase(A &&...);
+  template <class... A> string &replace(A &&...);
+  template <class... A> string &append(A &&...);
+  template <class... A> string &insert(A &&...);
+  template <class... A> string &assign(A &&...);
+  template <class... A> int compare(A &&...) const;
+  void push_back(char);
+  void resize(size_t);
+  void reserve(size_t);
 };
+string operator+(const char *, const string &);
+int stoi(const string &, size_t * = 0, int = 10);
+long stol(const string &, size_t * = 0, int = 10);
+float stof(const string &, size_t * = 0);
+double stod(const string &, size_t * = 0);
+struct ios_base { enum openmode { in = 1, out = 2, binary = 4, app = 8, ate = 16, trunc = 32 }; };
+struct istream : ios_base { template <class T> istream &operator>>(T &); bool bad() const; template <class... A> istream &read(A &&...);
+  template <class... A> istream &getline(A &&...); bool good() const; bool eof() const; bool fail() const;
+  explicit operator bool() const; template <class... A> istream &seekg(A &&...); long tellg();
+  template <class... A> istream &ignore(A &&...); int get(); };
+#define ROCPORT_STD_STREAM(name)                                                                               \
+  struct name : istream { name(); template <class... A> name(A &&...); string str() const;                      \
+    template <class... A> void str(A &&...); template <class... A> void open(A &&...); void close();            \
+    bool is_open() const; template <class... A> name &write(A &&...); template <class... A> name &seekp(A &&...); \
+    long tellp(); void flush(); };
+ROCPORT_STD_STREAM(stringstream)
+ROCPORT_STD_STREAM(ostringstream)
+ROCPORT_STD_STREAM(istringstream)
+ROCPORT_STD_STREAM(fstream)
+ROCPORT_STD_STREAM(ifstream)
+ROCPORT_STD_STREAM(ofstream)
+#undef ROCPORT_STD_STREAM
+template <class S, class T> S &operator<<(S &, const T &);
+template <class... A> __rocport_any getline(A &&...);
+template <class... A> __rocport_any setw(A &&...);
+template <class... A> __rocport_any setprecision(A &&...);
+template <class... A> __rocport_any transform(A &&...);
+template <class... A> __rocport_any reverse(A &&...);
+template <class... A> __rocport_any count(A &&...);
+template <class... A> __rocport_any iota(A &&...);
+template <class... A> __rocport_any lower_bound(A &&...);
+template <class... A> __rocport_any upper_bound(A &&...);
+template <class... A> __rocport_any memcpy(A &&...);
+template <class... A> __rocport_any memset(A &&...);
+extern __rocport_any fixed, scientific, hex, dec, flush;
+
 template <class T> string to_string(T);
 struct ostream {};
 extern ostream cout, cerr;
