@@ -115,6 +115,11 @@ def main() -> int:
               f"{run['lines_per_second']:>8} {'' if recall is None else f'{recall:.2f}':>7}")
         for reason, count in run["reasons"][: args.reasons]:
             print(f"    {count:>4}  {reason}")
+        sc = run.get("score", {})
+        if sc.get("expected"):
+            print(f"    recall: {sc['found']} of {sc['expected']} expected lines")
+        if sc.get("guarded"):
+            print(f"    guarded: {sc['guarded_high']} of {sc['guarded']} guarded lines got a high/critical result")
         if args.hipify_perl:
             files = [f for f in run["per_file"] if f["mode"] != "error"]
             run["hipify_perl"] = hipify_perl_speed(args.hipify_perl, root.resolve(), files)
