@@ -33,9 +33,14 @@ HERE = Path(__file__).resolve().parent
 WARP = [f"ROC10{n}" for n in range(1, 10)]
 PTX = ["ROC120", "ROC123"]
 _PTX_LINE = re.compile(r"\basm\b|__asm__|\b__nvvm_")
-_WARP_LINE = re.compile(r"(?<![\w.])(?:32|31|16)(?:[uU])?(?![\w.])|0[xX][fF]{8}|\bwarpSize\b|\bWARP_SIZE\w*|"
-                        r"\b__shfl\w*|\b__ballot\w*|\b__activemask\b|\b__popc\b|\b__ffs\b|>>\s*5\b|\b__any_sync\b|"
-                        r"\b__all_sync\b|\b__syncwarp\b|\b__match_\w+")
+# A warp construct on its own: an intrinsic of the lane model, a 32-bit full mask, the warp size by name.
+_WARP_CONSTRUCT = re.compile(r"0[xX][fF]{8}|\bwarpSize\b|\bWARP_?SIZE\w*|\b[kK]?[Ww]arp_?[Ss]ize\b|\b__shfl\w*|"
+                             r"\b__ballot\w*|\b__activemask\b|\b__any_sync\b|\b__all_sync\b|\b__syncwarp\b|"
+                             r"\b__match_\w+|\bWarp(?:Reduce|Scan)\b")
+# A 32 (31, 16, >> 5) counts only beside a word of the lane model: a thread or lane id, a warp, a launch's block.
+_WARP_NUMBER = re.compile(r"(?<![\w.])(?:32|31|16)[uU]?(?![\w.])|>>\s*5\b")
+_WARP_CONTEXT = re.compile(r"threadIdx|blockDim|\b\w*[Ll]ane\w*|\b\w*[Ww]arp\w*|\bWARP\w*|\b\w*tid\b|"
+                           r"\bTHREADS\w*|\b\w*[Tt]hreads\b|<<<")
 
 
 def checkout(repos: Path, work: Path, project: dict) -> Path:
@@ -54,7 +59,7 @@ def checkout(repos: Path, work: Path, project: dict) -> Path:
 def families(line: str) -> list[str]:
     if _PTX_LINE.search(line):
         return PTX
-    if _WARP_LINE.search(line):
+    if _WARP_CONSTRUCT.search(line) or (_WARP_NUMBER.search(line) and _WARP_CONTEXT.search(line)):
         return WARP
     return []
 

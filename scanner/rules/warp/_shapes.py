@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 # A thread or lane id: threadIdx.x, or a name that says so (tid, lane, lane_id, thread_idx, laneId, threads).
-THREAD = r"(?:threadIdx \. [xyz]|\b[A-Za-z_]*(?:tid|[Ll]ane|[Tt]hread)[A-Za-z_0-9]*\b)"
+THREAD = r"(?:threadIdx \. [xyz]|blockDim \. [xyz]|\b[A-Za-z_]*(?:tid|[Ll]ane|[Tt]hread|THREAD)[A-Za-z_0-9]*\b)"
 LANE_ARITHMETIC = re.compile(THREAD + r" (?P<op>%|/|&|>>)=? (?P<n>\d+)[uU]?\b")
 WARP_CONSTANT = {"%": 32, "/": 32, "&": 31, ">>": 5}
 

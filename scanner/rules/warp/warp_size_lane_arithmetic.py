@@ -22,9 +22,15 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
 """
 
+import re
+
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
+
+# A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
+_THREAD_COUNT = re.compile(r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS)(?:_?[Pp]er_?[Bb]lock|_PER_BLOCK)?"
+                           r"|TPB|[kK]?(?:Num|NUM|n|N)?_?[Tt]hreads\w*|BLOCK_THREADS)$")
 
 # operator -> the constant that encodes "32 lanes"
 _WARP_CONSTANTS = {"%": 32, "/": 32, "&": 31, ">>": 5}
@@ -37,6 +43,10 @@ def check(ctx) -> None:
         return
     lhs, rhs = ctx.operands()
     if ctx.literal_value(rhs) != expected or ctx.platform_guarded:
+        return
+    if op in ("/", ">>") and lhs is not None and _THREAD_COUNT.match(lhs.strip().text.replace(" ", "")):
+        ctx.report(f"`{ctx.node.text}` counts warps of 32 threads; a 64-lane wavefront holds twice as many, so "
+                   "the count and every index built on it are wrong on AMD. Use warpSize.")
         return
     if not ctx.derives_from_thread_id(lhs):
         return
