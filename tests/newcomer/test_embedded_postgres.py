@@ -108,3 +108,25 @@ def test_the_settings_point_at_the_private_server_when_no_database_is_configured
     assert engine == "django.db.backends.postgresql" and name == postgres.DATABASE
     assert host == str(tmp_path / "var" / "run")
     assert out.stdout.splitlines()[1] == str(tmp_path / "var" / "celery" / "control")
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 1 MiB file system of its own (tmpfs): needs root, as CI and `make test` on this machine kind run."""
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mount_point = tmp_path / "tiny"
+    mount_point.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount_point)], check=True)
+    yield mount_point
+    subprocess.run(["umount", str(mount_point)], check=False)
+
+
+def test_a_full_disk_is_named_in_one_line_before_anything_starts(tiny_disk):
+    with pytest.raises(postgres.EmbeddedPostgresError) as error:
+        postgres.start(tiny_disk / "var")
+    message = str(error.value)
+    assert "is full" in message and "ROCPORT_VAR_DIR" in message and "\n" not in message
+    assert not (tiny_disk / "var" / "postgres" / "data").exists()
