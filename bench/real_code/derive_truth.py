@@ -113,18 +113,21 @@ def _hip_side(kind: str, condition: str, macros: list[str]) -> bool | None:
 
 
 def _or(tokens, macros):
-    value, tokens = _and(tokens, macros)
-    while tokens[:1] == ["||"]:
-        other, tokens = _and(tokens[1:], macros)
-        value = True if True in (value, other) else (False if value is False and other is False else None)
-    return value, tokens
+    return _chain(tokens, macros, "||", _and, lambda a, b: True if True in (a, b) else (
+        False if a is False and b is False else None))
 
 
 def _and(tokens, macros):
-    value, tokens = _unary(tokens, macros)
-    while tokens[:1] == ["&&"]:
-        other, tokens = _unary(tokens[1:], macros)
-        value = False if False in (value, other) else (True if value is True and other is True else None)
+    return _chain(tokens, macros, "&&", _unary, lambda a, b: False if False in (a, b) else (
+        True if a is True and b is True else None))
+
+
+def _chain(tokens, macros, operator, operand, combine):
+    """`operand (operator operand)*`, combined three-valued (True, False, or None for unknown)."""
+    value, tokens = operand(tokens, macros)
+    while tokens[:1] == [operator]:
+        other, tokens = operand(tokens[1:], macros)
+        value = combine(value, other)
     return value, tokens
 
 
