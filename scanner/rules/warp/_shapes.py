@@ -8,14 +8,55 @@ import re
 
 # A thread or lane id: threadIdx.x, or a name that says so (tid, lane, lane_id, thread_idx, laneId, threads).
 THREAD = r"(?:threadIdx \. [xyz]|blockDim \. [xyz]|\b[A-Za-z_]*(?:tid|[Ll]ane|[Tt]hread|THREAD)[A-Za-z_0-9]*\b)"
-LANE_ARITHMETIC = re.compile(THREAD + r" (?P<op>%|/|&|>>)=? (?P<n>\d+)[uU]?\b")
+LANE_ARITHMETIC = re.compile(THREAD + r" (?P<op>%|/|&|>>)=? (?P<n>\d+[uU]?|[A-Za-z_]\w*)\b")
 WARP_CONSTANT = {"%": 32, "/": 32, "&": 31, ">>": 5}
 
 PER_WARP_ARRAY = re.compile(r"\b__shared__\b.*?\b(?P<name>\w+) \[ (?:32|[^\[\]]*? / 32|[^\[\]]*? >> 5) \]")
 
-SHUFFLE_BY_16 = re.compile(r"\b(?P<name>__shfl_(?:down|xor|up)(?:_sync)?) \((?P<args>[^;]*?), 16 [,)]")
-LOOP_FROM_16 = re.compile(r"\bfor \( (?:(?:unsigned|int|auto|const|long|short|size_t|uint32_t) )*(?P<var>\w+) = 16 ; "
+SHUFFLE_CALL = re.compile(r"\b(?P<name>__shfl_(?:down|xor|up)(?:_sync)?) \(")
+
+
+def call_args(line_code: str, open_paren: int) -> list[str]:
+    """The arguments of the call whose "(" is at `open_paren`, split at its top-level commas (to the line's end)."""
+    args, depth, current = [], 0, []
+    for char in line_code[open_paren + 1:]:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif char == "," and depth == 0:
+            args.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    args.append("".join(current).strip())
+    return args
+
+
+def shuffle_by_16(line_code: str, names: dict[str, int]) -> re.Match | None:
+    """A shuffle whose offset is 16 over a full warp (no explicit width below 32)."""
+    for match in SHUFFLE_CALL.finditer(line_code):
+        args = call_args(line_code, match.end() - 1)
+        offset_at = 2 if match.group("name").endswith("_sync") else 1
+        if len(args) <= offset_at or number(args[offset_at].replace(" ", ""), names) != 16:
+            continue
+        width = number(args[offset_at + 1].replace(" ", ""), names) if len(args) > offset_at + 1 else None
+        if width is None or width >= 32:
+            return match
+    return None
+LOOP_FROM_16 = re.compile(r"\bfor \( (?:(?:unsigned|int|auto|const|long|short|size_t|uint32_t) )*(?P<var>\w+) = "
+                          r"\(? ?(?P<init>\w+)(?: (?P<half>/ 2|>> 1))? ?\)? ; "
                           r"(?P=var) (?:>|>=|!=) (?:0|1) ; (?P=var) (?:>>= 1|/= 2|= (?P=var) (?:/ 2|>> 1))")
+
+
+def loop_start(match: re.Match, names: dict[str, int]) -> int | None:
+    """The first step of a LOOP_FROM_16 match: `16`, `WARP_SIZE / 2` (32 / 2), `kHalf`."""
+    value = number(match.group("init"), names)
+    if value is not None and match.group("half"):
+        value //= 2
+    return value
 
 MASKED = (r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|uni|match_any|match_all|reduce_(?:add|min|max|and|or|xor))"
           r"_sync|__syncwarp")
@@ -27,6 +68,25 @@ POPC_OF_BALLOT = re.compile(r"\b(?P<bit>__popc|__ffs|__clz|__brev) \( (?P<call>_
 
 LANE_SHIFT = re.compile(r"\b(?:1[uU]?|0[xX]1[uU]?) << (?:\( )?(?P<lane>[A-Za-z_]*(?:[Ll]ane|tid)[A-Za-z_0-9]*|threadIdx \. x)"
                         r"(?! (?:&|%) )")
+
+
+def named_values(lines: list[str]) -> dict[str, int]:
+    """Names the file defines as a plain integer (`#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`,
+    `const int LOG_WARP = 5;`): in token mode the value a name stands for when it is used."""
+    values = {}
+    for line in lines:
+        match = re.search(r"^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)[uU]?\s*\)?\s*(?://.*)?$", line) or re.search(
+            r"\b(?:static\s+)?(?:constexpr|const)\s+(?:unsigned\s+|signed\s+)?(?:int|long|size_t|uint32_t|int32_t|"
+            r"unsigned)?\s*(\w+)\s*=\s*(\d+)[uU]?\s*;", line)
+        if match:
+            values[match.group(1)] = int(match.group(2))
+    return values
+
+
+def number(text: str, names: dict[str, int]) -> int | None:
+    """A literal's value, or the value of a name the file defines as one."""
+    text = text.rstrip("uU")
+    return int(text) if text.isdigit() else names.get(text)
 
 
 def full_mask_names(lines: list[str]) -> frozenset[str]:

@@ -152,12 +152,15 @@ def check_tokens(ctx) -> None:
     """Without a syntax tree: a loop whose step starts at 16 and halves, or a shuffle by the literal 16."""
     if ctx.platform_guarded:
         return
+    names = ctx.facts.cache.get("rocport:named-values")
+    if names is None:
+        names = ctx.facts.cache["rocport:named-values"] = _shapes.named_values(ctx.facts.lines)
     loop = _shapes.LOOP_FROM_16.search(ctx.line_code)
-    if loop:
+    if loop and _shapes.loop_start(loop, names) == 16:
         ctx.report(f"`{loop.group('var')}` starts at 16: the reduction combines 32 lanes; lanes 32-63 of a "
                    "64-lane wavefront are never combined. Start from warpSize / 2.", at=ctx.token_at(loop.start()))
         return
-    call = _shapes.SHUFFLE_BY_16.search(ctx.line_code)
+    call = _shapes.shuffle_by_16(ctx.line_code, names)
     if call and ", 32" not in ctx.line_code:
         ctx.report(f"`{call.group('name')}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 "
                    "of a 64-lane wavefront are never combined. Add the 32 step or loop from warpSize / 2.",

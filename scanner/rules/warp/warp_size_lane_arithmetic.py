@@ -57,8 +57,11 @@ def check_tokens(ctx) -> None:
     """Without a syntax tree: `threadIdx.x % 32`, `lane & 31`, `tid >> 5` on one line."""
     if ctx.platform_guarded:
         return
+    names = ctx.facts.cache.get("rocport:named-values")
+    if names is None:
+        names = ctx.facts.cache["rocport:named-values"] = _shapes.named_values(ctx.facts.lines)
     for match in _shapes.LANE_ARITHMETIC.finditer(ctx.line_code):
-        if _shapes.WARP_CONSTANT[match.group("op")] == int(match.group("n")):
+        if _shapes.WARP_CONSTANT[match.group("op")] == _shapes.number(match.group("n"), names):
             ctx.report(f"`{match.group(0)}` assumes a 32-lane warp; use warpSize.", at=ctx.token_at(match.start()))
 
 
