@@ -27,6 +27,7 @@ from scanner.analysis.dispatch import Dispatcher
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
 from scanner.parsing.clang_unit import Parser, guess_unknown_macros, system_include_dirs
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
+from scanner.sourcetext import decode_source
 from scanner.target import TargetProfile
 
 _BINARY_PROBE = 8192
@@ -279,17 +280,6 @@ def _root_of(job: FileJob) -> str:
     """The scanned tree: the job's absolute path without its relative one."""
     suffix = "/" + job.rel
     return job.path[: -len(suffix)] if job.path.endswith(suffix) else ""
-
-
-def decode_source(data: bytes) -> tuple[str, str]:
-    """The file's text and, when it is not UTF-8, how it was read instead. Bytes that are not UTF-8 sit in
-    comments and strings of real code (a copyright line in Latin-1 in vendored Boost headers): read as Latin-1,
-    which maps every byte, the code itself is unchanged and the file keeps its analysis."""
-    try:
-        return data.decode("utf-8"), ""
-    except UnicodeDecodeError as exc:
-        return data.decode("latin-1"), (f"latin-1 (guessed: byte 0x{data[exc.start]:02x} at offset {exc.start} "
-                                        f"is not UTF-8)")
 
 
 def error_result(job: FileJob, message: str) -> FileResult:

@@ -26,6 +26,8 @@ from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
+from scanner.sourcetext import decode_source
+
 from portal.findings import tracking
 from portal.scans import signals
 from portal.repositories.crypto import CredentialsUnreadable
@@ -382,8 +384,9 @@ def _read_text(path: Path) -> str:
         # than the cap is read: a 2 GB CODEOWNERS must not cost 2 GB of memory.
         with open(path, "rb") as handle:
             data = handle.read(2_000_001)
-        return "" if len(data) > 2_000_000 else data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        # As the scanner read it (Latin-1 when it is not UTF-8), so the page shows the lines its findings are on.
+        return "" if len(data) > 2_000_000 else decode_source(data)[0]
+    except OSError:
         return ""
 
 

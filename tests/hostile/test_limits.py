@@ -10,6 +10,7 @@ import pytest
 from django.test import override_settings
 
 from portal.repositories.git import GitSession, remove_tree
+from portal.scans.models import BlobResult
 from scanner import ScanOptions, scan
 from tests.hostile.harness import FILE, fast_import, files_of, register, run_scan
 
@@ -168,6 +169,9 @@ def test_binary_sources_are_per_file_errors_and_latin1_ones_are_read(people, rep
     files = files_of(result)
     assert files["elf.cu"].error == "binary file (contains NUL bytes)"
     assert files["latin1.cuh"].error == "" and files["latin1.cuh"].parse_mode in ("ast", "ast-stubbed")
+    # The file page's source and parse note: the text as the scanner read it, and the guess said.
+    blob = BlobResult.objects.get(blob_sha=files["latin1.cuh"].blob_sha)
+    assert blob.source.startswith("// caf\xe9\n") and blob.result["parse"]["encoding_guess"].startswith("latin-1")
     assert files["k.cu"].error == ""
 
 
