@@ -59,8 +59,8 @@ def parse_commands(text: str) -> list[Command]:
         if ch == "#":
             i = _skip_comment(text, i)
             continue
-        if ch.isalpha() or ch == "_":
-            match = _IDENT.match(text, i)
+        match = _IDENT.match(text, i) if ch.isalpha() or ch == "_" else None
+        if match is not None:  # a letter outside ASCII (é, in a Latin-1 or UTF-8 file) starts no command
             j = match.end()
             while j < n and text[j] in " \t":
                 j += 1

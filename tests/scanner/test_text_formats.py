@@ -154,3 +154,12 @@ def test_a_one_line_string_with_escaped_newlines_reports_on_its_own_line(tmp_pat
     text = 'x = 1\ncmd = "echo a\\nnvidia-smi\\n"\n'
     result = analyze_text(tmp_path, text, name="tools.py")
     assert [(f.rule, f.line) for f in result.findings] == [("ROC231", 2)]
+
+
+def test_a_letter_outside_ascii_at_the_top_of_a_cmake_file_starts_no_command(tmp_path):
+    """`é` is a letter to str.isalpha() but starts no CMake command: it crashed the parser (found by the fuzz
+    suite once Latin-1 files were read instead of refused)."""
+    (tmp_path / "CMakeLists.txt").write_bytes("caf\xe9 \xff\nenable_language(CUDA)\n".encode("latin-1"))
+    result = next(r for r in scan(tmp_path, ScanOptions()) if r.path == "CMakeLists.txt")
+    assert not result.error and result.health.encoding_guess.startswith("latin-1")
+    assert any(f.line == 2 for f in result.findings)
