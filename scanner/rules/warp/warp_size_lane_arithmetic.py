@@ -36,7 +36,24 @@ _THREAD_COUNT = re.compile(r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS
 _WARP_CONSTANTS = {"%": 32, "/": 32, "&": 31, ">>": 5}
 
 
+def _steps_by_32(ctx, rhs) -> bool:
+    """`32` or `32 * k` (either order): the step of a loop that walks a 32-lane warp's elements."""
+    if rhs is None:
+        return False
+    if ctx.literal_value(rhs) == 32:
+        return True
+    node = rhs.strip()
+    return node.operator == "*" and len(node.children) == 2 and any(
+        ctx.literal_value(child) == 32 for child in node.children)
+
+
 def check(ctx) -> None:
+    if ctx.node.operator == "+=":
+        lhs, rhs = ctx.operands()
+        if _steps_by_32(ctx, rhs) and not ctx.platform_guarded and ctx.derives_from_thread_id(lhs):
+            ctx.report(f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
+                       "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.")
+        return
     op = ctx.node.operator.rstrip("=") if ctx.node.operator not in ("==", "<=", ">=", "!=") else ""
     expected = _WARP_CONSTANTS.get(op)
     if expected is None:
