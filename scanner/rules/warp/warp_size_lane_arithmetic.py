@@ -2,7 +2,10 @@
 
 What it finds:
     `% 32`, `/ 32`, `& 31` and `>> 5` (and their compound assignments) applied to a value that derives
-    from `threadIdx` or a lane id, such as `int lane = threadIdx.x % 32;` or `int warp = tid >> 5;`.
+    from `threadIdx` or a lane id, such as `int lane = threadIdx.x % 32;` or `int warp = tid >> 5;`; warp
+    counts made from a block's thread count (`blockDim.x / 32`, `THREADS / 32`); warp-stride loops that step a
+    lane's index by 32 (`i += 32 * k`). A name the code defines as 32 (`WARP_SIZE`, `kWarpSize`) counts as 32.
+    In a file read as tokens only, the same shapes are matched on each line and the finding says so.
 
 Why it breaks on ROCm:
     AMD CDNA/Instinct GPUs (MI100 to MI350) execute 64-lane wavefronts. A lane index taken modulo 32 maps
