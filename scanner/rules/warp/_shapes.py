@@ -10,6 +10,9 @@ import re
 THREAD = r"(?:threadIdx \. [xyz]|blockDim \. [xyz]|\b[A-Za-z_]*(?:tid|[Ll]ane|[Tt]hread|THREAD)[A-Za-z_0-9]*\b)"
 LANE_ARITHMETIC = re.compile(THREAD + r" (?P<op>%|/|&|>>)=? (?P<n>\d+[uU]?|[A-Za-z_]\w*)\b")
 WARP_CONSTANT = {"%": 32, "/": 32, "&": 31, ">>": 5}
+# A warp-stride loop on one line: the index starts from a lane or thread id and steps by 32 (or 32 * k).
+WARP_STRIDE = re.compile(r"\bfor \( (?:\w+ )*(?P<var>\w+) = (?P<init>[^;]*" + THREAD + r"[^;]*) ; [^;]* ; "
+                         r"(?P=var) \+= (?:32|32 \* \w+|\w+ \* 32) \)")
 
 PER_WARP_ARRAY = re.compile(r"\b__shared__\b.*?\b(?P<name>\w+) \[ (?:32|[^\[\]]*? / 32|[^\[\]]*? >> 5) \]")
 

@@ -80,6 +80,11 @@ def check_tokens(ctx) -> None:
     names = ctx.facts.cache.get("rocport:named-values")
     if names is None:
         names = ctx.facts.cache["rocport:named-values"] = _shapes.named_values(ctx.facts.lines)
+    stride = _shapes.WARP_STRIDE.search(ctx.line_code)
+    if stride:
+        ctx.report(f"`{stride.group('var')}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
+                   "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.",
+                   at=ctx.token_at(stride.start()))
     for match in _shapes.LANE_ARITHMETIC.finditer(ctx.line_code):
         if _shapes.WARP_CONSTANT[match.group("op")] == _shapes.number(match.group("n"), names):
             ctx.report(f"`{match.group(0)}` assumes a 32-lane warp; use warpSize.", at=ctx.token_at(match.start()))
