@@ -86,6 +86,14 @@ def named_values(lines: list[str]) -> dict[str, int]:
     return values
 
 
+def file_values(ctx) -> dict[str, int]:
+    """`named_values` of the context's file, computed once per file."""
+    values = ctx.facts.cache.get("rocport:named-values")
+    if values is None:
+        values = ctx.facts.cache["rocport:named-values"] = named_values(ctx.facts.lines)
+    return values
+
+
 def number(text: str, names: dict[str, int]) -> int | None:
     """A literal's value, or the value of a name the file defines as one."""
     text = text.rstrip("uU")

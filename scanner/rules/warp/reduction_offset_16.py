@@ -152,9 +152,7 @@ def check_tokens(ctx) -> None:
     """Without a syntax tree: a loop whose step starts at 16 and halves, or a shuffle by the literal 16."""
     if ctx.platform_guarded:
         return
-    names = ctx.facts.cache.get("rocport:named-values")
-    if names is None:
-        names = ctx.facts.cache["rocport:named-values"] = _shapes.named_values(ctx.facts.lines)
+    names = _shapes.file_values(ctx)
     loop = _shapes.LOOP_FROM_16.search(ctx.line_code)
     if loop and _shapes.loop_start(loop, names) == 16:
         ctx.report(f"`{loop.group('var')}` starts at 16: the reduction combines 32 lanes; lanes 32-63 of a "

@@ -77,9 +77,7 @@ def check_tokens(ctx) -> None:
     """Without a syntax tree: `threadIdx.x % 32`, `lane & 31`, `tid >> 5` on one line."""
     if ctx.platform_guarded:
         return
-    names = ctx.facts.cache.get("rocport:named-values")
-    if names is None:
-        names = ctx.facts.cache["rocport:named-values"] = _shapes.named_values(ctx.facts.lines)
+    names = _shapes.file_values(ctx)
     stride = _shapes.WARP_STRIDE.search(ctx.line_code)
     if stride:
         ctx.report(f"`{stride.group('var')}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
