@@ -38,6 +38,9 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE + options.exclude)
     jobs = [FileJob(str(c.path), c.rel, c.language, c.problem, flags.get(str(c.path.resolve()), ()))
             for c in candidates]
+    from scanner import port
+
+    options = options.merged(port=port.learn(str(root), jobs))
     if options.compile_check:  # which translation unit checks each file (scanner.compile.graph)
         from scanner import compile as compile_check
 

@@ -37,6 +37,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from scanner.port import Port
 from scanner.target import TargetError, TargetProfile
 
 CONFIG_FILE = ".rocport.toml"
@@ -69,6 +70,8 @@ class ScanOptions:
     compile_std: str = "c++17"
     compile_args: tuple[str, ...] = ()  # extra compiler arguments (command line only)
     compile_timeout_seconds: float = 60.0
+    # The repository's own ROCm path (scanner.port), learned by scanner.plan; not a setting a user gives.
+    port: Port = field(default_factory=Port)
 
     def merged(self, **changes) -> ScanOptions:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})

@@ -24,9 +24,11 @@ from scanner import fingerprint, formats, nametable, suppressions
 from scanner.analysis.ast import UnitSource, main_file_roots
 from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
+from scanner.analysis.port_notes import PortNotes
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
 from scanner.parsing.clang_unit import Parser, guess_unknown_macros, system_include_dirs
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
+from scanner.port import Port
 from scanner.sourcetext import decode_source
 from scanner.target import TargetProfile
 
@@ -53,8 +55,9 @@ class Analyzer:
     """Everything one worker process needs, built once: parser (and its PCH), rules, name table."""
 
     def __init__(self, parser: Parser, rules: list, target: TargetProfile, max_file_bytes: int, translator=None,
-                 compiler=None):
+                 compiler=None, port: Port | None = None):
         self.parser = parser
+        self.port = port or Port()  # the repository's own ROCm path (scanner.port)
         self.translator = translator  # scanner.translate.Translator, when the scan also translates
         self.compiler = compiler  # scanner.compile.CompileChecker, when the scan also compiles (needs translator)
         self.compile_rules = [r for r in rules if "compile" in r.on]
@@ -198,7 +201,8 @@ class Analyzer:
 
     def _run(self, job, lines, stats, health, view, roots, function_nodes, error_lines=frozenset()) -> FileResult:
         functions = Dispatcher.functions(function_nodes)
-        facts = FileFacts(job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots))
+        facts = FileFacts(job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots),
+                          port=self.port)
         facts.error_lines = error_lines if roots else frozenset()
         self.dispatcher.run(facts, roots)
         _count_references(view, stats, self.names)
@@ -215,7 +219,7 @@ class Analyzer:
             health = ParseHealth(ParseMode.TOKENS, error_count=1, first_errors=[parsed.error],
                                  fallback_reason=f"{parsed.error}; analysed by lines")
         facts = FileFacts(job.rel, job.language, lines, _EMPTY_VIEW, [], self.names, self.target, False,
-                          parsed=parsed)
+                          parsed=parsed, port=self.port)
         facts._text = text
         self.dispatcher.file_pass(facts)
         findings = self._findings(facts, suppressions.hash_comments(lines), lines)
@@ -223,6 +227,7 @@ class Analyzer:
 
     def _findings(self, facts: FileFacts, comments, lines: list[str]) -> list[Finding]:
         marks = suppressions.collect(comments, lines)
+        notes = PortNotes(facts)
         findings, functions, seen = [], [], set()
         for report in facts.reports:
             rule = report.rule
@@ -231,7 +236,8 @@ class Analyzer:
                 continue
             seen.add(key)
             severity, note = rule.severity_for(self.target)
-            message = f"{report.message} {note}".strip()
+            severity, port_note = notes.adjust(rule, report.line, severity)
+            message = " ".join(part for part in (report.message, note, port_note) if part)
             snippet = lines[report.line - 1].strip() if 0 < report.line <= len(lines) else ""
             finding = Finding(rule.code, rule.name, rule.risk, severity, facts.path, report.line, report.col,
                               report.end_line, report.end_col, message, snippet)

@@ -69,7 +69,7 @@ def worker_main() -> None:
         compiler = CompileChecker(settings_from(options), lambda rel, text, path: translator.translate(
             rel, text, path).text, os.environ.get(SCRATCH_ENV) or None)
     analyzer = Analyzer(_parser(options), select(list(options.enable), list(options.disable)), options.target,
-                        options.max_file_bytes, translator, compiler)
+                        options.max_file_bytes, translator, compiler, port=options.port)
     send.send(("ready", None))
     try:
         while True:

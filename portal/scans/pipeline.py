@@ -474,6 +474,7 @@ def cache_key(options, enabled, rel: str, language: str = "", compile_key: str =
         # A Dockerfile and a Makefile share the empty suffix; the language discovery gave decides the rules.
         "language": language,
         "max_file_bytes": options.max_file_bytes,
+        "port": options.port.key(),  # the repository's own ROCm path changes what a finding says
         **({"compile": compile_key} if compile_key else {}),
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()

@@ -21,6 +21,7 @@ import clang.cindex as ci
 from scanner.analysis.ast import Node
 from scanner.nametable import NameTable
 from scanner.parsing.tokens import Directive, Guard, Include, Token, TokenView
+from scanner.port import Port
 from scanner.target import TargetProfile
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ class FileFacts:
     # Lines of the main file where clang reported an error although the file has a tree: the code there may be
     # missing from it, so the token shapes of the AST rules look at them too.
     error_lines: frozenset[int] = frozenset()
+    port: Port = field(default_factory=Port)  # the repository's own ROCm path (scanner.port)
 
     _guarded: dict = field(default_factory=dict)
     _identifiers: frozenset[str] | None = None
@@ -206,6 +208,11 @@ class Context:
     @property
     def target(self) -> TargetProfile:
         return self.facts.target
+
+    @property
+    def port(self) -> Port:
+        """The repository's own ROCm path: its HIP switches and where it builds or tests for ROCm."""
+        return self.facts.port
 
     @property
     def names(self) -> NameTable:

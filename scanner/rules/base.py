@@ -70,6 +70,9 @@ class Rule:
     # A file read as tokens only (no syntax tree) still gets the rule: called once per code line with
     # `ctx.line_code` (the line's tokens joined by single spaces); reports say they were found from tokens.
     token_check: Callable[[Context], None] | None = None
+    # The rule checks the ROCm side itself (a ROCm run flag, rocm-smi, NUMA balancing on an MI300X host): an
+    # existing port does not make its findings the "NVIDIA side" (scanner.analysis.port_notes).
+    rocm_side: bool = False
 
     def __post_init__(self):
         unknown = set(self.on) - ALL_EVENTS
