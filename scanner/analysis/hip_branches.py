@@ -33,6 +33,9 @@ NVIDIA_ONLY_HEADERS = re.compile(r"^(?:nvml\.h|nvtx3?/.*|nvToolsExt\w*\.h|cupti\
                                  r"cooperative_groups/.*|cub/.*|thrust/.*|cutlass/.*)$")
 
 
+_CHAIN = frozenset({"elif", "elifdef", "elifndef", "else", "endif"})
+
+
 @dataclass(frozen=True)
 class DeadBranch:
     """Where a dead line's branch starts: the directive's line and its text (`#ifndef GGML_USE_HIP`)."""
@@ -50,22 +53,25 @@ def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozens
     stack: list[list] = []
     previous_end = 1
 
-    def fill(start: int, end: int) -> None:
-        frame = next((f for f in stack if f[0] is False), None)
+    def fill(start: int, end: int, frames: list[list]) -> None:
+        frame = next((f for f in frames if f[0] is False), None)
         if frame is not None:
             for line in range(start, end + 1):
                 dead[line] = frame[2]
 
     for d in directives:
-        fill(previous_end, d.end_line)
-        previous_end = d.end_line + 1
         name = d.name
+        fill(previous_end, d.line - 1, stack)
+        # An #elif, #else or #endif belongs to its chain, not to the branch it closes.
+        fill(d.line, d.end_line, stack[:-1] if name in _CHAIN else stack)
+        previous_end = d.end_line + 1
         if name in ("if", "ifdef", "ifndef"):
             value = _condition(name, [t.text for t in d.tokens], hip_macros)
             stack.append([value, value, DeadBranch(d.line, _describe(d))])
         elif name in ("elif", "elifdef", "elifndef") and stack:
             frame = stack[-1]
             taken = frame[1]
+            own: bool | None = False
             if taken is True:
                 value = False
             else:
@@ -73,8 +79,9 @@ def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozens
                 own = _condition(kind, [t.text for t in d.tokens], hip_macros)
                 value = own if taken is False else (False if own is False else None)
             frame[0] = value
-            frame[1] = True if (taken is True or value is True) else (False if taken is False and value is False
-                                                                       else None)
+            # Some branch is taken once an earlier one is, or this one's own condition holds.
+            frame[1] = True if (taken is True or own is True) else (False if taken is False and own is False
+                                                                     else None)
             frame[2] = DeadBranch(d.line, _describe(d))
         elif name == "else" and stack:
             frame = stack[-1]
@@ -84,7 +91,7 @@ def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozens
             frame[2] = DeadBranch(d.line, _describe(d))
         elif name == "endif" and stack:
             stack.pop()
-    fill(previous_end, line_count)
+    fill(previous_end, line_count, stack)
     return dead
 
 
@@ -196,8 +203,10 @@ class _Evaluator:
             return self._has_include()
         match = _INT.match(token)
         if match:
-            return int(match.group(1), 0) if not match.group(1).startswith("0") or match.group(1).lower(
-                ).startswith("0x") or match.group(1) == "0" else int(match.group(1), 8)
+            digits = match.group(1)
+            if digits[:2].lower() == "0x":
+                return int(digits, 16)
+            return int(digits, 8) if digits.startswith("0") else int(digits)
         if token.startswith("'"):
             return None
         if re.match(r"^[A-Za-z_]\w*$", token):

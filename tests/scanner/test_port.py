@@ -1,0 +1,157 @@
+"""The port that is already there: the repository's HIP switches and ROCm build (scanner.port), the #if branches
+HIP-Clang compiles (scanner.analysis.hip_branches), and what both do to findings (scanner.analysis.port_notes)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from scanner import ScanOptions, Severity, plan, scan
+from scanner.analysis.hip_branches import dead_lines
+from scanner.parsing.tokens import Directive, Token
+
+
+def _directives(source: str) -> tuple[list[Directive], int]:
+    """Directives of `source`, tokenised the way the token view does it (one text per token)."""
+    import re
+
+    out = []
+    lines = source.split("\n")
+    for number, line in enumerate(lines, 1):
+        match = re.match(r"\s*#\s*(\w+)\s*(.*)", line)
+        if match:
+            texts = re.findall(r"0[xX][0-9a-fA-F]+|\w+|&&|\|\||[<>=!]=|<<|>>|\S", match.group(2))
+            tokens = tuple(Token("identifier", t, number, 1, 0) for t in texts)
+            out.append(Directive(match.group(1), number, number, tokens))
+    return out, len(lines)
+
+
+def _dead(source: str, macros=()) -> set[int]:
+    directives, count = _directives(textwrap.dedent(source).strip("\n"))
+    return set(dead_lines(directives, count, frozenset(macros)))
+
+
+@pytest.mark.parametrize("source, macros, expected", [
+    # The CUDA side of the project's own switch.
+    ("#ifdef GGML_USE_HIP\nhip();\n#else\ncuda();\n#endif", ["GGML_USE_HIP"], {4}),
+    ("#if !defined(GGML_USE_HIP) && !defined(GGML_USE_MUSA)\ncuda();\n#endif", ["GGML_USE_HIP"], {2}),
+    ("#if BNB_HIP\nhip();\n#else\ncuda();\n#endif", ["BNB_HIP"], {4}),
+    # NVIDIA's macros are undefined under HIP, so 0.
+    ("#if __CUDA_ARCH__ >= 800\nfast();\n#else\nslow();\n#endif", [], {2}),
+    ("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\nold();\n#endif", [], {2}),
+    ("#if CUDA_VERSION >= 11000\nnew_api();\n#endif", [], {2}),
+    ("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700\nboth();\n#endif", [], set()),
+    ("#if __has_include(<nvml.h>)\nnvml();\n#endif", [], {2}),
+    # HIP's own macros are defined: the #else of an AMD branch is dead.
+    ("#if defined(__HIP_PLATFORM_AMD__)\namd();\n#elif defined(FOO)\nfoo();\n#else\nnv();\n#endif", [],
+     {4, 6}),
+    # Unknown project options decide nothing.
+    ("#ifdef USE_FAST_MATH\nfast();\n#else\nslow();\n#endif", [], set()),
+    ("#if defined(GGML_USE_HIP) && defined(RDNA3)\nwmma();\n#else\nother();\n#endif", ["GGML_USE_HIP"], set()),
+    ("#if FOO(1)\nx();\n#endif", [], set()),
+    # Nesting: the outer dead branch holds the inner directives.
+    ("#ifndef GGML_USE_HIP\n#if __CUDA_ARCH__ >= 800\nx();\n#endif\n#endif", ["GGML_USE_HIP"], {2, 3, 4}),
+    # An #elif after a branch of unknown outcome is unknown, not dead.
+    ("#if defined(FOO)\na();\n#elif defined(__HIP__)\nb();\n#else\nc();\n#endif", [], {6}),
+])
+def test_dead_lines_under_hip_clang(source, macros, expected):
+    assert _dead(source, macros) == expected
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return root
+
+
+def test_learns_switches_and_evidence(tmp_path):
+    root = _write(tmp_path, {
+        "src/compat.cuh": """
+            #if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__)
+            #define PROJ_ON_AMD 1
+            #include <hip/hip_runtime.h>
+            #else
+            #define PROJ_ON_AMD 0
+            #endif
+            #if defined(PROJ_ON_AMD) && defined(RDNA3)
+            #define PROJ_WMMA 1
+            #endif
+            #ifdef GGML_USE_HIP
+            #endif
+            #if TORCH_HIP_VERSION >= 60000
+            #endif
+        """,
+        "hip/CMakeLists.txt": "enable_language(HIP)\nadd_compile_definitions(MYLIB_USE_ROCM GGML_HIP_ROCWMMA)\n",
+        ".github/workflows/amd.yml": "jobs:\n  test:\n    runs-on: [self-hosted, mi300x]\n",
+    })
+    options, _jobs = plan(root, ScanOptions())
+    port = options.port
+    assert port.hip_macros == {"PROJ_ON_AMD", "GGML_USE_HIP", "MYLIB_USE_ROCM"}
+    assert port.ported
+    assert port.evidence[0].startswith("a HIP build in hip/CMakeLists.txt")
+    assert any("AMD GPU CI job in .github/workflows/amd.yml" in e for e in port.evidence)
+
+
+def test_plain_cuda_repository_has_no_port(tmp_path):
+    root = _write(tmp_path, {
+        "k.cu": "#include <cuda_runtime.h>\n#ifdef USE_FAST\n#endif\n",
+        ".github/workflows/ci.yml": "jobs:\n  t:\n    runs-on: ubuntu-latest\n    container: nvidia/cuda:12.4.0-devel\n",
+    })
+    port = plan(root, ScanOptions())[0].port
+    assert not port.ported and port.hip_macros == frozenset()
+
+
+KERNEL = """
+    #include "compat.cuh"
+    __global__ void k(float* out) {
+    #if PROJ_ON_AMD
+        int lane = threadIdx.x % 64;
+    #else
+        int lane = threadIdx.x % 32;
+    #endif
+        int warp = threadIdx.x % 32;
+        out[lane] = warp;
+    }
+"""
+
+
+def _findings(root: Path, code: str) -> list:
+    return [f for result in scan(root, ScanOptions(enable=(code,))) for f in result.findings]
+
+
+def test_finding_in_a_branch_hip_never_compiles_is_info_and_says_why(tmp_path):
+    root = _write(tmp_path, {"compat.cuh": "#if defined(__HIP_PLATFORM_AMD__)\n#define PROJ_ON_AMD 1\n#endif\n",
+                             "k.cu": KERNEL})
+    by_line = {f.line: f for f in _findings(root, "ROC101") if f.path == "k.cu"}
+    # Line 7 is the CUDA side of the project's switch; line 9 is shared code and stays high.
+    assert by_line[7].severity == Severity.INFO
+    assert "HIP-Clang does not compile this line (`#else`, line 6)" in by_line[7].message
+    assert by_line[9].severity == Severity.HIGH and "HIP-Clang" not in by_line[9].message
+
+
+def test_without_the_switch_the_same_code_stays_high(tmp_path):
+    root = _write(tmp_path, {"compat.cuh": "#define PROJ_ON_AMD 0\n", "k.cu": KERNEL})
+    by_line = {f.line: f for f in _findings(root, "ROC101") if f.path == "k.cu"}
+    assert by_line[9].severity == Severity.HIGH
+    assert "HIP-Clang" not in by_line[7].message
+
+
+CUDA_CI = "jobs:\n  t:\n    runs-on: [self-hosted, nvidia-gpu]\n    steps:\n      - run: nvidia-smi\n"
+
+
+def test_ci_of_a_ported_repository_is_its_nvidia_side(tmp_path):
+    root = _write(tmp_path, {".github/workflows/cuda.yml": CUDA_CI,
+                             ".github/workflows/rocm.yml": "jobs:\n  t:\n    runs-on: [self-hosted, rocm]\n"})
+    findings = [f for f in _findings(root, "ROC235") if f.path.endswith("cuda.yml")]
+    assert findings and all(f.severity == Severity.INFO for f in findings)
+    assert "already builds for ROCm (an AMD GPU CI job in .github/workflows/rocm.yml" in findings[0].message
+
+
+def test_ci_of_an_unported_repository_keeps_its_severity(tmp_path):
+    root = _write(tmp_path, {".github/workflows/cuda.yml": CUDA_CI})
+    findings = _findings(root, "ROC235")
+    assert findings and all(f.severity != Severity.INFO for f in findings)
