@@ -236,6 +236,8 @@ class Analyzer:
                 continue
             seen.add(key)
             severity, note = rule.severity_for(self.target)
+            if report.severity is not None and report.severity.rank < severity.rank:
+                severity = report.severity
             severity, port_note = notes.adjust(rule, report.line, severity)
             message = " ".join(part for part in (report.message, note, port_note) if part)
             snippet = lines[report.line - 1].strip() if 0 < report.line <= len(lines) else ""

@@ -90,6 +90,24 @@ class Node:
         """Constant value with macros expanded (`WARP_SIZE` -> 32), or None when not a constant."""
         return libclang.evaluate_int(self._c)
 
+    def const_value(self) -> int | None:
+        """`int_value`, or inside a template the value its parameters' defaults give (`template <int kWarp = 32>`:
+        `kWarp / 2` is 16): clang leaves such value-dependent expressions unevaluated."""
+        node = self.strip()
+        value = node.int_value()
+        if value is not None:
+            return value
+        kind = node.kind
+        if kind == K.DECL_REF_EXPR:
+            return template_defaults(node).get(node.name)
+        if kind == K.BINARY_OPERATOR and len(node.children) == 2:
+            operator = node.operator
+            if operator in _FOLD:
+                left, right = (child.const_value() for child in node.children)
+                if left is not None and right is not None:
+                    return _FOLD[operator](left, right)
+        return None
+
     @property
     def type_name(self) -> str:
         return self._c.type.spelling
@@ -161,6 +179,27 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.kind.name}, {self.name!r})"
+
+
+_TEMPLATES = frozenset({K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION})
+_FOLD = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+         "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
+         ">>": lambda a, b: a >> b if 0 <= b < 64 else None, "<<": lambda a, b: a << b if 0 <= b < 64 else None}
+
+
+def template_defaults(node: Node) -> dict[str, int]:
+    """Integer defaults of the non-type parameters of the templates around `node` (the innermost wins)."""
+    found: dict[str, int] = {}
+    for ancestor in node.ancestors():
+        if ancestor.kind not in _TEMPLATES:
+            continue
+        for child in ancestor.children:
+            if child.kind == K.TEMPLATE_NON_TYPE_PARAMETER and child.name not in found:
+                defaults = [c for c in child.children if c.kind.is_expression()]
+                value = defaults[-1].strip().int_value() if defaults else None
+                if value is not None:
+                    found[child.name] = value
+    return found
 
 
 class UnitSource:

@@ -101,6 +101,9 @@ class Report:
     end_line: int
     end_col: int
     function: str
+    # At most this severity, whatever the rule's: the rule saw that this case is milder (a 32-lane tile the code
+    # keeps to throughout, a use guarded by __has_include).
+    severity: Any = None
 
 
 @dataclass
@@ -293,10 +296,11 @@ class Context:
 
     @staticmethod
     def literal_value(expr: Node | None) -> int | None:
-        """The integer value of a constant expression, macros expanded; None if not constant."""
+        """The integer value of a constant expression, macros expanded and template parameters at their defaults;
+        None if not constant."""
         if expr is None:
             return None
-        return expr.strip().int_value()
+        return expr.const_value()
 
     def derives_from_thread_id(self, expr: Node | None) -> bool:
         if expr is None:
@@ -308,7 +312,7 @@ class Context:
         return self.facts.names.get(name)
 
     # -- report ---------------------------------------------------------------------------------------
-    def report(self, message: str, at: Anchor | None = None) -> None:
+    def report(self, message: str, at: Anchor | None = None, severity=None) -> None:
         anchor = at if at is not None else self._anchor()
         if isinstance(anchor, Node):
             line, col, end_line, end_col = anchor.line, anchor.col, anchor.end_line, anchor.end_col
@@ -324,13 +328,13 @@ class Context:
         if self.event == "line":
             message += (" (found from tokens: clang could not parse this line)" if self.facts.has_ast else
                         " (found from tokens: this file was not parsed to a syntax tree)")
-        self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function))
+        self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function, severity))
 
-    def report_at(self, line: int, col: int, message: str, length: int = 0) -> None:
+    def report_at(self, line: int, col: int, message: str, length: int = 0, severity=None) -> None:
         """Report at a line and column of a text file; `length` characters wide (0: to the end of the line)."""
         end_col = col + length if length > 0 else len(self.line_text(line)) + 1
         function = self.function.name if self.function is not None else ""
-        self.facts.reports.append(Report(self.rule, message, line, col, line, max(end_col, col), function))
+        self.facts.reports.append(Report(self.rule, message, line, col, line, max(end_col, col), function, severity))
 
     def _anchor(self) -> Anchor | None:
         return self.node or self.token or self.include or self.directive

@@ -19,6 +19,7 @@ CODES: dict[str, str] = {
     "ROC107": "warp.ballot_result_32bit",
     "ROC108": "warp.lane_mask_shift_32bit",
     "ROC109": "warp.amdgcn_wavefront_size_macro",
+    "ROC110": "warp.warp_sized_group",
     # PTX, NVVM, runtime compilation.
     "ROC120": "ptx.inline_ptx_asm",
     "ROC121": "ptx.ptx_file",

@@ -54,7 +54,18 @@ def int_value(node: Node | None) -> int | None:
         return None
     if node.type_name.startswith("<"):
         return None
-    return node.strip().int_value()
+    return node.const_value()
+
+
+def named_constant(expr: Node) -> str:
+    """"`WARP_SIZE` is 32" when a name in `expr` stands for a warp constant (32, 31, 16 or 5): a macro (its
+    expansion's text is the macro's name), a constant, or a template parameter at its default. Empty if none."""
+    for node in expr.walk():
+        if node.kind in (K.INTEGER_LITERAL, K.DECL_REF_EXPR) and re.fullmatch(r"[A-Za-z_]\w*", node.text or ""):
+            value = node.const_value()
+            if value in (32, 31, 16, 5):
+                return f"`{node.text}` is {value}"
+    return ""
 
 
 def peel(node: Node) -> Node:
@@ -195,3 +206,70 @@ def in_platform_macro(ctx, node: Node) -> bool:
             if any(PLATFORM_GUARD.search(g) for g in directive_guards(directives, d.line)):
                 return True
     return False
+
+
+# -- 32-lane groups kept throughout ----------------------------------------------------------------
+_WHOLE_WAVEFRONT = frozenset({"warpSize", "__ballot", "__ballot_sync", "__activemask", "__any_sync", "__all_sync",
+                              "__any", "__all", "__match_any_sync", "__match_all_sync", "__popcll", "__lanemask_lt"})
+
+
+def keeps_to_32_lanes(ctx) -> bool:
+    """Every shuffle of the file passes an explicit width of at most 32 (`__shfl_xor_sync(m, v, o, 32)`), and
+    nothing in it asks about the whole warp (`warpSize`, a ballot, `__activemask`): the code works in 32-lane
+    groups, which a 64-lane wavefront runs as two independent halves. Its `% 32`, `/ 32`, `[32]` and offsets of 16
+    then agree with each other on AMD too. Computed once per file."""
+    cache = ctx.facts.cache
+    if "rocport:keeps-32" not in cache:
+        cache["rocport:keeps-32"] = _keeps_to_32(ctx.facts.view.code, ctx)
+    return cache["rocport:keeps-32"]
+
+
+KEEPS_32_NOTE = ("Every shuffle of this file passes a width of 32 and nothing asks for the whole warp: the code "
+                 "works in 32-lane groups, which a 64-lane wavefront runs as two, so this is consistent on AMD "
+                 "(lower severity); check it if the file starts to use warpSize, a ballot or a whole-warp mask.")
+
+
+def lane_report(ctx, message: str, at=None) -> None:
+    """Report a 32-lane assumption of ROC101-103, lowered when the file keeps to 32-lane groups throughout."""
+    from scanner.model import Severity
+
+    if keeps_to_32_lanes(ctx):
+        ctx.report(f"{message} {KEEPS_32_NOTE}", at=at, severity=Severity.LOW)
+    else:
+        ctx.report(message, at=at)
+
+
+def _keeps_to_32(code, ctx) -> bool:
+    from scanner.rules.warp import _shapes
+
+    names = _shapes.file_values(ctx)
+    shuffles = 0
+    for i, tok in enumerate(code):
+        text = tok.text
+        if text in _WHOLE_WAVEFRONT:
+            return False
+        if text not in SHUFFLE_WIDTH_ARG or i + 1 >= len(code) or code[i + 1].text != "(":
+            continue
+        args, depth, current = [], 0, []
+        for follow in code[i + 2:i + 200]:
+            if follow.text in ("(", "[", "{"):
+                depth += 1
+            elif follow.text in (")", "]", "}"):
+                if depth == 0:
+                    break
+                depth -= 1
+            elif follow.text == "," and depth == 0:
+                args.append(current)
+                current = []
+                continue
+            current.append(follow.text)
+        args.append(current)
+        at = SHUFFLE_WIDTH_ARG[text]
+        if len(args) <= at:
+            return False
+        width = _shapes.number("".join(args[at]), names)
+        if width is None or width > 32:
+            return False
+        shuffles += 1
+    return shuffles > 0
+

@@ -2,9 +2,10 @@
 
 What it finds:
     The mask argument of `__shfl*_sync`, `__ballot_sync`, `__any_sync`/`__all_sync`/`__uni_sync`,
-    `__match_*_sync`, `__reduce_*_sync` and `__syncwarp` when it has a 32-bit type: `0xffffffff`,
+    `__match_*_sync` and `__syncwarp` when it has a 32-bit type: `0xffffffff`,
     `0xFFFFFFFFu`, `~0u`, `-1`, `(unsigned)-1`, a `FULL_MASK` macro, an `unsigned`/`uint32_t` variable.
-    Also a 64-bit mask whose value is the 32-lane full mask (`(uint64_t)0xffffffff`).
+    Also a 64-bit mask whose value is the 32-lane full mask (`(uint64_t)0xffffffff`), and every
+    `__reduce_*_sync` call (`__reduce_add_sync`, `__reduce_max_sync`...), which HIP does not have at all.
 
 Why it breaks on ROCm:
     HIP's `*_sync` warp functions (ROCm 6.2 and later) take a 64-bit mask, one bit per lane of a 64-lane
@@ -59,6 +60,10 @@ def check(ctx) -> None:
     if not args:
         return
     mask = args[0].strip()
+    if name.startswith("__reduce_"):
+        ctx.report(f"HIP has no `{name}` (CUDA's sm_80 warp reduction), whatever its mask: the build stops on "
+                   "every AMD GPU. Reduce with a shuffle loop over warpSize lanes.", at=args[0])
+        return
     if mask.kind == K.CALL_EXPR and mask.callee_name in MASK_RESULTS:
         return  # __activemask() / __ballot_sync() return 64-bit masks on HIP
     if mask.kind == K.DECL_REF_EXPR:

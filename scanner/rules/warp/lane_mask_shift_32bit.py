@@ -27,7 +27,8 @@ References:
 Known problems:
     Bit packing that bounds the shift itself (`1u << (tid & 31)`, `1u << (tid % 32)`) is a 32-bit word
     operation and is not reported, nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per
-    block); a lane computed elsewhere with `% 32` is reported (ROC101 flags the `% 32`).
+    block), nor a shift by a grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit
+    pattern, not a lane); a lane computed elsewhere with `% 32` is reported (ROC101 flags the `% 32`).
 """
 
 import re
@@ -72,6 +73,19 @@ def _warp_index(ctx, expr) -> bool:
     return False
 
 
+def _global_index(ctx, expr) -> bool:
+    """A grid-wide thread index (`blockIdx.x * blockDim.x + threadIdx.x`, or a variable set from one): it counts
+    threads across blocks, not lanes of a warp, so `1 << gid` is a bit pattern, not a lane mask."""
+    node = expr.strip()
+    names = {n.name for n in node.walk() if n.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR)}
+    if "blockIdx" in names:
+        return True
+    if node.kind != K.DECL_REF_EXPR:
+        return False
+    decl = declaration_in(ctx.function.node if ctx.function else None, node.name)
+    return decl is not None and any(n.kind == K.DECL_REF_EXPR and n.name == "blockIdx" for n in decl.walk())
+
+
 def check(ctx) -> None:
     node = ctx.node
     if node.operator not in ("<<", ">>") or not ctx.in_device_code or ctx.platform_guarded:
@@ -85,7 +99,8 @@ def check(ctx) -> None:
         return
     if node.operator == ">>" and value & 0xFFFFFFFF != 0xFFFFFFFF:
         return  # only the all-ones mask shifted right is a lane mask
-    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(ctx, rhs):
+    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(ctx, rhs) or \
+            _global_index(ctx, rhs):
         return
     if in_platform_macro(ctx, node):
         return

@@ -38,13 +38,15 @@ import clang.cindex as ci
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp._common import int_value, named_constant, lane_report
 
 K = ci.CursorKind
 
 
 def _is_literal(node, value: str) -> bool:
-    node = node.strip()
-    return node.kind == K.INTEGER_LITERAL and node.text.rstrip("uUlL") == value
+    """The node's value is `value`: a literal, or a name the code defines as one (`WARP_SIZE`, `kWarpSize`, a
+    template parameter defaulted to 32)."""
+    return int_value(node) == int(value)
 
 
 def _per_warp(dim) -> bool:
@@ -66,6 +68,15 @@ def _padding(dim) -> bool:
             and _is_literal(dim.children[0], "32") and _is_literal(dim.children[1], "1"))
 
 
+def _through(dims) -> str:
+    """" (`WARP_SIZE` is 32)" when the size is written with a name rather than the number."""
+    for dim in dims:
+        note = named_constant(dim)
+        if note:
+            return f" ({note})"
+    return ""
+
+
 def check(ctx) -> None:
     node = ctx.node
     if not node.has_attr(K.CUDASHARED_ATTR) or ctx.platform_guarded:
@@ -74,15 +85,15 @@ def check(ctx) -> None:
     if not dims:
         return
     if any(_per_warp(d) for d in dims):
-        ctx.report(f"`{node.name}` has one slot per 32-lane warp; on 64-lane wavefronts the warp count "
+        lane_report(ctx, f"`{node.name}`{_through(dims)} has one slot per 32-lane warp; on 64-lane wavefronts the warp count "
                    "and the index disagree unless both use warpSize (or a per-platform constant).")
         return
     if len(dims) == 1 and _is_literal(dims[0], "32"):
-        ctx.report(f"`{node.name}[32]` assumes a 32-lane warp; lanes 32-63 of an AMD wavefront index past "
+        lane_report(ctx, f"`{node.name}[32]`{_through(dims)} assumes a 32-lane warp; lanes 32-63 of an AMD wavefront index past "
                    "it. Size it from a per-platform warp constant (64 on AMD CDNA).")
         return
     if len(dims) == 2 and any(_is_literal(d, "32") for d in dims) and any(_padding(d) for d in dims):
-        ctx.report(f"`{node.name}` is a 32-lane tile padded for 32 banks; check that rows are not indexed "
+        lane_report(ctx, f"`{node.name}`{_through(dims)} is a 32-lane tile padded for 32 banks; check that rows are not indexed "
                    "by lane on 64-lane wavefronts, or size it from a per-platform warp constant.")
 
 
@@ -90,7 +101,7 @@ def check_tokens(ctx) -> None:
     """Without a syntax tree: a `__shared__` array sized 32, `X / 32` or `X >> 5` on one line."""
     match = _shapes.PER_WARP_ARRAY.search(ctx.line_code)
     if match and not ctx.platform_guarded:
-        ctx.report(f"`{match.group('name')}` has one slot per 32-lane warp (or 32 lanes); on 64-lane wavefronts "
+        lane_report(ctx, f"`{match.group('name')}` has one slot per 32-lane warp (or 32 lanes); on 64-lane wavefronts "
                    "the warp count and the index disagree unless both use a per-platform warp constant.",
                    at=ctx.token_at(match.start("name")))
 

@@ -34,7 +34,7 @@ import clang.cindex as ci
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import (SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value,
+from scanner.rules.warp._common import (lane_report, SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value,
                                         written_args)
 
 K = ci.CursorKind
@@ -113,7 +113,7 @@ def _check_loop(ctx) -> None:
         offset = _offset(call)
         # A per-platform shuffle macro (WARP_SHFL_DOWN) fixes the mask, not the 16: still reported.
         if offset is not None and _mentions(offset, var) and not _sub_warp(call):
-            ctx.report(f"shuffle reduction starts at offset 16 ({call.callee_name}): it combines 32 lanes and "
+            lane_report(ctx, f"shuffle reduction starts at offset 16 ({call.callee_name}): it combines 32 lanes and "
                        "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.")
             return
 
@@ -135,7 +135,7 @@ def _check_call(ctx) -> None:
             o = _offset(other)
             if o is not None and int_value(o) == 32:
                 return
-    ctx.report(f"`{name}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 of a 64-lane "
+    lane_report(ctx, f"`{name}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 of a 64-lane "
                "wavefront are never combined. Add the 32 step or loop from warpSize / 2.")
 
 
@@ -155,12 +155,12 @@ def check_tokens(ctx) -> None:
     names = _shapes.file_values(ctx)
     loop = _shapes.LOOP_FROM_16.search(ctx.line_code)
     if loop and _shapes.loop_start(loop, names) == 16:
-        ctx.report(f"`{loop.group('var')}` starts at 16: the reduction combines 32 lanes; lanes 32-63 of a "
+        lane_report(ctx, f"`{loop.group('var')}` starts at 16: the reduction combines 32 lanes; lanes 32-63 of a "
                    "64-lane wavefront are never combined. Start from warpSize / 2.", at=ctx.token_at(loop.start()))
         return
     call = _shapes.shuffle_by_16(ctx.line_code, names)
     if call and ", 32" not in ctx.line_code:
-        ctx.report(f"`{call.group('name')}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 "
+        lane_report(ctx, f"`{call.group('name')}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 "
                    "of a 64-lane wavefront are never combined. Add the 32 step or loop from warpSize / 2.",
                    at=ctx.token_at(call.start()))
 

@@ -29,6 +29,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
+from scanner.rules.warp._common import lane_report, named_constant
 from scanner.rules.base import Rule, wave64_severity
 
 # A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
@@ -54,7 +55,7 @@ def check(ctx) -> None:
     if ctx.node.operator == "+=":
         lhs, rhs = ctx.operands()
         if _steps_by_32(ctx, rhs) and not ctx.platform_guarded and ctx.derives_from_thread_id(lhs):
-            ctx.report(f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
+            lane_report(ctx, f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
                        "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.")
         return
     op = ctx.node.operator.rstrip("=") if ctx.node.operator not in ("==", "<=", ">=", "!=") else ""
@@ -64,13 +65,15 @@ def check(ctx) -> None:
     lhs, rhs = ctx.operands()
     if ctx.literal_value(rhs) != expected or ctx.platform_guarded:
         return
+    through = named_constant(rhs)
+    through = f" ({through})" if through else ""
     if op in ("/", ">>") and lhs is not None and _THREAD_COUNT.match(lhs.strip().text.replace(" ", "")):
-        ctx.report(f"`{ctx.node.text}` counts warps of 32 threads; a 64-lane wavefront holds twice as many, so "
-                   "the count and every index built on it are wrong on AMD. Use warpSize.")
+        lane_report(ctx, f"`{ctx.node.text}`{through} counts warps of 32 threads; a 64-lane wavefront holds twice "
+                    "as many, so the count and every index built on it are wrong on AMD. Use warpSize.")
         return
     if not ctx.derives_from_thread_id(lhs):
         return
-    ctx.report(f"`{ctx.node.text}` assumes a 32-lane warp; use warpSize.")
+    lane_report(ctx, f"`{ctx.node.text}`{through} assumes a 32-lane warp; use warpSize.")
 
 
 def check_tokens(ctx) -> None:
@@ -80,12 +83,12 @@ def check_tokens(ctx) -> None:
     names = _shapes.file_values(ctx)
     stride = _shapes.WARP_STRIDE.search(ctx.line_code)
     if stride:
-        ctx.report(f"`{stride.group('var')}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
+        lane_report(ctx, f"`{stride.group('var')}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
                    "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.",
                    at=ctx.token_at(stride.start()))
     for match in _shapes.LANE_ARITHMETIC.finditer(ctx.line_code):
         if _shapes.WARP_CONSTANT[match.group("op")] == _shapes.number(match.group("n"), names):
-            ctx.report(f"`{match.group(0)}` assumes a 32-lane warp; use warpSize.", at=ctx.token_at(match.start()))
+            lane_report(ctx, f"`{match.group(0)}` assumes a 32-lane warp; use warpSize.", at=ctx.token_at(match.start()))
 
 
 RULE = Rule(

@@ -1,0 +1,156 @@
+"""A block, tile or CUB warp primitive sized as one 32-lane warp.
+
+What it finds:
+    - a launch whose block is exactly 32 threads (`kernel<<<grid, 32>>>`, `<<<grid, WARP_SIZE>>>` with
+      `WARP_SIZE` defined as 32): one CUDA warp per block;
+    - a cooperative-groups tile of 32 (`cg::tiled_partition<32>(block)`, `thread_block_tile<WARP_SIZE>`);
+    - `cub::WarpReduce<T>` and `cub::WarpScan<T>` without an explicit logical warp width: CUB's default is the
+      hardware warp, 32 on NVIDIA.
+    A 2-D block (`dim3 block(32, 8)`) is a tile shape, not a warp, and is not reported.
+
+Why it breaks on ROCm:
+    Each of these says "one warp" with the number 32. On AMD CDNA/Instinct GPUs (MI100 to MI350) a wavefront has
+    64 lanes: a block of 32 threads fills half a wavefront (the other half idles, and warp-wide code written for
+    "the block is one warp" now shares its wavefront with nobody, so a ballot or `__activemask` sees 64 bits); a
+    tile of 32 is half a wavefront, so code that takes the tile for the whole warp (a per-warp slot indexed
+    by `threadIdx.x / warpSize`) mixes two tiles; hipCUB's default logical warp is the wavefront, 64 lanes, so a
+    `WarpReduce<T>` reduces 64 values where the CUDA code reduced 32, and `TempStorage` arrays sized per 32-lane
+    warp are too small or wrongly indexed.
+
+Example:
+    typedef cub::WarpReduce<float> WarpReduce;
+    __shared__ typename WarpReduce::TempStorage temp[THREADS / 32];
+    kQuantize<<<blocks, 32>>>(in, out, n);
+
+Use instead:
+    Give the width explicitly where the algorithm needs 32 (`cub::WarpReduce<float, 32>`, which hipCUB supports
+    on 64-lane wavefronts), or size blocks, tiles and buffers from one per-platform warp constant (64 on AMD
+    CDNA) or from `warpSize` at run time.
+
+References:
+    https://rocm.docs.amd.com/projects/hipCUB/en/latest/
+    https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html
+    https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
+
+Known problems:
+    Found on the tokens: a block size computed at run time that happens to be 32 is not seen, and a block of 32
+    threads whose kernel never relies on being one warp is reported anyway (at medium severity).
+"""
+
+from scanner.model import Risk, Severity
+from scanner.parsing.tokens import IDENT, LITERAL
+from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp import _shapes
+from scanner.rules.warp._common import is_warp_size_name, token_index
+
+_TILES = frozenset({"tiled_partition", "thread_block_tile"})
+_CUB = frozenset({"WarpReduce", "WarpScan"})
+
+
+def _is_32(tokens, values: dict[str, int]) -> str:
+    """The tokens of one argument spell 32 (a literal or a name the file defines as 32, or a warp-size name
+    defined elsewhere): the text, or empty."""
+    texts = [t.text for t in tokens]
+    if len(texts) == 1:
+        text = texts[0]
+        if tokens[0].kind == LITERAL and _shapes.number(text.rstrip("lL"), {}) == 32:
+            return text
+        # A constant's name (WARP_SIZE, kWarpSize) defined in a header counts; a variable (`warp`) may hold the
+        # device's own warp size.
+        constant_style = text.isupper() or (text[:1] == "k" and text[1:2].isupper())
+        if tokens[0].kind == IDENT and (values.get(text) == 32 or (
+                text not in values and constant_style and is_warp_size_name(text))):
+            return text
+    return ""
+
+
+def _arguments(code, start: int, opener: str, closer: str, limit: int = 80) -> list[list] | None:
+    """Top-level arguments between code[start] (the opener) and its closer, or None if it does not close."""
+    args, current, depth = [], [], 0
+    window = code[start + 1:start + limit]
+    for k, tok in enumerate(window):
+        text = tok.text
+        if closer == ">>>" and text == ">>" and k + 1 < len(window) and window[k + 1].text == ">":
+            text = ">>>"  # the raw lexer splits `>>>` into `>>` `>`
+        if text in ("(", "[", "{") or (text == "<" and opener == "<"):
+            depth += 1
+        elif text in (")", "]", "}") or (text == ">" and opener == "<" and depth > 0):
+            if depth == 0 and text == closer:
+                args.append(current)
+                return args
+            depth -= 1
+        elif text == closer and depth == 0:
+            args.append(current)
+            return args
+        elif text in (">>>", ";"):
+            if text == closer:
+                args.append(current)
+                return args
+            return None
+        elif text == "," and depth == 0:
+            args.append(current)
+            current = []
+            continue
+        current.append(tok)
+    return None
+
+
+def check(ctx) -> None:
+    code = ctx.facts.view.code
+    tok = ctx.token
+    i = token_index(code, tok)
+    if i < 0 or ctx.platform_guarded:
+        return
+    values = _shapes.file_values(ctx)
+    if ctx.event == "launch":
+        at = i + (1 if tok.text == "<<<" else 2)  # the raw lexer splits `<<<` into `<<` `<`
+        args = _arguments(code, at - 1, "<<<", ">>>")
+        if args and len(args) >= 2:
+            spelled = _is_32(args[1], values)
+            if spelled:
+                kernel = ctx.launch_kernel or "the kernel"
+                ctx.report(f"`{kernel}` is launched with blocks of {spelled} threads{_value_note(spelled)}: one CUDA "
+                           "warp, half a 64-lane wavefront on AMD; code that treats the block as one warp needs "
+                           "checking (ballots and masks see 64 lanes). Size it from a per-platform warp constant.",
+                           at=tok)
+        return
+    if i + 1 >= len(code) or code[i + 1].text != "<":
+        if tok.text in _CUB and _cub_namespace(code, i):
+            ctx.report(f"`cub::{tok.text}` without a width uses the hardware warp: 32 lanes on NVIDIA, 64 with "
+                       "hipCUB on AMD CDNA; give the width explicitly (`, 32>`) or size its TempStorage per "
+                       "wavefront.", at=tok)
+        return
+    args = _arguments(code, i + 1, "<", ">")
+    if not args:
+        return
+    if tok.text in _TILES:
+        spelled = _is_32(args[0], values)
+        if spelled:
+            ctx.report(f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles: half of a 64-lane AMD "
+                       "wavefront; code that takes the tile for the whole warp (per-warp slots, ballots) breaks. "
+                       "Size tiles from a per-platform warp constant.", at=tok)
+    elif tok.text in _CUB and len(args) == 1 and _cub_namespace(code, i):
+        ctx.report(f"`cub::{tok.text}<{' '.join(t.text for t in args[0])}>` uses CUB's default logical warp: 32 "
+                   "lanes on NVIDIA, 64 with hipCUB on AMD CDNA. Give the width (`, 32>`) where the algorithm "
+                   "needs 32, or size TempStorage and the block per wavefront.", at=tok)
+
+
+def _value_note(spelled: str) -> str:
+    return "" if spelled.rstrip("uUlL").isdigit() else f" (`{spelled}` is 32)"
+
+
+def _cub_namespace(code, i: int) -> bool:
+    """`cub::WarpReduce` or `hipcub::`-less uses inside a file that includes CUB: the name is CUB's."""
+    return i >= 2 and code[i - 1].text == "::" and code[i - 2].text in ("cub", "hipcub")
+
+
+RULE = Rule(
+    name="warp-sized-group",
+    summary="Block, tile or CUB warp primitive sized as one 32-lane warp (<<<g, 32>>>, tiled_partition<32>)",
+    risk=Risk.SILENT_WRONG_RESULT,
+    severity=Severity.MEDIUM,
+    on=("identifier", "launch"),
+    names=_TILES | _CUB,
+    check=check,
+    target_severity=wave64_severity,
+)
