@@ -57,3 +57,7 @@ RULE = text_rule(
     languages={"shell", "make", "yaml"},
     check=check,
 )
+
+# It checks the ROCm side itself: a repository that already builds for ROCm still needs it right
+# (scanner.analysis.port_notes).
+RULE.rocm_side = True

@@ -119,4 +119,5 @@ RULE = Rule(
     languages=frozenset({"repository"}),
     reads=frozenset({"sysctl", "yaml", "shell", "make", "python", "dockerfile"}),
     target_severity=mi300_severity,
+    rocm_side=True,  # AMD host setup: a port that already exists does not make it the NVIDIA side
 )
