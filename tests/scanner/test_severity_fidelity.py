@@ -58,3 +58,23 @@ def test_a_nvidia_side_rule_still_drops_to_info_in_a_ported_repository():
 
 def test_numa_balancing_is_a_rocm_side_rule():
     assert catalogue()["ROC261"].rocm_side
+
+
+# -- 2. NVML behind __has_include(<nvml.h>) breaks no build -------------------------------------------------
+def test_nvml_behind_has_include_is_info_and_says_why():
+    found = findings(RULE_FIXTURES / "ROC140_nvml_usage_has_include.cu", ["ROC140"])
+    assert found
+    for f in found:
+        assert f.severity == Severity.INFO and f.risk == Risk.RUNTIME_FAILURE, (f.line, f.severity)
+        assert "__has_include(<nvml.h>)" in f.message and "does not break" in f.message
+
+
+def test_nvml_without_a_guard_keeps_the_rule_severity():
+    found = findings(RULE_FIXTURES / "ROC140_nvml_usage.cu", ["ROC140"])
+    assert found and all(f.severity == Severity.MEDIUM and f.risk == Risk.BUILD_BREAK for f in found)
+
+
+def test_nvml_behind_a_negated_has_include_is_not_lowered(tmp_path):
+    path = write(tmp_path, "mon.cu", "#if !__has_include(<amd_smi/amdsmi.h>)\n#include <nvml.h>\n#endif\n"
+                                     "#if !__has_include(<nvml.h>)\nvoid f() { nvmlInit(); }\n#endif\n")
+    assert {f.line: f.severity for f in findings(path, ["ROC140"])} == {2: Severity.MEDIUM, 5: Severity.MEDIUM}

@@ -3,7 +3,12 @@
 `library_rule` builds the Rule. Every include that matches is reported on its line; identifier uses are
 reported once per line, once per function, or once per file (`Use.per`), so a line such as
 `wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;` gives one finding, not three.
-Code in a HIP-aware #if branch (or the CUDA branch beside it) is already ported and stays quiet.
+A rule that `fold`s reports a file once instead, at its first include or use, with the number of uses and
+their lines: porting away from TensorRT, CUTLASS or cuDNN is one piece of work per file, and a finding per
+line (hundreds in a real project) buries it. A rule's `judge` may give a use its own severity (NVML behind
+`__has_include(<nvml.h>)` breaks no build); a folded finding has the severity of its strongest use.
+Code in a HIP-aware #if branch (or the CUDA branch beside it) is already ported and stays quiet, and so is
+another vendor's backend (`ggml-sycl/`: scanner.rules.libraries._judgement).
 """
 
 from __future__ import annotations
@@ -17,6 +22,11 @@ from typing import Callable
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import Token
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import cuda_code_only, judged
+
+# What a rule's `judge` says of one use: None (the rule's own severity), or (severity, risk or None, a sentence
+# saying why, appended to the message).
+Judgement = tuple[Severity, "Risk | None", str] | None
 
 # A message for a use: a format string ({name}, {hip} = the HIP name from HIPIFY's table or "", {next} = the
 # token after `X::`) or a function (ctx, token) -> message, or None when the token is not this use (the next
@@ -85,11 +95,16 @@ def _seen(ctx) -> set:
     return store.setdefault(ctx.rule.name, set())
 
 
-def report_once(ctx, message: str, at=None, per: str = "line", line: int | None = None, group: str = "") -> bool:
+def report_once(ctx, message: str, at=None, per: str = "line", line: int | None = None, group: str = "",
+                fold: bool = False, name: str = "") -> bool:
     """Report unless this rule already reported on this line (function, file); True when reported.
 
     per="file" reports the first use of `group` in a file, and nothing when the file's includes were reported.
+    With `fold`, every use of the file goes into the file's one finding (`_fold`); `name` is what the use names.
     """
+    if fold:
+        _fold(ctx, message, at, name, line)
+        return True
     seen = _seen(ctx)
     line = ctx.line if line is None else line
     if per == "include":
@@ -115,6 +130,76 @@ def report_once(ctx, message: str, at=None, per: str = "line", line: int | None 
     return True
 
 
+# -- one finding per file ---------------------------------------------------------------------------------
+_LINES_SHOWN = 8
+_NAMES_SHOWN = 6
+# A use's message that says the library (or the name) has nothing to port to on ROCm.
+_NO_EQUIVALENT = re.compile(r"has no (?:\w+ )?(?:ROCm|HIP|hip\w*|MIOpen|roc\w*|direct \w+) (?:equivalent|port|counterpart)"
+                            r"|has no ROCm|no roctx counterpart|is not in HIP", re.I)
+
+
+@dataclass
+class _Folded:
+    report: object  # the file's one Report (scanner.analysis.context.Report), updated as uses come in
+    first: str  # the message of the earliest use
+    lines: set[int]
+    uses: int
+    names: dict[str, None]  # in order of appearance
+    missing: dict[str, None]  # names whose use says there is nothing to port to
+
+
+def _fold(ctx, message: str, at, name: str, line: int | None) -> None:
+    """Fold this use into the file's one finding of the rule: made at the first use, moved to an earlier one,
+    raised to the strongest severity among the uses, its message counting them."""
+    store = ctx.facts.__dict__.setdefault("_rocport_folded", {})
+    key = (ctx.rule.code, ctx.rule.name)
+    line = ctx.line if line is None else line
+    folded = store.get(key)
+    if folded is None:
+        ctx.report(message, at=at)
+        report = ctx.facts.reports[-1]
+        folded = store[key] = _Folded(report, message, set(), 0, {}, {})
+    else:
+        report = folded.report
+        if line < report.line:
+            ctx.report(message, at=at)  # where the earlier use is: take its place, then drop the extra report
+            earlier = ctx.facts.reports.pop()
+            report.line, report.col, report.end_line, report.end_col = (earlier.line, earlier.col,
+                                                                        earlier.end_line, earlier.end_col)
+            report.function = earlier.function
+            folded.first = message
+        if ctx.rule.severity.rank > report.rule.severity.rank:
+            report.rule = ctx.rule
+    folded.lines.add(line)
+    folded.uses += 1
+    if name:
+        folded.names.setdefault(name)
+        if _NO_EQUIVALENT.search(message):
+            folded.missing.setdefault(name)
+    report.message = _folded_message(folded)
+
+
+def _folded_message(folded: _Folded) -> str:
+    if folded.uses == 1:
+        return folded.first
+    lines = sorted(folded.lines)
+    shown = ", ".join(str(n) for n in lines[:_LINES_SHOWN]) + (f", ... {lines[-1]}" if len(lines) > _LINES_SHOWN
+                                                              else "")
+    plural = "s" if len(lines) != 1 else ""
+    parts = [f"{folded.first} One finding for the file: {folded.uses} uses on {len(lines)} line{plural} ({shown})"]
+    if len(folded.names) > 1:
+        parts.append(f"naming {_listed(folded.names)}")
+    if folded.missing:
+        parts.append(f"without a ROCm counterpart: {_listed(folded.missing)}")
+    return "; ".join(parts) + "."
+
+
+def _listed(names: dict[str, None]) -> str:
+    shown = [f"`{n}`" for n in list(names)[:_NAMES_SHOWN]]
+    more = len(names) - _NAMES_SHOWN
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
 # -- HIP-aware #if branches ------------------------------------------------------------------------------
 def hip_aware(ctx) -> bool:
     """In a branch of an #if that tests for HIP/ROCm (its HIP side, or the CUDA side beside it): ported code."""
@@ -124,29 +209,51 @@ def hip_aware(ctx) -> bool:
 # -- the rule -------------------------------------------------------------------------------------------
 def library_rule(*, name: str, summary: str, risk: Risk, severity: Severity, headers: list[Header],
                  uses: list[Use], extra: dict[str, Callable] | None = None,
-                 quiet_when: Callable | None = None) -> Rule:
-    """A Rule reporting matching includes and identifier uses; `extra` adds checks for other events."""
+                 quiet_when: Callable | None = None, fold: bool = False,
+                 judge: Callable[..., Judgement] | None = None, cuda_only: bool = False) -> Rule:
+    """A Rule reporting matching includes and identifier uses; `extra` adds checks for other events.
+
+    `fold`: one finding per file (see the module docstring); `judge(ctx)`: a use's own severity; `cuda_only`:
+    silent in other vendors' backends."""
     compiled_headers = [(re.compile(h.pattern), h) for h in headers]
     compiled_uses = [(re.compile(u.pattern or re.escape(u.prefix)), u) for u in uses]
     extra = dict(extra or {})
     quiet = quiet_when or hip_aware
+    how = _How(fold, judge)
 
     def check(ctx) -> None:
         if ctx.event == "include":
-            _check_include(ctx, compiled_headers, quiet(ctx))
+            _check_include(ctx, compiled_headers, quiet(ctx), how)
         elif quiet(ctx):
             return
         elif ctx.event == "identifier":
-            _check_identifier(ctx, compiled_uses)
+            _check_identifier(ctx, compiled_uses, how)
         elif ctx.event in extra:
             extra[ctx.event](ctx)
 
     events = tuple(e for e, wanted in (("include", headers), ("identifier", uses)) if wanted) + tuple(extra)
-    return Rule(name=name, summary=summary, risk=risk, severity=severity, on=events, check=check,
-                prefixes=tuple(sorted({u.prefix for u in uses})))
+    return Rule(name=name, summary=summary, risk=risk, severity=severity, on=events,
+                check=cuda_code_only(check) if cuda_only else check, prefixes=tuple(sorted({u.prefix for u in uses})))
 
 
-def _check_include(ctx, headers, quiet: bool) -> None:
+@dataclass(frozen=True)
+class _How:
+    """How a library rule reports: folded per file or not, and its judge of a use."""
+
+    fold: bool
+    judge: Callable[..., Judgement] | None
+
+    def report(self, ctx, message: str, at=None, per: str = "line", group: str = "", name: str = "") -> None:
+        judgement = self.judge(ctx) if self.judge is not None else None
+        if judgement is None:
+            report_once(ctx, message, at=at, per=per, group=group, fold=self.fold, name=name)
+            return
+        severity, risk, why = judgement
+        with judged(ctx, severity, risk):
+            report_once(ctx, f"{message} {why}", at=at, per=per, group=group, fold=self.fold, name=name)
+
+
+def _check_include(ctx, headers, quiet: bool, how: _How) -> None:
     header = ctx.include.header
     base = posixpath.basename(header)
     for regex, spec in headers:
@@ -160,11 +267,11 @@ def _check_include(ctx, headers, quiet: bool) -> None:
             message = spec.message(ctx, header) if callable(spec.message) else spec.message.format(
                 header=header, hip=hip)
             if message:
-                report_once(ctx, message, per="include")
+                how.report(ctx, message, per="include", name=f"<{header}>")
             return
 
 
-def _check_identifier(ctx, uses) -> None:
+def _check_identifier(ctx, uses, how: _How) -> None:
     tok = ctx.token
     text = tok.text
     for regex, use in uses:
@@ -188,7 +295,7 @@ def _check_identifier(ctx, uses) -> None:
             message = use.message.format(name=text, hip=hip, next=inner)
         if not message:
             continue  # not this use: let a later pattern have the token
-        report_once(ctx, message, at=tok, per=use.per, group=use.prefix)
+        how.report(ctx, message, at=tok, per=use.per, group=use.prefix, name=text)
         return
 
 

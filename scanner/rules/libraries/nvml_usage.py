@@ -23,10 +23,85 @@ Use instead:
 References:
     https://rocm.docs.amd.com/projects/amdsmi/en/latest/
     https://docs.nvidia.com/deploy/nvml-api/index.html
+
+Known problems:
+    NVML behind `#if __has_include(<nvml.h>)` (or behind a macro such a branch defines, `#if USE_NVML`) is
+    reported at info: ROCm has no nvml.h, so the build does not break; the monitoring is compiled out on AMD
+    GPUs instead, which is worth knowing but is no migration blocker.
 """
+
+import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, library_rule
+
+# `__has_include(<nvml.h>)` as the preprocessor's tokens spell it (`__has_include ( < nvml . h > )`).
+_HAS_NVML = re.compile(r"\b__has_include(?:_next)?\s*\(\s*[<\"]\s*nvml\s*\.\s*h\s*[>\"]\s*\)")
+
+
+def _has_include_guard(ctx):
+    """When this use sits behind `__has_include(<nvml.h>)`, directly or through a macro that such a branch
+    defines (`#if USE_NVML`): the build without nvml.h leaves it out, so it breaks nothing on ROCm."""
+    where = _guarded_lines(ctx.facts).get(ctx.line)
+    if where is None:
+        return None
+    line, macro = where
+    via = f"`{macro}`, which `__has_include(<nvml.h>)` sets" if macro else "`__has_include(<nvml.h>)`"
+    return (Severity.INFO, Risk.RUNTIME_FAILURE,
+            f"It sits behind {via} (line {line}): ROCm has no nvml.h, so the build does not break, but this GPU "
+            "monitoring is compiled out on AMD GPUs; port it to AMD SMI to keep it.")
+
+
+def _guarded_lines(facts) -> dict[int, tuple[int, str]]:
+    """Lines behind `__has_include(<nvml.h>)`, each with the line of that test and the macro it goes through
+    ("" when the test guards the line itself); computed once per file."""
+    cached = facts.__dict__.get("_rocport_nvml_guarded")
+    if cached is not None:
+        return cached
+    view = facts.view
+    at_line = {d.line: d for d in view.directives}
+    tests: dict[str, int] = {}  # macros defined (non-zero) behind the test -> the test's line
+
+    def test_line(guard) -> tuple[int, str] | None:
+        d = at_line.get(guard.line)
+        if d is None:
+            return None
+        if guard.directive in ("if", "elif"):
+            if _positive(d.text, _HAS_NVML):
+                return d.line, ""
+            for macro, line in tests.items():
+                if _positive(d.text, re.compile(rf"\b{re.escape(macro)}\b(?!\s*==\s*0)")):
+                    return line, macro
+        elif guard.directive == "ifdef" and d.text in tests:
+            return tests[d.text], d.text
+        return None
+
+    if any(_HAS_NVML.search(d.text) for d in view.directives):
+        for d in view.directives:
+            if d.name == "define" and d.tokens:
+                value = [t.text for t in d.tokens[1:]]
+                if value in ([], ["1"], ["(", "1", ")"]):
+                    found = next((n for n in map(test_line, view.guards_at(d.line)) if n is not None), None)
+                    if found is not None:
+                        tests.setdefault(d.tokens[0].text, found[0])
+    guarded: dict[int, tuple[int, str]] = {}
+    if tests or any(_HAS_NVML.search(d.text) for d in view.directives):
+        for line, guards in view.guards_by_line.items():
+            found = next((n for n in map(test_line, guards) if n is not None), None)
+            if found is not None:
+                guarded[line] = found
+    facts.__dict__["_rocport_nvml_guarded"] = guarded
+    return guarded
+
+
+def _positive(text: str, pattern: re.Pattern) -> bool:
+    """`pattern` occurs in the condition `text` other than negated (`!__has_include(...)`)."""
+    for match in pattern.finditer(text):
+        before = re.sub(r"[\s(]+$", "", text[: match.start()])
+        if not before.endswith("!"):
+            return True
+    return False
+
 
 RULE = library_rule(
     name="nvml-usage",
@@ -41,4 +116,5 @@ RULE = library_rule(
         Use("nvml", "NVML `{name}` has no ROCm equivalent under that name: rewrite with AMD SMI (amdsmi_*).",
             r"nvml[A-Z]\w*"),
     ],
+    judge=_has_include_guard,
 )
