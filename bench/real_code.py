@@ -3,20 +3,30 @@ of the known migration pitfalls it finds.
 
     python bench/real_code.py CHECKOUT [CHECKOUT ...] [--jobs 1] [--truth bench/real_code/truth.json]
                               [--json FILE] [--reasons 5] [--hipify-perl PATH/bin/hipify-perl]
+                              [--judged bench/real_code/judged.csv]
+    python bench/real_code.py --judged bench/real_code/judged.csv [--runs FILE --truth ...]
 
 Checkouts are public projects brought onto the machine (bench/real_code/manifest.json names the repositories and
 commits used here; their code is never committed). For each one it prints the C/C++/CUDA files by parse mode
 (ast, ast-stubbed, tokens, error), the most frequent fallback reasons, lines per second of the scan, and with
 `--truth` the recall on the expected (path, line, rule) lines and the high-severity results on lines the truth
-marks as already guarded for ROCm. With `--hipify-perl`, the same C/C++/CUDA files go through ROCm's hipify-perl
-as its users run it (one process per file, `-quiet-warnings`, output discarded) and both speeds are printed per
-core: the scan with --jobs 1 against hipify-perl run one file after another.
+marks as already guarded for ROCm, overall and per rule family. With `--hipify-perl`, the same C/C++/CUDA files go
+through ROCm's hipify-perl as its users run it (one process per file, `-quiet-warnings`, output discarded) and both
+speeds are printed per core: the scan with --jobs 1 against hipify-perl run one file after another.
+
+`--json FILE` keeps every finding of every file (C/C++/CUDA and the rest: build files, containers, scripts), with
+its project, path, line, rule, severity, message and source line: the input of bench/real_code/sample.py, which
+draws the findings to judge into bench/real_code/judged.csv. The output thus holds the projects' code: never
+commit it.
+`--judged CSV` prints, per rule family, the judged rows and the precision true / (true + false), beside the recall
+on the truth's expected lines of the runs scanned now or read back with `--runs` (an earlier --json output).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import json
 import re
 import subprocess
@@ -31,12 +41,46 @@ from scanner import ScanOptions, scan  # noqa: E402
 C_FAMILY = {"cuda", "c++", "c"}
 
 
+def _sibling(name: str):
+    spec = importlib.util.spec_from_file_location(f"real_code_{name}", Path(__file__).resolve().parent / "real_code"
+                                                  / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+judging = _sibling("sample")
+
+
+class _Lines:
+    """The text of a finding's line, each file read once."""
+
+    def __init__(self, root: Path):
+        self.root, self.files = root, {}
+
+    def __call__(self, path: str, line: int) -> str:
+        if path not in self.files:
+            try:
+                self.files[path] = (self.root / path).read_text(errors="replace").splitlines()
+            except OSError:
+                self.files[path] = []
+        lines = self.files[path]
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
 def measure(root: Path, jobs: int) -> dict:
     started = time.perf_counter()
     modes: collections.Counter = collections.Counter()
     reasons: collections.Counter = collections.Counter()
     findings, lines, files = [], 0, []
+    project, text = root.name, _Lines(root)
     for result in scan(root, ScanOptions(jobs=jobs)):
+        # Every file's findings are kept (precision is judged per rule family, build files and scripts too);
+        # the parse modes, lines and speed are the C/C++/CUDA files'.
+        findings += [{"project": project, "path": f.path, "line": f.line, "rule": f.rule,
+                      "severity": f.severity.value, "message": f.message,
+                      "source": text(f.path, f.line) or (f.snippet.splitlines() or [""])[0]}
+                     for f in result.findings]
         if result.language not in C_FAMILY:
             continue
         mode = result.health.mode.value
@@ -47,11 +91,9 @@ def measure(root: Path, jobs: int) -> dict:
         if mode in ("tokens", "error"):
             # The reason's shape, without its line numbers and names, so that like counts with like.
             reasons[re.sub(r"\d+", "N", (result.health.fallback_reason or result.error))[:160]] += 1
-        findings += [{"path": f.path, "line": f.line, "rule": f.rule, "severity": f.severity.value}
-                     for f in result.findings]
     elapsed = time.perf_counter() - started
     total = sum(modes.values())
-    return {"root": str(root), "files": total, "lines": lines, "seconds": round(elapsed, 2),
+    return {"root": str(root), "project": project, "files": total, "lines": lines, "seconds": round(elapsed, 2),
             "lines_per_second": round(lines / elapsed) if elapsed else 0,
             "modes": dict(modes), "tokens_share": round(modes["tokens"] / total, 4) if total else 0.0,
             "ast_share": round((modes["ast"] + modes["ast-stubbed"]) / total, 4) if total else 0.0,
@@ -87,20 +129,31 @@ def score(run: dict, truth: dict) -> dict:
     loud = sum(1 for case in guarded if any(f["line"] == case["line"] and f["severity"] in ("high", "critical")
                                            for f in found[case["path"]]))
     return {"expected": len(expected), "found": hits, "recall": round(hits / len(expected), 3) if expected else None,
+            "families": judging.recall_by_family([run], truth),
             "guarded": len(guarded), "guarded_high": loud,
             "guarded_high_share": round(loud / len(guarded), 3) if guarded else None}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("checkouts", nargs="+", type=Path)
+    parser.add_argument("checkouts", nargs="*", type=Path)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--truth", type=Path)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--reasons", type=int, default=5, help="fallback reasons shown per project")
     parser.add_argument("--hipify-perl", type=Path, help="ROCm HIPIFY's bin/hipify-perl, for the speed comparison")
+    parser.add_argument("--judged", type=Path, help="a judged table (bench/real_code/sample.py): print precision "
+                                                    "and recall per rule family")
+    parser.add_argument("--runs", type=Path, help="with --judged and no checkouts: the runs of an earlier --json "
+                                                  "output, for the recall per family")
     args = parser.parse_args()
     truth = json.loads(args.truth.read_text()) if args.truth else {}
+    if not args.checkouts:
+        if not args.judged:
+            parser.error("give checkouts to scan, or --judged")
+        runs = json.loads(args.runs.read_text())["runs"] if args.runs else None
+        print(judging.family_report(judging.read_table(args.judged), runs, truth))
+        return 0
     runs = []
     print(f"{'project':<28} {'files':>6} {'ast':>6} {'stubbed':>8} {'tokens':>7} {'error':>6} {'tok%':>6} "
           f"{'lines/s':>8} {'recall':>7}")
@@ -117,7 +170,9 @@ def main() -> int:
             print(f"    {count:>4}  {reason}")
         sc = run.get("score", {})
         if sc.get("expected"):
-            print(f"    recall: {sc['found']} of {sc['expected']} expected lines")
+            print(f"    recall: {sc['found']} of {sc['expected']} expected lines ("
+                  + ", ".join(f"{name} {entry['found']}/{entry['expected']}"
+                              for name, entry in sorted(sc["families"].items())) + ")")
         if sc.get("guarded"):
             print(f"    guarded: {sc['guarded_high']} of {sc['guarded']} guarded lines got a high/critical result")
         if args.hipify_perl:
@@ -138,9 +193,15 @@ def main() -> int:
         perl_speed = perl_lines / max(perl_seconds, 1e-9)
         print(f"{'hipify-perl':<28} {perl_speed:.0f} lines/s; ROCport {lines / max(seconds, 1e-9) / perl_speed:.1f}x "
               f"per core")
+    if truth:
+        expected = sum(r["score"]["expected"] for r in runs)
+        if expected:
+            print(f"{'recall':<28} {sum(r['score']['found'] for r in runs)} of {expected} expected lines; per family:")
+            for name, entry in sorted(judging.recall_by_family(runs, truth).items()):
+                print(f"    {name:<20} {entry['found']:>4} of {entry['expected']:>4}  {entry['recall']:.2f}")
+    if args.judged:
+        print(judging.family_report(judging.read_table(args.judged), runs, truth))
     if args.json:
-        for run in runs:
-            run.pop("findings")
         jsonout.write(args.json, {"runs": runs, "files": files, "tokens": tokens, "errors": errors,
                                   "tokens_share": round(tokens / max(files, 1), 4),
                                   "lines_per_second": round(lines / max(seconds, 1e-9))})
