@@ -4,6 +4,7 @@ check how they are judged."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,44 @@ def test_nvml_without_a_guard_keeps_the_rule_severity():
     assert found and all(f.severity == Severity.MEDIUM and f.risk == Risk.BUILD_BREAK for f in found)
 
 
-def test_nvml_behind_a_negated_has_include_is_not_lowered(tmp_path):
-    path = write(tmp_path, "mon.cu", "#if !__has_include(<amd_smi/amdsmi.h>)\n#include <nvml.h>\n#endif\n"
-                                     "#if !__has_include(<nvml.h>)\nvoid f() { nvmlInit(); }\n#endif\n")
-    assert {f.line: f.severity for f in findings(path, ["ROC140"])} == {2: Severity.MEDIUM, 5: Severity.MEDIUM}
+@pytest.mark.parametrize("text", [
+    "#if !__has_include(<amd_smi/amdsmi.h>)\n#include <nvml.h>\n#endif\n",
+    "#if !__has_include(<nvml.h>)\nvoid f() { nvmlInit(); }\n#endif\n",
+])
+def test_nvml_behind_a_negated_or_other_has_include_is_not_lowered(tmp_path, text):
+    found = findings(write(tmp_path, "mon.cu", text), ["ROC140"])
+    assert [f.severity for f in found] == [Severity.MEDIUM]
+
+
+# -- 10. a library is reported once per file, with its uses counted ---------------------------------------
+FOLDED = re.compile(r"One finding for the file: (\d+) uses on (\d+) lines? \(([^)]*)\)")
+LIBRARY_CODES = [f"ROC{n}" for n in range(130, 141)]
+
+
+def folded_lines(path: Path, code: str) -> set[int]:
+    """The lines a fixture marks as uses of `code`: its `expect:` line and its `folded:` lines."""
+    marked = set()
+    for number, text in enumerate(path.read_text().splitlines(), start=1):
+        if re.search(rf"(expect|folded):[^/]*\b{code}\b", text):
+            marked.add(number)
+    return marked
+
+
+@pytest.mark.parametrize("code", LIBRARY_CODES)
+def test_a_library_is_one_finding_per_file_counting_its_uses(code):
+    for fixture in sorted(RULE_FIXTURES.glob(f"{code}_*")):
+        found = [f for f in findings(fixture, [code]) if f.rule == code]
+        marked = folded_lines(fixture, code)
+        if not marked:
+            assert not found, fixture.name
+            continue
+        assert len(found) == 1 and found[0].line == min(marked), (fixture.name, [(f.line, f.message) for f in found])
+        match = FOLDED.search(found[0].message)
+        if len(marked) == 1:
+            assert match is None or match.group(2) == "1", found[0].message
+            continue
+        assert match, found[0].message
+        shown = [int(n) for n in re.findall(r"\d+", match.group(3))]
+        lines = sorted(marked)
+        expected = lines if "..." not in match.group(3) else lines[:len(shown) - 1] + lines[-1:]
+        assert int(match.group(2)) == len(marked) and shown == expected, (fixture.name, lines, found[0].message)

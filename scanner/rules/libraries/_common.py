@@ -102,10 +102,12 @@ def report_once(ctx, message: str, at=None, per: str = "line", line: int | None 
     per="file" reports the first use of `group` in a file, and nothing when the file's includes were reported.
     With `fold`, every use of the file goes into the file's one finding (`_fold`); `name` is what the use names.
     """
+    seen = _seen(ctx)
     if fold:
+        if per == "file" and "include" in seen:
+            return False  # the file includes the library in platform-aware code: such uses are ported
         _fold(ctx, message, at, name, line)
         return True
-    seen = _seen(ctx)
     line = ctx.line if line is None else line
     if per == "include":
         key = "include"

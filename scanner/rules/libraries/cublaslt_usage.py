@@ -3,6 +3,8 @@
 What it finds:
     Includes of `cublasLt.h` and lines calling or naming the cuBLASLt API (`cublasLtMatmul`,
     `cublasLtMatmulDescCreate`, `cublasLtMatmulAlgoGetHeuristic`, `cublasLtHandle_t`, ...).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     cuBLASLt is not available on ROCm. hipBLASLt has the same structure (handle, matmul descriptor, matrix
@@ -42,4 +44,5 @@ RULE = library_rule(
                                "epilogues, data types and heuristics against hipBLASLt."),
     ],
     uses=[Use("cublasLt", _use, r"cublasLt[A-Z]\w*", known_only=True)],
+    fold=True,
 )

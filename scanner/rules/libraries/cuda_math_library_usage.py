@@ -5,6 +5,8 @@ What it finds:
     `cusparse.h`, `cusolverDn.h`, ...) and lines that call or name their API (`cublasSgemm`,
     `cufftExecC2C`, `curand_init`, `curandState`, `cusparseSpMV`, `cusolverDnSgetrf`). cuBLASLt has its
     own rule (ROC138).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     These libraries do not exist on ROCm: the headers are missing and the build fails. Each has a HIP
@@ -83,4 +85,5 @@ RULE = library_rule(
         Use("cusparse", _use, r"cusparse[A-Z]\w*", known_only=True),
         Use("cusolver", _use, r"cusolver[A-Z]\w*", known_only=True),
     ],
+    fold=True,
 )

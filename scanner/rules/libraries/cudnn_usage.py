@@ -4,6 +4,8 @@ What it finds:
     Includes of `cudnn.h` (and the split `cudnn_*.h` headers, `cudnn_frontend.h`) and lines that call or
     name the cuDNN API (`cudnnCreate`, `cudnnTensorDescriptor_t`, `cudnnConvolutionForward`,
     `cudnn_frontend::`).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     cuDNN does not exist on ROCm. Its counterpart, MIOpen, covers convolutions, pooling, normalisation,
@@ -66,4 +68,5 @@ RULE = library_rule(
         Use("cudnn", _use, r"cudnn[A-Z]\w*", known_only=True),
         Use("cudnn_frontend", _use, scope=True),
     ],
+    fold=True,
 )

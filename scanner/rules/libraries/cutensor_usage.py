@@ -3,6 +3,8 @@
 What it finds:
     Includes of `cutensor.h` (and `cutensor/types.h`, `cutensorMg.h`) and lines calling or naming the
     cuTENSOR API (`cutensorCreate`, `cutensorHandle_t`, `cutensorContract`, `cutensorCreatePlan`, ...).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     cuTENSOR is not available on ROCm. hipTensor mirrors its design (handles, tensor descriptors,
@@ -40,4 +42,5 @@ RULE = library_rule(
         Use("cutensor", "cuTENSOR `{name}` → hipTensor (hiptensor*): check the operation and data types are "
                         "supported.", r"cutensor[A-Z]\w*"),
     ],
+    fold=True,
 )

@@ -2,8 +2,9 @@
 
 What it finds:
     Includes of `cutlass/...` and `cute/...` headers, and code using the `cutlass::` or `cute::`
-    namespaces, once per function (a CUTLASS GEMM declaration spans many lines; one finding per function
-    is enough to locate the work).
+    namespaces.
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     CUTLASS and CuTe are NVIDIA's header-only template libraries for tensor-core GEMMs and convolutions.
@@ -40,7 +41,8 @@ RULE = library_rule(
                                      "Composable Kernel (CK)."),
     ],
     uses=[
-        Use("cutlass", f"CUTLASS (`cutlass::{{next}}`) {_FIX}", scope=True, per="function"),
-        Use("cute", f"CuTe (`cute::{{next}}`) {_FIX}", scope=True, per="function"),
+        Use("cutlass", f"CUTLASS (`cutlass::{{next}}`) {_FIX}", scope=True),
+        Use("cute", f"CuTe (`cute::{{next}}`) {_FIX}", scope=True),
     ],
+    fold=True,
 )

@@ -1,8 +1,9 @@
 """NCCL used.
 
 What it finds:
-    Includes of `nccl.h`, and in a file that does not include it, the first NCCL call or type
-    (`ncclAllReduce`, `ncclComm_t`, ...). RCCL keeps NCCL's names, so one finding per file is enough.
+    Includes of `nccl.h` and NCCL calls and types (`ncclAllReduce`, `ncclComm_t`, ...).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     NCCL is not available on ROCm; the header and `libnccl` are missing and the build or link fails. RCCL
@@ -39,4 +40,5 @@ RULE = library_rule(
         Use("nccl", "NCCL (`{name}`) → RCCL, which keeps the nccl* names: include <rccl/rccl.h> and link librccl.",
             r"nccl[A-Z]\w*", per="file"),
     ],
+    fold=True,
 )

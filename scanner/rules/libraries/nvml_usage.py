@@ -3,6 +3,8 @@
 What it finds:
     Includes of `nvml.h` and lines calling or naming the NVML API (`nvmlInit_v2`,
     `nvmlDeviceGetHandleByIndex`, `nvmlDeviceGetMemoryInfo`, `nvmlDevice_t`, `nvmlReturn_t`, ...).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     NVML (NVIDIA Management Library, behind nvidia-smi) does not exist on ROCm. AMD's counterpart is
@@ -117,4 +119,5 @@ RULE = library_rule(
             r"nvml[A-Z]\w*"),
     ],
     judge=_has_include_guard,
+    fold=True,
 )

@@ -4,6 +4,8 @@ What it finds:
     Includes of `nvToolsExt.h` / `nvToolsExtCuda*.h` / `nvtx3/...` and lines calling or naming NVTX
     (`nvtxRangePushA`, `nvtxRangePop`, `nvtxMarkA`, `nvtxRangeStartEx`, `nvtxEventAttributes_t`,
     `nvtx3::scoped_range`, `NVTX3_FUNC_RANGE`).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     NVTX headers and `libnvToolsExt` are not part of ROCm, so the build fails. ROCm's equivalent is the
@@ -62,4 +64,5 @@ RULE = library_rule(
         Use("nvtx3", _use, scope=True),
         Use("NVTX3_", _use, r"NVTX3_\w+"),
     ],
+    fold=True,
 )

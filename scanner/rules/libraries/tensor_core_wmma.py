@@ -4,6 +4,8 @@ What it finds:
     Includes of `mma.h`; lines using the `nvcuda::wmma` API (`nvcuda::`, or `wmma::fragment`,
     `wmma::load_matrix_sync`, `wmma::mma_sync`, ... in a file that names `nvcuda` or includes `mma.h`);
     and inline PTX asm with tensor-core instructions (`mma.sync`, `wmma.*`, `wgmma.*`).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     `nvcuda::wmma` and the PTX MMA instructions target NVIDIA tensor cores. AMD's matrix cores are driven
@@ -74,7 +76,7 @@ def _asm(ctx) -> None:
     match = _PTX_MMA.search(ctx.asm_text)
     if match:
         report_once(ctx, f"PTX tensor-core instruction `{match.group(1)}.*`: use rocWMMA or the MFMA/WMMA builtins "
-                         "(__builtin_amdgcn_mfma_*).", per="line")
+                         "(__builtin_amdgcn_mfma_*).", fold=True, name=f"{match.group(1)}.*")
 
 
 RULE = library_rule(
@@ -91,4 +93,5 @@ RULE = library_rule(
         Use("wmma", _wmma, scope=True),
     ],
     extra={"asm": _asm},
+    fold=True,
 )

@@ -3,7 +3,9 @@
 What it finds:
     Includes of the TensorRT headers (`NvInfer.h`, `NvInferRuntime.h`, `NvInferPlugin.h`, `NvOnnxParser.h`,
     ...) and code that names the `nvinfer1`, `nvonnxparser`, `nvuffparser` or `nvcaffeparser1` namespaces
-    (engines, builders, plugins), once per function.
+    (engines, builders, plugins).
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     TensorRT is an NVIDIA-only inference runtime with no ROCm build and no API-compatible replacement.
@@ -41,9 +43,10 @@ RULE = library_rule(
                "execution provider."),
     ],
     uses=[
-        Use("nvinfer1", _USE, per="function"),
-        Use("nvonnxparser", _USE, per="function"),
-        Use("nvuffparser", _USE, per="function"),
-        Use("nvcaffeparser1", _USE, per="function"),
+        Use("nvinfer1", _USE),
+        Use("nvonnxparser", _USE),
+        Use("nvuffparser", _USE),
+        Use("nvcaffeparser1", _USE),
     ],
+    fold=True,
 )

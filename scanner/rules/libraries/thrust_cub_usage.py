@@ -3,7 +3,9 @@
 What it finds:
     Includes of `thrust/...` and `cub/...` headers, lines using `cub::` (which must be renamed), lines
     using CUDA-specific Thrust execution policies or namespaces (`thrust::cuda::par`, `thrust::cuda_cub::`),
-    and, in a file that includes neither, the first use of `thrust::`.
+    and other uses of `thrust::`.
+    One finding per file, at the first include or use: its message counts the uses and lists their lines
+    (porting away from the library is one piece of work per file, not one per line).
 
 Why it breaks on ROCm:
     CUB and Thrust's CUDA backend are not available on ROCm. rocThrust provides Thrust with the same
@@ -52,10 +54,11 @@ RULE = library_rule(
     headers=[Header(r"(thrust|cub)/.+", _header)],
     uses=[
         Use("cub", "CUB (`cub::{next}`) → hipCUB: `hipcub::{next}` from <hipcub/hipcub.hpp>.", scope=True),
-        # Thrust's CUDA backend must be renamed on every line; other thrust:: code stays as it is with
-        # rocThrust, so it is reported once per file, and only when no thrust/ or cub/ include was.
+        # Thrust's CUDA backend must be renamed; other thrust:: code stays as it is with rocThrust (the file's
+        # one finding counts it, and says so when it is the first use).
         Use("thrust", _backend, scope=True),
         Use("thrust", "Thrust → rocThrust: same headers and thrust:: namespace; rebuild with hipcc and link "
                       "rocThrust.", scope=True, per="file"),
     ],
+    fold=True,
 )
