@@ -3,6 +3,8 @@
 Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branches):
 - C, C++ and CUDA: the finding sits in a preprocessor branch HIP-Clang never compiles (the CUDA side of the
   project's `#ifdef GGML_USE_HIP`, an `#if __CUDA_ARCH__ >= 800`): the ROCm build does not see the code;
+- C, C++ and CUDA in a ported repository: a warp-size assumption in shared code runs in the project's ROCm
+  build already, so it drops to low (a 32-bit mask, ROC106, would not have built: it keeps its severity);
 - the rest of the repository (ROC2xx: build files, CI, containers, scripts): the repository already builds or
   tests for ROCm somewhere, so a CUDA-only file is its NVIDIA side, not a migration still to do. Rules that check
   the ROCm side itself (`Rule.rocm_side`) keep their severity.
@@ -14,6 +16,9 @@ from scanner.analysis import hip_branches
 from scanner.model import Severity
 
 _CXX = frozenset({"cuda", "c++", "c"})
+# Warp-size assumptions that a working ROCm build has already met (or chose to keep, as 32-lane logical warps);
+# a 32-bit mask or a missing intrinsic (ROC106) would not have built, so those stay.
+_LANE_RULES = frozenset({"ROC101", "ROC102", "ROC103", "ROC104", "ROC105", "ROC107", "ROC108", "ROC110"})
 
 
 class PortNotes:
@@ -28,6 +33,10 @@ class PortNotes:
             if branch is not None:
                 return Severity.INFO, (f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                                        f"{branch.line}): the ROCm build takes another branch.")
+            if facts.port.ported and rule.code in _LANE_RULES and severity.rank > Severity.LOW.rank:
+                return Severity.LOW, (f"This repository already builds for ROCm ({facts.port.describe()}): its "
+                                      "32-lane logic runs there, so check this only for 64-lane (CDNA) targets its "
+                                      "ROCm build does not cover.")
             return severity, ""
         port = facts.port
         if port.ported and rule.code.startswith("ROC2") and not rule.rocm_side:

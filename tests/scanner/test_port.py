@@ -155,3 +155,16 @@ def test_ci_of_an_unported_repository_keeps_its_severity(tmp_path):
     root = _write(tmp_path, {".github/workflows/cuda.yml": CUDA_CI})
     findings = _findings(root, "ROC235")
     assert findings and all(f.severity != Severity.INFO for f in findings)
+
+
+def test_lane_logic_of_a_ported_repository_drops_to_low_but_a_mask_that_cannot_build_stays(tmp_path):
+    root = _write(tmp_path, {
+        "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
+        "k.cu": "__global__ void k(float* o) {\n  int lane = threadIdx.x % 32;\n"
+                "  o[lane] = __shfl_down_sync(0xffffffff, o[lane], 1);\n}\n",
+    })
+    findings = [f for r in scan(root, ScanOptions(enable=("ROC101", "ROC106"))) for f in r.findings]
+    by_rule = {f.rule: f for f in findings}
+    assert by_rule["ROC101"].severity == Severity.LOW
+    assert "already builds for ROCm (a HIP build in CMakeLists.txt" in by_rule["ROC101"].message
+    assert by_rule["ROC106"].severity == Severity.HIGH

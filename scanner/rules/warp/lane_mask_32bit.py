@@ -28,7 +28,9 @@ References:
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#warp-shuffle-functions
 
 Known problems:
-    `__syncwarp()` without an argument is fine and is not reported. A mask variable declared `auto` and
+    `__syncwarp()` without an argument is reported at info on ROCm 7.0 and later (where it builds and waits
+    for the whole wavefront) and as a build break for older targets (it needs HIP_ENABLE_WARP_SYNC_BUILTINS
+    on 6.2-6.4 and does not exist before). A mask variable declared `auto` and
     initialised from `__activemask()`/`__ballot_sync()` is taken as 64-bit (it is on HIP).
 """
 
@@ -58,6 +60,8 @@ def check(ctx) -> None:
         return
     args = written_args(call)
     if not args:
+        if name == "__syncwarp":
+            _syncwarp(ctx)
         return
     mask = args[0].strip()
     if name.startswith("__reduce_"):
@@ -91,6 +95,18 @@ def check(ctx) -> None:
         what = f"the 32-bit mask `{_describe(mask, value)}`"
     ctx.report(f"`{name}` gets {what}; HIP's *_sync functions require a 64-bit mask (static_assert) "
                "and a full wavefront has 64 lanes. Use a 64-bit mask such as __activemask().", at=args[0])
+
+
+def _syncwarp(ctx) -> None:
+    """`__syncwarp()` without a mask: fine on current ROCm, a build break on ROCm before 7.0 unless enabled."""
+    if ctx.target.rocm_at_least(7, 0):
+        ctx.report("`__syncwarp()` builds on ROCm 7.0 and later (HIP's warp-sync functions are on by default) and "
+                   f"waits for all 64 lanes of the wavefront; the target is ROCm {ctx.target.rocm_text}. ROCm 6.2-6.4 "
+                   "need -DHIP_ENABLE_WARP_SYNC_BUILTINS, older releases have no __syncwarp.", severity=Severity.INFO)
+    else:
+        ctx.report(f"`__syncwarp()` does not build on ROCm {ctx.target.rocm_text} unless "
+                   "-DHIP_ENABLE_WARP_SYNC_BUILTINS is given (6.2-6.4; older releases have none). Define it, or "
+                   "use __builtin_amdgcn_wave_barrier() in HIP-only code.")
 
 
 def check_tokens(ctx) -> None:

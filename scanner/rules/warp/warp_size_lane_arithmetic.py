@@ -27,14 +27,22 @@ References:
 
 import re
 
+from scanner.analysis.context import LANE_NAME
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import lane_report, named_constant
+from scanner.rules.warp._common import is_warp_size_name, lane_report, named_constant, peel
 from scanner.rules.base import Rule, wave64_severity
 
 # A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
-_THREAD_COUNT = re.compile(r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS)(?:_?[Pp]er_?[Bb]lock|_PER_BLOCK)?"
-                           r"|TPB|[kK]?(?:Num|NUM|n|N)?_?[Tt]hreads\w*|BLOCK_THREADS)$")
+_THREAD_COUNT = re.compile(r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS)(?:_?[Pp]er_?(?:[Bb]lock|CTA|[Cc]ta)|"
+                           r"_PER_BLOCK|_PER_CTA)?|TPB|[kK]?(?:Num|NUM|n|N)?_?[Tt]hreads\w*|BLOCK_THREADS|"
+                           r"[kK]?[Bb]lock(?:_[Ss]|S)ize|BLOCK_SIZE|BLOCK_DIM|CTA_SIZE|[kK]?CtaSize)$")
+# Helpers that round a count up to whole warps: `divUp(numThreads, kWarpSize)`, `ceil_div(n, 32)`.
+_DIVIDE_UP = re.compile(r"(?i)^(?:div_?up|ceil_?div|cdiv|round_?up|align_?up|DIV_ROUND_UP)$")
+# Names of a number of warps: times the warp size they give a thread count.
+_WARP_COUNT = re.compile(r"(?i)^\w*(?:num_?warps|warps_?per_?\w*|n_?warps|\w*Warps)$")
+# Names of a warp or lane index: scaled by 32 they give the warp's first element.
+_WARP_INDEX = re.compile(r"(?i)^(?:warp_?id\w*|warp_?idx|wid|warp|lane\w*|warp_?num)$")
 
 # operator -> the constant that encodes "32 lanes"
 _WARP_CONSTANTS = {"%": 32, "/": 32, "&": 31, ">>": 5}
@@ -51,8 +59,82 @@ def _steps_by_32(ctx, rhs) -> bool:
         ctx.literal_value(child) == 32 for child in node.children)
 
 
+def _other_named_constant(expr) -> bool:
+    """Written as a name that is not the warp size's (`QK8_1`, `TILE`): 32 by coincidence."""
+    text = peel(expr).text.strip() if expr is not None else ""
+    upper = text.upper()
+    return bool(re.fullmatch(r"[A-Za-z_]\w*", text)) and not is_warp_size_name(text) and not any(
+        word in upper for word in ("WARP", "WAVE", "LANE", "LOG", "BITS", "SHIFT", "MASK"))
+
+
+def _warp_size_named(expr) -> bool:
+    """The expression is written as a warp-size name (`WARP_SIZE`, `kWarpSize`), not as the number."""
+    text = peel(expr).text.strip() if expr is not None else ""
+    return bool(re.fullmatch(r"[A-Za-z_]\w*", text)) and is_warp_size_name(text)
+
+
+def _warp_size_test(ctx, lhs, rhs) -> str:
+    """`kWarpSize == 32`, `prop.warpSize == 32`, `warpSize != 32`: a test that the warp has 32 lanes."""
+    for side, other in ((lhs, rhs), (rhs, lhs)):
+        if side is None or other is None or ctx.literal_value(other) != 32:
+            continue
+        name = side.strip().text.split(".")[-1].strip()
+        if name == "warpSize" or is_warp_size_name(name):
+            return name
+    return ""
+
+
+def check_call(ctx) -> None:
+    """`divUp(numThreads, kWarpSize)`: a count of 32-lane warps made by a rounding helper."""
+    if not _DIVIDE_UP.match(ctx.callee_name) or ctx.platform_guarded:
+        return
+    args = ctx.args
+    if len(args) == 2 and ctx.literal_value(args[1]) == 32:
+        through = named_constant(args[1])
+        lane_report(ctx, f"`{ctx.node.text}`{f' ({through})' if through else ''} rounds to warps of 32 threads; a "
+                    "64-lane wavefront holds twice as many, so the count is wrong on AMD. Use warpSize.")
+
+
 def check(ctx) -> None:
-    if ctx.node.operator == "+=":
+    if ctx.event == "call":
+        check_call(ctx)
+        return
+    operator = ctx.node.operator
+    if operator in ("==", "!=") and not ctx.platform_guarded:
+        name = _warp_size_test(ctx, *ctx.operands())
+        if name:
+            ctx.report(f"`{ctx.node.text}` tests for a 32-lane warp: false on AMD CDNA, where {name} is 64 "
+                       "(or must become 64). Handle both sizes.")
+        return
+    if operator == "*" and not ctx.platform_guarded:
+        lhs, rhs = ctx.operands()
+        for index, size in ((lhs, rhs), (rhs, lhs)):
+            if index is None or size is None or ctx.literal_value(size) != 32:
+                continue
+            name = index.strip().text
+            if _WARP_COUNT.match(name) or (ctx.literal_value(index) == 32 and _warp_size_named(index)):
+                if _warp_size_named(size) or _warp_size_named(index):
+                    lane_report(ctx, f"`{ctx.node.text}` builds a thread count from warps of 32 lanes: on AMD "
+                                "a wavefront has 64, so the count changes with the warp size (and 64 x 64 exceeds "
+                                "the 1024-thread block limit). Derive it from a per-platform warp constant.")
+                    return
+            if _WARP_INDEX.match(name):
+                through = named_constant(size)
+                lane_report(ctx, f"`{ctx.node.text}`{f' ({through})' if through else ''} scales a warp or lane index "
+                            "by 32 lanes: on a 64-lane wavefront the offsets of two warps overlap. Scale by "
+                            "warpSize.")
+                return
+        return
+    if operator in ("<", ">=") and not ctx.platform_guarded:
+        lhs, rhs = ctx.operands()
+        if ctx.literal_value(rhs) == 32 and ctx.derives_from_thread_id(lhs) and \
+                lhs.strip().text.replace(" ", "") in ("threadIdx.x", "tid", "threadIdx_x", "thread_id", "tx"):
+            ctx.report(f"`{ctx.node.text}` picks the first 32 threads, one CUDA warp, for warp-level work; on AMD "
+                       "the first wavefront has 64 lanes, so lanes 32-63 of it sit out (correct only if the data was "
+                       "folded to 32 values and every shuffle stays within 32). Use warpSize.",
+                       severity=Severity.LOW)
+        return
+    if operator == "+=":
         lhs, rhs = ctx.operands()
         if _steps_by_32(ctx, rhs) and not ctx.platform_guarded and ctx.derives_from_thread_id(lhs):
             lane_report(ctx, f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
@@ -65,15 +147,26 @@ def check(ctx) -> None:
     lhs, rhs = ctx.operands()
     if ctx.literal_value(rhs) != expected or ctx.platform_guarded:
         return
+    if _other_named_constant(rhs):
+        return  # `i % QK8_1`: a quantization block of 32, not the warp
     through = named_constant(rhs)
     through = f" ({through})" if through else ""
-    if op in ("/", ">>") and lhs is not None and _THREAD_COUNT.match(lhs.strip().text.replace(" ", "")):
+    count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
+    if op in ("/", ">>") and lhs is not None and (_THREAD_COUNT.match(count) or _warp_size_named(rhs)):
         lane_report(ctx, f"`{ctx.node.text}`{through} counts warps of 32 threads; a 64-lane wavefront holds twice "
                     "as many, so the count and every index built on it are wrong on AMD. Use warpSize.")
         return
-    if not ctx.derives_from_thread_id(lhs):
+    if not ctx.derives_from_thread_id(lhs) and not (op in ("%", "&") and _names_a_lane(ctx.node)):
         return
     lane_report(ctx, f"`{ctx.node.text}`{through} assumes a 32-lane warp; use warpSize.")
+
+
+def _names_a_lane(node) -> bool:
+    """`int lane = i % 32;`: whatever `i` is, the result is named as a lane (host code laying data out per lane)."""
+    parent = node.parent
+    while parent is not None and parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
+        parent = parent.parent
+    return parent is not None and parent.kind.name == "VAR_DECL" and LANE_NAME.match(parent.name) is not None
 
 
 def check_tokens(ctx) -> None:
@@ -96,7 +189,7 @@ RULE = Rule(
     summary="Lane/warp index computed with 32 (% 32, / 32, & 31, >> 5) from a thread id",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,
-    on=("binary_op",),
+    on=("binary_op", "call"),
     check=check,
     token_check=check_tokens,
     target_severity=wave64_severity,

@@ -6,7 +6,8 @@ What it finds:
     - a cooperative-groups tile of 32 (`cg::tiled_partition<32>(block)`, `thread_block_tile<WARP_SIZE>`);
     - `cub::WarpReduce<T>` and `cub::WarpScan<T>` without an explicit logical warp width: CUB's default is the
       hardware warp, 32 on NVIDIA.
-    A 2-D block (`dim3 block(32, 8)`) is a tile shape, not a warp, and is not reported.
+    A 2-D block whose rows are 32 threads (`dim3 threads(32, 4)`) is reported at low severity, and only in a file
+    that shuffles (threadIdx.x is then a lane); elsewhere it is a tile shape, not a warp.
 
 Why it breaks on ROCm:
     Each of these says "one warp" with the number 32. On AMD CDNA/Instinct GPUs (MI100 to MI350) a wavefront has
@@ -114,6 +115,9 @@ def check(ctx) -> None:
                            "checking (ballots and masks see 64 lanes). Size it from a per-platform warp constant.",
                            at=tok)
         return
+    if tok.text == "dim3":
+        _check_dim3(ctx, code, i, values)
+        return
     if i + 1 >= len(code) or code[i + 1].text != "<":
         if tok.text in _CUB and _cub_namespace(code, i):
             ctx.report(f"`cub::{tok.text}` without a width uses the hardware warp: 32 lanes on NVIDIA, 64 with "
@@ -135,6 +139,25 @@ def check(ctx) -> None:
                    "needs 32, or size TempStorage and the block per wavefront.", at=tok)
 
 
+def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
+    """`dim3 threads(32, 4)` / `dim3(32, 4)` in a file that shuffles: threadIdx.x is used as the lane, and a row of
+    32 threads is half a wavefront on AMD."""
+    at = i + 1
+    if at < len(code) and code[at].kind == IDENT and at + 1 < len(code) and code[at + 1].text in ("(", "{"):
+        at += 1
+    if at >= len(code) or code[at].text not in ("(", "{"):
+        return
+    args = _arguments(code, at, code[at].text, ")" if code[at].text == "(" else "}")
+    if not args or len(args) < 2 or not _is_32(args[0], values):
+        return
+    if not any("shfl" in t.text.lower() for t in code if t.kind == IDENT):
+        return
+    ctx.report(f"a block of 32 x {' '.join(t.text for t in args[1])} threads in a file that shuffles within warps: "
+               "each row of 32 threads is one CUDA warp but half a 64-lane AMD wavefront, so lane arithmetic on "
+               "threadIdx.x and shuffles see two rows per wavefront. Size x from a per-platform warp constant.",
+               at=ctx.token, severity=Severity.LOW)
+
+
 def _value_note(spelled: str) -> str:
     return "" if spelled.rstrip("uUlL").isdigit() else f" (`{spelled}` is 32)"
 
@@ -150,7 +173,7 @@ RULE = Rule(
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,
     on=("identifier", "launch"),
-    names=_TILES | _CUB,
+    names=_TILES | _CUB | {"dim3"},
     check=check,
     target_severity=wave64_severity,
 )
