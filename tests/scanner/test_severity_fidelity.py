@@ -116,3 +116,24 @@ def test_a_library_is_one_finding_per_file_counting_its_uses(code):
         lines = sorted(marked)
         expected = lines if "..." not in match.group(3) else lines[:len(shown) - 1] + lines[-1:]
         assert int(match.group(2)) == len(marked) and shown == expected, (fixture.name, lines, found[0].message)
+
+
+# -- 3. an #if __CUDA_ARCH__ >= N with a computing #else is a slower path, not a silent wrong result ---------
+def test_cuda_arch_check_with_a_computing_else_is_low_performance_and_says_which_branch_hip_takes():
+    fixture = RULE_FIXTURES / "ROC158_cuda_arch_numeric_check.cu"
+    found = by_line(findings(fixture, ["ROC158"]))
+    text = fixture.read_text().splitlines()
+    fast_exp = next(i for i, t in enumerate(text, start=1) if "__CUDA_ARCH__ >= 750" in t)
+    lowered = found[fast_exp]
+    assert (lowered.severity, lowered.risk) == (Severity.LOW, Risk.PERFORMANCE)
+    assert f"`#else` branch at line {fast_exp + 2}" in lowered.message and "slower" in lowered.message
+    for line, finding in found.items():
+        if line != fast_exp:  # a trapping #else, an empty #else, no #else, a #define, a feature macro
+            assert (finding.severity, finding.risk) == (Severity.MEDIUM, Risk.SILENT_WRONG_RESULT), line
+
+
+def test_cuda_arch_less_than_check_whose_own_branch_computes_is_low(tmp_path):
+    path = write(tmp_path, "k.cu", "__device__ float f(float x) {\n#if __CUDA_ARCH__ < 700\n  return x * 2.0f;\n"
+                                   "#else\n  return __fmul_rn(x, 2.0f);\n#endif\n}\n")
+    [finding] = findings(path, ["ROC158"])
+    assert finding.severity == Severity.LOW and "`#if` branch at line 2" in finding.message

@@ -14,7 +14,9 @@ Why it breaks on ROCm:
     every `__CUDA_ARCH__ >= N` branch is silently dropped and every `< N` branch silently taken. Fast
     paths disappear, fallback code written for old NVIDIA GPUs is compiled instead, and a branch that was
     "unreachable" (`#else` with an empty body, `assert(0)`, `__trap()`) becomes the code that runs.
-    Nothing fails at build time.
+    Nothing fails at build time. Where the chain has an `#else` and every branch HIP may take holds real code
+    (a generic fallback), the finding is low and a performance risk: HIP computes the result another, maybe
+    slower, way; with no `#else`, or one that is empty or traps, it stays a silent wrong result.
 
 Example:
     #if __CUDA_ARCH__ >= 800
@@ -41,15 +43,23 @@ Known problems:
 
 import re
 
+import bisect
+
+from scanner.analysis import hip_branches
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions
+from scanner.rules.libraries._judgement import judged
 
 _ARCH = "__CUDA_ARCH__"
 _ARCH_FEATURES = re.compile(r"^__CUDA_ARCH_(LIST__|FEAT_\w+|SPECIFIC__|FAMILY_SPECIFIC__|SPECIFIC|FAMILY_SPECIFIC)$")
 _NUMERIC_OPERATORS = frozenset({"<", "<=", ">", ">=", "==", "!=", "/", "%", "-", "+", "*"})
+_COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
 # `!defined(__CUDA_ARCH__) || ...`: the branch is taken on HIP as on the host pass.
 _HOST_OR = re.compile(r"!\s*\(?\s*defined\s*\(?\s*__CUDA_ARCH__\s*\)?\s*\)?\s*\|\|")
+# A branch written as unreachable: it stops the program instead of computing something.
+_TRAPS = frozenset({"__trap", "__builtin_trap", "__builtin_unreachable", "abort", "assert", "static_assert",
+                    "__assert_fail", "NO_DEVICE_CODE", "__brkpt"})
 
 
 def check(ctx) -> None:
@@ -74,14 +84,126 @@ def check(ctx) -> None:
         return
     if any(HIP_MACRO.search(cond) for cond in enclosing_conditions(ctx.facts.view, d)):
         return
-    if feature:
-        ctx.report(f"`{feature}` is never defined by HIP-Clang, so this #{d.name} silently "
-                   "takes the non-NVIDIA choice; test a __HIP_ARCH_HAS_*__ feature macro or an AMD target macro.",
-                   at=hit)
+    what = f"`{feature}` is never defined by HIP-Clang" if feature else (
+        f"`{_compare_text(tokens)}` compares an NVIDIA SM version; HIP-Clang does not define __CUDA_ARCH__ (0 in #if)")
+    fallback = _fallback(ctx, d) if d.name != "define" else None
+    if fallback is not None:
+        with judged(ctx, Severity.LOW, Risk.PERFORMANCE):
+            ctx.report(f"{what}, so HIP compiles the {fallback}: a fallback that computes the result "
+                       "another way, maybe slower than the NVIDIA path. Check it is right on AMD; test "
+                       "__HIP_ARCH_HAS_*__ features or an AMD target macro (`__gfx942__`) for the fast path.", at=hit)
+    elif feature:
+        ctx.report(f"{what}, so this #{d.name} silently takes the non-NVIDIA choice; test a __HIP_ARCH_HAS_*__ "
+                   "feature macro or an AMD target macro.", at=hit)
     else:
-        ctx.report(f"`{_compare_text(tokens)}` compares an NVIDIA SM version; HIP-Clang does not define "
-                   "__CUDA_ARCH__, so it evaluates as 0 and the choice silently changes on AMD. Test "
-                   "__HIP_ARCH_HAS_*__ features or __HIP_PLATFORM_AMD__ explicitly.", at=hit)
+        ctx.report(f"{what}, so the choice silently changes on AMD. Test __HIP_ARCH_HAS_*__ features or "
+                   "__HIP_PLATFORM_AMD__ explicitly.", at=hit)
+
+
+def _fallback(ctx, directive) -> str | None:
+    """The branch HIP takes (`#else` branch at line 12) when the #if chain of `directive` has an #else and every branch HIP may
+    take holds code that computes something; None when HIP may take no branch, an empty one or one that traps."""
+    view = ctx.facts.view
+    branches = _chain(view.directives, directive)
+    if not branches or branches[-1][0].name != "else":
+        return None
+    dead = _dead(ctx)
+    taken = []
+    for start, first, last in branches:
+        if first > last:
+            return None  # an empty branch HIP may take: nothing computes the result there
+        if first in dead:
+            continue
+        if not _computes(view, first, last):
+            return None
+        taken.append(start)
+    return f"`#{taken[0].name}` branch at line {taken[0].line}" if taken else None
+
+
+def _chain(directives, directive) -> list[tuple[object, int, int]]:
+    """(directive, first body line, last body line) of each branch of the #if chain holding `directive`."""
+    index = next((i for i, d in enumerate(directives) if d is directive), -1)
+    if index < 0:
+        return []
+    depth, start = 0, -1
+    for i in range(index, -1, -1):
+        name = directives[i].name
+        if name == "endif" and i != index:
+            depth += 1
+        elif name in ("if", "ifdef", "ifndef"):
+            if depth == 0:
+                start = i
+                break
+            depth -= 1
+    if start < 0:
+        return []
+    heads, depth = [], 0
+    for d in directives[start:]:
+        if d.name in ("if", "ifdef", "ifndef"):
+            if depth == 0:
+                heads.append(d)
+            depth += 1
+        elif d.name in ("elif", "elifdef", "elifndef", "else") and depth == 1:
+            heads.append(d)
+        elif d.name == "endif":
+            depth -= 1
+            if depth == 0:
+                heads.append(d)
+                break
+    if not heads or heads[-1].name != "endif":
+        return []
+    return [(head, head.end_line + 1, nxt.line - 1) for head, nxt in zip(heads, heads[1:])]
+
+
+def _dead(ctx) -> dict:
+    """Lines HIP-Clang never compiles (scanner.analysis.hip_branches), reading a name compared with
+    __CUDA_ARCH__ (`__CUDA_ARCH__ >= GGML_CUDA_CC_AMPERE`) as the positive SM number it stands for."""
+    facts = ctx.facts
+    dead = facts.cache.get("roc158_dead")
+    if dead is None:
+        directives = [_sm_names_as_numbers(d) if d.name in ("if", "elif") else d for d in facts.view.directives]
+        dead = facts.cache["roc158_dead"] = hip_branches.dead_lines(directives, len(facts.lines),
+                                                                    ctx.port.hip_macros)
+    return dead
+
+
+def _sm_names_as_numbers(d):
+    tokens = list(d.tokens)
+    changed = False
+    for i, tok in enumerate(tokens):
+        if tok.text != _ARCH:
+            continue
+        for j, k in ((i + 2, i + 1), (i - 2, i - 1)):  # `ARCH op NAME` and `NAME op ARCH`
+            if 0 <= j < len(tokens) and tokens[k].text in _COMPARISONS and tokens[j].kind == "identifier" \
+                    and tokens[j].text != _ARCH:
+                tokens[j] = tokens[j]._replace(text="100000")
+                changed = True
+    return type(d)(d.name, d.line, d.end_line, tuple(tokens)) if changed else d
+
+
+def _computes(view, first: int, last: int) -> bool:
+    """Whether lines first..last hold code, none of it a trap, an assert or an #error."""
+    if any(d.name == "error" and first <= d.line <= last for d in view.directives):
+        return False
+    code = view.code
+    lines = _code_lines(view)
+    tokens = code[bisect.bisect_left(lines, first):bisect.bisect_right(lines, last)]
+    if not tokens:
+        return False
+    return not any(t.text in _TRAPS or (t.kind == "literal" and "trap" in t.text) for t in tokens)
+
+
+_LINES_CACHE: dict[int, tuple[object, list[int]]] = {}
+
+
+def _code_lines(view) -> list[int]:
+    cached = _LINES_CACHE.get(id(view))
+    if cached is not None and cached[0] is view:
+        return cached[1]
+    lines = [t.line for t in view.code]
+    _LINES_CACHE.clear()  # one file at a time
+    _LINES_CACHE[id(view)] = (view, lines)
+    return lines
 
 
 def _compared(tokens, i: int) -> bool:
