@@ -3,16 +3,18 @@
 What it finds:
     `cudaError_t`/`CUresult` values treated as plain numbers: an integer cast to the error type
     (`(cudaError_t)2`, `static_cast<cudaError_t>(code)`), an error compared with a non-zero literal
-    (`if (err == 2)`, `err >= 700`), numeric `case 700:` labels in a switch over an error, an error passed to
-    `exit()` or returned from `main`, and a CUDA error converted to `hipError_t` (or back) by a cast or a
-    declaration instead of a mapping. Printing an error with `%d` and comparing with 0 stay quiet.
+    (`if (err == 2)`, `err >= 700`), numeric `case 700:` labels in a switch over an error, and a CUDA error
+    converted to `hipError_t` (or back) by a cast or a declaration instead of a mapping. Printing an error with
+    `%d`, comparing with 0, and an error used as the exit status (`exit(err)`, `return err;` from main) stay
+    quiet: an exit status is not compared with CUDA's codes (a shell sees its low 8 bits, tested for zero), and
+    zero is success on both platforms.
 
 Why it breaks on ROCm:
     hipify renames `cudaErrorIllegalAddress` to `hipErrorIllegalAddress`, but it cannot translate the
     number 700. `hipError_t` follows CUDA's numbering for many codes, yet the numbering is not guaranteed to
     match: HIP lacks many CUDA codes (the number then never occurs), adds its own (`hipErrorRuntimeMemory`
     =1052), and reports some conditions with a different code than CUDA. Numeric checks therefore silently
-    take the wrong branch, and exit statuses change meaning.
+    take the wrong branch.
 
 Example:
     cudaError_t err = cudaGetLastError();
@@ -21,7 +23,7 @@ Example:
 
 Use instead:
     Compare with named codes (`err == cudaErrorIllegalAddress`), keep values in `cudaError_t` end to end,
-    return `EXIT_FAILURE` from `main`, and convert between CUDA and HIP errors with an explicit mapping (or
+    and convert between CUDA and HIP errors with an explicit mapping (or
     `hipCUDAErrorTohipError` on the NVIDIA platform).
 
 References:
@@ -40,13 +42,12 @@ Known problems:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, base_type, climb, is_int_literal, neighbour
+from scanner.rules.api._common import already_reported, base_type, is_int_literal, neighbour
 from scanner.rules.base import Rule
 
 _ERROR_TYPES = frozenset({"cudaError_t", "cudaError", "cudaError_enum", "CUresult"})
 _HIP_ERROR = frozenset({"hipError_t", "hipError"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
-_EXITS = frozenset({"exit", "_exit", "_Exit", "quick_exit"})
 _NOT_ERROR_CALLS = re.compile(r"(GetErrorString|GetErrorName)$")
 _CALLABLE_API = frozenset({"CUDA RT API", "CUDA Driver API"})
 _KNOWN = {1: "cudaErrorInvalidValue", 2: "cudaErrorMemoryAllocation", 3: "cudaErrorInitializationError",
@@ -99,13 +100,8 @@ def check(ctx) -> None:
         _cast(ctx, node)
     elif event == "case":
         _case(ctx, node)
-    elif event == "call":
-        if node.name in _EXITS and node.arguments and _error_kind(ctx, node.arguments[0]) == "cuda":
-            _report(ctx, node, f"`{node.text}` exits with a raw CUDA error number; {_ADVICE}.")
     elif event == "var_decl":
         _declaration(ctx, node)
-    elif event == "decl_ref":
-        _returned_from_main(ctx, node)
 
 
 def _binary(ctx, node) -> None:
@@ -188,18 +184,6 @@ def _initializer(node):
     return None
 
 
-def _returned_from_main(ctx, node) -> None:
-    if ctx.function is None or ctx.function.name != "main" or base_type(node) not in _ERROR_TYPES:
-        return
-    top = climb(node)
-    parent = top.parent
-    while parent is not None and parent.kind.name in ("CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR"):
-        parent = climb(parent).parent
-    if parent is not None and parent.kind.name == "RETURN_STMT":
-        _report(ctx, parent, f"`{parent.text}` returns a raw CUDA error number from main; {_ADVICE} "
-                             "(return EXIT_FAILURE).")
-
-
 def _hip_error_tokens(ctx) -> None:
     """`hipError_t h = cudaX(...)` / `(hipError_t)cudaX(...)` by tokens: with HIP's headers stubbed, clang
     drops such declarations and casts from the AST."""
@@ -234,7 +218,7 @@ RULE = Rule(
     summary="cudaError_t/CUresult handled as raw numbers (hipError_t numbering differs)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,
-    on=("binary_op", "cast", "case", "call", "var_decl", "decl_ref", "identifier"),
+    on=("binary_op", "cast", "case", "var_decl", "identifier"),
     names=frozenset({"hipError_t"}),
     requires=("cuda*", "cu*", "CU*", "hipError_t", "hip*"),
     check=check,
