@@ -137,3 +137,20 @@ def test_cuda_arch_less_than_check_whose_own_branch_computes_is_low(tmp_path):
                                    "#else\n  return __fmul_rn(x, 2.0f);\n#endif\n}\n")
     [finding] = findings(path, ["ROC158"])
     assert finding.severity == Severity.LOW and "`#if` branch at line 2" in finding.message
+
+
+# -- 5. TORCH_CUDA_ARCH_LIST is ignored by ROCm's PyTorch: a note, not a build break -------------------------
+def test_torch_cuda_arch_list_is_info_and_says_pytorch_rocm_arch():
+    found = findings(RULE_FIXTURES / "ROC212_sm_arch_flag.sh", ["ROC212"])
+    torch = [f for f in found if "TORCH_CUDA_ARCH_LIST" in f.snippet]
+    assert len(torch) == 1
+    assert (torch[0].severity, torch[0].risk) == (Severity.INFO, Risk.PERFORMANCE)
+    assert "ignored" in torch[0].message and "PYTORCH_ROCM_ARCH" in torch[0].message
+    others = [f for f in found if f not in torch]
+    assert others and all((f.severity, f.risk) == (Severity.HIGH, Risk.BUILD_BREAK) for f in others)
+
+
+def test_torch_cuda_arch_list_in_a_setup_script_is_info(tmp_path):
+    path = write(tmp_path, "setup.py", 'import os\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0;9.0"\n')
+    [finding] = findings(path, ["ROC212"])
+    assert finding.severity == Severity.INFO

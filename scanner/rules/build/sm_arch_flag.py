@@ -9,6 +9,9 @@ Why it breaks on ROCm:
     `sm_XX`/`compute_XX` are NVIDIA compute capabilities. hipcc/clang compile for AMDGPU targets named
     `gfxNNN` with `--offload-arch`; an `sm_` flag is rejected, and a build without the right `--offload-arch`
     has no code object for the GPU it runs on ("invalid device function" at the first launch).
+    `TORCH_CUDA_ARCH_LIST` breaks nothing: ROCm builds of PyTorch ignore it and read `PYTORCH_ROCM_ARCH`
+    (unset, an extension is built for every GPU the PyTorch build supports: slower builds, bigger
+    binaries), so it is reported at info as a performance note.
 
 Example:
     nvcc -O3 -gencode arch=compute_80,code=sm_80 -c kernels.cu
@@ -28,6 +31,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
+from scanner.rules.libraries._judgement import judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, arch_list, offload_arch, once, text_rule
 
 _FLAG = re.compile(
@@ -48,10 +52,13 @@ _FLAG = re.compile(
 def check(ctx) -> None:
     for line, col, match in build_matches(ctx, _FLAG):
         if match.group("torch"):
-            message = (f"`TORCH_CUDA_ARCH_LIST` lists NVIDIA compute capabilities; ROCm builds of PyTorch read "
-                       f"`PYTORCH_ROCM_ARCH` with AMDGPU targets (for these targets: "
-                       f"`PYTORCH_ROCM_ARCH=\"{arch_list(ctx)}\"`).")
-        elif match.group("cmake") or match.group("env"):
+            with judged(ctx, Severity.INFO, Risk.PERFORMANCE):
+                once(ctx, line, col, "`TORCH_CUDA_ARCH_LIST` is ignored by ROCm builds of PyTorch, which read "
+                     "`PYTORCH_ROCM_ARCH`: nothing breaks, but without it an extension is built for every GPU the "
+                     f"PyTorch build supports (for these targets: `PYTORCH_ROCM_ARCH=\"{arch_list(ctx)}\"`).",
+                     length=len(match.group(0)))
+            continue
+        if match.group("cmake") or match.group("env"):
             name = match.group("cmake") or match.group("env")
             hip = "CMAKE_HIP_ARCHITECTURES" if match.group("cmake") else "HIPARCHS"
             message = (f"`{name}` lists NVIDIA compute capabilities; CMake's HIP language reads `{hip}` with "
