@@ -154,3 +154,15 @@ def test_torch_cuda_arch_list_in_a_setup_script_is_info(tmp_path):
     path = write(tmp_path, "setup.py", 'import os\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0;9.0"\n')
     [finding] = findings(path, ["ROC212"])
     assert finding.severity == Severity.INFO
+
+
+# -- 6. HIP honours CUDA_VISIBLE_DEVICES: setting it is info, reading it to count GPUs is low ----------------
+def test_setting_cuda_visible_devices_is_info_and_reading_it_is_low():
+    expected = {"ROC233_cuda_visible_devices.sh": {3: Severity.INFO, 4: Severity.INFO, 5: Severity.LOW},
+                "ROC233_cuda_visible_devices.py": {7: Severity.INFO, 8: Severity.LOW, 9: Severity.LOW,
+                                                   10: Severity.INFO, 14: Severity.INFO}}
+    for name, severities in expected.items():
+        found = findings(RULE_FIXTURES / name, ["ROC233"])
+        assert {f.line: f.severity for f in found} == severities, name
+        for f in found:
+            assert ("honours it" in f.message) == (f.severity == Severity.INFO), f.message

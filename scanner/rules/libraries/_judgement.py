@@ -9,10 +9,13 @@ to migrate. Shared by the rule families (libraries, api, kernel and the ROC2xx t
   rule descriptor) keeps the rule's own severity: the highest its findings reach.
 - `other_vendor_backend(path)`: a file in another vendor's backend (`ggml-sycl/`, `ggml-musa/`, `xpu/`, `metal/`)
   is not CUDA code to migrate, whatever CUDA-looking names it holds.
+- `in_python_message(ctx, line, col)`: a Python string that is a message (printed, logged, raised, an assert's
+  text, an argparse `help=`) names a command or a variable; it does not run or set it.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from contextlib import contextmanager
@@ -93,3 +96,53 @@ def _in_other_backend(ctx) -> bool:
     if found is None:
         found = cache["other_vendor_backend"] = other_vendor_backend(facts.path)
     return bool(found)
+
+
+# -- Python strings that are messages ---------------------------------------------------------------------
+_MESSAGE_CALLS = frozenset({"print", "echo", "secho", "write", "debug", "info", "warning", "warn", "error",
+                            "exception", "critical", "fatal", "log", "notice"})
+_MESSAGE_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message"})
+
+
+def python_messages(facts) -> list[tuple[int, int, int]]:
+    """(line, column, end line) of the string constants of a Python file that are messages: arguments of
+    print/logging/warnings calls, an assert's message, what a `raise` builds, `help=`-style keywords."""
+    cached = facts.cache.get("py_messages")
+    if cached is not None:
+        return cached
+    out: list[tuple[int, int, int]] = []
+    parsed = facts.parsed
+    module = parsed.value if parsed is not None else None
+    if isinstance(module, ast.Module):
+        roots: list[ast.AST] = []
+        for node in ast.walk(module):
+            if isinstance(node, ast.Assert) and node.msg is not None:
+                roots.append(node.msg)
+            elif isinstance(node, ast.Raise) and node.exc is not None:
+                roots.append(node.exc)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) \
+                    else ""
+                if name in _MESSAGE_CALLS:
+                    roots.extend(node.args)
+                roots.extend(k.value for k in node.keywords if k.arg in _MESSAGE_KEYWORDS)
+        for root in roots:
+            for node in ast.walk(root):
+                if isinstance(node, (ast.Constant, ast.JoinedStr)) and hasattr(node, "lineno") and (
+                        isinstance(node, ast.JoinedStr) or isinstance(node.value, str)):
+                    out.append((node.lineno, node.col_offset + 1, node.end_lineno or node.lineno))
+    facts.cache["py_messages"] = out
+    return out
+
+
+def in_python_message(ctx, line: int, col: int) -> bool:
+    """Whether a match that `textual.matches` placed at (line, col) of a Python file lies in a message string."""
+    if ctx.language != "python":
+        return False
+    for start, start_col, end in python_messages(ctx.facts):
+        if start == line and start_col == col:
+            return True
+        if start < line <= end:  # inside a literal spanning lines
+            return True
+    return False
