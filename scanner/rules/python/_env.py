@@ -5,8 +5,8 @@ Set: `os.environ["X"] = v`, `del os.environ["X"]`, `os.environ.setdefault("X", v
 `os.putenv("X", v)`, `os.unsetenv("X")`, a dict key or keyword argument (`env={"X": v}`,
 `dict(os.environ, X=v)`, `os.environ.update(X=v)`), and `X=v` inside a command string. Read:
 `os.environ["X"]`, `os.environ.get("X")`, `os.getenv("X")`, `"X" in os.environ`, `$X` / `${X}` in a command
-string. Anything else is a mention (`return ["X"]`). Message strings (printed, logged, raised, `help=`) are
-none of these (scanner.rules.libraries._judgement.in_python_message).
+string. Anything else is a mention (`return ["X"]`). Docstrings and message strings (printed, logged,
+raised, `help=`) are none of these (scanner.rules.libraries._judgement.in_python_message).
 """
 
 from __future__ import annotations
@@ -38,15 +38,19 @@ def env_uses(facts, names: re.Pattern) -> list[EnvUse]:
         return []
     messages = {(line, col) for line, col, _ in python_messages(facts)}
     parents: dict[int, ast.AST] = {}
+    docstrings: set[int] = set()
     for node in ast.walk(module):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body \
+                and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+            docstrings.add(id(node.body[0].value))  # documentation, not a setting
     out: list[EnvUse] = []
     for node in ast.walk(module):
         if isinstance(node, ast.keyword) and node.arg and names.fullmatch(node.arg):
             out.append(EnvUse(node.arg, SET, node.lineno, node.col_offset + 1))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and hasattr(node, "lineno"):
-            if (node.lineno, node.col_offset + 1) in messages:
+            if (node.lineno, node.col_offset + 1) in messages or id(node) in docstrings:
                 continue
             parent = parents.get(id(node))
             if isinstance(parent, ast.JoinedStr):
