@@ -166,3 +166,19 @@ def test_setting_cuda_visible_devices_is_info_and_reading_it_is_low():
         assert {f.line: f.severity for f in found} == severities, name
         for f in found:
             assert ("honours it" in f.message) == (f.severity == Severity.INFO), f.message
+
+
+# -- 7. in a repository that already builds for ROCm, CI and install findings do not claim it never does ------
+NEVER = re.compile(r"never (built|compiled|tested)|ROCm machines do not have|is_available\(\) is False")
+
+
+@pytest.mark.parametrize("code", ["ROC234", "ROC235", "ROC236", "ROC242"])
+def test_ci_and_install_messages_are_true_with_and_without_a_rocm_port(code):
+    fixtures = sorted(RULE_FIXTURES.glob(f"{code}_*"))
+    plain = [f for fixture in fixtures for f in findings(fixture, [code])]
+    ported = [f for fixture in fixtures for f in findings(fixture, [code], port=PORTED)]
+    assert plain and len(plain) == len(ported)
+    assert any(NEVER.search(f.message) for f in plain)
+    for f in ported:
+        assert not NEVER.search(f.message), f.message
+        assert f.severity == Severity.INFO and "NVIDIA side" in f.message

@@ -38,9 +38,15 @@ def check(ctx) -> None:
     for pattern, what in ((_INDEX, "a PyTorch CUDA wheel index"), (_LOCAL, "a CUDA build of PyTorch"),
                           (_CONDA, "PyTorch's CUDA build from conda")):
         for line, col, match in matches(ctx, pattern):
-            once(ctx, line, col, f"`{match.group(0)}` is {what}: on AMD GPUs torch.cuda.is_available() is False. "
-                 "Install from `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or use the "
-                 "`rocm/pytorch` image.", length=len(match.group(0)))
+            if ctx.port.ported:  # the repository builds for ROCm: this install is its NVIDIA side
+                message = (f"`{match.group(0)}` is {what}: right for the NVIDIA side; where this install also serves "
+                           "the ROCm path, take `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or "
+                           "the `rocm/pytorch` image there.")
+            else:
+                message = (f"`{match.group(0)}` is {what}: on AMD GPUs torch.cuda.is_available() is False. Install "
+                           "from `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or use the "
+                           "`rocm/pytorch` image.")
+            once(ctx, line, col, message, length=len(match.group(0)))
     if ctx.language == "conda":
         for doc in yaml_doc.documents(ctx.facts):
             for channel in yaml_doc.elements(yaml_doc.get(doc, "channels")):

@@ -34,9 +34,13 @@ def check(ctx) -> None:
     if not mentions(ctx, "nvcc"):
         return
     for line, col, match in matches(ctx, _CHECK):
-        once(ctx, line, col, f"`{match.group(0)}` probes for the CUDA toolkit, which ROCm machines do not have: check "
-             "`hipcc --version` / `hipconfig --version` or `$ROCM_PATH/.info/version` instead.",
-             length=len(match.group(0)))
+        if ctx.port.ported:  # the repository builds for ROCm: this probe is on (or next to) its NVIDIA path
+            message = (f"`{match.group(0)}` probes for the CUDA toolkit: right for the NVIDIA build, but where this "
+                       "also runs on the ROCm path, probe `hipcc --version` / `hipconfig --version` there.")
+        else:
+            message = (f"`{match.group(0)}` probes for the CUDA toolkit, which ROCm machines do not have: check "
+                       "`hipcc --version` / `hipconfig --version` or `$ROCM_PATH/.info/version` instead.")
+        once(ctx, line, col, message, length=len(match.group(0)))
 
 
 RULE = text_rule(
