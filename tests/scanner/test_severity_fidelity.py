@@ -182,3 +182,25 @@ def test_ci_and_install_messages_are_true_with_and_without_a_rocm_port(code):
     for f in ported:
         assert not NEVER.search(f.message), f.message
         assert f.severity == Severity.INFO and "NVIDIA side" in f.message
+
+
+# -- 8. a benchmark script that touches host settings is not host setup -------------------------------------
+def repository_findings(tmp_path, files: dict[str, str], code: str = "ROC261"):
+    paths = [write(tmp_path, rel, text) for rel, text in files.items()]
+    result = analyze_repository(paths, tmp_path, codes=[code])
+    return result.findings if result is not None else []
+
+
+def test_numa_balancing_for_a_benchmark_script_only_is_low_and_softened(tmp_path):
+    [finding] = repository_findings(tmp_path, {"benchmarks/run_all.sh": "#!/bin/bash\nsync\n"
+                                               "echo 3 | sudo tee /proc/sys/vm/drop_caches\n./bench\n"})
+    assert finding.severity == Severity.LOW and finding.path == "benchmarks/run_all.sh"
+    assert "not host setup" in finding.message and "hangs" not in finding.message
+
+
+def test_numa_balancing_for_real_host_setup_stays_high_and_is_located_there(tmp_path):
+    [finding] = repository_findings(tmp_path, {
+        "examples/bench_llm.sh": "#!/bin/bash\nsudo sysctl -w vm.drop_caches=3\n",
+        "deploy/setup_host.sh": "#!/bin/bash\nsudo amdgpu-install -y --usecase=rocm\n"})
+    assert finding.severity == Severity.HIGH and finding.path == "deploy/setup_host.sh"
+    assert "expect GPU hangs" not in finding.message and "linked to GPU hangs" in finding.message

@@ -6,12 +6,14 @@ What it finds:
     no file sets `kernel.numa_balancing=0` (sysctl file or `sysctl -w`, `echo 0 > /proc/sys/kernel/numa_balancing`,
     an Ansible `sysctl` task, or `numa_balancing=disable` on the kernel command line). Reported once for the
     repository, at the setup file that best locates it (a sysctl file first, then cloud-init, Ansible, shell).
+    A benchmark or example script that touches host settings (drops caches, runs `sysctl`) is not host setup:
+    when it is all the repository has, the finding is low and only a reminder.
 
 Why it breaks on ROCm:
     MI300X is a multi-die GPU with its own NUMA topology; Linux's automatic NUMA balancing periodically unmaps
     and migrates pages, which collides with the GPU's access patterns. AMD's MI300X system-optimisation guide
-    requires it to be disabled: left on, it causes performance jitter and, in the field, GPU hangs. CUDA hosts
-    never needed this, so CUDA-era setup scripts do not do it.
+    requires it to be disabled: left on, it causes performance jitter, and it has been linked to GPU hangs in
+    the field. CUDA hosts never needed this, so CUDA-era setup scripts do not do it.
 
 Example:
     # deploy/setup_host.sh
@@ -36,6 +38,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import judged
 
 # Targets on multi-die MI300-class (and later) Instinct GPUs, where AMD requires NUMA balancing off.
 MI300_CLASS = frozenset({"gfx940", "gfx941", "gfx942", "gfx950"})
@@ -50,6 +53,9 @@ _SHELL_SETUP = re.compile(r"(?<![\w-])(?:sysctl\s+-[wp]|modprobe\s|amdgpu-instal
                           r"|/etc/default/grub|/proc/sys/|/etc/sysctl|usermod\s.*\b(?:render|video)\b"
                           r"|nvidia-smi\s+-pm|nvidia-persistenced)")
 _PRIORITY = {"sysctl": 0, "cloud-init": 1, "ansible": 2, "shell": 3}
+# A benchmark, example or test script: it may drop caches or run sysctl, but it does not set up hosts.
+_NOT_SETUP = re.compile(r"(?:^|/)(?:bench\w*|benchmarks?|examples?|demos?|samples?|tutorials?|tests?)/"
+                        r"|(?:^|/)[^/]*(?:bench|example|demo)[^/]*$", re.I)
 
 
 def check(ctx) -> None:
@@ -61,16 +67,24 @@ def check(ctx) -> None:
         located = _setup(file)
         if located is not None:
             kind, line = located
-            candidates.append((_PRIORITY[kind], file.rel, line, kind))
+            candidates.append((bool(_NOT_SETUP.search(file.rel)), _PRIORITY[kind], file.rel, line, kind))
     if not candidates:
         return
-    candidates.sort()
-    _, rel, line, kind = candidates[0]
+    candidates.sort()  # real host setup first, then by kind
+    bench, _, rel, line, kind = candidates[0]
+    if bench:
+        with judged(ctx, Severity.LOW):
+            ctx.report_at(rel, line, 1, f"This benchmark or example script touches host settings ({kind}: {rel}) "
+                          "but is not host setup; if the hosts it runs on are MI300X-class, their setup should set "
+                          "`kernel.numa_balancing=0`: AMD's MI300X guide asks for it (left on, it costs performance "
+                          "jitter).")
+        return
     others = len(candidates) - 1
     more = f" (and {others} other setup file{'s' if others != 1 else ''})" if others else ""
     ctx.report_at(rel, line, 1, f"This repository ships host setup ({kind}: {rel}{more}) but never disables NUMA "
                   "auto-balancing: on MI300X-class hosts set `kernel.numa_balancing=0` (sysctl.d drop-in and "
-                  "`sysctl -w`), or expect GPU hangs and performance jitter.")
+                  "`sysctl -w`), as AMD's MI300X guide requires; left on, it causes performance jitter and has been "
+                  "linked to GPU hangs.")
 
 
 def _setup(file) -> tuple[str, int] | None:
