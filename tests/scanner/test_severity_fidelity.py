@@ -204,3 +204,31 @@ def test_numa_balancing_for_real_host_setup_stays_high_and_is_located_there(tmp_
         "deploy/setup_host.sh": "#!/bin/bash\nsudo amdgpu-install -y --usecase=rocm\n"})
     assert finding.severity == Severity.HIGH and finding.path == "deploy/setup_host.sh"
     assert "expect GPU hangs" not in finding.message and "linked to GPU hangs" in finding.message
+
+
+# -- 9. cooperative groups: judged by the target's ROCm release ----------------------------------------------
+def cg_findings(rocm: str) -> dict[str, object]:
+    fixture = RULE_FIXTURES / "ROC155_cooperative_groups_gap.cu"
+    lines = fixture.read_text().splitlines()
+    found = findings(fixture, ["ROC155"], target=TargetProfile.parse(None, rocm))
+    return {lines[f.line - 1].strip(): f for f in found}
+
+
+def test_cg_reduce_and_scans_are_gaps_before_the_release_that_added_them():
+    found = cg_findings("7.2")
+    reduce = next(f for text, f in found.items() if "cg::reduce(" in text)
+    assert reduce.severity == Severity.MEDIUM and "before ROCm 7.13 (the target is 7.2)" in reduce.message
+    scan = next(f for text, f in found.items() if "cg::exclusive_scan(" in text)
+    assert scan.severity == Severity.MEDIUM and "before ROCm 10.0" in scan.message
+
+
+def test_cg_reduce_is_info_from_rocm_7_13_and_gone_from_10_0():
+    found = cg_findings("7.13")
+    reduce = next(f for text, f in found.items() if "cg::reduce(" in text)
+    assert reduce.severity == Severity.INFO and "y or z dimension" in reduce.message
+    header = next(f for text, f in found.items() if "reduce.h" in text)
+    assert header.severity == Severity.INFO and "hip_reduce.h" in header.message
+    assert next(f for text, f in found.items() if "cg::exclusive_scan(" in text).severity == Severity.MEDIUM
+    later = cg_findings("10.0")
+    assert not [text for text in later if "cg::reduce(" in text or "_scan(" in text]
+    assert all(later[text].severity == Severity.MEDIUM for text in later if "memcpy_async(" in text)

@@ -9,12 +9,17 @@ What it finds:
     `<cooperative_groups/reduce.h>`, `<cooperative_groups/scan.h>`, `<cooperative_groups/memcpy_async.h>`.
     Names count when qualified by `cooperative_groups::` or an alias of it (`namespace cg =
     cooperative_groups;`); the distinctive ones also when the file has `using namespace cooperative_groups;`.
+    The collectives are judged by the target's ROCm release: HIP has `cg::reduce` from ROCm 7.13 (reported at
+    info until 10.0, which fixed it for blocks with a y or z dimension) and `cg::inclusive_scan` /
+    `cg::exclusive_scan` from ROCm 10.0, so for those targets the calls are not reported and the CUDA header
+    names (`reduce.h`, `scan.h`, which HIP spells `hip_reduce.h`, `hip_scan.h`) are info.
 
 Why it breaks on ROCm:
     HIP implements the core of cooperative groups (thread_block, grid_group with cooperative launch,
     multi_grid_group, tiled_partition, thread_block_tile, coalesced_group, binary_partition), but not these
-    additions from CUDA 11 and 12: the names are undeclared under HIP-Clang and the sub-headers do not
-    exist, so the file does not compile. CDNA GPUs have no thread-block clusters at all.
+    additions from CUDA 11 and 12, or only in recent releases (the collectives above): the names are
+    undeclared under HIP-Clang and the sub-headers do not exist, so the file does not compile. CDNA GPUs have
+    no thread-block clusters at all.
 
 Example:
     #include <cooperative_groups/reduce.h>
@@ -32,17 +37,21 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html
     https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/cooperative_groups_reference.html
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cooperative-groups
+    https://github.com/ROCm/rocm-systems/blob/develop/projects/clr/CHANGELOG.md (HIP's changelog: "HIP 7.13
+    for ROCm 7.13" adds `cooperative_groups::reduce()`; "HIP 10.0.0 for ROCm 10.0.0" adds `inclusive_scan` and
+    `exclusive_scan` and fixes `reduce()` for block dimensions with y or z other than 1, a known issue of 7.14)
 
 Known problems:
-    HIP's cooperative groups are growing: development branches of HIP add `cg::reduce` and a
-    `cluster_group` for GPUs with workgroup clusters, so with a recent ROCm some findings may already be
-    resolved; check the release's `hip/amd_detail/amd_hip_cooperative_groups.h`. Grid-wide `this_grid().sync()`
-    is supported by HIP (with `hipLaunchCooperativeKernel`) and is not reported.
+    HIP's cooperative groups keep growing: development branches also carry `memcpy_async` and a
+    `cluster_group` for GPUs with workgroup clusters, not yet in a release's changelog, so they are reported
+    whatever the target; check the release's `hip/amd_detail/amd_hip_cooperative_groups*.h`. Grid-wide
+    `this_grid().sync()` is supported by HIP (with `hipLaunchCooperativeKernel`) and is not reported.
 """
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import cg_aliases, cg_qualified, token_index
+from scanner.rules.libraries._judgement import judged, same_rule
 
 _ASYNC = "HIP has no asynchronous group copies; load into __shared__ memory and __syncthreads()"
 _COLLECTIVE = "HIP's cooperative groups lack this collective; use a __shfl_xor loop over warpSize lanes or hipCUB"
@@ -68,16 +77,32 @@ _HEADERS = {
     "cooperative_groups/scan.h": "cg::inclusive_scan/exclusive_scan",
     "cooperative_groups/memcpy_async.h": "cg::memcpy_async",
 }
+# The ROCm release whose HIP has it (HIP's changelog, projects/clr/CHANGELOG.md in ROCm/rocm-systems).
+_SINCE = {"reduce": (7, 13), "inclusive_scan": (10, 0), "exclusive_scan": (10, 0),
+          "cooperative_groups/reduce.h": (7, 13), "cooperative_groups/scan.h": (10, 0)}
+_HIP_HEADER = {"cooperative_groups/reduce.h": "hip_reduce.h", "cooperative_groups/scan.h": "hip_scan.h"}
+# cg::reduce in 7.13 and 7.14 gives wrong results (or fails to launch) for blocks whose y or z dimension is not 1.
+_REDUCE_FIXED = (10, 0)
 
 
 def check(ctx) -> None:
     if ctx.hip_guarded:
         return
+    target = ctx.target
     if ctx.event == "include":
-        what = _HEADERS.get(ctx.include.header)
-        if what is not None:
-            ctx.report(f"<{ctx.include.header}> does not exist in HIP ({what} is not provided by HIP's "
-                       "cooperative groups); include <hip/hip_cooperative_groups.h> and rewrite those calls.")
+        header = ctx.include.header
+        what = _HEADERS.get(header)
+        if what is None:
+            return
+        since = _SINCE.get(header)
+        if since is not None and target.rocm_at_least(*since):
+            with judged(ctx, Severity.INFO):
+                ctx.report(f"<{header}> is CUDA's name: HIP has {what} from ROCm {_version(since)} (the target is "
+                           f"{target.rocm_text}) under its own header name, `{_HIP_HEADER[header]}`; include HIP's "
+                           "(hipify maps it).")
+            return
+        ctx.report(f"<{header}> does not exist in HIP ({what} is not provided by HIP's cooperative groups"
+                   f"{_until(since, target)}); include <hip/hip_cooperative_groups.h> and rewrite those calls.")
         return
     tok = ctx.token
     distinctive, advice = _GAPS[tok.text]
@@ -92,9 +117,27 @@ def check(ctx) -> None:
         # member (`x.wait()`), another namespace's name (`cuda::memcpy_async`) or a declaration of our own.
         if not (using and distinctive) or (i > 0 and code[i - 1].text in ("::", ".", "->")):
             return
-    if any(r.rule is ctx.rule and r.line == tok.line for r in ctx.facts.reports):
+    if any(same_rule(r, ctx) and r.line == tok.line for r in ctx.facts.reports):
         return  # `cg::cluster_group c = cg::this_cluster();` is one finding
-    ctx.report(f"cooperative_groups::{tok.text} is not available in HIP: {advice}.")
+    since = _SINCE.get(tok.text)
+    if since is not None and target.rocm_at_least(*since):
+        if tok.text == "reduce" and not target.rocm_at_least(*_REDUCE_FIXED):
+            with judged(ctx, Severity.INFO, Risk.SILENT_WRONG_RESULT):
+                ctx.report(f"cooperative_groups::reduce is in HIP from ROCm {_version(since)}, but before "
+                           f"{_version(_REDUCE_FIXED)} it gives wrong results (or fails to launch) when the block's y "
+                           f"or z dimension is not 1 (the target is ROCm {target.rocm_text}); keep blocks 1-D here "
+                           f"or target ROCm {_version(_REDUCE_FIXED)}.")
+        return  # the target's HIP has it
+    ctx.report(f"cooperative_groups::{tok.text} is not available in HIP{_until(since, target)}: {advice}.")
+
+
+def _version(version: tuple[int, int]) -> str:
+    return f"{version[0]}.{version[1]}"
+
+
+def _until(since, target) -> str:
+    """` before ROCm 7.13 (the target is 7.2)` for a gap a later release closes, else ""."""
+    return f" before ROCm {_version(since)} (the target is {target.rocm_text})" if since is not None else ""
 
 
 RULE = Rule(
