@@ -86,6 +86,7 @@ CODES: dict[str, str] = {
     "ROC242": "python.torch_cuda_wheel_index",
     "ROC243": "python.cuda_only_import",
     "ROC244": "python.torch_cuda_nvtx",
+    "ROC245": "python.cuda_env_variable",
     # Serving configuration.
     "ROC251": "serving.vllm_attention_backend",
     "ROC252": "serving.vllm_launch_hints",

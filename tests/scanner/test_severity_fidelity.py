@@ -232,3 +232,19 @@ def test_cg_reduce_is_info_from_rocm_7_13_and_gone_from_10_0():
     later = cg_findings("10.0")
     assert not [text for text in later if "cg::reduce(" in text or "_scan(" in text]
     assert all(later[text].severity == Severity.MEDIUM for text in later if "memcpy_async(" in text)
+
+
+# -- 11. CUDA environment variables set from Python that ROCm ignores --------------------------------------
+def test_cuda_env_variables_set_from_python_are_judged_per_variable():
+    found = by_line(findings(RULE_FIXTURES / "ROC245_cuda_env_variable.py", ["ROC245"]))
+    assert (found[6].severity, found[6].risk) == (Severity.LOW, Risk.RUNTIME_FAILURE)
+    assert "HIP_LAUNCH_BLOCKING" in found[6].message
+    assert (found[7].severity, found[7].risk) == (Severity.LOW, Risk.PERFORMANCE)
+    assert "GPU_MAX_HW_QUEUES" in found[7].message
+    assert found[8].severity == Severity.INFO and found[9].severity == Severity.INFO
+    assert found[10].severity == Severity.LOW and "HSA_CU_MASK" in found[10].message
+    assert found[11].severity == Severity.LOW
+
+
+def test_cuda_env_variables_in_a_shell_script_are_not_this_rule(tmp_path):
+    assert not findings(write(tmp_path, "run.sh", "export CUDA_LAUNCH_BLOCKING=1\n"), ["ROC245"])
