@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _READ_CAP = 512 * 1024
 _MAX_EVIDENCE = 6
@@ -50,6 +50,18 @@ class Port:
 
     hip_macros: frozenset[str] = frozenset()
     evidence: tuple[str, ...] = ()
+    # Macros the project defines per platform (inside an #if on HIP's or its own switch): their value on AMD is
+    # the project's choice, not the CUDA-side one clang sees (`BNB_WARP_SIZE` is 64 on CDNA).
+    per_platform: frozenset[str] = frozenset()
+    # Macros defined only on lines HIP-Clang never compiles (`NEW_MMA_AVAILABLE` under `#ifndef GGML_USE_HIP`):
+    # undefined in the ROCm build, so an `#ifdef` on them is dead there too.
+    hip_undefined: frozenset[str] = frozenset()
+    # CUDA intrinsics the project redefines as macros (`#define __shfl_xor_sync(mask, v, o, w) __shfl_xor(v, o, w)`
+    # in its HIP header): the project's own shim decides what their arguments mean on ROCm.
+    shims: frozenset[str] = frozenset()
+    # CUDA sources with a hand-written HIP twin beside them (kernels.cu and kernels.hip): the ROCm build compiles
+    # the twin.
+    hip_twins: frozenset[str] = frozenset()
 
     @property
     def ported(self) -> bool:
@@ -64,22 +76,35 @@ class Port:
 
     def key(self) -> dict:
         """What a file's cached result depends on."""
-        return {"hip_macros": sorted(self.hip_macros), "ported": self.ported}
+        return {"hip_macros": sorted(self.hip_macros), "ported": self.ported, "per_platform": sorted(self.per_platform),
+                "hip_undefined": sorted(self.hip_undefined), "shims": sorted(self.shims),
+                "hip_twins": sorted(self.hip_twins)}
+
+
+@dataclass
+class _Learned:
+    macros: set[str] = field(default_factory=set)
+    per_platform: set[str] = field(default_factory=set)
+    shims: set[str] = field(default_factory=set)
 
 
 def learn(root: str, jobs) -> Port:
     """The Port of the checkout at `root`, from the files of `jobs` (scanner.engine.FileJob)."""
-    macros: set[str] = set()
+    learned = _Learned()
     evidence: dict[str, str] = {}
+    sources: list[tuple[str, str]] = []
+    cuda_files: list[str] = []
     for job in jobs:
         if job.problem:
             continue
         if job.language in ("cuda", "c++", "c"):
+            cuda_files.append(job.rel)
             text = _read(job.path)
             if text and "#" in text:
-                _learn_switches(text, macros)
-                if "source" not in evidence and re.search(r"#\s*include\s*[<\"]hip/hip_runtime", text):
-                    evidence.setdefault("5:source", f"HIP's runtime included in {job.rel}")
+                sources.append((job.rel, text))
+                _learn_directives(text, learned)
+                if "5:source" not in evidence and re.search(r"#\s*include\s*[<\"]hip/hip_runtime", text):
+                    evidence["5:source"] = f"HIP's runtime included in {job.rel}"
             continue
         for rank, (languages, pattern, what) in enumerate(_SIGNS):
             if job.language not in languages:
@@ -91,17 +116,22 @@ def learn(root: str, jobs) -> Port:
             if match:
                 evidence.setdefault(f"{rank}:{job.language}", f"{what} in {job.rel} (`{match.group(0).strip()}`)")
             if text and job.language in ("cmake", "make", "python", "shell"):
-                macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
+                learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
+    hip_macros = frozenset(learned.macros - HIP_BUILTINS)
     hip_sources = _hip_sources(root)
     if hip_sources:
         evidence.setdefault("6:hip", f"a HIP source, {hip_sources[0]}")
     ordered = [evidence[key] for key in sorted(evidence)]  # the strongest sign first: a HIP build
-    return Port(frozenset(macros - HIP_BUILTINS), tuple(ordered[:_MAX_EVIDENCE]))
+    return Port(hip_macros, tuple(ordered[:_MAX_EVIDENCE]), frozenset(learned.per_platform),
+                _hip_undefined(sources, hip_macros), frozenset(learned.shims),
+                _twins(cuda_files, hip_sources))
 
 
-def _learn_switches(text: str, macros: set[str]) -> None:
-    """HIP switches in one source's directives (see the module docstring)."""
-    stack: list[tuple[bool, list[str]]] = []  # (this branch holds under HIP, names its condition tests)
+def _learn_directives(text: str, learned: _Learned) -> None:
+    """HIP switches, per-platform macros and intrinsic shims in one source's directives (see Port)."""
+    # One frame per open #if chain: [this branch holds under HIP, the names the whole chain tests].
+    stack: list[list] = []
+    macros = learned.macros
     for match in _DIRECTIVE.finditer(text):
         kind, rest = match.group(1), match.group(2)
         rest = re.sub(r"//.*|/\*.*", "", rest)
@@ -114,17 +144,90 @@ def _learn_switches(text: str, macros: set[str]) -> None:
             hip = kind != "ifndef" and "!" not in rest and "&&" not in rest and bool(tested) and all(
                 n in HIP_BUILTINS or n in macros for n in tested)
             if kind == "elif" and stack:
-                stack[-1] = (hip, names)
+                stack[-1] = [hip, stack[-1][1] + tested]
             else:
-                stack.append((hip, names))
+                stack.append([hip, tested])
         elif kind == "else" and stack:
-            stack[-1] = (False, [])
+            stack[-1][0] = False
         elif kind == "endif" and stack:
             stack.pop()
-        elif kind == "define" and stack and stack[-1][0] and names:
-            value = rest.split(None, 1)[1].strip() if len(rest.split(None, 1)) > 1 else ""
-            if value in ("", "1"):
-                macros.add(names[0])
+        elif kind == "define" and names:
+            name = names[0]
+            if name.startswith("__") and rest.lstrip().startswith(name + "(") and name.endswith(
+                    ("_sync", "activemask")) and not name.startswith("__HIP"):
+                learned.shims.add(name)
+            if any(n in HIP_BUILTINS or n in macros or n.startswith("__HIP") for frame in stack for n in frame[1]):
+                learned.per_platform.add(name)
+            if stack and stack[-1][0]:
+                value = rest.split(None, 1)[1].strip() if len(rest.split(None, 1)) > 1 else ""
+                if value in ("", "1"):
+                    macros.add(name)
+
+
+@dataclass
+class _Tok:
+    text: str
+
+
+@dataclass
+class _Dir:
+    name: str
+    line: int
+    end_line: int
+    tokens: tuple
+
+    @property
+    def text(self) -> str:
+        return " ".join(t.text for t in self.tokens)
+
+
+_TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\w*|\w+|&&|\|\||[<>=!]=|<<|>>|\S")
+
+
+def directives_of(text: str) -> list[_Dir]:
+    """A source's preprocessor lines, tokenised enough for scanner.analysis.hip_branches (continuations joined)."""
+    out, lines, number = [], text.split("\n"), 0
+    while number < len(lines):
+        start = number
+        line = lines[number]
+        while line.rstrip().endswith("\\") and number + 1 < len(lines):
+            number += 1
+            line = line.rstrip()[:-1] + " " + lines[number]
+        match = re.match(r"\s*#\s*(\w+)(.*)", line)
+        if match:
+            body = re.sub(r"//.*|/\*.*?\*/", "", match.group(2))
+            out.append(_Dir(match.group(1), start + 1, number + 1, tuple(_Tok(t) for t in _TOKEN.findall(body))))
+        number += 1
+    return out
+
+
+def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -> frozenset[str]:
+    from scanner.analysis.hip_branches import dead_lines
+
+    dead_defs: set[str] = set()
+    live_defs: set[str] = set()
+    for _rel, text in sources:
+        directives = directives_of(text)
+        defines = [d for d in directives if d.name == "define" and d.tokens]
+        if not defines:
+            continue
+        dead = dead_lines(directives, text.count("\n") + 1, hip_macros)
+        for d in defines:
+            (dead_defs if d.line in dead else live_defs).add(d.tokens[0].text)
+    return frozenset(dead_defs - live_defs)
+
+
+def _twins(cuda_sources: list[str], hip_sources: list[str]) -> frozenset[str]:
+    """CUDA sources whose HIP twin sits beside them: kernels.cu / kernels.hip, common.cuh / common_hip.cuh."""
+    hip = set(hip_sources)
+    twins = set()
+    for rel in cuda_sources:
+        stem, dot, suffix = rel.rpartition(".")
+        if suffix not in ("cu", "cuh") or not dot:
+            continue
+        if f"{stem}.hip" in hip or f"{stem}_hip.{suffix}" in hip or f"{stem}_hip.cuh" in set(cuda_sources):
+            twins.add(rel)
+    return frozenset(twins)
 
 
 def _is_ci(rel: str) -> bool:
@@ -135,14 +238,14 @@ def _is_ci(rel: str) -> bool:
 
 
 def _hip_sources(root: str) -> list[str]:
+    """Hand-written HIP sources (`.hip`), in path order."""
     found = []
     for current, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in (".git", ".hg", ".svn", "node_modules"))
         for name in sorted(files):
-            if name.endswith((".hip", ".hip.cpp")):
+            if name.endswith(".hip"):
                 found.append(os.path.relpath(os.path.join(current, name), root).replace(os.sep, "/"))
-                return found
-    return found
+    return sorted(found)
 
 
 def _read(path: str) -> str:

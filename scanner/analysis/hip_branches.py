@@ -44,9 +44,12 @@ class DeadBranch:
     directive: str
 
 
-def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozenset()) -> dict[int, DeadBranch]:
+def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozenset(),
+               undefined: frozenset[str] = frozenset()) -> dict[int, DeadBranch]:
     """Lines (1-based) HIP-Clang never compiles, each with the outermost dead branch that holds it. The
-    directives' own lines count as inside the branches that enclose them."""
+    directives' own lines count as inside the branches that enclose them. `undefined`: macros the project
+    defines only where HIP never looks (scanner.port), undefined under HIP like NVIDIA's own."""
+    known = _Known(hip_macros, undefined)
     dead: dict[int, DeadBranch] = {}
     # One frame per open #if chain: [state of the current branch (True/False/None), a branch already taken
     # (True/None/False), the DeadBranch when the current branch is dead].
@@ -66,7 +69,7 @@ def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozens
         fill(d.line, d.end_line, stack[:-1] if name in _CHAIN else stack)
         previous_end = d.end_line + 1
         if name in ("if", "ifdef", "ifndef"):
-            value = _condition(name, [t.text for t in d.tokens], hip_macros)
+            value = _condition(name, [t.text for t in d.tokens], known)
             stack.append([value, value, DeadBranch(d.line, _describe(d))])
         elif name in ("elif", "elifdef", "elifndef") and stack:
             frame = stack[-1]
@@ -76,7 +79,7 @@ def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozens
                 value = False
             else:
                 kind = {"elif": "if", "elifdef": "ifdef", "elifndef": "ifndef"}[name]
-                own = _condition(kind, [t.text for t in d.tokens], hip_macros)
+                own = _condition(kind, [t.text for t in d.tokens], known)
                 value = own if taken is False else (False if own is False else None)
             frame[0] = value
             # Some branch is taken once an earlier one is, or this one's own condition holds.
@@ -100,14 +103,20 @@ def _describe(directive) -> str:
     return f"#{directive.name} {text}".strip() if len(text) <= 80 else f"#{directive.name} {text[:77]}..."
 
 
-def _condition(kind: str, tokens: list[str], hip_macros: frozenset[str]) -> bool | None:
+@dataclass(frozen=True)
+class _Known:
+    hip_macros: frozenset[str]
+    undefined: frozenset[str]
+
+
+def _condition(kind: str, tokens: list[str], known: _Known) -> bool | None:
     if kind in ("ifdef", "ifndef"):
-        defined = _defined(tokens[0], hip_macros) if tokens else None
+        defined = _defined(tokens[0], known) if tokens else None
         if defined is None:
             return None
         return defined if kind == "ifdef" else not defined
     try:
-        value, rest = _Evaluator(tokens, hip_macros).parse()
+        value, rest = _Evaluator(tokens, known).parse()
     except (IndexError, ValueError, ZeroDivisionError, RecursionError):
         return None
     if value is None:
@@ -115,10 +124,10 @@ def _condition(kind: str, tokens: list[str], hip_macros: frozenset[str]) -> bool
     return bool(value)
 
 
-def _defined(name: str, hip_macros: frozenset[str]) -> bool | None:
-    if name in HIP_DEFINED or name in hip_macros:
+def _defined(name: str, known: _Known) -> bool | None:
+    if name in HIP_DEFINED or name in known.hip_macros:
         return True
-    if name in HIP_UNDEFINED:
+    if name in HIP_UNDEFINED or name in known.undefined:
         return False
     return None
 
@@ -132,10 +141,10 @@ class _Evaluator:
     """A preprocessor expression over token texts; values are ints, or None when unknown. `a || b` is known
     true when either side is, `a && b` known false when either side is."""
 
-    def __init__(self, tokens: list[str], hip_macros: frozenset[str]):
+    def __init__(self, tokens: list[str], known: _Known):
         self.tokens = tokens
         self.at = 0
-        self.hip_macros = hip_macros
+        self.known = known
 
     def parse(self):
         value = self._ternary()
@@ -197,8 +206,8 @@ class _Evaluator:
             name = self._take()
             if parenthesised and self._peek() == ")":
                 self._take()
-            known = _defined(name, self.hip_macros)
-            return None if known is None else int(known)
+            defined = _defined(name, self.known)
+            return None if defined is None else int(defined)
         if token in ("__has_include", "__has_include_next"):
             return self._has_include()
         match = _INT.match(token)
@@ -213,9 +222,9 @@ class _Evaluator:
             if self._peek() == "(":  # a function-like macro: its value is unknown
                 self._skip_group()
                 return None
-            if token in HIP_DEFINED or token in self.hip_macros:
+            if token in HIP_DEFINED or token in self.known.hip_macros:
                 return 1
-            if token in HIP_UNDEFINED:
+            if token in HIP_UNDEFINED or token in self.known.undefined:
                 return 0
             if token in ("true", "false"):
                 return int(token == "true")

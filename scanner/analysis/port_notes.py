@@ -4,7 +4,8 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
 - C, C++ and CUDA: the finding sits in a preprocessor branch HIP-Clang never compiles (the CUDA side of the
   project's `#ifdef GGML_USE_HIP`, an `#if __CUDA_ARCH__ >= 800`): the ROCm build does not see the code;
 - C, C++ and CUDA in a ported repository: a warp-size assumption in shared code runs in the project's ROCm
-  build already, so it drops to low (a 32-bit mask, ROC106, would not have built: it keeps its severity);
+  build already, so it drops to info (a 32-bit mask, ROC106, would not have built: it keeps its severity);
+- a CUDA source with a hand-written HIP twin (kernels.cu beside kernels.hip): the ROCm build compiles the twin;
 - the rest of the repository (ROC2xx: build files, CI, containers, scripts): the repository already builds or
   tests for ROCm somewhere, so a CUDA-only file is its NVIDIA side, not a migration still to do. Rules that check
   the ROCm side itself (`Rule.rocm_side`) keep their severity.
@@ -33,10 +34,14 @@ class PortNotes:
             if branch is not None:
                 return Severity.INFO, (f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                                        f"{branch.line}): the ROCm build takes another branch.")
-            if facts.port.ported and rule.code in _LANE_RULES and severity.rank > Severity.LOW.rank:
-                return Severity.LOW, (f"This repository already builds for ROCm ({facts.port.describe()}): its "
-                                      "32-lane logic runs there, so check this only for 64-lane (CDNA) targets its "
-                                      "ROCm build does not cover.")
+            if facts.path in facts.port.hip_twins:
+                return Severity.INFO, ("This file has a hand-written HIP twin beside it (a .hip or _hip source): "
+                                       "the ROCm build compiles that one, so check the twin rather than this line.")
+            if facts.port.ported and rule.code in _LANE_RULES:
+                return Severity.INFO, (f"This repository already builds for ROCm ({facts.port.describe()}): this "
+                                       "32-lane logic runs in its ROCm build, as 32-lane logical warps or under the "
+                                       "project's own per-platform constants; check it only for targets that build "
+                                       "does not cover.")
             return severity, ""
         port = facts.port
         if port.ported and rule.code.startswith("ROC2") and not rule.rocm_side:
@@ -47,6 +52,7 @@ class PortNotes:
     def dead_lines(self) -> dict:
         if self._dead is None:
             view = self.facts.view
-            self._dead = hip_branches.dead_lines(view.directives, len(self.facts.lines),
-                                                 self.facts.port.hip_macros) if view.directives else {}
+            port = self.facts.port
+            self._dead = hip_branches.dead_lines(view.directives, len(self.facts.lines), port.hip_macros,
+                                                 port.hip_undefined) if view.directives else {}
         return self._dead

@@ -157,7 +157,7 @@ def test_ci_of_an_unported_repository_keeps_its_severity(tmp_path):
     assert findings and all(f.severity != Severity.INFO for f in findings)
 
 
-def test_lane_logic_of_a_ported_repository_drops_to_low_but_a_mask_that_cannot_build_stays(tmp_path):
+def test_lane_logic_of_a_ported_repository_drops_to_info_but_a_mask_that_cannot_build_stays(tmp_path):
     root = _write(tmp_path, {
         "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
         "k.cu": "__global__ void k(float* o) {\n  int lane = threadIdx.x % 32;\n"
@@ -165,6 +165,47 @@ def test_lane_logic_of_a_ported_repository_drops_to_low_but_a_mask_that_cannot_b
     })
     findings = [f for r in scan(root, ScanOptions(enable=("ROC101", "ROC106"))) for f in r.findings]
     by_rule = {f.rule: f for f in findings}
-    assert by_rule["ROC101"].severity == Severity.LOW
+    assert by_rule["ROC101"].severity == Severity.INFO
     assert "already builds for ROCm (a HIP build in CMakeLists.txt" in by_rule["ROC101"].message
     assert by_rule["ROC106"].severity == Severity.HIGH
+
+
+def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
+    root = _write(tmp_path, {
+        "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
+        "common.cuh": """
+            #if defined(__HIP_PLATFORM_AMD__)
+            #define P_WARP 64
+            #define P_MASK 0xffffffffffffffffull
+            #define __shfl_xor_sync(mask, var, lane, width) __shfl_xor(var, lane, width)
+            #else
+            #define P_WARP 32
+            #define P_MASK 0xffffffffu
+            #define NEW_MMA 1
+            #endif
+        """,
+        "k.cu": """
+            #include "common.cuh"
+            __global__ void k(float* o) {
+              int lane = threadIdx.x % P_WARP;
+              o[lane] = __shfl_down_sync(P_MASK, o[lane], 1) + __shfl_xor_sync(0xffffffff, o[lane], 1, 32);
+            #ifdef NEW_MMA
+              o[0] = __shfl_down_sync(0xffffffff, o[0], 16);
+            #endif
+            }
+        """,
+        "old/kernels.cu": "__global__ void q(int* o) { o[threadIdx.x % 32] = __shfl_down_sync(0xffffffff, 1, 1); }\n",
+        "old/kernels.hip": "__global__ void q(int* o) { o[threadIdx.x % warpSize] = 1; }\n",
+    })
+    port = plan(root, ScanOptions())[0].port
+    assert {"P_WARP", "P_MASK"} <= port.per_platform
+    assert port.shims == {"__shfl_xor_sync"}
+    assert "NEW_MMA" in port.hip_undefined
+    assert port.hip_twins == {"old/kernels.cu"}
+    findings = [f for r in scan(root, ScanOptions(enable=("ROC101", "ROC106"))) for f in r.findings]
+    k = [(f.line, f.rule, f.severity) for f in findings if f.path == "k.cu"]
+    # The per-platform lane arithmetic and mask, and the shimmed shuffle, are the project's: nothing reported on
+    # lines 4-5. The NEW_MMA branch is defined only where HIP never looks: info.
+    assert k == [(7, "ROC106", Severity.INFO)]
+    twin = [f for f in findings if f.path == "old/kernels.cu"]
+    assert twin and all(f.severity == Severity.INFO and "HIP twin" in f.message for f in twin)

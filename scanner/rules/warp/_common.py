@@ -230,13 +230,46 @@ KEEPS_32_NOTE = ("Every shuffle of this file passes a width of 32 and nothing as
 
 
 def lane_report(ctx, message: str, at=None) -> None:
-    """Report a 32-lane assumption of ROC101-103, lowered when the file keeps to 32-lane groups throughout."""
-    from scanner.model import Severity
-
+    """Report a 32-lane assumption of ROC101-103, unless the project sets the value per platform (the 32 comes
+    through a macro it defines per platform) or the file keeps to 32-lane groups throughout (consistent on a
+    64-lane wavefront)."""
+    node = ctx.node
+    if node is not None and per_platform_name(ctx, node.text.split("\n", 1)[0]):
+        return
     if keeps_to_32_lanes(ctx):
-        ctx.report(f"{message} {KEEPS_32_NOTE}", at=at, severity=Severity.LOW)
-    else:
-        ctx.report(message, at=at)
+        return
+    ctx.report(message, at=at)
+
+
+def per_platform_name(ctx, text: str) -> str:
+    """A name in `text` the project defines per platform (scanner.port.Port.per_platform: `BNB_WARP_SIZE` is 64
+    on CDNA): its value on AMD is the project's choice, not the CUDA-side value clang sees."""
+    names = ctx.port.per_platform
+    if not names:
+        return ""
+    for name in re.findall(r"[A-Za-z_]\w*", text):
+        if name in names:
+            return name
+    return ""
+
+
+_WARP_OPS = re.compile(r"(?i)shfl|ballot|activemask|syncwarp|^__any|^__all|^__uni|^__match_|^__reduce_|warp_?reduce|"
+                       r"reduce_?warp|warp_?(?:sum|max|min|scan|all|any)|block_?reduce|tiled_partition|"
+                       r"thread_block_tile|^Warp(?:Reduce|Scan|Exchange|Load|Store)$")
+
+
+def has_warp_ops(ctx, function=None) -> bool:
+    """The function (by default the context's) does something per warp: a shuffle, a ballot, a warp or block
+    reduction helper, a tile. Without one, `tid / 32` is data layout, not a lane or warp."""
+    function = function or ctx.function
+    if function is None:
+        return True  # nothing to judge by: keep the finding
+    key = ("rocport:warp-ops", function.start_line, function.end_line)
+    cache = ctx.facts.cache
+    if key not in cache:
+        cache[key] = any(tok.kind == "identifier" and _WARP_OPS.search(tok.text)
+                         for tok in ctx.facts.view.code if function.start_line <= tok.line <= function.end_line)
+    return cache[key]
 
 
 def _keeps_to_32(code, ctx) -> bool:

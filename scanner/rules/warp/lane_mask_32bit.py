@@ -39,7 +39,7 @@ import clang.cindex as ci
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule
-from scanner.rules.warp._common import (FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, declaration_in,
+from scanner.rules.warp._common import (per_platform_name, FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, declaration_in,
                                         declared_auto, in_platform_macro, int_value, mask_calls, safe_size,
                                         written_args)
 
@@ -58,6 +58,8 @@ def check(ctx) -> None:
     name = call.callee_name
     if name not in MASKED_INTRINSICS or ctx.platform_guarded or in_platform_macro(ctx, call):
         return
+    if name in ctx.port.shims:
+        return  # the project's HIP header redefines it (`#define __shfl_xor_sync(mask, ...) __shfl_xor(...)`)
     args = written_args(call)
     if not args:
         if name == "__syncwarp":
@@ -68,6 +70,8 @@ def check(ctx) -> None:
         ctx.report(f"HIP has no `{name}` (CUDA's sm_80 warp reduction), whatever its mask: the build stops on "
                    "every AMD GPU. Reduce with a shuffle loop over warpSize lanes.", at=args[0])
         return
+    if per_platform_name(ctx, args[0].text):
+        return  # a mask the project defines per platform (64-bit on AMD)
     if mask.kind == K.CALL_EXPR and mask.callee_name in MASK_RESULTS:
         return  # __activemask() / __ballot_sync() return 64-bit masks on HIP
     if mask.kind == K.DECL_REF_EXPR:

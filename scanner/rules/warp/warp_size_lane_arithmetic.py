@@ -4,8 +4,14 @@ What it finds:
     `% 32`, `/ 32`, `& 31` and `>> 5` (and their compound assignments) applied to a value that derives
     from `threadIdx` or a lane id, such as `int lane = threadIdx.x % 32;` or `int warp = tid >> 5;`; warp
     counts made from a block's thread count (`blockDim.x / 32`, `THREADS / 32`); warp-stride loops that step a
-    lane's index by 32 (`i += 32 * k`). A name the code defines as 32 (`WARP_SIZE`, `kWarpSize`) counts as 32.
-    In a file read as tokens only, the same shapes are matched on each line and the finding says so.
+    lane's index by 32 (`i += 32 * k`). A name the code defines as 32 (`WARP_SIZE`, `kWarpSize`, a template
+    parameter defaulted to 32) counts as 32, and its uses are reported where they are: `x / WARP_SIZE`,
+    `divUp(n, kWarpSize)`, `kWarpSize == 32`, `warpId * 32`, `numWarps * WARP_SIZE`, `tid < 32` (low). In a
+    file read as tokens only, the same shapes are matched on each line and the finding says so.
+    Not reported: a name that is 32 by coincidence (`QK8_1`); a constant the project defines per platform
+    (scanner.port: `BNB_WARP_SIZE` is 64 on CDNA); `ip = tid / 32` stored in a variable that is no lane or warp,
+    in a function that never works per warp (data layout); files that keep to 32-lane groups (every shuffle
+    passes a width of 32, nothing asks for the whole warp), which are consistent on 64-lane wavefronts.
 
 Why it breaks on ROCm:
     AMD CDNA/Instinct GPUs (MI100 to MI350) execute 64-lane wavefronts. A lane index taken modulo 32 maps
@@ -30,7 +36,7 @@ import re
 from scanner.analysis.context import LANE_NAME
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import is_warp_size_name, lane_report, named_constant, peel
+from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, lane_report, named_constant, peel, per_platform_name
 from scanner.rules.base import Rule, wave64_severity
 
 # A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
@@ -89,7 +95,7 @@ def check_call(ctx) -> None:
     if not _DIVIDE_UP.match(ctx.callee_name) or ctx.platform_guarded:
         return
     args = ctx.args
-    if len(args) == 2 and ctx.literal_value(args[1]) == 32:
+    if len(args) == 2 and ctx.literal_value(args[1]) == 32 and not per_platform_name(ctx, args[1].text):
         through = named_constant(args[1])
         lane_report(ctx, f"`{ctx.node.text}`{f' ({through})' if through else ''} rounds to warps of 32 threads; a "
                     "64-lane wavefront holds twice as many, so the count is wrong on AMD. Use warpSize.")
@@ -102,7 +108,7 @@ def check(ctx) -> None:
     operator = ctx.node.operator
     if operator in ("==", "!=") and not ctx.platform_guarded:
         name = _warp_size_test(ctx, *ctx.operands())
-        if name:
+        if name and not per_platform_name(ctx, ctx.node.text):
             ctx.report(f"`{ctx.node.text}` tests for a 32-lane warp: false on AMD CDNA, where {name} is 64 "
                        "(or must become 64). Handle both sizes.")
         return
@@ -127,7 +133,7 @@ def check(ctx) -> None:
         return
     if operator in ("<", ">=") and not ctx.platform_guarded:
         lhs, rhs = ctx.operands()
-        if ctx.literal_value(rhs) == 32 and ctx.derives_from_thread_id(lhs) and \
+        if ctx.literal_value(rhs) == 32 and ctx.derives_from_thread_id(lhs) and has_warp_ops(ctx) and \
                 lhs.strip().text.replace(" ", "") in ("threadIdx.x", "tid", "threadIdx_x", "thread_id", "tx"):
             ctx.report(f"`{ctx.node.text}` picks the first 32 threads, one CUDA warp, for warp-level work; on AMD "
                        "the first wavefront has 64 lanes, so lanes 32-63 of it sit out (correct only if the data was "
@@ -158,7 +164,30 @@ def check(ctx) -> None:
         return
     if not ctx.derives_from_thread_id(lhs) and not (op in ("%", "&") and _names_a_lane(ctx.node)):
         return
+    destination = _destination(ctx.node)
+    if op in ("/", "%") and not through and destination and not _WARPISH.search(destination) and \
+            not has_warp_ops(ctx):
+        return  # `ip = tid / 32` in a function that never works per warp: data layout (two halves of 64 threads)
     lane_report(ctx, f"`{ctx.node.text}`{through} assumes a 32-lane warp; use warpSize.")
+
+
+_WARPISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$")
+
+
+def _destination(node) -> str:
+    """The variable the expression's value is stored in (`int lane = ...`, `warp = ...`); empty when it is used in
+    place (an index, an element, an argument)."""
+    parent = node.parent
+    while parent is not None and parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
+        parent = parent.parent
+    if parent is None:
+        return ""
+    if parent.kind.name == "VAR_DECL":
+        return parent.name
+    if parent.kind.name == "BINARY_OPERATOR" and parent.operator == "=" and parent.children and \
+            parent.children[0].strip().kind.name == "DECL_REF_EXPR":
+        return parent.children[0].strip().name
+    return ""
 
 
 def _names_a_lane(node) -> bool:

@@ -33,6 +33,9 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
 
+    Not reported: a launch of 32 threads of a kernel in the same file that never works per warp (it only indexes
+    elements by threadIdx), and a width the project defines per platform.
+
 Known problems:
     Found on the tokens: a block size computed at run time that happens to be 32 is not seen, and a block of 32
     threads whose kernel never relies on being one warp is reported anyway (at medium severity).
@@ -42,7 +45,7 @@ from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import is_warp_size_name, token_index
+from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, per_platform_name, token_index
 
 _TILES = frozenset({"tiled_partition", "thread_block_tile"})
 _CUB = frozenset({"WarpReduce", "WarpScan"})
@@ -108,6 +111,11 @@ def check(ctx) -> None:
         args = _arguments(code, at - 1, "<<<", ">>>")
         if args and len(args) >= 2:
             spelled = _is_32(args[1], values)
+            kernel_info = next((f for f in ctx.facts.functions if f.name == ctx.launch_kernel and f.is_kernel), None)
+            if spelled and per_platform_name(ctx, spelled):
+                return
+            if spelled and kernel_info is not None and not has_warp_ops(ctx, kernel_info):
+                return  # the kernel only indexes elements by threadIdx: 32 threads are a block size, not a warp
             if spelled:
                 kernel = ctx.launch_kernel or "the kernel"
                 ctx.report(f"`{kernel}` is launched with blocks of {spelled} threads{_value_note(spelled)}: one CUDA "
@@ -129,7 +137,7 @@ def check(ctx) -> None:
         return
     if tok.text in _TILES:
         spelled = _is_32(args[0], values)
-        if spelled:
+        if spelled and not per_platform_name(ctx, spelled):
             ctx.report(f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles: half of a 64-lane AMD "
                        "wavefront; code that takes the tile for the whole warp (per-warp slots, ballots) breaks. "
                        "Size tiles from a per-platform warp constant.", at=tok)
