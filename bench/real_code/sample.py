@@ -86,11 +86,14 @@ def read_table(path: Path) -> list[dict]:
 
 
 def merge(drawn: list[dict], earlier: list[dict]) -> tuple[list[dict], int]:
-    """The table for the drawn findings, earlier verdicts kept; and how many judged rows were dropped."""
+    """The table for the drawn findings, earlier verdicts kept (unless the finding's severity changed since: then it
+    is judged again); and how many judged rows were dropped."""
     old = {_key(row): row for row in earlier}
     rows = []
     for f in drawn:
         before = old.get(_key(f))
+        if before is not None and before["severity"] != f["severity"]:
+            before = None  # the finding changed (its severity says so): its earlier verdict may no longer hold
         rows.append({"project": f["project"], "path": f["path"], "line": f["line"], "rule": f["rule"],
                      "severity": f["severity"], "verdict": before["verdict"] if before else "unjudged",
                      "reason": before["reason"] if before else ""})

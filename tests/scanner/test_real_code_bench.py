@@ -130,9 +130,12 @@ def test_the_draw_takes_at_most_four_per_rule_and_project_the_same_whatever_the_
 
 def test_merging_keeps_verdicts_of_rows_still_drawn_and_marks_new_ones_unjudged(tmp_path):
     drawn = sample.draw(sample.findings_of([{"root": "/x/p", "findings": _findings("p", "ROC101", 3)}]))
-    first, second = drawn[0], drawn[1]
+    first, second, third = drawn[0], drawn[1], drawn[2]
     earlier = [{"project": "p", "path": first["path"], "line": str(first["line"]), "rule": "ROC101",
-                "severity": "medium", "verdict": "true", "reason": "a lane index modulo 32"},
+                "severity": "high", "verdict": "true", "reason": "a lane index modulo 32"},
+               # Judged when it was medium: the finding changed since, so it is judged again.
+               {"project": "p", "path": third["path"], "line": str(third["line"]), "rule": "ROC101",
+                "severity": "medium", "verdict": "false", "reason": "consistent 32-lane logic"},
                {"project": "p", "path": "src/gone.cu", "line": "7", "rule": "ROC101", "severity": "high",
                 "verdict": "false", "reason": "not a lane"}]
     table = tmp_path / "judged.csv"
@@ -142,6 +145,7 @@ def test_merging_keeps_verdicts_of_rows_still_drawn_and_marks_new_ones_unjudged(
     assert rows[0] == {"project": "p", "path": first["path"], "line": first["line"], "rule": "ROC101",
                        "severity": "high", "verdict": "true", "reason": "a lane index modulo 32"}
     assert rows[1]["line"] == second["line"] and (rows[1]["verdict"], rows[1]["reason"]) == ("unjudged", "")
+    assert rows[2]["line"] == third["line"] and (rows[2]["verdict"], rows[2]["reason"]) == ("unjudged", "")
     sample.write_table(table, rows)
     assert table.read_text().splitlines()[0] == "project,path,line,rule,severity,verdict,reason"
     assert [row["verdict"] for row in sample.read_table(table)] == ["true", "unjudged", "unjudged"]
