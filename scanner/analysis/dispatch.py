@@ -137,6 +137,7 @@ class Dispatcher:
         by_name, prefixes = self.by_name, self.all_prefixes
         asm_rules = self._for(facts, "asm")
         launch_rules = self._for(facts, "launch")
+        string_macros = None  # computed at the file's first asm statement
         code = view.code
         for i, tok in enumerate(code):
             kind = tok.kind
@@ -149,7 +150,9 @@ class Dispatcher:
                                 and not (rules and r in rules)]
                     self._identifier(facts, matching, tok)
             elif kind == KEYWORD and asm_rules and tok.text in ("asm", "__asm__", "__asm"):
-                text = _asm_text(code, i)
+                if string_macros is None:
+                    string_macros = _string_macros(view)
+                text = _asm_text(code, i, string_macros)
                 for rule in asm_rules:
                     if facts.language in rule.languages:
                         rule.check(Context(facts, rule, "asm", token=tok, asm_text=text,
@@ -180,8 +183,20 @@ def _is_launch(code: list[Token], i: int) -> bool:
     return nxt is not None and nxt.text == "<" and nxt.offset == tok.offset + 2
 
 
-def _asm_text(code: list[Token], i: int) -> str:
-    """The concatenated string literals of an asm statement: its instruction template."""
+def _string_macros(view) -> dict[str, str]:
+    """Object-like macros of the file whose body is string literals (`#define LD_NC_V1 "ld.global.cs.nc.u32"`):
+    asm templates are often built from them."""
+    macros = {}
+    for d in view.directives:
+        if d.name == "define" and len(d.tokens) >= 2 and all(
+                t.kind == LITERAL and t.text.endswith('"') for t in d.tokens[1:]):
+            macros[d.tokens[0].text] = "".join(_string_body(t.text) for t in d.tokens[1:])
+    return macros
+
+
+def _asm_text(code: list[Token], i: int, string_macros: dict[str, str] | None = None) -> str:
+    """The concatenated string literals of an asm statement, with the file's string macros expanded: its
+    instruction template."""
     parts, depth = [], 0
     for tok in code[i + 1 : i + 400]:
         if tok.text == "(":
@@ -194,6 +209,8 @@ def _asm_text(code: list[Token], i: int) -> str:
             break  # operands follow; the template is done
         elif tok.kind == LITERAL and tok.text.endswith('"'):
             parts.append(_string_body(tok.text))
+        elif tok.kind == IDENT and string_macros and tok.text in string_macros and depth == 1:
+            parts.append(string_macros[tok.text])
     return "".join(parts)
 
 
