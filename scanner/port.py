@@ -62,6 +62,9 @@ class Port:
     # CUDA sources with a hand-written HIP twin beside them (kernels.cu and kernels.hip): the ROCm build compiles
     # the twin.
     hip_twins: frozenset[str] = frozenset()
+    # CUDA names the project's own HIP header maps (`#define cublasCreate hipblasCreate` in a header that includes
+    # HIP's runtime, or under a HIP branch): the project already ported them.
+    hip_mapped: frozenset[str] = frozenset()
 
     @property
     def ported(self) -> bool:
@@ -78,7 +81,7 @@ class Port:
         """What a file's cached result depends on."""
         return {"hip_macros": sorted(self.hip_macros), "ported": self.ported, "per_platform": sorted(self.per_platform),
                 "hip_undefined": sorted(self.hip_undefined), "shims": sorted(self.shims),
-                "hip_twins": sorted(self.hip_twins)}
+                "hip_twins": sorted(self.hip_twins), "hip_mapped": sorted(self.hip_mapped)}
 
 
 @dataclass
@@ -86,6 +89,7 @@ class _Learned:
     macros: set[str] = field(default_factory=set)
     per_platform: set[str] = field(default_factory=set)
     shims: set[str] = field(default_factory=set)
+    mapped: set[str] = field(default_factory=set)
 
 
 def learn(root: str, jobs) -> Port:
@@ -124,7 +128,7 @@ def learn(root: str, jobs) -> Port:
     ordered = [evidence[key] for key in sorted(evidence)]  # the strongest sign first: a HIP build
     return Port(hip_macros, tuple(ordered[:_MAX_EVIDENCE]), frozenset(learned.per_platform),
                 _hip_undefined(sources, hip_macros), frozenset(learned.shims),
-                _twins(cuda_files, hip_sources))
+                _twins(cuda_files, hip_sources), frozenset(learned.mapped))
 
 
 def _learn_directives(text: str, learned: _Learned) -> None:
@@ -132,6 +136,7 @@ def _learn_directives(text: str, learned: _Learned) -> None:
     # One frame per open #if chain: [this branch holds under HIP, the names the whole chain tests].
     stack: list[list] = []
     macros = learned.macros
+    includes_hip = False
     for match in _DIRECTIVE.finditer(text):
         kind, rest = match.group(1), match.group(2)
         rest = re.sub(r"//.*|/\*.*", "", rest)
@@ -151,8 +156,14 @@ def _learn_directives(text: str, learned: _Learned) -> None:
             stack[-1][0] = False
         elif kind == "endif" and stack:
             stack.pop()
+        elif kind == "include" and re.search(r"[<\"]hip/", rest):
+            includes_hip = True
         elif kind == "define" and names:
             name = names[0]
+            in_hip_branch = any(frame[0] for frame in stack)
+            if _CUDA_NAME.match(name) and len(names) > 1 and (includes_hip or in_hip_branch) and \
+                    re.match(r"(?i)hip|roc|rccl|miopen", names[1]):
+                learned.mapped.add(name)
             if name.startswith("__") and rest.lstrip().startswith(name + "(") and name.endswith(
                     ("_sync", "activemask")) and not name.startswith("__HIP"):
                 learned.shims.add(name)
@@ -181,6 +192,8 @@ class _Dir:
         return " ".join(t.text for t in self.tokens)
 
 
+_CUDA_NAME = re.compile(r"^(?:cuda|cu[A-Z]|CU[A-Z_]|cublas|CUBLAS|cusparse|CUSPARSE|curand|CURAND|cufft|CUFFT|"
+                        r"cusolver|nccl|NCCL|nvrtc|__nv_|cudnn|CUDNN)")
 _TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\w*|\w+|&&|\|\||[<>=!]=|<<|>>|\S")
 
 

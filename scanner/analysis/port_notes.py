@@ -26,6 +26,7 @@ class PortNotes:
     def __init__(self, facts):
         self.facts = facts
         self._dead: dict | None = None
+        self._by_line: dict | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -34,6 +35,10 @@ class PortNotes:
             if branch is not None:
                 return Severity.INFO, (f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                                        f"{branch.line}): the ROCm build takes another branch.")
+            mapped = self.mapped_on(line) if rule.code[3:4] == "1" and rule.code[4:5] in "2356" else ""
+            if mapped:
+                return Severity.INFO, (f"The project's own HIP header maps `{mapped}` to its HIP counterpart "
+                                       "(`#define` beside HIP's runtime): this use is already ported.")
             if facts.path in facts.port.hip_twins:
                 return Severity.INFO, ("This file has a hand-written HIP twin beside it (a .hip or _hip source): "
                                        "the ROCm build compiles that one, so check the twin rather than this line.")
@@ -48,6 +53,18 @@ class PortNotes:
             return Severity.INFO, (f"This repository already builds for ROCm ({port.describe()}): this is its "
                                    "NVIDIA side.")
         return severity, ""
+
+    def mapped_on(self, line: int) -> str:
+        """A CUDA name on `line` that the project's HIP header maps (scanner.port.Port.hip_mapped), or empty."""
+        mapped = self.facts.port.hip_mapped
+        if not mapped:
+            return ""
+        if self._by_line is None:
+            self._by_line = {}
+            for tok in self.facts.view.code:
+                if tok.text in mapped:
+                    self._by_line.setdefault(tok.line, tok.text)
+        return self._by_line.get(line, "")
 
     def dead_lines(self) -> dict:
         if self._dead is None:

@@ -209,3 +209,23 @@ def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
     assert k == [(7, "ROC106", Severity.INFO)]
     twin = [f for f in findings if f.path == "old/kernels.cu"]
     assert twin and all(f.severity == Severity.INFO and "HIP twin" in f.message for f in twin)
+
+
+def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
+    root = _write(tmp_path, {
+        "vendors/hip.h": "#pragma once\n#include <hip/hip_runtime.h>\n#define cuMemCreate hipMemCreate\n",
+        "vmm.cu": """
+            #include <cuda.h>
+            #if defined(USE_HIP)
+            #include "vendors/hip.h"
+            #endif
+            void reserve(CUmemGenericAllocationHandle* h, CUmemAllocationProp* p) {
+              cuMemCreate(h, 1 << 21, p, 0);
+              cuMemRelease(*h);
+            }
+        """,
+    })
+    findings = [f for r in scan(root, ScanOptions(enable=("ROC161",))) for f in r.findings if f.path == "vmm.cu"]
+    by_line = {f.line: f for f in findings}
+    assert by_line[7].severity == Severity.INFO and "maps `cuMemCreate`" in by_line[7].message
+    assert by_line[8].severity != Severity.INFO  # cuMemRelease is not in the project's header
