@@ -81,8 +81,15 @@ class FunctionInfo:
 
 
 def _mentions_thread(expr: Node, derived: set[str]) -> bool:
-    for node in expr.walk():
+    """`expr` computes with a thread or lane id. A value loaded from memory at a thread-derived index
+    (`x[tid]`, `*(p + tid)`) is data, not an id: its operands are not looked into."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
         kind = node.kind
+        if kind == K.ARRAY_SUBSCRIPT_EXPR or (kind == K.UNARY_OPERATOR and node.operator == "*"):
+            continue
+        stack.extend(node.children)
         if kind == K.DECL_REF_EXPR:
             name = node.name
             if name in THREAD_BUILTINS or name in derived:
