@@ -248,3 +248,48 @@ def test_cuda_env_variables_set_from_python_are_judged_per_variable():
 
 def test_cuda_env_variables_in_a_shell_script_are_not_this_rule(tmp_path):
     assert not findings(write(tmp_path, "run.sh", "export CUDA_LAUNCH_BLOCKING=1\n"), ["ROC245"])
+
+
+# -- 12. false-positive shapes -----------------------------------------------------------------------------
+def test_a_loaders_declarations_are_info_and_its_calls_are_not():
+    found = by_line(findings(RULE_FIXTURES / "ROC161_driver_api_usage_loader.cu", ["ROC161"]))
+    assert {line: f.severity for line, f in found.items()} == {
+        5: Severity.INFO, 6: Severity.INFO, 10: Severity.INFO, 11: Severity.INFO, 15: Severity.MEDIUM,
+        16: Severity.MEDIUM}
+    assert "function pointer" in found[6].message and "symbol lookup" in found[11].message
+
+
+VENDORED_CUDA_H = "".join(f"CUresult CUDAAPI cu{name}(void);\n" for name in
+                          ("Init", "CtxCreate", "CtxDestroy", "ModuleLoad", "ModuleGetFunction", "LaunchKernel",
+                           "MemAlloc", "MemFree"))
+
+
+@pytest.mark.parametrize("rel", ["third_party/cuda/cuda.h", "include/nv/driver_api.h"])
+def test_a_vendored_copy_of_cuda_h_is_info(tmp_path, rel):
+    path = write(tmp_path, rel, "#define CUDAAPI\ntypedef int CUresult;\ntypedef struct CUctx_st *CUcontext;\n"
+                                + VENDORED_CUDA_H)
+    codes = ["ROC150", "ROC151", "ROC152", "ROC153", "ROC161", "ROC162", "ROC163"]
+    found = findings(path, codes, root=tmp_path)
+    assert found and all(f.severity == Severity.INFO and "declares" in f.message for f in found)
+
+
+def test_a_file_that_calls_the_driver_api_is_not_a_declaration(tmp_path):
+    calls = "".join(f"  cu{name}(0);\n" for name in ("Init", "CtxSynchronize", "MemFree", "ModuleUnload", "CtxDestroy"))
+    path = write(tmp_path, "driver.cpp", "#include <cuda.h>\nCUresult CUDAAPI cuInit(unsigned);\nvoid f() {\n"
+                                         + calls + "}\n")
+    assert any(f.severity == Severity.MEDIUM for f in findings(path, ["ROC161"]))
+
+
+@pytest.mark.parametrize("rel", ["src/ggml-sycl/common.cpp", "backends/xpu/ops.cu", "ggml-musa/CMakeLists.txt",
+                                 "src/metal/setup.sh", "csrc/torch_hpu/run.py"])
+def test_other_vendors_backends_are_not_cuda_code_to_migrate(tmp_path, rel):
+    texts = {".cpp": "void f() { cudaMemAdvise(0, 0, cudaMemAdviseSetReadMostly, 0); nvmlInit(); }\n",
+             ".cu": "#include <nccl.h>\nvoid f() { cudaGraphLaunch(0, 0); }\n",
+             ".txt": "enable_language(CUDA)\nfind_package(CUDAToolkit)\n",
+             ".sh": "nvidia-smi -L\nexport CUDA_VISIBLE_DEVICES=0\n",
+             ".py": 'import os\nos.environ["CUDA_LAUNCH_BLOCKING"] = "1"\nimport pynvml\n'}
+    path = write(tmp_path, rel, texts[Path(rel).suffix])
+    codes = [code for code in catalogue() if "130" <= code[3:] <= "169" or code.startswith("ROC2")]
+    assert not findings(path, codes, root=tmp_path)
+    control = write(tmp_path, "cuda/" + Path(rel).name, texts[Path(rel).suffix])
+    assert findings(control, codes, root=tmp_path), "the same file elsewhere is reported"

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import bisect
 import functools
+import posixpath
 import re
 
 from scanner import nametable
 from scanner.analysis.ast import Node
+from scanner.model import Severity
 from scanner.parsing.tokens import Token
+from scanner.rules.libraries._judgement import cuda_code_only, judged, same_rule
 
 # -- families other rules own ----------------------------------------------------------------------
 # cuDNN (ROC131), cuBLASLt (ROC138), NVRTC (ROC122), CUB (ROC135).
@@ -183,9 +186,110 @@ def call_tokens(ctx, tok: Token, limit: int = 200) -> list[Token]:
 def already_reported(ctx, line: int, key: str = "") -> bool:
     """Whether this rule already reported `line` (with a message containing `key`, when given)."""
     for report in ctx.facts.reports:
-        if report.rule is ctx.rule and report.line == line and (not key or key in report.message):
+        if same_rule(report, ctx) and report.line == line and (not key or key in report.message):
             return True
     return False
+
+
+# -- declarations, not uses -------------------------------------------------------------------------------
+# A vendored copy of NVIDIA's headers, or a loader that opens the driver itself (CUEW, the samples' dynlink).
+_VENDORED_HEADER = re.compile(r"^(?:cuda|cudaGL|cudaEGL|cudaVDPAU|cudaD3D\d*|cudaProfiler|cudaTypedefs|cuda_runtime"
+                              r"|cuda_runtime_api|driver_types|driver_functions|texture_types|surface_types"
+                              r"|library_types)\.h$")
+# `tcuInit *_cuInit;`, `static CUresult (*cuInit)(...)`: a loader's table of entry points.
+_POINTER_DECLARATION = re.compile(r"\*\s*_?cu[A-Z]\w*\s*(?:;|\)\s*\()")
+_PROTOTYPE = re.compile(r"\bCUDAAPI\s+\*?\s*cu[A-Z]\w*\s*\(|\bCUDARTAPI\s+cuda[A-Z]\w*\s*\(")
+_POINTER_TYPEDEF = re.compile(r"\btypedef\s+\w+\s*\(\s*(?:CUDAAPI\s*|CUDARTAPI\s*)?\*\s*\w*cu[A-Z]\w*\s*\)"
+                              r"|\btypedef\s+CUresult\s+CUDAAPI\s+\w*cu[A-Z]\w*\s*\(")
+_OPENS_DRIVER = re.compile(r"\b(?:dlsym|GetProcAddress|cuGetProcAddress\w*|cudaGetDriverEntryPoint\w*)\s*\(")
+# Enough of them to be NVIDIA's API written out, not a project calling it.
+_MANY = 5
+
+
+def declaration_only(ctx) -> str:
+    """Why this finding's line declares the CUDA API rather than uses it ("" for a use): a vendored copy of
+    cuda.h, a dynamic loader's table of function pointers, a typedef of one, a name listed for dlsym."""
+    facts = ctx.facts
+    whole = facts.cache.get("api_declarations")
+    if whole is None:
+        whole = facts.cache["api_declarations"] = _declaring_file(facts)
+    if whole:
+        return whole
+    line = ctx.line
+    text = ctx.line_text(line).strip()
+    if text.startswith("typedef"):
+        return "It declares a type for a driver entry point (a typedef), not a use: port the code that calls it."
+    tok = ctx.token
+    if tok is None:
+        return ""
+    before, after = neighbour(ctx, tok, -1), neighbour(ctx, tok, 1)
+    if before is not None and before.text == "*" and after is not None and after.text in (")", ";", "=", ","):
+        return (f"It declares `{tok.text}` as a function pointer (a loader's table), not a call: port the code that "
+                "loads and calls it.")
+    before2 = neighbour(ctx, tok, -2)
+    if before is not None and before.text == "(" and after is not None and after.text == ")" and before2 is not None \
+            and before2.kind == "identifier" and before2.text.isupper():
+        return f"`{before2.text}({tok.text})` lists the entry point for a loader, not a call: port the code that calls it."
+    if any(t.kind == "literal" and t.text.strip("\"") == tok.text for t in _line_literals(ctx, line)):
+        return f"The line names `{tok.text}` for a symbol lookup (dlsym/GetProcAddress), not a call."
+    return ""
+
+
+def _declaring_file(facts) -> str:
+    base = posixpath.basename(facts.path)
+    if _VENDORED_HEADER.match(base):
+        return (f"{base} is a vendored copy of NVIDIA's header: it declares the API, it does not use it (info); "
+                "port the code that calls it.")
+    text = facts.text
+    declarations = (len(_PROTOTYPE.findall(text)) + len(_POINTER_TYPEDEF.findall(text))
+                    + len(_POINTER_DECLARATION.findall(text)))
+    if declarations < _MANY or declarations < _calls(facts):
+        return ""
+    if _OPENS_DRIVER.search(text):
+        return (f"{base} loads the CUDA driver at run time (dlopen/dlsym and a table of entry points): on ROCm the "
+                "whole loader goes, not each name (info); port the code that calls through it.")
+    return (f"{base} declares NVIDIA's driver API (a vendored copy of cuda.h, or a loader's typedefs and function "
+            "pointers): declarations, not uses (info); port the code that calls them.")
+
+
+def _calls(facts) -> int:
+    """Calls of a cu*/cuda* name in code (`cuInit(0)`), not declarations (`CUDAAPI cuInit(`, `(*cuInit)(`)."""
+    code = facts.view.code
+    count = 0
+    for i, tok in enumerate(code[:-1]):
+        if tok.kind == "identifier" and tok.text.startswith("cu") and code[i + 1].text == "(" and (
+                i == 0 or code[i - 1].text not in ("CUDAAPI", "CUDARTAPI", "*", "::")):
+            count += 1
+    return count
+
+
+def _line_literals(ctx, line: int) -> list[Token]:
+    return [t for t in ctx.facts.view.tokens if t.line == line and t.kind == "literal"] if line in _literal_lines(
+        ctx.facts) else []
+
+
+def _literal_lines(facts) -> frozenset[int]:
+    lines = facts.cache.get("api_literal_lines")
+    if lines is None:
+        lines = facts.cache["api_literal_lines"] = frozenset(
+            t.line for t in facts.view.tokens if t.kind == "literal" and t.text.startswith('"cu'))
+    return lines
+
+
+def api_rule_check(check):
+    """A name-based API rule's check: silent in other vendors' backends, and at info where the line only
+    declares the API (`declaration_only`), with the reason added to the message."""
+    def judged_check(ctx) -> None:
+        why = declaration_only(ctx)
+        if not why:
+            check(ctx)
+            return
+        before = len(ctx.facts.reports)
+        with judged(ctx, Severity.INFO):
+            check(ctx)
+        for report in ctx.facts.reports[before:]:
+            report.message = f"{report.message} {why}"
+    return cuda_code_only(judged_check)
 
 
 # -- AST helpers -----------------------------------------------------------------------------------------

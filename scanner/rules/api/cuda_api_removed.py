@@ -31,7 +31,7 @@ Known problems:
 """
 
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, names_owned_by
+from scanner.rules.api._common import already_reported, api_rule_check, names_owned_by
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC152")
@@ -57,5 +57,5 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("identifier",),
     names=NAMES,
-    check=check,
+    check=api_rule_check(check),
 )

@@ -44,6 +44,7 @@ import re
 from scanner.model import Risk, Severity
 from scanner.rules.api._common import already_reported, base_type, is_int_literal, neighbour
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import cuda_code_only
 
 _ERROR_TYPES = frozenset({"cudaError_t", "cudaError", "cudaError_enum", "CUresult"})
 _HIP_ERROR = frozenset({"hipError_t", "hipError"})
@@ -221,5 +222,5 @@ RULE = Rule(
     on=("binary_op", "cast", "case", "var_decl", "identifier"),
     names=frozenset({"hipError_t"}),
     requires=("cuda*", "cu*", "CU*", "hipError_t", "hip*"),
-    check=check,
+    check=cuda_code_only(check),
 )

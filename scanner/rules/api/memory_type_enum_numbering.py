@@ -38,6 +38,7 @@ import re
 from scanner.model import Risk, Severity
 from scanner.rules.api._common import already_reported, base_type, climb, is_int_literal, neighbour
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import cuda_code_only
 
 _ENUMERATORS = frozenset({"cudaMemoryTypeUnregistered", "cudaMemoryTypeHost", "cudaMemoryTypeDevice",
                           "cudaMemoryTypeManaged"})
@@ -156,6 +157,6 @@ RULE = Rule(
     on=("decl_ref", "identifier"),
     names=frozenset({"memoryType"}),
     requires=("cudaPointerAttributes", "cudaMemoryType", "memoryType", "cuPointerGetAttribute", "cudaMemoryType*", "CU_MEMORYTYPE*", "CUmemorytype"),
-    check=check,
+    check=cuda_code_only(check),
     target_severity=_severity,
 )

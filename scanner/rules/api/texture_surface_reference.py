@@ -38,7 +38,8 @@ Known problems:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import TEXREF_TEMPLATES, already_reported, names_owned_by, neighbour
+from scanner.rules.api._common import (TEXREF_TEMPLATES, already_reported, api_rule_check, names_owned_by,
+                                      neighbour)
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC153")
@@ -82,5 +83,5 @@ RULE = Rule(
     on=("type_ref", "decl_ref", "identifier"),
     names=NAMES,
     requires=("texture", "surface", *sorted(NAMES)),
-    check=check,
+    check=api_rule_check(check),
 )

@@ -36,7 +36,7 @@ Known problems:
 """
 
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import UNIFIED_HINT_CALLS, call_tokens
+from scanner.rules.api._common import UNIFIED_HINT_CALLS, api_rule_check, call_tokens
 from scanner.rules.base import Rule
 
 
@@ -71,6 +71,6 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("identifier",),
     names=UNIFIED_HINT_CALLS,
-    check=check,
+    check=api_rule_check(check),
     target_severity=_severity,
 )

@@ -27,6 +27,7 @@ import re
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import CUDA_LIBRARIES, SCRIPT_LANGUAGES, once, text_rule
 
 # `-lcudart`, `-lcublasLt`, `-lnvidia-ml`; not `-lcudart_helpers` (looked up below), nor `-lpython3.11`.
@@ -90,5 +91,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

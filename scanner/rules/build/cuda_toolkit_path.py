@@ -28,6 +28,7 @@ import re
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, once, text_rule
 
 # The variables that locate the toolkit (CMake's FindCUDAToolkit hint `CUDAToolkit_ROOT` among them).
@@ -74,5 +75,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     languages=SCRIPT_LANGUAGES | {"cmake", "python"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -30,6 +30,7 @@ import re
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, logical, mentions, offload_arch, once, text_rule
 
 # `nvcc`, bare or as a path (`/usr/local/cuda/bin/nvcc`, `$(CUDA_HOME)/bin/nvcc`), never part of a longer word
@@ -120,5 +121,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

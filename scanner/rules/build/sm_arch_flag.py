@@ -31,7 +31,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
-from scanner.rules.libraries._judgement import judged
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, arch_list, offload_arch, once, text_rule
 
 _FLAG = re.compile(
@@ -75,5 +75,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

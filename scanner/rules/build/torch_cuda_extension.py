@@ -31,6 +31,7 @@ import re
 from scanner.formats import lines as text_lines
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import arch_list, mentions, once, text_rule
 
 _CALLS = frozenset({"CUDAExtension", "load", "load_inline"})
@@ -115,5 +116,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.LOW,
     languages={"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -26,6 +26,7 @@ References:
 
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import arch_list, once, text_rule
 
 _NAMES = {
@@ -53,5 +54,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     languages={"cmake"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -28,6 +28,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import library_replacement, once, text_rule
 
 _IMPORTED = re.compile(r"CUDA::(\w+)")
@@ -63,5 +64,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages={"cmake"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -27,6 +27,7 @@ References:
 
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import commands
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _PACKAGES = {
@@ -62,5 +63,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages={"cmake"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -30,6 +30,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import offload_arch, once, text_rule
 
 # flag regex -> what to do on ROCm ({arch} is the target's --offload-arch)
@@ -70,5 +71,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     languages={"cmake"},
-    check=check,
+    check=cuda_code_only(check),
 )

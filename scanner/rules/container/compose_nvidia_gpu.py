@@ -34,6 +34,7 @@ import re
 from scanner.formats import yaml_doc
 from scanner.formats.lines import find
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _INSTEAD = ("use `devices: [/dev/kfd, /dev/dri]`, `group_add: [video]`, `shm_size: 16g` and "
@@ -78,5 +79,5 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.HIGH,
     languages={"yaml"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -26,6 +26,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import matches, once, text_rule
 
 _PATTERN = re.compile(
@@ -68,5 +69,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     languages={"dockerfile", "shell", "make", "yaml"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -26,6 +26,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.container._docker_run import docker_runs
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _FLAG = re.compile(r"(?<![\w-])(--gpus(?:[= ]\S+)?|--runtime[= ]nvidia)")
@@ -47,5 +48,5 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.HIGH,
     languages={"shell", "make", "yaml", "dockerfile"},
-    check=check,
+    check=cuda_code_only(check),
 )

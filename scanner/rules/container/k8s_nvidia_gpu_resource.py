@@ -30,6 +30,7 @@ import re
 from scanner.formats import yaml_doc
 from scanner.formats.lines import find
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import mentions, once, text_rule
 
 _FALLBACK = re.compile(r"nvidia\.com/gpu[\w.-]*|runtimeClassName:\s*nvidia")
@@ -70,5 +71,5 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.HIGH,
     languages={"yaml"},
-    check=check,
+    check=cuda_code_only(check),
 )

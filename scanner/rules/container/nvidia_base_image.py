@@ -27,6 +27,7 @@ from scanner.formats import dockerfile, yaml_doc
 from scanner.formats.lines import words
 from scanner.model import Risk, Severity
 from scanner.rules.container._images import cuda_image
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 
@@ -59,5 +60,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages={"dockerfile", "yaml"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -28,6 +28,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import matches, mentions, once, text_rule
 
 _VARIABLE = re.compile(r"(?<![\w$])(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES|NVIDIA_REQUIRE_CUDA"
@@ -49,5 +50,5 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.LOW,
     languages={"dockerfile", "yaml", "shell", "make"},
-    check=check,
+    check=cuda_code_only(check),
 )

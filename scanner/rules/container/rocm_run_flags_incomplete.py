@@ -28,6 +28,7 @@ import re
 
 from scanner.model import Risk, Severity
 from scanner.rules.container._docker_run import docker_runs
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _NEEDED = [
@@ -55,7 +56,7 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.MEDIUM,
     languages={"shell", "make", "yaml"},
-    check=check,
+    check=cuda_code_only(check),
 )
 
 # It checks the ROCm side itself: a repository that already builds for ROCm still needs it right

@@ -28,6 +28,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
 
 _MACRO = re.compile(r"__AMDGCN_WAVEFRONT_SIZE(?:__)?(?!\w)")
@@ -48,7 +49,7 @@ RULE = text_rule(
     risk=Risk.DEPRECATION,
     severity=Severity.MEDIUM,
     languages=SCRIPT_LANGUAGES | {"cmake", "python", "pyproject"},
-    check=check,
+    check=cuda_code_only(check),
 )
 
 # It checks the ROCm side itself: a repository that already builds for ROCm still needs it right

@@ -51,7 +51,7 @@ Known problems:
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import cg_aliases, cg_qualified, token_index
-from scanner.rules.libraries._judgement import judged, same_rule
+from scanner.rules.libraries._judgement import cuda_code_only, judged, same_rule
 
 _ASYNC = "HIP has no asynchronous group copies; load into __shared__ memory and __syncthreads()"
 _COLLECTIVE = "HIP's cooperative groups lack this collective; use a __shfl_xor loop over warpSize lanes or hipCUB"
@@ -147,5 +147,5 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("identifier", "include"),
     names=frozenset(_GAPS),
-    check=check,
+    check=cuda_code_only(check),
 )

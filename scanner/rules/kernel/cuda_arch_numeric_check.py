@@ -49,7 +49,7 @@ from scanner.analysis import hip_branches
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions
-from scanner.rules.libraries._judgement import judged
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 
 _ARCH = "__CUDA_ARCH__"
 _ARCH_FEATURES = re.compile(r"^__CUDA_ARCH_(LIST__|FEAT_\w+|SPECIFIC__|FAMILY_SPECIFIC__|SPECIFIC|FAMILY_SPECIFIC)$")
@@ -230,5 +230,5 @@ RULE = Rule(
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,
     on=("directive",),
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -35,6 +35,7 @@ Known problems:
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import in_host_pass, token_index
+from scanner.rules.libraries._judgement import cuda_code_only
 
 _DEVICE_RUNTIME = frozenset({
     "cudaDeviceSynchronize", "cudaLaunchDevice", "cudaLaunchDeviceV2", "cudaGetParameterBuffer",
@@ -81,5 +82,5 @@ RULE = Rule(
     severity=Severity.HIGH,
     on=("launch", "identifier"),
     names=_DEVICE_RUNTIME,
-    check=check,
+    check=cuda_code_only(check),
 )

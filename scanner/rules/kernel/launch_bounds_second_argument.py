@@ -36,6 +36,7 @@ Known problems:
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import int_of_tokens, paren_arguments, token_index
+from scanner.rules.libraries._judgement import cuda_code_only
 
 
 def check(ctx) -> None:
@@ -69,5 +70,5 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("identifier",),
     names=frozenset({"__launch_bounds__"}),
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -39,6 +39,7 @@ import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import cuda_code_only
 
 K = ci.CursorKind
 _DYNAMIC_ATTRIBUTES = frozenset({"cudaFuncAttributeMaxDynamicSharedMemorySize"})
@@ -107,5 +108,5 @@ RULE = Rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     on=("function", "call"),
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -45,4 +45,5 @@ RULE = library_rule(
     ],
     uses=[Use("cublasLt", _use, r"cublasLt[A-Z]\w*", known_only=True)],
     fold=True,
+    cuda_only=True,
 )

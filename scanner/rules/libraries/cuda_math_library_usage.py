@@ -86,4 +86,5 @@ RULE = library_rule(
         Use("cusolver", _use, r"cusolver[A-Z]\w*", known_only=True),
     ],
     fold=True,
+    cuda_only=True,
 )

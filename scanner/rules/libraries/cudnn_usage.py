@@ -69,4 +69,5 @@ RULE = library_rule(
         Use("cudnn_frontend", _use, scope=True),
     ],
     fold=True,
+    cuda_only=True,
 )

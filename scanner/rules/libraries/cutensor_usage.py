@@ -43,4 +43,5 @@ RULE = library_rule(
                         "supported.", r"cutensor[A-Z]\w*"),
     ],
     fold=True,
+    cuda_only=True,
 )

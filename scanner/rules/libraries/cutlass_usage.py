@@ -45,4 +45,5 @@ RULE = library_rule(
         Use("cute", f"CuTe (`cute::{{next}}`) {_FIX}", scope=True),
     ],
     fold=True,
+    cuda_only=True,
 )

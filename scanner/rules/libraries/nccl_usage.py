@@ -41,4 +41,5 @@ RULE = library_rule(
             r"nccl[A-Z]\w*", per="file"),
     ],
     fold=True,
+    cuda_only=True,
 )

@@ -120,4 +120,5 @@ RULE = library_rule(
     ],
     judge=_has_include_guard,
     fold=True,
+    cuda_only=True,
 )

@@ -65,4 +65,5 @@ RULE = library_rule(
         Use("NVTX3_", _use, r"NVTX3_\w+"),
     ],
     fold=True,
+    cuda_only=True,
 )

@@ -94,4 +94,5 @@ RULE = library_rule(
     ],
     extra={"asm": _asm},
     fold=True,
+    cuda_only=True,
 )

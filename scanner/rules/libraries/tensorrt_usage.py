@@ -49,4 +49,5 @@ RULE = library_rule(
         Use("nvcaffeparser1", _USE),
     ],
     fold=True,
+    cuda_only=True,
 )

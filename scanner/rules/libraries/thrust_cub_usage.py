@@ -61,4 +61,5 @@ RULE = library_rule(
                       "rocThrust.", scope=True, per="file"),
     ],
     fold=True,
+    cuda_only=True,
 )

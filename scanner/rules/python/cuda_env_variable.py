@@ -39,7 +39,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import judged
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.python._env import SET, env_uses
 from scanner.rules.textual import mentions, once, text_rule
 
@@ -90,5 +90,5 @@ RULE = text_rule(
     risk=Risk.PERFORMANCE,
     severity=Severity.LOW,
     languages={"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

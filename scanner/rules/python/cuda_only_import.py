@@ -28,6 +28,7 @@ References:
 
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 # module (or module prefix, "x." meaning x and its submodules) -> advice
@@ -60,5 +61,5 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.HIGH,
     languages={"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

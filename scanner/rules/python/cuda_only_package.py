@@ -35,6 +35,7 @@ import re
 
 from scanner.formats import packages
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 # (pattern on the normalised name, advice); the first match wins.
@@ -86,5 +87,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages={"requirements", "pyproject", "conda", "python"},
-    check=check,
+    check=cuda_code_only(check),
 )

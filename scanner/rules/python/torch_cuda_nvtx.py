@@ -28,6 +28,7 @@ References:
 
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _NAMES = ("torch.cuda.nvtx", "torch.autograd.profiler.emit_nvtx")
@@ -47,5 +48,5 @@ RULE = text_rule(
     risk=Risk.PERFORMANCE,
     severity=Severity.INFO,
     languages={"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -27,6 +27,7 @@ import re
 
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, matches, once, text_rule
 
 _INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu\d+")
@@ -62,5 +63,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     languages=SCRIPT_LANGUAGES | {"requirements", "pyproject", "conda"},
-    check=check,
+    check=cuda_code_only(check),
 )

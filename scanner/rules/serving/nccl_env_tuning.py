@@ -34,6 +34,7 @@ import re
 
 from scanner.formats.lines import code_lines
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
 
 _NVIDIA_ONLY = re.compile(r"NCCL_(?:NVLS|MNNVL|CUMEM|COLLNET|P2P_NVL|NVB|SHARP)\w*")
@@ -66,5 +67,5 @@ RULE = text_rule(
     risk=Risk.PERFORMANCE,
     severity=Severity.LOW,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -28,6 +28,7 @@ import re
 
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
 
 CUDA_ONLY = frozenset({"FLASH_ATTN", "FLASH_ATTN_VLLM_V1", "FLASHINFER", "FLASHINFER_VLLM_V1", "XFORMERS",
@@ -66,5 +67,5 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.HIGH,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -28,6 +28,7 @@ import re
 
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import logical, mentions, once, text_rule
 
 _LAUNCH = re.compile(r"(?<![\w-])vllm\s+serve\b|vllm\.entrypoints\.(?:openai\.)?api_server\b")
@@ -69,5 +70,5 @@ RULE = text_rule(
     risk=Risk.PERFORMANCE,
     severity=Severity.INFO,
     languages={"shell", "dockerfile", "yaml", "make", "python"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -29,6 +29,7 @@ import re
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
 from scanner.rules.container._images import cuda_image
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _ACTION = re.compile(r"^(?:Jimver|N-Storm)/cuda-toolkit@", re.I)
@@ -61,5 +62,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     languages={"yaml"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -27,6 +27,7 @@ import re
 
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _NVIDIA = re.compile(r"(?<![a-z0-9])(gpu|gpus|cuda|nvidia|a100|a10g|a10|h100|h200|b200|gh200|v100|t4|l4|l40s?"
@@ -71,5 +72,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     languages={"yaml"},
-    check=check,
+    check=cuda_code_only(check),
 )

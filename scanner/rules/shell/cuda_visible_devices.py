@@ -29,7 +29,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import judged
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.python._env import READ, env_uses
 from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
 
@@ -65,5 +65,5 @@ RULE = text_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.LOW,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

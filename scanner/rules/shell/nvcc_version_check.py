@@ -24,6 +24,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
 
 _CHECK = re.compile(r"(?<![\w.-])(?:[\w${}()./-]*/)?nvcc\s+(?:--version|-V)\b"
@@ -49,5 +50,5 @@ RULE = text_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )

@@ -24,6 +24,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
+from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
 
 _COMMAND = re.compile(r"(?<![\w.-])rocm-smi(?![\w.-])")
@@ -43,7 +44,7 @@ RULE = text_rule(
     risk=Risk.DEPRECATION,
     severity=Severity.LOW,
     languages=SCRIPT_LANGUAGES | {"python"},
-    check=check,
+    check=cuda_code_only(check),
 )
 
 # It checks the ROCm side itself: a repository that already builds for ROCm still needs it right
