@@ -34,7 +34,8 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
 
     Not reported: a launch of 32 threads of a kernel in the same file that never works per warp (it only indexes
-    elements by threadIdx), and a width the project defines per platform.
+    elements by threadIdx), a tile of 32 in a file that only uses the tile's own API (`thread_rank()`,
+    `meta_group_rank()`, `cg::reduce`: consistent on AMD), and a width the project defines per platform.
 
 Known problems:
     Found on the tokens: a block size computed at run time that happens to be 32 is not seen, and a block of 32
@@ -137,7 +138,7 @@ def check(ctx) -> None:
         return
     if tok.text in _TILES:
         spelled = _is_32(args[0], values)
-        if spelled and not per_platform_name(ctx, spelled):
+        if spelled and not per_platform_name(ctx, spelled) and _raw_warp_code(ctx):
             ctx.report(f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles: half of a 64-lane AMD "
                        "wavefront; code that takes the tile for the whole warp (per-warp slots, ballots) breaks. "
                        "Size tiles from a per-platform warp constant.", at=tok)
@@ -164,6 +165,17 @@ def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
                "each row of 32 threads is one CUDA warp but half a 64-lane AMD wavefront, so lane arithmetic on "
                "threadIdx.x and shuffles see two rows per wavefront. Size x from a per-platform warp constant.",
                at=ctx.token, severity=Severity.LOW)
+
+
+def _raw_warp_code(ctx) -> bool:
+    """The file also works on the hardware warp directly (a raw shuffle, ballot or activemask, warpSize): the
+    place where a 32-lane tile and a 64-lane wavefront disagree. Code that goes through the tile's own API only
+    (`tile.thread_rank()`, `meta_group_rank()`, `cg::reduce(tile, ...)`) stays consistent on AMD."""
+    cache = ctx.facts.cache
+    if "rocport:raw-warp" not in cache:
+        cache["rocport:raw-warp"] = any(t.kind == IDENT and (t.text.startswith(("__shfl", "__ballot")) or t.text in (
+            "__activemask", "warpSize")) for t in ctx.facts.view.code)
+    return cache["rocport:raw-warp"]
 
 
 def _value_note(spelled: str) -> str:
