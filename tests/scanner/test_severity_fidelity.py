@@ -293,3 +293,35 @@ def test_other_vendors_backends_are_not_cuda_code_to_migrate(tmp_path, rel):
     assert not findings(path, codes, root=tmp_path)
     control = write(tmp_path, "cuda/" + Path(rel).name, texts[Path(rel).suffix])
     assert findings(control, codes, root=tmp_path), "the same file elsewhere is reported"
+
+
+def test_a_diagnostic_nvidia_smi_is_info_and_one_whose_output_decides_something_is_not():
+    expected = {
+        "ROC231_nvidia_smi.sh": {3: Severity.INFO, 4: Severity.MEDIUM, 5: Severity.MEDIUM, 6: Severity.INFO,
+                                 7: Severity.MEDIUM},
+        "ROC231_nvidia_smi_errexit.sh": {4: Severity.LOW, 5: Severity.INFO},
+        "ROC231_nvidia_smi.py": {6: Severity.MEDIUM, 7: Severity.MEDIUM, 8: Severity.INFO, 9: Severity.INFO},
+    }
+    for name, severities in expected.items():
+        found = findings(RULE_FIXTURES / name, ["ROC231"])
+        assert {f.line: f.severity for f in found} == severities, name
+        assert all(("only prints" in f.message) == (f.severity != Severity.MEDIUM) for f in found), name
+
+
+@pytest.mark.parametrize("code, text", [
+    ("ROC231", 'print("run nvidia-smi to see the GPUs")\n'),
+    ("ROC232", 'logging.info("rocm-smi reported %s", x)\n'),
+    ("ROC234", 'raise RuntimeError("nvcc --version failed: install the CUDA toolkit")\n'),
+    ("ROC212", 'parser.add_argument("--arch", help="passed as -arch=sm_80 to nvcc")\n'),
+    ("ROC253", 'warnings.warn("NCCL_ALGO=Tree is slow here")\n'),
+])
+def test_python_messages_that_name_a_command_or_setting_are_not_findings(tmp_path, code, text):
+    assert not findings(write(tmp_path, "tool.py", "import logging, warnings\n" + text), [code])
+
+
+def test_nccl_settings_rccl_honours_alike_are_not_reported_and_cumem_follows_the_target(tmp_path):
+    path = write(tmp_path, "run.sh", "export NCCL_NET_GDR_LEVEL=2\nexport NCCL_P2P_LEVEL=PXB\n"
+                                     "export NCCL_MAX_NCHANNELS=16\nexport NCCL_ALGO=Tree\nexport NCCL_PROTO=Simple\n"
+                                     "export NCCL_CUMEM_ENABLE=0\n")
+    assert [f.line for f in findings(path, ["ROC253"])] == [6]
+    assert not findings(path, ["ROC253"], target=TargetProfile.parse(None, "10.0"))

@@ -28,8 +28,8 @@ References:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
+from scanner.rules.libraries._judgement import command_matches, cuda_code_only
+from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _MACRO = re.compile(r"__AMDGCN_WAVEFRONT_SIZE(?:__)?(?!\w)")
 
@@ -37,7 +37,7 @@ _MACRO = re.compile(r"__AMDGCN_WAVEFRONT_SIZE(?:__)?(?!\w)")
 def check(ctx) -> None:
     if not mentions(ctx, "__amdgcn_wavefront_size"):
         return
-    for line, col, match in matches(ctx, _MACRO):
+    for line, col, match in command_matches(ctx, _MACRO):
         once(ctx, line, col, f"`{match.group(0)}` is deprecated since ROCm 6.4 and will be removed; set in the build "
              "it also overrides the compiler's per-target value (wrong on wave32 GPUs). Remove it and use "
              "`warpSize` at run time.", length=len(match.group(0)))

@@ -136,6 +136,15 @@ def python_messages(facts) -> list[tuple[int, int, int]]:
     return out
 
 
+def command_matches(ctx, pattern: re.Pattern, group: int | str = 0, python_lines: bool = False):
+    """`textual.matches` without the matches inside a Python message string (`in_python_message`)."""
+    from scanner.rules.textual import matches
+
+    for line, col, match in matches(ctx, pattern, group, python_lines):
+        if not in_python_message(ctx, line, col):
+            yield line, col, match
+
+
 def in_python_message(ctx, line: int, col: int) -> bool:
     """Whether a match that `textual.matches` placed at (line, col) of a Python file lies in a message string."""
     if ctx.language != "python":

@@ -27,8 +27,8 @@ import re
 
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import SCRIPT_LANGUAGES, matches, once, text_rule
+from scanner.rules.libraries._judgement import command_matches, cuda_code_only
+from scanner.rules.textual import SCRIPT_LANGUAGES, once, text_rule
 
 _INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu\d+")
 _LOCAL = re.compile(r"\b(?:torch|torchvision|torchaudio|xformers)\s*={1,3}\s*[\d.]+(?:\w+)?\+cu\d+")
@@ -38,7 +38,7 @@ _CONDA = re.compile(r"(?<![\w-])pytorch-cuda\b|(?<![\w-])-c\s+nvidia\b")
 def check(ctx) -> None:
     for pattern, what in ((_INDEX, "a PyTorch CUDA wheel index"), (_LOCAL, "a CUDA build of PyTorch"),
                           (_CONDA, "PyTorch's CUDA build from conda")):
-        for line, col, match in matches(ctx, pattern):
+        for line, col, match in command_matches(ctx, pattern):
             if ctx.port.ported:  # the repository builds for ROCm: this install is its NVIDIA side
                 message = (f"`{match.group(0)}` is {what}: right for the NVIDIA side; where this install also serves "
                            "the ROCm path, take `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or "

@@ -1,30 +1,33 @@
-"""NCCL environment tuning that RCCL ignores or reads differently (NCCL_NVLS_ENABLE, NCCL_ALGO, channel counts).
+"""NCCL environment settings that RCCL ignores or reads differently (NVLS, CollNet, NVIDIA-only algorithms).
 
 What it finds:
-    `NCCL_*` variables set in scripts, Dockerfiles, YAML and Python that either name NVIDIA-only features
-    (`NCCL_NVLS_*` NVLink SHARP, `NCCL_MNNVL_*`, `NCCL_CUMEM_*`, `NCCL_COLLNET_*`, `NCCL_P2P_NVL_*`,
-    `NCCL_NVB_*`) or carry NVIDIA-topology tuning (`NCCL_ALGO`, `NCCL_PROTO`, `NCCL_MIN_NCHANNELS`,
-    `NCCL_MAX_NCHANNELS`, `NCCL_BUFFSIZE`, `NCCL_NTHREADS`, `NCCL_P2P_LEVEL`, `NCCL_NET_GDR_LEVEL`). Debug and
-    interface settings (`NCCL_DEBUG`, `NCCL_SOCKET_IFNAME`, `NCCL_IB_HCA`) mean the same to RCCL and are not
-    reported; neither are files that already mention ROCm or RCCL (tuned for it).
+    `NCCL_*` variables set in scripts, Dockerfiles, YAML and Python that RCCL ignores or treats differently:
+    NVIDIA-only features (`NCCL_NVLS_*` NVLink SHARP, `NCCL_MNNVL_*`, `NCCL_COLLNET_*`, `NCCL_P2P_NVL_*`,
+    `NCCL_NVB_*`, `NCCL_SHARP_*`), `NCCL_CUMEM_*` for targets before ROCm 10.0 (RCCL documents
+    `NCCL_CUMEM_ENABLE` from 10.0, disabled by default), and `NCCL_ALGO` naming an algorithm RCCL does not
+    have (`NVLS`, `NVLSTree`, `CollNetDirect`, `CollNetChain`). Settings RCCL reads with the same meaning
+    (`NCCL_ALGO=Ring`, channel and CTA counts, `NCCL_PROTO`, `NCCL_BUFFSIZE`, `NCCL_P2P_LEVEL`,
+    `NCCL_NET_GDR_LEVEL`, `NCCL_CROSS_NIC`, debug and interface settings) are not reported, nor are reads and
+    messages that only name a variable.
 
 Why it breaks on ROCm:
     RCCL reads the `NCCL_*` names, so nothing fails, but NVLink-only features do not exist on AMD's Infinity
-    Fabric (xGMI) and the values tuned for an NVLink/NVSwitch topology are wrong for MI300X: collectives run
-    slower than RCCL's defaults, or than AMD's recommended settings (the practitioner's MI300X setup uses
-    `NCCL_MIN_NCHANNELS=112`).
+    Fabric (xGMI): the setting does nothing, and the behaviour it was meant to buy (in-switch reductions,
+    multi-node NVLink) is not there. An `NCCL_ALGO` that names such an algorithm leaves RCCL to its own
+    choice. Tuning RCCL honours the same way still carries NVIDIA-topology values, but that is measured, not
+    migrated (see Use instead).
 
 Example:
     export NCCL_NVLS_ENABLE=1
-    export NCCL_ALGO=Ring
-    export NCCL_MAX_NCHANNELS=16
+    export NCCL_ALGO=NVLSTree
 
 Use instead:
     Drop the NVIDIA-only variables; start from RCCL's defaults and AMD's MI300X tuning guide
     (`NCCL_MIN_NCHANNELS=112` for single-node collectives, `HSA_FORCE_FINE_GRAIN_PCIE=1` where needed), and
-    re-measure with rccl-tests before keeping any override.
+    re-measure any NCCL tuning kept from NVIDIA machines with rccl-tests.
 
 References:
+    https://rocm.docs.amd.com/projects/rccl/en/latest/api-reference/env-variables.html
     https://rocm.docs.amd.com/projects/rccl/en/latest/how-to/rccl-usage-tips.html
     https://rocm.docs.amd.com/en/latest/how-to/system-optimization/mi300x.html
     https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html
@@ -32,38 +35,45 @@ References:
 
 import re
 
-from scanner.formats.lines import code_lines
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
+from scanner.rules.libraries._judgement import command_matches, cuda_code_only
+from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
-_NVIDIA_ONLY = re.compile(r"NCCL_(?:NVLS|MNNVL|CUMEM|COLLNET|P2P_NVL|NVB|SHARP)\w*")
-_TUNING = re.compile(r"NCCL_(?:ALGO|PROTO|MIN_NCHANNELS|MAX_NCHANNELS|MIN_CTAS|MAX_CTAS|BUFFSIZE|NTHREADS|P2P_LEVEL"
-                     r"|NET_GDR_LEVEL|NET_GDR_READ|CROSS_NIC|P2P_NET_CHUNKSIZE|P2P_PCI_CHUNKSIZE)")
+_NVIDIA_ONLY = re.compile(r"NCCL_(?:NVLS|MNNVL|COLLNET|P2P_NVL|NVB|SHARP)\w*")
+_CUMEM = re.compile(r"NCCL_CUMEM\w*")
+_RCCL_CUMEM = (10, 0)  # RCCL's environment-variable reference lists NCCL_CUMEM_ENABLE from ROCm 10.0
+# NCCL_ALGO values naming algorithms built on NVLink SHARP or CollNet, which RCCL does not have.
+_NVIDIA_ALGOS = re.compile(r"\b(?:NVLS\w*|CollNet\w*)\b", re.I)
 # A setting: an assignment, ENV, a YAML key or env entry, an os.environ key.
 _SETTING = re.compile(r"(?<![\w$])(NCCL_[A-Z0-9_]+)(?=\s*[=:]|[\"']?\]?\s*=|\s+\S|[\"']\s*[,:\]]|$)")
-_PORTED = re.compile(r"\b(?:rocm|rccl|hip|mi300x?|mi325x?|mi355x?)\b", re.I)
+_VALUE = re.compile(r"^[\"'\]]*\s*[=: ]\s*[\"']?([^\"'\s;]+)")
 
 
 def check(ctx) -> None:
     if not mentions(ctx, "nccl_"):
         return
-    ported = any(_PORTED.search(text) for _, text in code_lines(ctx.facts))
-    for line, col, match in matches(ctx, _SETTING, 1):
+    for line, col, match in command_matches(ctx, _SETTING, 1):
         name = match.group(1)
         if _NVIDIA_ONLY.fullmatch(name):
             once(ctx, line, col, f"`{name}` configures an NVIDIA-only NCCL feature (NVLink SHARP, multi-node NVLink, "
-                 "cuMem, CollNet): RCCL has none of them on AMD's Infinity Fabric; drop it.", length=len(name),
-                 key=name)
-        elif _TUNING.fullmatch(name) and not ported:
-            once(ctx, line, col, f"`{name}` is NCCL tuning for an NVIDIA topology; RCCL reads it too, so the value "
-                 "applies to MI300X's xGMI fabric: start from RCCL's defaults / AMD's MI300X guidance (e.g. "
-                 "NCCL_MIN_NCHANNELS=112) and re-measure with rccl-tests.", length=len(name), key=name)
-
+                 "CollNet): RCCL has none of them on AMD's Infinity Fabric, so it does nothing; drop it.",
+                 length=len(name), key=name)
+        elif _CUMEM.fullmatch(name) and not (name == "NCCL_CUMEM_ENABLE" and ctx.target.rocm_at_least(
+                *_RCCL_CUMEM)):
+            once(ctx, line, col, f"`{name}` configures NCCL's cuMem allocations, which RCCL ignores before ROCm "
+                 f"10.0 (the target is {ctx.target.rocm_text}; from 10.0 RCCL reads NCCL_CUMEM_ENABLE, off by "
+                 "default).", length=len(name), key=name)
+        elif name == "NCCL_ALGO":
+            value = _VALUE.match(ctx.line_text(line)[match.end(1):])
+            algos = _NVIDIA_ALGOS.findall(value.group(1)) if value else []
+            if algos:
+                once(ctx, line, col, f"`NCCL_ALGO` names {', '.join(f'`{a}`' for a in algos)}, which RCCL does not "
+                     "have (NVLink SHARP / CollNet): it is left to RCCL's own choice; use Ring or Tree, or drop it.",
+                     length=len(name), key=name)
 
 RULE = text_rule(
     name="serving-nccl-env-tuning",
-    summary="NCCL environment tuning that RCCL ignores or reads differently (NVLS, ALGO, channel counts)",
+    summary="NCCL environment settings that RCCL ignores or reads differently (NVLS, CollNet, NVIDIA algorithms)",
     risk=Risk.PERFORMANCE,
     severity=Severity.LOW,
     languages=SCRIPT_LANGUAGES | {"python"},

@@ -28,8 +28,8 @@ import re
 
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
+from scanner.rules.libraries._judgement import command_matches, cuda_code_only
+from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 CUDA_ONLY = frozenset({"FLASH_ATTN", "FLASH_ATTN_VLLM_V1", "FLASHINFER", "FLASHINFER_VLLM_V1", "XFORMERS",
                        "FLASHMLA", "FLASHMLA_VLLM_V1", "FLASHMLA_SPARSE", "CUTLASS_MLA", "CUTLASS_MLA_VLLM_V1",
@@ -42,7 +42,7 @@ _ADVICE = ("on ROCm use `ROCM_AITER_FA` (with VLLM_ROCM_USE_AITER=1), `ROCM_ATTN
 def check(ctx) -> None:
     if not (mentions(ctx, "vllm_attention_backend") or mentions(ctx, "--attention-backend")):
         return
-    for line, col, match in matches(ctx, _SETTING, 1, python_lines=True):
+    for line, col, match in command_matches(ctx, _SETTING, 1, python_lines=True):
         _report(ctx, line, col, match.group(1))
     if ctx.language == "yaml":  # Kubernetes `env: [{name: VLLM_ATTENTION_BACKEND, value: FLASHINFER}]`
         for doc in yaml_doc.documents(ctx.facts):

@@ -24,8 +24,8 @@ References:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
+from scanner.rules.libraries._judgement import command_matches, cuda_code_only
+from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _CHECK = re.compile(r"(?<![\w.-])(?:[\w${}()./-]*/)?nvcc\s+(?:--version|-V)\b"
                     r"|\b(?:which|command\s+-v|type|hash)\s+(?:[\w${}()./-]*/)?nvcc\b")
@@ -34,7 +34,7 @@ _CHECK = re.compile(r"(?<![\w.-])(?:[\w${}()./-]*/)?nvcc\s+(?:--version|-V)\b"
 def check(ctx) -> None:
     if not mentions(ctx, "nvcc"):
         return
-    for line, col, match in matches(ctx, _CHECK):
+    for line, col, match in command_matches(ctx, _CHECK):
         if ctx.port.ported:  # the repository builds for ROCm: this probe is on (or next to) its NVIDIA path
             message = (f"`{match.group(0)}` probes for the CUDA toolkit: right for the NVIDIA build, but where this "
                        "also runs on the ROCm path, probe `hipcc --version` / `hipconfig --version` there.")

@@ -24,8 +24,8 @@ References:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
+from scanner.rules.libraries._judgement import command_matches, cuda_code_only
+from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _COMMAND = re.compile(r"(?<![\w.-])rocm-smi(?![\w.-])")
 
@@ -33,7 +33,7 @@ _COMMAND = re.compile(r"(?<![\w.-])rocm-smi(?![\w.-])")
 def check(ctx) -> None:
     if not mentions(ctx, "rocm-smi"):
         return
-    for line, col, match in matches(ctx, _COMMAND):
+    for line, col, match in command_matches(ctx, _COMMAND):
         once(ctx, line, col, "rocm-smi is being retired: use `amd-smi` (static / metric / monitor, `--json` for "
              "parsing).", length=len(match.group(0)))
 
