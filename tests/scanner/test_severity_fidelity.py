@@ -325,3 +325,20 @@ def test_nccl_settings_rccl_honours_alike_are_not_reported_and_cumem_follows_the
                                      "export NCCL_CUMEM_ENABLE=0\n")
     assert [f.line for f in findings(path, ["ROC253"])] == [6]
     assert not findings(path, ["ROC253"], target=TargetProfile.parse(None, "10.0"))
+
+
+# -- the catalogue (and SARIF's rule descriptor) states the most a rule reports ----------------------------
+MINE = [code for code in sorted(catalogue()) if "130" <= code[3:] <= "169" or code.startswith("ROC2")]
+
+
+@pytest.mark.parametrize("code", MINE)
+def test_no_finding_is_above_its_rules_catalogue_severity_at_the_default_target(code):
+    rule = catalogue()[code]
+    assert rule.severity_for(TargetProfile())[0] == rule.severity  # SARIF's defaultConfiguration agrees
+    for fixture in sorted(RULE_FIXTURES.glob(f"{code}_*")):
+        found = list(findings(fixture, [code]))
+        if "repository" in rule.on:
+            extra = analyze_repository([fixture], fixture.parent, codes=[code])
+            found += extra.findings if extra is not None else []
+        for f in found:
+            assert f.severity.rank <= rule.severity.rank, (fixture.name, f.line, f.severity)
