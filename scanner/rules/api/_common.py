@@ -229,7 +229,8 @@ def declaration_only(ctx) -> str:
     before2 = neighbour(ctx, tok, -2)
     if before is not None and before.text == "(" and after is not None and after.text == ")" and before2 is not None \
             and before2.kind == "identifier" and before2.text.isupper():
-        return f"`{before2.text}({tok.text})` lists the entry point for a loader, not a call: port the code that calls it."
+        return (f"`{before2.text}({tok.text})` lists the entry point for a loader, not a call: port the code that "
+                "calls it.")
     if any(t.kind == "literal" and t.text.strip("\"") == tok.text for t in _line_literals(ctx, line)):
         return f"The line names `{tok.text}` for a symbol lookup (dlsym/GetProcAddress), not a call."
     return ""

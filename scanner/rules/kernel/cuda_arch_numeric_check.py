@@ -101,8 +101,9 @@ def check(ctx) -> None:
 
 
 def _fallback(ctx, directive) -> str | None:
-    """The branch HIP takes (`#else` branch at line 12) when the #if chain of `directive` has an #else and every branch HIP may
-    take holds code that computes something; None when HIP may take no branch, an empty one or one that traps."""
+    """The branch HIP takes ("`#else` branch at line 12") when the #if chain of `directive` has an #else and
+    every branch HIP may take holds code that computes something; None when HIP may take no branch, an empty
+    one or one that traps."""
     view = ctx.facts.view
     branches = _chain(view.directives, directive)
     if not branches or branches[-1][0].name != "else":

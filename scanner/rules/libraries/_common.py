@@ -136,8 +136,8 @@ def report_once(ctx, message: str, at=None, per: str = "line", line: int | None 
 _LINES_SHOWN = 8
 _NAMES_SHOWN = 6
 # A use's message that says the library (or the name) has nothing to port to on ROCm.
-_NO_EQUIVALENT = re.compile(r"has no (?:\w+ )?(?:ROCm|HIP|hip\w*|MIOpen|roc\w*|direct \w+) (?:equivalent|port|counterpart)"
-                            r"|has no ROCm|no roctx counterpart|is not in HIP", re.I)
+_NO_EQUIVALENT = re.compile(r"has no (?:\w+ )?(?:ROCm|HIP|hip\w*|MIOpen|roc\w*|direct \w+) "
+                            r"(?:equivalent|port|counterpart)|has no ROCm|no roctx counterpart|is not in HIP", re.I)
 
 
 @dataclass

@@ -21,6 +21,7 @@ import re
 from contextlib import contextmanager
 
 from scanner.model import Risk, Severity
+from scanner.rules.textual import matches
 
 _VARIANTS: dict[tuple[int, Severity, Risk | None], tuple[object, object]] = {}
 
@@ -99,7 +100,8 @@ def _in_other_backend(ctx) -> bool:
 
 
 # -- Python strings that are messages ---------------------------------------------------------------------
-_MESSAGE_CALLS = frozenset({"print", "echo", "secho", "write", "debug", "info", "warning", "warn", "error",
+# Not `write`: `f.write("nvidia-smi\n")` may be generating a script.
+_MESSAGE_CALLS = frozenset({"print", "echo", "secho", "debug", "info", "warning", "warn", "error",
                             "exception", "critical", "fatal", "log", "notice"})
 _MESSAGE_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message"})
 
@@ -138,8 +140,6 @@ def python_messages(facts) -> list[tuple[int, int, int]]:
 
 def command_matches(ctx, pattern: re.Pattern, group: int | str = 0, python_lines: bool = False):
     """`textual.matches` without the matches inside a Python message string (`in_python_message`)."""
-    from scanner.rules.textual import matches
-
     for line, col, match in matches(ctx, pattern, group, python_lines):
         if not in_python_message(ctx, line, col):
             yield line, col, match
