@@ -65,6 +65,9 @@ class Port:
     # CUDA names the project's own HIP header maps (`#define cublasCreate hipblasCreate` in a header that includes
     # HIP's runtime, or under a HIP branch): the project already ported them.
     hip_mapped: frozenset[str] = frozenset()
+    # Sources the project's CMake adds only inside a CUDA-only branch (`if(BUILD_CUDA)`, never in its HIP branch):
+    # the ROCm build never compiles them (bitsandbytes' sm75/sm80 MMA kernels).
+    cuda_only_sources: frozenset[str] = frozenset()
 
     @property
     def ported(self) -> bool:
@@ -81,7 +84,8 @@ class Port:
         """What a file's cached result depends on."""
         return {"hip_macros": sorted(self.hip_macros), "ported": self.ported, "per_platform": sorted(self.per_platform),
                 "hip_undefined": sorted(self.hip_undefined), "shims": sorted(self.shims),
-                "hip_twins": sorted(self.hip_twins), "hip_mapped": sorted(self.hip_mapped)}
+                "hip_twins": sorted(self.hip_twins), "hip_mapped": sorted(self.hip_mapped),
+                "cuda_only_sources": sorted(self.cuda_only_sources)}
 
 
 @dataclass
@@ -90,6 +94,8 @@ class _Learned:
     per_platform: set[str] = field(default_factory=set)
     shims: set[str] = field(default_factory=set)
     mapped: set[str] = field(default_factory=set)
+    # CMake source mentions: path -> whether any mention sits outside a CUDA-only branch.
+    cmake_sources: dict[str, bool] = field(default_factory=dict)
 
 
 def learn(root: str, jobs) -> Port:
@@ -119,6 +125,8 @@ def learn(root: str, jobs) -> Port:
             match = pattern.search(text) if text else None
             if match:
                 evidence.setdefault(f"{rank}:{job.language}", f"{what} in {job.rel} (`{match.group(0).strip()}`)")
+            if text and job.language == "cmake":
+                _learn_cmake_sources(job.rel, text, learned.cmake_sources)
             if text and job.language in ("cmake", "make", "python", "shell"):
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
     hip_macros = frozenset(learned.macros - HIP_BUILTINS)
@@ -128,7 +136,9 @@ def learn(root: str, jobs) -> Port:
     ordered = [evidence[key] for key in sorted(evidence)]  # the strongest sign first: a HIP build
     return Port(hip_macros, tuple(ordered[:_MAX_EVIDENCE]), frozenset(learned.per_platform),
                 _hip_undefined(sources, hip_macros), frozenset(learned.shims),
-                _twins(cuda_files, hip_sources), frozenset(learned.mapped))
+                _twins(cuda_files, hip_sources), frozenset(learned.mapped),
+                frozenset(path for path, elsewhere in learned.cmake_sources.items()
+                          if not elsewhere and path in set(cuda_files)) if evidence else frozenset())
 
 
 def _learn_directives(text: str, learned: _Learned) -> None:
@@ -241,6 +251,42 @@ def _twins(cuda_sources: list[str], hip_sources: list[str]) -> frozenset[str]:
         if f"{stem}.hip" in hip or f"{stem}_hip.{suffix}" in hip or f"{stem}_hip.cuh" in set(cuda_sources):
             twins.add(rel)
     return frozenset(twins)
+
+
+_CMAKE_BLOCK = re.compile(r"^\s*(if|elseif|else|endif)\s*\((.*)$", re.I)
+_CUDA_ONLY_CONDITION = re.compile(r"BUILD_CUDA|USE_CUDA|WITH_CUDA|GGML_CUDA\b|CMAKE_CUDA_COMPILER|STREQUAL\s+\"?cuda\b|"
+                                  r"^\s*CUDA\b|CUDAToolkit_FOUND|CUDA_FOUND", re.I)
+_HIP_CONDITION = re.compile(r"HIP|ROCM", re.I)
+_CMAKE_SOURCE = re.compile(r"[\w${}./-]+\.(?:cu|cuh|cpp|cc|c)\b")
+
+
+def _learn_cmake_sources(rel: str, text: str, sources: dict[str, bool]) -> None:
+    """Which sources a CMake file names inside a CUDA-only `if()` branch, and which anywhere else."""
+    base = os.path.dirname(rel)
+    stack: list[bool] = []  # per open if(): the current branch is CUDA-only
+    for line in text.split("\n"):
+        code = line.split("#", 1)[0]
+        block = _CMAKE_BLOCK.match(code)
+        if block:
+            kind, condition = block.group(1).lower(), block.group(2)
+            cuda_only = bool(_CUDA_ONLY_CONDITION.search(condition)) and not _HIP_CONDITION.search(condition) \
+                and "NOT" not in condition.upper().split()
+            if kind == "if":
+                stack.append(cuda_only)
+            elif kind == "elseif" and stack:
+                stack[-1] = cuda_only
+            elif kind == "else" and stack:
+                stack[-1] = False
+            elif kind == "endif" and stack:
+                stack.pop()
+            continue
+        inside = any(stack)
+        for mention in _CMAKE_SOURCE.findall(code):
+            mention = re.sub(r"^\$\{(?:CMAKE_CURRENT_SOURCE_DIR|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\}/", "", mention)
+            if "${" in mention:
+                continue
+            path = os.path.normpath(os.path.join(base, mention)).replace(os.sep, "/")
+            sources[path] = sources.get(path, False) or not inside
 
 
 def _is_ci(rel: str) -> bool:

@@ -39,6 +39,9 @@ class PortNotes:
             if mapped:
                 return Severity.INFO, (f"The project's own HIP header maps `{mapped}` to its HIP counterpart "
                                        "(`#define` beside HIP's runtime): this use is already ported.")
+            if facts.path in facts.port.cuda_only_sources:
+                return Severity.INFO, ("The project's CMake adds this file only to its CUDA build (inside a "
+                                       "CUDA-only if()): its ROCm build never compiles it.")
             if facts.path in facts.port.hip_twins:
                 return Severity.INFO, ("This file has a hand-written HIP twin beside it (a .hip or _hip source): "
                                        "the ROCm build compiles that one, so check the twin rather than this line.")

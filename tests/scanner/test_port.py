@@ -229,3 +229,23 @@ def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
     by_line = {f.line: f for f in findings}
     assert by_line[7].severity == Severity.INFO and "maps `cuMemCreate`" in by_line[7].message
     assert by_line[8].severity != Severity.INFO  # cuMemRelease is not in the project's header
+
+
+def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp_path):
+    root = _write(tmp_path, {
+        "CMakeLists.txt": """
+            set(GPU_FILES csrc/ops.cu)
+            if(BUILD_CUDA)
+                list(APPEND SRC ${GPU_FILES} csrc/mma_sm80.cu)  # sm80+ only
+            elseif(BUILD_HIP)
+                enable_language(HIP)
+                list(APPEND SRC ${GPU_FILES})
+            endif()
+        """,
+        "csrc/ops.cu": "__global__ void k(int* o) { o[threadIdx.x % 32] = 0; }\n",
+        "csrc/mma_sm80.cu": "__global__ void m(int* o) { asm volatile(\"mma.sync.aligned.m16n8k16 {};\"); }\n",
+    })
+    port = plan(root, ScanOptions())[0].port
+    assert port.cuda_only_sources == {"csrc/mma_sm80.cu"}
+    findings = [f for r in scan(root, ScanOptions(enable=("ROC120",))) for f in r.findings]
+    assert findings and all(f.severity == Severity.INFO and "only to its CUDA build" in f.message for f in findings)
