@@ -11,12 +11,14 @@ buffer, so memory stays bounded by the number of workers, not the number of file
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections import deque
@@ -48,8 +50,23 @@ class _Worker:
     deadline: float = 0.0
 
 
+# The analysis runs on a thread of its own with this much stack, and libclang parses on that thread
+# (LIBCLANG_NOTHREADS) instead of its 8 MiB safety thread: clang's parser recurses once per nesting level, and a
+# hostile header nested some thousands of levels deep (`template <typename T` repeated) overflowed 8 MiB and took
+# the worker down (SIGSEGV). Only the pages used are ever committed.
+_ANALYSIS_STACK_BYTES = 512 * 1024 * 1024
+
+
 def worker_main() -> None:
     """The worker side (`python -m scanner.worker`): options first, then one job at a time until stdin closes."""
+    os.environ.setdefault("LIBCLANG_NOTHREADS", "1")
+    threading.stack_size(_ANALYSIS_STACK_BYTES)
+    analysis = threading.Thread(target=_serve, name="rocport-analysis")
+    analysis.start()
+    analysis.join()
+
+
+def _serve() -> None:
     receive = Connection(os.dup(0), writable=False)
     send = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # whatever a library prints goes to stderr, never into the protocol
@@ -105,8 +122,9 @@ def _fault_injection(job: FileJob) -> None:
         open(once, "w").close()
     if kind == "crash":
         # LLVM's own SIGSEGV handler (installed by libclang's crash recovery) returns for a signal that was sent
-        # rather than caused by a fault, and the process would go on: restore the default action first.
-        signal.signal(signal.SIGSEGV, signal.SIG_DFL)
+        # rather than caused by a fault, and the process would go on: restore the default action first (through
+        # libc: Python's signal module works on the main thread only, and this is the analysis thread).
+        ctypes.CDLL(None).signal(signal.SIGSEGV, 0)  # SIG_DFL
         os.kill(os.getpid(), signal.SIGSEGV)
     elif kind == "hang":
         parent = os.getppid()

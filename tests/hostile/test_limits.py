@@ -78,6 +78,16 @@ def test_the_scanner_walks_a_1000_deep_tree_without_recursion(tmp_path):
 
 
 @pytest.mark.django_db
+def test_a_header_nested_thousands_of_templates_deep_is_parsed_not_a_crash(tmp_path):
+    """clang's parser recurses per nesting level: 5,000 unclosed `template <typename T` overflowed libclang's
+    8 MiB parsing thread and killed the worker (SIGSEGV). The analysis thread's stack is large enough now."""
+    (tmp_path / "deep.cuh").write_text("#include <cuda.h>\n" + "template <typename T" * 5000 + "\n")
+    (tmp_path / "k.cu").write_text(KERNEL)
+    results = {r.path: r for r in scan(tmp_path, ScanOptions(jobs=1))}
+    assert results["deep.cuh"].error == "", results["deep.cuh"].error
+    assert [f.rule for f in results["k.cu"].findings] == ["ROC101"]
+
+
 def test_a_clone_directory_of_any_depth_is_removed(repo_factory):
     repo = repo_factory()
     with GitSession(repo.url) as git:
