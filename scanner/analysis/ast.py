@@ -94,12 +94,21 @@ class Node:
         """`int_value`, or inside a template the value its parameters' defaults give (`template <int kWarp = 32>`:
         `kWarp / 2` is 16): clang leaves such value-dependent expressions unevaluated."""
         node = self.strip()
-        value = node.int_value()
-        if value is not None:
-            return value
         kind = node.kind
+        if not in_template(node):
+            return node.int_value()
+        # Inside a template clang must not be asked to evaluate a value-dependent expression (libclang's release
+        # build crashes on it): literals, references to plain constants and template parameters only, folded here.
+        if kind == K.INTEGER_LITERAL:
+            return node.int_value()
         if kind == K.DECL_REF_EXPR:
-            return template_defaults(node).get(node.name)
+            referenced = node._c.referenced
+            if referenced is not None and referenced.kind == K.TEMPLATE_NON_TYPE_PARAMETER:
+                return template_defaults(node).get(node.name)
+            if referenced is not None and referenced.kind in (K.VAR_DECL, K.ENUM_CONSTANT_DECL) and \
+                    not _dependent_declaration(referenced):
+                return node.int_value()
+            return None
         if kind == K.BINARY_OPERATOR and len(node.children) == 2:
             operator = node.operator
             if operator in _FOLD:
@@ -187,6 +196,21 @@ _FOLD = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a *
          ">>": lambda a, b: a >> b if 0 <= b < 64 else None, "<<": lambda a, b: a << b if 0 <= b < 64 else None}
 
 
+def in_template(node: Node) -> bool:
+    return any(ancestor.kind in _TEMPLATES for ancestor in node.ancestors())
+
+
+def _dependent_declaration(cursor: ci.Cursor) -> bool:
+    """A variable or enumerator declared inside a template (a static member of a class template): its value may
+    depend on the template's arguments."""
+    parent = cursor.semantic_parent
+    while parent is not None and parent.kind != K.TRANSLATION_UNIT:
+        if parent.kind in _TEMPLATES:
+            return True
+        parent = parent.semantic_parent
+    return False
+
+
 def template_defaults(node: Node) -> dict[str, int]:
     """Integer defaults of the non-type parameters of the templates around `node` (the innermost wins)."""
     found: dict[str, int] = {}
@@ -195,8 +219,9 @@ def template_defaults(node: Node) -> dict[str, int]:
             continue
         for child in ancestor.children:
             if child.kind == K.TEMPLATE_NON_TYPE_PARAMETER and child.name not in found:
-                defaults = [c for c in child.children if c.kind.is_expression()]
-                value = defaults[-1].strip().int_value() if defaults else None
+                defaults = [c.strip() for c in child.children if c.kind.is_expression()]
+                # Only a literal default (`= 32`, `= WARP_SIZE` expanded): `= sizeof(T)` is value-dependent.
+                value = defaults[-1].int_value() if defaults and defaults[-1].kind == K.INTEGER_LITERAL else None
                 if value is not None:
                     found[child.name] = value
     return found
