@@ -147,11 +147,13 @@ def sarif_stream(scan, query: QuerySet, links: Links) -> Iterator[str]:
     triage decisions become `suppressions`."""
     from scanner.report.sarif import SCHEMA_URI, rule_descriptor
     from scanner.rules import catalogue
+    from scanner.target import TargetProfile
     from scanner.version import TOOL_VERSION
 
     rules = list(catalogue().values())
     index = {rule.code: i for i, rule in enumerate(rules)}
-    descriptors = [dict(rule_descriptor(rule), helpUri=links.rule(rule.code)) for rule in rules]
+    target = TargetProfile()  # the default targets; a repository's .rocport.toml may name others for its results
+    descriptors = [dict(rule_descriptor(rule, target), helpUri=links.rule(rule.code)) for rule in rules]
     run = {
         "tool": {"driver": {"name": "ROCport", "version": TOOL_VERSION, "informationUri": links.rules,
                             "rules": descriptors}},

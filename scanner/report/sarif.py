@@ -43,16 +43,20 @@ def region_of(line: int, column: int, end_line: int, end_column: int, snippet: s
     return region
 
 
-def rule_descriptor(rule: Rule) -> dict:
+def rule_descriptor(rule: Rule, target=None) -> dict:
+    """The rule as SARIF's reportingDescriptor. With the scan's target profile its default level is the one its
+    results get for those targets (a warp rule is error on wave64 GPUs; ROC109 is high from ROCm 7.0): a viewer
+    must not show a rule as a warning whose every result is an error."""
     sections = parse_sections(rule.doc)
+    severity = rule.severity_for(target)[0] if target is not None else rule.severity
     return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": sections.get("What it finds", rule.summary)},
         "help": {"text": rule.doc, "markdown": rule.doc},
-        "defaultConfiguration": {"level": _LEVEL[rule.severity]},
-        "properties": {"risk": rule.risk.value, "severity": rule.severity.value,
+        "defaultConfiguration": {"level": _LEVEL[severity]},
+        "properties": {"risk": rule.risk.value, "severity": severity.value,
                        "tags": ["cuda-to-hip", rule.risk.value]},
     }
 
@@ -74,7 +78,7 @@ class SarifReport:
                 "name": "ROCport",
                 "version": TOOL_VERSION,
                 "informationUri": "https://github.com/ROCm/HIPIFY",
-                "rules": [rule_descriptor(rule) for rule in self.rules],
+                "rules": [rule_descriptor(rule, options.target) for rule in self.rules],
             }},
             "originalUriBaseIds": {"SRCROOT": {"uri": root_uri}},
             "properties": {"target": options.target.to_dict()},

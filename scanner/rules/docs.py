@@ -29,10 +29,21 @@ def missing_sections(rule: Rule) -> list[str]:
     return [name for name in DOC_SECTIONS if not sections.get(name)]
 
 
+def _severity_text(rule: Rule) -> str:
+    """The severity a finding gets for the default targets (what SARIF and the portal show), and the rule's base
+    severity beside it when the targets change it (ROC109: medium, high from ROCm 7.0)."""
+    from scanner.target import TargetProfile
+
+    severity = rule.severity_for(TargetProfile())[0]
+    if severity == rule.severity:
+        return severity.value
+    return f"{severity.value} for the default targets ({rule.severity.value} otherwise)"
+
+
 def explain(rule: Rule) -> str:
     sections = parse_sections(rule.doc)
     out = [f"{rule.code} {rule.name}: {sections.get('', rule.summary)}",
-           f"risk: {rule.risk.value}, default severity: {rule.severity.value}", ""]
+           f"risk: {rule.risk.value}, default severity: {_severity_text(rule)}", ""]
     for name in (*DOC_SECTIONS, "Known problems"):
         if sections.get(name):
             out += [f"{name}:", textwrap.indent(sections[name], "    "), ""]
@@ -66,11 +77,11 @@ def markdown(rules: list[Rule]) -> str:
     ]
     for rule in rules:
         out.append(f"| [{rule.code}](#{rule.code.lower()}) | `{rule.name}` | {rule.risk.value} | "
-                   f"{rule.severity.value} | {rule.summary} |")
+                   f"{_severity_text(rule)} | {rule.summary} |")
     for rule in rules:
         sections = parse_sections(rule.doc)
         out += ["", f"## {rule.code}", "", f"**`{rule.name}`** — {sections.get('', rule.summary)}", "",
-                f"Risk: {rule.risk.value}. Default severity: {rule.severity.value}.", ""]
+                f"Risk: {rule.risk.value}. Default severity: {_severity_text(rule)}.", ""]
         for name in (*DOC_SECTIONS, "Known problems"):
             body = sections.get(name)
             if not body:

@@ -131,3 +131,20 @@ def test_wave32_target_lowers_warp_size_findings(tmp_path):
     finding = json.loads(proc.stdout)["files"][0]["findings"][0]
     assert finding["severity"] == "low"
     assert "32-lane wavefronts" in finding["message"]
+
+
+def test_a_rules_sarif_level_is_the_level_of_its_results_for_the_scan_targets():
+    """ROC109 is medium in the abstract and high from ROCm 7.0: SARIF and the catalogue said medium while every
+    result said high. The descriptor follows the scan's target profile; the catalogue names both."""
+    from scanner.report.sarif import rule_descriptor
+    from scanner.rules import catalogue, docs
+    from scanner.target import TargetProfile
+
+    rule = catalogue()["ROC109"]
+    for rocm, level in (("7.2", "error"), ("6.2", "warning")):
+        target = TargetProfile.parse(None, rocm)
+        descriptor = rule_descriptor(rule, target)
+        severity = rule.severity_for(target)[0]
+        assert descriptor["defaultConfiguration"]["level"] == level
+        assert descriptor["properties"]["severity"] == severity.value
+    assert "| high for the default targets (medium otherwise) |" in docs.markdown([rule])
