@@ -21,17 +21,22 @@ def token_index(view: TokenView, tok: Token) -> int:
     return i if i < len(code) and code[i].offset == tok.offset else -1
 
 
-_OFFSET_CACHE: dict[int, tuple[TokenView, list[int]]] = {}
+_VIEW_CACHE: dict[str, tuple[TokenView, list[int]]] = {}
+
+
+def per_token(view: TokenView, field: str) -> list[int]:
+    """One attribute of every code token of the view (`offset`, `line`), computed once per file: the cache holds
+    the file being analysed and is replaced by the next one."""
+    cached = _VIEW_CACHE.get(field)
+    if cached is not None and cached[0] is view:
+        return cached[1]
+    values = [getattr(t, field) for t in view.code]
+    _VIEW_CACHE[field] = (view, values)
+    return values
 
 
 def _offsets(view: TokenView) -> list[int]:
-    cached = _OFFSET_CACHE.get(id(view))
-    if cached is not None and cached[0] is view:
-        return cached[1]
-    offsets = [t.offset for t in view.code]
-    _OFFSET_CACHE.clear()  # one file at a time
-    _OFFSET_CACHE[id(view)] = (view, offsets)
-    return offsets
+    return per_token(view, "offset")
 
 
 def paren_arguments(code: list[Token], open_index: int, close: str = ")") -> list[list[Token]] | None:

@@ -41,14 +41,13 @@ Known problems:
     that wrap the comparison (`#define ARCH __CUDA_ARCH__` then `#if ARCH >= 800`) are not seen.
 """
 
-import re
-
 import bisect
+import re
 
 from scanner.analysis import hip_branches
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions
+from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions, per_token
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 
 _ARCH = "__CUDA_ARCH__"
@@ -194,17 +193,8 @@ def _computes(view, first: int, last: int) -> bool:
     return not any(t.text in _TRAPS or (t.kind == "literal" and "trap" in t.text) for t in tokens)
 
 
-_LINES_CACHE: dict[int, tuple[object, list[int]]] = {}
-
-
 def _code_lines(view) -> list[int]:
-    cached = _LINES_CACHE.get(id(view))
-    if cached is not None and cached[0] is view:
-        return cached[1]
-    lines = [t.line for t in view.code]
-    _LINES_CACHE.clear()  # one file at a time
-    _LINES_CACHE[id(view)] = (view, lines)
-    return lines
+    return per_token(view, "line")
 
 
 def _compared(tokens, i: int) -> bool:
