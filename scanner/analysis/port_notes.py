@@ -35,16 +35,16 @@ class PortNotes:
             if branch is not None:
                 return Severity.INFO, (f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                                        f"{branch.line}): the ROCm build takes another branch.")
-            mapped = self.mapped_on(line) if rule.code[3:4] == "1" and rule.code[4:5] in "2356" else ""
-            if mapped:
-                return Severity.INFO, (f"The project's own HIP header maps `{mapped}` to its HIP counterpart "
-                                       "(`#define` beside HIP's runtime): this use is already ported.")
             if facts.path in facts.port.cuda_only_sources:
                 return Severity.INFO, ("The project's CMake adds this file only to its CUDA build (inside a "
                                        "CUDA-only if()): its ROCm build never compiles it.")
             if facts.path in facts.port.hip_twins:
                 return Severity.INFO, ("This file has a hand-written HIP twin beside it (a .hip or _hip source): "
                                        "the ROCm build compiles that one, so check the twin rather than this line.")
+            mapped = self.mapped_on(line) if rule.code[3:4] == "1" and rule.code[4:5] in "2356" else ""
+            if mapped:
+                return Severity.INFO, (f"The project's own HIP header maps `{mapped}` to its HIP counterpart "
+                                       "(`#define` beside HIP's runtime): this use is already ported.")
             if facts.port.ported and rule.code in _LANE_RULES:
                 return Severity.INFO, (f"This repository already builds for ROCm ({facts.port.describe()}): this "
                                        "32-lane logic runs in its ROCm build, as 32-lane logical warps or under the "
