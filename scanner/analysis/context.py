@@ -34,8 +34,12 @@ _HIP_GUARD = re.compile(r"(?<![A-Za-z0-9])_*HIP(?![a-z])|(?<![A-Za-z])HIP_|ROCM|
 _PLATFORM_GUARD = re.compile(_HIP_GUARD.pattern + r"|__NVCC__|NVIDIA|__CUDA_ARCH__|__NVPTX__")
 # Parameters and functions whose names say "this is a lane or thread index".
 LANE_NAME = re.compile(r"^(lane|lane_?id|laneid|lane_?idx|tid|thread_?id|thread_?idx|thid|warp_?lane|lid)$", re.I)
-LANE_FUNCTIONS = frozenset({"__lane_id", "__laneid", "lane_id", "laneid", "thread_rank", "get_lane_id", "laneId"})
+LANE_FUNCTIONS = frozenset({"__lane_id", "__laneid", "lane_id", "laneid", "thread_rank", "get_lane_id", "laneId",
+                            "LaneId"})
 THREAD_BUILTINS = frozenset({"threadIdx"})
+# Calls whose result is still arithmetic on their arguments (a clamped or converted thread id).
+_ARITHMETIC_CALLS = frozenset({"min", "max", "abs", "umin", "umax", "__umulhi", "__mul24", "__umul24", "int",
+                               "unsigned", "static_cast", ""})
 
 
 @dataclass
@@ -89,6 +93,8 @@ def _mentions_thread(expr: Node, derived: set[str]) -> bool:
         kind = node.kind
         if kind == K.ARRAY_SUBSCRIPT_EXPR or (kind == K.UNARY_OPERATOR and node.operator == "*"):
             continue
+        if kind == K.CALL_EXPR and node.name not in LANE_FUNCTIONS and node.name not in _ARITHMETIC_CALLS:
+            continue  # `get_int_b4(qh, tid)` returns data loaded for the thread, not its id
         stack.extend(node.children)
         if kind == K.DECL_REF_EXPR:
             name = node.name

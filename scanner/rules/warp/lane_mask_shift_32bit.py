@@ -86,6 +86,16 @@ def _global_index(ctx, expr) -> bool:
     return decl is not None and any(n.kind == K.DECL_REF_EXPR and n.name == "blockIdx" for n in decl.walk())
 
 
+def _narrow_destination(node) -> bool:
+    """`uint8_t m = 1 << (4*n + j)`: stored in 8 or 16 bits it is a bit of packed data, never a lane mask."""
+    parent = node.parent
+    while parent is not None and parent.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR):
+        if parent.kind == K.CSTYLE_CAST_EXPR and safe_size(parent) in (1, 2):
+            return True
+        parent = parent.parent
+    return parent is not None and parent.kind == K.VAR_DECL and safe_size(parent) in (1, 2)
+
+
 def check(ctx) -> None:
     node = ctx.node
     if node.operator not in ("<<", ">>") or not ctx.in_device_code or ctx.platform_guarded:
@@ -100,7 +110,7 @@ def check(ctx) -> None:
     if node.operator == ">>" and value & 0xFFFFFFFF != 0xFFFFFFFF:
         return  # only the all-ones mask shifted right is a lane mask
     if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(ctx, rhs) or \
-            _global_index(ctx, rhs):
+            _global_index(ctx, rhs) or _narrow_destination(node):
         return
     if in_platform_macro(ctx, node):
         return
