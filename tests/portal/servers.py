@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import os
+import signal
 import socket
 import subprocess
 import threading
@@ -25,7 +26,7 @@ class GitDaemon:
         self.process = subprocess.Popen(
             ["git", "daemon", "--reuseaddr", f"--base-path={base}", "--export-all", "--listen=127.0.0.1",
              f"--port={self.port}", "--enable=upload-pack", str(base)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -39,7 +40,12 @@ class GitDaemon:
         return f"git://127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:
-        self.process.kill()
+        """The whole group: `git daemon` runs `git-daemon` as a child, which outlived a kill of `git` alone (two
+        daemons were left behind by every test run)."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.process.wait()
 
 
