@@ -125,7 +125,9 @@ def _fault_injection(job: FileJob) -> None:
         # rather than caused by a fault, and the process would go on: restore the default action first (through
         # libc: Python's signal module works on the main thread only, and this is the analysis thread).
         ctypes.CDLL(None).signal(signal.SIGSEGV, 0)  # SIG_DFL
-        os.kill(os.getpid(), signal.SIGSEGV)
+        signal.pthread_kill(threading.get_ident(), signal.SIGSEGV)  # on this thread, as a real fault would be
+        time.sleep(2)
+        os.kill(os.getpid(), signal.SIGKILL)  # a handler that swallowed the SIGSEGV must not keep the worker alive
     elif kind == "hang":
         parent = os.getppid()
         while os.getppid() == parent:  # hang until our parent is gone, then leave no orphan behind
