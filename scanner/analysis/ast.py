@@ -7,6 +7,10 @@ cursors from Python is the scanner's main cost.
 
 from __future__ import annotations
 
+import functools
+import os
+import re
+
 import clang.cindex as ci
 
 from scanner.parsing import libclang
@@ -162,6 +166,25 @@ class Node:
             return []
         return self.children[-count:] if len(self.children) >= count else []
 
+    def definition_tokens(self) -> list[str] | None:
+        """A call's callee as defined, in this file or a header clang read (a project's warpReduceSum): the
+        spellings of its tokens; None when clang knows no definition (a callee through a template parameter)."""
+        if self.kind != K.CALL_EXPR:
+            return None
+        try:
+            referenced = self._c.referenced
+            definition = referenced.get_definition() if referenced is not None else None
+            if definition is None or definition.kind not in FUNCTION_KINDS:
+                return None
+            extent = definition.extent
+            source = extent.start.file.name if extent.start.file is not None else ""
+            lines = _source_lines(source)[extent.start.line - 1:extent.end.line]
+        except (ValueError, AttributeError):  # libclang cursors of unknown kinds
+            return None
+        # clang does not tokenize ranges of included files for us: the definition's lines, split like code tokens
+        # (comments and strings cannot hide a shuffle from this reader, which only needs identifiers and brackets).
+        return _SPELLINGS.findall("\n".join(lines)) if lines else None
+
     def has_attr(self, kind: ci.CursorKind) -> bool:
         return any(child.kind == kind for child in self.children)
 
@@ -188,6 +211,27 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.kind.name}, {self.name!r})"
+
+
+_SPELLINGS = re.compile(r"[A-Za-z_]\w*|0[xX][0-9a-fA-F]+\w*|\d+\w*|->|::|>>|<<|\S")
+
+
+def _source_lines(path: str) -> list[str]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return []
+    return _read_lines(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_lines(path: str, _mtime_ns: int, _size: int) -> list[str]:
+    """Keyed by the file's modification time and size too: a worker outlives one checkout's contents."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read().split("\n")
+    except OSError:
+        return []
 
 
 _TEMPLATES = frozenset({K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION})

@@ -208,39 +208,6 @@ def in_platform_macro(ctx, node: Node) -> bool:
     return False
 
 
-# -- 32-lane groups kept throughout ----------------------------------------------------------------
-_WHOLE_WAVEFRONT = frozenset({"warpSize", "__ballot", "__ballot_sync", "__activemask", "__any_sync", "__all_sync",
-                              "__any", "__all", "__match_any_sync", "__match_all_sync", "__popcll", "__lanemask_lt"})
-
-
-def keeps_to_32_lanes(ctx) -> bool:
-    """Every shuffle of the file passes an explicit width of at most 32 (`__shfl_xor_sync(m, v, o, 32)`), and
-    nothing in it asks about the whole warp (`warpSize`, a ballot, `__activemask`): the code works in 32-lane
-    groups, which a 64-lane wavefront runs as two independent halves. Its `% 32`, `/ 32`, `[32]` and offsets of 16
-    then agree with each other on AMD too. Computed once per file."""
-    cache = ctx.facts.cache
-    if "rocport:keeps-32" not in cache:
-        cache["rocport:keeps-32"] = _keeps_to_32(ctx.facts.view.code, ctx)
-    return cache["rocport:keeps-32"]
-
-
-KEEPS_32_NOTE = ("Every shuffle of this file passes a width of 32 and nothing asks for the whole warp: the code "
-                 "works in 32-lane groups, which a 64-lane wavefront runs as two, so this is consistent on AMD "
-                 "(lower severity); check it if the file starts to use warpSize, a ballot or a whole-warp mask.")
-
-
-def lane_report(ctx, message: str, at=None) -> None:
-    """Report a 32-lane assumption of ROC101-103, unless the project sets the value per platform (the 32 comes
-    through a macro it defines per platform) or the file keeps to 32-lane groups throughout (consistent on a
-    64-lane wavefront)."""
-    node = ctx.node
-    if node is not None and per_platform_name(ctx, node.text.split("\n", 1)[0]):
-        return
-    if keeps_to_32_lanes(ctx):
-        return
-    ctx.report(message, at=at)
-
-
 def per_platform_name(ctx, text: str) -> str:
     """A name in `text` the project defines per platform (scanner.port.Port.per_platform: `BNB_WARP_SIZE` is 64
     on CDNA): its value on AMD is the project's choice, not the CUDA-side value clang sees."""
@@ -272,37 +239,65 @@ def has_warp_ops(ctx, function=None) -> bool:
     return cache[key]
 
 
-def _keeps_to_32(code, ctx) -> bool:
-    from scanner.rules.warp import _shapes
+# -- value bounds ----------------------------------------------------------------------------------
+def upper_bound(ctx, expr: Node | None, depth: int = 0) -> int | None:
+    """The largest value `expr` can take, when the code bounds it (`x % 2`, `4 * (il % 2)`, `lane & 31`, a loop
+    variable `for (l = 0; l <= 4; ...)`, a local initialised from such an expression); None when unknown.
+    Non-negative values are assumed: the lane rules ask whether a shift or index can reach 32."""
+    if expr is None or depth > 4:
+        return None
+    node = peel(expr)
+    value = int_value(node)
+    if value is not None:
+        return value
+    if node.kind == K.BINARY_OPERATOR and len(node.children) == 2:
+        left, right = node.children
+        op = node.operator
+        if op == "%":
+            divisor = int_value(right)
+            return divisor - 1 if divisor is not None and divisor > 0 else None
+        if op == "&":
+            known = [v for v in (int_value(left), int_value(right)) if v is not None and v >= 0]
+            return min(known) if known else None
+        a, b = upper_bound(ctx, left, depth + 1), upper_bound(ctx, right, depth + 1)
+        if a is None or b is None:
+            return None
+        if op in ("+", "|", "^"):
+            return a + b  # for non-negative values, a | b and a ^ b are at most a + b
+        if op == "*":
+            return a * b
+        if op in ("/", ">>"):
+            return a
+        if op == "<<":
+            return a << b if b < 32 else None
+        return None
+    if node.kind == K.DECL_REF_EXPR and ctx.function is not None and ctx.function.node is not None:
+        return _variable_bound(ctx, node, depth)
+    return None
 
-    names = _shapes.file_values(ctx)
-    shuffles = 0
-    for i, tok in enumerate(code):
-        text = tok.text
-        if text in _WHOLE_WAVEFRONT:
-            return False
-        if text not in SHUFFLE_WIDTH_ARG or i + 1 >= len(code) or code[i + 1].text != "(":
-            continue
-        args, depth, current = [], 0, []
-        for follow in code[i + 2:i + 200]:
-            if follow.text in ("(", "[", "{"):
-                depth += 1
-            elif follow.text in (")", "]", "}"):
-                if depth == 0:
-                    break
-                depth -= 1
-            elif follow.text == "," and depth == 0:
-                args.append(current)
-                current = []
-                continue
-            current.append(follow.text)
-        args.append(current)
-        at = SHUFFLE_WIDTH_ARG[text]
-        if len(args) <= at:
-            return False
-        width = _shapes.number("".join(args[at]), names)
-        if width is None or width > 32:
-            return False
-        shuffles += 1
-    return shuffles > 0
 
+def _variable_bound(ctx, ref: Node, depth: int) -> int | None:
+    name = ref.name
+    for ancestor in ref.ancestors():
+        if ancestor.kind == K.FOR_STMT and len(ancestor.children) >= 3:
+            init, cond = ancestor.children[0], ancestor.children[1]
+            declared = [c for c in init.walk() if c.kind == K.VAR_DECL and c.name == name]
+            if declared and cond.kind == K.BINARY_OPERATOR and cond.operator in ("<", "<=") and \
+                    len(cond.children) == 2 and cond.children[0].strip().name == name:
+                limit = int_value(cond.children[1])
+                if limit is not None:
+                    return limit - 1 if cond.operator == "<" else limit
+    function = ctx.function.node
+    decl = declaration_in(function, name)
+    if decl is None or decl.kind != K.VAR_DECL:
+        return None
+    for node in function.walk():  # assigned again after its declaration: its bound is not the initialiser's
+        if node.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and node.operator.endswith("=") and \
+                node.operator not in ("==", "<=", ">=", "!=") and node.children and \
+                node.children[0].strip().kind == K.DECL_REF_EXPR and node.children[0].strip().name == name:
+            return None
+        if node.kind == K.UNARY_OPERATOR and node.operator in ("++", "--") and \
+                any(c.strip().name == name for c in node.children):
+            return None
+    values = [c for c in decl.children if c.kind.is_expression()]
+    return upper_bound(ctx, values[-1], depth + 1) if values else None

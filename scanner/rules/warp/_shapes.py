@@ -14,7 +14,8 @@ WARP_CONSTANT = {"%": 32, "/": 32, "&": 31, ">>": 5}
 WARP_STRIDE = re.compile(r"\bfor \( (?:\w+ )*(?P<var>\w+) = (?P<init>[^;]*" + THREAD + r"[^;]*) ; [^;]* ; "
                          r"(?P=var) \+= (?:32|32 \* \w+|\w+ \* 32) \)")
 
-PER_WARP_ARRAY = re.compile(r"\b__shared__\b.*?\b(?P<name>\w+) \[ (?:32|[^\[\]]*? / 32|[^\[\]]*? >> 5) \]")
+# `[32]`, `[N / 32]`, `[N >> 5]`, `[32][33]`; not a square matrix tile `[32][32]` (the syntax-tree rule's choice too).
+PER_WARP_ARRAY = re.compile(r"\b__shared__\b.*?\b(?P<name>\w+) \[ (?:32(?! \] \[ 32 \])|[^\[\]]*? / 32|[^\[\]]*? >> 5) \]")
 
 SHUFFLE_CALL = re.compile(r"\b(?P<name>__shfl_(?:down|xor|up)(?:_sync)?) \(")
 

@@ -26,7 +26,12 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html
     https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html
 
+    A note only (info) where the 32 is used consistently: the function that defines it keeps to 32-lane groups
+    (scanner.rules.warp._groups), or, for a file-wide definition, every function of the file that works per
+    warp does. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
+
 Known problems:
+    A file-wide definition is judged by the file that holds it, not by the files that include it.
     Constants defined inside a platform test (`#ifdef __HIP_PLATFORM_AMD__ ... #else ... #endif`,
     `#if __CUDA_ARCH__`...) are taken as already ported and stay quiet.
 """
@@ -35,6 +40,8 @@ from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp._common import PLATFORM_GUARD as _PLATFORM
+from scanner.rules.libraries._judgement import other_vendor_backend
+from scanner.rules.warp import _groups
 from scanner.rules.warp._common import directive_guards, is_warp_size_name
 
 _TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto", "size_t", "uint32_t",
@@ -65,8 +72,8 @@ def _check_define(ctx) -> None:
     guards = directive_guards(ctx.facts.view.directives, d.line) + [g.condition for g in ctx.guards]
     if any(_PLATFORM.search(g) for g in guards):
         return
-    ctx.report(f"`#define {name_tok.text} 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
-               "Define it per platform or use warpSize.", at=name_tok)
+    _report(ctx, f"`#define {name_tok.text} 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
+            "Define it per platform or use warpSize.", name_tok)
 
 
 def _check_tokens(ctx) -> None:
@@ -93,8 +100,33 @@ def _check_tokens(ctx) -> None:
             continue
         if any(_PLATFORM.search(g.condition) for g in view.guards_at(tok.line)):
             continue
-        ctx.report(f"`{tok.text} = 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
-                   "Choose the value per platform or use warpSize.", at=tok)
+        _report(ctx, f"`{tok.text} = 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
+                "Choose the value per platform or use warpSize.", tok)
+
+
+def _report(ctx, message: str, tok) -> None:
+    """At the rule's severity, or as a note where the 32 is used consistently: the function that defines it (a
+    local constant, a template parameter) keeps to 32-lane groups, or, for a file-wide definition, every function
+    of the file that works per warp does."""
+    if other_vendor_backend(ctx.path):
+        return  # another vendor's backend (SYCL's sub-group of 32): HIP never compiles it
+    function = ctx.facts.function_at(tok.line) or _templated_function(ctx, tok.line)
+    if function is not None and function.runs_on_device:
+        where = f"`{function.name}`" if function.name else "the function that defines it"
+        consistent = _groups.keeps_to_32(ctx, function)
+    else:
+        where, consistent = "every function of this file that works per warp", _groups.file_keeps_to_32(ctx)
+    if consistent:
+        ctx.report(_groups.consistent_message(message, where), at=tok, severity=Severity.INFO)
+    else:
+        ctx.report(message, at=tok)
+
+
+def _templated_function(ctx, line: int):
+    """The function whose template header holds `line` (`template <int WARP_SIZE = 32>` above the kernel): the
+    first function that starts within a few lines below it."""
+    following = [f for f in ctx.facts.functions if line < f.start_line <= line + 6]
+    return min(following, key=lambda f: f.start_line) if following else None
 
 
 def _in_enum(code, i: int) -> bool:

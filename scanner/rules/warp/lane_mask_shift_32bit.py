@@ -25,10 +25,11 @@ References:
     https://developer.nvidia.com/blog/using-cuda-warp-level-primitives/
 
 Known problems:
-    Bit packing that bounds the shift itself (`1u << (tid & 31)`, `1u << (tid % 32)`) is a 32-bit word
-    operation and is not reported, nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per
-    block), nor a shift by a grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit
-    pattern, not a lane); a lane computed elsewhere with `% 32` is reported (ROC101 flags the `% 32`).
+    A shift whose amount the code keeps below 32 is a 32-bit word operation and is not reported: `1u << (tid &
+    31)`, `0x08 << 4 * (il % 2)`, a loop variable that runs to 4, a local set once from `tid % 32` (ROC101
+    flags the `% 32`). Nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per block), nor by a
+    grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit pattern, not a lane). A lane
+    that a 64-bit ballot later meets is then ROC107's (the ballot kept in 32 bits).
 """
 
 import re
@@ -38,21 +39,17 @@ import clang.cindex as ci
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size
+from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size, upper_bound
 
 K = ci.CursorKind
 
 
-def _bounded_to_32(expr) -> bool:
-    """`x & 31`, `x % 32`, `x & 7`... at the top of the shift amount: always below 32, so the shift packs
-    bits into a 32-bit word rather than naming a lane of the wavefront."""
-    node = expr.strip()
-    if node.kind != K.BINARY_OPERATOR or len(node.children) != 2:
-        return False
-    bound = int_value(node.children[1])
-    if bound is None:
-        return False
-    return (node.operator == "&" and 0 <= bound <= 31) or (node.operator == "%" and 0 < bound <= 32)
+def _bounded_to_32(ctx, expr) -> bool:
+    """The shift amount is always below 32 (`x & 31`, `4 * (il % 2)`, a loop variable up to 4, a lane set from
+    `tid & 31`): the shift packs bits into a 32-bit word or names a lane of a 32-lane group, never lanes
+    32-63 of the wavefront."""
+    bound = upper_bound(ctx, expr)
+    return bound is not None and 0 <= bound <= 31
 
 
 def _warp_index(ctx, expr) -> bool:
@@ -109,7 +106,7 @@ def check(ctx) -> None:
         return
     if node.operator == ">>" and value & 0xFFFFFFFF != 0xFFFFFFFF:
         return  # only the all-ones mask shifted right is a lane mask
-    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(rhs) or _warp_index(ctx, rhs) or \
+    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(ctx, rhs) or _warp_index(ctx, rhs) or \
             _global_index(ctx, rhs) or _narrow_destination(node):
         return
     if in_platform_macro(ctx, node):

@@ -27,6 +27,9 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#shared
 
+    A note only (info) where the function keeps to 32-lane groups (warp ids and lanes from the same 32, shuffles
+    that stay within 32 lanes).
+
 Known problems:
     The rule cannot see how the array is indexed: a 32-entry buffer indexed by warp id with warpSize
     (one slot per wavefront, at most 16 used on AMD) is correct and is reported anyway. Square tiles
@@ -38,7 +41,8 @@ import clang.cindex as ci
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import int_value, named_constant, lane_report
+from scanner.rules.warp._common import int_value, named_constant
+from scanner.rules.warp._groups import lane_report
 
 K = ci.CursorKind
 

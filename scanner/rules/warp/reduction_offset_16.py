@@ -23,10 +23,13 @@ References:
     https://rocm.docs.amd.com/projects/hipCUB/en/latest/
     https://developer.nvidia.com/blog/using-cuda-warp-level-primitives/
 
+    Not reported: a shuffle with an explicit width of at most 32 (the reduction covers the group it names).
+    A note only (info) where the function keeps to 32-lane groups throughout: xor trees from 16 then reduce
+    each half of the wavefront, which is what the rest of the code expects.
+
 Known problems:
-    A shuffle with an explicit constant width below 32 (a sub-warp reduction) is not reported. An
-    explicit width of 32 is reported: it is correct only if the code also treats each half-wavefront
-    as a separate warp.
+    A down-shuffle tree from 16 at the default width is reported although lane 0's result is right (lanes
+    16-31 read the other half); it is wrong for any other lane that uses the result.
 """
 
 import clang.cindex as ci
@@ -34,20 +37,22 @@ import clang.cindex as ci
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import (lane_report, SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value,
+from scanner.rules.warp._groups import lane_report
+from scanner.rules.warp._common import (SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value,
                                         written_args)
 
 K = ci.CursorKind
 
 
 def _sub_warp(call) -> bool:
-    """An explicit constant width below 32: a reduction over a sub-warp group, not the warp."""
+    """An explicit width of at most 32 (`__shfl_xor_sync(m, v, o, 32)`, a template parameter defaulted to 32): the
+    reduction covers the group it names, which a 64-lane wavefront runs as two; the 32 itself is ROC104's."""
     index = SHUFFLE_WIDTH_ARG.get(call.callee_name)
     args = written_args(call)
     if index is None or index >= len(args):
         return False
     width = int_value(args[index])
-    return width is not None and width < 32
+    return width is not None and width <= 32
 
 
 def _shuffles(root):

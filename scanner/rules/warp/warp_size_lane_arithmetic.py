@@ -10,8 +10,10 @@ What it finds:
     file read as tokens only, the same shapes are matched on each line and the finding says so.
     Not reported: a name that is 32 by coincidence (`QK8_1`); a constant the project defines per platform
     (scanner.port: `BNB_WARP_SIZE` is 64 on CDNA); `ip = tid / 32` stored in a variable that is no lane or warp,
-    in a function that never works per warp (data layout); files that keep to 32-lane groups (every shuffle
-    passes a width of 32, nothing asks for the whole warp), which are consistent on 64-lane wavefronts.
+    in a function that never works per warp (data layout); `(qh >> 5) & 0x1000` (a bit field of packed data);
+    `iqs % 32 != 0` on a value not named as a thread or lane (a block boundary of the data). A note only (info)
+    in a function that keeps to 32-lane groups (no warpSize, ballot or shuffle across 32 lanes, in it or in what
+    it calls: scanner.rules.warp._groups), where the 32s agree with each other on a 64-lane wavefront.
 
 Why it breaks on ROCm:
     AMD CDNA/Instinct GPUs (MI100 to MI350) execute 64-lane wavefronts. A lane index taken modulo 32 maps
@@ -35,8 +37,9 @@ import re
 
 from scanner.analysis.context import LANE_NAME
 from scanner.model import Risk, Severity
-from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, lane_report, named_constant, peel, per_platform_name
+from scanner.rules.warp import _groups, _shapes
+from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, named_constant, peel, per_platform_name
+from scanner.rules.warp._groups import lane_report
 from scanner.rules.base import Rule, wave64_severity
 
 # A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
@@ -142,9 +145,17 @@ def check(ctx) -> None:
         return
     if operator == "+=":
         lhs, rhs = ctx.operands()
-        if _steps_by_32(ctx, rhs) and not ctx.platform_guarded and ctx.derives_from_thread_id(lhs):
+        if not _steps_by_32(ctx, rhs) or ctx.platform_guarded or not ctx.derives_from_thread_id(lhs):
+            return
+        if not _warps_of_32(ctx):
             lane_report(ctx, f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
-                       "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.")
+                        "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.")
+            return
+        why = _groups.wavefront_use(ctx, ctx.function)
+        if why:  # lanes 32-63 are another warp of 32 with its own rows, but something here spans all 64
+            lane_report(ctx, f"`{ctx.node.text}` strides by 32 lanes within warps numbered by 32, while {why} works "
+                        "on the whole 64-lane wavefront: the two halves' rows meet there on AMD. Derive the stride, "
+                        "the warp index and the width from one per-platform warp size.")
         return
     op = ctx.node.operator.rstrip("=") if ctx.node.operator not in ("==", "<=", ">=", "!=") else ""
     expected = _WARP_CONSTANTS.get(op)
@@ -155,6 +166,10 @@ def check(ctx) -> None:
         return
     if _other_named_constant(rhs):
         return  # `i % QK8_1`: a quantization block of 32, not the warp
+    if op == ">>" and _bit_field(ctx, ctx.node):
+        return  # `(qh >> 5) & 0x1000`: a bit of packed data moved into place
+    if op == "%" and _alignment_test(ctx.node, lhs):
+        return  # `if (iqs % 32 != 0) return;`: an element index tested for a block boundary
     through = named_constant(rhs)
     through = f" ({through})" if through else ""
     count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
@@ -172,6 +187,54 @@ def check(ctx) -> None:
 
 
 _WARPISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$")
+_THREADISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$|thread|^t?id$|^tx$")
+
+
+def _warps_of_32(ctx) -> bool:
+    """The function also numbers its warps by 32 (`warp = threadIdx.x / 32`): lanes 32-63 of a wavefront are then
+    another warp with its own rows, so a stride of 32 from `tid % 32` does not make them repeat lanes 0-31's
+    elements (the `/ 32` itself is reported where it is)."""
+    function = ctx.function.node if ctx.function is not None else None
+    if function is None:
+        return False
+    for node in function.walk():
+        if node.kind.name == "VAR_DECL" and _WARPISH.search(node.name):
+            values = [c for c in node.children if c.kind.is_expression()]
+            init = peel(values[-1]) if values else None
+            if init is not None and init.kind.name == "BINARY_OPERATOR" and len(init.children) == 2 and (
+                    (init.operator == "/" and ctx.literal_value(init.children[1]) == 32) or
+                    (init.operator == ">>" and ctx.literal_value(init.children[1]) == 5)):
+                return True
+    return False
+
+
+def _user(node):
+    """The expression that uses `node`'s value, under parentheses and casts."""
+    parent = node.parent
+    while parent is not None and parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
+        parent = parent.parent
+    return parent
+
+
+def _bit_field(ctx, node) -> bool:
+    """`(qh >> 5) & 0x00001000`: the shifted value is masked to bits above a lane number's, so it is packed data."""
+    parent = _user(node)
+    if parent is None or parent.kind.name != "BINARY_OPERATOR" or parent.operator != "&":
+        return False
+    masks = [ctx.literal_value(child) for child in parent.children]
+    return any(mask is not None and mask >= 64 for mask in masks)
+
+
+def _alignment_test(node, lhs) -> bool:
+    """`iqs % 32 != 0` on a value not named as a thread or lane: a test for a block boundary of the data, not a
+    lane number (`threadIdx.x % 32 == 0`, one leader per warp, stays reported)."""
+    parent = _user(node)
+    if parent is None or parent.kind.name != "BINARY_OPERATOR" or parent.operator not in ("==", "!="):
+        return False
+    if not any(child.strip().kind.name == "INTEGER_LITERAL" and child.strip().text == "0" for child in parent.children):
+        return False
+    names = [n.name for n in peel(lhs).walk() if n.kind.name in ("DECL_REF_EXPR", "MEMBER_REF_EXPR")]
+    return bool(names) and not any(_THREADISH.search(name) for name in names)
 
 
 def _destination(node) -> str:

@@ -34,8 +34,10 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
 
     Not reported: a launch of 32 threads of a kernel in the same file that never works per warp (it only indexes
-    elements by threadIdx), a tile of 32 in a file that only uses the tile's own API (`thread_rank()`,
-    `meta_group_rank()`, `cg::reduce`: consistent on AMD), and a width the project defines per platform.
+    elements by threadIdx), nor a `dim3(32, k)` block whose kernel reduces through shared memory only; a tile of
+    32 in a function that keeps to 32-lane groups (the tile's own API, `thread_rank()`, `meta_group_rank()`,
+    `cg::reduce`, and no warpSize, ballot or wide shuffle: consistent on AMD); a width the project defines per
+    platform. A launch or 2-D block whose kernel keeps to 32-lane groups is a note (info).
 
 Known problems:
     Found on the tokens: a block size computed at run time that happens to be 32 is not seen, and a block of 32
@@ -45,8 +47,8 @@ Known problems:
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, per_platform_name, token_index
+from scanner.rules.warp import _groups, _shapes
+from scanner.rules.warp._common import is_warp_size_name, per_platform_name, token_index
 
 _TILES = frozenset({"tiled_partition", "thread_block_tile"})
 _CUB = frozenset({"WarpReduce", "WarpScan"})
@@ -115,14 +117,14 @@ def check(ctx) -> None:
             kernel_info = next((f for f in ctx.facts.functions if f.name == ctx.launch_kernel and f.is_kernel), None)
             if spelled and per_platform_name(ctx, spelled):
                 return
-            if spelled and kernel_info is not None and not has_warp_ops(ctx, kernel_info):
+            if spelled and kernel_info is not None and not _groups.works_per_warp(ctx, kernel_info):
                 return  # the kernel only indexes elements by threadIdx: 32 threads are a block size, not a warp
             if spelled:
                 kernel = ctx.launch_kernel or "the kernel"
-                ctx.report(f"`{kernel}` is launched with blocks of {spelled} threads{_value_note(spelled)}: one CUDA "
-                           "warp, half a 64-lane wavefront on AMD; code that treats the block as one warp needs "
-                           "checking (ballots and masks see 64 lanes). Size it from a per-platform warp constant.",
-                           at=tok)
+                _report(ctx, kernel_info, f"`{kernel}` is launched with blocks of {spelled} threads"
+                        f"{_value_note(spelled)}: one CUDA warp, half a 64-lane wavefront on AMD; code that treats "
+                        "the block as one warp needs checking (ballots and masks see 64 lanes). Size it from a "
+                        "per-platform warp constant.", at=tok)
         return
     if tok.text == "dim3":
         _check_dim3(ctx, code, i, values)
@@ -138,10 +140,13 @@ def check(ctx) -> None:
         return
     if tok.text in _TILES:
         spelled = _is_32(args[0], values)
-        if spelled and not per_platform_name(ctx, spelled) and _raw_warp_code(ctx):
-            ctx.report(f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles: half of a 64-lane AMD "
-                       "wavefront; code that takes the tile for the whole warp (per-warp slots, ballots) breaks. "
-                       "Size tiles from a per-platform warp constant.", at=tok)
+        function = ctx.facts.function_at(tok.line)
+        why = _groups.wavefront_use(ctx, function) if function is not None else ""
+        if spelled and not per_platform_name(ctx, spelled) and why and _raw_warp_code(ctx):
+            ctx.report(f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles, half of a 64-lane AMD "
+                       f"wavefront, in code that also works on the whole wavefront ({why}): code that takes the "
+                       "tile for the whole warp (per-warp slots, ballots) breaks. Size tiles from a per-platform "
+                       "warp constant.", at=tok)
     elif tok.text in _CUB and len(args) == 1 and _cub_namespace(code, i):
         ctx.report(f"`cub::{tok.text}<{' '.join(t.text for t in args[0])}>` uses CUB's default logical warp: 32 "
                    "lanes on NVIDIA, 64 with hipCUB on AMD CDNA. Give the width (`, 32>`) where the algorithm "
@@ -161,10 +166,47 @@ def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
         return
     if not any("shfl" in t.text.lower() for t in code if t.kind == IDENT):
         return
-    ctx.report(f"a block of 32 x {' '.join(t.text for t in args[1])} threads in a file that shuffles within warps: "
+    kernel = _launched_with(ctx, code, i)
+    if kernel is not None and not _groups.works_per_warp(ctx, kernel):
+        return  # the kernel it launches reduces through shared memory only: rows of 32 are a tile shape
+    message = (f"a block of 32 x {' '.join(t.text for t in args[1])} threads in a file that shuffles within warps: "
                "each row of 32 threads is one CUDA warp but half a 64-lane AMD wavefront, so lane arithmetic on "
-               "threadIdx.x and shuffles see two rows per wavefront. Size x from a per-platform warp constant.",
-               at=ctx.token, severity=Severity.LOW)
+               "threadIdx.x and shuffles see two rows per wavefront. Size x from a per-platform warp constant.")
+    if kernel is not None and _groups.keeps_to_32(ctx, kernel):
+        message = _groups.consistent_message(message, f"`{kernel.name}`")
+        ctx.report(message, at=ctx.token, severity=Severity.INFO)
+        return
+    ctx.report(message, at=ctx.token, severity=Severity.LOW)
+
+
+def _launched_with(ctx, code, i: int):
+    """The kernel (FunctionInfo of this file) that `dim3 NAME(...)` at code[i] is launched with: the first
+    `kernel<<<grid, NAME ...>>>` after it in the same function; None if there is none here."""
+    if i + 1 >= len(code) or code[i + 1].kind != IDENT:
+        return None
+    name = code[i + 1].text
+    here = ctx.facts.function_at(code[i].line)
+    end = here.end_line if here is not None else code[-1].line
+    for j in range(i + 2, len(code)):
+        tok = code[j]
+        if tok.line > end:
+            break
+        if tok.text not in ("<<<", "<<") or j == 0 or code[j - 1].kind != IDENT:
+            continue
+        at = j + (1 if tok.text == "<<<" else 2)
+        args = _arguments(code, at - 1, "<<<", ">>>")
+        if args and len(args) >= 2 and [t.text for t in args[1]] == [name]:
+            return next((f for f in ctx.facts.functions if f.name == code[j - 1].text and f.is_kernel), None)
+    return None
+
+
+def _report(ctx, kernel, message: str, at) -> None:
+    """At the rule's severity, or as a note when the launched kernel keeps to 32-lane groups."""
+    if kernel is not None and _groups.keeps_to_32(ctx, kernel):
+        ctx.report(_groups.consistent_message(message, f"`{kernel.name}`"), at=at,
+                   severity=Severity.INFO)
+    else:
+        ctx.report(message, at=at)
 
 
 def _raw_warp_code(ctx) -> bool:

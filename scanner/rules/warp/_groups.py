@@ -1,0 +1,237 @@
+"""Does code that counts lanes by 32 keep to 32-lane groups? (shared by the warp rules, not a rule module)
+
+Code written for 32-lane warps keeps working on a 64-lane wavefront when every lane operation it does stays
+inside its own group of 32: `lane = tid % 32`, `warp = tid / 32`, per-warp slots indexed by that warp, xor
+shuffles by 16 or less (they never cross a 32-lane half), shuffles given a width of 32, tiles of 32. The
+wavefront then runs two groups side by side and the 32s agree with each other. It breaks where the code meets
+the hardware's 64: `warpSize`, a ballot, `__activemask()` or `__all_sync` (they see 64 lanes), a lane id from
+the hardware, a down, up or indexed shuffle at the default width (lane 16 reads lane 32, lane 40 reads lane 0's
+broadcast).
+
+`wavefront_use(ctx, function)` names the first such thing in a function and in the functions it calls (their
+definitions wherever clang found them: a project header), or says the function calls a warp helper it cannot
+read. Empty means the 32s are consistent there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scanner.model import Severity
+from scanner.rules.libraries._judgement import other_vendor_backend
+from scanner.rules.warp import _shapes
+from scanner.rules.warp._common import SHUFFLE_WIDTH_ARG, has_warp_ops, per_platform_name
+
+# Names that work on the whole hardware wavefront.
+_WAVEFRONT_NAMES = frozenset({
+    "warpSize", "__ballot", "__ballot_sync", "__activemask", "__any_sync", "__all_sync", "__any", "__all",
+    "__uni_sync", "__match_any_sync", "__match_all_sync", "__popcll", "__lanemask_lt", "__lanemask_gt",
+    "__lanemask_eq", "__lane_id", "LaneId", "getLaneId", "__AMDGCN_WAVEFRONT_SIZE", "C10_WARP_SIZE",
+})
+# Shuffles that move values by lane number rather than by xor: at the default width they cross 32-lane halves.
+_CROSSING = frozenset({"__shfl_down_sync", "__shfl_up_sync", "__shfl_sync", "__shfl_down", "__shfl_up", "__shfl"})
+_XOR = frozenset({"__shfl_xor_sync", "__shfl_xor"})
+_OFFSET_ARG = {"__shfl_xor_sync": 2, "__shfl_xor": 1}
+# Project shuffle macros (`WARP_SHFL_DOWN(v, d)`): their width cannot be read, only their kind.
+_MACRO_CROSSING = re.compile(r"(?i)^\w*shfl(?:_?(?:down|up|sync))?$")
+# Helpers that work per warp by their name (warpReduceSum, block_reduce): a call clang could not resolve to a
+# definition leaves the question open.
+_WARP_HELPER = re.compile(r"(?i)warp_?(?:reduce|scan|sum|max|min|all|any|broadcast)|(?:reduce|scan)_?warp|"
+                          r"block_?reduce")
+_MAX_CALLEES = 24
+_CUB_WARP = frozenset({"WarpReduce", "WarpScan"})
+
+
+KEEPS_32_NOTE = ("Consistent here, so only a note: {where} keeps to 32-lane groups (no warpSize, ballot or shuffle "
+                 "that crosses 32 lanes), which a 64-lane wavefront runs as two side by side. A port that wants "
+                 "whole-wavefront reductions changes the 32s together; one that mixes in warpSize must.")
+
+
+def lane_report(ctx, message: str, at=None, function=None) -> None:
+    """Report a 32-lane assumption of the lane rules, unless the project sets the value per platform (the 32 comes
+    through a macro it defines per platform) or the file is another vendor's backend (SYCL's sub-groups). Where
+    the function keeps to 32-lane groups throughout (below) the 32s agree with each other on a
+    64-lane wavefront: the finding is a note."""
+    node = ctx.node
+    if node is not None and per_platform_name(ctx, node.text.split("\n", 1)[0]):
+        return
+    if other_vendor_backend(ctx.path):
+        return
+    function = function or ctx.function
+    if function is not None and function.runs_on_device and keeps_to_32(ctx, function):
+        where = f"`{function.name}`" if function.name else "this function"
+        ctx.report(consistent_message(message, where), at=at, severity=Severity.INFO)
+        return
+    ctx.report(message, at=at)
+
+
+def consistent_message(message: str, where: str) -> str:
+    """The finding's first clause (what the code does: "`tid % 32` assumes a 32-lane warp") and the note that it is
+    consistent here, without the rest's claim that it breaks."""
+    lead, in_code = message, False
+    for i, char in enumerate(message):
+        if char == "`":
+            in_code = not in_code
+        elif not in_code and char in ":;." and message[i + 1:i + 2] in (" ", ""):
+            lead = message[:i]
+            break
+    return f"{lead}. {KEEPS_32_NOTE.format(where=where)}"
+
+
+
+def crossing_use(texts: list[str], values: dict[str, int]) -> str:
+    """The first token of `texts` (spellings) that reaches past a 32-lane group, or ""."""
+    for i, text in enumerate(texts):
+        if text in _WAVEFRONT_NAMES:
+            return text
+        if text in _CUB_WARP and i + 1 < len(texts) and texts[i + 1] == "<" and _one_template_argument(texts, i + 1):
+            return f"{text}<...> without a width"  # CUB's logical warp defaults to the hardware's: 64 on AMD
+        opens = i + 1 < len(texts) and texts[i + 1] == "("
+        if not opens or (i > 0 and texts[i - 1] in (".", "->")):
+            continue  # a tile's own `tile.shfl_down(v, 1)` stays in the tile
+        if text in _CROSSING or text in _XOR:
+            args = _arguments(texts, i + 1)
+            width_at = SHUFFLE_WIDTH_ARG[text]
+            if len(args) > width_at:
+                width = _shapes.number("".join(args[width_at]), values)
+                if width is not None and width > 32:
+                    return text
+                continue  # an explicit width: the author chose the group
+            if text in _XOR:
+                offset_at = _OFFSET_ARG[text]
+                offset = _shapes.number("".join(args[offset_at]), values) if len(args) > offset_at else None
+                if offset is not None and offset >= 32:
+                    return text
+                continue  # xor by less than 32 never leaves its half
+            return text
+        if text not in SHUFFLE_WIDTH_ARG and _MACRO_CROSSING.match(text) and "xor" not in text.lower():
+            return text
+    return ""
+
+
+def _one_template_argument(texts: list[str], open_at: int) -> bool:
+    depth = 0
+    for text in texts[open_at + 1:open_at + 40]:
+        if text in ("<", "(", "["):
+            depth += 1
+        elif text in (">", ")", "]"):
+            if depth == 0:
+                return True
+            depth -= 1
+        elif text == ">>":
+            return depth <= 1
+        elif text == "," and depth == 0:
+            return False
+    return False
+
+
+def _arguments(texts: list[str], open_at: int) -> list[list[str]]:
+    args, current, depth = [], [], 0
+    for text in texts[open_at + 1:open_at + 200]:
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in (")", "]", "}"):
+            if depth == 0:
+                break
+            depth -= 1
+        elif text == "," and depth == 0:
+            args.append(current)
+            current = []
+            continue
+        current.append(text)
+    args.append(current)
+    return args
+
+
+def wavefront_use(ctx, function) -> str:
+    """Why `function` (a scanner.analysis.context.FunctionInfo) does not keep to 32-lane groups: the first
+    whole-wavefront use in it or in what it calls (`warpSize`, `__shfl_down_sync` at the default width, "calls
+    warpReduceSum, which it cannot read"), or "" when it keeps to them. Cached per function."""
+    if function is None:
+        return "no function"
+    key = ("rocport:wavefront-use", function.start_line, function.end_line)
+    cache = ctx.facts.cache
+    if key not in cache:
+        cache[key] = "?"  # recursion through the file's own functions stops here
+        cache[key] = _wavefront_use(ctx, function)
+    return cache[key]
+
+
+def keeps_to_32(ctx, function) -> bool:
+    """The function works per warp (a shuffle, a warp helper, a tile) and all of it stays within 32-lane groups.
+    A function with no warp work at all proves nothing either way: its findings keep their severity."""
+    return works_per_warp(ctx, function) and not wavefront_use(ctx, function)
+
+
+def works_per_warp(ctx, function, depth: int = 0) -> bool:
+    """The function, or a function of this file it calls (two calls deep), does something per warp
+    (`has_warp_ops`): a kernel that hands its lanes to `cuWelfordMuSigma2` works per warp too."""
+    if function is None:
+        return True
+    if has_warp_ops(ctx, function):
+        return True
+    if depth >= 2:
+        return False
+    own = {f.name: f for f in ctx.facts.functions if f is not function}
+    code = ctx.facts.view.code
+    texts = [t.text for t in code if function.start_line <= t.line <= function.end_line]
+    called = {texts[i] for i in range(len(texts) - 1) if texts[i] in own and texts[i + 1] in ("(", "<")}
+    return any(works_per_warp(ctx, own[name], depth + 1) for name in sorted(called))
+
+
+def file_keeps_to_32(ctx) -> bool:
+    """Every function of the file that works per warp keeps to 32-lane groups, and at least one does."""
+    cache = ctx.facts.cache
+    if "rocport:file-keeps-32" not in cache:
+        per_warp = [f for f in ctx.facts.functions if f.runs_on_device and works_per_warp(ctx, f)]
+        cache["rocport:file-keeps-32"] = bool(per_warp) and not any(wavefront_use(ctx, f) for f in per_warp)
+    return cache["rocport:file-keeps-32"]
+
+
+def _wavefront_use(ctx, function) -> str:
+    code = ctx.facts.view.code
+    texts = [t.text for t in code if function.start_line <= t.line <= function.end_line]
+    found = crossing_use(texts, _shapes.file_values(ctx))
+    if found:
+        return f"`{found}`"
+    # What it calls: the file's own functions by name, others through clang's reference to their definition.
+    own = {f.name: f for f in ctx.facts.functions if f is not function}
+    called = {texts[i] for i in range(len(texts) - 1) if texts[i + 1] == "(" and texts[i] in own}
+    for name in sorted(called):
+        inner = wavefront_use(ctx, own[name])
+        if inner and inner != "?":
+            return f"{inner} (in `{name}`)"
+    resolved: set[str] = set()
+    if function.node is not None:
+        for call in _calls(function.node):
+            name = call.callee_name
+            if name in own or name in resolved or len(resolved) >= _MAX_CALLEES:
+                continue
+            body = _definition_texts(ctx, call)
+            if body is None:
+                continue
+            resolved.add(name)
+            inner = crossing_use(body, _shapes.file_values(ctx))
+            if inner:
+                return f"`{inner}` (in `{name}`)"
+    for i in range(len(texts) - 1):
+        name = texts[i]
+        if texts[i + 1] == "(" and name != function.name and name not in own and name not in resolved and \
+                _WARP_HELPER.search(name):
+            return f"a call to `{name}`, whose code the scan could not read"
+    return ""
+
+
+def _calls(root):
+    for node in root.walk():
+        if node.kind.name == "CALL_EXPR":
+            yield node
+
+
+def _definition_texts(ctx, call) -> list[str] | None:
+    """The token spellings of the called function's definition, cached per file; None when clang has none."""
+    cache = ctx.facts.cache.setdefault("rocport:callee-bodies", {})
+    name = call.callee_name
+    if name not in cache:
+        cache[name] = call.definition_tokens()
+    return cache[name]

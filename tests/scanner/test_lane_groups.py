@@ -1,0 +1,192 @@
+"""32-lane groups kept throughout (scanner.rules.warp._groups): 32s that agree with each other are a note, 32s that
+meet the hardware's 64 stay findings; and the shapes where a 32 is not a lane at all."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from scanner import ScanOptions, Severity, scan
+
+WARP_CODES = tuple(f"ROC{n}" for n in range(101, 111))
+
+# llm.c's block reduction: lanes, warps, slots and the xor tree all count 32; nothing spans 64 lanes.
+CONSISTENT = """
+    __device__ float warpReduceSum(float v) {
+        for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xFFFFFFFFull, v, o);
+        return v;
+    }
+    __global__ void norm(float* out, const float* in) {
+        __shared__ float slots[32];
+        int lane = threadIdx.x % 32;
+        int warp = threadIdx.x / 32;
+        int warps = blockDim.x / 32;
+        float s = warpReduceSum(in[threadIdx.x]);
+        if (lane == 0) slots[warp] = s;
+        __syncthreads();
+        s = lane < warps ? slots[lane] : 0.f;
+        out[blockIdx.x] = warpReduceSum(s);
+    }
+"""
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return root
+
+
+def _findings(root: Path, codes=WARP_CODES, path: str = "k.cu") -> dict[tuple[int, str], object]:
+    results = scan(root, ScanOptions(enable=codes))
+    return {(f.line, f.rule): f for result in results if result.path == path for f in result.findings}
+
+
+def _severities(found) -> dict[str, set]:
+    out: dict[str, set] = {}
+    for (_, code), finding in found.items():
+        out.setdefault(code, set()).add(finding.severity)
+    return out
+
+
+def test_a_kernel_that_keeps_to_32_lane_groups_gets_notes_that_say_so(tmp_path):
+    found = _findings(_write(tmp_path, {"k.cu": CONSISTENT}))
+    assert {"ROC101", "ROC102", "ROC103"} <= {code for _, code in found}
+    for (line, code), finding in found.items():
+        if code in ("ROC101", "ROC102", "ROC103"):
+            assert finding.severity == Severity.INFO, (line, code, finding.message)
+            assert "keeps to 32-lane groups" in finding.message
+            assert "wrong on AMD" not in finding.message  # the breaking claim is dropped, the shape kept
+
+
+def test_warpsize_beside_the_32s_keeps_them_findings(tmp_path):
+    mixed = CONSISTENT.replace("int warps = blockDim.x / 32;", "int warps = blockDim.x / warpSize;")
+    severities = _severities(_findings(_write(tmp_path, {"k.cu": mixed})))
+    assert Severity.HIGH in severities["ROC101"]
+
+
+def test_a_down_shuffle_at_the_default_width_crosses_the_halves(tmp_path):
+    down = CONSISTENT.replace("__shfl_xor_sync", "__shfl_down_sync")
+    severities = _severities(_findings(_write(tmp_path, {"k.cu": down})))
+    assert Severity.HIGH in severities["ROC101"] and Severity.HIGH in severities["ROC103"]
+
+
+def test_a_helper_in_a_header_is_read_where_clang_found_it(tmp_path):
+    helper, kernel = CONSISTENT.split("__global__")
+    kernel = '#include "reduce.cuh"\n__global__' + kernel
+    found = _findings(_write(tmp_path, {"reduce.cuh": helper, "k.cu": kernel}))
+    assert _severities(found)["ROC101"] == {Severity.INFO}
+    found = _findings(_write(tmp_path, {"reduce.cuh": helper.replace("__shfl_xor_sync", "__shfl_down_sync")}))
+    assert Severity.HIGH in _severities(found)["ROC101"]
+    assert any("in `warpReduceSum`" in f.message for f in found.values()) is False  # a high finding keeps its text
+
+
+def test_cub_warp_reduce_without_a_width_spans_the_wavefront(tmp_path):
+    # bitsandbytes' kgemm_4bit_inference_naive before its port: rows per 32-lane warp, reduced by CUB's default.
+    source = """
+        #include <cub/cub.cuh>
+        __global__ void gemv(float* out, const float* a, int K) {
+            typedef cub::WarpReduce<float> WarpReduce;
+            __shared__ typename WarpReduce::TempStorage temp[4];
+            const int warp_idx = threadIdx.x / 32;
+            const int warp_lane = threadIdx.x % 32;
+            float acc = 0.f;
+            for (int i = warp_lane * 4; i < K; i += 32 * 4) acc += a[warp_idx * K + i];
+            acc = WarpReduce(temp[warp_idx]).Sum(acc);
+            if (warp_lane == 0) out[warp_idx] = acc;
+        }
+    """
+    found = _findings(_write(tmp_path, {"k.cu": source}))
+    stride = [f for (line, code), f in found.items() if code == "ROC101" and "strides" in f.message]
+    assert stride and "WarpReduce<...> without a width" in stride[0].message
+    assert stride[0].severity == Severity.HIGH
+
+
+def test_an_explicit_width_of_32_is_the_group_the_reduction_covers(tmp_path):
+    # apex's softmax: WARP_SIZE is a template parameter at 32 and every shuffle passes it as the width.
+    source = """
+        template <int WARP_BATCH, int WARP_SIZE = 32>
+        __global__ void softmax(float* out, const float* in) {
+            float sum = in[threadIdx.x];
+            for (int offset = WARP_SIZE / 2; offset > 0; offset /= 2)
+                sum += __shfl_xor_sync(0xffffffffffffffffull, sum, offset, WARP_SIZE);
+            out[threadIdx.x] = sum;
+        }
+        template __global__ void softmax<1>(float*, const float*);
+    """
+    found = _findings(_write(tmp_path, {"k.cu": source}))
+    assert not [key for key in found if key[1] == "ROC103"]
+    roc104 = [f for (line, code), f in found.items() if code == "ROC104"]
+    assert roc104 and roc104[0].severity == Severity.INFO and "`softmax` keeps to 32-lane groups" in roc104[0].message
+
+
+def test_bit_fields_and_block_boundaries_are_not_lanes(tmp_path):
+    source = """
+        __global__ void unpack(int* out, const int* q, int n) {
+            const int qh = q[0] >> (4 * (threadIdx.x % 4));
+            int v = (qh >> 5) & 0x00001000;
+            const int iqs = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+            if (iqs % 32 != 0) return;
+            const float delta = q[1] & (0x08 << 4 * (threadIdx.x % 2)) ? 1.f : 2.f;
+            for (int l = 0; l <= 4; ++l) v += __shfl_sync(0xffffffffffffffffull, v, (threadIdx.x + (1 << l)) & 31);
+            if (threadIdx.x % 32 == 0)
+                out[blockIdx.x] = v + (int)delta;
+        }
+    """
+    found = _findings(_write(tmp_path, {"k.cu": source}))
+    lines = {line for line, _ in found}
+    assert not {3, 4, 6, 7} & lines  # shift amounts below 32, a masked bit field, an alignment test
+    # `1 << l` runs to 16: no lane mask; the source lane `& 31` at the default width is a lane use (lanes
+    # 32-63 read the first half), and so is one leader per 32-lane warp.
+    assert (8, "ROC108") not in found and (8, "ROC101") in found
+    assert (9, "ROC101") in found
+
+
+def test_tiles_of_32_are_a_finding_only_beside_whole_wavefront_code(tmp_path):
+    source = """
+        #include <cooperative_groups.h>
+        namespace cg = cooperative_groups;
+        __global__ void tiles(float* out) {
+            cg::thread_block block = cg::this_thread_block();
+            cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+            out[warp.meta_group_rank()] = warp.shfl_down(1.f, 1);
+        }
+        __global__ void mixed(float* out) {
+            cg::thread_block block = cg::this_thread_block();
+            cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+            out[threadIdx.x / warpSize] = warp.thread_rank();
+        }
+    """
+    found = _findings(_write(tmp_path, {"k.cu": source}), codes=("ROC110",))
+    assert {line for line, _ in found} == {11}
+
+
+def test_a_two_d_block_whose_kernel_reduces_through_shared_memory_is_a_tile(tmp_path):
+    source = """
+        __global__ void partial(float* out) {
+            __shared__ float s[4][33];
+            s[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+            __syncthreads();
+            out[threadIdx.y] = s[threadIdx.y][0];
+        }
+        __global__ void shuffled(float* out) {
+            out[0] = __shfl_down_sync(0xffffffffffffffffull, out[threadIdx.x], 1);
+        }
+        void launch(float* out) {
+            const dim3 tile(32, 4, 1);
+            partial<<<1, tile>>>(out);
+            const dim3 rows(32, 4, 1);
+            shuffled<<<1, rows>>>(out);
+        }
+    """
+    found = _findings(_write(tmp_path, {"k.cu": source}), codes=("ROC110",))
+    assert {line for line, _ in found} == {14}
+
+
+def test_another_vendors_backend_is_not_a_hip_file(tmp_path):
+    found = _findings(_write(tmp_path, {"src/ggml-sycl/presets.hpp": "#define QK_WARP_SIZE 32\n",
+                                        "src/ggml-cuda/presets.cuh": "#define QK_WARP_SIZE 32\n"}),
+                      path="src/ggml-sycl/presets.hpp")
+    assert not found
+    assert _findings(tmp_path, path="src/ggml-cuda/presets.cuh")
