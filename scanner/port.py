@@ -65,8 +65,9 @@ class Port:
     # CUDA names the project's own HIP header maps (`#define cublasCreate hipblasCreate` in a header that includes
     # HIP's runtime, or under a HIP branch): the project already ported them.
     hip_mapped: frozenset[str] = frozenset()
-    # Sources the project's CMake adds only inside a CUDA-only branch (`if(BUILD_CUDA)`, never in its HIP branch):
-    # the ROCm build never compiles them (bitsandbytes' sm75/sm80 MMA kernels).
+    # Sources the project's CMake adds only inside a CUDA-only branch (`if(BUILD_CUDA)`, never in its HIP branch),
+    # and headers only those sources include: the ROCm build never compiles them (bitsandbytes' sm75/sm80 MMA
+    # kernels and their gemm_4bit_mma.cuh).
     cuda_only_sources: frozenset[str] = frozenset()
 
     @property
@@ -137,8 +138,30 @@ def learn(root: str, jobs) -> Port:
     return Port(hip_macros, tuple(ordered[:_MAX_EVIDENCE]), frozenset(learned.per_platform),
                 _hip_undefined(sources, hip_macros), frozenset(learned.shims),
                 _twins(cuda_files, hip_sources), frozenset(learned.mapped),
-                frozenset(path for path, elsewhere in learned.cmake_sources.items()
-                          if not elsewhere and path in set(cuda_files)) if evidence else frozenset())
+                _cuda_only(learned.cmake_sources, cuda_files, sources) if evidence else frozenset())
+
+
+def _cuda_only(cmake_sources: dict[str, bool], cuda_files: list[str], sources: list[tuple[str, str]]) -> frozenset[str]:
+    """Sources CMake adds only in CUDA-only branches, and the headers that only those sources include
+    (bitsandbytes' gemm_4bit_mma.cuh, included by its sm75/sm80 kernels alone)."""
+    known = set(cuda_files)
+    only = {path for path, elsewhere in cmake_sources.items() if not elsewhere and path in known}
+    if not only:
+        return frozenset()
+    includers: dict[str, set[str]] = {}
+    for rel, text in sources:
+        for name in _QUOTED_INCLUDE.findall(text):
+            includers.setdefault(name.rsplit("/", 1)[-1], set()).add(rel)
+    for rel in cuda_files:
+        if rel in only or rel.rsplit(".", 1)[-1] not in ("h", "hh", "hpp", "cuh", "inl"):
+            continue
+        by = includers.get(rel.rsplit("/", 1)[-1], set())
+        if by and by <= only and rel not in cmake_sources:
+            only.add(rel)
+    return frozenset(only)
+
+
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 
 
 def _learn_directives(text: str, learned: _Learned) -> None:

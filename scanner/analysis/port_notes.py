@@ -36,8 +36,9 @@ class PortNotes:
                 return Severity.INFO, (f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                                        f"{branch.line}): the ROCm build takes another branch.")
             if facts.path in facts.port.cuda_only_sources:
-                return Severity.INFO, ("The project's CMake adds this file only to its CUDA build (inside a "
-                                       "CUDA-only if()): its ROCm build never compiles it.")
+                return Severity.INFO, ("The project builds this file only for CUDA (its CMake adds it, or every "
+                                       "source that includes it, inside a CUDA-only if()): its ROCm build never "
+                                       "compiles it.")
             if facts.path in facts.port.hip_twins:
                 return Severity.INFO, ("This file has a hand-written HIP twin beside it (a .hip or _hip source): "
                                        "the ROCm build compiles that one, so check the twin rather than this line.")

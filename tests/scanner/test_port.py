@@ -242,10 +242,15 @@ def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp
                 list(APPEND SRC ${GPU_FILES})
             endif()
         """,
-        "csrc/ops.cu": "__global__ void k(int* o) { o[threadIdx.x % 32] = 0; }\n",
-        "csrc/mma_sm80.cu": "__global__ void m(int* o) { asm volatile(\"mma.sync.aligned.m16n8k16 {};\"); }\n",
+        "csrc/ops.cu": '#include "common.cuh"\n__global__ void k(int* o) { o[threadIdx.x % 32] = 0; }\n',
+        "csrc/mma_sm80.cu": '#include "mma.cuh"\n#include "common.cuh"\n__global__ void m(int* o) { mma(o); }\n',
+        # Included by the sm80 source alone: CUDA-only too. common.cuh is shared and stays in the ROCm build.
+        "csrc/mma.cuh": "__device__ void mma(int* o) { asm volatile(\"mma.sync.aligned.m16n8k16 {};\"); }\n",
+        "csrc/common.cuh": "__device__ void c(int* o) { asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(o[0])); }\n",
     })
     port = plan(root, ScanOptions())[0].port
-    assert port.cuda_only_sources == {"csrc/mma_sm80.cu"}
-    findings = [f for r in scan(root, ScanOptions(enable=("ROC120",))) for f in r.findings]
-    assert findings and all(f.severity == Severity.INFO and "only to its CUDA build" in f.message for f in findings)
+    assert port.cuda_only_sources == {"csrc/mma_sm80.cu", "csrc/mma.cuh"}
+    findings = {f.path: f for r in scan(root, ScanOptions(enable=("ROC120",))) for f in r.findings}
+    assert findings["csrc/mma.cuh"].severity == Severity.INFO
+    assert "only for CUDA" in findings["csrc/mma.cuh"].message
+    assert findings["csrc/common.cuh"].severity != Severity.INFO

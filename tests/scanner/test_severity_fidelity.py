@@ -342,3 +342,14 @@ def test_no_finding_is_above_its_rules_catalogue_severity_at_the_default_target(
             found += extra.findings if extra is not None else []
         for f in found:
             assert f.severity.rank <= rule.severity.rank, (fixture.name, f.line, f.severity)
+
+
+def test_a_hint_printed_by_make_or_echo_is_not_an_install(tmp_path):
+    makefile = write(tmp_path, "Makefile", (
+        "ifeq ($(NCCL), )\n"
+        "  $(info NCCL is not found: try `sudo apt install libnccl2 libnccl-dev`)\n"
+        "endif\n"
+        "setup:\n"
+        "\techo 'run: sudo apt-get install -y libnccl2'\n"
+        "\tsudo apt-get install -y libnccl2\n"))
+    assert set(by_line(findings(makefile, ["ROC223"]))) == {6}

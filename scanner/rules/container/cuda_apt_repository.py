@@ -4,7 +4,8 @@ What it finds:
     NVIDIA's CUDA package repository (`developer.download.nvidia.com/compute/cuda/repos`), `cuda-keyring`,
     the NVIDIA container toolkit, and installs of CUDA packages (`cuda-toolkit-12-4`, `cuda-nvcc-*`,
     `libcudnn9*`, `libnccl*`, `cuda-drivers`, `nvidia-driver-*`) in Dockerfiles, shell scripts, Makefiles
-    and Ansible/cloud-init YAML.
+    and Ansible/cloud-init YAML. A hint printed for the reader (`$(info ... apt install libnccl2 ...)`, `echo`) is
+    not an install and is not reported.
 
 Why it breaks on ROCm:
     The packages are NVIDIA's toolkit and drivers; on a ROCm image or host they install libraries nothing
@@ -36,6 +37,8 @@ _PATTERN = re.compile(
     r"|(?<![\w/.-])(?:cuda-toolkit(?:-[\d-]+)?|cuda-(?:nvcc|libraries|runtime|cudart|compiler)(?:-dev)?(?:-[\d-]+)?"
     r"|cuda-drivers|cuda-\d+-\d+|libcudnn\d*(?:-dev|-cuda-\d+)?|libnccl\d*(?:-dev)?|nvidia-driver-\d+\S*"
     r"|libnvinfer\d*(?:-dev)?|tensorrt-dev)(?=[\s=;&|\\'\"]|$)")
+# Text printed for the reader: make's $(info)/$(warning)/$(error), echo and printf.
+_MESSAGE = re.compile(r"\$\((?:info|warning|error)\s|(?<![\w-])(?:echo|printf)\s")
 _INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|zypper|microdnf)\b|\bpkg:|\bname:|\bpackages:|^\s*-\s")
 
 
@@ -45,6 +48,8 @@ def check(ctx) -> None:
         is_repo = "download.nvidia.com" in text or "keyring" in text or "container-toolkit" in text
         if not is_repo and not _install_context(ctx, line):
             continue
+        if _MESSAGE.search(ctx.line_text(line)[:col - 1]):
+            continue  # `$(info ... sudo apt install libnccl2 ...)`: a hint printed to the reader, not an install
         what = "NVIDIA's CUDA package repository" if is_repo else f"the CUDA package `{text}`"
         once(ctx, line, col, f"This installs {what}: no use on ROCm. Install ROCm from repo.radeon.com "
              "(`amdgpu-install --usecase=rocm`, or the `rocm` packages) or start from a `rocm/*` image.",
