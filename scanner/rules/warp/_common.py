@@ -211,13 +211,15 @@ def in_platform_macro(ctx, node: Node) -> bool:
 def per_platform_name(ctx, text: str) -> str:
     """A name in `text` the project defines per platform (scanner.port.Port.per_platform: `BNB_WARP_SIZE` is 64
     on CDNA): its value on AMD is the project's choice, not the CUDA-side value clang sees."""
-    names = ctx.port.per_platform
-    if not names:
-        return ""
+    names = ctx.port.per_platform | FRAMEWORK_PER_PLATFORM
     for name in re.findall(r"[A-Za-z_]\w*", text):
         if name in names:
             return name
     return ""
+
+
+# Warp sizes a framework header defines per platform: PyTorch's C10_WARP_SIZE is 64 on ROCm (CDNA).
+FRAMEWORK_PER_PLATFORM = frozenset({"C10_WARP_SIZE"})
 
 
 _WARP_OPS = re.compile(r"(?i)shfl|ballot|activemask|syncwarp|^__any|^__all|^__uni|^__match_|^__reduce_|warp_?reduce|"

@@ -5,8 +5,9 @@ inside its own group of 32: `lane = tid % 32`, `warp = tid / 32`, per-warp slots
 shuffles by 16 or less (they never cross a 32-lane half), shuffles given a width of 32, tiles of 32. The
 wavefront then runs two groups side by side and the 32s agree with each other. It breaks where the code meets
 the hardware's 64: `warpSize`, a ballot, `__activemask()` or `__all_sync` (they see 64 lanes), a lane id from
-the hardware, a down, up or indexed shuffle at the default width (lane 16 reads lane 32, lane 40 reads lane 0's
-broadcast).
+the hardware, cub::WarpReduce<T> without a width, an indexed shuffle at the default width (lane 40 reads lane
+0's broadcast; `(lane + 1) & 31` sends lanes 32-63 to the first half). A down or up tree by at most 16 stays
+consistent: lane 0 and lane 32 each get their own group's result, the only lanes such a tree defines on CUDA too.
 
 `wavefront_use(ctx, function)` names the first such thing in a function and in the functions it calls (their
 definitions wherever clang found them: a project header), or says the function calls a warp helper it cannot
@@ -29,11 +30,11 @@ _WAVEFRONT_NAMES = frozenset({
     "__lanemask_eq", "__lane_id", "LaneId", "getLaneId", "__AMDGCN_WAVEFRONT_SIZE", "C10_WARP_SIZE",
 })
 # Shuffles that move values by lane number rather than by xor: at the default width they cross 32-lane halves.
-_CROSSING = frozenset({"__shfl_down_sync", "__shfl_up_sync", "__shfl_sync", "__shfl_down", "__shfl_up", "__shfl"})
-_XOR = frozenset({"__shfl_xor_sync", "__shfl_xor"})
-_OFFSET_ARG = {"__shfl_xor_sync": 2, "__shfl_xor": 1}
-# Project shuffle macros (`WARP_SHFL_DOWN(v, d)`): their width cannot be read, only their kind.
-_MACRO_CROSSING = re.compile(r"(?i)^\w*shfl(?:_?(?:down|up|sync))?$")
+_INDEXED = frozenset({"__shfl_sync", "__shfl"})
+_OFFSET_ARG = {"__shfl_xor_sync": 2, "__shfl_xor": 1, "__shfl_down_sync": 2, "__shfl_down": 1,
+               "__shfl_up_sync": 2, "__shfl_up": 1}
+# Project shuffle helpers that read an absolute lane (ATen's `WARP_SHFL(v, srcLane)`, width warpSize by default).
+_MACRO_INDEXED = re.compile(r"(?i)^\w*_shfl(?:_sync)?$")
 # Helpers that work per warp by their name (warpReduceSum, block_reduce): a call clang could not resolve to a
 # definition leaves the question open.
 _WARP_HELPER = re.compile(r"(?i)warp_?(?:reduce|scan|sum|max|min|all|any|broadcast)|(?:reduce|scan)_?warp|"
@@ -83,13 +84,15 @@ def crossing_use(texts: list[str], values: dict[str, int]) -> str:
     """The first token of `texts` (spellings) that reaches past a 32-lane group, or ""."""
     for i, text in enumerate(texts):
         if text in _WAVEFRONT_NAMES:
+            if text == "warpSize" and 0 < i < len(texts) - 1 and texts[i - 1] == "=" and texts[i + 1] in (",", ")"):
+                continue  # a default argument (`int width = warpSize`): the callers' widths decide
             return text
         if text in _CUB_WARP and i + 1 < len(texts) and texts[i + 1] == "<" and _one_template_argument(texts, i + 1):
             return f"{text}<...> without a width"  # CUB's logical warp defaults to the hardware's: 64 on AMD
         opens = i + 1 < len(texts) and texts[i + 1] == "("
         if not opens or (i > 0 and texts[i - 1] in (".", "->")):
             continue  # a tile's own `tile.shfl_down(v, 1)` stays in the tile
-        if text in _CROSSING or text in _XOR:
+        if text in SHUFFLE_WIDTH_ARG:
             args = _arguments(texts, i + 1)
             width_at = SHUFFLE_WIDTH_ARG[text]
             if len(args) > width_at:
@@ -97,14 +100,16 @@ def crossing_use(texts: list[str], values: dict[str, int]) -> str:
                 if width is not None and width > 32:
                     return text
                 continue  # an explicit width: the author chose the group
-            if text in _XOR:
-                offset_at = _OFFSET_ARG[text]
-                offset = _shapes.number("".join(args[offset_at]), values) if len(args) > offset_at else None
-                if offset is not None and offset >= 32:
-                    return text
-                continue  # xor by less than 32 never leaves its half
-            return text
-        if text not in SHUFFLE_WIDTH_ARG and _MACRO_CROSSING.match(text) and "xor" not in text.lower():
+            if text in _INDEXED:
+                return text  # `__shfl_sync(m, v, 0)` or `(lane + 1) & 31`: lanes 32-63 read the first half
+            offset_at = _OFFSET_ARG[text]
+            offset = _shapes.number("".join(args[offset_at]), values) if len(args) > offset_at else None
+            if offset is not None and offset >= 32:
+                return text
+            # xor by less than 32 never leaves its half; a down or up tree by at most 16 gives lane 0 (and lane 32)
+            # the sum of its own 32 lanes, the only lanes whose result such a tree defines on CUDA too.
+            continue
+        if _MACRO_INDEXED.match(text):
             return text
     return ""
 
@@ -179,13 +184,18 @@ def works_per_warp(ctx, function, depth: int = 0) -> bool:
     return any(works_per_warp(ctx, own[name], depth + 1) for name in sorted(called))
 
 
-def file_keeps_to_32(ctx) -> bool:
-    """Every function of the file that works per warp keeps to 32-lane groups, and at least one does."""
+def file_keeps_to_32(ctx, name: str) -> bool:
+    """A device function of the file that works per warp uses `name`, and no device function of the file reaches
+    past 32-lane groups."""
+    key = ("rocport:file-keeps-32", name)
     cache = ctx.facts.cache
-    if "rocport:file-keeps-32" not in cache:
-        per_warp = [f for f in ctx.facts.functions if f.runs_on_device and works_per_warp(ctx, f)]
-        cache["rocport:file-keeps-32"] = bool(per_warp) and not any(wavefront_use(ctx, f) for f in per_warp)
-    return cache["rocport:file-keeps-32"]
+    if key not in cache:
+        device = [f for f in ctx.facts.functions if f.runs_on_device]
+        code = ctx.facts.view.code
+        uses = {t.line for t in code if t.text == name}
+        cache[key] = any(works_per_warp(ctx, f) and any(f.start_line <= line <= f.end_line for line in uses)
+                         for f in device) and not any(wavefront_use(ctx, f) for f in device)
+    return cache[key]
 
 
 def _wavefront_use(ctx, function) -> str:
@@ -196,7 +206,7 @@ def _wavefront_use(ctx, function) -> str:
         return f"`{found}`"
     # What it calls: the file's own functions by name, others through clang's reference to their definition.
     own = {f.name: f for f in ctx.facts.functions if f is not function}
-    called = {texts[i] for i in range(len(texts) - 1) if texts[i + 1] == "(" and texts[i] in own}
+    called = {texts[i] for i in range(len(texts) - 1) if texts[i + 1] in ("(", "<") and texts[i] in own}
     for name in sorted(called):
         inner = wavefront_use(ctx, own[name])
         if inner and inner != "?":

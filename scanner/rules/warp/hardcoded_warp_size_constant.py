@@ -27,8 +27,8 @@ References:
     https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html
 
     A note only (info) where the 32 is used consistently: the function that defines it keeps to 32-lane groups
-    (scanner.rules.warp._groups), or, for a file-wide definition, every function of the file that works per
-    warp does. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
+    (scanner.rules.warp._groups), or, for a file-wide definition, the file uses it in per-warp code and no
+    function of the file reaches past 32-lane groups (a header of constants alone keeps the severity). Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
 
 Known problems:
     A file-wide definition is judged by the file that holds it, not by the files that include it.
@@ -101,25 +101,42 @@ def _check_tokens(ctx) -> None:
         if any(_PLATFORM.search(g.condition) for g in view.guards_at(tok.line)):
             continue
         _report(ctx, f"`{tok.text} = 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
-                "Choose the value per platform or use warpSize.", tok)
+                "Choose the value per platform or use warpSize.", tok, _in_template_header(code, i))
 
 
-def _report(ctx, message: str, tok) -> None:
+def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:
     """At the rule's severity, or as a note where the 32 is used consistently: the function that defines it (a
-    local constant, a template parameter) keeps to 32-lane groups, or, for a file-wide definition, every function
-    of the file that works per warp does."""
+    local constant, a template parameter) keeps to 32-lane groups, or, for a file-wide definition, the file's
+    functions use it per warp and none of them reaches past 32-lane groups."""
     if other_vendor_backend(ctx.path):
         return  # another vendor's backend (SYCL's sub-group of 32): HIP never compiles it
-    function = ctx.facts.function_at(tok.line) or _templated_function(ctx, tok.line)
+    function = ctx.facts.function_at(tok.line) or (_templated_function(ctx, tok.line) if template_parameter else None)
     if function is not None and function.runs_on_device:
         where = f"`{function.name}`" if function.name else "the function that defines it"
         consistent = _groups.keeps_to_32(ctx, function)
     else:
-        where, consistent = "every function of this file that works per warp", _groups.file_keeps_to_32(ctx)
+        where = f"every function of this file that uses `{tok.text}`"
+        consistent = _groups.file_keeps_to_32(ctx, tok.text)
     if consistent:
         ctx.report(_groups.consistent_message(message, where), at=tok, severity=Severity.INFO)
     else:
         ctx.report(message, at=tok)
+
+
+def _in_template_header(code, i: int) -> bool:
+    """code[i] is a parameter of `template <...>`: an unclosed `<` after `template` before it, in this statement."""
+    depth = 0
+    for j in range(i - 1, max(-1, i - 80), -1):
+        text = code[j].text
+        if text in (";", "{", "}"):
+            return False
+        if text == ">":
+            depth += 1
+        elif text == "<":
+            if depth == 0:
+                return j > 0 and code[j - 1].text == "template"
+            depth -= 1
+    return False
 
 
 def _templated_function(ctx, line: int):

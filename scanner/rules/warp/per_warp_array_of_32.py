@@ -27,7 +27,8 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#shared
 
-    A note only (info) where the function keeps to 32-lane groups (warp ids and lanes from the same 32, shuffles
+    A padded tile is reported only where a subscript of it names a lane (`tile[laneId][k]`). A note only (info)
+    where the function keeps to 32-lane groups (warp ids and lanes from the same 32, shuffles
     that stay within 32 lanes).
 
 Known problems:
@@ -36,12 +37,14 @@ Known problems:
     without padding (`[32][32]`, typical for matrix tiles) are not reported.
 """
 
+import re
+
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
 from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp._common import int_value, named_constant
+from scanner.rules.warp._common import declaration_in, int_value, named_constant
 from scanner.rules.warp._groups import lane_report
 
 K = ci.CursorKind
@@ -81,6 +84,28 @@ def _through(dims) -> str:
     return ""
 
 
+def _indexed_by_lane(ctx, name: str) -> bool:
+    """Some subscript of the array names a lane (`tile[laneId][k]`): a padded tile indexed by `threadIdx.x` of a
+    32-wide block and shared through __syncthreads does not depend on the wavefront's width."""
+    function = ctx.function.node if ctx.function is not None else None
+    if function is None:
+        return True
+    for node in function.walk():
+        if node.kind != K.ARRAY_SUBSCRIPT_EXPR or not re.search(rf"\b{re.escape(name)}\b", node.text):
+            continue
+        for ref in node.walk():
+            if ref.kind == K.DECL_REF_EXPR and re.search(r"(?i)lane", ref.name) and not _thread_x(function, ref.name):
+                return True
+    return False
+
+
+def _thread_x(function, name: str) -> bool:
+    """`int laneId = threadIdx.x;`: the thread's x in a block whose rows are 32 wide, not a hardware lane."""
+    decl = declaration_in(function, name)
+    values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+    return bool(values) and values[-1].text.replace(" ", "") == "threadIdx.x"
+
+
 def check(ctx) -> None:
     node = ctx.node
     if not node.has_attr(K.CUDASHARED_ATTR) or ctx.platform_guarded:
@@ -96,7 +121,8 @@ def check(ctx) -> None:
         lane_report(ctx, f"`{node.name}[32]`{_through(dims)} assumes a 32-lane warp; lanes 32-63 of an AMD wavefront index past "
                    "it. Size it from a per-platform warp constant (64 on AMD CDNA).")
         return
-    if len(dims) == 2 and any(_is_literal(d, "32") for d in dims) and any(_padding(d) for d in dims):
+    if len(dims) == 2 and any(_is_literal(d, "32") for d in dims) and any(_padding(d) for d in dims) and \
+            _indexed_by_lane(ctx, node.name):
         lane_report(ctx, f"`{node.name}`{_through(dims)} is a 32-lane tile padded for 32 banks; check that rows are not indexed "
                    "by lane on 64-lane wavefronts, or size it from a per-platform warp constant.")
 

@@ -28,8 +28,8 @@ References:
     each half of the wavefront, which is what the rest of the code expects.
 
 Known problems:
-    A down-shuffle tree from 16 at the default width is reported although lane 0's result is right (lanes
-    16-31 read the other half); it is wrong for any other lane that uses the result.
+    Whether only lane 0's result is used is not followed: a down tree from 16 in a function that also uses
+    warpSize or a ballot stays high even where lane 0 (whose sum covers its own 32 lanes) is the only reader.
 """
 
 import clang.cindex as ci

@@ -162,7 +162,7 @@ def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
     if at >= len(code) or code[at].text not in ("(", "{"):
         return
     args = _arguments(code, at, code[at].text, ")" if code[at].text == "(" else "}")
-    if not args or len(args) < 2 or not _is_32(args[0], values):
+    if not args or len(args) < 2 or not _is_32(args[0], values) or per_platform_name(ctx, _is_32(args[0], values)):
         return
     if not any("shfl" in t.text.lower() for t in code if t.kind == IDENT):
         return
@@ -181,8 +181,15 @@ def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
 
 def _launched_with(ctx, code, i: int):
     """The kernel (FunctionInfo of this file) that `dim3 NAME(...)` at code[i] is launched with: the first
-    `kernel<<<grid, NAME ...>>>` after it in the same function; None if there is none here."""
+    `kernel<<<grid, NAME ...>>>` after it in the same function, or the launch `dim3(x, y)` is written in; None if
+    there is none here."""
     if i + 1 >= len(code) or code[i + 1].kind != IDENT:
+        for j in range(i - 1, max(-1, i - 60), -1):  # `kernel<<<grid, dim3(32, k)>>>`
+            if code[j].text in (";", "{", "}"):
+                return None
+            if code[j].text in ("<<<", "<<") and j > 0:
+                name = code[j - 1].text
+                return next((f for f in ctx.facts.functions if f.name == name and f.is_kernel), None)
         return None
     name = code[i + 1].text
     here = ctx.facts.function_at(code[i].line)
