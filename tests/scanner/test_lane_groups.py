@@ -219,3 +219,19 @@ def test_another_vendors_backend_is_not_a_hip_file(tmp_path):
                       path="src/ggml-sycl/presets.hpp")
     assert not found
     assert _findings(tmp_path, path="src/ggml-cuda/presets.cuh")
+
+
+def test_a_warp_size_check_inside_an_assert_macro_is_found_on_its_line(tmp_path):
+    # faiss' StandardGpuResources: the check sits in a macro's argument, where clang gives it no text of its own.
+    source = """
+        #include <cstdio>
+        #define CHECK_FMT(X, FMT, ...) do { if (!(X)) { fprintf(stderr, FMT, __VA_ARGS__); } } while (0)
+        struct Prop { int warpSize; };
+        void init(const Prop& prop, int device) {
+            CHECK_FMT(
+                prop.warpSize == 32,
+                "device %d is not 32 wide", device);
+        }
+    """
+    found = _findings(_write(tmp_path, {"k.cpp": source}), codes=("ROC101",), path="k.cpp")
+    assert list(found) == [(7, "ROC101")] and "`warpSize == 32`" in found[(7, "ROC101")].message

@@ -87,10 +87,19 @@ def _warp_size_test(ctx, lhs, rhs) -> str:
     for side, other in ((lhs, rhs), (rhs, lhs)):
         if side is None or other is None or ctx.literal_value(other) != 32:
             continue
-        name = side.strip().text.split(".")[-1].strip()
+        name = side.strip().text.split(".")[-1].strip() or side.strip().name  # in a macro's argument: no text
         if name == "warpSize" or is_warp_size_name(name):
             return name
     return ""
+
+
+def _spelled_at(ctx, name: str):
+    """The token that spells `name` in the lines of a macro call the expression came from (its own location is
+    the macro's name)."""
+    for tok in ctx.facts.view.code:
+        if ctx.node.line <= tok.line <= ctx.node.line + 8 and tok.text == name:
+            return tok
+    return None
 
 
 def check_call(ctx) -> None:
@@ -112,8 +121,10 @@ def check(ctx) -> None:
     if operator in ("==", "!=") and not ctx.platform_guarded:
         name = _warp_size_test(ctx, *ctx.operands())
         if name and not per_platform_name(ctx, ctx.node.text):
-            ctx.report(f"`{ctx.node.text}` tests for a 32-lane warp: false on AMD CDNA, where {name} is 64 "
-                       "(or must become 64). Handle both sizes.")
+            at = None if ctx.node.text else _spelled_at(ctx, name)  # `ASSERT(prop.warpSize == 32, ...)`
+            shown = ctx.node.text or f"{name} == 32"
+            ctx.report(f"`{shown}` tests for a 32-lane warp: false on AMD CDNA, where {name} is 64 "
+                       "(or must become 64). Handle both sizes.", at=at)
         return
     if operator == "*" and not ctx.platform_guarded:
         lhs, rhs = ctx.operands()
