@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also compile each file's HIP translation for an AMD target with hipcc (implies "
                            "--translate): compile status per file, compiler errors as findings ROC901-ROC905")
     scan.add_argument("--hipcc", default="", help="hipcc for --compile-check (default: hipcc on PATH)")
+    scan.add_argument("--hip-compiler", choices=("auto", "clang", "hipcc"), default="auto",
+                      help="--compile-check toolchain: clang with the ROCm headers the scanner ships (current HIP, "
+                           "the profile's own target), hipcc, or auto (hipcc if --hipcc is given, else clang, else "
+                           "hipcc on PATH)")
     scan.add_argument("--offload-arch", metavar="GFX",
                       help="--compile-check target (default: the first --target hipcc builds for, else gfx90a)")
     scan.add_argument("--compile-arg", action="append", default=[], dest="compile_args", metavar="ARG",
@@ -122,6 +126,7 @@ def _options(args) -> ScanOptions:
     base = ScanOptions(target=target, jobs=args.jobs, exclude=tuple(args.exclude),
                        translate=args.translate or args.compile_check, include_dirs=tuple(args.include_dirs),
                        defines=tuple(args.defines), compile_check=args.compile_check, hipcc=args.hipcc,
+                       hip_compiler=args.hip_compiler,
                        compile_args=tuple(args.compile_args))
     return base.merged(compile_commands=args.compile_commands, cuda_path=args.cuda_path,
                        timeout_seconds=args.timeout, max_file_bytes=args.max_file_bytes)

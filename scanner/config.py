@@ -66,6 +66,7 @@ class ScanOptions:
     # The compile check (scanner.compile): each translated file compiled for an AMD target; implies `translate`.
     compile_check: bool = False
     hipcc: str = ""  # path; empty: hipcc on PATH
+    hip_compiler: str = "auto"  # auto, clang (with the bundled ROCm headers) or hipcc: scanner.compile.compilers
     compile_arch: str = ""  # --offload-arch; empty: the first of target.targets hipcc builds for, else gfx90a
     compile_std: str = "c++17"
     compile_args: tuple[str, ...] = ()  # extra compiler arguments (command line only)

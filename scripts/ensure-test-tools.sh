@@ -3,7 +3,9 @@
 # machine and in CI (.ci/run only starts services, then runs `make test`):
 #   chromium         the browser tests (tests/browser/), driven by Playwright; never a browser Playwright downloads
 #   fonts-noto-cjk   Chinese text in those tests' screenshots (without it every character is an empty box)
-#   hipcc, libamdhip64-dev   the compile check's tests (scanner/compile): HIP for an AMD target, no GPU needed
+#   clang-19, lld-19   the compile check's default toolchain (scanner/compile/clang_hip.py): HIP for gfx942 with
+#                      the ROCm headers the scanner ships, no GPU needed
+#   hipcc, libamdhip64-dev   the compile check's hipcc toolchain (ROCm 5.2 in Debian 12), its own tests
 #   gettext          msgfmt, for the translation catalogue tests
 # As root with apt, what is missing is installed in one apt-get call; otherwise the script says what to install.
 # Tests that need a missing tool are skipped on a developer's machine and fail under CI=true (tests/conftest.py).
@@ -14,6 +16,11 @@ missing=()
 dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "ok installed" || missing+=(fonts-noto-cjk)
 if [ -z "${ROCPORT_HIPCC:-}" ] && ! command -v hipcc >/dev/null 2>&1; then missing+=(hipcc libamdhip64-dev); fi
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
+# clang-19 with lld-19: the compile check's default toolchain (HIP for gfx942 against the bundled ROCm headers)
+if [ -z "${ROCPORT_HIP_CLANG:-}" ]; then
+  command -v clang++-19 >/dev/null 2>&1 || missing+=(clang-19)
+  [ -x /usr/lib/llvm-19/bin/lld ] || missing+=(lld-19)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

@@ -24,8 +24,20 @@ def _hipcc() -> str | None:
     return os.environ.get("ROCPORT_HIPCC") or shutil.which("hipcc")
 
 
+def _hip_clang() -> str | None:
+    """clang 17+ and lld: the compile check's default toolchain (scanner.compile.clang_hip)."""
+    from scanner.compile import clang_hip
+
+    found = clang_hip.find()
+    if found is None:
+        return None
+    lld = os.path.join(os.path.dirname(os.path.realpath(found[0])), "lld")
+    return found[0] if os.path.exists(lld) or shutil.which("ld.lld") else None
+
+
 TOOLS = {
     "chromium": (_chromium, "chromium"),
+    "hip-clang": (_hip_clang, "clang-19 lld-19"),
     "hipcc": (_hipcc, "hipcc libamdhip64-dev"),
     "msgfmt": (lambda: shutil.which("msgfmt"), "gettext"),
 }

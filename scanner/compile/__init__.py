@@ -31,7 +31,8 @@ from pathlib import Path
 
 from scanner.compile.check import (CHECKED, COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED, PROBE_TIMEOUT,
                                    STATUSES, CompileChecker, CompileResult, CompileSettings, settings_from)
-from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError, resolve
+from scanner.compile import compilers
+from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError
 
 __all__ = ["CompileChecker", "CompileResult", "CompileSettings", "Toolchain", "ToolchainError", "STATUSES",
            "CHECKED", "COMPILES", "COMPILES_WITH_STUBS", "FAILS", "NOT_CHECKED", "DEFAULT_ARCH", "attach",
@@ -47,14 +48,15 @@ def attach(root: Path, options, jobs: list) -> list:
 
 def describe(options) -> dict:
     """What the check on this machine is: the compiler, its version, target and flags, or why there is none.
-    Probes hipcc (about a second); the result is part of every cached result's key."""
+    Probes the toolchain (about a second); the result is part of every cached result's key."""
     settings = settings_from(options)
     try:
-        toolchain = resolve(settings.hipcc, settings.wanted_targets, settings.std,
-                            max(settings.timeout_seconds, PROBE_TIMEOUT))
+        toolchain = compilers.resolve(settings.compiler, settings.hipcc, settings.wanted_targets, settings.std,
+                                      max(settings.timeout_seconds, PROBE_TIMEOUT))
     except ToolchainError as exc:
         return {"available": False, "reason": str(exc)}
-    return {"available": True, "compiler": toolchain.version, "target": toolchain.arch, "note": toolchain.note,
+    return {"available": True, "compiler": toolchain.version, "toolchain": toolchain.kind, "target": toolchain.arch,
+            "note": toolchain.note,
             "identity": hashlib.sha256(toolchain.identity.encode()).hexdigest(),
             "flags": list(settings.extra_args) + [f"-D{d}" for d in settings.defines]}
 

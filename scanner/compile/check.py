@@ -28,7 +28,8 @@ from pathlib import Path
 from scanner.compile import diagnostics as diags
 from scanner.compile import graph
 from scanner.compile.graph import CHECKED_LANGUAGES
-from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, resolve, run
+from scanner.compile import clang_hip, compilers
+from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, run
 from scanner.compile.tree import TranslatedTree
 from scanner.parsing.clang_unit import _MISSING_HEADER, _safe_stub_name  # the parse's stub rules, reused
 
@@ -47,6 +48,7 @@ _CRASH = re.compile(r"unable to execute command|command failed due to signal|PLE
 @dataclass(frozen=True)
 class CompileSettings:
     hipcc: str = ""  # a path; empty: hipcc on PATH
+    compiler: str = "auto"  # scanner.compile.compilers: auto, clang (bundled ROCm headers) or hipcc
     arch: str = ""  # --offload-arch; empty: the profile's targets, the first this hipcc builds for, else gfx90a
     targets: tuple[str, ...] = ()  # the target profile's
     std: str = DEFAULT_STD
@@ -76,11 +78,25 @@ class CompileResult:
     elapsed_ms: float = 0.0
     cacheable: bool = True  # False for a timeout or a compiler crash: try again on the next scan
 
+    @property
+    def causes(self) -> dict[str, int]:
+        """Errors by where they come from: the translation, the source (inline PTX), the code; and what the
+        environment could not check (headers it lacks, APIs its headers predate)."""
+        out: dict[str, int] = {}
+        for kind, count in self.counts.items():
+            origin = diags.ORIGIN.get(kind, "code")
+            out[origin] = out.get(origin, 0) + count
+        lacking = [name for name in self.stubbed if not diags.is_nvidia_header(name)]  # NVIDIA's: translation
+        if self.set_aside or lacking:
+            out["environment"] = self.set_aside + len(lacking)
+        return out
+
     def to_dict(self) -> dict:
         return {"status": self.status, "reason": self.reason, "target": self.target, "compiler": self.compiler,
                 "unit": self.unit, "note": self.note, "stubbed": self.stubbed,
                 "diagnostics": [d.to_dict() for d in self.diagnostics[:MAX_DIAGNOSTICS]],
-                "counts": self.counts, "set_aside": self.set_aside, "elapsed_ms": round(self.elapsed_ms, 1),
+                "counts": self.counts, "causes": self.causes, "set_aside": self.set_aside,
+                "elapsed_ms": round(self.elapsed_ms, 1),
                 "cacheable": self.cacheable}
 
 
@@ -109,8 +125,9 @@ class CompileChecker:
         if self._toolchain is None and not self._problem:
             try:
                 # The probe's own limit: a short per-file limit must not make hipcc look unusable.
-                self._toolchain = resolve(self.settings.hipcc, self.settings.wanted_targets, self.settings.std,
-                                          max(self.settings.timeout_seconds, PROBE_TIMEOUT))
+                self._toolchain = compilers.resolve(self.settings.compiler, self.settings.hipcc,
+                                                    self.settings.wanted_targets, self.settings.std,
+                                                    max(self.settings.timeout_seconds, PROBE_TIMEOUT))
             except ToolchainError as exc:
                 self._problem = str(exc)
         return self._toolchain
@@ -193,7 +210,8 @@ class CompileChecker:
             if compiled.returncode != 0 and _CRASH.search(compiled.stderr):
                 first = next((ln for ln in compiled.stderr.splitlines() if "error" in ln), "")[:200]
                 return _Unit([], sorted(stubs), f"the compiler crashed ({first})", compiled.returncode)
-            found = diags.parse(compiled.stderr, self._in_tree, self._line_text, bool(stubs))
+            newer = clang_hip.NEWER_THAN_BUNDLED if tc.kind == "clang" else frozenset()
+            found = diags.parse(compiled.stderr, self._in_tree, self._line_text, bool(stubs), newer)
             found += self._nvidia_headers(sorted(stubs), unit, deps)
             if compiled.returncode != 0 and not found:  # it failed and said nothing we could read
                 first = (compiled.stderr.strip().splitlines() or [f"exit code {compiled.returncode}"])[0][:200]
@@ -271,12 +289,16 @@ class CompileChecker:
             return CompileResult(NOT_CHECKED, outcome.failed_to_run, cacheable=False, **base)
         own = [d for d in outcome.diagnostics if d.path == rel]
         considered = outcome.diagnostics if rel == unit else own  # a source fails with its unit; a header alone
-        errors = [d for d in considered if d.kind != diags.SET_ASIDE]
+        errors = [d for d in considered if d.kind not in diags.NOT_ERRORS]
         counts: dict[str, int] = {}
         for d in errors:
             counts[d.kind] = counts.get(d.kind, 0) + 1
-        set_aside = sum(1 for d in considered if d.kind == diags.SET_ASIDE)
-        status = FAILS if errors else COMPILES_WITH_STUBS if stubbed else COMPILES
+        set_aside = sum(1 for d in considered if d.kind in diags.NOT_ERRORS)
+        gaps = sorted({d.message for d in considered if d.kind == diags.TOOLCHAIN_GAP})
+        status = FAILS if errors else COMPILES_WITH_STUBS if stubbed or gaps else COMPILES
+        if gaps:
+            base["note"] = "; ".join(filter(None, (base["note"], "not checked for what the toolchain's headers "
+                                                   f"predate ({len(gaps)} error(s) set aside)")))
         reason = ""
         if errors and not any(d.path == rel for d in errors):
             elsewhere = sorted({d.path or "(the compiler)" for d in errors})
@@ -318,7 +340,7 @@ class CompileChecker:
 
 def settings_from(options) -> CompileSettings:
     """The compile settings of a scanner.config.ScanOptions."""
-    return CompileSettings(hipcc=options.hipcc, arch=options.compile_arch, targets=options.target.targets,
+    return CompileSettings(hipcc=options.hipcc, compiler=options.hip_compiler, arch=options.compile_arch, targets=options.target.targets,
                            std=options.compile_std, include_dirs=tuple(options.include_dirs),
                            defines=tuple(options.defines), extra_args=tuple(options.compile_args),
                            timeout_seconds=options.compile_timeout_seconds)

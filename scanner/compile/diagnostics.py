@@ -7,6 +7,8 @@ Kinds (each is one rule, scanner/rules/compile/):
 - `inline-asm`: inline assembly the AMDGPU backend rejects (PTX left in the translation);
 - `missing-header`: an NVIDIA header the translation still includes, which no ROCm installation has;
 - `other`: every other error.
+A name the toolchain's headers predate (`newer`: the bundled ROCm headers are older than the profile's ROCm) is a
+`toolchain-gap`: counted, listed and said so, never a finding or a failure.
 A name left undeclared while headers were stubbed, and not a CUDA name, is most likely one the stubbed header
 would have declared (`hipblasCreate` without hipBLAS installed): such errors are `set aside`, counted and listed,
 but neither findings nor a failure. Warnings are dropped, except `-Wshorten-64-to-32` on a wave-wide mask
@@ -29,6 +31,14 @@ from scanner import nametable
 
 KINDS = ("undeclared-cuda-name", "type-mismatch", "inline-asm", "missing-header", "other")
 SET_ASIDE = "set-aside"
+# A name the toolchain's headers predate (cooperative_groups::reduce is in HIP 7, the bundled headers are 6.3):
+# the environment's gap, not the code's error. Set aside like the stubs' names, and said so.
+TOOLCHAIN_GAP = "toolchain-gap"
+NOT_ERRORS = frozenset({SET_ASIDE, TOOLCHAIN_GAP})
+# Where an error comes from, for the status: what the translation left, what the source does that no
+# translation fixes, or the code itself.
+ORIGIN = {"undeclared-cuda-name": "translation", "missing-header": "translation", "type-mismatch": "translation",
+          "inline-asm": "source", "other": "code"}
 
 _DIAG = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>fatal error|error|warning|note): "
                    r"(?P<msg>.*?)(?: \[(?P<flag>-W[^\]]+)\])?$")
@@ -38,6 +48,7 @@ _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _UNDECLARED = re.compile(r"use of undeclared identifier '([^']+)'|unknown type name '([^']+)'|"
                          r"no (?:type|member|template) named '([^']+)' in namespace|no template named '([^']+)'|"
                          r"undeclared identifier '([^']+)'")
+_IN_NAMESPACE = re.compile(r"in namespace '([\w:]+)'")
 _ASM = re.compile(r"\basm\b|inline assembly|invalid instruction|instruction not supported|invalid operand|"
                   r"unknown directive|invalid (?:output |input )?constraint|couldn't allocate (?:output|input) reg|"
                   r"unsupported inline asm|invalid register")
@@ -87,7 +98,7 @@ def is_nvidia_header(name: str) -> bool:
     return name in nametable.load().headers or bool(_NVIDIA_HEADER.match(name))
 
 
-def parse(output: str, in_tree, line_text, stubbed: bool) -> list[Diagnostic]:
+def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Errors (and the promoted mask truncations) of one compiler run. `in_tree(path)` says whether a path is a
     file of the translated tree; `line_text(path, line)` gives a translated line (for the mask check);
     `stubbed`: whether headers were stubbed in this run (undeclared non-CUDA names are then set aside).
@@ -131,17 +142,23 @@ def parse(output: str, in_tree, line_text, stubbed: bool) -> list[Diagnostic]:
     for path, line, col, message, included_from, why in entries:
         if why:
             message = f"{message} ({why})"
-        kind = classify(message, stubbed)
+        kind = classify(message, stubbed, newer)
         inside = bool(path) and in_tree(path)
         if path.startswith("<"):  # "<inline asm>": the assembler's view of an asm statement
             kind = "inline-asm"
         elif path and not inside and kind != "missing-header":
             message = "an error in a file outside the repository"  # its text could quote that file
         out.append(Diagnostic(kind, path, line, col, message[:500], inside, included_from=included_from))
+    # `cg::reduce(tile, v, cg::plus<float>())` without cg::plus also fails to parse the rest of its line: those
+    # errors follow from the gap, not from the code.
+    gap_lines = {(d.path, d.hip_line) for d in out if d.kind == TOOLCHAIN_GAP}
+    for d in out:
+        if d.kind == "other" and (d.path, d.hip_line) in gap_lines:
+            d.kind = TOOLCHAIN_GAP
     return out
 
 
-def classify(message: str, stubbed: bool) -> str:
+def classify(message: str, stubbed: bool, newer: frozenset[str] = frozenset()) -> str:
     found = _NOT_FOUND.search(message)
     if found:
         return "missing-header"
@@ -152,6 +169,9 @@ def classify(message: str, stubbed: bool) -> str:
     undeclared = _UNDECLARED.search(message)
     if undeclared:
         name = next(g for g in undeclared.groups() if g)
+        namespace = _IN_NAMESPACE.search(message)
+        if name in newer or (namespace and f"{namespace.group(1)}::{name}" in newer):
+            return TOOLCHAIN_GAP
         if is_cuda_name(name):
             return "undeclared-cuda-name"
         return SET_ASIDE if stubbed else "other"

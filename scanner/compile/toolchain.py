@@ -1,4 +1,6 @@
-"""The HIP compiler: finding hipcc, its version, the AMD target it can build for, and running it safely.
+"""The HIP compiler: finding hipcc, its version, the AMD target it can build for, and running it safely. (The
+default toolchain is clang with the bundled ROCm headers, scanner.compile.clang_hip; scanner.compile.compilers
+chooses. hipcc stays for a machine with a real ROCm installation: it links the device libraries.)
 
 hipcc is optional, like hipify-clang: a configured path, or `hipcc` on PATH; without it the check says "not
 checked" and why. It is always run for the AMD platform: `HIP_PLATFORM=amd` is set and `CUDA_PATH` / `CUDA_HOME`
@@ -47,12 +49,13 @@ class ToolchainError(RuntimeError):
 class Toolchain:
     """A working hipcc for one target: what it is, and the compiler command it runs."""
 
-    hipcc: str
-    version: str  # "HIP 5.2.21153-0, clang 15.0.6"
+    hipcc: str  # the driver: hipcc, or clang++ for the clang toolchain
+    version: str  # "HIP 5.2.21153-0, clang 15.0.6"; "clang 19.1.7, ROCm 6.3 headers (HIP 6.3.0, ...)"
     arch: str  # the --offload-arch actually used
     argv: tuple[str, ...]  # the compiler command hipcc runs, with SOURCE and OUTPUT placeholders
     note: str = ""  # why `arch` is not the target that was asked for
     env: dict = field(default_factory=dict, compare=False, hash=False)
+    kind: str = "hipcc"  # or "clang" (scanner.compile.clang_hip)
 
     SOURCE = "\0source"
     OUTPUT = "\0output"

@@ -1,4 +1,5 @@
-"""The compile check with the real hipcc (Debian's hipcc and libamdhip64-dev, no GPU): translated fixtures that
+"""The compile check with both real toolchains (Debian's hipcc and libamdhip64-dev; Debian's clang-19 and lld-19
+with the bundled ROCm headers; no GPU): translated fixtures that
 build, fail on a 32-bit ballot, fail only when their inline PTX is assembled, need a stub; and a machine without
 hipcc (a configured path that does not exist), where every file says "not checked" and why.
 
@@ -27,15 +28,16 @@ PROJECT = Path(__file__).parent / "fixtures" / "project"
 needs_hipcc = needs("hipcc")
 
 
-@pytest.fixture(scope="module")
-def scanned(tmp_path_factory):
-    """The fixture project scanned once with the check on, two workers: (results by path, what the run left in
-    its temporary directory)."""
-    require("hipcc")
+@pytest.fixture(scope="module", params=["hipcc", "clang"])
+def scanned(request, tmp_path_factory):
+    """The fixture project scanned once per toolchain with the check on, two workers: (results by path, what the
+    run left in its temporary directory). Both toolchains must give the same answers on it."""
+    require("hipcc" if request.param == "hipcc" else "hip-clang")
     scratch = tmp_path_factory.mktemp("scratch")
     saved, tempfile.tempdir = tempfile.tempdir, str(scratch)
     try:
-        results = {r.path: r for r in scan(PROJECT, ScanOptions(compile_check=True, jobs=2))}
+        options = ScanOptions(compile_check=True, jobs=2, hip_compiler=request.param)
+        results = {r.path: r for r in scan(PROJECT, options)}
     finally:
         tempfile.tempdir = saved
     return results, list(scratch.iterdir())
@@ -163,7 +165,7 @@ def test_the_json_report_and_summary_carry_the_status(results):
         "compiles": 2, "compiles-with-stubs": 1, "fails": 3, "not-checked": 2}}
 
 
-@needs_hipcc
+@needs("hip-clang")
 def test_a_hostile_file_name_never_reaches_a_shell(tmp_path):
     root = tmp_path / "repo"
     (root / "src").mkdir(parents=True)
