@@ -7,19 +7,25 @@ Steps for a file:
 - map `#include` headers and add `hip/hip_runtime.h` where hipify-clang would (scanner.translate.includes);
 - argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
 - comments and string literals stay untouched unless asked;
-- every byte not covered by an edit is copied as it was; a file with no CUDA reference comes out identical.
+- only CUDA is translated: a file that is not .cu/.cuh and has no CUDA construct (keyword, launch, CUDA header,
+  a table name other than the math C shares with CUDA) comes out identical, with nothing counted; `max`, `exp`,
+  `fabsf`... count as converted only in CUDA files (scanner.translate.names.shared_with_c);
+- code already written for HIP is left as it was (scanner.translate.hipaware): mapping lines (`#define cudaX
+  hipX`), definitions that translation would make `X X`, and whole compatibility headers;
+- every byte not covered by an edit is copied as it was.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, includes, launch
+from scanner.translate import calls, hipaware, includes, launch
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
-from scanner.translate.names import Target, header_map, name_map
+from scanner.translate.names import Target, header_map, hip_names, name_map, shared_with_c
 from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, next_code, text
 from scanner.version import TOOL_VERSION
 
@@ -29,6 +35,15 @@ _CUDA_NAMESPACES = frozenset({b"cub", b"thrust", b"nvcuda", b"wmma", b"cooperati
 # CUDA language words that are not in the table: a file using them needs hip/hip_runtime.h under HIP.
 _CUDA_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__", b"threadIdx",
                          b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__launch_bounds__"})
+# Built-in variables that SYCL ports keep as names of their own (`sycl::range<3> gridDim(...)`): CUDA's are
+# read member by member.
+_CUDA_DIM_WORDS = frozenset({b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"})
+_CUDA_DIM_MEMBERS = frozenset({b"x", b"y", b"z"})
+# Huawei's Ascend C also spells its kernels `__global__` (`__global__ __aicore__ void k(...)`).
+_OTHER_DIALECTS = frozenset({b"__aicore__"})
+_CONDITIONS = frozenset({b"if", b"ifdef", b"ifndef", b"elif", b"elifdef", b"elifndef"})
+_CUDA_EXTENSIONS = frozenset({".cu", ".cuh"})
+_ALIAS_KEYWORDS = frozenset({b"typedef", b"using"})
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_CANDIDATE = re.compile(rb"cu[^\s\"]*")
 
@@ -41,12 +56,14 @@ class BuiltinTranslator:
         self.options = options
         self.names = name_map(options.roc)
         self.headers = header_map(options.roc)
+        self.shared = shared_with_c()
+        self.hip_names = hip_names()
         self.lexer = Lexer()
 
     def translate(self, path: str, text_: str) -> TranslationResult:
         started = time.perf_counter()
         data = text_.encode("utf-8")
-        work = _FileWork(data, self.lexer.spans(path, text_, data), self)
+        work = _FileWork(path, data, self.lexer.spans(path, text_, data), self)
         work.run()
         output = work.apply()
         work.stats.elapsed_seconds = time.perf_counter() - started
@@ -57,7 +74,7 @@ class BuiltinTranslator:
 class _FileWork:
     """Translating one file: edits are (start, end, replacement) byte ranges over the original."""
 
-    def __init__(self, data: bytes, spans: list[tuple[int, int, int]], translator: BuiltinTranslator):
+    def __init__(self, path: str, data: bytes, spans: list[tuple[int, int, int]], translator: BuiltinTranslator):
         self.data = data
         self.spans = spans
         self.t = translator
@@ -70,7 +87,14 @@ class _FileWork:
         self.warnings: list[str] = []
         self.includes = includes.IncludeRewriter(translator.headers)
         self._line_starts: list[int] | None = None
-        self.uses_cuda = False
+        self.cuda_source = os.path.splitext(path)[1].lower() in _CUDA_EXTENSIONS
+        self.uses_cuda = False  # a CUDA construct was seen: the file is CUDA whatever its extension
+        self.cuda_words = False  # __global__, threadIdx.x...: CUDA unless the file is in another dialect
+        self.other_dialect = False
+        self.condition_until = -1  # last token of the `#if` line being walked: its names only test for CUDA
+        self.deferred: list[tuple[int, bytes, Target, int, int]] = []  # names shared with C, outside .cu files
+        self.mappings = hipaware.MappingFinder(data, spans, translator.names, translator.hip_names)
+        self.mapping_lines = 0
 
     # -- the pass -------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -88,9 +112,14 @@ class _FileWork:
                 target = names.get(word)
                 if target is not None and prev not in _MEMBER_ACCESS and not (
                         prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha()):
-                    self._reference(i, word, target, off, length)
+                    if self._says_nothing_yet(i, word):
+                        self.deferred.append((i, word, target, off, length))  # counted once the file is CUDA
+                    else:
+                        self._reference(i, word, target, off, length)
                 elif word in _CUDA_WORDS:
-                    self.uses_cuda = True
+                    self.cuda_words = self.cuda_words or self._cuda_word(i, word)
+                elif word in _OTHER_DIALECTS:
+                    self.other_dialect = True
                 elif word == b"cub" and self._followed_by_scope(i):
                     self.edits.append((off, off + length, b"hipcub"))  # CUB's namespace is hipCUB's
                     self.touched.add(off)
@@ -112,8 +141,53 @@ class _FileWork:
                     self.uses_cuda = True
                     if ggl:
                         self._launch(i, off, template_kernels)
+                elif tok in _ALIAS_KEYWORDS:
+                    skip_until = self._mapping(self.mappings.alias(i), i)
                 prev2, prev = prev, tok
+        self._finish()
+
+    def _says_nothing_yet(self, i: int, word: bytes) -> bool:
+        """A name that makes no file CUDA by itself: C's math (`max`, `fabsf`) and what `#if` lines test
+        (`defined(__CUDACC__)` in a CPU header); in .cu files every name counts at once."""
+        return not self.cuda_source and (word in self.t.shared or i <= self.condition_until)
+
+    def _cuda_word(self, i: int, word: bytes) -> bool:
+        """Whether a CUDA keyword or built-in is used as CUDA's: `threadIdx` only as `threadIdx.x/y/z`."""
+        if word not in _CUDA_DIM_WORDS:
+            return True
+        dot = next_code(self.spans, i)
+        member = next_code(self.spans, dot)
+        return member < len(self.spans) and text(self.data, self.spans[dot]) == b"." \
+            and text(self.data, self.spans[member]) in _CUDA_DIM_MEMBERS
+
+    def _finish(self) -> None:
+        """Keep the edits only for CUDA that is not already HIP; count names shared with C in CUDA files."""
+        if self.includes.has_hip_header and self.mapping_lines:
+            self._discard()  # a compatibility header: it already says what every CUDA name is under HIP
+            return
+        self.uses_cuda = self.uses_cuda or (self.cuda_words and not self.other_dialect)
+        if not (self.cuda_source or self.uses_cuda):
+            self._discard()  # plain C/C++: comments and strings stay too
+            return
+        for reference in self.deferred:
+            self._reference(*reference)
         self._runtime_header()
+
+    def _discard(self) -> None:
+        """Forget every edit and count: the file comes out as it went in."""
+        self.edits.clear()
+        self.touched.clear()
+        self.unconverted.clear()
+        self.warnings.clear()
+        self.replaced_bytes = 0
+        self.stats = TranslationStats(files=1, total_bytes=self.stats.total_bytes, total_lines=self.stats.total_lines)
+
+    def _mapping(self, last: int | None, i: int) -> int:
+        """The index to skip to past a mapping line (`last`), or i when it is none."""
+        if last is None:
+            return i
+        self.mapping_lines += 1
+        return last
 
     def _reference(self, i: int, word: bytes, target: Target, off: int, length: int) -> None:
         self.uses_cuda = True
@@ -175,6 +249,11 @@ class _FileWork:
         """Handle `#include`; returns the index of the last token not to rename (the header name's tokens)."""
         spans, data = self.spans, self.data
         keyword = next_code(spans, i)
+        if keyword < len(spans) and text(data, spans[keyword]) == b"define":
+            return self._mapping(self.mappings.define(keyword), i)
+        if keyword < len(spans) and text(data, spans[keyword]) in _CONDITIONS:
+            self.condition_until = self.mappings.directive_end(keyword)
+            return i
         if keyword >= len(spans) or text(data, spans[keyword]) not in (b"include", b"include_next", b"import"):
             return i
         _, off, length = spans[keyword]

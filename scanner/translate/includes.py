@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from scanner.translate.hipaware import is_hip_header
 from scanner.translate.names import Target
 
 RUNTIME_HEADER = b"hip/hip_runtime.h"
@@ -46,6 +47,7 @@ class IncludeRewriter:
         self.runtime_rewritten = False
         self.first_include: int | None = None
         self.has_runtime_header = False
+        self.has_hip_header = False  # already HIP: a compatibility header if it also maps CUDA names
 
     def handle(self, line: IncludeLine) -> tuple[list[tuple[int, int, bytes]], Target | None, int]:
         """(edits, table entry or None, bytes counted as replaced)."""
@@ -54,6 +56,7 @@ class IncludeRewriter:
         name = line.name.decode("utf-8", "replace")
         if line.name == RUNTIME_HEADER:
             self.has_runtime_header = True
+        self.has_hip_header = self.has_hip_header or is_hip_header(line.name)
         target = self.headers.get(name)
         if target is None:
             return [], None, 0

@@ -88,3 +88,25 @@ def header_map(roc: bool) -> dict[str, Target]:
         out[name] = Target(replacement.encode() if replacement is not None else None, entry.kind, entry.api,
                            reason)
     return out
+
+
+@functools.cache
+def shared_with_c() -> frozenset[bytes]:
+    """Names plain C/C++ (CPU, Vulkan, Metal code) uses too, so they say nothing about a file being CUDA: the
+    table's entries that keep their name in HIP (`max`, `exp`, `fabsf`, `clock`, `GLuint`) and CUDA's plain-named
+    math functions (`saturate`, `umin`). The `__`-prefixed intrinsics (`__syncthreads`, `__expf`) are CUDA's own."""
+    out = set()
+    for name, entry in load().by_name.items():
+        if name.startswith("__") or entry.api != "CUDA RT API":  # CUB_MAX is CUB's
+            continue
+        if entry.hip == name or _kind(entry) == "device_function":
+            out.add(name.encode())
+    return frozenset(out)
+
+
+@functools.cache
+def hip_names() -> frozenset[bytes]:
+    """Every HIP or roc* name of the table that is not also a CUDA name (a mapping line's right-hand side)."""
+    table = load()
+    out = {name.encode() for entry in table.by_name.values() for name in (entry.hip, entry.roc) if name}
+    return frozenset(out - {name.encode() for name in table.by_name})
