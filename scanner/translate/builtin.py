@@ -25,7 +25,8 @@ from bisect import bisect_right
 from scanner.translate import calls, hipaware, includes, launch
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
-from scanner.translate.names import Target, header_map, hip_names, name_map, shared_with_c
+from scanner.translate.names import (BF16_HEADER, Target, bf16_name_map, header_map, hip_names, name_map,
+                                     shared_with_c)
 from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, next_code, text
 from scanner.version import TOOL_VERSION
 
@@ -55,6 +56,7 @@ class BuiltinTranslator:
     def __init__(self, options: TranslateOptions = TranslateOptions()):
         self.options = options
         self.names = name_map(options.roc)
+        self.bf16_names = bf16_name_map(options.roc)
         self.headers = header_map(options.roc)
         self.shared = shared_with_c()
         self.hip_names = hip_names()
@@ -93,12 +95,14 @@ class _FileWork:
         self.other_dialect = False
         self.condition_until = -1  # last token of the `#if` line being walked: its names only test for CUDA
         self.deferred: list[tuple[int, bytes, Target, int, int]] = []  # names shared with C, outside .cu files
-        self.mappings = hipaware.MappingFinder(data, spans, translator.names, translator.hip_names)
+        # cuda_bf16.h's kernels use its own bf16 API: hip_bf16.h's types (scanner.translate.names.bf16_name_map)
+        self.names = translator.bf16_names if BF16_HEADER in data else translator.names
+        self.mappings = hipaware.MappingFinder(data, spans, self.names, translator.hip_names)
         self.mapping_lines = 0
 
     # -- the pass -------------------------------------------------------------------------------------
     def run(self) -> None:
-        data, spans, names = self.data, self.spans, self.t.names
+        data, spans, names = self.data, self.spans, self.names
         options = self.options
         ggl = options.launch_syntax == LAUNCH_GGL
         template_kernels = launch.template_kernels(data, spans) if ggl else frozenset()
@@ -231,7 +235,7 @@ class _FileWork:
     def _comment(self, base: int, chunk: bytes) -> None:
         """Comments, when asked: rename whole words found in the table (there is no context to check)."""
         for match in _WORD.finditer(chunk):
-            target = self.t.names.get(match.group())
+            target = self.names.get(match.group())
             if target is not None and target.replacement and target.replacement != match.group():
                 self.edits.append((base + match.start(), base + match.end(), target.replacement))
 
@@ -239,7 +243,7 @@ class _FileWork:
         """String literals, when asked, as hipify-clang does: from each `cu` to the next space, renamed only
         when that whole piece is a name of the table."""
         for match in _STRING_CANDIDATE.finditer(chunk, 1):
-            target = self.t.names.get(match.group())
+            target = self.names.get(match.group())
             if target is not None and target.replacement and target.replacement != match.group():
                 self.edits.append((base + match.start(), base + match.end(), target.replacement))
                 self.stats.count(True, "literal", target.api, match.group().decode())

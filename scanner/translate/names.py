@@ -70,11 +70,31 @@ def name_map(roc: bool) -> dict[bytes, Target]:
     return out
 
 
-# Headers HIPIFY maps that the 6.3 table does not list (cooperative groups' algorithm headers).
+# Headers HIPIFY maps that the 6.3 table does not list (cooperative groups' algorithm headers), and CUDA's bf16
+# header, whose HIP twin (hip/hip_bf16.h: __hip_bfloat16, __bfloat162float...) the table predates.
 _EXTRA_HEADERS = {
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
+    "cuda_bf16.h": "hip/hip_bf16.h",
 }
+# The bf16 types of cuda_bf16.h's API. HIPIFY's table gives `__nv_bfloat16` hipBLAS's `hip_bfloat16` (a struct
+# without __bfloat162float and the rest); in a file that includes cuda_bf16.h the kernels use the header's own
+# API, whose HIP spelling is hip_bf16.h's __hip_bfloat16.
+BF16_HEADER = b"cuda_bf16.h"
+_BF16_TYPES = {
+    "__nv_bfloat16": "__hip_bfloat16", "nv_bfloat16": "__hip_bfloat16",
+    "__nv_bfloat162": "__hip_bfloat162", "nv_bfloat162": "__hip_bfloat162",
+    "__nv_bfloat16_raw": "__hip_bfloat16_raw", "__nv_bfloat162_raw": "__hip_bfloat162_raw",
+}
+
+
+@functools.cache
+def bf16_name_map(roc: bool) -> dict[bytes, Target]:
+    """`name_map` for a file that includes cuda_bf16.h: its bf16 types become hip_bf16.h's."""
+    out = dict(name_map(roc))
+    for cuda, hip in _BF16_TYPES.items():
+        out[cuda.encode()] = Target(hip.encode(), "device_type", "CUDA RT API")
+    return out
 
 
 @functools.cache

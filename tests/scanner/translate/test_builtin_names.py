@@ -109,3 +109,17 @@ def test_statistics_count_bytes_and_lines_like_hipify():
 def test_device_functions_keep_their_names_but_count_as_converted():
     stats = hipify("__device__ float f(float *x) { return atomicAdd(x, 1.f) + __expf(*x); }\n").stats
     assert stats.converted_by_type["device_function"] == 2
+
+
+def test_cuda_bf16_kernels_get_hip_bf16_and_its_types():
+    # llm.c's kernels: cuda_bf16.h's own API (__bfloat162float takes its __nv_bfloat16), whose HIP twin is
+    # hip_bf16.h's __hip_bfloat16; HIPIFY's table predates that header.
+    result = hipify("#include <cuda_bf16.h>\n__global__ void k(float* o, const __nv_bfloat16* x, nv_bfloat162 p) "
+                    "{ o[0] = __bfloat162float(x[0]); }\n", insert_runtime_header=False)
+    assert "#include <hip/hip_bf16.h>" in result.text
+    assert "const __hip_bfloat16* x, __hip_bfloat162 p" in result.text and "__nv_" not in result.text
+
+
+def test_bf16_through_cublas_alone_keeps_hipblas_type():
+    result = hipify("#include <cublas_v2.h>\nvoid f(__nv_bfloat16* a) {}\n", insert_runtime_header=False)
+    assert "void f(hip_bfloat16* a)" in result.text  # what hipBLAS's bf16 API takes, as hipify-clang writes it

@@ -1,0 +1,125 @@
+"""The compile check's default toolchain: Debian's clang-19 and lld-19 with the ROCm headers the scanner ships
+(scanner.compile.clang_hip, scanner.compile.headers), for the profile's own target (gfx942), no GPU and no ROCm
+installation. Skipped without clang-19/lld-19 on a developer's machine; CI installs them."""
+
+from __future__ import annotations
+
+import tarfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from scanner import ScanOptions, scan
+from scanner.compile import describe
+from scanner.compile.clang_hip import resolve
+from scanner.compile.headers import bundled
+from tests.tools import needs
+
+pytestmark = needs("hip-clang")
+
+# What Debian's hipcc (ROCm 5.2) cannot build: the *_sync shuffles, gfx942, hipBLAS, bf16.
+MODERN = """
+    #include <cuda_runtime.h>
+    #include <cuda_bf16.h>
+    #include <cublas_v2.h>
+    #include <cooperative_groups.h>
+    namespace cg = cooperative_groups;
+
+    __global__ void rms(float* out, const __nv_bfloat16* in) {
+        float v = __bfloat162float(in[threadIdx.x]);
+        for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffffffffffull, v, o);
+        cg::thread_block block = cg::this_thread_block();
+        out[threadIdx.x] = v + block.thread_rank();
+    }
+
+    void project(cublasHandle_t handle, const float* a, float* c) {
+        const float one = 1.f;
+        cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, 4, a, 4, &one, c, 4);
+    }
+"""
+# cooperative_groups::reduce came to HIP after the bundled headers (6.3): the toolchain's gap, not the code's.
+REDUCE = """
+    __global__ void total(float* out) {
+        auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+        out[blockIdx.x] = cg::reduce(tile, out[threadIdx.x], cg::plus<float>());
+    }
+"""
+
+
+def _scan(root: Path, files: dict[str, str], **options) -> dict:
+    for rel, text in files.items():
+        (root / rel).write_text(textwrap.dedent(text))
+    return {r.path: r.compile for r in scan(root, ScanOptions(compile_check=True, hip_compiler="clang", **options))
+            if r.compile is not None}
+
+
+def test_current_hip_builds_for_gfx942_where_debians_hipcc_cannot(tmp_path):
+    check = _scan(tmp_path, {"k.cu": MODERN})["k.cu"]
+    assert check["status"] == "compiles", check
+    assert check["target"] == "gfx942" and check["note"] == ""
+    assert check["compiler"].startswith("clang ") and "ROCm 6.3 headers (HIP 6.3.0" in check["compiler"]
+    assert check["causes"] == {}
+
+
+def test_an_api_newer_than_the_bundled_headers_is_not_the_codes_failure(tmp_path):
+    check = _scan(tmp_path, {"k.cu": MODERN + REDUCE})["k.cu"]
+    assert check["status"] == "compiles-with-stubs", check  # checked, except for what the headers predate
+    assert "predate" in check["note"] and check["causes"] == {"environment": check["set_aside"]}
+    kinds = {d["kind"] for d in check["diagnostics"]}
+    assert kinds == {"toolchain-gap"}
+
+
+def test_a_translation_error_still_fails_and_says_it_is_the_translations(tmp_path):
+    broken = MODERN.replace("cublasSgemm(", "cublasSgemmEx_nonexistent(")
+    check = _scan(tmp_path, {"k.cu": broken})["k.cu"]
+    assert check["status"] == "fails" and check["causes"].get("translation", 0) >= 1, check
+
+
+def test_inline_ptx_fails_where_the_device_code_is_assembled(tmp_path):
+    source = """
+        __global__ void lane(unsigned* out) {
+            unsigned id;
+            asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+            out[threadIdx.x] = id;
+        }
+    """
+    check = _scan(tmp_path, {"k.cu": source})["k.cu"]
+    assert check["status"] == "fails" and check["counts"] == {"inline-asm": 1} and check["causes"] == {"source": 1}
+
+
+def test_a_target_clang_cannot_build_falls_back_and_says_so():
+    toolchain = resolve(("gfx9999",), "c++17", 120)
+    assert toolchain.kind == "clang" and toolchain.arch == "gfx90a"
+    assert toolchain.note.startswith("gfx9999: not buildable with clang")
+
+
+def test_describe_names_the_toolchain_and_its_rocm(tmp_path):
+    described = describe(ScanOptions(compile_check=True, hip_compiler="clang"))
+    assert described["available"] and described["toolchain"] == "clang" and described["target"] == "gfx942"
+
+
+def test_the_headers_unpack_once_with_their_licences_and_pins(tmp_path):
+    headers = bundled(cache=tmp_path)
+    assert (headers.include / "hip" / "hip_runtime.h").is_file()
+    assert (headers.include / "hipblas" / "hipblas.h").is_file() and (headers.include / "hipcub").is_dir()
+    licences = sorted(p.name for p in (headers.root / "licenses").iterdir())
+    assert len(licences) == len(headers.sources) == 6
+    assert all(len(source["commit"]) == 40 for source in headers.sources)
+    assert headers.versions["hip"] == "6.3.0"
+    again = bundled.__wrapped__(cache=tmp_path)  # a second worker: the finished tree is reused
+    assert again.root == headers.root and len(list(tmp_path.iterdir())) == 1
+
+
+def test_a_hostile_archive_member_cannot_leave_the_cache(tmp_path):
+    from scanner.compile.headers import HeadersMissing
+
+    archive = tmp_path / "evil.tar.xz"
+    evil = tmp_path / "evil.txt"
+    evil.write_text("x")
+    with tarfile.open(archive, "w:xz") as tar:
+        tar.add(evil, arcname="../../escaped.txt")
+    with pytest.raises(HeadersMissing):
+        bundled.__wrapped__(archive, cache=tmp_path / "cache")
+    assert not (tmp_path / "escaped.txt").exists()
+    assert not [p for p in (tmp_path / "cache").iterdir()]  # no half tree left behind
