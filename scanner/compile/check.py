@@ -219,6 +219,7 @@ class CompileChecker:
             for d in found:
                 d.path = self._rel(d.path) if d.in_tree else d.path
                 d.line = self.tree.original_line(d.path, d.hip_line) if d.in_tree else d.hip_line
+                d.included_from = self._original_location(d.included_from)
             return _Unit(found, sorted(stubs), "", compiled.returncode, compiled.elapsed)
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -320,6 +321,14 @@ class CompileChecker:
                     seen.add(dep)
                     stack.append(dep)
         return names
+
+    def _original_location(self, location: str) -> str:
+        """"src/a.cu:4" in the translation -> the original file's line ("src/a.cu:3" before an added include)."""
+        path, _, line = location.rpartition(":")
+        if not path or not line.isdigit() or not self._in_tree(path):
+            return location
+        rel = self._rel(path)
+        return f"{rel}:{self.tree.original_line(rel, int(line))}"
 
     def _in_tree(self, path: str) -> bool:
         rel = self._rel(path)

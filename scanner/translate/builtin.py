@@ -6,6 +6,8 @@ Steps for a file:
   the user's (`mylib::cudaMalloc`); identifiers that merely start with `cuda` are not in the table, so they stay;
 - map `#include` headers and add `hip/hip_runtime.h` where hipify-clang would (scanner.translate.includes);
 - argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
+- the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs`, which HIP needs to build
+  and hipify leaves (scanner.translate.wave64);
 - comments and string literals stay untouched unless asked;
 - only CUDA is translated: a file that is not .cu/.cuh and has no CUDA construct (keyword, launch, CUDA header,
   a table name other than the math C shares with CUDA) comes out identical, with nothing counted; `max`, `exp`,
@@ -22,7 +24,7 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, hipaware, includes, launch
+from scanner.translate import calls, hipaware, includes, launch, wave64
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (BF16_HEADER, Target, bf16_name_map, header_map, hip_names, name_map,
@@ -113,6 +115,9 @@ class _FileWork:
                 continue
             if kind == IDENT:
                 word = data[off : off + length]
+                if word in wave64.CALLS and prev not in _MEMBER_ACCESS and self._wave64(i, word, off):
+                    prev2, prev = prev, word
+                    continue
                 target = names.get(word)
                 if target is not None and prev not in _MEMBER_ACCESS and not (
                         prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha()):
@@ -215,6 +220,18 @@ class _FileWork:
         self.replaced_bytes += length
         if replacement != word:
             self.edits.append((off, off + length, replacement))
+
+    def _wave64(self, i: int, word: bytes, off: int) -> bool:
+        """The 64-bit full mask and the streaming loads and stores (scanner.translate.wave64); True when the call
+        itself was rewritten (counted as converted, not looked up in the table)."""
+        extra, rewritten = wave64.call_edits(self.data, self.spans, i, word)
+        if extra:
+            self.uses_cuda = True
+            self.edits.extend(extra)
+            self.touched.add(off)
+        if rewritten:
+            self.stats.count(True, "device_function", "CUDA RT API", word.decode())
+        return rewritten
 
     def _followed_by_scope(self, i: int) -> bool:
         j = next_code(self.spans, i)

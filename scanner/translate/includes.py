@@ -1,6 +1,7 @@
 """`#include` lines, the way hipify-clang treats them.
 
-- a header in the table becomes its HIP (or, with --roc, roc*) header, quote style kept;
+- a header in the table becomes its HIP (or, with --roc, roc*) header, quote style kept; `cuda_runtime.h` also
+  brings `<math.h>`, as it does under nvcc;
 - main headers (`cuda.h`, `cuda_runtime.h`, one per library) are kept once: a later include that maps to the
   same header is removed (its directive text emptied, the line stays), as are headers HIP has no counterpart
   for (`device_launch_parameters.h`);
@@ -23,6 +24,10 @@ _MAIN_KINDS = frozenset({"include_cuda_main_header", "include_cuda_main_header_v
 _DEDUPLICATED_TARGETS = frozenset({b"hiprand/hiprand_kernel.h", b"rocrand/rocrand_kernel.h"})
 _HEADER = re.compile(rb'\s*([<"])([^>"\n]+)([>"])')
 INSERTED = b"\n#include <hip/hip_runtime.h>\n"
+# cuda_runtime.h declares C's math for host code too (nvcc's crt/math_functions.h includes math.h): host code that
+# calls `isfinite(x)` unqualified relies on it, and hip_runtime.h does not provide it (clang's HIP wrapper brings
+# <cmath> and device overloads only, so a host template's `isfinite` finds no host function).
+HOST_MATH = b"\n#include <math.h>"
 
 
 @dataclass
@@ -74,7 +79,10 @@ class IncludeRewriter:
         counted = line.end - line.name_start + 1  # the name with its delimiters, as hipify counts it
         if replacement == line.name:
             return [], target, counted
-        return [(line.name_start, line.name_start + len(line.name), replacement)], target, counted
+        edits = [(line.name_start, line.name_start + len(line.name), replacement)]
+        if name == "cuda_runtime.h":
+            edits.append((line.end, line.end, HOST_MATH))
+        return edits, target, counted
 
     @staticmethod
     def _remove(line: IncludeLine) -> tuple[int, int, bytes]:

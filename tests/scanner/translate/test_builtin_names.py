@@ -123,3 +123,29 @@ def test_cuda_bf16_kernels_get_hip_bf16_and_its_types():
 def test_bf16_through_cublas_alone_keeps_hipblas_type():
     result = hipify("#include <cublas_v2.h>\nvoid f(__nv_bfloat16* a) {}\n", insert_runtime_header=False)
     assert "void f(hip_bfloat16* a)" in result.text  # what hipBLAS's bf16 API takes, as hipify-clang writes it
+
+
+def test_full_warp_masks_become_64_bit_and_others_stay():
+    out = body("__global__ void k(float* o, unsigned m) {\n"
+               "  float v = __shfl_xor_sync(0xFFFFFFFF, o[0], 16);\n"
+               "  v += __shfl_down_sync(m, v, 1);\n"
+               "  unsigned long long b = __ballot_sync(0xffffffffu, v > 0);\n"
+               "  __syncwarp(0xffff);\n"
+               "  o[0] = v + b;\n}\n")
+    assert "__shfl_xor_sync(0xffffffffffffffffull, o[0], 16)" in out
+    assert "__ballot_sync(0xffffffffffffffffull, v > 0)" in out
+    assert "__shfl_down_sync(m, v, 1)" in out and "__syncwarp(0xffff)" in out  # a person's decision
+
+
+def test_streaming_loads_and_stores_become_plain_ones():
+    out = body("__global__ void k(int4* o, const int4* x, cudaStream_t s) {\n"
+               "  __stcs(o + threadIdx.x, __ldcs(reinterpret_cast<const int4*>(x) + 1));\n}\n")
+    assert "(*(o + threadIdx.x) = ((*(reinterpret_cast<const int4*>(x) + 1))));" in out
+    assert "hipStream_t s" in out  # the rest of the line is still translated
+
+
+def test_cuda_runtime_h_keeps_bringing_cs_math_to_host_code():
+    # llm.c's common.h calls isfinite() in a host template, relying on cuda_runtime.h; hip_runtime.h alone leaves
+    # only the device overloads, so the HIP build failed until math.h came along.
+    out = body("#include <cuda_runtime.h>\ntemplate <class T> bool ok(T v) { return isfinite(v); }\n")
+    assert out.startswith("#include <hip/hip_runtime.h>\n#include <math.h>\ntemplate")

@@ -1,0 +1,57 @@
+"""Rewrites that make CUDA's warp and cache-hint calls build with HIP, beyond hipify's renames:
+
+- the 32-bit full mask of a warp-synchronous call (`__shfl_xor_sync(0xffffffff, v, o)`) becomes the 64-bit
+  `0xffffffffffffffffull`: HIP's *_sync functions take a 64-bit mask and reject a 32-bit one with a
+  static_assert, and "all lanes" of a 64-lane wavefront is the 64-bit mask. Any other mask is left alone: what a
+  partial mask means on 64 lanes is a person's decision (ROC106 reports it);
+- the streaming cache hints HIP does not declare become the plain load and store they hint at: `__ldcs(p)` ->
+  `(*(p))`, `__stcs(p, v)` -> `(*(p) = (v))`. Same values, no hint: clang's `__builtin_nontemporal_load` would
+  keep it but takes scalars and vectors only, and CUDA code streams `int4` and packed structs through these.
+hipify-clang and hipify-perl leave all of these as written, and the translation then fails to compile.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scanner.translate.tokenwalk import Span, byte_range, matching_close, next_code, split_arguments, text
+
+Edit = tuple[int, int, bytes]
+
+MASKED = frozenset({b"__shfl_sync", b"__shfl_up_sync", b"__shfl_down_sync", b"__shfl_xor_sync", b"__ballot_sync",
+                    b"__any_sync", b"__all_sync", b"__uni_sync", b"__match_any_sync", b"__match_all_sync",
+                    b"__syncwarp", b"__reduce_add_sync", b"__reduce_min_sync", b"__reduce_max_sync",
+                    b"__reduce_and_sync", b"__reduce_or_sync", b"__reduce_xor_sync"})
+STREAMING = frozenset({b"__ldcs", b"__stcs"})
+CALLS = MASKED | STREAMING
+FULL_MASK_64 = b"0xffffffffffffffffull"
+_FULL_MASK_32 = re.compile(rb"^\(?\s*(?:0[xX][fF]{8}[uU]?|~0[uU]?|0[xX][fF]{8}[uU][lL]?)\s*\)?$")
+
+
+def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[list[Edit], bool]:
+    """The edits for the call whose name is token i, and whether they rewrote the call itself. Every edit sits on
+    the call's own tokens (its name, parentheses, comma), so the names inside its arguments are still translated."""
+    paren = next_code(spans, i)
+    if paren >= len(spans) or text(data, spans[paren]) != b"(":
+        return [], False
+    close = matching_close(data, spans, paren)
+    if close is None:
+        return [], False
+    args = split_arguments(data, spans, paren, close)
+    if name in MASKED:
+        if not args:
+            return [], False
+        start, end = byte_range(spans, *args[0])
+        return ([(start, end, FULL_MASK_64)] if _FULL_MASK_32.match(data[start:end].strip()) else []), False
+    expected = 1 if name == b"__ldcs" else 2
+    if len(args) != expected:
+        return [], False
+    name_start = spans[i][1]
+    paren_end = spans[paren][1] + spans[paren][2]
+    close_start = spans[close][1]
+    edits: list[Edit] = [(name_start, paren_end, b"(*("), (close_start, close_start + 1, b"))")]
+    if name == b"__stcs":
+        comma_start = byte_range(spans, *args[0])[1]
+        value_start = byte_range(spans, *args[1])[0]
+        edits.append((comma_start, value_start, b") = ("))
+    return edits, True
