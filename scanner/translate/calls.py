@@ -1,8 +1,8 @@
 """Renames that depend on a call's arguments, done on tokens the way hipify-clang does them on the AST:
 
 - symbol APIs wrap their symbol argument: `cudaMemcpyToSymbol(coef, ...)` -> `hipMemcpyToSymbol(HIP_SYMBOL(coef), ...)`;
-- function arguments cast to `const void*`: `cudaFuncGetAttributes(&a, k)` -> `hipFuncGetAttributes(&a,
-  reinterpret_cast<const void*>(k))`;
+- function arguments cast to `const void*` (cudaFuncSetAttribute, cudaFuncSetCacheConfig, ...):
+  `cudaFuncGetAttributes(&a, k)` -> `hipFuncGetAttributes(&a, reinterpret_cast<const void*>(k))`;
 - overloads chosen by argument count: `cudaEventCreate(&e, flags)` -> `hipEventCreateWithFlags`,
   `cudaGraphInstantiate(&g, graph, flags)` -> `hipGraphInstantiateWithFlags`.
 """
@@ -34,7 +34,8 @@ BY_ARGUMENT_COUNT = {
     b"cudaGraphInstantiate": {5: b"hipGraphInstantiate", 3: b"hipGraphInstantiateWithFlags"},
 }
 # Which argument is a kernel passed as a function pointer (HIP takes it as `const void*`).
-FUNCTION_ARGUMENT = {b"cudaFuncSetCacheConfig": 0, b"cudaFuncGetAttributes": 1}
+FUNCTION_ARGUMENT = {b"cudaFuncSetCacheConfig": 0, b"cudaFuncSetSharedMemConfig": 0, b"cudaFuncGetAttributes": 1,
+                     b"cudaFuncSetAttribute": 0}
 SPECIAL = frozenset(SYMBOL_ARGUMENT) | frozenset(BY_ARGUMENT_COUNT) | frozenset(FUNCTION_ARGUMENT)
 
 

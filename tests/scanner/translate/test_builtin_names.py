@@ -149,3 +149,8 @@ def test_cuda_runtime_h_keeps_bringing_cs_math_to_host_code():
     # only the device overloads, so the HIP build failed until math.h came along.
     out = body("#include <cuda_runtime.h>\ntemplate <class T> bool ok(T v) { return isfinite(v); }\n")
     assert out.startswith("#include <hip/hip_runtime.h>\n#include <math.h>\ntemplate")
+
+
+def test_a_kernel_given_to_cudafuncsetattribute_is_cast_as_hipify_clang_does():
+    out = body("void f() { cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100); }\n")
+    assert "hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), " in out
