@@ -1,6 +1,7 @@
 """The compile check on the demo project (issue 10's acceptance): every translated file's page shows its compile
-status beside the HIP diff and the compiler's errors inline; the dashboard shows the share that builds for gfx90a.
-The demo is scanned by the real pipeline with the real hipcc (skipped without it: scripts/ensure-hipcc.sh)."""
+status beside the HIP diff and the compiler's errors inline; the dashboard shows the share that builds for gfx942.
+The demo is scanned by the real pipeline with the default toolchain, clang-19 and the bundled ROCm headers
+(skipped without them: scripts/ensure-test-tools.sh)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from tests.browser.data import DEMO, build_project
 from tests.tools import needs
 
 pytestmark = [pytest.mark.django_db(transaction=True),
-              needs("hipcc")]
+              needs("hip-clang")]
 
 
 @pytest.fixture
@@ -37,7 +38,8 @@ def test_each_translated_demo_file_shows_its_compile_status_and_its_errors_inlin
         tab.go(f"/repositories/{compiled.repository.pk}/files/{path}")
         box = page.locator("#compile")
         expect(box).to_have_attribute("data-compile", status)
-        expect(box).to_contain_text("gfx90a")
+        expect(box).to_contain_text(stored["target"])
+        assert stored["target"] == "gfx942"  # the profile's own target, not a fallback
         if here:  # the errors located in this file, on their HIP lines
             rows = page.locator("tr.inline-error")
             expect(rows).to_have_count(len(here))
@@ -45,13 +47,13 @@ def test_each_translated_demo_file_shows_its_compile_status_and_its_errors_inlin
         tab.shoot(path.replace("/", "-"))
     # src/softmax.cu: its own error inline, and the unit's errors in the headers it includes, linked
     tab.go(f"/repositories/{compiled.repository.pk}/files/src/softmax.cu")
-    expect(page.locator("tr.inline-error").first).to_contain_text("__ballot_sync")
+    expect(page.locator("tr.inline-error").first).to_contain_text("64-bit wavefront mask stored in 32 bits")
     page.locator("#compile details summary").click()
     expect(page.locator('#compile a[href*="/files/include/ptx_utils.cuh#L"]')).to_be_visible()
     # the dashboard: the share that builds, beside the migration progress
     tab.go(f"/repositories/{compiled.repository.pk}/dashboard/")
     card = page.locator("#builds")
-    expect(card).to_contain_text("builds for gfx90a")
+    expect(card).to_contain_text("builds for gfx942")
     summary = compiled.scan.summary["compile"]["files"]
     built = summary.get("compiles", 0) + summary.get("compiles-with-stubs", 0)
     expect(card).to_contain_text(f"{built} of {built + summary.get('fails', 0)} compiled file")
