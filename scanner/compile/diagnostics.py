@@ -17,6 +17,9 @@ the upper half of a 64-lane wavefront. The check promotes that one warning to an
 `-Werror=shorten-64-to-32`, but only for mask expressions: the flag as such would also fail every `int n =
 v.size();` of the host code, which is not a migration problem.
 
+An error inside a header that the code only instantiated (HIP's static_assert on a 32-bit mask given to a `*_sync`
+function) is moved to the repository line its "requested here" note names, and keeps its message there.
+
 Clang reports a device-side diagnostic once per target and once for the host: one (path, line, column, message)
 is kept once. A diagnostic located outside the translated tree (a system header, or a file a hostile repository
 included by absolute path) keeps its location's file name but not its message, which could quote that file.
@@ -52,7 +55,7 @@ _IN_NAMESPACE = re.compile(r"in namespace '([\w:]+)'")
 _ASM = re.compile(r"\basm\b|inline assembly|invalid instruction|instruction not supported|invalid operand|"
                   r"unknown directive|invalid (?:output |input )?constraint|couldn't allocate (?:output|input) reg|"
                   r"unsupported inline asm|invalid register")
-_TYPES = re.compile(r"cannot initialize|incompatible|no viable conversion|cannot convert|no matching (?:function|"
+_TYPES = re.compile(r"The mask must be a 64-bit integer|cannot initialize|incompatible|no viable conversion|cannot convert|no matching (?:function|"
                     r"constructor|member function|conversion)|assigning to '|invalid conversion|"
                     r"implicit conversion loses integer precision|cannot bind|could not bind|"
                     r"invalid operands to binary expression|cannot be narrowed|non-constant-expression cannot be "
@@ -117,7 +120,7 @@ def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] 
             bare = _BARE.match(raw)
             if bare and "generated" not in bare.group("msg") and ("", 0, 0, bare.group("msg")) not in seen:
                 seen.add(("", 0, 0, bare.group("msg")))
-                entries.append(["", 0, 0, bare.group("msg"), "", ""])
+                entries.append(["", 0, 0, bare.group("msg"), "", "", False])
             continue
         origin, chain = chain, []
         severity, message, flag = match.group("sev"), match.group("msg"), match.group("flag") or ""
@@ -125,6 +128,10 @@ def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] 
         if severity == "note":
             if current is not None and not current[5] and message.startswith("candidate function not viable"):
                 current[5] = message
+            elif current is not None and current[6] and "requested here" in message and in_tree(path):
+                # An error inside a header the code only instantiated (HIP's 64-bit mask static_assert): it
+                # belongs to the line that asked for the instantiation.
+                current[0:3], current[6] = [path, line, col], False
             continue
         current = None
         if severity == "warning":
@@ -136,10 +143,12 @@ def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] 
         if key in seen:
             continue
         seen.add(key)
-        current = [path, line, col, message, f"{origin[0][0]}:{origin[0][1]}" if origin else "", ""]
+        outside = not in_tree(path)
+        current = [path, line, col, message, f"{origin[0][0]}:{origin[0][1]}" if origin and not outside else "",
+                   "", outside]
         entries.append(current)
     out = []
-    for path, line, col, message, included_from, why in entries:
+    for path, line, col, message, included_from, why, _ in entries:
         if why:
             message = f"{message} ({why})"
         kind = classify(message, stubbed, newer)

@@ -142,3 +142,17 @@ def test_compile_rules_count_as_run_only_where_the_check_built_the_file():
     assert not compile_codes & rules_run("ast", "cuda", enabled)
     assert compile_codes <= rules_run("ast", "cuda", enabled, compiled=True)
     assert not compile_codes & rules_run("text", "cmake", enabled, compiled=True)
+
+
+def test_an_error_in_an_instantiated_hip_header_lands_on_the_line_that_asked_for_it():
+    # clang 19 with HIP 6.3's headers: a 32-bit mask given to __shfl_xor_sync fails HIP's static_assert.
+    header = "/cache/rocm-headers/include/hip/amd_detail/amd_warp_sync_functions.h"
+    output = ("In file included from src/k.hip:1:\n"
+              f"{header}:276:52: error: static assertion failed due to requirement 'sizeof(unsigned int) == 8': "
+              "The mask must be a 64-bit integer. Implicitly promoting a smaller integer is almost always an error.\n"
+              "src/k.hip:4:8: note: in instantiation of function template specialization "
+              "'__shfl_xor_sync<unsigned int, float>' requested here\n"
+              f"{header}:276:66: note: expression evaluates to '4 == 8'\n")
+    [found] = parse(output)
+    assert (found.path, found.hip_line, found.column, found.in_tree) == ("src/k.hip", 4, 8, True)
+    assert found.kind == "type-mismatch" and "64-bit" in found.message
