@@ -25,8 +25,10 @@ scan-demo: $(STAMP)
 test-tools:
 	scripts/ensure-test-tools.sh
 
-# What CI runs too (.ci/run starts PostgreSQL and Redis, then calls this).
+# What CI runs too (.ci/run starts PostgreSQL and Redis, then calls this): the linter (rule set in pyproject.toml's
+# [tool.ruff.lint]), then the tests.
 test: $(STAMP) test-tools
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 docs: $(STAMP)

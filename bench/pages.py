@@ -73,9 +73,8 @@ def copy_rows(cursor, table: str, columns, rows) -> None:
 def demo_blobs() -> list[str]:
     """BlobResult rows for the demo's CUDA files, scanned and translated by the scanner as the pipeline does;
     returns their blob shas."""
-    from scanner import ScanOptions, scan
-
     from portal.scans.models import BlobResult
+    from scanner import ScanOptions, scan
 
     shas = []
     for result in scan(DEMO, ScanOptions(jobs=1, translate=True, translate_backend="builtin")):

@@ -62,12 +62,11 @@ class Phases:
 
 def instrument(phases: Phases) -> None:
     import scanner
-    from scanner.pool import WorkerPool
-
     from portal.findings import tracking
     from portal.repositories.git import GitSession
     from portal.scans import pipeline
     from portal.scans.models import BlobResult, ScannedFile
+    from scanner.pool import WorkerPool
 
     phases.wrap(GitSession, "resolve", "git: resolve")
     phases.wrap(GitSession, "fetch", "git: fetch, checkout, blobs, renames")

@@ -251,7 +251,7 @@ def main() -> int:
                         help="the Redis database the benchmarks' brokers use (default 15)")
     args = parser.parse_args()
     started = time.perf_counter()
-    results = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    results = {"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
                "commit": git_commit(), "machine": machine(), "benchmarks": {}}
     prefix = os.environ.get("ROCPORT_BENCH_DB_PREFIX", "rocport_bench")
     with tempfile.TemporaryDirectory(prefix="rocport-bench-run-") as work:

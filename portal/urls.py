@@ -2,8 +2,8 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
 from django.http import HttpResponse
+from django.urls import include, path
 
 from portal.accounts import views as account_views
 from portal.api.main import urls as api_urls

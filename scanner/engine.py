@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 
 from scanner import fingerprint, formats, nametable, suppressions
 from scanner.analysis.ast import UnitSource, main_file_roots

@@ -136,7 +136,7 @@ def _fault_injection(job: FileJob) -> None:
 
 
 def _parser(options: ScanOptions):
-    from scanner.parsing.clang_unit import ParseSettings, Parser
+    from scanner.parsing.clang_unit import Parser, ParseSettings
 
     return Parser(ParseSettings(include_dirs=tuple(options.include_dirs), defines=tuple(options.defines),
                                 cuda_path=options.cuda_path))

@@ -12,8 +12,8 @@ every sign-in or webhook while Redis is down would turn an outage into a lockout
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse

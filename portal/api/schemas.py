@@ -7,7 +7,7 @@ bad input is a 422 naming the field instead of a database error.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 from ninja import Path, Schema
 from pydantic import AfterValidator, Field
@@ -84,7 +84,7 @@ class RepositoryOut(Schema):
 class BranchOut(Schema):
     name: str
     is_default: bool
-    newest_scan: Optional[ScanOut]
+    newest_scan: ScanOut | None
 
 
 class RepositoryDetail(RepositoryOut):
@@ -101,12 +101,12 @@ class RepositoryIn(Schema):
 
 
 class RepositoryPatch(Schema):
-    clone_url: Optional[Text] = Field(None, max_length=1000)
-    default_branch: Optional[Text] = Field(None, min_length=1, max_length=255)
-    tracked_branches: Optional[list[Annotated[Text, Field(min_length=1, max_length=255, pattern=r"^[^,]*$")]]] = \
+    clone_url: Text | None = Field(None, max_length=1000)
+    default_branch: Text | None = Field(None, min_length=1, max_length=255)
+    tracked_branches: list[Annotated[Text, Field(min_length=1, max_length=255, pattern=r"^[^,]*$")]] | None = \
         Field(None, max_length=100, description="Besides the default branch; replaces the list.")
-    credentials_username: Optional[Text] = Field(None, max_length=200)
-    credentials_secret: Optional[Text] = Field(None, max_length=20000, description="Write-only; stored encrypted.")
+    credentials_username: Text | None = Field(None, max_length=200)
+    credentials_secret: Text | None = Field(None, max_length=20000, description="Write-only; stored encrypted.")
     clear_credentials: bool = False
 
 
@@ -132,8 +132,8 @@ class ScanOut(Schema):
     error_code: str
     error_message: str
     created: datetime
-    started: Optional[datetime]
-    finished: Optional[datetime]
+    started: datetime | None
+    finished: datetime | None
     progress: ProgressOut
 
 
@@ -154,12 +154,12 @@ class ScanStatistics(Schema):
 
 class ScanDetail(ScanOut):
     advice: str = Field(description="For a failed scan: what to do about it.")
-    statistics: Optional[ScanStatistics] = Field(description="Set once the scan has finished.")
+    statistics: ScanStatistics | None = Field(description="Set once the scan has finished.")
 
 
 class ScanPage(Schema):
     items: list[ScanOut]
-    next: Optional[str] = Field(description="Pass as `before` for the next page; null on the last one.")
+    next: str | None = Field(description="Pass as `before` for the next page; null on the last one.")
 
 
 class ScanListQuery(Schema):
@@ -199,15 +199,15 @@ class StatisticsOut(Schema):
 class FindingFilters(Schema):
     """The findings list's filters, as in the UI's query string."""
 
-    repository: Optional[Id] = None
-    risk: Optional[RiskName] = None
-    severity: Optional[SeverityName] = None
+    repository: Id | None = None
+    risk: RiskName | None = None
+    severity: SeverityName | None = None
     rule: Text = Field("", max_length=100, description="A rule code (ROC101) or name.")
     state: Literal["open", "fixed", "all"] = "open"
-    triage: Optional[Decision] = None
+    triage: Decision | None = None
     path: Text = Field("", max_length=1000, description="Paths starting with this.")
     assignee: str = Field("", pattern=r"^(|me|none|[0-9]{1,18})$", description="A user id, `me` or `none`.")
-    new_since: Optional[Id] = Field(None, description="A scan id: findings first seen in it or later.")
+    new_since: Id | None = Field(None, description="A scan id: findings first seen in it or later.")
     branch: Text = Field("", max_length=255, description="Empty: each repository's default branch.")
     owner: Text = Field("", max_length=200, description="A CODEOWNERS owner, e.g. @org/team.")
     sort: Literal["severity", "path", "newest"] = "severity"
@@ -233,15 +233,15 @@ class FindingOut(Schema):
     state: str
     triage: str
     triage_reason: str
-    assignee: Optional[str]
-    first_seen_scan_id: Optional[int]
-    last_seen_scan_id: Optional[int]
-    fixed_in_scan_id: Optional[int]
+    assignee: str | None
+    first_seen_scan_id: int | None
+    last_seen_scan_id: int | None
+    fixed_in_scan_id: int | None
 
 
 class FindingPage(Schema):
     items: list[FindingOut]
-    next: Optional[str] = Field(description="Pass as `after` (with the same filters) for the next page.")
+    next: str | None = Field(description="Pass as `after` (with the same filters) for the next page.")
 
 
 class TriageIn(Schema):
@@ -260,7 +260,7 @@ class BulkTriageOut(Schema):
 
 class CommentOut(Schema):
     id: int
-    author: Optional[str]
+    author: str | None
     text: str
     created: datetime
 

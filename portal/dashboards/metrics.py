@@ -21,8 +21,7 @@ from django.db.models.functions import Cast, RowNumber
 from django.utils.translation import gettext_lazy as _
 
 from portal.dashboards import effort
-from portal.findings import ownership
-from portal.findings import rollups
+from portal.findings import ownership, rollups
 from portal.repositories.models import Repository
 from portal.scans.constants import FINAL_STATUSES, ScanStatus
 from portal.scans.models import Scan, ScannedFile

@@ -15,7 +15,8 @@ from django.views.decorators.vary import vary_on_headers
 
 from portal.accounts.access import get_repository_for_user, require_write
 from portal.files import patch as patches
-from portal.files import queries, render as rendering
+from portal.files import queries
+from portal.files import render as rendering
 from portal.files.actions import check_review_translation
 from portal.files.models import TranslationReview
 from portal.scans import compile_status

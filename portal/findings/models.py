@@ -9,7 +9,6 @@ from django.utils.translation import gettext_lazy as _
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
 
-
 # Triage decisions that take a finding out of the work left (it stays open: the code is unchanged).
 DISMISSED_TRIAGE = ("false_positive", "accepted_risk", "wont_fix")
 

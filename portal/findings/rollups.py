@@ -22,9 +22,21 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import transaction
+from django.db.models import (
+    Case,
+    Count,
+    ExpressionWrapper,
+    FloatField,
+    IntegerField,
+    JSONField,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.utils import timezone
-from django.db.models import (Case, Count, ExpressionWrapper, FloatField, IntegerField, JSONField, OuterRef, Q, Subquery,
-                              Sum, Value, When)
 
 from portal.findings.models import DISMISSED_TRIAGE, SEVERITY_RANK, BranchRollup, Finding
 
@@ -175,7 +187,7 @@ def record_triage(rows: list[tuple], decision: str) -> None:
     """Move the rollups by the triage of `rows` (TRIAGE_FIELDS as they were before, read under FOR UPDATE) to
     `decision`; call in the triage's transaction, after its UPDATE. Fixed findings count nowhere."""
     deltas: dict[Pair, list[tuple]] = defaultdict(list)
-    for pk, old, repo, branch, path, rule, name, risk, severity, rank, state in rows:
+    for _pk, old, repo, branch, path, rule, name, risk, severity, rank, state in rows:
         if state == Finding.State.OPEN and old != decision:
             deltas[(repo, branch)].append((old, path, rule, name, risk, severity, rank))
     if not deltas:

@@ -171,7 +171,7 @@ def _system_user() -> str | None:
                                  SYSTEM_USER], capture_output=True, text=True)
         if result.returncode != 0:
             raise EmbeddedPostgresError(f"PostgreSQL does not run as root and the user {SYSTEM_USER!r} could not be "
-                                        f"created ({_last_line(result)}): run `make run` as an ordinary user")
+                                        f"created ({_last_line(result)}): run `make run` as an ordinary user") from None
     return SYSTEM_USER
 
 

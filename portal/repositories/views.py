@@ -6,24 +6,23 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import OuterRef, Subquery
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
-from portal.repositories.settings_forms import CommitStatusForm, MemberForm, RepositorySettingsForm
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
+from portal.repositories.settings_forms import CommitStatusForm, MemberForm, RepositorySettingsForm
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
-
 
 _LISTED_SCAN_FIELDS = ("pk", "repository_id", "status", "branch", "commit_sha", "created")
 

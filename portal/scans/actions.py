@@ -41,10 +41,11 @@ def do_ingest_upload(repository, upload, *, commit_sha: str, branch: str, acting
     from portal.findings.models import Finding
     from portal.repositories.models import Repository
     from portal.scans import signals
+    from portal.scans.models import ScannedFile
+
     # The pipeline's own steps (one code path for a worker's scan and an upload): result -> ScannedFile and
     # FileOutcome, the summary, the signals sent after commit.
     from portal.scans.pipeline import _announce, _record, _summary
-    from portal.scans.models import ScannedFile
     from scanner.rules import catalogue, rules_run, select
 
     known = catalogue()

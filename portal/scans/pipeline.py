@@ -26,16 +26,15 @@ from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
-from scanner.sourcetext import decode_source
-
 from portal.findings import tracking
-from portal.scans import signals
 from portal.repositories.crypto import CredentialsUnreadable
 from portal.repositories.git import CloneError, GitSession
 from portal.repositories.urlcheck import validate_clone_url
+from portal.scans import signals
 from portal.scans.constants import ACTIVE_STATUSES, APP_ERROR, USER_ERRORS, WORKER_LOST, ScanStatus
 from portal.scans.heartbeat import Heartbeat
 from portal.scans.models import BlobResult, Scan, ScannedFile, ScanPlan, ScanShard, ShardFileResult
+from scanner.sourcetext import decode_source
 
 log = logging.getLogger(__name__)
 _CLAIMABLE = (ScanStatus.QUEUED, *ACTIVE_STATUSES)

@@ -9,14 +9,13 @@ from datetime import timedelta
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_shutdown
-from kombu.exceptions import OperationalError
 from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from portal.scans import checkouts, pipeline, shards
-from portal.scans.constants import (APP_ERROR, FINAL_STATUSES, USER_ERRORS, WORKER_LOST, ScanStatus,
-                                    ShardStatus)
+from portal.scans.constants import APP_ERROR, FINAL_STATUSES, USER_ERRORS, WORKER_LOST, ScanStatus, ShardStatus
 from portal.scans.models import Scan, ScanPlan, ScanShard, ShardFileResult
 
 log = logging.getLogger(__name__)

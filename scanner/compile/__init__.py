@@ -29,9 +29,20 @@ import hashlib
 import json
 from pathlib import Path
 
-from scanner.compile.check import (CHECKED, COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED, PROBE_TIMEOUT,
-                                   STATUSES, CompileChecker, CompileResult, CompileSettings, settings_from)
 from scanner.compile import compilers
+from scanner.compile.check import (
+    CHECKED,
+    COMPILES,
+    COMPILES_WITH_STUBS,
+    FAILS,
+    NOT_CHECKED,
+    PROBE_TIMEOUT,
+    STATUSES,
+    CompileChecker,
+    CompileResult,
+    CompileSettings,
+    settings_from,
+)
 from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError
 
 __all__ = ["CompileChecker", "CompileResult", "CompileSettings", "Toolchain", "ToolchainError", "STATUSES",

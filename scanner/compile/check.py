@@ -25,10 +25,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scanner.compile import clang_hip, compilers, graph
 from scanner.compile import diagnostics as diags
-from scanner.compile import graph
 from scanner.compile.graph import CHECKED_LANGUAGES
-from scanner.compile import clang_hip, compilers
 from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, run
 from scanner.compile.tree import TranslatedTree
 from scanner.parsing.clang_unit import _MISSING_HEADER, _safe_stub_name  # the parse's stub rules, reused

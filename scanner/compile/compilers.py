@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 from scanner.compile import clang_hip
-from scanner.compile.toolchain import Toolchain, ToolchainError, resolve as resolve_hipcc
+from scanner.compile.toolchain import Toolchain, ToolchainError
+from scanner.compile.toolchain import resolve as resolve_hipcc
 
 CHOICES = ("auto", "clang", "hipcc")
 

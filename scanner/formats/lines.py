@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 
 def strip_comment(line: str) -> str:

@@ -8,7 +8,7 @@ the files they are about.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import yaml
 

@@ -21,8 +21,9 @@ Events a rule can subscribe to (`on=`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from scanner.model import Risk, Severity
 

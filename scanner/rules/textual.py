@@ -9,7 +9,7 @@ per rule, line and key however many patterns or passes reach the same spot.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from scanner.formats import lines as text_lines
 from scanner.formats import python_src

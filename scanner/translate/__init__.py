@@ -12,8 +12,7 @@ import difflib
 
 from scanner.translate.builtin import BuiltinTranslator
 from scanner.translate.hipify_clang import HipifyClangFailed, HipifyClangTranslator, find
-from scanner.translate.model import (LAUNCH_CHEVRONS, LAUNCH_GGL, TranslateOptions, TranslationResult,
-                                     TranslationStats)
+from scanner.translate.model import LAUNCH_CHEVRONS, LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats
 
 BACKENDS = ("auto", "builtin", "hipify-clang")
 

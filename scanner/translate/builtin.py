@@ -27,8 +27,7 @@ from bisect import bisect_right
 from scanner.translate import calls, hipaware, includes, launch, wave64
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
-from scanner.translate.names import (BF16_HEADER, Target, bf16_name_map, header_map, hip_names, name_map,
-                                     shared_with_c)
+from scanner.translate.names import BF16_HEADER, Target, bf16_name_map, header_map, hip_names, name_map, shared_with_c
 from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, next_code, text
 from scanner.version import TOOL_VERSION
 

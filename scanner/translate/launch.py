@@ -11,8 +11,18 @@ shared, stream, args)`, as hipify-clang writes it with --hip-kernel-execution-sy
 
 from __future__ import annotations
 
-from scanner.translate.tokenwalk import (COMMENT, IDENT, PUNCT, Span, byte_range, matching_close, next_code,
-                                         prev_code, split_arguments, text)
+from scanner.translate.tokenwalk import (
+    COMMENT,
+    IDENT,
+    PUNCT,
+    Span,
+    byte_range,
+    matching_close,
+    next_code,
+    prev_code,
+    split_arguments,
+    text,
+)
 
 Edit = tuple[int, int, bytes]
 

@@ -5,7 +5,6 @@ The demo is scanned by the real pipeline with the default toolchain, clang-19 an
 
 from __future__ import annotations
 
-
 import pytest
 from django.test import override_settings
 from playwright.sync_api import expect

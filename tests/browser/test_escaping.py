@@ -16,7 +16,6 @@ import re
 from urllib.parse import quote, unquote
 
 import pytest
-from playwright.sync_api import expect
 
 from portal.findings.models import Finding
 from portal.repositories.models import Repository

@@ -12,13 +12,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scanner import ConfigError, ScanOptions, plan, scan
 from scanner.config import _SCHEMA
+from tests.fuzz import toml_text
 from tests.fuzz.budget import fuzz_settings
 from tests.fuzz.mutations import MUTATIONS, mutate
-from tests.fuzz import toml_text
 
 EXAMPLE = """\
 [scan]

@@ -12,15 +12,25 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import event as label, given, strategies as st
+from hypothesis import event as label
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scanner import ScanOptions, scan
 from scanner.discovery import language_of
 from scanner.model import ParseMode
 from scanner.translate import TranslateOptions, Translator, unified_diff
 from tests.fuzz.budget import fuzz_settings
-from tests.fuzz.mutations import (CXX_SUFFIXES, DEMO, MUTATIONS, RULE_FIXTURES, cxx_corpus, mutate, random_cuda,
-                                  text_corpus)
+from tests.fuzz.mutations import (
+    CXX_SUFFIXES,
+    DEMO,
+    MUTATIONS,
+    RULE_FIXTURES,
+    cxx_corpus,
+    mutate,
+    random_cuda,
+    text_corpus,
+)
 
 # A file that hangs libclang costs the per-file timeout: short here, so a hang found by the fuzzer is a
 # bounded per-file error rather than a stalled suite.

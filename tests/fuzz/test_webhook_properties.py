@@ -11,18 +11,20 @@ import re
 from urllib.parse import quote_from_bytes
 
 import pytest
-
-# First: the portal tests' environment (services, settings, django.setup()) and their users and team.
-from tests.portal.conftest import people  # noqa: F401,I001
 from django.db import transaction
 from django.test import Client, override_settings
-from hypothesis import event as label, given, strategies as st
+from hypothesis import event as label
+from hypothesis import given
+from hypothesis import strategies as st
 
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
 from portal.webhooks.models import WebhookDelivery
 from tests.fuzz.budget import fuzz_settings
 from tests.fuzz.mutations import MUTATIONS, WEBHOOK_FIXTURES, mutate, webhook_corpus
+
+# First: the portal tests' environment (services, settings, django.setup()) and their users and team.
+from tests.portal.conftest import people  # noqa: F401,I001
 from tests.portal.webhook_stack import signed
 
 PROVIDERS = ("github", "gitlab", "gitea", "forgejo")

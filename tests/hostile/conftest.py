@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.portal.conftest import people, repo_factory  # noqa: F401  (the environment is set on import)
 from tests.hostile.harness import Canary
+from tests.portal.conftest import people, repo_factory  # noqa: F401  (the environment is set on import)
 
 
 @pytest.fixture

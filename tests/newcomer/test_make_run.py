@@ -8,11 +8,9 @@ from __future__ import annotations
 import re
 import signal
 
-import pytest
 import requests
 
 from tests.newcomer.launcher import MakeRun, free_port, tree_state, wait_for
-
 
 
 def sign_in(url: str) -> requests.Session:

@@ -15,8 +15,11 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, reject, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
-                                               status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from portal.accounts import tokens
 from portal.findings.actions import do_comment_finding

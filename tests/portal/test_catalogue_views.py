@@ -15,7 +15,6 @@ from tests.portal.findings_data import make_findings
 from tests.portal.people import client_for
 
 
-
 @pytest.mark.django_db
 def test_the_catalogue_needs_a_login():
     for url in (reverse("catalogue:rules"), reverse("catalogue:rule", args=["ROC101"])):

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.test import Client, override_settings
+from django.test import override_settings
 from django.urls import reverse
 
 from portal.findings.models import Finding

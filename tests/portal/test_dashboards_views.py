@@ -21,8 +21,8 @@ from portal.findings import ownership, rollups
 from portal.findings.models import SEVERITY_RANK, Finding
 from portal.repositories.models import Repository
 from portal.scans.models import Scan, ScannedFile
-from tests.portal.people import client_for
 from scanner.translate.builtin import BuiltinTranslator
+from tests.portal.people import client_for
 
 # 6 CUDA references with a HIP equivalent and one without (cuCtxGetExecAffinity), per the real translator
 KERNEL = """#include <cuda_runtime.h>

@@ -22,8 +22,8 @@ from portal.findings.models import SEVERITY_RANK, Finding
 from portal.repositories.models import Repository
 from portal.scans import exports
 from portal.scans.models import Scan
-from tests.portal.uploads_data import bearer, file, finding, post, report, token
 from tests.portal.people import client_for
+from tests.portal.uploads_data import bearer, file, finding, post, report, token
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "scanner" / "schemas" / "sarif-schema-2.1.0.json").read_text())
 

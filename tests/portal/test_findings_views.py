@@ -11,7 +11,6 @@ from tests.portal.findings_data import make_findings
 from tests.portal.people import client_for
 
 
-
 @pytest.mark.django_db
 def test_keyset_pages_cover_every_finding_once_in_each_sort(people):
     make_findings(people.team, 130)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from django.urls import reverse
+
 from tests.tools import needs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ def test_every_message_is_translated_and_none_is_fuzzy():
 def test_the_committed_mo_is_compiled_from_the_committed_po(tmp_path):
     compiled = tmp_path / "django.mo"
     subprocess.run(["msgfmt", "--check", "-o", str(compiled), str(PO)], check=True)
-    assert compiled.read_bytes() == MO.read_bytes(), "run: msgfmt --check -o %s %s" % (MO, PO)
+    assert compiled.read_bytes() == MO.read_bytes(), f"run: msgfmt --check -o {MO} {PO}"
 
 
 @pytest.mark.django_db

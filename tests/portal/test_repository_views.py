@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
-from tests.portal.people import PASSWORD
-from tests.portal.people import client_for
+from tests.portal.people import PASSWORD, client_for
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from portal.scans.models import Scan
 from tests.portal.people import client_for
 
 
-
 @pytest.fixture
 def repository(people):
     return Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from scanner.engine import Analyzer, FileJob
-from scanner.parsing.clang_unit import ParseSettings, Parser
+from scanner.parsing.clang_unit import Parser, ParseSettings
 from scanner.rules import catalogue, select
 from scanner.target import TargetProfile
 

@@ -38,8 +38,7 @@ Known problems:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import (TEXREF_TEMPLATES, already_reported, api_rule_check, names_owned_by,
-                                      neighbour)
+from scanner.rules.api._common import TEXREF_TEMPLATES, already_reported, api_rule_check, names_owned_by, neighbour
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC153")

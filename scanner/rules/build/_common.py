@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from scanner.formats import python_src
 from scanner.rules.libraries._judgement import command_matches

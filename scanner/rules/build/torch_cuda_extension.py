@@ -48,7 +48,7 @@ def check(ctx) -> None:
     if not mentions(ctx, "CUDAExtension") and not mentions(ctx, "load"):
         return
     if python_src.tree(ctx.facts) is None:
-        for line, col, match in text_lines.find(ctx.facts, _LINE_CALL):
+        for line, col, _match in text_lines.find(ctx.facts, _LINE_CALL):
             once(ctx, line, col, _message(ctx, "CUDAExtension", []), length=len("CUDAExtension"))
         return
     for name, call in python_src.calls(ctx.facts, _CALLS):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import Token

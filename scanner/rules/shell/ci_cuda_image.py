@@ -40,7 +40,7 @@ def check(ctx) -> None:
     if not kinds & {"github-actions", "gitlab-ci"}:
         return
     for doc in yaml_doc.documents(ctx.facts):
-        for path, key, value in yaml_doc.walk(doc):
+        for path, _key, value in yaml_doc.walk(doc):
             name = path[-1]
             if name in ("container", "image", "services"):
                 for scalar in yaml_doc.scalars(value):

@@ -28,8 +28,8 @@ References:
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, declared_auto, in_platform_macro, mask_calls, safe_size
 
 K = ci.CursorKind

@@ -37,11 +37,21 @@ Known problems:
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule
-from scanner.rules.warp._common import (per_platform_name, FULL_MASK_32, MASK_RESULTS, MASKED_INTRINSICS, declaration_in,
-                                        declared_auto, in_platform_macro, int_value, mask_calls, safe_size,
-                                        written_args)
+from scanner.rules.warp import _shapes
+from scanner.rules.warp._common import (
+    FULL_MASK_32,
+    MASK_RESULTS,
+    MASKED_INTRINSICS,
+    declaration_in,
+    declared_auto,
+    in_platform_macro,
+    int_value,
+    mask_calls,
+    per_platform_name,
+    safe_size,
+    written_args,
+)
 
 K = ci.CursorKind
 

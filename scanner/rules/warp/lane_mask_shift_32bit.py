@@ -37,8 +37,8 @@ import re
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size, upper_bound
 
 K = ci.CursorKind

@@ -42,8 +42,8 @@ import re
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, int_value, named_constant
 from scanner.rules.warp._groups import lane_report
 

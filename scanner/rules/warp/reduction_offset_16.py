@@ -35,11 +35,10 @@ Known problems:
 import clang.cindex as ci
 
 from scanner.model import Risk, Severity
-from scanner.rules.warp import _shapes
 from scanner.rules.base import Rule, wave64_severity
+from scanner.rules.warp import _shapes
+from scanner.rules.warp._common import SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value, written_args
 from scanner.rules.warp._groups import lane_report
-from scanner.rules.warp._common import (SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value,
-                                        written_args)
 
 K = ci.CursorKind
 

@@ -37,10 +37,10 @@ import re
 
 from scanner.analysis.context import LANE_NAME
 from scanner.model import Risk, Severity
+from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _groups, _shapes
 from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, named_constant, peel, per_platform_name
 from scanner.rules.warp._groups import lane_report
-from scanner.rules.base import Rule, wave64_severity
 
 # A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
 _THREAD_COUNT = re.compile(r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS)(?:_?[Pp]er_?(?:[Bb]lock|CTA|[Cc]ta)|"

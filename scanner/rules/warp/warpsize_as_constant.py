@@ -32,7 +32,6 @@ Known problems:
     that declare their own `warpSize` (a template parameter or a constant) are left alone.
 """
 
-import re
 
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, KEYWORD

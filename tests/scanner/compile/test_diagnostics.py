@@ -4,8 +4,6 @@ real runs."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from scanner.compile import diagnostics
