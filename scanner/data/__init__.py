@@ -1,0 +1,1 @@
+"""Data the scanner ships (HIPIFY's name table, the hermetic prelude headers); read with importlib.resources."""

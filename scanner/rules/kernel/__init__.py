@@ -1,0 +1,1 @@
+"""Kernel-language rules (ROC154-158): __CUDA_ARCH__ tests, launch bounds and other device-code constructs."""
