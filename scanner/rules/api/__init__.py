@@ -1,1 +1,1 @@
-"""The CUDA runtime and driver API family (ROC150-163): calls HIP lacks or behaves differently for."""
+"""The CUDA runtime and driver API family (ROC150-153, ROC159-163): calls HIP lacks or treats differently."""
