@@ -28,10 +28,12 @@ if TYPE_CHECKING:
     from scanner.rules.base import Rule
 
 K = ci.CursorKind
-# A guard that names one of these is platform-aware code: a HIP branch, or the CUDA branch beside it.
-# Case-sensitive, and HIP only as a word part of its own (`__HIP_PLATFORM_AMD__`, `USE_HIP`), not `CHIP_ID`.
-_HIP_GUARD = re.compile(r"(?<![A-Za-z0-9])_*HIP(?![a-z])|(?<![A-Za-z])HIP_|ROCM|[Rr]ocm|AMDGCN|__gfx|__AMDGPU__")
-_PLATFORM_GUARD = re.compile(_HIP_GUARD.pattern + r"|__NVCC__|NVIDIA|__CUDA_ARCH__|__NVPTX__")
+# A guard that names one of these is platform-aware code: a HIP branch, or the CUDA branch beside it. The one
+# definition every rule uses (Context.platform_guarded, and the rules that read #if conditions themselves).
+# Case-sensitive, and HIP only as a word part of its own (`__HIP_PLATFORM_AMD__`, `USE_HIP`), not `CHIP_ID`. A
+# project's own switch (`PROJ_ON_AMD`) is not here: scanner.port learns it and hip_branches says what HIP compiles.
+HIP_GUARD = re.compile(r"(?<![A-Za-z0-9])_*HIP(?![a-z])|(?<![A-Za-z])HIP_|ROCM|[Rr]ocm|AMDGCN|__gfx|__AMDGPU__")
+PLATFORM_GUARD = re.compile(HIP_GUARD.pattern + r"|__NVCC__|NVIDIA|__CUDA_ARCH__|__NVPTX__")
 # Parameters and functions whose names say "this is a lane or thread index".
 LANE_NAME = re.compile(r"^(lane|lane_?id|laneid|lane_?idx|tid|thread_?id|thread_?idx|thid|warp_?lane|lid)$", re.I)
 LANE_FUNCTIONS = frozenset({"__lane_id", "__laneid", "lane_id", "laneid", "thread_rank", "get_lane_id", "laneId",
@@ -281,12 +283,12 @@ class Context:
     @property
     def platform_guarded(self) -> bool:
         """Inside an #if that tests the platform (a HIP branch, or the CUDA branch of such a test)."""
-        lines = self.facts.guarded_lines(_PLATFORM_GUARD)
+        lines = self.facts.guarded_lines(PLATFORM_GUARD)
         return bool(lines) and self.line in lines
 
     @property
     def hip_guarded(self) -> bool:
-        lines = self.facts.guarded_lines(_HIP_GUARD)
+        lines = self.facts.guarded_lines(HIP_GUARD)
         return bool(lines) and self.line in lines
 
     # -- what -----------------------------------------------------------------------------------------

@@ -254,3 +254,15 @@ def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp
     assert findings["csrc/mma.cuh"].severity == Severity.INFO
     assert "only for CUDA" in findings["csrc/mma.cuh"].message
     assert findings["csrc/common.cuh"].severity != Severity.INFO
+
+
+@pytest.mark.parametrize("condition, guarded", [
+    ("defined(__HIP_PLATFORM_AMD__)", True), ("GGML_USE_HIP", True), ("defined(USE_ROCM)", True),
+    ("__CUDA_ARCH__ >= 800", True), ("defined(__NVPTX__)", True), ("__gfx942__", True),
+    ("defined(CHIP_ID)", False), ("defined(WITH_GRAPHICS)", False), ("hipster", False),
+    ("PROJ_ON_AMD", False),  # a project's own switch: scanner.port learns it, hip_branches evaluates it
+])
+def test_one_platform_guard_for_every_rule(condition, guarded):
+    from scanner.analysis.context import PLATFORM_GUARD
+
+    assert bool(PLATFORM_GUARD.search(condition)) is guarded

@@ -30,13 +30,13 @@ References:
 
 import re
 
+from scanner.analysis.context import PLATFORM_GUARD
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, KEYWORD
 from scanner.rules.base import Rule
 from scanner.rules.libraries._common import is_call, neighbour, report_once
 
 # Platform tests: code under them is the NVPTX side of portable code (or already the AMD side).
-_PLATFORM = re.compile(r"NVPTX|AMDGPU|AMDGCN|HIP|ROCM|__gfx", re.IGNORECASE)
 # __nv_* names that are CUDA headers' types and conversion APIs, not libdevice.
 _NOT_LIBDEVICE = re.compile(r"__nv_(bfloat|fp8|fp6|fp4|fp16|half|cvt_|is_extended|atomic|storage|saturation|"
                             r"static|tex|surf|associate|aligned|float8|e4m3|e5m2|reserved)")
@@ -73,7 +73,7 @@ def _hint(name: str) -> str:
 
 
 def check(ctx) -> None:
-    if any(_PLATFORM.search(g.condition) for g in ctx.guards):
+    if any(PLATFORM_GUARD.search(g.condition) for g in ctx.guards):
         return
     tok = ctx.token
     name = tok.text

@@ -9,6 +9,7 @@ import re
 import clang.cindex as ci
 
 from scanner.analysis.ast import Node
+from scanner.analysis.context import PLATFORM_GUARD
 
 K = ci.CursorKind
 
@@ -188,7 +189,6 @@ def directive_guards(directives, line: int) -> list[str]:
     return stack
 
 
-PLATFORM_GUARD = re.compile(r"HIP|ROCM|AMDGCN|__gfx|AMD_|__NVCC__|NVIDIA|CUDA_ARCH", re.IGNORECASE)
 
 
 def in_platform_macro(ctx, node: Node) -> bool:

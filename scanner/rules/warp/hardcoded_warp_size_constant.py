@@ -36,12 +36,12 @@ Known problems:
     `#if __CUDA_ARCH__`...) are taken as already ported and stay quiet.
 """
 
+from scanner.analysis.context import PLATFORM_GUARD as _PLATFORM
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.libraries._judgement import other_vendor_backend
 from scanner.rules.warp import _groups
-from scanner.rules.warp._common import PLATFORM_GUARD as _PLATFORM
 from scanner.rules.warp._common import directive_guards, is_warp_size_name
 
 _TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto", "size_t", "uint32_t",
