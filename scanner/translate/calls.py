@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from scanner.translate.tokenwalk import Span, byte_range, matching_close, next_code, split_arguments, text
+from scanner.translate.tokenwalk import Span, byte_range, call_at
 
 Edit = tuple[int, int, bytes]
 
@@ -41,13 +41,10 @@ SPECIAL = frozenset(SYMBOL_ARGUMENT) | frozenset(BY_ARGUMENT_COUNT) | frozenset(
 
 def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[list[Edit], bytes | None]:
     """Extra edits for the call whose name is token i, and a replacement name if the arguments decide it."""
-    paren = next_code(spans, i)
-    if paren >= len(spans) or text(data, spans[paren]) != b"(":
+    call = call_at(data, spans, i)
+    if call is None:
         return [], None
-    close = matching_close(data, spans, paren)
-    if close is None:
-        return [], None
-    args = split_arguments(data, spans, paren, close)
+    args = call[2]
     edits: list[Edit] = []
     rename = BY_ARGUMENT_COUNT.get(name, {}).get(len(args))
     index = SYMBOL_ARGUMENT.get(name)

@@ -66,3 +66,15 @@ def split_arguments(data: bytes, spans: list[Span], open_index: int, close_index
 
 def byte_range(spans: list[Span], first: int, last: int) -> tuple[int, int]:
     return spans[first][1], spans[last][1] + spans[last][2]
+
+
+def call_at(data: bytes, spans: list[Span], i: int) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """For a call whose name is token i: its "(" and ")" token indices and its arguments (first, last token); None
+    when no argument list follows or it does not close."""
+    paren = next_code(spans, i)
+    if paren >= len(spans) or text(data, spans[paren]) != b"(":
+        return None
+    close = matching_close(data, spans, paren)
+    if close is None:
+        return None
+    return paren, close, split_arguments(data, spans, paren, close)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from scanner.translate.tokenwalk import Span, byte_range, matching_close, next_code, split_arguments, text
+from scanner.translate.tokenwalk import Span, byte_range, call_at
 
 Edit = tuple[int, int, bytes]
 
@@ -31,13 +31,10 @@ _FULL_MASK_32 = re.compile(rb"^\(?\s*(?:0[xX][fF]{8}[uU]?|~0[uU]?|0[xX][fF]{8}[u
 def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[list[Edit], bool]:
     """The edits for the call whose name is token i, and whether they rewrote the call itself. Every edit sits on
     the call's own tokens (its name, parentheses, comma), so the names inside its arguments are still translated."""
-    paren = next_code(spans, i)
-    if paren >= len(spans) or text(data, spans[paren]) != b"(":
+    call = call_at(data, spans, i)
+    if call is None:
         return [], False
-    close = matching_close(data, spans, paren)
-    if close is None:
-        return [], False
-    args = split_arguments(data, spans, paren, close)
+    paren, close, args = call
     if name in MASKED:
         if not args:
             return [], False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import textwrap
 from pathlib import Path
 
 from scanner.engine import Analyzer, FileJob
@@ -71,6 +72,15 @@ def compile_path(path: Path, root: Path | None = None, codes=None, hipcc: str = 
         return Analyzer(parser(), rules, target, 2_000_000, translator, checker).analyze(job)
     finally:
         checker.close()
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write `files` (relative path -> text, dedented) under `root`, as a checkout to scan; returns `root`."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return root
 
 
 def analyze_text(tmp_path: Path, text: str, name: str = "snippet.cu", codes=None, target=TargetProfile()):

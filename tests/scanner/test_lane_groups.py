@@ -3,10 +3,10 @@ meet the hardware's 64 stay findings; and the shapes where a 32 is not a lane at
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from scanner import ScanOptions, Severity, scan
+from tests.scanner.helpers import write_tree
 
 WARP_CODES = tuple(f"ROC{n}" for n in range(101, 111))
 
@@ -30,13 +30,6 @@ CONSISTENT = """
 """
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return root
-
 
 def _findings(root: Path, codes=WARP_CODES, path: str = "k.cu") -> dict[tuple[int, str], object]:
     results = scan(root, ScanOptions(enable=codes))
@@ -51,7 +44,7 @@ def _severities(found) -> dict[str, set]:
 
 
 def test_a_kernel_that_keeps_to_32_lane_groups_gets_notes_that_say_so(tmp_path):
-    found = _findings(_write(tmp_path, {"k.cu": CONSISTENT}))
+    found = _findings(write_tree(tmp_path, {"k.cu": CONSISTENT}))
     assert {"ROC101", "ROC102", "ROC103"} <= {code for _, code in found}
     for (line, code), finding in found.items():
         if code in ("ROC101", "ROC102", "ROC103"):
@@ -62,14 +55,14 @@ def test_a_kernel_that_keeps_to_32_lane_groups_gets_notes_that_say_so(tmp_path):
 
 def test_warpsize_beside_the_32s_keeps_them_findings(tmp_path):
     mixed = CONSISTENT.replace("int warps = blockDim.x / 32;", "int warps = blockDim.x / warpSize;")
-    severities = _severities(_findings(_write(tmp_path, {"k.cu": mixed})))
+    severities = _severities(_findings(write_tree(tmp_path, {"k.cu": mixed})))
     assert Severity.HIGH in severities["ROC101"]
 
 
 def test_a_broadcast_at_the_default_width_crosses_the_halves(tmp_path):
     # Lane 0's total sent to every lane: on a 64-lane wavefront lanes 32-63 get the first group's.
     broadcast = CONSISTENT.replace("return v;", "return __shfl_sync(0xFFFFFFFFull, v, 0);")
-    severities = _severities(_findings(_write(tmp_path, {"k.cu": broadcast})))
+    severities = _severities(_findings(write_tree(tmp_path, {"k.cu": broadcast})))
     assert Severity.HIGH in severities["ROC101"] and Severity.HIGH in severities["ROC103"]
 
 
@@ -90,24 +83,24 @@ def test_an_absolute_source_lane_through_a_shuffle_helper_crosses_the_halves(tmp
             if (threadIdx.x % 32 == 0) out[threadIdx.y] = mu;
         }
     """
-    found = _findings(_write(tmp_path, {"k.cu": source}), codes=("ROC101",))
+    found = _findings(write_tree(tmp_path, {"k.cu": source}), codes=("ROC101",))
     assert found[(12, "ROC101")].severity == Severity.HIGH
 
 
 def test_a_down_tree_from_16_gives_each_group_its_sum_at_its_first_lane(tmp_path):
     # welford.cu's warp_reduce_sum: read at `tid % 32 == 0` only; lane 32's tree reads lanes 32-63 alone.
     down = CONSISTENT.replace("__shfl_xor_sync", "__shfl_down_sync")
-    severities = _severities(_findings(_write(tmp_path, {"k.cu": down})))
+    severities = _severities(_findings(write_tree(tmp_path, {"k.cu": down})))
     assert severities["ROC101"] == {Severity.INFO} and severities["ROC103"] == {Severity.INFO}
 
 
 def test_a_helper_in_a_header_is_read_where_clang_found_it(tmp_path):
     helper, kernel = CONSISTENT.split("__global__")
     kernel = '#include "reduce.cuh"\n__global__' + kernel
-    found = _findings(_write(tmp_path, {"reduce.cuh": helper, "k.cu": kernel}))
+    found = _findings(write_tree(tmp_path, {"reduce.cuh": helper, "k.cu": kernel}))
     assert _severities(found)["ROC101"] == {Severity.INFO}
     broadcast = helper.replace("return v;", "return __shfl_sync(0xFFFFFFFFull, v, 0);")
-    found = _findings(_write(tmp_path, {"reduce.cuh": broadcast}))
+    found = _findings(write_tree(tmp_path, {"reduce.cuh": broadcast}))
     assert Severity.HIGH in _severities(found)["ROC101"]
 
 
@@ -126,7 +119,7 @@ def test_cub_warp_reduce_without_a_width_spans_the_wavefront(tmp_path):
             if (warp_lane == 0) out[warp_idx] = acc;
         }
     """
-    found = _findings(_write(tmp_path, {"k.cu": source}))
+    found = _findings(write_tree(tmp_path, {"k.cu": source}))
     stride = [f for (line, code), f in found.items() if code == "ROC101" and "strides" in f.message]
     assert stride and "WarpReduce<...> without a width" in stride[0].message
     assert stride[0].severity == Severity.HIGH
@@ -144,7 +137,7 @@ def test_an_explicit_width_of_32_is_the_group_the_reduction_covers(tmp_path):
         }
         template __global__ void softmax<1>(float*, const float*);
     """
-    found = _findings(_write(tmp_path, {"k.cu": source}))
+    found = _findings(write_tree(tmp_path, {"k.cu": source}))
     assert not [key for key in found if key[1] == "ROC103"]
     roc104 = [f for (line, code), f in found.items() if code == "ROC104"]
     assert roc104 and roc104[0].severity == Severity.INFO and "`softmax` keeps to 32-lane groups" in roc104[0].message
@@ -163,7 +156,7 @@ def test_bit_fields_and_block_boundaries_are_not_lanes(tmp_path):
                 out[blockIdx.x] = v + (int)delta;
         }
     """
-    found = _findings(_write(tmp_path, {"k.cu": source}))
+    found = _findings(write_tree(tmp_path, {"k.cu": source}))
     lines = {line for line, _ in found}
     assert not {3, 4, 6, 7} & lines  # shift amounts below 32, a masked bit field, an alignment test
     # `1 << l` runs to 16: no lane mask; the source lane `& 31` at the default width is a lane use (lanes
@@ -187,7 +180,7 @@ def test_tiles_of_32_are_a_finding_only_beside_whole_wavefront_code(tmp_path):
             out[threadIdx.x / warpSize] = warp.thread_rank();
         }
     """
-    found = _findings(_write(tmp_path, {"k.cu": source}), codes=("ROC110",))
+    found = _findings(write_tree(tmp_path, {"k.cu": source}), codes=("ROC110",))
     assert {line for line, _ in found} == {11}
 
 
@@ -209,12 +202,12 @@ def test_a_two_d_block_whose_kernel_reduces_through_shared_memory_is_a_tile(tmp_
             shuffled<<<1, rows>>>(out);
         }
     """
-    found = _findings(_write(tmp_path, {"k.cu": source}), codes=("ROC110",))
+    found = _findings(write_tree(tmp_path, {"k.cu": source}), codes=("ROC110",))
     assert {line for line, _ in found} == {14}
 
 
 def test_another_vendors_backend_is_not_a_hip_file(tmp_path):
-    found = _findings(_write(tmp_path, {"src/ggml-sycl/presets.hpp": "#define QK_WARP_SIZE 32\n",
+    found = _findings(write_tree(tmp_path, {"src/ggml-sycl/presets.hpp": "#define QK_WARP_SIZE 32\n",
                                         "src/ggml-cuda/presets.cuh": "#define QK_WARP_SIZE 32\n"}),
                       path="src/ggml-sycl/presets.hpp")
     assert not found
@@ -233,5 +226,5 @@ def test_a_warp_size_check_inside_an_assert_macro_is_found_on_its_line(tmp_path)
                 "device %d is not 32 wide", device);
         }
     """
-    found = _findings(_write(tmp_path, {"k.cpp": source}), codes=("ROC101",), path="k.cpp")
+    found = _findings(write_tree(tmp_path, {"k.cpp": source}), codes=("ROC101",), path="k.cpp")
     assert list(found) == [(7, "ROC101")] and "`warpSize == 32`" in found[(7, "ROC101")].message

@@ -11,6 +11,7 @@ import pytest
 from scanner import ScanOptions, Severity, plan, scan
 from scanner.analysis.hip_branches import dead_lines
 from scanner.parsing.tokens import Directive, Token
+from tests.scanner.helpers import write_tree
 
 
 def _directives(source: str) -> tuple[list[Directive], int]:
@@ -60,16 +61,9 @@ def test_dead_lines_under_hip_clang(source, macros, expected):
     assert _dead(source, macros) == expected
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return root
-
 
 def test_learns_switches_and_evidence(tmp_path):
-    root = _write(tmp_path, {
+    root = write_tree(tmp_path, {
         "src/compat.cuh": """
             #if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__)
             #define PROJ_ON_AMD 1
@@ -97,7 +91,7 @@ def test_learns_switches_and_evidence(tmp_path):
 
 
 def test_plain_cuda_repository_has_no_port(tmp_path):
-    root = _write(tmp_path, {
+    root = write_tree(tmp_path, {
         "k.cu": "#include <cuda_runtime.h>\n#ifdef USE_FAST\n#endif\n",
         ".github/workflows/ci.yml": "jobs:\n  t:\n    runs-on: ubuntu-latest\n    container: nvidia/cuda:12.4.0-devel\n",
     })
@@ -124,7 +118,7 @@ def _findings(root: Path, code: str) -> list:
 
 
 def test_finding_in_a_branch_hip_never_compiles_is_info_and_says_why(tmp_path):
-    root = _write(tmp_path, {"compat.cuh": "#if defined(__HIP_PLATFORM_AMD__)\n#define PROJ_ON_AMD 1\n#endif\n",
+    root = write_tree(tmp_path, {"compat.cuh": "#if defined(__HIP_PLATFORM_AMD__)\n#define PROJ_ON_AMD 1\n#endif\n",
                              "k.cu": KERNEL})
     by_line = {f.line: f for f in _findings(root, "ROC101") if f.path == "k.cu"}
     # Line 7 is the CUDA side of the project's switch; line 9 is shared code and stays high.
@@ -134,7 +128,7 @@ def test_finding_in_a_branch_hip_never_compiles_is_info_and_says_why(tmp_path):
 
 
 def test_without_the_switch_the_same_code_stays_high(tmp_path):
-    root = _write(tmp_path, {"compat.cuh": "#define PROJ_ON_AMD 0\n", "k.cu": KERNEL})
+    root = write_tree(tmp_path, {"compat.cuh": "#define PROJ_ON_AMD 0\n", "k.cu": KERNEL})
     by_line = {f.line: f for f in _findings(root, "ROC101") if f.path == "k.cu"}
     assert by_line[9].severity == Severity.HIGH
     assert "HIP-Clang" not in by_line[7].message
@@ -144,7 +138,7 @@ CUDA_CI = "jobs:\n  t:\n    runs-on: [self-hosted, nvidia-gpu]\n    steps:\n    
 
 
 def test_ci_of_a_ported_repository_is_its_nvidia_side(tmp_path):
-    root = _write(tmp_path, {".github/workflows/cuda.yml": CUDA_CI,
+    root = write_tree(tmp_path, {".github/workflows/cuda.yml": CUDA_CI,
                              ".github/workflows/rocm.yml": "jobs:\n  t:\n    runs-on: [self-hosted, rocm]\n"})
     findings = [f for f in _findings(root, "ROC235") if f.path.endswith("cuda.yml")]
     assert findings and all(f.severity == Severity.INFO for f in findings)
@@ -152,13 +146,13 @@ def test_ci_of_a_ported_repository_is_its_nvidia_side(tmp_path):
 
 
 def test_ci_of_an_unported_repository_keeps_its_severity(tmp_path):
-    root = _write(tmp_path, {".github/workflows/cuda.yml": CUDA_CI})
+    root = write_tree(tmp_path, {".github/workflows/cuda.yml": CUDA_CI})
     findings = _findings(root, "ROC235")
     assert findings and all(f.severity != Severity.INFO for f in findings)
 
 
 def test_lane_logic_of_a_ported_repository_drops_to_info_but_a_mask_that_cannot_build_stays(tmp_path):
-    root = _write(tmp_path, {
+    root = write_tree(tmp_path, {
         "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
         "k.cu": "__global__ void k(float* o) {\n  int lane = threadIdx.x % 32;\n"
                 "  o[lane] = __shfl_down_sync(0xffffffff, o[lane], 1);\n}\n",
@@ -171,7 +165,7 @@ def test_lane_logic_of_a_ported_repository_drops_to_info_but_a_mask_that_cannot_
 
 
 def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
-    root = _write(tmp_path, {
+    root = write_tree(tmp_path, {
         "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
         "common.cuh": """
             #if defined(__HIP_PLATFORM_AMD__)
@@ -212,7 +206,7 @@ def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
 
 
 def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
-    root = _write(tmp_path, {
+    root = write_tree(tmp_path, {
         "vendors/hip.h": "#pragma once\n#include <hip/hip_runtime.h>\n#define cuMemCreate hipMemCreate\n",
         "vmm.cu": """
             #include <cuda.h>
@@ -232,7 +226,7 @@ def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
 
 
 def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp_path):
-    root = _write(tmp_path, {
+    root = write_tree(tmp_path, {
         "CMakeLists.txt": """
             set(GPU_FILES csrc/ops.cu)
             if(BUILD_CUDA)
