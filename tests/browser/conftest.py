@@ -12,12 +12,13 @@ import os
 
 import pytest
 
+# First: the portal tests' environment (services, settings) and their fixtures `people` and `repo_factory`.
+from tests.portal.conftest import people, repo_factory  # noqa: E402,F401
+
+# isort: split
 from tests.browser.data import build_project  # noqa: E402
 from tests.browser.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, artifacts_dir  # noqa: E402
 from tests.browser.tab import Tab  # noqa: E402
-
-# The portal tests' environment (services, settings) and their fixtures `people` and `repo_factory`.
-from tests.portal.conftest import people, repo_factory  # noqa: E402,F401
 from tests.tools import require  # noqa: E402
 
 _SHOTS: list[int] = []  # screenshots per test, for the summary line

@@ -11,6 +11,11 @@ import re
 from urllib.parse import quote_from_bytes
 
 import pytest
+
+# First: the portal tests' environment (services, settings, django.setup()) and their users and team.
+from tests.portal.conftest import people  # noqa: F401
+
+# isort: split
 from django.db import transaction
 from django.test import Client, override_settings
 from hypothesis import event as label
@@ -22,9 +27,6 @@ from portal.scans.models import Scan
 from portal.webhooks.models import WebhookDelivery
 from tests.fuzz.budget import fuzz_settings
 from tests.fuzz.mutations import MUTATIONS, WEBHOOK_FIXTURES, mutate, webhook_corpus
-
-# First: the portal tests' environment (services, settings, django.setup()) and their users and team.
-from tests.portal.conftest import people  # noqa: F401,I001
 from tests.portal.webhook_stack import signed
 
 PROVIDERS = ("github", "gitlab", "gitea", "forgejo")

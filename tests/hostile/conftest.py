@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+# First: the portal tests' environment (set on import). `isort: split` keeps it first.
+from tests.portal.conftest import people, repo_factory  # noqa: F401
+
+# isort: split
 from tests.hostile.harness import Canary
-from tests.portal.conftest import people, repo_factory  # noqa: F401  (the environment is set on import)
 
 
 @pytest.fixture
