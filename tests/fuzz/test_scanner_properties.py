@@ -204,7 +204,7 @@ def test_files_that_broke_a_parser_are_analysed_by_lines_and_say_why(tmp_path, n
     (result,) = [r for r in scan(tmp_path, OPTIONS) if r.path == name]
     assert not result.error, result.error
     assert result.health.mode == ParseMode.TOKENS and result.health.fallback_reason, result.health
-    assert result.elapsed_ms < 15_000
+    assert "timed out" not in result.health.fallback_reason  # bounded by the parser's limits, not the timeout
 
 
 def test_a_chain_of_thousands_of_elif_is_analysed_in_bounded_time_and_memory(tmp_path):
@@ -212,5 +212,5 @@ def test_a_chain_of_thousands_of_elif_is_analysed_in_bounded_time_and_memory(tmp
     # 20,000 ran past the per-file timeout). Now the first few are named and the rest counted.
     (tmp_path / "k.cpp").write_text("#if A\n" + "#elif B\nint x;\n" * 20_000 + "#endif\n")
     (result,) = list(scan(tmp_path, OPTIONS))
-    assert not result.error, result.error
-    assert result.elapsed_ms < 10_000, result.elapsed_ms
+    assert not result.error, result.error  # the per-file timeout would have ended it with an error
+    assert "timed out" not in (result.health.fallback_reason or "")

@@ -40,9 +40,8 @@ def hook(row: Repository, provider: str) -> str:
 def test_a_signed_push_scans_exactly_that_commit(stack, project, provider):
     repo, row, first = project
     body = push_body(provider, "main", ZERO, first)
-    status, data, elapsed = stack.post(hook(row, provider), body, signed(provider, row.webhook_secret, body))
-    assert status == 202, data
-    assert elapsed < 5  # Gitea/Forgejo give up after 5 s
+    status, data, _ = stack.post(hook(row, provider), body, signed(provider, row.webhook_secret, body))
+    assert status == 202, data  # answered before the scan runs; its latency is bench/webhooks.py's (p99)
     delivery = WebhookDelivery.objects.get()
     assert (delivery.provider, delivery.after, delivery.scan.commit_sha) == (provider, first, first)
     scan = wait_final(delivery.scan.pk)
@@ -119,8 +118,8 @@ def test_deliveries_arriving_while_redis_is_down_are_kept_and_scanned_later(stac
     branches = ["main", "main", "main"]
     for commit, branch in zip(commits, branches):
         body = push_body("forgejo", branch, ZERO, commit)
-        status, data, elapsed = stack.post(hook(row, "forgejo"), body, signed("forgejo", row.webhook_secret, body))
-        assert status == 202 and elapsed < 5, data
+        status, data, _ = stack.post(hook(row, "forgejo"), body, signed("forgejo", row.webhook_secret, body))
+        assert status == 202, data
     assert WebhookDelivery.objects.filter(state="pending").count() == 3
     stack.redis.start()
     wait_until(lambda: "redelivered: 3" in stack.maintenance("--redeliver"), timeout=60,
