@@ -189,6 +189,10 @@ SCAN_HEARTBEAT_STALE = env_int("ROCPORT_SCAN_HEARTBEAT_STALE", 600, minimum=5)
 # copy arriving while the first runs would restart it.
 SCAN_QUEUED_STALE = env_int("ROCPORT_SCAN_QUEUED_STALE", max(3600, SCAN_HEARTBEAT_STALE), minimum=5)
 
+# The queue scans go through; workers consume it. Another name keeps two portals (or a test run beside a
+# developer's portal) on one Redis database from taking each other's tasks.
+CELERY_TASK_DEFAULT_QUEUE = env_str("ROCPORT_CELERY_QUEUE") or "celery"
+
 _BROKER = env_str("CELERY_BROKER_URL")
 if _BROKER:
     CELERY_BROKER_URL = _BROKER

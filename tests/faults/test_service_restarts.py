@@ -26,6 +26,7 @@ if os.environ.get("ROCPORT_FAULTS_INNER") != "1":  # named on the command line o
     pytest.skip("runs in the fault suite's own process: `pytest tests/faults`", allow_module_level=True)
 
 import redis as redis_client
+from django.conf import settings
 
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
@@ -137,7 +138,7 @@ def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan
         assert provider.push(rows[1], commits[1]) == 202
         second = Scan.objects.get(repository=rows[1])
         wait_status(second.pk, {ScanStatus.SCANNING, ScanStatus.INGESTING, *FINAL_STATUSES})
-        assert redis_client.Redis.from_url(broker.url).llen("celery") == 0
+        assert redis_client.Redis.from_url(broker.url).llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0
 
         # 2. Redis dies; pushes keep arriving: stored, answered quickly, pending.
         broker.stop()
@@ -208,7 +209,7 @@ def test_a_queued_scan_whose_message_redis_lost_is_sent_again(people, tmp_path, 
     commit = repo.commit("c", **{"k0.cu": cuda_file(0, 0)})
     row = Repository.objects.create(team=people.team, name="queued", clone_url=repo.url)
     queued = do_create_scan(row, commit_sha=commit)  # its message waits in Redis: no worker is running yet
-    assert redis_client.Redis.from_url(broker.url).llen("celery") == 1
+    assert redis_client.Redis.from_url(broker.url).llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 1
     broker.stop()
     broker.start()  # nothing kept on disk: the message is gone, the row still says queued
     worker = Worker(tmp_path / "worker.log")

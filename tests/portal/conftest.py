@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/9")
+# A queue of this run's own: a developer's portal or a second test run on the same Redis database cannot take
+# this run's tasks, nor this run theirs (tests/portal/worker.py empties only this queue).
+os.environ.setdefault("ROCPORT_CELERY_QUEUE", f"rocport-test-{os.getpid()}-{uuid.uuid4().hex[:6]}")
 os.environ.setdefault("ROCPORT_ALLOW_LOCAL_REPOS", "1")
 os.environ.setdefault("ROCPORT_ALLOW_PRIVATE_HOSTS", "1")
 os.environ.setdefault("ROCPORT_VAR_DIR", tempfile.mkdtemp(prefix="rocport-test-var-"))

@@ -26,7 +26,6 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-import redis
 from django.db import connection
 from django.forms.models import model_to_dict
 
@@ -210,7 +209,7 @@ class DebugWorker:
     worker logs at INFO)."""
 
     def __init__(self, log: Path, **env: str):
-        redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()  # this run's broker database only
+        real_worker.clear_queue(os.environ["CELERY_BROKER_URL"])  # this run's queue only
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=DEBUG", "--concurrency=1",
              "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", "secrets@%h"],

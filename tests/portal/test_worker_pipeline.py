@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
+import redis
+from django.conf import settings
 
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
@@ -118,3 +121,19 @@ def test_a_newer_scan_supersedes_an_unfinished_older_one_and_the_older_stops(peo
     other_branch = do_create_scan(row, branch="release", enqueue=False)
     newer.refresh_from_db()
     assert newer.status == ScanStatus.FINISHED and other_branch.status == ScanStatus.QUEUED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_on_another_queue_of_the_same_redis_never_takes_this_runs_scans(people, repo_factory, worker_env):
+    # Another portal (or a second test run) on the same Redis database: its worker consumes its own queue.
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    assert queue.startswith("rocport-test-") and queue == os.environ["ROCPORT_CELERY_QUEUE"]
+    worker_env(name="other", ROCPORT_CELERY_QUEUE="someone-elses-portal")
+    repo = repo_factory()
+    scan = do_create_scan(register(people, repo), commit_sha=repo.commit("add", **{"k.cu": KERNEL}))
+    client = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"])
+    wait_until(lambda: client.llen(queue) == 1, what="the scan's message in this run's queue")
+    time.sleep(2)  # a ready worker consuming this queue would have taken it by now
+    assert client.llen(queue) == 1 and Scan.objects.get(pk=scan.pk).status == ScanStatus.QUEUED
+    worker_env(name="ours", flush=False)
+    assert wait_final(scan.pk).status == "finished"

@@ -15,6 +15,16 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def clear_queue(broker: str) -> None:
+    """Drop the messages waiting in this test run's queue (ROCPORT_CELERY_QUEUE, set by tests/portal/conftest.py),
+    and only those: another run or a developer's portal on the same Redis database keeps its own."""
+    queue = os.environ.get("ROCPORT_CELERY_QUEUE", "celery")
+    client = redis.Redis.from_url(broker)
+    keys = client.keys(queue) + client.keys(f"{queue}\x06\x16*")  # kombu's list, and its priority lists
+    if keys:
+        client.delete(*keys)
+
+
 class Worker:
     def __init__(self, log: Path, name: str = "test", flush: bool = True, **env: str):
         """`name`: the worker's node name (-n NAME@host; two workers need two); `flush`: empty the broker's
@@ -22,7 +32,7 @@ class Worker:
         # Read when a worker starts, not at import: the fault suite sets the broker after importing this module.
         broker = env.get("CELERY_BROKER_URL") or os.environ["CELERY_BROKER_URL"]
         if flush:
-            redis.Redis.from_url(broker).flushdb()  # no message of an earlier test is redelivered here
+            clear_queue(broker)  # no message of an earlier test is redelivered here
         self.name = name
         self.env = {**os.environ, "DATABASE_URL": test_database_url(), **env}
         self.log = log
