@@ -1,0 +1,120 @@
+"""The layers hold: no module-level import cycle between two modules of scanner/ or portal/, and every module
+imports in a fresh process (where a cycle hidden by import order would fail). The scanner never imports Django or
+Celery."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for base in ("scanner", "portal"):
+        for path in (ROOT / base).rglob("*.py"):
+            rel = path.relative_to(ROOT)
+            if "migrations" in rel.parts:
+                continue
+            name = ".".join(rel.with_suffix("").parts)
+            out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def _imports(path: Path, name: str, known: dict[str, Path]) -> set[str]:
+    """Modules of `known` that `path` imports at module level (not inside functions, not under TYPE_CHECKING);
+    `from pkg import submodule` is an edge to the submodule, not to the package."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out = set()
+    for top in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(top, ast.If) and "TYPE_CHECKING" in ast.unparse(top.test):
+            continue
+        for node in ast.walk(top) if isinstance(top, (ast.If, ast.Try)) else [top]:
+            if isinstance(node, ast.Import):
+                out.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1] + ([node.module] if node.module else [])) \
+                    if node.level else (node.module or "")
+                submodules = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known]
+                if len(submodules) < len(node.names):
+                    out.add(base)
+                out.update(submodules)
+    return {m for m in out if m in known and m != name}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index, low, on_stack, stack, found, counter = {}, {}, set(), [], [], [0]
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter[0]
+        counter[0] += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter[0]
+                    counter[0] += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_module_level_import_cycle():
+    known = _modules()
+    graph = {name: _imports(path, name, known) for name, path in known.items()}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_scanner_never_imports_django_or_celery():
+    known = _modules()
+    for name, path in known.items():
+        if name.startswith("scanner"):
+            text = path.read_text(encoding="utf-8")
+            tree = ast.parse(text)
+            roots = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for alias in node.names}
+            roots |= {(node.module or "").split(".")[0] for node in ast.walk(tree)
+                      if isinstance(node, ast.ImportFrom) and not node.level}
+            assert not roots & {"django", "celery", "portal"}, name
+
+
+def test_every_module_imports_in_a_fresh_process():
+    names = sorted(n for n in _modules() if not n.endswith("__main__") and ".management.commands." not in n)
+    program = ("import django, importlib, sys\ndjango.setup()\n"
+               "for name in sys.argv[1:]:\n    importlib.import_module(name)\n")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "portal.settings"}
+    proc = subprocess.run([sys.executable, "-c", program, *names], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
