@@ -5,7 +5,6 @@ URLs, branch names and credentials exactly as the UI does."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from ninja import Query, Router
 from ninja.responses import Status
@@ -14,6 +13,7 @@ from portal.accounts.access import get_repository_for_user, membership_for
 from portal.api import schemas as s
 from portal.api.access import memberships, need_engineer, need_manager
 from portal.api.scans import counts, scan_detail, scan_out
+from portal.repositories.actions import DUPLICATE_NAME, DuplicateName, do_create_repository
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.repositories.settings_forms import RepositorySettingsForm
@@ -63,8 +63,6 @@ def list_repositories(request):
 def create_repository(request, payload: s.RepositoryIn):
     membership = membership_for(request.user, payload.team)  # 404 for a team that is not yours
     need_manager(membership)
-    if Repository.objects.filter(team_id=payload.team, name=payload.name.strip()).exists():
-        raise ValidationError(_("This team already has a repository with that name."))
     form = RepositoryForm({"name": payload.name, "clone_url": payload.clone_url,
                            "default_branch": payload.default_branch,
                            "credentials_username": payload.credentials_username,
@@ -73,10 +71,9 @@ def create_repository(request, payload: s.RepositoryIn):
     if not form.is_valid():
         raise _form_error(form)
     try:
-        with transaction.atomic():
-            repository = form.save()
-    except IntegrityError:  # registered by someone else between the check above and now
-        raise ValidationError(_("This team already has a repository with that name.")) from None
+        repository = do_create_repository(form, payload.team)
+    except DuplicateName:
+        raise ValidationError(DUPLICATE_NAME) from None
     return Status(201, _detail(Repository.objects.select_related("team").get(pk=repository.pk), membership))
 
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
+from portal.repositories.actions import DUPLICATE_NAME, DuplicateName, do_create_repository
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.repositories.settings_forms import CommitStatusForm, MemberForm, RepositorySettingsForm
@@ -75,10 +76,11 @@ def add_repository(request, team_id: int):
     form = RepositoryForm(request.POST or None)
     form.instance.team_id = team_id
     if request.method == "POST" and form.is_valid():
-        if Repository.objects.filter(team_id=team_id, name=form.cleaned_data["name"]).exists():
-            form.add_error("name", _("This team already has a repository with that name."))
+        try:
+            repository = do_create_repository(form, team_id)
+        except DuplicateName:
+            form.add_error("name", DUPLICATE_NAME)
         else:
-            repository = form.save()
             messages.success(request, _("Repository %(name)s registered. Start its first scan from here.")
                              % {"name": repository.name})
             return redirect("dashboards:repository", pk=repository.pk)

@@ -113,3 +113,24 @@ def test_scan_history_is_paginated_and_links_each_scan(people, repository):
     assert reverse("scans:detail", args=[newest.pk]).encode() in first.content
     second = client.get(reverse("repositories:detail", args=[repository.pk]), {"page": 2})
     assert len(second.context["page"].object_list) == 10
+
+
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_name_registered_between_the_check_and_the_insert_is_a_form_error_not_a_500(people, monkeypatch):
+    # The race the API always handled: the page goes through the same action now (portal.repositories.actions).
+    from portal.repositories.forms import RepositoryForm
+
+    original_save = RepositoryForm.save
+
+    def save_after_another_request(form, *args, **kwargs):  # another request registers the name first
+        Repository.objects.create(team=people.team, name=form.cleaned_data["name"], clone_url="https://e.com/r.git")
+        return original_save(form, *args, **kwargs)
+
+    monkeypatch.setattr(RepositoryForm, "save", save_after_another_request)
+    response = client_for(people.alice).post(reverse("repositories:add", args=[people.team.pk]),
+                                             {"name": "raced", "clone_url": "https://example.com/r.git",
+                                              "default_branch": "main"})
+    # (the stand-in "other request" shares this request's transaction, so both inserts roll back here)
+    assert response.status_code == 200 and b"already has a repository with that name" in response.content
