@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
+from portal.accounts.models import Membership
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 
@@ -28,3 +29,19 @@ def do_create_repository(form: RepositoryForm, team_id: int) -> Repository:
             return form.save()
     except IntegrityError:
         raise DuplicateName from None
+
+
+def do_rotate_webhook_secret(repository: Repository) -> None:
+    """A new webhook secret; the previous one keeps working for 24 hours (Repository.rotate_webhook_secret)."""
+    repository.rotate_webhook_secret()
+    repository.save(update_fields=["webhook_secret", "previous_webhook_secret", "previous_secret_expires"])
+
+
+def do_save_member(team, user, role: str) -> None:
+    """Add `user` to the team with `role`, or change the role of a member."""
+    Membership.objects.update_or_create(team=team, user=user, defaults={"role": role})
+
+
+def do_remove_member(team, user_id, acting_user) -> None:
+    """Remove a member from the team; never the acting admin (a team keeps the admin who manages it)."""
+    Membership.objects.filter(team=team, user_id=user_id).exclude(user=acting_user).delete()

@@ -17,13 +17,22 @@ from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
-from portal.repositories.actions import DUPLICATE_NAME, DuplicateName, do_create_repository
+from portal.repositories.actions import (
+    DUPLICATE_NAME,
+    DuplicateName,
+    do_create_repository,
+    do_remove_member,
+    do_rotate_webhook_secret,
+    do_save_member,
+)
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.repositories.settings_forms import CommitStatusForm, MemberForm, RepositorySettingsForm
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
+from portal.statuses.actions import do_save_commit_status_settings
+from portal.statuses.models import CommitStatusConfig
 
 _LISTED_SCAN_FIELDS = ("pk", "repository_id", "status", "branch", "commit_sha", "created")
 
@@ -90,66 +99,90 @@ def add_repository(request, team_id: int):
 @login_required
 def repository_settings(request, pk: int):
     """Webhook endpoints and setup steps; for managers the repository's settings (credentials write-only), the
-    secret and commit statuses (token write-only); for admins the team's members and roles."""
-    from portal.statuses.actions import do_save_commit_status_settings
-    from portal.statuses.models import CommitStatusConfig
-
+    secret and commit statuses (token write-only); for admins the team's members and roles. Each POST names its
+    purpose (`action`); one handler per purpose below, each checking its own role."""
     repository, membership = get_repository_for_user(request, pk)
-    form = RepositorySettingsForm(instance=repository)
-    member_form = MemberForm()
-    status_config = CommitStatusConfig.objects.filter(repository=repository).first()
-    status_form = CommitStatusForm(repository=repository, config=status_config)
+    page = _SettingsPage(repository)
     if request.method == "POST":
-        action = request.POST.get("action", "")
-        if action == "rotate":
-            require_manage(membership)
-            repository.rotate_webhook_secret()
-            repository.save(update_fields=["webhook_secret", "previous_webhook_secret", "previous_secret_expires"])
-            messages.success(request, _("New webhook secret; the previous one keeps working for 24 hours."))
-            return redirect("repositories:settings", pk=pk)
-        if action == "repository":
-            require_manage(membership)
-            form = RepositorySettingsForm(request.POST, instance=repository)
-            if form.is_valid():
-                form.save()
-                messages.success(request, _("Settings saved."))
-                return redirect("repositories:settings", pk=pk)
-        elif action == "commit_status":
-            require_manage(membership)
-            status_form = CommitStatusForm(request.POST, repository=repository, config=status_config)
-            if status_form.is_valid():
-                try:
-                    do_save_commit_status_settings(repository, **status_form.cleaned_data, acting_user=request.user)
-                except ValidationError as exc:
-                    status_form.add_error(None, exc)
-                else:
-                    messages.success(request, _("Commit status settings saved."))
-                    return redirect("repositories:settings", pk=pk)
-        elif action in ("member", "remove_member"):
-            if membership.role != Membership.Role.ADMIN:
-                raise PermissionDenied(_("only team admins manage members"))
-            if action == "remove_member":
-                Membership.objects.filter(team=repository.team, user_id=request.POST.get("user")) \
-                    .exclude(user=request.user).delete()
-                return redirect("repositories:settings", pk=pk)
-            member_form = MemberForm(request.POST)
-            if member_form.is_valid():
-                Membership.objects.update_or_create(team=repository.team, user=member_form.cleaned_data["username"],
-                                                    defaults={"role": member_form.cleaned_data["role"]})
-                messages.success(request, _("Member saved."))
-                return redirect("repositories:settings", pk=pk)
-        else:
+        handler = _SETTINGS_ACTIONS.get(request.POST.get("action", ""))
+        if handler is None:
             raise Http404
+        done = handler(request, repository, membership, page)
+        if done:
+            messages.success(request, done)
+            return redirect("repositories:settings", pk=pk)
     base = settings.SITE_URL.rstrip("/")
     endpoints = [(name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", steps)
                  for provider, name, steps in _SETUP]
     return render(request, "repositories/settings.html", {
-        "repository": repository, "membership": membership, "endpoints": endpoints, "form": form,
-        "member_form": member_form, "rejections": repository.webhook_rejections.count(),
-        "status_form": status_form, "status_config": status_config,
+        "repository": repository, "membership": membership, "endpoints": endpoints, "form": page.form,
+        "member_form": page.member_form, "rejections": repository.webhook_rejections.count(),
+        "status_form": page.status_form, "status_config": page.status_config,
         "status_post": repository.status_posts.select_related("scan").order_by("-updated", "-id").first(),
         "members": repository.team.memberships.select_related("user").order_by("user__username"),
         "is_admin": membership.role == Membership.Role.ADMIN})
+
+
+class _SettingsPage:
+    """The settings page's forms: unbound, or bound by the handler of the POST that failed validation."""
+
+    def __init__(self, repository: Repository):
+        self.form = RepositorySettingsForm(instance=repository)
+        self.member_form = MemberForm()
+        self.status_config = CommitStatusConfig.objects.filter(repository=repository).first()
+        self.status_form = CommitStatusForm(repository=repository, config=self.status_config)
+
+
+def _rotate_secret(request, repository, membership, page) -> str:
+    require_manage(membership)
+    do_rotate_webhook_secret(repository)
+    return _("New webhook secret; the previous one keeps working for 24 hours.")
+
+
+def _save_repository(request, repository, membership, page) -> str:
+    require_manage(membership)
+    page.form = RepositorySettingsForm(request.POST, instance=repository)
+    if not page.form.is_valid():
+        return ""
+    page.form.save()
+    return _("Settings saved.")
+
+
+def _save_commit_status(request, repository, membership, page) -> str:
+    require_manage(membership)
+    page.status_form = CommitStatusForm(request.POST, repository=repository, config=page.status_config)
+    if not page.status_form.is_valid():
+        return ""
+    try:
+        do_save_commit_status_settings(repository, **page.status_form.cleaned_data, acting_user=request.user)
+    except ValidationError as exc:
+        page.status_form.add_error(None, exc)
+        return ""
+    return _("Commit status settings saved.")
+
+
+def _save_member(request, repository, membership, page) -> str:
+    require_admin(membership)
+    page.member_form = MemberForm(request.POST)
+    if not page.member_form.is_valid():
+        return ""
+    do_save_member(repository.team, page.member_form.cleaned_data["username"], page.member_form.cleaned_data["role"])
+    return _("Member saved.")
+
+
+def _remove_member(request, repository, membership, page) -> str:
+    require_admin(membership)
+    do_remove_member(repository.team, request.POST.get("user"), acting_user=request.user)
+    return _("Member removed.")
+
+
+def require_admin(membership) -> None:
+    if membership.role != Membership.Role.ADMIN:
+        raise PermissionDenied(_("only team admins manage members"))
+
+
+_SETTINGS_ACTIONS = {"rotate": _rotate_secret, "repository": _save_repository, "commit_status": _save_commit_status,
+                     "member": _save_member, "remove_member": _remove_member}
 
 
 _SETUP = (
