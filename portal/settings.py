@@ -319,8 +319,9 @@ def _credential_keys() -> list[str]:
 
 
 ROCPORT_CREDENTIALS_KEYS = _credential_keys()
-# The compile check (scanner.compile): "auto" compiles each translated file for an AMD target with hipcc when it is
-# installed (ROCPORT_HIPCC, else hipcc on PATH; without one every file says "not checked" and why); "off" skips it.
+# The compile check (scanner.compile): "auto" compiles each translated file for the profile's AMD target with the
+# first toolchain installed: a configured ROCPORT_HIPCC, else clang-19 with the ROCm headers the scanner ships, else
+# hipcc on PATH (without one every file says "not checked" and why); "off" skips it.
 ROCPORT_COMPILE_CHECK = env_str("ROCPORT_COMPILE_CHECK", "auto").strip().lower()
 if ROCPORT_COMPILE_CHECK not in ("auto", "off"):
     from django.core.exceptions import ImproperlyConfigured
