@@ -25,8 +25,9 @@ def test_compose_file_has_the_services_and_their_wiring():
     assert "celery -A portal worker" in services["worker"]["command"]
     # the compile check runs in the worker: its image installs hipcc, the Dockerfile knows the switch
     assert services["worker"]["build"]["args"]["WITH_HIPCC"] == "1"
-    assert "ARG WITH_HIPCC" in (ROOT / "Dockerfile").read_text() and "hipcc libamdhip64-dev" in (
-        ROOT / "Dockerfile").read_text()
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "ARG WITH_HIPCC" in dockerfile and "hipcc libamdhip64-dev" in dockerfile
+    assert "clang-19 lld-19" in dockerfile  # the default toolchain (scanner/compile/clang_hip.py)
     assert "celery -A portal beat" in services["beat"]["command"]
     for secret in compose.get("secrets", {}):
         assert all(secret in services[s].get("secrets", []) for s in ("web", "worker", "beat"))
