@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 import redis
+from django.conf import settings
 
 from portal.celery import app as celery_app
 from portal.scans import pipeline
@@ -109,7 +110,7 @@ def test_a_status_queued_while_the_broker_is_down_is_sent_when_it_is_back(people
 
     own_broker.start()
     assert resend_unpublished() == 1
-    queued = redis.Redis.from_url(own_broker.url).lrange("celery", 0, -1)
+    queued = redis.Redis.from_url(own_broker.url).lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
     assert len(queued) == 1 and b"post_commit_status" in queued[0]  # on the broker now, for any worker
     post.refresh_from_db()
     assert (post.outcome, post.detail) == ("queued", "")
