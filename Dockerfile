@@ -1,10 +1,10 @@
 FROM python:3.11-slim
 # WITH_HIPCC=1 (the worker's image, docker-compose.yml): the compile check's toolchains, which build the HIP
-# translation for an AMD GPU target with no GPU: clang-19 and lld-19 (the default, with the ROCm headers the scanner
+# translation for an AMD GPU target with no GPU: clang-19, lld-19 and clang-tools-19 (the default, with the ROCm headers the scanner
 # ships) and Debian's hipcc with its HIP headers (the alternative); about 1.5 GB, the web image does without.
 ARG WITH_HIPCC=0
 RUN apt-get update && apt-get install -y --no-install-recommends git make \
-    && if [ "$WITH_HIPCC" = "1" ]; then apt-get install -y --no-install-recommends clang-19 lld-19 \
+    && if [ "$WITH_HIPCC" = "1" ]; then apt-get install -y --no-install-recommends clang-19 lld-19 clang-tools-19 \
         hipcc libamdhip64-dev; fi \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

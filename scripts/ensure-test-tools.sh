@@ -3,7 +3,7 @@
 # machine and in CI (.ci/run only starts services, then runs `make test`):
 #   chromium         the browser tests (tests/browser/), driven by Playwright; never a browser Playwright downloads
 #   fonts-noto-cjk   Chinese text in those tests' screenshots (without it every character is an empty box)
-#   clang-19, lld-19   the compile check's default toolchain (scanner/compile/clang_hip.py): HIP for gfx942 with
+#   clang-19, lld-19, clang-tools-19   the compile check's default toolchain (scanner/compile/clang_hip.py): HIP for gfx942 with
 #                      the ROCm headers the scanner ships, no GPU needed
 #   hipcc, libamdhip64-dev   the compile check's hipcc toolchain (ROCm 5.2 in Debian 12), its own tests
 #   gettext          msgfmt, for the translation catalogue tests
@@ -20,6 +20,9 @@ command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 if [ -z "${ROCPORT_HIP_CLANG:-}" ]; then
   command -v clang++-19 >/dev/null 2>&1 || missing+=(clang-19)
   [ -x /usr/lib/llvm-19/bin/lld ] || missing+=(lld-19)
+  # clang-offload-bundler packs the device code object; clang-19 only recommends its package, and apt here installs
+  # without recommends
+  [ -x /usr/lib/llvm-19/bin/clang-offload-bundler ] || missing+=(clang-tools-19)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

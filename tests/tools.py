@@ -31,13 +31,15 @@ def _hip_clang() -> str | None:
     found = clang_hip.find()
     if found is None:
         return None
-    lld = os.path.join(os.path.dirname(os.path.realpath(found[0])), "lld")
-    return found[0] if os.path.exists(lld) or shutil.which("ld.lld") else None
+    bindir = os.path.dirname(os.path.realpath(found[0]))
+    lld = os.path.exists(os.path.join(bindir, "lld")) or shutil.which("ld.lld")
+    bundler = os.path.exists(os.path.join(bindir, "clang-offload-bundler"))
+    return found[0] if lld and bundler else None
 
 
 TOOLS = {
     "chromium": (_chromium, "chromium"),
-    "hip-clang": (_hip_clang, "clang-19 lld-19"),
+    "hip-clang": (_hip_clang, "clang-19 lld-19 clang-tools-19"),
     "hipcc": (_hipcc, "hipcc libamdhip64-dev"),
     "msgfmt": (lambda: shutil.which("msgfmt"), "gettext"),
 }

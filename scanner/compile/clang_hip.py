@@ -27,27 +27,50 @@ from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError, c
 
 CLANG_ENV = "ROCPORT_HIP_CLANG"  # a clang++ to use instead of the first one found
 MIN_MAJOR = 17  # HIP for gfx942 and the warp-sync builtins the headers use
-_CANDIDATES = ("clang++-19", "clang++-20", "clang++-18", "clang++-17", "/usr/lib/llvm-19/bin/clang++",
-               "/usr/lib/llvm-18/bin/clang++", "clang++")
+_CANDIDATES = (
+    "clang++-19",
+    "clang++-20",
+    "clang++-18",
+    "clang++-17",
+    "/usr/lib/llvm-19/bin/clang++",
+    "/usr/lib/llvm-18/bin/clang++",
+    "clang++",
+)
 _VERSION = re.compile(r"clang version (\d+)\.(\d+)\.(\d+)")
-_PROBE = ("#include <hip/hip_runtime.h>\n"
-          "__global__ void rocport_probe(float *p) { p[threadIdx.x] = __shfl_xor_sync(~0ull, p[0], 1); }\n")
+_PROBE = (
+    "#include <hip/hip_runtime.h>\n"
+    "__global__ void rocport_probe(float *p) { p[threadIdx.x] = __shfl_xor_sync(~0ull, p[0], 1); }\n"
+)
 # What CUDA code uses that HIP added after the bundled headers (6.3) and ROCm 7 has: an error naming one is the
 # toolchain's gap (scanner.compile.diagnostics.TOOLCHAIN_GAP), not the translation's.
-NEWER_THAN_BUNDLED = frozenset({
-    "cooperative_groups::reduce", "cooperative_groups::plus", "cooperative_groups::less",
-    "cooperative_groups::greater", "cooperative_groups::bit_and", "cooperative_groups::bit_or",
-    "cooperative_groups::bit_xor", "cooperative_groups::inclusive_scan", "cooperative_groups::exclusive_scan",
-    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
-    "__reduce_xor_sync",
-})
-INSTALL_HINT = "install Debian's clang-19 and lld-19 (scripts/ensure-test-tools.sh) or set ROCPORT_HIP_CLANG"
+NEWER_THAN_BUNDLED = frozenset(
+    {
+        "cooperative_groups::reduce",
+        "cooperative_groups::plus",
+        "cooperative_groups::less",
+        "cooperative_groups::greater",
+        "cooperative_groups::bit_and",
+        "cooperative_groups::bit_or",
+        "cooperative_groups::bit_xor",
+        "cooperative_groups::inclusive_scan",
+        "cooperative_groups::exclusive_scan",
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+    }
+)
+INSTALL_HINT = (
+    "install Debian's clang-19, lld-19 and clang-tools-19 (scripts/ensure-test-tools.sh) or set ROCPORT_HIP_CLANG"
+)
 
 
 def find() -> tuple[str, str] | None:
     """(path, "clang 19.1.7") of the first usable clang++, or None."""
     configured = os.environ.get(CLANG_ENV, "")
-    for name in ((configured,) if configured else _CANDIDATES):
+    for name in (configured,) if configured else _CANDIDATES:
         path = shutil.which(name) if "/" not in name else (name if os.access(name, os.X_OK) else None)
         if not path:
             continue
@@ -76,19 +99,38 @@ def resolve(wanted: tuple[str, ...], std: str, timeout: float) -> Toolchain:
         if not problem:
             note = ""
             if tried:
-                note = (f"{', '.join(a for a, _ in tried)}: not buildable with {version} ({tried[0][1][:120]}); "
-                        f"checked for {arch} instead")
+                note = (
+                    f"{', '.join(a for a, _ in tried)}: not buildable with {version} ({tried[0][1][:120]}); "
+                    f"checked for {arch} instead"
+                )
             return Toolchain(clang, f"{version}, {headers.describe()}", arch, argv, note, env, kind="clang")
         tried.append((arch, problem))
     raise ToolchainError(f"{clang} cannot build HIP for {DEFAULT_ARCH}: {tried[-1][1]}")
 
 
 def command(clang: str, arch: str, std: str, include: Path) -> tuple[str, ...]:
-    return (clang, "-x", "hip", f"--offload-arch={arch}", f"-std={std}",
-            "-nogpulib", "-nogpuinc", "-include", "__clang_hip_runtime_wrapper.h",
-            "-isystem", str(include), "-isystem", str(include / "hipblas"),  # <hipblas.h> as well as <hipblas/...>
-            "-DHIP_ENABLE_WARP_SYNC_BUILTINS", "-Xoffload-linker", "--noinhibit-exec",
-            "-c", "-o", Toolchain.OUTPUT, Toolchain.SOURCE)
+    return (
+        clang,
+        "-x",
+        "hip",
+        f"--offload-arch={arch}",
+        f"-std={std}",
+        "-nogpulib",
+        "-nogpuinc",
+        "-include",
+        "__clang_hip_runtime_wrapper.h",
+        "-isystem",
+        str(include),
+        "-isystem",
+        str(include / "hipblas"),  # <hipblas.h> as well as <hipblas/...>
+        "-DHIP_ENABLE_WARP_SYNC_BUILTINS",
+        "-Xoffload-linker",
+        "--noinhibit-exec",
+        "-c",
+        "-o",
+        Toolchain.OUTPUT,
+        Toolchain.SOURCE,
+    )
 
 
 def _probe(argv: tuple[str, ...], env: dict, timeout: float) -> str:
@@ -103,16 +145,18 @@ def _probe(argv: tuple[str, ...], env: dict, timeout: float) -> str:
         if result.returncode == 0 and os.path.isfile(output):
             return ""
         text = result.stderr + result.stdout
-        if "lld" in text and "doesn't exist" in text:
-            return f"no lld for the device code object: {INSTALL_HINT}"
+        if "doesn't exist" in text:
+            tool = "clang-offload-bundler" if "clang-offload-bundler" in text else "lld"
+            return f"no {tool} for the device code object: {INSTALL_HINT}"
         first = next((ln.strip() for ln in text.splitlines() if "error" in ln), "")
         return first[:300] or f"exit code {result.returncode}"
 
 
 def _version(path: str) -> str:
     try:
-        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30,
-                              stdin=subprocess.DEVNULL, env=child_env())
+        proc = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, env=child_env()
+        )
     except (OSError, subprocess.TimeoutExpired):
         return ""
     match = _VERSION.search(proc.stdout)

@@ -27,7 +27,7 @@ def test_compose_file_has_the_services_and_their_wiring():
     assert services["worker"]["build"]["args"]["WITH_HIPCC"] == "1"
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "ARG WITH_HIPCC" in dockerfile and "hipcc libamdhip64-dev" in dockerfile
-    assert "clang-19 lld-19" in dockerfile  # the default toolchain (scanner/compile/clang_hip.py)
+    assert "clang-19 lld-19 clang-tools-19" in dockerfile  # the default toolchain (scanner/compile/clang_hip.py)
     assert "celery -A portal beat" in services["beat"]["command"]
     for secret in compose.get("secrets", {}):
         assert all(secret in services[s].get("secrets", []) for s in ("web", "worker", "beat"))
@@ -38,7 +38,10 @@ def test_env_example_lists_every_setting_alphabetically():
     names = set()
     for path in (ROOT / "portal").rglob("*.py"):
         names |= set(re.findall(r'env_(?:str|bool|int|list|secret|rate)\("([A-Z_]+)"', path.read_text()))
-    listed = [line.split("=")[0] for line in (ROOT / ".env.example").read_text().splitlines()
-              if line and not line.startswith("#")]
+    listed = [
+        line.split("=")[0]
+        for line in (ROOT / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     assert names <= set(listed), f"missing from .env.example: {sorted(names - set(listed))}"
     assert listed == sorted(listed)

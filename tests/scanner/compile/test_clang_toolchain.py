@@ -1,4 +1,4 @@
-"""The compile check's default toolchain: Debian's clang-19 and lld-19 with the ROCm headers the scanner ships
+"""The compile check's default toolchain: Debian's clang-19, lld-19 and clang-tools-19 with the ROCm headers the scanner ships
 (scanner.compile.clang_hip, scanner.compile.headers), for the profile's own target (gfx942), no GPU and no ROCm
 installation. Skipped without clang-19/lld-19 on a developer's machine; CI installs them."""
 
@@ -50,8 +50,11 @@ REDUCE = """
 def _scan(root: Path, files: dict[str, str], **options) -> dict:
     for rel, text in files.items():
         (root / rel).write_text(textwrap.dedent(text))
-    return {r.path: r.compile for r in scan(root, ScanOptions(compile_check=True, hip_compiler="clang", **options))
-            if r.compile is not None}
+    return {
+        r.path: r.compile
+        for r in scan(root, ScanOptions(compile_check=True, hip_compiler="clang", **options))
+        if r.compile is not None
+    }
 
 
 def test_current_hip_builds_for_gfx942_where_debians_hipcc_cannot(tmp_path):

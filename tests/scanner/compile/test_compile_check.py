@@ -1,4 +1,4 @@
-"""The compile check with both real toolchains (Debian's hipcc and libamdhip64-dev; Debian's clang-19 and lld-19
+"""The compile check with both real toolchains (Debian's hipcc and libamdhip64-dev; Debian's clang-19, lld-19 and clang-tools-19
 with the bundled ROCm headers; no GPU): translated fixtures that
 build, fail on a 32-bit ballot, fail only when their inline PTX is assembled, need a stub; and a machine without
 hipcc (a configured path that does not exist), where every file says "not checked" and why.
@@ -100,15 +100,24 @@ def test_inline_ptx_passes_a_syntax_only_compilation():
     toolchain = resolve("", ("gfx90a",))
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "ptx.hip"
-        source.write_text((PROJECT / "include" / "lanes.cuh").read_text() +
-                          "__global__ void k(unsigned *o) { o[threadIdx.x] = lane_id(); }\n")
+        source.write_text(
+            (PROJECT / "include" / "lanes.cuh").read_text()
+            + "__global__ void k(unsigned *o) { o[threadIdx.x] = lane_id(); }\n"
+        )
         from scanner.compile.toolchain import run
 
-        syntax = run(toolchain.command(str(source), str(Path(tmp) / "x.o"), ["-include", "hip/hip_runtime.h",
-                                                                             "-fsyntax-only"]), tmp,
-                     toolchain.env, 60)
-        compiled = run(toolchain.command(str(source), str(Path(tmp) / "x.o"), ["-include", "hip/hip_runtime.h"]),
-                       tmp, toolchain.env, 60)
+        syntax = run(
+            toolchain.command(str(source), str(Path(tmp) / "x.o"), ["-include", "hip/hip_runtime.h", "-fsyntax-only"]),
+            tmp,
+            toolchain.env,
+            60,
+        )
+        compiled = run(
+            toolchain.command(str(source), str(Path(tmp) / "x.o"), ["-include", "hip/hip_runtime.h"]),
+            tmp,
+            toolchain.env,
+            60,
+        )
     assert syntax.returncode == 0, syntax.stderr
     assert compiled.returncode != 0 and "invalid instruction" in compiled.stderr
 
@@ -140,8 +149,10 @@ def test_without_hipcc_every_file_says_not_checked_and_why(tmp_path):
     for result in checked:
         assert result.compile["status"] == "not-checked"
     reasons = {r.compile["reason"] for r in checked if r.language == "cuda"}
-    assert reasons == {f"{missing} is not an executable file; install the Debian packages hipcc and "
-                       "libamdhip64-dev (scripts/ensure-hipcc.sh) or configure its path"}
+    assert reasons == {
+        f"{missing} is not an executable file; install the Debian packages hipcc and "
+        "libamdhip64-dev (scripts/ensure-hipcc.sh) or configure its path"
+    }
     # the scan itself is whole: the other rules ran, nothing of the check's
     ballot = next(r for r in results if r.path == "src/ballot32.cu")
     assert any(f.rule == "ROC107" for f in ballot.findings)
@@ -161,8 +172,10 @@ def test_the_json_report_and_summary_carry_the_status(results):
     data = json.loads(out.getvalue())
     by_path = {f["path"]: f for f in data["files"]}
     assert by_path["src/builds.cu"]["compile"]["status"] == "compiles"
-    assert data["summary"]["compile"] == {"target": "gfx90a", "files": {
-        "compiles": 2, "compiles-with-stubs": 1, "fails": 3, "not-checked": 2}}
+    assert data["summary"]["compile"] == {
+        "target": "gfx90a",
+        "files": {"compiles": 2, "compiles-with-stubs": 1, "fails": 3, "not-checked": 2},
+    }
 
 
 @needs("hip-clang")
@@ -202,8 +215,16 @@ def test_the_pool_leaves_no_temporary_tree_behind(scanned):
 
 
 def test_the_compiler_never_sees_nvidia_settings():
-    env = child_env({"PATH": "/usr/bin", "CUDA_PATH": "/usr/local/cuda", "CUDA_HOME": "/usr/local/cuda",
-                     "HIP_PLATFORM": "nvidia", "HIP_COMPILER": "nvcc", "HIPCC_COMPILE_FLAGS_APPEND": "-x cu"})
+    env = child_env(
+        {
+            "PATH": "/usr/bin",
+            "CUDA_PATH": "/usr/local/cuda",
+            "CUDA_HOME": "/usr/local/cuda",
+            "HIP_PLATFORM": "nvidia",
+            "HIP_COMPILER": "nvcc",
+            "HIPCC_COMPILE_FLAGS_APPEND": "-x cu",
+        }
+    )
     assert env == {"PATH": "/usr/bin", "HIP_PLATFORM": "amd", "LC_ALL": "C", "LANG": "C"}
 
 
@@ -214,8 +235,10 @@ def test_the_command_line_switches_the_check_on_and_reports_it(tmp_path, capsys)
     assert main(["scan", str(PROJECT), "--compile-check", "--hipcc", missing, "--fail-on", "never"]) == 0
     text = capsys.readouterr().out
     assert "compile check (no hipcc): not-checked 8" in text
-    assert main(["scan", str(PROJECT), "--compile-check", "--hipcc", missing, "--format", "json",
-                 "--fail-on", "never"]) == 0
+    assert (
+        main(["scan", str(PROJECT), "--compile-check", "--hipcc", missing, "--format", "json", "--fail-on", "never"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     statuses = {f["path"]: f["compile"]["status"] for f in data["files"] if "compile" in f}
     assert statuses["src/builds.cu"] == "not-checked" and "translation" in data["files"][0]
@@ -240,8 +263,9 @@ def test_a_bug_in_the_check_costs_the_check_not_the_files_analysis():
     path = PROJECT / "src" / "ballot32.cu"
     job = FileJob(str(path), "src/ballot32.cu", "cuda", compile_unit="src/ballot32.cu")
     try:
-        result = Analyzer(parser(), list(catalogue().values()), TargetProfile(), 2_000_000, translator,
-                          checker).analyze(job)
+        result = Analyzer(
+            parser(), list(catalogue().values()), TargetProfile(), 2_000_000, translator, checker
+        ).analyze(job)
     finally:
         checker.close()
     assert result.error == "" and [f.rule for f in result.findings] == ["ROC107"]
