@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run scan-demo test test-tools docs bench clean
+.PHONY: run scan-demo test test-tools format docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,11 +25,16 @@ scan-demo: $(STAMP)
 test-tools:
 	scripts/ensure-test-tools.sh
 
-# What CI runs too (.ci/run starts PostgreSQL and Redis, then calls this): the linter (rule set in pyproject.toml's
-# [tool.ruff.lint]), then the tests.
+# What CI runs too (.ci/run starts PostgreSQL and Redis, then calls this): the formatter's check and the linter
+# (settings in pyproject.toml's [tool.ruff]), then the tests. `make format` applies both fixes.
 test: $(STAMP) test-tools
+	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 	$(PY) -m pytest
+
+format: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
 
 docs: $(STAMP)
 	$(PY) -m scanner docs > docs/rules.md

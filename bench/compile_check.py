@@ -71,16 +71,24 @@ def main() -> int:
             scan.refresh_from_db()
             checks = scan.summary.get("compile", {}).get("files", {})
             compiled = sum(n for status, n in checks.items() if status != "not-checked")
-            fresh = ScannedFile.objects.filter(scan=scan, reused=False, stats__compile__status__in=[
-                "compiles", "compiles-with-stubs", "fails"]).count()
+            fresh = ScannedFile.objects.filter(
+                scan=scan, reused=False, stats__compile__status__in=["compiles", "compiles-with-stubs", "fails"]
+            ).count()
             hit_rate = 100.0 * scan.files_reused / scan.files_total if scan.files_total else 0.0
-            print(f"{label}: {seconds:.1f}s, {scan.status}; {scan.files_total} files, cache hit rate {hit_rate:.0f}% "
-                  f"({scan.files_reused} reused); compile statuses {dict(sorted(checks.items()))}; "
-                  f"{fresh} compiled in this scan"
-                  + (f", {fresh / seconds:.2f} compiled files/s" if fresh else ""))
+            print(
+                f"{label}: {seconds:.1f}s, {scan.status}; {scan.files_total} files, cache hit rate {hit_rate:.0f}% "
+                f"({scan.files_reused} reused); compile statuses {dict(sorted(checks.items()))}; "
+                f"{fresh} compiled in this scan" + (f", {fresh / seconds:.2f} compiled files/s" if fresh else "")
+            )
             name = next(names)
-            figures.update({f"{name}_seconds": seconds, f"{name}_hit_rate": hit_rate, f"{name}_compiled": fresh,
-                            f"{name}_statuses": dict(checks)})
+            figures.update(
+                {
+                    f"{name}_seconds": seconds,
+                    f"{name}_hit_rate": hit_rate,
+                    f"{name}_compiled": fresh,
+                    f"{name}_statuses": dict(checks),
+                }
+            )
             if label == "full scan":
                 print(f"  corpus: {args.files} files / {lines} lines, {compiled} files checked, {args.jobs} workers")
         jsonout.write(args.json, figures)

@@ -31,17 +31,23 @@ from scanner.discovery import discover  # noqa: E402
 from scanner.engine import FileJob  # noqa: E402
 from scanner.translate import TranslateOptions, Translator  # noqa: E402
 
-_LIBRARY = re.compile(r'^\s*#\s*include\s*[<"](?:cublas|cublasLt|cudnn|nccl|cutlass/|cute/|cufft|cusparse|curand|'
-                      r'cusolver|nvml|nvToolsExt|nvtx3/)', re.MULTILINE)
+_LIBRARY = re.compile(
+    r'^\s*#\s*include\s*[<"](?:cublas|cublasLt|cudnn|nccl|cutlass/|cute/|cufft|cusparse|curand|'
+    r"cusolver|nvml|nvToolsExt|nvtx3/)",
+    re.MULTILINE,
+)
 BUILDS = ("compiles", "compiles-with-stubs")
 
 
 def hipify_perl(script: str):
     """hipify-perl as a translate function: the file's text on stdin-free argv (it reads the file), HIP on stdout."""
+
     def translate(rel: str, text: str, source: str | None) -> str:
-        proc = subprocess.run(["perl", script, "-quiet-warnings", source], capture_output=True, text=True,
-                              timeout=120, errors="replace")
+        proc = subprocess.run(
+            ["perl", script, "-quiet-warnings", source], capture_output=True, text=True, timeout=120, errors="replace"
+        )
         return proc.stdout if proc.returncode == 0 and proc.stdout else text
+
     return translate
 
 
@@ -53,8 +59,9 @@ def rocport():
 def check_directory(directory: Path, translate, settings: CompileSettings, limit: int) -> list[dict]:
     jobs = [FileJob(str(c.path), c.rel, c.language, c.problem) for c in discover(directory)]
     jobs = attach(directory, jobs, ())
-    kernels = sorted((j for j in jobs if j.rel.endswith(".cu") and "/" not in j.rel and j.compile_unit == j.rel),
-                     key=lambda j: j.rel)[:limit or None]
+    kernels = sorted(
+        (j for j in jobs if j.rel.endswith(".cu") and "/" not in j.rel and j.compile_unit == j.rel), key=lambda j: j.rel
+    )[: limit or None]
     checker = CompileChecker(settings, translate)
     rows = []
     try:
@@ -62,12 +69,21 @@ def check_directory(directory: Path, translate, settings: CompileSettings, limit
             original = Path(job.path).read_text(encoding="utf-8", errors="replace")
             started = time.monotonic()
             result = checker.check(job, original, translate(job.rel, original, job.path))
-            rows.append({"file": f"{directory.name}/{job.rel}", "status": result.status,
-                         "library": bool(_LIBRARY.search(original)), "counts": result.counts,
-                         "causes": result.causes, "compiler": result.compiler, "target": result.target,
-                         "seconds": round(time.monotonic() - started, 2),
-                         "first_error": next((d.message for d in result.diagnostics
-                                              if d.kind not in ("set-aside", "toolchain-gap")), "")[:160]})
+            rows.append(
+                {
+                    "file": f"{directory.name}/{job.rel}",
+                    "status": result.status,
+                    "library": bool(_LIBRARY.search(original)),
+                    "counts": result.counts,
+                    "causes": result.causes,
+                    "compiler": result.compiler,
+                    "target": result.target,
+                    "seconds": round(time.monotonic() - started, 2),
+                    "first_error": next(
+                        (d.message for d in result.diagnostics if d.kind not in ("set-aside", "toolchain-gap")), ""
+                    )[:160],
+                }
+            )
     finally:
         checker.close()
     return rows
@@ -80,10 +96,15 @@ def summarize(rows: list[dict]) -> dict:
         kinds.update(r["counts"])
         if r["status"] == "fails":
             causes.update(k for k, v in r["causes"].items() if v and k != "environment")
-    return {"files": len(rows), "builds": sum(r["status"] in BUILDS for r in rows),
-            "standalone": len(standalone), "standalone_builds": sum(r["status"] in BUILDS for r in standalone),
-            "not_checked": sum(r["status"] == "not-checked" for r in rows),
-            "failures_by_cause": dict(causes.most_common()), "error_kinds": dict(kinds.most_common(6))}
+    return {
+        "files": len(rows),
+        "builds": sum(r["status"] in BUILDS for r in rows),
+        "standalone": len(standalone),
+        "standalone_builds": sum(r["status"] in BUILDS for r in standalone),
+        "not_checked": sum(r["status"] == "not-checked" for r in rows),
+        "failures_by_cause": dict(causes.most_common()),
+        "error_kinds": dict(kinds.most_common(6)),
+    }
 
 
 def main() -> int:
@@ -101,21 +122,24 @@ def main() -> int:
         translators["hipify-perl"] = hipify_perl(args.hipify_perl)
     report = {}
     for name, translate in translators.items():
-        rows = [row for d in args.directories for row in check_directory(d.resolve(), translate, settings,
-                                                                           args.files)]
+        rows = [row for d in args.directories for row in check_directory(d.resolve(), translate, settings, args.files)]
         report[name] = {"summary": summarize(rows), "files": rows}
     for name, data in report.items():
         s = data["summary"]
         compiler = next((r["compiler"] for r in data["files"] if r["compiler"]), "?")
-        print(f"{name:12} builds {s['builds']}/{s['files']}  standalone {s['standalone_builds']}/{s['standalone']}"
-              f"  not checked {s['not_checked']}  ({compiler}, {args.target})")
+        print(
+            f"{name:12} builds {s['builds']}/{s['files']}  standalone {s['standalone_builds']}/{s['standalone']}"
+            f"  not checked {s['not_checked']}  ({compiler}, {args.target})"
+        )
         print(f"{'':12} failures by cause {s['failures_by_cause']}  error kinds {s['error_kinds']}")
     if len(report) == 2:
         ours, theirs = (report[n]["files"] for n in ("rocport", "hipify-perl"))
         for a, b in zip(ours, theirs):
             if (a["status"] in BUILDS) != (b["status"] in BUILDS):
-                print(f"  differs: {a['file']}: rocport {a['status']} ({a['first_error'][:70]}) / hipify-perl "
-                      f"{b['status']} ({b['first_error'][:70]})")
+                print(
+                    f"  differs: {a['file']}: rocport {a['status']} ({a['first_error'][:70]}) / hipify-perl "
+                    f"{b['status']} ({b['first_error'][:70]})"
+                )
     jsonout.write(args.json, report)
     return 0
 

@@ -30,10 +30,23 @@ def findings_for(n: int, files: int, shift: int = 0, drop_every: int = 0) -> lis
         for i in range(per_file):
             if drop_every and i % drop_every == 0:
                 continue
-            items.append({"rule": f"ROC1{i % 40:02d}", "name": "bench-rule", "risk": "build-break",
-                          "severity": "medium", "line": i + 1 + (shift if i % 100 == 0 else 0), "column": 3,
-                          "end_line": i + 1, "end_column": 9, "message": "generated finding", "snippet": f"x{i};",
-                          "fingerprint": f"{f:05d}{i:07d}".ljust(32, "0"), "occurrence": 0, "suppressed": False})
+            items.append(
+                {
+                    "rule": f"ROC1{i % 40:02d}",
+                    "name": "bench-rule",
+                    "risk": "build-break",
+                    "severity": "medium",
+                    "line": i + 1 + (shift if i % 100 == 0 else 0),
+                    "column": 3,
+                    "end_line": i + 1,
+                    "end_column": 9,
+                    "message": "generated finding",
+                    "snippet": f"x{i};",
+                    "fingerprint": f"{f:05d}{i:07d}".ljust(32, "0"),
+                    "occurrence": 0,
+                    "suppressed": False,
+                }
+            )
         outcomes.append(FileOutcome(f"src/f{f}.cu", frozenset(f"ROC1{k:02d}" for k in range(40)), items))
     return outcomes
 
@@ -48,10 +61,11 @@ def raw_copy_seconds(first_scan_id: int, into_findings: bool) -> tuple[float, in
     from portal.findings.models import Finding
 
     fields = [f for f in Finding._meta.concrete_fields if f.column != "id"]
-    rows = list(Finding.objects.filter(first_seen_id=first_scan_id).order_by("id").values_list(
-        *[f.attname for f in fields]))
+    rows = list(
+        Finding.objects.filter(first_seen_id=first_scan_id).order_by("id").values_list(*[f.attname for f in fields])
+    )
     branch_at = [f.column for f in fields].index("branch")
-    rows = [(*row[:branch_at], "bench-copy", *row[branch_at + 1:]) for row in rows]
+    rows = [(*row[:branch_at], "bench-copy", *row[branch_at + 1 :]) for row in rows]
     quoted = ", ".join(f'"{f.column}"' for f in fields)
     target = "findings_finding" if into_findings else "copy_target"
     with connection.cursor() as cursor:
@@ -89,9 +103,14 @@ def main() -> int:
     paths = {f"src/f{f}.cu" for f in range(args.files)}
     figures: dict = {"findings": args.findings, "files": args.files}
     for key, label, outcomes, first in (
-            ("first", "first ingestion (all new)", findings_for(args.findings, args.files), True),
-            ("second", "second ingestion (1% moved, 1% fixed)",
-             findings_for(args.findings, args.files, shift=5, drop_every=100), False)):
+        ("first", "first ingestion (all new)", findings_for(args.findings, args.files), True),
+        (
+            "second",
+            "second ingestion (1% moved, 1% fixed)",
+            findings_for(args.findings, args.files, shift=5, drop_every=100),
+            False,
+        ),
+    ):
         scan = Scan.objects.create(repository=repo, branch="main")
         start = time.perf_counter()
         with CaptureQueriesContext(connection) as queries, transaction.atomic():
@@ -105,12 +124,22 @@ def main() -> int:
     bare_seconds, _ = raw_copy_seconds(first_scan.pk, into_findings=False)
     copy_seconds, rows = raw_copy_seconds(first_scan.pk, into_findings=True)
     ratio = figures["first_seconds"] / copy_seconds
-    figures.update(copy_seconds=copy_seconds, copy_rows=rows, ratio_to_copy=ratio, goal_ratio=GOAL_RATIO,
-                   bare_copy_seconds=bare_seconds, ratio_to_bare_copy=figures["first_seconds"] / bare_seconds)
-    print(f"raw COPY of the same {rows} rows into the findings table (indexes, foreign keys, commit): "
-          f"{copy_seconds:.2f}s; into a bare copy of it without foreign keys: {bare_seconds:.2f}s")
-    print(f"first ingestion / COPY = {ratio:.1f}x (goal <= {GOAL_RATIO:.0f}x: "
-          f"{'met' if ratio <= GOAL_RATIO else 'not met'}); / bare COPY = {figures['ratio_to_bare_copy']:.1f}x")
+    figures.update(
+        copy_seconds=copy_seconds,
+        copy_rows=rows,
+        ratio_to_copy=ratio,
+        goal_ratio=GOAL_RATIO,
+        bare_copy_seconds=bare_seconds,
+        ratio_to_bare_copy=figures["first_seconds"] / bare_seconds,
+    )
+    print(
+        f"raw COPY of the same {rows} rows into the findings table (indexes, foreign keys, commit): "
+        f"{copy_seconds:.2f}s; into a bare copy of it without foreign keys: {bare_seconds:.2f}s"
+    )
+    print(
+        f"first ingestion / COPY = {ratio:.1f}x (goal <= {GOAL_RATIO:.0f}x: "
+        f"{'met' if ratio <= GOAL_RATIO else 'not met'}); / bare COPY = {figures['ratio_to_bare_copy']:.1f}x"
+    )
     jsonout.write(args.json, figures)
     return 0
 

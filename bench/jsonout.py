@@ -8,8 +8,9 @@ from pathlib import Path
 
 
 def add_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", metavar="FILE", type=Path,
-                        help="also write the figures to FILE as JSON (bench/run_all.py reads it)")
+    parser.add_argument(
+        "--json", metavar="FILE", type=Path, help="also write the figures to FILE as JSON (bench/run_all.py reads it)"
+    )
 
 
 def write(path: Path | None, figures: dict) -> None:

@@ -40,13 +40,51 @@ TOPS = ("src", "src/kernels", "lib/blas", "lib/sparse", "third_party/cub", "test
 EXTS = ((".cu", 60), (".cuh", 20), (".cpp", 10), (".h", 10))
 TRIAGE = (("untriaged", 80), ("confirmed", 10), ("false_positive", 5), ("accepted_risk", 3), ("wont_fix", 2))
 SEVERITY_RANK = {"info": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
-FINDING_COLUMNS = ("repository_id", "branch", "path", "rule", "fingerprint", "occurrence", "name", "risk",
-                   "severity", "severity_rank", "line", "column", "end_line", "end_column", "message", "snippet",
-                   "suppressed", "state", "first_seen_id", "last_seen_id", "fixed_in_id", "triage",
-                   "triage_reason", "assignee_id")
-SCAN_COLUMNS = ("repository_id", "branch", "ref", "commit_sha", "trigger", "status", "error_code", "error_message",
-                "attempts", "files_total", "files_done", "files_reused", "summary", "created", "started",
-                "finished", "heartbeat")
+FINDING_COLUMNS = (
+    "repository_id",
+    "branch",
+    "path",
+    "rule",
+    "fingerprint",
+    "occurrence",
+    "name",
+    "risk",
+    "severity",
+    "severity_rank",
+    "line",
+    "column",
+    "end_line",
+    "end_column",
+    "message",
+    "snippet",
+    "suppressed",
+    "state",
+    "first_seen_id",
+    "last_seen_id",
+    "fixed_in_id",
+    "triage",
+    "triage_reason",
+    "assignee_id",
+)
+SCAN_COLUMNS = (
+    "repository_id",
+    "branch",
+    "ref",
+    "commit_sha",
+    "trigger",
+    "status",
+    "error_code",
+    "error_message",
+    "attempts",
+    "files_total",
+    "files_done",
+    "files_reused",
+    "summary",
+    "created",
+    "started",
+    "finished",
+    "heartbeat",
+)
 FILE_COLUMNS = ("scan_id", "path", "blob_sha", "language", "parse_mode", "error", "stats", "reused")
 
 
@@ -86,8 +124,9 @@ def demo_blobs() -> list[str]:
         source = (DEMO / result.path).read_text()
         sha = hashlib.sha1(source.encode()).hexdigest()
         data["path"] = ""
-        BlobResult.objects.create(blob_sha=sha, cache_key="bench", result=data, translation=translation,
-                                  source=source, translated=translated)
+        BlobResult.objects.create(
+            blob_sha=sha, cache_key="bench", result=data, translation=translation, source=source, translated=translated
+        )
         shas.append(sha)
     return shas
 
@@ -108,8 +147,11 @@ def load(args, rng: random.Random) -> dict:
     for i, user in enumerate(users):
         Membership.objects.create(user=user, team=team, role="manager" if i == 0 else "engineer")
     repositories = Repository.objects.bulk_create(
-        Repository(team=team, name=f"repo-{i:03d}", clone_url=f"https://example.com/r{i}.git",
-                   tracked_branches=["develop"]) for i in range(args.repos))
+        Repository(
+            team=team, name=f"repo-{i:03d}", clone_url=f"https://example.com/r{i}.git", tracked_branches=["develop"]
+        )
+        for i in range(args.repos)
+    )
     rules = list(catalogue().values())
     rng.shuffle(rules)
     rule_weights = [1 / (k + 1) for k in range(len(rules))]  # a few rules dominate, a long tail
@@ -123,13 +165,30 @@ def load(args, rng: random.Random) -> dict:
                 created = now - timedelta(days=args.scans - s, minutes=rng.randrange(600))
                 branch = "develop" if s % 10 == 9 else "main"
                 summary = {"tracking": {"new": rng.randrange(40), "fixed": rng.randrange(20), "reopened": 0}}
-                scan_rows.append((repo.pk, branch, f"refs/heads/{branch}", f"{rng.getrandbits(160):040x}",
-                                  "push", "finished", "", "", 1, 0, 0, 0, json.dumps(summary), created, created,
-                                  created + timedelta(minutes=3), created + timedelta(minutes=3)))
+                scan_rows.append(
+                    (
+                        repo.pk,
+                        branch,
+                        f"refs/heads/{branch}",
+                        f"{rng.getrandbits(160):040x}",
+                        "push",
+                        "finished",
+                        "",
+                        "",
+                        1,
+                        0,
+                        0,
+                        0,
+                        json.dumps(summary),
+                        created,
+                        created,
+                        created + timedelta(minutes=3),
+                        created + timedelta(minutes=3),
+                    )
+                )
         copy_rows(cursor, "scans_scan", SCAN_COLUMNS, scan_rows)
         scans: dict[tuple[int, str], list[int]] = {}
-        for pk, repo_id, branch in Scan.objects.order_by("created", "id").values_list("id", "repository_id",
-                                                                                        "branch"):
+        for pk, repo_id, branch in Scan.objects.order_by("created", "id").values_list("id", "repository_id", "branch"):
             scans.setdefault((repo_id, branch), []).append(pk)
         print(f"  {len(scan_rows)} scans: {time.perf_counter() - started:.1f}s", flush=True)
 
@@ -138,8 +197,7 @@ def load(args, rng: random.Random) -> dict:
         for repo, size in zip(repositories, sizes):
             count = max(20, size // 25)
             paths_of[repo.pk] = [f"{TOPS[k % len(TOPS)]}/m{k // 40}/f{k}{weighted(rng, EXTS)}" for k in range(count)]
-        stats = json.dumps({"code_lines": 120, "translation": {"converted": 12, "unconverted": 1,
-                                                               "changed_lines": 9}})
+        stats = json.dumps({"code_lines": 120, "translation": {"converted": 12, "unconverted": 1, "changed_lines": 9}})
 
         def files():
             for repo in repositories:
@@ -150,8 +208,11 @@ def load(args, rng: random.Random) -> dict:
 
         started = time.perf_counter()
         copy_rows(cursor, "scans_scannedfile", FILE_COLUMNS, files())
-        print(f"  {sum(len(p) for p in paths_of.values()) * args.scans} scanned files (every path in every scan): "
-              f"{time.perf_counter() - started:.1f}s", flush=True)
+        print(
+            f"  {sum(len(p) for p in paths_of.values()) * args.scans} scanned files (every path in every scan): "
+            f"{time.perf_counter() - started:.1f}s",
+            flush=True,
+        )
 
         def findings():
             serial = 0
@@ -169,12 +230,32 @@ def load(args, rng: random.Random) -> dict:
                     last = history[-1] if open_ else history[fixed - 1]
                     triage = weighted(rng, TRIAGE)
                     line = 1 + rng.randrange(60)
-                    yield (repo.pk, branch, paths[int(len(paths) * rng.random() ** 1.5)], rule.code,
-                           f"{serial:032x}", 0, rule.name, risk, severity, SEVERITY_RANK.get(severity, 0), line,
-                           1 + rng.randrange(40), line, 50, f"{rule.summary or rule.name} (generated)",
-                           "x[threadIdx.x % 32] = 0;", False, "open" if open_ else "fixed", history[first], last,
-                           None if open_ else history[fixed], triage, "" if triage == "untriaged" else "bench",
-                           users[rng.randrange(5)].pk if rng.random() < 0.05 else None)
+                    yield (
+                        repo.pk,
+                        branch,
+                        paths[int(len(paths) * rng.random() ** 1.5)],
+                        rule.code,
+                        f"{serial:032x}",
+                        0,
+                        rule.name,
+                        risk,
+                        severity,
+                        SEVERITY_RANK.get(severity, 0),
+                        line,
+                        1 + rng.randrange(40),
+                        line,
+                        50,
+                        f"{rule.summary or rule.name} (generated)",
+                        "x[threadIdx.x % 32] = 0;",
+                        False,
+                        "open" if open_ else "fixed",
+                        history[first],
+                        last,
+                        None if open_ else history[fixed],
+                        triage,
+                        "" if triage == "untriaged" else "bench",
+                        users[rng.randrange(5)].pk if rng.random() < 0.05 else None,
+                    )
 
         started = time.perf_counter()
         copy_rows(cursor, "findings_finding", FINDING_COLUMNS, findings())
@@ -186,8 +267,15 @@ def load(args, rng: random.Random) -> dict:
     started = time.perf_counter()
     build_rollups(scans)
     print(f"  rollups of {len(scans)} branches: {time.perf_counter() - started:.1f}s", flush=True)
-    return {"team": team, "user": users[0], "repositories": repositories, "sizes": sizes, "paths": paths_of,
-            "scans": scans, "rollup_seconds": time.perf_counter() - started}
+    return {
+        "team": team,
+        "user": users[0],
+        "repositories": repositories,
+        "sizes": sizes,
+        "paths": paths_of,
+        "scans": scans,
+        "rollup_seconds": time.perf_counter() - started,
+    }
 
 
 def build_rollups(scans: dict[tuple[int, str], list[int]]) -> None:
@@ -237,8 +325,10 @@ def targets(data: dict) -> list[tuple[str, str]]:
         ("findings: first page", "/findings/"),
         ("findings: deep page", "/findings/?" + urlencode({"after": cursor_all})),
         ("findings: repo+high, first", f"/findings/?repository={big.pk}&severity=high"),
-        ("findings: repo+high, deep",
-         f"/findings/?repository={big.pk}&severity=high&" + urlencode({"after": cursor_high})),
+        (
+            "findings: repo+high, deep",
+            f"/findings/?repository={big.pk}&severity=high&" + urlencode({"after": cursor_high}),
+        ),
         ("findings: rule, team-wide", f"/findings/?rule={finding.rule}"),
         ("findings: path prefix", f"/findings/?repository={big.pk}&path=src/kernels/"),
         ("findings: sort by path", f"/findings/?repository={big.pk}&sort=path"),
@@ -292,26 +382,51 @@ def main() -> int:
     args = parser.parse_args()
     started = time.perf_counter()
     portal_db.setup()
-    print(f"loading {args.findings} findings, {args.repos} repositories, {args.scans} scans each "
-          f"(database {portal_db.DB})", flush=True)
+    print(
+        f"loading {args.findings} findings, {args.repos} repositories, {args.scans} scans each "
+        f"(database {portal_db.DB})",
+        flush=True,
+    )
     data = load(args, random.Random(args.seed))
-    print(f"loaded in {time.perf_counter() - started:.0f}s; largest repository: {data['sizes'][0]} findings, "
-          f"{len(data['paths'][data['repositories'][0].pk])} files", flush=True)
+    print(
+        f"loaded in {time.perf_counter() - started:.0f}s; largest repository: {data['sizes'][0]} findings, "
+        f"{len(data['paths'][data['repositories'][0].pk])} files",
+        flush=True,
+    )
     rows, errors = measure(data["user"], targets(data), args.runs)
     print(f"\n{args.runs} requests per page after 2 warm-ups; goal p95 < {GOAL_MS} ms\n")
     print(f"{'page':<30} {'status':>6} {'median ms':>10} {'p95 ms':>8} {'queries':>8}  goal")
     for label, status, median, p95, queries, note in rows:
         print(f"{label:<30} {status!s:>6} {median:>10.1f} {p95:>8.1f} {queries:>8}  {note}")
     measured = [p95 for _label, _status, _median, p95, _queries, _note in rows if not math.isnan(p95)]
-    jsonout.write(args.json, {
-        "findings": args.findings, "repositories": args.repos, "scans_per_repository": args.scans,
-        "runs": args.runs, "goal_p95_ms": GOAL_MS, "errors": errors,
-        "largest_repository": {"findings": data["sizes"][0], "files": len(data["paths"][data["repositories"][0].pk])},
-        "rollup_build_seconds": round(data["rollup_seconds"], 2),
-        "max_p95_ms": max(measured) if measured else None,
-        "pages": [{"page": label, "status": status, "median_ms": None if math.isnan(median) else round(median, 1),
-                   "p95_ms": None if math.isnan(p95) else round(p95, 1), "queries": queries, "goal": note}
-                  for label, status, median, p95, queries, note in rows]})
+    jsonout.write(
+        args.json,
+        {
+            "findings": args.findings,
+            "repositories": args.repos,
+            "scans_per_repository": args.scans,
+            "runs": args.runs,
+            "goal_p95_ms": GOAL_MS,
+            "errors": errors,
+            "largest_repository": {
+                "findings": data["sizes"][0],
+                "files": len(data["paths"][data["repositories"][0].pk]),
+            },
+            "rollup_build_seconds": round(data["rollup_seconds"], 2),
+            "max_p95_ms": max(measured) if measured else None,
+            "pages": [
+                {
+                    "page": label,
+                    "status": status,
+                    "median_ms": None if math.isnan(median) else round(median, 1),
+                    "p95_ms": None if math.isnan(p95) else round(p95, 1),
+                    "queries": queries,
+                    "goal": note,
+                }
+                for label, status, median, p95, queries, note in rows
+            ],
+        },
+    )
     return 1 if errors else 0
 
 

@@ -42,8 +42,9 @@ C_FAMILY = {"cuda", "c++", "c"}
 
 
 def _sibling(name: str):
-    spec = importlib.util.spec_from_file_location(f"real_code_{name}", Path(__file__).resolve().parent / "real_code"
-                                                  / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(
+        f"real_code_{name}", Path(__file__).resolve().parent / "real_code" / f"{name}.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -77,27 +78,50 @@ def measure(root: Path, jobs: int) -> dict:
     for result in scan(root, ScanOptions(jobs=jobs)):
         # Every file's findings are kept (precision is judged per rule family, build files and scripts too);
         # the parse modes, lines and speed are the C/C++/CUDA files'.
-        findings += [{"project": project, "path": f.path, "line": f.line, "rule": f.rule,
-                      "severity": f.severity.value, "message": f.message,
-                      "source": text(f.path, f.line) or (f.snippet.splitlines() or [""])[0]}
-                     for f in result.findings]
+        findings += [
+            {
+                "project": project,
+                "path": f.path,
+                "line": f.line,
+                "rule": f.rule,
+                "severity": f.severity.value,
+                "message": f.message,
+                "source": text(f.path, f.line) or (f.snippet.splitlines() or [""])[0],
+            }
+            for f in result.findings
+        ]
         if result.language not in C_FAMILY:
             continue
         mode = result.health.mode.value
         modes[mode] += 1
         lines += result.stats.lines
-        files.append({"path": result.path, "mode": mode, "reason": result.health.fallback_reason or result.error,
-                      "ms": round(result.elapsed_ms, 1)})
+        files.append(
+            {
+                "path": result.path,
+                "mode": mode,
+                "reason": result.health.fallback_reason or result.error,
+                "ms": round(result.elapsed_ms, 1),
+            }
+        )
         if mode in ("tokens", "error"):
             # The reason's shape, without its line numbers and names, so that like counts with like.
             reasons[re.sub(r"\d+", "N", (result.health.fallback_reason or result.error))[:160]] += 1
     elapsed = time.perf_counter() - started
     total = sum(modes.values())
-    return {"root": str(root), "project": project, "files": total, "lines": lines, "seconds": round(elapsed, 2),
-            "lines_per_second": round(lines / elapsed) if elapsed else 0,
-            "modes": dict(modes), "tokens_share": round(modes["tokens"] / total, 4) if total else 0.0,
-            "ast_share": round((modes["ast"] + modes["ast-stubbed"]) / total, 4) if total else 0.0,
-            "reasons": reasons.most_common(), "per_file": files, "findings": findings}
+    return {
+        "root": str(root),
+        "project": project,
+        "files": total,
+        "lines": lines,
+        "seconds": round(elapsed, 2),
+        "lines_per_second": round(lines / elapsed) if elapsed else 0,
+        "modes": dict(modes),
+        "tokens_share": round(modes["tokens"] / total, 4) if total else 0.0,
+        "ast_share": round((modes["ast"] + modes["ast-stubbed"]) / total, 4) if total else 0.0,
+        "reasons": reasons.most_common(),
+        "per_file": files,
+        "findings": findings,
+    }
 
 
 def hipify_perl_speed(script: Path, root: Path, files: list[dict]) -> dict:
@@ -105,8 +129,12 @@ def hipify_perl_speed(script: Path, root: Path, files: list[dict]) -> dict:
     for entry in files:
         path = root / entry["path"]
         lines += path.read_bytes().count(b"\n")
-        subprocess.run(["perl", str(script), "-quiet-warnings", str(path)], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            ["perl", str(script), "-quiet-warnings", str(path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
     elapsed = time.perf_counter() - started
     return {"seconds": round(elapsed, 2), "lines": lines, "lines_per_second": round(lines / elapsed) if elapsed else 0}
 
@@ -126,12 +154,20 @@ def score(run: dict, truth: dict) -> dict:
         if any(f["rule"] in rules and abs(f["line"] - case["line"]) <= slack for f in found[case["path"]]):
             hits += 1
     guarded = project.get("guarded", [])
-    loud = sum(1 for case in guarded if any(f["line"] == case["line"] and f["severity"] in ("high", "critical")
-                                           for f in found[case["path"]]))
-    return {"expected": len(expected), "found": hits, "recall": round(hits / len(expected), 3) if expected else None,
-            "families": judging.recall_by_family([run], truth),
-            "guarded": len(guarded), "guarded_high": loud,
-            "guarded_high_share": round(loud / len(guarded), 3) if guarded else None}
+    loud = sum(
+        1
+        for case in guarded
+        if any(f["line"] == case["line"] and f["severity"] in ("high", "critical") for f in found[case["path"]])
+    )
+    return {
+        "expected": len(expected),
+        "found": hits,
+        "recall": round(hits / len(expected), 3) if expected else None,
+        "families": judging.recall_by_family([run], truth),
+        "guarded": len(guarded),
+        "guarded_high": loud,
+        "guarded_high_share": round(loud / len(guarded), 3) if guarded else None,
+    }
 
 
 def main() -> int:
@@ -142,10 +178,16 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--reasons", type=int, default=5, help="fallback reasons shown per project")
     parser.add_argument("--hipify-perl", type=Path, help="ROCm HIPIFY's bin/hipify-perl, for the speed comparison")
-    parser.add_argument("--judged", type=Path, help="a judged table (bench/real_code/sample.py): print precision "
-                                                    "and recall per rule family")
-    parser.add_argument("--runs", type=Path, help="with --judged and no checkouts: the runs of an earlier --json "
-                                                  "output, for the recall per family")
+    parser.add_argument(
+        "--judged",
+        type=Path,
+        help="a judged table (bench/real_code/sample.py): print precision and recall per rule family",
+    )
+    parser.add_argument(
+        "--runs",
+        type=Path,
+        help="with --judged and no checkouts: the runs of an earlier --json output, for the recall per family",
+    )
     args = parser.parse_args()
     truth = json.loads(args.truth.read_text()) if args.truth else {}
     if not args.checkouts:
@@ -155,24 +197,32 @@ def main() -> int:
         print(judging.family_report(judging.read_table(args.judged), runs, truth))
         return 0
     runs = []
-    print(f"{'project':<28} {'files':>6} {'ast':>6} {'stubbed':>8} {'tokens':>7} {'error':>6} {'tok%':>6} "
-          f"{'lines/s':>8} {'recall':>7}")
+    print(
+        f"{'project':<28} {'files':>6} {'ast':>6} {'stubbed':>8} {'tokens':>7} {'error':>6} {'tok%':>6} "
+        f"{'lines/s':>8} {'recall':>7}"
+    )
     for root in args.checkouts:
         run = measure(root.resolve(), args.jobs)
         if truth:
             run["score"] = score(run, truth)
         m = run["modes"]
         recall = run.get("score", {}).get("recall")
-        print(f"{root.name:<28} {run['files']:>6} {m.get('ast', 0):>6} {m.get('ast-stubbed', 0):>8} "
-              f"{m.get('tokens', 0):>7} {m.get('error', 0):>6} {run['tokens_share']:>6.1%} "
-              f"{run['lines_per_second']:>8} {'' if recall is None else f'{recall:.2f}':>7}")
+        print(
+            f"{root.name:<28} {run['files']:>6} {m.get('ast', 0):>6} {m.get('ast-stubbed', 0):>8} "
+            f"{m.get('tokens', 0):>7} {m.get('error', 0):>6} {run['tokens_share']:>6.1%} "
+            f"{run['lines_per_second']:>8} {'' if recall is None else f'{recall:.2f}':>7}"
+        )
         for reason, count in run["reasons"][: args.reasons]:
             print(f"    {count:>4}  {reason}")
         sc = run.get("score", {})
         if sc.get("expected"):
-            print(f"    recall: {sc['found']} of {sc['expected']} expected lines ("
-                  + ", ".join(f"{name} {entry['found']}/{entry['expected']}"
-                              for name, entry in sorted(sc["families"].items())) + ")")
+            print(
+                f"    recall: {sc['found']} of {sc['expected']} expected lines ("
+                + ", ".join(
+                    f"{name} {entry['found']}/{entry['expected']}" for name, entry in sorted(sc["families"].items())
+                )
+                + ")"
+            )
         if sc.get("guarded"):
             print(f"    guarded: {sc['guarded_high']} of {sc['guarded']} guarded lines got a high/critical result")
         if args.hipify_perl:
@@ -185,14 +235,18 @@ def main() -> int:
     tokens = sum(r["modes"].get("tokens", 0) for r in runs)
     errors = sum(r["modes"].get("error", 0) for r in runs)
     lines, seconds = sum(r["lines"] for r in runs), sum(r["seconds"] for r in runs)
-    print(f"{'all':<28} {files:>6} tokens {tokens} ({tokens / max(files, 1):.1%}), error {errors}, "
-          f"{lines / max(seconds, 1e-9):.0f} lines/s")
+    print(
+        f"{'all':<28} {files:>6} tokens {tokens} ({tokens / max(files, 1):.1%}), error {errors}, "
+        f"{lines / max(seconds, 1e-9):.0f} lines/s"
+    )
     if args.hipify_perl:
         perl_lines = sum(r["hipify_perl"]["lines"] for r in runs)
         perl_seconds = sum(r["hipify_perl"]["seconds"] for r in runs)
         perl_speed = perl_lines / max(perl_seconds, 1e-9)
-        print(f"{'hipify-perl':<28} {perl_speed:.0f} lines/s; ROCport {lines / max(seconds, 1e-9) / perl_speed:.1f}x "
-              f"per core")
+        print(
+            f"{'hipify-perl':<28} {perl_speed:.0f} lines/s; ROCport {lines / max(seconds, 1e-9) / perl_speed:.1f}x "
+            f"per core"
+        )
     if truth:
         expected = sum(r["score"]["expected"] for r in runs)
         if expected:
@@ -202,9 +256,17 @@ def main() -> int:
     if args.judged:
         print(judging.family_report(judging.read_table(args.judged), runs, truth))
     if args.json:
-        jsonout.write(args.json, {"runs": runs, "files": files, "tokens": tokens, "errors": errors,
-                                  "tokens_share": round(tokens / max(files, 1), 4),
-                                  "lines_per_second": round(lines / max(seconds, 1e-9))})
+        jsonout.write(
+            args.json,
+            {
+                "runs": runs,
+                "files": files,
+                "tokens": tokens,
+                "errors": errors,
+                "tokens_share": round(tokens / max(files, 1), 4),
+                "lines_per_second": round(lines / max(seconds, 1e-9)),
+            },
+        )
     return 0
 
 

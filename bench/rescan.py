@@ -25,8 +25,14 @@ from bench import jsonout, portal_db  # noqa: E402
 from bench.scan_throughput import generate  # noqa: E402
 
 GOAL_FRACTION = 0.05
-_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.invalid", "GIT_COMMITTER_NAME": "bench",
-        "GIT_COMMITTER_EMAIL": "b@example.invalid", "GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin"}
+_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "b@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "b@example.invalid",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "PATH": "/usr/bin:/bin",
+}
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -118,17 +124,22 @@ def main() -> int:
             steps = phases.take()
             figures[f"{key}_seconds"], figures[f"{key}_phases"] = seconds, steps
             figures[f"{key}_status"], figures[f"{key}_reused"] = scan.status, scan.files_reused
-            print(f"{label}: {seconds:.1f}s, {scan.status}, {scan.files_total} files ({scan.files_reused} reused), "
-                  f"tracking {scan.summary.get('tracking')}", flush=True)
+            print(
+                f"{label}: {seconds:.1f}s, {scan.status}, {scan.files_total} files ({scan.files_reused} reused), "
+                f"tracking {scan.summary.get('tracking')}",
+                flush=True,
+            )
             accounted = sum(steps.values())
             for step, spent in sorted(steps.items(), key=lambda item: -item[1]):
                 print(f"    {step:<40} {spent:7.2f}s")
             print(f"    {'other (scanning, progress, status)':<40} {seconds - accounted:7.2f}s")
         fraction = figures["rescan_seconds"] / figures["full_seconds"]
         figures.update(rescan_fraction=fraction, goal_fraction=GOAL_FRACTION)
-        print(f"corpus {args.files} files / {lines} lines; rescan / full = {100 * fraction:.1f}% "
-              f"(goal <= {100 * GOAL_FRACTION:.0f}%: {'met' if fraction <= GOAL_FRACTION else 'not met'}); "
-              f"full / rescan = {1 / fraction:.1f}x")
+        print(
+            f"corpus {args.files} files / {lines} lines; rescan / full = {100 * fraction:.1f}% "
+            f"(goal <= {100 * GOAL_FRACTION:.0f}%: {'met' if fraction <= GOAL_FRACTION else 'not met'}); "
+            f"full / rescan = {1 / fraction:.1f}x"
+        )
         jsonout.write(args.json, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)

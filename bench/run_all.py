@@ -93,8 +93,10 @@ def _sharded(f):
 
 
 def _memory(f):
-    return (f"{100 * f['growth_fraction']:+.1f}% from {f['sizes'][0]:,} to {f['sizes'][-1]:,} files "
-            f"({f['slope_mb_per_1000_files']:+.1f} MB per 1,000 files)"), f["growth_fraction"] <= 0.10
+    return (
+        f"{100 * f['growth_fraction']:+.1f}% from {f['sizes'][0]:,} to {f['sizes'][-1]:,} files "
+        f"({f['slope_mb_per_1000_files']:+.1f} MB per 1,000 files)"
+    ), f["growth_fraction"] <= 0.10
 
 
 GOALS = (
@@ -117,8 +119,9 @@ def run_one(bench: Benchmark, work: Path, env: dict) -> dict:
     start = time.perf_counter()
     with open(log, "w") as sink:
         # Its own process group: on a timeout, the servers and workers it started go with it.
-        process = subprocess.Popen(command, cwd=ROOT, env={**env, **bench.env}, stdout=sink,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env={**env, **bench.env}, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             code = process.wait(timeout=bench.timeout)
         except subprocess.TimeoutExpired:
@@ -128,8 +131,13 @@ def run_one(bench: Benchmark, work: Path, env: dict) -> dict:
     seconds = time.perf_counter() - start
     text = log.read_text(errors="replace")
     figures = json.loads(out.read_text()) if out.exists() else {}
-    entry = {"what": bench.what, "command": " ".join(["python", f"bench/{bench.name}.py", *bench.args]),
-             "seconds": round(seconds, 1), "figures": figures, "exit_code": code}
+    entry = {
+        "what": bench.what,
+        "command": " ".join(["python", f"bench/{bench.name}.py", *bench.args]),
+        "seconds": round(seconds, 1),
+        "figures": figures,
+        "exit_code": code,
+    }
     if "skipped" in figures:
         entry["status"] = "skipped"
     elif code is None:
@@ -145,11 +153,18 @@ def run_one(bench: Benchmark, work: Path, env: dict) -> dict:
 
 
 def machine() -> dict:
-    info = {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count(),
-            "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
+    info = {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+    }
     try:
-        model = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                     if line.startswith("model name"))
+        model = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
         info["cpu"] = model
     except (OSError, StopIteration):
         pass
@@ -164,10 +179,12 @@ def machine() -> dict:
 
 def git_commit() -> str:
     try:
-        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                             check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                               capture_output=True, text=True).stdout.strip()
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
         return sha + (" (with uncommitted changes)" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -179,20 +196,30 @@ def _n(value, digits: int = 0) -> str:
 
 
 SUMMARIES = {
-    "scan_throughput": lambda f: (f"{_n(f['lines_per_second_1'])} lines/s on 1 process, "
-                                  f"{_n(f['lines_per_second_2'])} on 2 (scaling {f['scaling_2']:.2f}x)"),
+    "scan_throughput": lambda f: (
+        f"{_n(f['lines_per_second_1'])} lines/s on 1 process, "
+        f"{_n(f['lines_per_second_2'])} on 2 (scaling {f['scaling_2']:.2f}x)"
+    ),
     "translate_throughput": lambda f: f"{_n(f['lines_per_second'])} lines/s",
-    "ingest": lambda f: (f"{f['first_seconds']:.1f}s in {f['first_statements']} statements; raw COPY "
-                         f"{f['copy_seconds']:.1f}s; second ingestion {f['second_seconds']:.1f}s"),
+    "ingest": lambda f: (
+        f"{f['first_seconds']:.1f}s in {f['first_statements']} statements; raw COPY "
+        f"{f['copy_seconds']:.1f}s; second ingestion {f['second_seconds']:.1f}s"
+    ),
     "rescan": lambda f: f"full {f['full_seconds']:.1f}s, rescan {f['rescan_seconds']:.1f}s",
     "worker_memory": lambda f: ", ".join(f"{n:,} files {mb:.0f} MB" for n, mb in zip(f["sizes"], f["peak_mb"])),
-    "webhooks": lambda f: (f"{_n(f['accepted_per_second'])} accepted/s, p99 {f['p99_ms']:.0f} ms "
-                           f"(trivial view {_n(f['trivial_per_second'])} req/s)"),
-    "pages": lambda f: (f"worst p95 {max(p['p95_ms'] for p in f['pages']):.0f} ms over {len(f['pages'])} pages, "
-                        f"{min(p['queries'] for p in f['pages'])}-{max(p['queries'] for p in f['pages'])} "
-                        f"queries per page, {_n(f['findings'])} findings"),
-    "compile_check": lambda f: (f"full {f['full_seconds']:.1f}s, unchanged rescan {f['unchanged_seconds']:.1f}s, "
-                                f"one header edited {f['header_seconds']:.1f}s"),
+    "webhooks": lambda f: (
+        f"{_n(f['accepted_per_second'])} accepted/s, p99 {f['p99_ms']:.0f} ms "
+        f"(trivial view {_n(f['trivial_per_second'])} req/s)"
+    ),
+    "pages": lambda f: (
+        f"worst p95 {max(p['p95_ms'] for p in f['pages']):.0f} ms over {len(f['pages'])} pages, "
+        f"{min(p['queries'] for p in f['pages'])}-{max(p['queries'] for p in f['pages'])} "
+        f"queries per page, {_n(f['findings'])} findings"
+    ),
+    "compile_check": lambda f: (
+        f"full {f['full_seconds']:.1f}s, unchanged rescan {f['unchanged_seconds']:.1f}s, "
+        f"one header edited {f['header_seconds']:.1f}s"
+    ),
 }
 
 
@@ -227,12 +254,17 @@ def _verdict(met: bool | None) -> str:
 
 
 def table(results: dict) -> str:
-    lines = [f"# Benchmark results {results['date']}", "",
-             f"Commit {results['commit']}; {results['machine'].get('cpus')} CPUs "
-             f"({results['machine'].get('cpu', 'unknown CPU')}), load average at start "
-             f"{results['machine']['load_average_at_start']}, at end {results['machine'].get('load_average_at_end')}; "
-             f"total {results['total_seconds'] / 60:.1f} min.", "",
-             "| benchmark | status | seconds | figures |", "| --- | --- | ---: | --- |"]
+    lines = [
+        f"# Benchmark results {results['date']}",
+        "",
+        f"Commit {results['commit']}; {results['machine'].get('cpus')} CPUs "
+        f"({results['machine'].get('cpu', 'unknown CPU')}), load average at start "
+        f"{results['machine']['load_average_at_start']}, at end {results['machine'].get('load_average_at_end')}; "
+        f"total {results['total_seconds'] / 60:.1f} min.",
+        "",
+        "| benchmark | status | seconds | figures |",
+        "| --- | --- | ---: | --- |",
+    ]
     for name, entry in results["benchmarks"].items():
         lines.append(f"| {name} | {entry['status']} | {entry.get('seconds', '')} | {summary(name, entry)} |")
     lines += ["", "| goal | measured | verdict |", "| --- | --- | --- |"]
@@ -245,26 +277,41 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", choices=[b.name for b in BENCHMARKS], help="run only these")
     parser.add_argument("--out", type=Path, default=BENCH, help="where results.json and results.md go")
-    parser.add_argument("--keep-databases", action="store_true",
-                        help="leave each benchmark's database behind for inspection (dropped by default)")
-    parser.add_argument("--redis-db", type=int, default=int(os.environ.get("ROCPORT_BENCH_REDIS_DB", "14")),
-                        help="the Redis database the benchmarks' brokers use (default 15)")
+    parser.add_argument(
+        "--keep-databases",
+        action="store_true",
+        help="leave each benchmark's database behind for inspection (dropped by default)",
+    )
+    parser.add_argument(
+        "--redis-db",
+        type=int,
+        default=int(os.environ.get("ROCPORT_BENCH_REDIS_DB", "14")),
+        help="the Redis database the benchmarks' brokers use (default 15)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
-    results = {"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-               "commit": git_commit(), "machine": machine(), "benchmarks": {}}
+    results = {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "commit": git_commit(),
+        "machine": machine(),
+        "benchmarks": {},
+    }
     prefix = os.environ.get("ROCPORT_BENCH_DB_PREFIX", "rocport_bench")
     with tempfile.TemporaryDirectory(prefix="rocport-bench-run-") as work:
         for bench in BENCHMARKS:
             if args.only and bench.name not in args.only:
                 continue
             database = f"{prefix}_{bench.name}"
-            env = {**os.environ, "ROCPORT_BENCH_DB": database,
-                   "ROCPORT_BENCH_BROKER": f"redis://127.0.0.1:6379/{args.redis_db}"}
+            env = {
+                **os.environ,
+                "ROCPORT_BENCH_DB": database,
+                "ROCPORT_BENCH_BROKER": f"redis://127.0.0.1:6379/{args.redis_db}",
+            }
             results["benchmarks"][bench.name] = run_one(bench, Path(work), env)
             if not args.keep_databases:  # pages' million findings alone take a few GB
-                subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", database],
-                               capture_output=True)
+                subprocess.run(
+                    ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", database], capture_output=True
+                )
     results["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["total_seconds"] = round(time.perf_counter() - started, 1)
     results["goals"] = goal_rows(results["benchmarks"])

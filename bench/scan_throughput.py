@@ -241,9 +241,15 @@ def generate(root: Path, files: int, seed: int = 7) -> int:
     for index in range(files - headers):
         template, suffix = (KERNEL, ".cu") if rng.random() < 0.6 else (HOST, ".cpp")
         # Real files hold several such units: 1 to 3 here, ~160 lines on average.
-        parts = [template.format(index=f"{index}_{part}", name=f"f{index}", header=f"h{rng.randrange(headers)}",
-                                 block=rng.choice([128, 256, 512]))
-                 for part in range(rng.choice([1, 2, 2, 3]))]
+        parts = [
+            template.format(
+                index=f"{index}_{part}",
+                name=f"f{index}",
+                header=f"h{rng.randrange(headers)}",
+                block=rng.choice([128, 256, 512]),
+            )
+            for part in range(rng.choice([1, 2, 2, 3]))
+        ]
         text = "\n".join(parts)
         sub = root / "src" / f"mod{index % 40}"
         sub.mkdir(exist_ok=True)
@@ -269,8 +275,13 @@ def measure(root: Path, jobs: int, limit: int | None = None) -> dict:
         "  'modes': modes, 'parent_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,\n"
         "  'worker_rss_mb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=Path(__file__).resolve().parents[1])
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     import json
 
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -296,12 +307,20 @@ def main() -> int:
         for jobs in (1, 2):
             m = measure(root, jobs)
             rate = m["lines"] / m["seconds"]
-            print(f"jobs={jobs}: {m['files']} files, {m['lines']} lines in {m['seconds']:.1f}s = {rate:,.0f} lines/s "
-                  f"({rate / jobs:,.0f} per worker); {m['findings']} findings; modes {m['modes']}; "
-                  f"peak RSS parent {m['parent_rss_mb']:.0f} MB, largest worker {m['worker_rss_mb']:.0f} MB")
-            figures.update({f"lines_per_second_{jobs}": rate, f"seconds_{jobs}": m["seconds"],
-                            f"parent_rss_mb_{jobs}": m["parent_rss_mb"], f"worker_rss_mb_{jobs}": m["worker_rss_mb"],
-                            f"findings_{jobs}": m["findings"]})
+            print(
+                f"jobs={jobs}: {m['files']} files, {m['lines']} lines in {m['seconds']:.1f}s = {rate:,.0f} lines/s "
+                f"({rate / jobs:,.0f} per worker); {m['findings']} findings; modes {m['modes']}; "
+                f"peak RSS parent {m['parent_rss_mb']:.0f} MB, largest worker {m['worker_rss_mb']:.0f} MB"
+            )
+            figures.update(
+                {
+                    f"lines_per_second_{jobs}": rate,
+                    f"seconds_{jobs}": m["seconds"],
+                    f"parent_rss_mb_{jobs}": m["parent_rss_mb"],
+                    f"worker_rss_mb_{jobs}": m["worker_rss_mb"],
+                    f"findings_{jobs}": m["findings"],
+                }
+            )
         figures["lines_per_second_per_core"] = figures["lines_per_second_1"]
         figures["scaling_2"] = figures["lines_per_second_2"] / figures["lines_per_second_1"]
         print(f"scaling from 1 to 2 processes: {figures['scaling_2']:.2f}x")

@@ -39,11 +39,28 @@ class Workers:
         for index in range(count):
             log = log_dir / f"worker-{count}-{index}.log"
             process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
-                 "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat",
-                 "-n", f"bench{index}@%h"],
-                cwd=ROOT, env={**os.environ, "ROCPORT_SCAN_JOBS": "1", **env}, stdout=open(log, "w"),
-                stderr=subprocess.STDOUT, start_new_session=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "portal",
+                    "worker",
+                    "--loglevel=INFO",
+                    "--concurrency=1",
+                    "--pool=prefork",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    "-n",
+                    f"bench{index}@%h",
+                ],
+                cwd=ROOT,
+                env={**os.environ, "ROCPORT_SCAN_JOBS": "1", **env},
+                stdout=open(log, "w"),
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
             self.processes.append((process, log))
         for process, log in self.processes:
             deadline = time.monotonic() + 120
@@ -95,17 +112,25 @@ def timed_scan(team, url: str, name: str, timeout: float) -> dict:
     if timings and scan.started and scan.finished:
         first, last = min(t[0] for t in timings), max(t[1] for t in timings)
         # planning: claim -> first shard claimed (inline or from the broker); ingestion: last shard -> FINISHED
-        phases = {"planning": round((first - scan.started).total_seconds(), 2),
-                  "shards": round((last - first).total_seconds(), 2),
-                  "ingestion": round((scan.finished - last).total_seconds(), 2)}
+        phases = {
+            "planning": round((first - scan.started).total_seconds(), 2),
+            "shards": round((last - first).total_seconds(), 2),
+            "ingestion": round((scan.finished - last).total_seconds(), 2),
+        }
     shards = list(scan.shards.values_list("worker", "files", "attempts"))
     per_worker: dict[str, int] = {}
     for worker, files, _ in shards:
         node = worker.split("@")[0]
         per_worker[node] = per_worker.get(node, 0) + files
-    return {"seconds": round(seconds, 2), "files": scan.files_total, "shards": len(shards),
-            "files_per_worker": per_worker, "retried_shards": sum(1 for *_, attempts in shards if attempts > 1),
-            "findings_new": scan.summary.get("tracking", {}).get("new", 0), "phases_seconds": phases}
+    return {
+        "seconds": round(seconds, 2),
+        "files": scan.files_total,
+        "shards": len(shards),
+        "files_per_worker": per_worker,
+        "retried_shards": sum(1 for *_, attempts in shards if attempts > 1),
+        "findings_new": scan.summary.get("tracking", {}).get("new", 0),
+        "phases_seconds": phases,
+    }
 
 
 def main() -> int:
@@ -145,18 +170,29 @@ def main() -> int:
             split = timed_scan(team, f"file://{small}", "small-two-shards", timeout=600)
         ratio = runs[1]["seconds"] / runs[2]["seconds"]
         figures = {
-            "benchmark": "sharded", "files": args.files, "lines": lines, "cpus": os.cpu_count(),
+            "benchmark": "sharded",
+            "files": args.files,
+            "lines": lines,
+            "cpus": os.cpu_count(),
             "shard_files": args.shard_files or settings.ROCPORT_SHARD_FILES,
             "shard_bytes": settings.ROCPORT_SHARD_BYTES,
-            "one_worker": runs[1], "two_workers": runs[2],
-            "one_worker_seconds": runs[1]["seconds"], "two_workers_seconds": runs[2]["seconds"],
-            "speedup": round(ratio, 2), "goal_speedup": 1.6,
-            "small_repository": {"files": 40, "one_shard_inline_seconds": inline["seconds"],
-                                 "two_shards_through_the_broker_seconds": split["seconds"]},
+            "one_worker": runs[1],
+            "two_workers": runs[2],
+            "one_worker_seconds": runs[1]["seconds"],
+            "two_workers_seconds": runs[2]["seconds"],
+            "speedup": round(ratio, 2),
+            "goal_speedup": 1.6,
+            "small_repository": {
+                "files": 40,
+                "one_shard_inline_seconds": inline["seconds"],
+                "two_shards_through_the_broker_seconds": split["seconds"],
+            },
         }
-        print(f"{args.files} files / {lines} lines: 1 worker {runs[1]['seconds']:.1f}s, 2 workers "
-              f"{runs[2]['seconds']:.1f}s, speedup {ratio:.2f}x (goal 1.6x); 40-file repository: one shard inline "
-              f"{inline['seconds']:.1f}s, two shards through the broker {split['seconds']:.1f}s")
+        print(
+            f"{args.files} files / {lines} lines: 1 worker {runs[1]['seconds']:.1f}s, 2 workers "
+            f"{runs[2]['seconds']:.1f}s, speedup {ratio:.2f}x (goal 1.6x); 40-file repository: one shard inline "
+            f"{inline['seconds']:.1f}s, two shards through the broker {split['seconds']:.1f}s"
+        )
         jsonout.write(args.json, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)

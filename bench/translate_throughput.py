@@ -47,10 +47,16 @@ def main() -> int:
         figures: dict = {"files": len(files)}
         for launch in ("chevrons", "hipLaunchKernelGGL"):
             seconds, lines, converted = measure(files, TranslateOptions(launch_syntax=launch))
-            print(f"{launch}: {len(files)} files, {lines} lines in {seconds:.2f}s = {lines / seconds:,.0f} lines/s; "
-                  f"{converted} references converted")
-            figures[launch] = {"lines": lines, "seconds": seconds, "lines_per_second": lines / seconds,
-                               "converted": converted}
+            print(
+                f"{launch}: {len(files)} files, {lines} lines in {seconds:.2f}s = {lines / seconds:,.0f} lines/s; "
+                f"{converted} references converted"
+            )
+            figures[launch] = {
+                "lines": lines,
+                "seconds": seconds,
+                "lines_per_second": lines / seconds,
+                "converted": converted,
+            }
         figures["lines_per_second"] = figures["chevrons"]["lines_per_second"]
         jsonout.write(args.json, figures)
     finally:

@@ -66,10 +66,27 @@ class Worker:
         self.log = log
         env = {**os.environ, "ROCPORT_SCAN_JOBS": str(jobs), "ROCPORT_SCAN_SOFT_TIME_LIMIT": "3600"}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
-             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "-n", f"bench-memory-{os.getpid()}@%h"],
-            cwd=portal_db.ROOT, env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "portal",
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=1",
+                "--pool=prefork",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"bench-memory-{os.getpid()}@%h",
+            ],
+            cwd=portal_db.ROOT,
+            env=env,
+            stdout=open(log, "w"),
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 120
         while "ready." not in log.read_text():
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -138,8 +155,9 @@ def slope(xs: list[float], ys: list[float]) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="2500,5000,10000,20000",
-                        help="repository sizes in files, comma-separated, smallest first")
+    parser.add_argument(
+        "--sizes", default="2500,5000,10000,20000", help="repository sizes in files, comma-separated, smallest first"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="scanner processes inside the worker")
     jsonout.add_argument(parser)
     args = parser.parse_args()
@@ -157,19 +175,33 @@ def main() -> int:
         for size in sizes:
             row = measure(size, args.jobs, work, team)
             rows.append(row)
-            print(f"{size:>6} files: scan {row['seconds']:.1f}s, worker tree idle {row['idle_mb']:.0f} MB, "
-                  f"peak {row['peak_mb']:.0f} MB", flush=True)
+            print(
+                f"{size:>6} files: scan {row['seconds']:.1f}s, worker tree idle {row['idle_mb']:.0f} MB, "
+                f"peak {row['peak_mb']:.0f} MB",
+                flush=True,
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     peaks = [row["peak_mb"] for row in rows]
     per_thousand = 1000 * slope([float(s) for s in sizes], peaks)
     growth = (peaks[-1] - peaks[0]) / peaks[0]
-    print(f"slope {per_thousand:+.2f} MB per 1,000 files; growth from {sizes[0]:,} to {sizes[-1]:,} files "
-          f"{100 * growth:+.1f}% (goal <= {100 * GOAL_GROWTH:.0f}%: {'met' if growth <= GOAL_GROWTH else 'not met'})")
-    jsonout.write(args.json, {"sizes": sizes, "peak_mb": peaks, "idle_mb": [row["idle_mb"] for row in rows],
-                              "scan_seconds": [row["seconds"] for row in rows], "jobs": args.jobs,
-                              "slope_mb_per_1000_files": per_thousand, "growth_fraction": growth,
-                              "goal_growth": GOAL_GROWTH})
+    print(
+        f"slope {per_thousand:+.2f} MB per 1,000 files; growth from {sizes[0]:,} to {sizes[-1]:,} files "
+        f"{100 * growth:+.1f}% (goal <= {100 * GOAL_GROWTH:.0f}%: {'met' if growth <= GOAL_GROWTH else 'not met'})"
+    )
+    jsonout.write(
+        args.json,
+        {
+            "sizes": sizes,
+            "peak_mb": peaks,
+            "idle_mb": [row["idle_mb"] for row in rows],
+            "scan_seconds": [row["seconds"] for row in rows],
+            "jobs": args.jobs,
+            "slope_mb_per_1000_files": per_thousand,
+            "growth_fraction": growth,
+            "goal_growth": GOAL_GROWTH,
+        },
+    )
     return 0
 
 

@@ -68,6 +68,8 @@ def env_rate(name: str, default: str) -> str:
     raw = os.environ.get(name)
     value = default if raw is None or raw.strip() == "" else raw.strip()
     if not re.fullmatch(r"[1-9][0-9]*/(?:[1-9][0-9]*)?[smhd]", value):
-        raise ImproperlyConfigured(f"{name} must be a rate such as 30/m or 1000/h (count/period, the period one of "
-                                   f"s, m, h, d, optionally with a multiplier as in 100/5m), not {value!r}")
+        raise ImproperlyConfigured(
+            f"{name} must be a rate such as 30/m or 1000/h (count/period, the period one of "
+            f"s, m, h, d, optionally with a multiplier as in 100/5m), not {value!r}"
+        )
     return value

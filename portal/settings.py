@@ -225,6 +225,7 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
 
+
 # -- Cache and rate limits -----------------------------------------------------------------------------------
 # django-ratelimit counts in the default cache; every web process must see the same counters, and a count must
 # be one atomic step. CACHE_URL names a Redis (Django's RedisCache: SET NX then INCR, both atomic in Redis).
@@ -242,8 +243,10 @@ def _cache_url() -> str:
     if db >= 15:
         from django.core.exceptions import ImproperlyConfigured
 
-        raise ImproperlyConfigured("CELERY_BROKER_URL uses Redis database 15, so the cache cannot take the next "
-                                   "one: set CACHE_URL (for example redis://host:6379/1)")
+        raise ImproperlyConfigured(
+            "CELERY_BROKER_URL uses Redis database 15, so the cache cannot take the next "
+            "one: set CACHE_URL (for example redis://host:6379/1)"
+        )
     return urlunsplit(parts._replace(path=f"/{db + 1}"))
 
 
@@ -252,23 +255,30 @@ if CACHE_URL:
     if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
         from django.core.exceptions import ImproperlyConfigured
 
-        raise ImproperlyConfigured(f"CACHE_URL must be a redis://, rediss:// or unix:// URL, not "
-                                   f"{CACHE_URL.split(':', 1)[0]!r}")
-    CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": CACHE_URL,
-        "KEY_PREFIX": "rocport",
-        # A Redis that is down or stalled must not hang a request: the limits then fail open (throttle.py).
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-    }}
+        raise ImproperlyConfigured(
+            f"CACHE_URL must be a redis://, rediss:// or unix:// URL, not {CACHE_URL.split(':', 1)[0]!r}"
+        )
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "rocport",
+            # A Redis that is down or stalled must not hang a request: the limits then fail open (throttle.py).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
 else:
     # Embedded defaults (`make run`, no Redis): files under var/cache. django-ratelimit refuses it (E003: a
     # file cache increments by read-then-write, so two requests at the same instant may count once), and so it
     # refuses LocMem (one process only) and the database cache (read-then-write too). A file cache is still
     # shared by every process on the machine and needs no table; on a one-person install the rare lost count
     # is harmless. Production uses Redis, where this check stays on.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                          "LOCATION": str(VAR_DIR / "cache")}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
     SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
 # Django's own RedisCache is not on django-ratelimit's list of tested backends (W001), but it counts atomically.
 SILENCED_SYSTEM_CHECKS.append("django_ratelimit.W001")
@@ -293,6 +303,8 @@ ROCPORT_CLONE_MAX_BYTES = env_int("ROCPORT_CLONE_MAX_BYTES", 2 * 1024**3, minimu
 # Files in the scanned commit (checked from its tree before checkout): a repository of 200,000 tiny files is
 # refused with a clear error instead of keeping a worker busy for hours.
 ROCPORT_CLONE_MAX_FILES = env_int("ROCPORT_CLONE_MAX_FILES", 100_000, minimum=1)
+
+
 # Clone credentials and commit-status tokens are encrypted with Fernet keys (portal/repositories/crypto.py).
 # ROCPORT_CREDENTIALS_KEYS lists them newest first, separated by commas: the first encrypts, every one decrypts,
 # so a new key is added in front and `manage.py rotate_credentials_key` moves the stored secrets onto it before
@@ -303,8 +315,10 @@ def _credential_keys() -> list[str]:
     keys = [k.strip() for k in env_secret("ROCPORT_CREDENTIALS_KEYS").replace("\n", ",").split(",") if k.strip()]
     single = env_secret("ROCPORT_CREDENTIALS_KEY").strip()
     if single and keys and single not in keys:
-        raise ImproperlyConfigured("ROCPORT_CREDENTIALS_KEY is not in ROCPORT_CREDENTIALS_KEYS: put it in the list "
-                                   "(after the new key, while secrets are rotated) or unset it")
+        raise ImproperlyConfigured(
+            "ROCPORT_CREDENTIALS_KEY is not in ROCPORT_CREDENTIALS_KEYS: put it in the list "
+            "(after the new key, while secrets are rotated) or unset it"
+        )
     keys = keys or ([single] if single else [])
     from cryptography.fernet import Fernet
 
@@ -312,9 +326,11 @@ def _credential_keys() -> list[str]:
         try:
             Fernet(key)
         except (ValueError, TypeError):
-            raise ImproperlyConfigured(f"credentials key number {position} is not a Fernet key (32 url-safe base64 "
-                                       f"bytes; make one with `python -c 'from cryptography.fernet import Fernet; "
-                                       f"print(Fernet.generate_key().decode())'`)") from None
+            raise ImproperlyConfigured(
+                f"credentials key number {position} is not a Fernet key (32 url-safe base64 "
+                f"bytes; make one with `python -c 'from cryptography.fernet import Fernet; "
+                f"print(Fernet.generate_key().decode())'`)"
+            ) from None
     return keys
 
 
@@ -344,8 +360,9 @@ ROCPORT_BASE_URL = env_str("ROCPORT_BASE_URL") or SITE_URL
 ROCPORT_STATUS_TIMEOUT = env_int("ROCPORT_STATUS_TIMEOUT", 10, minimum=1)  # seconds per request to a git host
 # Email through SMTP when EMAIL_HOST is set; otherwise printed by the console backend (development).
 EMAIL_HOST = env_str("EMAIL_HOST")
-EMAIL_BACKEND = env_str("EMAIL_BACKEND") or ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
-                                             else "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_secret("EMAIL_HOST_PASSWORD")

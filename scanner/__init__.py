@@ -1,8 +1,8 @@
 """ROCport's scanner: finds what breaks when CUDA code moves to ROCm/HIP. Pure Python, no Django or Celery.
 
-    from scanner import scan, ScanOptions
-    for result in scan("path/to/checkout", ScanOptions(jobs=2)):
-        print(result.path, result.health.mode, len(result.findings))
+from scanner import scan, ScanOptions
+for result in scan("path/to/checkout", ScanOptions(jobs=2)):
+    print(result.path, result.health.mode, len(result.findings))
 """
 
 from __future__ import annotations
@@ -13,8 +13,19 @@ from pathlib import Path
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode, Risk, Severity
 
-__all__ = ["scan", "plan", "ScanOptions", "ConfigError", "FileResult", "FileStats", "Finding", "ParseHealth",
-           "ParseMode", "Risk", "Severity"]
+__all__ = [
+    "scan",
+    "plan",
+    "ScanOptions",
+    "ConfigError",
+    "FileResult",
+    "FileStats",
+    "Finding",
+    "ParseHealth",
+    "ParseMode",
+    "Risk",
+    "Severity",
+]
 
 
 def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool = True):
@@ -27,8 +38,9 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
     if not root.is_dir():
         raise ConfigError(f"not a directory: {root}")
     options = config.load(root, options) if read_config else (options or ScanOptions())
-    options = options.merged(include_dirs=tuple(
-        d if d.startswith("/") else str(root / d) for d in options.include_dirs))
+    options = options.merged(
+        include_dirs=tuple(d if d.startswith("/") else str(root / d) for d in options.include_dirs)
+    )
     flags: dict[str, tuple[str, ...]] = {}
     if options.compile_commands:
         try:
@@ -36,8 +48,9 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
         except compile_db.CompileDbError as exc:
             raise ConfigError(f"parse.compile_commands: {exc}") from None
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE + options.exclude)
-    jobs = [FileJob(str(c.path), c.rel, c.language, c.problem, flags.get(str(c.path.resolve()), ()))
-            for c in candidates]
+    jobs = [
+        FileJob(str(c.path), c.rel, c.language, c.problem, flags.get(str(c.path.resolve()), ())) for c in candidates
+    ]
     from scanner import port
 
     options = options.merged(port=port.learn(str(root), jobs))

@@ -19,7 +19,9 @@ _FAIL_ON = [s.value for s in Severity] + ["never"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m scanner", description="ROCport: CUDA -> ROCm/HIP migration scanner")
+    parser = argparse.ArgumentParser(
+        prog="python -m scanner", description="ROCport: CUDA -> ROCm/HIP migration scanner"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     scan = sub.add_parser("scan", help="scan a directory (a checkout)")
@@ -27,10 +29,19 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     scan.add_argument("--output", "-o", help="write the report here instead of stdout")
     scan.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
-    scan.add_argument("--fail-on", choices=_FAIL_ON, default="high",
-                      help="exit 1 when an unsuppressed finding has at least this severity (default high)")
-    scan.add_argument("--target", action="append", dest="targets", metavar="GFX",
-                      help="AMD GPU target, repeatable (default gfx942, MI300X)")
+    scan.add_argument(
+        "--fail-on",
+        choices=_FAIL_ON,
+        default="high",
+        help="exit 1 when an unsuppressed finding has at least this severity (default high)",
+    )
+    scan.add_argument(
+        "--target",
+        action="append",
+        dest="targets",
+        metavar="GFX",
+        help="AMD GPU target, repeatable (default gfx942, MI300X)",
+    )
     scan.add_argument("--rocm", help="target ROCm version, e.g. 7.0 (default: current production release)")
     scan.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="exclude paths (repeatable)")
     scan.add_argument("--include-dir", "-I", action="append", default=[], dest="include_dirs")
@@ -40,30 +51,63 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--timeout", type=float, help="per-file time limit in seconds (default 60)")
     scan.add_argument("--max-file-bytes", type=int, help="skip (with an error result) files larger than this")
     scan.add_argument("--no-config", action="store_true", help="ignore PATH/.rocport.toml")
-    scan.add_argument("--translate", action="store_true",
-                      help="also translate every file to HIP: statistics and diffs in the report (one pass)")
-    scan.add_argument("--compile-check", action="store_true",
-                      help="also compile each file's HIP translation for an AMD target with hipcc (implies "
-                           "--translate): compile status per file, compiler errors as findings ROC901-ROC905")
+    scan.add_argument(
+        "--translate",
+        action="store_true",
+        help="also translate every file to HIP: statistics and diffs in the report (one pass)",
+    )
+    scan.add_argument(
+        "--compile-check",
+        action="store_true",
+        help="also compile each file's HIP translation for an AMD target with hipcc (implies "
+        "--translate): compile status per file, compiler errors as findings ROC901-ROC905",
+    )
     scan.add_argument("--hipcc", default="", help="hipcc for --compile-check (default: hipcc on PATH)")
-    scan.add_argument("--hip-compiler", choices=("auto", "clang", "hipcc"), default="auto",
-                      help="--compile-check toolchain: clang with the ROCm headers the scanner ships (current HIP, "
-                           "the profile's own target), hipcc, or auto (hipcc if --hipcc is given, else clang, else "
-                           "hipcc on PATH)")
-    scan.add_argument("--offload-arch", metavar="GFX",
-                      help="--compile-check target (default: the first --target hipcc builds for, else gfx90a)")
-    scan.add_argument("--compile-arg", action="append", default=[], dest="compile_args", metavar="ARG",
-                      help="an extra compiler argument for --compile-check (repeatable)")
+    scan.add_argument(
+        "--hip-compiler",
+        choices=("auto", "clang", "hipcc"),
+        default="auto",
+        help="--compile-check toolchain: clang with the ROCm headers the scanner ships (current HIP, "
+        "the profile's own target), hipcc, or auto (hipcc if --hipcc is given, else clang, else "
+        "hipcc on PATH)",
+    )
+    scan.add_argument(
+        "--offload-arch",
+        metavar="GFX",
+        help="--compile-check target (default: the first --target hipcc builds for, else gfx90a)",
+    )
+    scan.add_argument(
+        "--compile-arg",
+        action="append",
+        default=[],
+        dest="compile_args",
+        metavar="ARG",
+        help="an extra compiler argument for --compile-check (repeatable)",
+    )
     scan.add_argument("--show-suppressed", action="store_true", help="text format: list suppressed findings too")
-    scan.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                      help="progress bar on stderr (auto: when stderr is a terminal)")
-    scan.add_argument("--upload", metavar="URL",
-                      help="send the JSON report to a ROCport portal at URL (needs --format json; the report goes "
-                           "to --output if given, not to stdout), with translation statistics (no diffs)")
-    scan.add_argument("--token", help="personal API token for --upload; better: the ROCPORT_TOKEN environment "
-                                      "variable, set from a CI secret, so that it never appears in a command line")
-    scan.add_argument("--repository", type=int, metavar="ID",
-                      help="the portal's repository id (default: the one registered with the origin remote's URL)")
+    scan.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (auto: when stderr is a terminal)",
+    )
+    scan.add_argument(
+        "--upload",
+        metavar="URL",
+        help="send the JSON report to a ROCport portal at URL (needs --format json; the report goes "
+        "to --output if given, not to stdout), with translation statistics (no diffs)",
+    )
+    scan.add_argument(
+        "--token",
+        help="personal API token for --upload; better: the ROCPORT_TOKEN environment "
+        "variable, set from a CI secret, so that it never appears in a command line",
+    )
+    scan.add_argument(
+        "--repository",
+        type=int,
+        metavar="ID",
+        help="the portal's repository id (default: the one registered with the origin remote's URL)",
+    )
     scan.add_argument("--commit", help="the scanned commit (default: HEAD of the checkout)")
     scan.add_argument("--branch", help="its branch (default: the checked-out branch, else the CI's branch variable)")
 
@@ -74,10 +118,16 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--stats", choices=("csv", "json"), default="csv", help="statistics file format")
     translate.add_argument("--roc", action="store_true", help="rocBLAS/rocSPARSE/... names (hipify's --roc)")
     translate.add_argument("--launch-syntax", choices=("chevrons", "hipLaunchKernelGGL"), default="chevrons")
-    translate.add_argument("--hip-kernel-execution-syntax", action="store_true",
-                           help="hipify-clang's spelling of --launch-syntax hipLaunchKernelGGL")
-    translate.add_argument("--cuda-kernel-execution-syntax", action="store_true",
-                           help="hipify-clang's spelling of --launch-syntax chevrons (the default)")
+    translate.add_argument(
+        "--hip-kernel-execution-syntax",
+        action="store_true",
+        help="hipify-clang's spelling of --launch-syntax hipLaunchKernelGGL",
+    )
+    translate.add_argument(
+        "--cuda-kernel-execution-syntax",
+        action="store_true",
+        help="hipify-clang's spelling of --launch-syntax chevrons (the default)",
+    )
     translate.add_argument("--experimental", action="store_true", help="also rename HIP's experimental APIs")
     translate.add_argument("--translate-comments", action="store_true")
     translate.add_argument("--translate-strings", action="store_true")
@@ -123,13 +173,24 @@ def _options(args) -> ScanOptions:
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
     target = TargetProfile.parse(args.targets, args.rocm) if (args.targets or args.rocm) else TargetProfile()
-    base = ScanOptions(target=target, jobs=args.jobs, exclude=tuple(args.exclude),
-                       translate=args.translate or args.compile_check, include_dirs=tuple(args.include_dirs),
-                       defines=tuple(args.defines), compile_check=args.compile_check, hipcc=args.hipcc,
-                       hip_compiler=args.hip_compiler,
-                       compile_args=tuple(args.compile_args))
-    return base.merged(compile_commands=args.compile_commands, cuda_path=args.cuda_path,
-                       timeout_seconds=args.timeout, max_file_bytes=args.max_file_bytes)
+    base = ScanOptions(
+        target=target,
+        jobs=args.jobs,
+        exclude=tuple(args.exclude),
+        translate=args.translate or args.compile_check,
+        include_dirs=tuple(args.include_dirs),
+        defines=tuple(args.defines),
+        compile_check=args.compile_check,
+        hipcc=args.hipcc,
+        hip_compiler=args.hip_compiler,
+        compile_args=tuple(args.compile_args),
+    )
+    return base.merged(
+        compile_commands=args.compile_commands,
+        cuda_path=args.cuda_path,
+        timeout_seconds=args.timeout,
+        max_file_bytes=args.max_file_bytes,
+    )
 
 
 def _scan(args) -> int:
@@ -195,8 +256,9 @@ def _upload_target(args, root: Path):
     if args.format != "json":
         raise ValueError("--upload sends the JSON report: add --format json")
     try:
-        return prepare(args.upload, args.token, root, repository=args.repository, commit=args.commit,
-                       branch=args.branch)
+        return prepare(
+            args.upload, args.token, root, repository=args.repository, commit=args.commit, branch=args.branch
+        )
     except UploadError as exc:
         raise ValueError(str(exc)) from None
 
@@ -210,8 +272,11 @@ def _upload(target, report_path: Path) -> bool:
         print(f"rocport: upload failed: {exc}", file=sys.stderr)
         return False
     counts = answer.get("tracking", {})
-    print(f"rocport: uploaded as scan {answer.get('scan')}: {answer.get('url', '')} ({counts.get('new', 0)} new, "
-          f"{counts.get('fixed', 0)} fixed, {counts.get('reopened', 0)} reopened)", file=sys.stderr)
+    print(
+        f"rocport: uploaded as scan {answer.get('scan')}: {answer.get('url', '')} ({counts.get('new', 0)} new, "
+        f"{counts.get('fixed', 0)} fixed, {counts.get('reopened', 0)} reopened)",
+        file=sys.stderr,
+    )
     return True
 
 

@@ -104,8 +104,11 @@ def load(root: Path, base: ScanOptions | None = None) -> ScanOptions:
 
 # Limits a repository may set: finite, and within what the pool's clocks and reads take (a timeout of `inf`
 # overflows the pool's wait, `nan` disables the per-file timeout, a size of 2**63 overflows read()).
-_NUMBER_RANGES = {"scan.max_file_bytes": (0, 2**31), "scan.timeout_seconds": (0, 86_400),
-                  "compile.timeout_seconds": (0, 86_400)}
+_NUMBER_RANGES = {
+    "scan.max_file_bytes": (0, 2**31),
+    "scan.timeout_seconds": (0, 86_400),
+    "compile.timeout_seconds": (0, 86_400),
+}
 
 
 def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
@@ -120,8 +123,9 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
                 known = ", ".join(_SCHEMA[section])
                 raise ConfigError(f"{CONFIG_FILE}: unknown key '{section}.{key}' (known: {known})")
             if not isinstance(item, expected) or isinstance(item, bool):
-                raise ConfigError(f"{CONFIG_FILE}: '{section}.{key}' must be {_type_name(expected)}, "
-                                  f"not {type(item).__name__}")
+                raise ConfigError(
+                    f"{CONFIG_FILE}: '{section}.{key}' must be {_type_name(expected)}, not {type(item).__name__}"
+                )
             if isinstance(item, list) and not all(isinstance(x, str) for x in item):
                 raise ConfigError(f"{CONFIG_FILE}: '{section}.{key}' must be a list of strings")
             _check_value(f"{section}.{key}", item)
@@ -137,8 +141,9 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
     except TargetError as exc:
         raise ConfigError(f"{CONFIG_FILE}: 'target.targets': {exc}") from None
     try:
-        profile = TargetProfile.parse(target.get("targets", list(base.target.targets)),
-                                      target.get("rocm", base.target.rocm_text))
+        profile = TargetProfile.parse(
+            target.get("targets", list(base.target.targets)), target.get("rocm", base.target.rocm_text)
+        )
     except TargetError as exc:
         raise ConfigError(f"{CONFIG_FILE}: 'target.rocm': {exc}") from None
     return replace(
@@ -165,8 +170,10 @@ def _check_compile(section: dict) -> None:
 
     arch = section.get("offload_arch")
     if arch is not None and not GFX_PATTERN.fullmatch(arch):
-        raise ConfigError(f"{CONFIG_FILE}: 'compile.offload_arch': unknown GPU target {_short(arch)}: expected an LLVM "
-                          "AMDGPU name such as 'gfx90a'")
+        raise ConfigError(
+            f"{CONFIG_FILE}: 'compile.offload_arch': unknown GPU target {_short(arch)}: expected an LLVM "
+            "AMDGPU name such as 'gfx90a'"
+        )
     std = section.get("std")
     if std is not None and not STD_PATTERN.fullmatch(std):
         raise ConfigError(f"{CONFIG_FILE}: 'compile.std' must be a C++ dialect such as 'c++17', not {_short(std)}")
@@ -177,8 +184,9 @@ def _check_value(key: str, item) -> None:
     if key in _NUMBER_RANGES:
         low, high = _NUMBER_RANGES[key]
         if not (isinstance(item, int) or math.isfinite(item)) or not low < item <= high:
-            raise ConfigError(f"{CONFIG_FILE}: '{key}' must be a number above {low} and at most {high}, "
-                              f"not {_short(item)}")
+            raise ConfigError(
+                f"{CONFIG_FILE}: '{key}' must be a number above {low} and at most {high}, not {_short(item)}"
+            )
     texts = item if isinstance(item, list) else [item] if isinstance(item, str) else []
     if any("\x00" in text for text in texts):
         raise ConfigError(f"{CONFIG_FILE}: '{key}' must not contain a NUL character")

@@ -34,9 +34,11 @@ from scanner.target import TargetProfile
 
 _BINARY_PROBE = 8192
 # Any of these and a file is CUDA code, parsed with the CUDA prelude only (the machine's headers would clash).
-_CUDA_CODE = re.compile(r"__global__|__device__|__shared__|__host__|<<<|\b(?:threadIdx|blockIdx|blockDim|warpSize)\b|"
-                        r"\bcuda[A-Z_]\w*|\bcu[A-Z][a-z]\w*\s*\(|\bCU[a-z_]\w*|\b(?:nccl|cublas|cudnn|curand|cufft|"
-                        r"cusparse|cusolver|nvtx|nvml)\w*|\b__shfl|cuda_runtime|cuda\.h|\b__half|\b__nv_bfloat")
+_CUDA_CODE = re.compile(
+    r"__global__|__device__|__shared__|__host__|<<<|\b(?:threadIdx|blockIdx|blockDim|warpSize)\b|"
+    r"\bcuda[A-Z_]\w*|\bcu[A-Z][a-z]\w*\s*\(|\bCU[a-z_]\w*|\b(?:nccl|cublas|cudnn|curand|cufft|"
+    r"cusparse|cusolver|nvtx|nvml)\w*|\b__shfl|cuda_runtime|cuda\.h|\b__half|\b__nv_bfloat"
+)
 _EMPTY_VIEW = TokenView([], [], [], [], [])
 
 
@@ -54,8 +56,16 @@ class FileJob:
 class Analyzer:
     """Everything one worker process needs, built once: parser (and its PCH), rules, name table."""
 
-    def __init__(self, parser: Parser, rules: list, target: TargetProfile, max_file_bytes: int, translator=None,
-                 compiler=None, port: Port | None = None):
+    def __init__(
+        self,
+        parser: Parser,
+        rules: list,
+        target: TargetProfile,
+        max_file_bytes: int,
+        translator=None,
+        compiler=None,
+        port: Port | None = None,
+    ):
         self.parser = parser
         self.port = port or Port()  # the repository's own ROCm path (scanner.port)
         self.translator = translator  # scanner.translate.Translator, when the scan also translates
@@ -108,12 +118,19 @@ class Analyzer:
             guesses = guess_unknown_macros(text)
             if guesses:
                 retry = self._understand(job, text, lines, job.file_args + tuple(f"-D{n}=" for n in guesses))
-                if retry is not None and retry[0].mode != ParseMode.TOKENS and (
-                        attempt[0].mode == ParseMode.TOKENS or retry[0].error_count < attempt[0].error_count):
+                if (
+                    retry is not None
+                    and retry[0].mode != ParseMode.TOKENS
+                    and (attempt[0].mode == ParseMode.TOKENS or retry[0].error_count < attempt[0].error_count)
+                ):
                     retry[0].defines = [f"{n}=" for n in guesses]
                     attempt = retry
-        if attempt[0].mode == ParseMode.TOKENS and job.language in ("c", "c++") and not _CUDA_CODE.search(text) \
-                and system_include_dirs(job.language):
+        if (
+            attempt[0].mode == ParseMode.TOKENS
+            and job.language in ("c", "c++")
+            and not _CUDA_CODE.search(text)
+            and system_include_dirs(job.language)
+        ):
             # A host file (a CPU or Vulkan backend, a test driver) whose standard-library use the prelude does not
             # model: parsed again as plain C/C++ against this machine's own headers. Only such files pay for them.
             retry = self._understand(job, text, lines, job.file_args, system_headers=True)
@@ -129,14 +146,20 @@ class Analyzer:
             self._compile(job, text, lines, view, function_nodes, result)
         return result
 
-    def _compile(self, job: FileJob, text: str, lines: list[str], view: TokenView, function_nodes,
-                 result: FileResult) -> None:
+    def _compile(
+        self, job: FileJob, text: str, lines: list[str], view: TokenView, function_nodes, result: FileResult
+    ) -> None:
         """The compile check of this file's translation; its errors become findings of the "compile" rules."""
         from scanner.compile import findings as compile_findings
 
         translation = result.translation
-        has_cuda = bool(job.language == "cuda" or result.stats.cuda_refs_total or result.stats.kernels
-                        or translation["stats"]["changed_lines"] or translation.get("unconverted"))
+        has_cuda = bool(
+            job.language == "cuda"
+            or result.stats.cuda_refs_total
+            or result.stats.kernels
+            or translation["stats"]["changed_lines"]
+            or translation.get("unconverted")
+        )
         reason = self.compiler.skip_reason(job, job.language, has_cuda)
         if not reason and translation.get("error"):
             reason = f"not translated: {translation['error']}"
@@ -146,17 +169,26 @@ class Analyzer:
         try:
             checked = self.compiler.check(job, text, translation["text"])
         except Exception as exc:  # a bug in the check costs the check, not the file's analysis
-            result.compile = self.compiler.not_checked(f"internal error in the compile check: {exc!r}"[:300],
-                                                       cacheable=False).to_dict()
+            result.compile = self.compiler.not_checked(
+                f"internal error in the compile check: {exc!r}"[:300], cacheable=False
+            ).to_dict()
             return
         result.compile = checked.to_dict()
-        reports = compile_findings.reports(self.compile_rules, job.rel, result.compile, checked.diagnostics, lines,
-                                           translation["text"], Dispatcher.functions(function_nodes))
+        reports = compile_findings.reports(
+            self.compile_rules,
+            job.rel,
+            result.compile,
+            checked.diagnostics,
+            lines,
+            translation["text"],
+            Dispatcher.functions(function_nodes),
+        )
         if reports:
             facts = FileFacts(job.rel, job.language, lines, view, [], self.names, self.target, False)
             facts.reports = reports
-            result.findings = sorted(result.findings + self._findings(facts, view.comments, lines),
-                                     key=lambda f: (f.line, f.column, f.rule))
+            result.findings = sorted(
+                result.findings + self._findings(facts, view.comments, lines), key=lambda f: (f.line, f.column, f.rule)
+            )
 
     def _translate(self, job: FileJob, text: str) -> dict:
         from scanner.translate import unified_diff
@@ -166,13 +198,20 @@ class Analyzer:
         data["diff"] = unified_diff(job.rel, text, translated.text)
         return data
 
-    def _understand(self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...],
-                    system_headers: bool = False):
+    def _understand(
+        self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...], system_headers: bool = False
+    ):
         """Parse, tokenize and build the AST: (health, token view, AST roots), or None if nothing worked."""
         root = _root_of(job)
         unit = self.parser.parse(job.path, text, job.language, file_args, root, system_headers=system_headers)
-        health = ParseHealth(unit.mode, unit.stubbed, len(unit.errors), unit.errors[:5], unit.rounds,
-                             fallback_reason=unit.fallback_reason)
+        health = ParseHealth(
+            unit.mode,
+            unit.stubbed,
+            len(unit.errors),
+            unit.errors[:5],
+            unit.rounds,
+            fallback_reason=unit.fallback_reason,
+        )
         tu = unit.tu
         if tu is None:
             tu = self.parser.tokenize_only(job.path, text, root)
@@ -190,19 +229,23 @@ class Analyzer:
                 coverage = _ast_coverage(roots, view, health.skipped_ranges)
                 if coverage < 0.5:
                     health.mode = ParseMode.TOKENS
-                    stubbed = ", ".join(unit.stubbed[:4]) + (f" and {len(unit.stubbed) - 4} more"
-                                                             if len(unit.stubbed) > 4 else "")
-                    health.fallback_reason = (f"clang recovered declarations for only {coverage:.0%} of the code "
-                                              f"lines ({health.error_count} errors, the first at line "
-                                              f"{unit.errors[0] if unit.errors else '?'}"
-                                              + (f"; stubbed headers: {stubbed})" if stubbed else ")"))
+                    stubbed = ", ".join(unit.stubbed[:4]) + (
+                        f" and {len(unit.stubbed) - 4} more" if len(unit.stubbed) > 4 else ""
+                    )
+                    health.fallback_reason = (
+                        f"clang recovered declarations for only {coverage:.0%} of the code "
+                        f"lines ({health.error_count} errors, the first at line "
+                        f"{unit.errors[0] if unit.errors else '?'}"
+                        + (f"; stubbed headers: {stubbed})" if stubbed else ")")
+                    )
                     roots, function_nodes = [], []
         return health, view, (roots, function_nodes, error_lines)
 
     def _run(self, job, lines, stats, health, view, roots, function_nodes, error_lines=frozenset()) -> FileResult:
         functions = Dispatcher.functions(function_nodes)
-        facts = FileFacts(job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots),
-                          port=self.port)
+        facts = FileFacts(
+            job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots), port=self.port
+        )
         facts.error_lines = error_lines if roots else frozenset()
         self.dispatcher.run(facts, roots)
         _count_references(view, stats, self.names)
@@ -216,10 +259,15 @@ class Analyzer:
         health = ParseHealth(ParseMode.TEXT)
         if parsed.error:
             # The structure is lost, the lines are not: rules fall back to them, and the result says so.
-            health = ParseHealth(ParseMode.TOKENS, error_count=1, first_errors=[parsed.error],
-                                 fallback_reason=f"{parsed.error}; analysed by lines")
-        facts = FileFacts(job.rel, job.language, lines, _EMPTY_VIEW, [], self.names, self.target, False,
-                          parsed=parsed, port=self.port)
+            health = ParseHealth(
+                ParseMode.TOKENS,
+                error_count=1,
+                first_errors=[parsed.error],
+                fallback_reason=f"{parsed.error}; analysed by lines",
+            )
+        facts = FileFacts(
+            job.rel, job.language, lines, _EMPTY_VIEW, [], self.names, self.target, False, parsed=parsed, port=self.port
+        )
         facts._text = text
         self.dispatcher.file_pass(facts)
         findings = self._findings(facts, suppressions.hash_comments(lines), lines)
@@ -241,8 +289,19 @@ class Analyzer:
             severity, port_note = notes.adjust(rule, report.line, severity)
             message = " ".join(part for part in (report.message, note, port_note) if part)
             snippet = lines[report.line - 1].strip() if 0 < report.line <= len(lines) else ""
-            finding = Finding(rule.code, rule.name, rule.risk, severity, facts.path, report.line, report.col,
-                              report.end_line, report.end_col, message, snippet)
+            finding = Finding(
+                rule.code,
+                rule.name,
+                rule.risk,
+                severity,
+                facts.path,
+                report.line,
+                report.col,
+                report.end_line,
+                report.end_col,
+                message,
+                snippet,
+            )
             mark = suppressions.match(marks, report.line, rule.code, rule.name)
             if mark is not None:
                 finding.suppressed = True

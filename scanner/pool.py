@@ -83,10 +83,20 @@ def _serve() -> None:
     if options.compile_check:
         from scanner.compile import CompileChecker, settings_from
 
-        compiler = CompileChecker(settings_from(options), lambda rel, text, path: translator.translate(
-            rel, text, path).text, os.environ.get(SCRATCH_ENV) or None)
-    analyzer = Analyzer(_parser(options), select(list(options.enable), list(options.disable)), options.target,
-                        options.max_file_bytes, translator, compiler, port=options.port)
+        compiler = CompileChecker(
+            settings_from(options),
+            lambda rel, text, path: translator.translate(rel, text, path).text,
+            os.environ.get(SCRATCH_ENV) or None,
+        )
+    analyzer = Analyzer(
+        _parser(options),
+        select(list(options.enable), list(options.disable)),
+        options.target,
+        options.max_file_bytes,
+        translator,
+        compiler,
+        port=options.port,
+    )
     send.send(("ready", None))
     try:
         while True:
@@ -138,8 +148,11 @@ def _fault_injection(job: FileJob) -> None:
 def _parser(options: ScanOptions):
     from scanner.parsing.clang_unit import Parser, ParseSettings
 
-    return Parser(ParseSettings(include_dirs=tuple(options.include_dirs), defines=tuple(options.defines),
-                                cuda_path=options.cuda_path))
+    return Parser(
+        ParseSettings(
+            include_dirs=tuple(options.include_dirs), defines=tuple(options.defines), cuda_path=options.cuda_path
+        )
+    )
 
 
 class WorkerPool:
@@ -152,8 +165,13 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         env = dict(os.environ, **{SCRATCH_ENV: self.scratch}) if self.scratch else None
-        process = subprocess.Popen([sys.executable, "-m", "scanner.worker"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, close_fds=True, env=env)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scanner.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            close_fds=True,
+            env=env,
+        )
         send = Connection(os.dup(process.stdin.fileno()), readable=False)
         receive = Connection(os.dup(process.stdout.fileno()), writable=False)
         process.stdin.close()
@@ -227,8 +245,9 @@ class WorkerPool:
                     done[index] = payload
                     worker.job = None
             elif time.monotonic() > worker.deadline:
-                what = f"timed out after {timeout:g}s (scan.timeout_seconds)" if worker.ready \
-                    else "worker did not start"
+                what = (
+                    f"timed out after {timeout:g}s (scan.timeout_seconds)" if worker.ready else "worker did not start"
+                )
                 self._fail(worker, done, what)
 
     def _fail(self, worker: _Worker, done: dict[int, FileResult], why: str) -> None:

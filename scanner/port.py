@@ -27,19 +27,35 @@ SWITCH = re.compile(r"^(?:[A-Z][A-Z0-9]*_)?(?:USE_|WITH_|ENABLE_|BUILD_)?(?:HIP|
 HIP_BUILTINS = frozenset({"__HIP__", "__HIPCC__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__"})
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|include)\b(.*)$", re.M)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_BUILD_DEFINE = re.compile(r"(?:-D|add_compile_definitions\(\s*|add_definitions\(\s*-D|define_macros.*?['\"])"
-                           r"([A-Z_][A-Z0-9_]*)")
+_BUILD_DEFINE = re.compile(
+    r"(?:-D|add_compile_definitions\(\s*|add_definitions\(\s*-D|define_macros.*?['\"])"
+    r"([A-Z_][A-Z0-9_]*)"
+)
 
 # What each kind of file shows when it builds or tests for ROCm: (languages, pattern, what it is).
 _SIGNS = (
-    (("cmake",), re.compile(r"enable_language\s*\(\s*HIP|project\s*\([^)]*\bHIP\b|find_package\s*\(\s*(?:hip|HIP|"
-                            r"rocblas|hipblas|hipcub|rocprim|rocthrust)\b|LANGUAGE\s+HIP\b|hip_add_\w+|CMAKE_HIP_"),
-     "a HIP build"),
+    (
+        ("cmake",),
+        re.compile(
+            r"enable_language\s*\(\s*HIP|project\s*\([^)]*\bHIP\b|find_package\s*\(\s*(?:hip|HIP|"
+            r"rocblas|hipblas|hipcub|rocprim|rocthrust)\b|LANGUAGE\s+HIP\b|hip_add_\w+|CMAKE_HIP_"
+        ),
+        "a HIP build",
+    ),
     (("make", "shell"), re.compile(r"\bhipcc\b|\bHIPCC\b|\bamdclang\+\+|--offload-arch=gfx"), "a HIP build"),
-    (("python",), re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bis_hip\b|"
-                             r"hipify_python|\bUSE_ROCM\b"), "a build that branches on ROCm"),
-    (("yaml",), re.compile(r"\brocm\b|runs-on:.*\b(?:amd|mi\d{3}\w*|gfx\d+)\b|\bhipcc\b|-DGGML_HIP=ON", re.I),
-     "an AMD GPU CI job"),
+    (
+        ("python",),
+        re.compile(
+            r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bis_hip\b|"
+            r"hipify_python|\bUSE_ROCM\b"
+        ),
+        "a build that branches on ROCm",
+    ),
+    (
+        ("yaml",),
+        re.compile(r"\brocm\b|runs-on:.*\b(?:amd|mi\d{3}\w*|gfx\d+)\b|\bhipcc\b|-DGGML_HIP=ON", re.I),
+        "an AMD GPU CI job",
+    ),
     (("dockerfile",), re.compile(r"^\s*FROM\s+rocm/", re.I | re.M), "a ROCm container"),
 )
 
@@ -83,10 +99,16 @@ class Port:
 
     def key(self) -> dict:
         """What a file's cached result depends on."""
-        return {"hip_macros": sorted(self.hip_macros), "ported": self.ported, "per_platform": sorted(self.per_platform),
-                "hip_undefined": sorted(self.hip_undefined), "shims": sorted(self.shims),
-                "hip_twins": sorted(self.hip_twins), "hip_mapped": sorted(self.hip_mapped),
-                "cuda_only_sources": sorted(self.cuda_only_sources)}
+        return {
+            "hip_macros": sorted(self.hip_macros),
+            "ported": self.ported,
+            "per_platform": sorted(self.per_platform),
+            "hip_undefined": sorted(self.hip_undefined),
+            "shims": sorted(self.shims),
+            "hip_twins": sorted(self.hip_twins),
+            "hip_mapped": sorted(self.hip_mapped),
+            "cuda_only_sources": sorted(self.cuda_only_sources),
+        }
 
 
 @dataclass
@@ -135,10 +157,16 @@ def learn(root: str, jobs) -> Port:
     if hip_sources:
         evidence.setdefault("6:hip", f"a HIP source, {hip_sources[0]}")
     ordered = [evidence[key] for key in sorted(evidence)]  # the strongest sign first: a HIP build
-    return Port(hip_macros, tuple(ordered[:_MAX_EVIDENCE]), frozenset(learned.per_platform),
-                _hip_undefined(sources, hip_macros), frozenset(learned.shims),
-                _twins(cuda_files, hip_sources), frozenset(learned.mapped),
-                _cuda_only(learned.cmake_sources, cuda_files, sources) if evidence else frozenset())
+    return Port(
+        hip_macros,
+        tuple(ordered[:_MAX_EVIDENCE]),
+        frozenset(learned.per_platform),
+        _hip_undefined(sources, hip_macros),
+        frozenset(learned.shims),
+        _twins(cuda_files, hip_sources),
+        frozenset(learned.mapped),
+        _cuda_only(learned.cmake_sources, cuda_files, sources) if evidence else frozenset(),
+    )
 
 
 def _cuda_only(cmake_sources: dict[str, bool], cuda_files: list[str], sources: list[tuple[str, str]]) -> frozenset[str]:
@@ -179,8 +207,13 @@ def _learn_directives(text: str, learned: _Learned) -> None:
             # A branch that holds under HIP whatever else is set: its condition tests HIP's macros or the
             # project's switches and nothing else, none of them negated.
             tested = [n for n in names if n != "defined"]
-            hip = kind != "ifndef" and "!" not in rest and "&&" not in rest and bool(tested) and all(
-                n in HIP_BUILTINS or n in macros for n in tested)
+            hip = (
+                kind != "ifndef"
+                and "!" not in rest
+                and "&&" not in rest
+                and bool(tested)
+                and all(n in HIP_BUILTINS or n in macros for n in tested)
+            )
             if kind == "elif" and stack:
                 stack[-1] = [hip, stack[-1][1] + tested]
             else:
@@ -194,11 +227,19 @@ def _learn_directives(text: str, learned: _Learned) -> None:
         elif kind == "define" and names:
             name = names[0]
             in_hip_branch = any(frame[0] for frame in stack)
-            if _CUDA_NAME.match(name) and len(names) > 1 and (includes_hip or in_hip_branch) and \
-                    re.match(r"(?i)hip|roc|rccl|miopen", names[1]):
+            if (
+                _CUDA_NAME.match(name)
+                and len(names) > 1
+                and (includes_hip or in_hip_branch)
+                and re.match(r"(?i)hip|roc|rccl|miopen", names[1])
+            ):
                 learned.mapped.add(name)
-            if name.startswith("__") and rest.lstrip().startswith(name + "(") and name.endswith(
-                    ("_sync", "activemask")) and not name.startswith("__HIP"):
+            if (
+                name.startswith("__")
+                and rest.lstrip().startswith(name + "(")
+                and name.endswith(("_sync", "activemask"))
+                and not name.startswith("__HIP")
+            ):
                 learned.shims.add(name)
             if any(n in HIP_BUILTINS or n in macros or n.startswith("__HIP") for frame in stack for n in frame[1]):
                 learned.per_platform.add(name)
@@ -225,8 +266,10 @@ class _Dir:
         return " ".join(t.text for t in self.tokens)
 
 
-_CUDA_NAME = re.compile(r"^(?:cuda|cu[A-Z]|CU[A-Z_]|cublas|CUBLAS|cusparse|CUSPARSE|curand|CURAND|cufft|CUFFT|"
-                        r"cusolver|nccl|NCCL|nvrtc|__nv_|cudnn|CUDNN)")
+_CUDA_NAME = re.compile(
+    r"^(?:cuda|cu[A-Z]|CU[A-Z_]|cublas|CUBLAS|cusparse|CUSPARSE|curand|CURAND|cufft|CUFFT|"
+    r"cusolver|nccl|NCCL|nvrtc|__nv_|cudnn|CUDNN)"
+)
 _TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\w*|\w+|&&|\|\||[<>=!]=|<<|>>|\S")
 
 
@@ -277,8 +320,11 @@ def _twins(cuda_sources: list[str], hip_sources: list[str]) -> frozenset[str]:
 
 
 _CMAKE_BLOCK = re.compile(r"^\s*(if|elseif|else|endif)\s*\((.*)$", re.I)
-_CUDA_ONLY_CONDITION = re.compile(r"BUILD_CUDA|USE_CUDA|WITH_CUDA|GGML_CUDA\b|CMAKE_CUDA_COMPILER|STREQUAL\s+\"?cuda\b|"
-                                  r"^\s*CUDA\b|CUDAToolkit_FOUND|CUDA_FOUND", re.I)
+_CUDA_ONLY_CONDITION = re.compile(
+    r"BUILD_CUDA|USE_CUDA|WITH_CUDA|GGML_CUDA\b|CMAKE_CUDA_COMPILER|STREQUAL\s+\"?cuda\b|"
+    r"^\s*CUDA\b|CUDAToolkit_FOUND|CUDA_FOUND",
+    re.I,
+)
 _HIP_CONDITION = re.compile(r"HIP|ROCM", re.I)
 _CMAKE_SOURCE = re.compile(r"[\w${}./-]+\.(?:cu|cuh|cpp|cc|c)\b")
 
@@ -292,8 +338,11 @@ def _learn_cmake_sources(rel: str, text: str, sources: dict[str, bool]) -> None:
         block = _CMAKE_BLOCK.match(code)
         if block:
             kind, condition = block.group(1).lower(), block.group(2)
-            cuda_only = bool(_CUDA_ONLY_CONDITION.search(condition)) and not _HIP_CONDITION.search(condition) \
+            cuda_only = (
+                bool(_CUDA_ONLY_CONDITION.search(condition))
+                and not _HIP_CONDITION.search(condition)
                 and "NOT" not in condition.upper().split()
+            )
             if kind == "if":
                 stack.append(cuda_only)
             elif kind == "elseif" and stack:
@@ -314,9 +363,22 @@ def _learn_cmake_sources(rel: str, text: str, sources: dict[str, bool]) -> None:
 
 def _is_ci(rel: str) -> bool:
     lower = rel.lower()
-    return lower.startswith((".github/workflows/", ".gitlab", ".gitea/workflows/", ".forgejo/workflows/",
-                             ".circleci/", ".buildkite/", "ci/", ".ci/")) or "/ci/" in lower or \
-        lower.endswith((".gitlab-ci.yml", "azure-pipelines.yml", ".drone.yml"))
+    return (
+        lower.startswith(
+            (
+                ".github/workflows/",
+                ".gitlab",
+                ".gitea/workflows/",
+                ".forgejo/workflows/",
+                ".circleci/",
+                ".buildkite/",
+                "ci/",
+                ".ci/",
+            )
+        )
+        or "/ci/" in lower
+        or lower.endswith((".gitlab-ci.yml", "azure-pipelines.yml", ".drone.yml"))
+    )
 
 
 def _hip_sources(root: str) -> list[str]:

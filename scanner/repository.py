@@ -98,8 +98,19 @@ def _finding(report: _Report, file: RepoFile | None, target) -> Finding:
     severity, note = rule.severity_for(target)
     snippet = lines[report.line - 1].strip() if 0 < report.line <= len(lines) else ""
     end_col = report.col + report.length if report.length else len(snippet) + report.col
-    finding = Finding(rule.code, rule.name, rule.risk, severity, report.rel, report.line, report.col, report.line,
-                      end_col, f"{report.message} {note}".strip(), snippet)
+    finding = Finding(
+        rule.code,
+        rule.name,
+        rule.risk,
+        severity,
+        report.rel,
+        report.line,
+        report.col,
+        report.line,
+        end_col,
+        f"{report.message} {note}".strip(),
+        snippet,
+    )
     # One identity per rule and repository, wherever it is located.
     finding.fingerprint = fingerprint.content_hash(rule.code, LANGUAGE, rule.name)
     marks = suppressions.collect(suppressions.hash_comments(lines), lines)

@@ -10,5 +10,6 @@ def decode_source(data: bytes) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), ""
     except UnicodeDecodeError as exc:
-        return data.decode("latin-1"), (f"latin-1 (guessed: byte 0x{data[exc.start]:02x} at offset {exc.start} "
-                                        f"is not UTF-8)")
+        return data.decode("latin-1"), (
+            f"latin-1 (guessed: byte 0x{data[exc.start]:02x} at offset {exc.start} is not UTF-8)"
+        )

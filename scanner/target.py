@@ -16,9 +16,19 @@ DEFAULT_ROCM = (7, 2)  # the production ROCm release line as of 2026
 _LDS_BYTES = {"gfx950": 160 * 1024}
 _DEFAULT_LDS = 64 * 1024
 _GFX = re.compile(r"^gfx[0-9a-f]{3,4}[a-z0-9:+-]*$")
-_NAMES = {"gfx908": "MI100", "gfx90a": "MI200", "gfx940": "MI300", "gfx941": "MI300", "gfx942": "MI300X",
-          "gfx950": "MI350", "gfx1030": "RDNA2", "gfx1100": "RDNA3", "gfx1101": "RDNA3", "gfx1200": "RDNA4",
-          "gfx1201": "RDNA4"}
+_NAMES = {
+    "gfx908": "MI100",
+    "gfx90a": "MI200",
+    "gfx940": "MI300",
+    "gfx941": "MI300",
+    "gfx942": "MI300X",
+    "gfx950": "MI350",
+    "gfx1030": "RDNA2",
+    "gfx1100": "RDNA3",
+    "gfx1101": "RDNA3",
+    "gfx1200": "RDNA4",
+    "gfx1201": "RDNA4",
+}
 
 
 class TargetError(ValueError):
@@ -41,8 +51,7 @@ class TargetProfile:
         chosen = tuple(targets) if targets else DEFAULT_TARGETS
         for target in chosen:
             if not isinstance(target, str) or not _GFX.fullmatch(target):
-                raise TargetError(f"unknown GPU target {target!r:.80}: expected an LLVM AMDGPU name such as "
-                                  "'gfx942'")
+                raise TargetError(f"unknown GPU target {target!r:.80}: expected an LLVM AMDGPU name such as 'gfx942'")
         version = DEFAULT_ROCM
         if rocm is not None:
             # ASCII digits, a few of them: int() refuses more than 4,300 and `\d` also matches other scripts'.

@@ -28,8 +28,13 @@ _SHA = re.compile(r"^[0-9a-fA-F]{40}$")
 _GIT_TIMEOUT = 60
 _HTTP_TIMEOUT = 600  # the portal ingests the whole scan before it answers
 # When HEAD is detached (the usual CI checkout), the branch the CI says it built; first match wins.
-_CI_BRANCH = ("GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
-              "CI_COMMIT_REF_NAME")
+_CI_BRANCH = (
+    "GITHUB_HEAD_REF",
+    "GITHUB_REF_NAME",
+    "CI_COMMIT_BRANCH",
+    "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
+    "CI_COMMIT_REF_NAME",
+)
 _CI_COMMIT = ("GITHUB_SHA", "CI_COMMIT_SHA")
 
 
@@ -56,8 +61,15 @@ class Target:
         return urllib.parse.urlencode(params)
 
 
-def prepare(url: str, token: str | None, root: Path, *, repository: int | None = None, commit: str | None = None,
-            branch: str | None = None) -> Target:
+def prepare(
+    url: str,
+    token: str | None,
+    root: Path,
+    *,
+    repository: int | None = None,
+    commit: str | None = None,
+    branch: str | None = None,
+) -> Target:
     """Everything the upload needs, checked before the scan starts (a CI job fails in seconds, not after it)."""
     token = (token or os.environ.get(TOKEN_ENV, "")).strip()
     if not token:
@@ -67,12 +79,17 @@ def prepare(url: str, token: str | None, root: Path, *, repository: int | None =
     git = _Git(root)
     top = git.toplevel()
     if top is not None and top.resolve() != root.resolve():
-        raise UploadError(f"{root} is inside the git checkout {top}: scan the checkout's root so paths match the "
-                          "repository's (use --exclude or .rocport.toml to leave directories out)")
+        raise UploadError(
+            f"{root} is inside the git checkout {top}: scan the checkout's root so paths match the "
+            "repository's (use --exclude or .rocport.toml to leave directories out)"
+        )
     commit = commit or (git.run("rev-parse", "--verify", "HEAD^{commit}") if top else None) or _ci(_CI_COMMIT)
     if not commit or not _SHA.match(commit):
-        raise UploadError("no commit: pass --commit with the 40-character sha of the scanned commit"
-                          if not commit else f"--commit {commit!r} is not a 40-character commit sha")
+        raise UploadError(
+            "no commit: pass --commit with the 40-character sha of the scanned commit"
+            if not commit
+            else f"--commit {commit!r} is not a 40-character commit sha"
+        )
     branch = branch or (git.run("symbolic-ref", "--quiet", "--short", "HEAD") if top else None) or _ci(_CI_BRANCH)
     if not branch:
         raise UploadError("no branch: HEAD is detached and no CI variable names the branch; pass --branch")
@@ -82,16 +99,17 @@ def prepare(url: str, token: str | None, root: Path, *, repository: int | None =
         if repository is None:
             target.remote = strip_credentials(git.run("remote", "get-url", "origin") or "")
     if repository is None and not target.remote:
-        raise UploadError("no repository: pass --repository with the portal's repository id (this directory has "
-                          "no git remote named origin to match)")
+        raise UploadError(
+            "no repository: pass --repository with the portal's repository id (this directory has "
+            "no git remote named origin to match)"
+        )
     return target
 
 
 def endpoint(url: str) -> str:
     parts = urllib.parse.urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UploadError(f"--upload needs the portal's http(s) address, e.g. https://rocport.example.com, "
-                          f"not {url!r}")
+        raise UploadError(f"--upload needs the portal's http(s) address, e.g. https://rocport.example.com, not {url!r}")
     if parts.username or parts.password:
         raise UploadError("--upload: put no credentials in the address; the token goes in ROCPORT_TOKEN")
     path = parts.path.rstrip("/")
@@ -118,16 +136,26 @@ def send(target: Target, report: Path) -> dict:
     size = report.stat().st_size
     with report.open("rb") as body:
         request = urllib.request.Request(
-            f"{target.url}?{target.query()}", data=body, method="POST",
-            headers={"Authorization": f"Bearer {target.token}", "Content-Type": "application/json",
-                     "Content-Length": str(size), "Accept": "application/json", "User-Agent": _agent()})
+            f"{target.url}?{target.query()}",
+            data=body,
+            method="POST",
+            headers={
+                "Authorization": f"Bearer {target.token}",
+                "Content-Type": "application/json",
+                "Content-Length": str(size),
+                "Accept": "application/json",
+                "User-Agent": _agent(),
+            },
+        )
         try:
             with urllib.request.build_opener(_NoRedirect).open(request, timeout=_HTTP_TIMEOUT) as response:
                 return json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as exc:
             if 300 <= exc.code < 400:
-                raise UploadError(f"the portal redirected to {exc.headers.get('Location', '?')}; pass that "
-                                  "address to --upload (the token is never sent to a redirect)") from None
+                raise UploadError(
+                    f"the portal redirected to {exc.headers.get('Location', '?')}; pass that "
+                    "address to --upload (the token is never sent to a redirect)"
+                ) from None
             raise UploadError(f"the portal answered {exc.code}: {_message(exc)}") from None
         except urllib.error.URLError as exc:
             raise UploadError(f"cannot reach {target.url}: {exc.reason}") from None
@@ -174,8 +202,13 @@ class _Git:
     def run(self, *args: str) -> str | None:
         """stdout without the final newline, or None when git fails or is missing."""
         try:
-            done = subprocess.run(["git", "-C", str(self.root), *args], capture_output=True, env=self.env,
-                                  timeout=_GIT_TIMEOUT, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                ["git", "-C", str(self.root), *args],
+                capture_output=True,
+                env=self.env,
+                timeout=_GIT_TIMEOUT,
+                stdin=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.TimeoutExpired):
             return None
         if done.returncode != 0:

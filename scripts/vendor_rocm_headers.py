@@ -23,8 +23,7 @@ from pathlib import Path
 # repository, commit, (directory in the repository, where it goes under include/), licence file
 SOURCES = (
     ("ROCm/HIP", "c5e11fcac", (("include/hip", "hip"),), "LICENSE.txt"),
-    ("ROCm/clr", "f9f995c6d", (("hipamd/include/hip/amd_detail", "hip/amd_detail"),),
-     "LICENCE"),
+    ("ROCm/clr", "f9f995c6d", (("hipamd/include/hip/amd_detail", "hip/amd_detail"),), "LICENCE"),
     ("ROCm/hipBLAS", "27cf7beb", (("library/include", "hipblas"),), "LICENSE.md"),
     ("ROCm/hipBLAS-common", "9666c57", (("library/include", "hipblas-common"),), "LICENSE.md"),
     ("ROCm/hipCUB", "84d9c1c", (("hipcub/include/hipcub", "hipcub"),), "LICENSE.txt"),
@@ -92,6 +91,7 @@ def build(mirrors: Path, out: Path) -> dict:
     manifest = {"versions": {k: ".".join(map(str, v)) for k, v in VERSIONS.items()}, "sources": []}
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
+
         def add(name: str, data: bytes) -> None:
             info = tarfile.TarInfo(name)
             info.size, info.mode, info.mtime = len(data), 0o644, 0
@@ -104,7 +104,7 @@ def build(mirrors: Path, out: Path) -> dict:
                 names = _git(repo, "ls-tree", "-r", "--name-only", full, folder).decode().splitlines()
                 for name in sorted(names):
                     if name.endswith(_HEADER_SUFFIXES):
-                        add(f"include/{target}/{name[len(folder) + 1:]}", _git(repo, "show", f"{full}:{name}"))
+                        add(f"include/{target}/{name[len(folder) + 1 :]}", _git(repo, "show", f"{full}:{name}"))
             add(f"licenses/{repository.split('/')[1]}-{licence}", _git(repo, "show", f"{full}:{licence}"))
             manifest["sources"].append({"repository": repository, "commit": full, "folders": [f for f, _ in folders]})
         for name, template in GENERATED.items():
@@ -121,8 +121,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("scanner/compile/data/rocm-headers.tar.xz"))
     args = parser.parse_args()
     manifest = build(args.mirrors, args.out)
-    print(f"{args.out}: {args.out.stat().st_size:,} bytes; " + ", ".join(
-        f"{s['repository']}@{s['commit'][:10]}" for s in manifest["sources"]))
+    print(
+        f"{args.out}: {args.out.stat().st_size:,} bytes; "
+        + ", ".join(f"{s['repository']}@{s['commit'][:10]}" for s in manifest["sources"])
+    )
 
 
 if __name__ == "__main__":

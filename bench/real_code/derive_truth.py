@@ -39,13 +39,17 @@ WARP = [f"ROC{n}" for n in range(101, 111)]  # ROC110: warp-sized groups (cub::W
 PTX = ["ROC120", "ROC123"]
 _PTX_LINE = re.compile(r"\basm\b|__asm__|\b__nvvm_")
 # A warp construct on its own: an intrinsic of the lane model, a 32-bit full mask, the warp size by name.
-_WARP_CONSTRUCT = re.compile(r"0[xX][fF]{8}|\bwarpSize\b|\bWARP_?SIZE\w*|\b[kK]?[Ww]arp_?[Ss]ize\b|\b__shfl\w*|"
-                             r"\b__ballot\w*|\b__activemask\b|\b__any_sync\b|\b__all_sync\b|\b__syncwarp\b|"
-                             r"\b__match_\w+|\bWarp(?:Reduce|Scan)\b")
+_WARP_CONSTRUCT = re.compile(
+    r"0[xX][fF]{8}|\bwarpSize\b|\bWARP_?SIZE\w*|\b[kK]?[Ww]arp_?[Ss]ize\b|\b__shfl\w*|"
+    r"\b__ballot\w*|\b__activemask\b|\b__any_sync\b|\b__all_sync\b|\b__syncwarp\b|"
+    r"\b__match_\w+|\bWarp(?:Reduce|Scan)\b"
+)
 # A 32 (31, 16, >> 5) counts only beside a word of the lane model: a thread or lane id, a warp, a launch's block.
 _WARP_NUMBER = re.compile(r"(?<![\w.])(?:32|31|16)[uU]?(?![\w.])|>>\s*5\b")
-_WARP_CONTEXT = re.compile(r"threadIdx|blockDim|\b\w*[Ll]ane\w*|\b\w*[Ww]arp\w*|\bWARP\w*|\b\w*tid\b|"
-                           r"\bTHREADS\w*|\b\w*[Tt]hreads\b|<<<")
+_WARP_CONTEXT = re.compile(
+    r"threadIdx|blockDim|\b\w*[Ll]ane\w*|\b\w*[Ww]arp\w*|\bWARP\w*|\b\w*tid\b|"
+    r"\bTHREADS\w*|\b\w*[Tt]hreads\b|<<<"
+)
 
 
 C_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc")
@@ -60,8 +64,9 @@ def checkout(repos: Path, work: Path, project: dict) -> Path:
     source = clone_of(repos, project)
     target = work / project["name"]
     if not (target / ".rocport-commit").exists() or (target / ".rocport-commit").read_text() != project["commit"]:
-        archive = subprocess.run(["git", "-C", str(source), "archive", project["commit"]], check=True,
-                                 capture_output=True).stdout
+        archive = subprocess.run(
+            ["git", "-C", str(source), "archive", project["commit"]], check=True, capture_output=True
+        ).stdout
         target.mkdir(parents=True, exist_ok=True)
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(target, filter="data")
@@ -97,8 +102,9 @@ def _renamer():
 def _touched(cuda_lines: list[str], port_lines: list[str], dead: set[int] = frozenset()) -> list[int]:
     """Indexes of the CUDA lines the port changed or dropped, or kept only on a line HIP never compiles
     (`dead`: the port's indexes on such a branch)."""
-    matcher = difflib.SequenceMatcher(None, [_code(x) for x in cuda_lines], [_code(x) for x in port_lines],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        None, [_code(x) for x in cuda_lines], [_code(x) for x in port_lines], autojunk=False
+    )
     touched = []
     for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
         if tag in ("replace", "delete"):
@@ -132,18 +138,28 @@ def twins(root: Path, pairs: dict[str, str]) -> list[dict]:
 
 
 def _git_show(clone: Path, commit: str, path: str) -> str:
-    return subprocess.run(["git", "-C", str(clone), "show", f"{commit}:{path}"], check=True,
-                          capture_output=True).stdout.decode("utf-8", errors="replace")
+    return subprocess.run(
+        ["git", "-C", str(clone), "show", f"{commit}:{path}"], check=True, capture_output=True
+    ).stdout.decode("utf-8", errors="replace")
 
 
 def fork_twins(root: Path, repos: Path, project: dict) -> list[dict]:
     """The original's files under `paths` (C/C++/CUDA, in both trees) against the port's same files."""
     port = project["port"]
     clone = clone_of(repos, port)
-    listing = subprocess.run(["git", "-C", str(clone), "ls-tree", "-r", "--name-only", port["commit"]], check=True,
-                             capture_output=True, text=True).stdout.splitlines()
-    paths = [path for path in listing if path.endswith(C_SUFFIXES) and (root / path).is_file()
-             and any(path == d or path.startswith(d.rstrip("/") + "/") for d in project["paths"])]
+    listing = subprocess.run(
+        ["git", "-C", str(clone), "ls-tree", "-r", "--name-only", port["commit"]],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    paths = [
+        path
+        for path in listing
+        if path.endswith(C_SUFFIXES)
+        and (root / path).is_file()
+        and any(path == d or path.startswith(d.rstrip("/") + "/") for d in project["paths"])
+    ]
     exclude = {(e["path"], line) for e in project.get("exclude", []) for line in e["lines"]}
     back = _renamer()
     expected = []
@@ -173,13 +189,23 @@ def _hip_side(kind: str, condition: str, macros: list[str]) -> bool | None:
 
 
 def _or(tokens, macros):
-    return _chain(tokens, macros, "||", _and, lambda a, b: True if True in (a, b) else (
-        False if a is False and b is False else None))
+    return _chain(
+        tokens,
+        macros,
+        "||",
+        _and,
+        lambda a, b: True if True in (a, b) else (False if a is False and b is False else None),
+    )
 
 
 def _and(tokens, macros):
-    return _chain(tokens, macros, "&&", _unary, lambda a, b: False if False in (a, b) else (
-        True if a is True and b is True else None))
+    return _chain(
+        tokens,
+        macros,
+        "&&",
+        _unary,
+        lambda a, b: False if False in (a, b) else (True if a is True and b is True else None),
+    )
 
 
 def _chain(tokens, macros, operator, operand, combine):
@@ -245,8 +271,11 @@ def guards(root: Path, macros: list[str]) -> list[dict]:
             continue
         rel = path.relative_to(root).as_posix()
         lines = path.read_text(errors="replace").splitlines()
-        guarded += [{"path": rel, "line": number} for number in _hip_dead(lines, macros)
-                    if families(re.sub(r"//.*", "", lines[number - 1]))]
+        guarded += [
+            {"path": rel, "line": number}
+            for number in _hip_dead(lines, macros)
+            if families(re.sub(r"//.*", "", lines[number - 1]))
+        ]
     return guarded
 
 
@@ -262,8 +291,14 @@ def main() -> int:
         if project["kind"] == "parse-only":  # nothing to derive: scanned for its parse-mode shares
             continue
         root = checkout(args.repos, args.work, project)
-        entry = {"repository": project["repository"], "commit": project["commit"], "kind": project["kind"],
-                 "slack": 0, "expected": [], "guarded": []}
+        entry = {
+            "repository": project["repository"],
+            "commit": project["commit"],
+            "kind": project["kind"],
+            "slack": 0,
+            "expected": [],
+            "guarded": [],
+        }
         if project["kind"] == "twins":
             entry["expected"] = twins(root, project["twins"])
         elif project["kind"] == "guards":
@@ -272,8 +307,10 @@ def main() -> int:
             entry["port"] = {"repository": project["port"]["repository"], "commit": project["port"]["commit"]}
             entry["expected"] = fork_twins(root, args.repos, project)
         truth[project["name"]] = entry
-        print(f"{project['name']}: {len(entry['expected'])} expected, {len(entry['guarded'])} guarded lines -> "
-              f"{root}", file=sys.stderr)
+        print(
+            f"{project['name']}: {len(entry['expected'])} expected, {len(entry['guarded'])} guarded lines -> {root}",
+            file=sys.stderr,
+        )
     args.output.write_text(json.dumps(truth, indent=1) + "\n")
     return 0
 

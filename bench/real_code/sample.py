@@ -30,9 +30,16 @@ COLUMNS = ["project", "path", "line", "rule", "severity", "verdict", "reason"]
 VERDICTS = ("true", "false", "debatable", "unjudged")
 # Rule families by code range, as the issue names them; warp takes the whole 10x-11x range of the code table
 # (ROC110, warp-sized groups, came after the issue). ROC9xx, the compile check's, is "other".
-FAMILIES = [("warp", 101, 119), ("ptx", 120, 123), ("libraries", 130, 140), ("api+kernel", 150, 163),
-            ("build/cmake", 201, 215), ("container", 221, 227), ("shell/CI", 231, 236),
-            ("python/serving/host", 241, 262)]
+FAMILIES = [
+    ("warp", 101, 119),
+    ("ptx", 120, 123),
+    ("libraries", 130, 140),
+    ("api+kernel", 150, 163),
+    ("build/cmake", 201, 215),
+    ("container", 221, 227),
+    ("shell/CI", 231, 236),
+    ("python/serving/host", 241, 262),
+]
 FAMILY_NAMES = [name for name, _, _ in FAMILIES] + ["other"]
 
 
@@ -51,9 +58,15 @@ def findings_of(runs: list[dict]) -> list[dict]:
     for run in runs:
         project = run.get("project") or Path(run["root"]).name
         for f in run.get("findings", []):
-            row = {"project": f.get("project", project), "path": f["path"], "line": int(f["line"]),
-                   "rule": f["rule"], "severity": f["severity"], "message": f.get("message", ""),
-                   "source": f.get("source", "")}
+            row = {
+                "project": f.get("project", project),
+                "path": f["path"],
+                "line": int(f["line"]),
+                "rule": f["rule"],
+                "severity": f["severity"],
+                "message": f.get("message", ""),
+                "source": f.get("source", ""),
+            }
             unique.setdefault(_key(row), row)
     return [unique[key] for key in sorted(unique)]
 
@@ -94,9 +107,17 @@ def merge(drawn: list[dict], earlier: list[dict]) -> tuple[list[dict], int]:
         before = old.get(_key(f))
         if before is not None and before["severity"] != f["severity"]:
             before = None  # the finding changed (its severity says so): its earlier verdict may no longer hold
-        rows.append({"project": f["project"], "path": f["path"], "line": f["line"], "rule": f["rule"],
-                     "severity": f["severity"], "verdict": before["verdict"] if before else "unjudged",
-                     "reason": before["reason"] if before else ""})
+        rows.append(
+            {
+                "project": f["project"],
+                "path": f["path"],
+                "line": f["line"],
+                "rule": f["rule"],
+                "severity": f["severity"],
+                "verdict": before["verdict"] if before else "unjudged",
+                "reason": before["reason"] if before else "",
+            }
+        )
     kept = {_key(row) for row in rows}
     dropped = sum(1 for key, row in old.items() if key not in kept and row["verdict"] != "unjudged")
     return rows, dropped
@@ -114,8 +135,9 @@ def precision_by_family(rows: list[dict]) -> dict[str, dict]:
     precision = true / (true + false), None when neither was given."""
     table = {}
     for row in rows:
-        entry = table.setdefault(family(row["rule"]), dict.fromkeys(
-            ("judged", "true", "false", "debatable", "unjudged"), 0))
+        entry = table.setdefault(
+            family(row["rule"]), dict.fromkeys(("judged", "true", "false", "debatable", "unjudged"), 0)
+        )
         entry[row["verdict"]] += 1
         entry["judged"] += row["verdict"] != "unjudged"
     for entry in table.values():
@@ -138,8 +160,9 @@ def recall_by_family(runs: list[dict], truth: dict) -> dict[str, dict]:
             entry = table.setdefault(family(case["rules"][0]), {"expected": 0, "found": 0})
             entry["expected"] += 1
             rules = set(case["rules"])
-            entry["found"] += any(f["rule"] in rules and abs(f["line"] - case["line"]) <= slack
-                                  for f in found[case["path"]])
+            entry["found"] += any(
+                f["rule"] in rules and abs(f["line"] - case["line"]) <= slack for f in found[case["path"]]
+            )
     for entry in table.values():
         entry["recall"] = round(entry["found"] / entry["expected"], 3) if entry["expected"] else None
     return table
@@ -149,8 +172,10 @@ def family_report(rows: list[dict], runs: list[dict] | None, truth: dict) -> str
     precision = precision_by_family(rows)
     recall = recall_by_family(runs, truth) if runs is not None and truth else {}
     empty = {"judged": 0, "true": 0, "false": 0, "debatable": 0, "unjudged": 0, "precision": None}
-    header = (f"{'family':<20} {'judged':>6} {'true':>5} {'false':>5} {'debat.':>6} {'unjudged':>8} "
-              f"{'precision':>9} {'expected':>8} {'found':>6} {'recall':>6}")
+    header = (
+        f"{'family':<20} {'judged':>6} {'true':>5} {'false':>5} {'debat.':>6} {'unjudged':>8} "
+        f"{'precision':>9} {'expected':>8} {'found':>6} {'recall':>6}"
+    )
     lines = [header]
     for name in FAMILY_NAMES:
         if name not in precision and name not in recall:
@@ -160,7 +185,8 @@ def family_report(rows: list[dict], runs: list[dict] | None, truth: dict) -> str
             f"{name:<20} {p['judged']:>6} {p['true']:>5} {p['false']:>5} {p['debatable']:>6} {p['unjudged']:>8} "
             f"{'-' if p['precision'] is None else format(p['precision'], '.2f'):>9} "
             f"{r['expected'] if r else '-':>8} {r['found'] if r else '-':>6} "
-            f"{'-' if not r or r['recall'] is None else format(r['recall'], '.2f'):>6}")
+            f"{'-' if not r or r['recall'] is None else format(r['recall'], '.2f'):>6}"
+        )
     return "\n".join(lines)
 
 
@@ -170,28 +196,34 @@ def main() -> int:
     parser.add_argument("-o", "--output", type=Path, default=HERE / "judged.csv")
     parser.add_argument("--per", type=int, default=4, help="findings drawn per rule per project")
     parser.add_argument("--seed", default="rocport-1")
-    parser.add_argument("--review", type=Path, help="also write the drawn rows with message and source line here "
-                                                    "(to read while judging; never commit it)")
+    parser.add_argument(
+        "--review",
+        type=Path,
+        help="also write the drawn rows with message and source line here (to read while judging; never commit it)",
+    )
     args = parser.parse_args()
     runs = json.loads(args.run.read_text())["runs"]
     if any("findings" not in run for run in runs):
-        print(f"{args.run} holds no findings: write it with this version of bench/real_code.py --json",
-              file=sys.stderr)
+        print(f"{args.run} holds no findings: write it with this version of bench/real_code.py --json", file=sys.stderr)
         return 2
     findings = findings_of(runs)
     drawn = draw(findings, args.per, args.seed)
     rows, dropped = merge(drawn, read_table(args.output))
     write_table(args.output, rows)
     judged = sum(row["verdict"] != "unjudged" for row in rows)
-    print(f"{len(findings)} findings, {len(rows)} drawn ({judged} already judged, {len(rows) - judged} unjudged, "
-          f"{dropped} judged rows no longer drawn and dropped) -> {args.output}")
+    print(
+        f"{len(findings)} findings, {len(rows)} drawn ({judged} already judged, {len(rows) - judged} unjudged, "
+        f"{dropped} judged rows no longer drawn and dropped) -> {args.output}"
+    )
     if args.review:
         by_key = {_key(f): f for f in drawn}
         with args.review.open("w") as handle:
             for row in rows:
                 f = by_key[_key(row)]
-                handle.write(f"{row['project']} {row['path']}:{row['line']} {row['rule']} {row['severity']} "
-                             f"[{row['verdict']}]\n    {f['message']}\n    | {f['source'].strip()}\n")
+                handle.write(
+                    f"{row['project']} {row['path']}:{row['line']} {row['rule']} {row['severity']} "
+                    f"[{row['verdict']}]\n    {f['message']}\n    | {f['source'].strip()}\n"
+                )
         print(f"review list -> {args.review}")
     return 0
 

@@ -29,5 +29,8 @@ def teams(request) -> dict:
     if not getattr(request, "user", None) or not request.user.is_authenticated:
         return {}
     current = current_membership(request)
-    return {"memberships": _memberships(request), "current_membership": current,
-            "current_team": current.team if current else None}
+    return {
+        "memberships": _memberships(request),
+        "current_membership": current,
+        "current_team": current.team if current else None,
+    }

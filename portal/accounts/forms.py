@@ -7,11 +7,16 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=100, label=_("Name"),
-                           help_text=_("What it is for, so that you know which one to revoke: “CI of kernels”."))
-    read_only = forms.BooleanField(required=False, label=_("Read-only"),
-                                   help_text=_("It can read through the API but never change anything: no triage, "
-                                               "comments, scans or uploads."))
+    name = forms.CharField(
+        max_length=100,
+        label=_("Name"),
+        help_text=_("What it is for, so that you know which one to revoke: “CI of kernels”."),
+    )
+    read_only = forms.BooleanField(
+        required=False,
+        label=_("Read-only"),
+        help_text=_("It can read through the API but never change anything: no triage, comments, scans or uploads."),
+    )
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()

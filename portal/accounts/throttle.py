@@ -96,8 +96,11 @@ def record(request: HttpRequest, limit: Limit) -> None:
 
 def wants_json(request: HttpRequest) -> bool:
     """Machines get JSON: the API, webhooks, any request with a bearer token (a script's export), or asking for it."""
-    return (request.path.startswith(("/api/", "/hooks/")) or "Authorization" in request.headers
-            or "application/json" in request.headers.get("Accept", ""))
+    return (
+        request.path.startswith(("/api/", "/hooks/"))
+        or "Authorization" in request.headers
+        or "application/json" in request.headers.get("Accept", "")
+    )
 
 
 def too_many_requests(request: HttpRequest, retry_after: int) -> HttpResponse:
@@ -106,8 +109,9 @@ def too_many_requests(request: HttpRequest, retry_after: int) -> HttpResponse:
     if wants_json(request):
         response = JsonResponse({"detail": message, "retry_after": retry_after}, status=429)
     else:
-        response = render(request, "accounts/too_many_requests.html",
-                          {"retry_after": retry_after, "minutes": minutes}, status=429)
+        response = render(
+            request, "accounts/too_many_requests.html", {"retry_after": retry_after, "minutes": minutes}, status=429
+        )
     response["Retry-After"] = str(retry_after)
     response["Cache-Control"] = "no-store"
     return response

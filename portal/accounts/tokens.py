@@ -23,8 +23,9 @@ def digest_of(plain: str) -> str:
 def issue(user, name: str, read_only: bool = False) -> tuple[ApiToken, str]:
     """A new token for `user`; the plain text is returned here and never stored."""
     plain = PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name.strip()[:100] or "token", prefix=plain[:10],
-                                    digest=digest_of(plain), read_only=read_only)
+    token = ApiToken.objects.create(
+        user=user, name=name.strip()[:100] or "token", prefix=plain[:10], digest=digest_of(plain), read_only=read_only
+    )
     return token, plain
 
 
@@ -32,8 +33,7 @@ def token_for(plain: str) -> ApiToken | None:
     """The live token with this plain text, or None (unknown, revoked, inactive user)."""
     if not plain.startswith(PREFIX) or len(plain) > 200:
         return None
-    token = (ApiToken.objects.select_related("user").filter(digest=digest_of(plain), revoked__isnull=True)
-             .first())
+    token = ApiToken.objects.select_related("user").filter(digest=digest_of(plain), revoked__isnull=True).first()
     if token is None or not token.user.is_active:
         return None
     now = timezone.now()

@@ -55,8 +55,13 @@ class Session(APIKeyCookie):
         if user is None or not user.is_authenticated:
             return None
         if request.method not in SAFE_METHODS and check_csrf(request) is not None:
-            raise HttpError(403, _("CSRF check failed: send the X-CSRFToken header with the csrftoken cookie's "
-                                   "value, or use a personal token."))
+            raise HttpError(
+                403,
+                _(
+                    "CSRF check failed: send the X-CSRFToken header with the csrftoken cookie's "
+                    "value, or use a personal token."
+                ),
+            )
         request.api_token = None
         return user
 

@@ -27,15 +27,30 @@ router = Router(tags=["findings"])
 
 
 def finding_out(finding: Finding) -> dict:
-    return {"id": finding.pk, "repository_id": finding.repository_id, "branch": finding.branch, "path": finding.path,
-            "line": finding.line, "column": finding.column, "end_line": finding.end_line,
-            "end_column": finding.end_column, "rule": finding.rule, "name": finding.name, "risk": finding.risk,
-            "severity": finding.severity, "message": finding.message, "snippet": finding.snippet,
-            "suppressed": finding.suppressed, "state": finding.state, "triage": finding.triage,
-            "triage_reason": finding.triage_reason,
-            "assignee": finding.assignee.username if finding.assignee_id else None,
-            "first_seen_scan_id": finding.first_seen_id, "last_seen_scan_id": finding.last_seen_id,
-            "fixed_in_scan_id": finding.fixed_in_id}
+    return {
+        "id": finding.pk,
+        "repository_id": finding.repository_id,
+        "branch": finding.branch,
+        "path": finding.path,
+        "line": finding.line,
+        "column": finding.column,
+        "end_line": finding.end_line,
+        "end_column": finding.end_column,
+        "rule": finding.rule,
+        "name": finding.name,
+        "risk": finding.risk,
+        "severity": finding.severity,
+        "message": finding.message,
+        "snippet": finding.snippet,
+        "suppressed": finding.suppressed,
+        "state": finding.state,
+        "triage": finding.triage,
+        "triage_reason": finding.triage_reason,
+        "assignee": finding.assignee.username if finding.assignee_id else None,
+        "first_seen_scan_id": finding.first_seen_id,
+        "last_seen_scan_id": finding.last_seen_id,
+        "fixed_in_scan_id": finding.fixed_in_id,
+    }
 
 
 # The list's cursor is the UI's (portal.findings.queries.cursor_of: the last row's sort key), base64url-encoded so
@@ -45,8 +60,12 @@ def _encode(cursor: str) -> str | None:
 
 
 def _decode(token: str, sort: str) -> str:
-    invalid = ValidationError(_("The cursor is not one this API returned for this sort: pass `next` as `after` "
-                                "with the same filters and sort."))
+    invalid = ValidationError(
+        _(
+            "The cursor is not one this API returned for this sort: pass `next` as `after` "
+            "with the same filters and sort."
+        )
+    )
     try:
         cursor = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
     except (binascii.Error, UnicodeDecodeError, ValueError):
@@ -54,21 +73,36 @@ def _decode(token: str, sort: str) -> str:
     parts = cursor.split("\x1f")
     numbers = {"severity": parts, "newest": parts, "path": parts[1:]}[sort]
     expected = {"severity": 2, "newest": 1, "path": 3}[sort]
-    if len(parts) != expected or "\x00" in cursor or \
-            not all(n.isascii() and n.isdigit() and int(n) <= s.MAX_ID for n in numbers):
+    if (
+        len(parts) != expected
+        or "\x00" in cursor
+        or not all(n.isascii() and n.isdigit() and int(n) <= s.MAX_ID for n in numbers)
+    ):
         raise invalid
     return cursor
 
 
-@router.get("/findings/", response={200: s.FindingPage, **s.ERRORS},
-            summary="Findings with the findings list's filters, 50 per page (keyset: follow `next`)")
+@router.get(
+    "/findings/",
+    response={200: s.FindingPage, **s.ERRORS},
+    summary="Findings with the findings list's filters, 50 per page (keyset: follow `next`)",
+)
 def list_findings(request, filters: Query[s.FindingFilters]):
     team_ids = list(memberships(request.user))
-    wanted = queries.Filters(repository=filters.repository, risk=filters.risk or "",
-                             severity=filters.severity or "", rule=filters.rule, state=filters.state,
-                             triage=filters.triage or "", path=filters.path, assignee=filters.assignee,
-                             new_since=filters.new_since, branch=filters.branch, owner=filters.owner,
-                             sort=filters.sort)
+    wanted = queries.Filters(
+        repository=filters.repository,
+        risk=filters.risk or "",
+        severity=filters.severity or "",
+        rule=filters.rule,
+        state=filters.state,
+        triage=filters.triage or "",
+        path=filters.path,
+        assignee=filters.assignee,
+        new_since=filters.new_since,
+        branch=filters.branch,
+        owner=filters.owner,
+        sort=filters.sort,
+    )
     if wanted.repository:
         repository_team = _repository_team(wanted.repository)
         if repository_team not in team_ids:
@@ -89,17 +123,26 @@ def _repository_team(pk: int) -> int | None:
 
 
 # Declared before /findings/{finding_id}/..., whose pattern would otherwise take "triage" for an id.
-@router.post("/findings/triage/", response={200: s.BulkTriageOut, **s.ERRORS},
-             summary="Triage many findings at once (engineers)")
+@router.post(
+    "/findings/triage/", response={200: s.BulkTriageOut, **s.ERRORS}, summary="Triage many findings at once (engineers)"
+)
 def bulk_triage(request, payload: s.BulkTriageIn):
     mine = memberships(request.user)
     wanted = set(payload.ids)
-    found = dict(Finding.objects.filter(pk__in=wanted, repository__team_id__in=list(mine))
-                 .values_list("pk", "repository__team_id"))
+    found = dict(
+        Finding.objects.filter(pk__in=wanted, repository__team_id__in=list(mine)).values_list(
+            "pk", "repository__team_id"
+        )
+    )
     for team_id in set(found.values()):
         need_engineer(mine[team_id])  # all or nothing: a viewer's finding among them changes none
-    triaged = do_triage_findings(Finding.objects.filter(pk__in=list(found)), payload.decision, payload.reason,
-                                 acting_user=request.user) if found else 0
+    triaged = (
+        do_triage_findings(
+            Finding.objects.filter(pk__in=list(found)), payload.decision, payload.reason, acting_user=request.user
+        )
+        if found
+        else 0
+    )
     return {"triaged": triaged, "not_found": sorted(wanted - set(found))}
 
 
@@ -114,34 +157,47 @@ def get_finding(request, finding_id: int = s.path_id()):
     return finding_out(finding)
 
 
-@router.post("/findings/{finding_id}/triage/", response={200: s.FindingOut, **s.ERRORS},
-             summary="Triage one finding (engineers); a decision that hides it needs a reason")
+@router.post(
+    "/findings/{finding_id}/triage/",
+    response={200: s.FindingOut, **s.ERRORS},
+    summary="Triage one finding (engineers); a decision that hides it needs a reason",
+)
 def triage(request, payload: s.TriageIn, finding_id: int = s.path_id()):
     finding, membership = _finding_for(request, finding_id)
     need_engineer(membership)
-    do_triage_findings(Finding.objects.filter(pk=finding.pk), payload.decision, payload.reason,
-                       acting_user=request.user)
+    do_triage_findings(
+        Finding.objects.filter(pk=finding.pk), payload.decision, payload.reason, acting_user=request.user
+    )
     finding.refresh_from_db()
     return finding_out(finding)
 
 
 def _comment_out(event: FindingEvent) -> dict:
     data = event.data if isinstance(event.data, dict) else {}
-    return {"id": event.pk, "author": event.actor.username if event.actor_id else None,
-            "text": str(data.get("text", "")), "created": event.created}
+    return {
+        "id": event.pk,
+        "author": event.actor.username if event.actor_id else None,
+        "text": str(data.get("text", "")),
+        "created": event.created,
+    }
 
 
-@router.get("/findings/{finding_id}/comments/", response={200: list[s.CommentOut], **s.ERRORS},
-            summary="A finding's comments, oldest first")
+@router.get(
+    "/findings/{finding_id}/comments/",
+    response={200: list[s.CommentOut], **s.ERRORS},
+    summary="A finding's comments, oldest first",
+)
 def list_comments(request, finding_id: int = s.path_id()):
     finding, _membership = _finding_for(request, finding_id)
-    events = finding.events.filter(kind=FindingEvent.Kind.COMMENTED).select_related("actor").order_by("created",
-                                                                                                      "id")
+    events = finding.events.filter(kind=FindingEvent.Kind.COMMENTED).select_related("actor").order_by("created", "id")
     return [_comment_out(e) for e in events]
 
 
-@router.post("/findings/{finding_id}/comments/", response={201: s.CommentOut, **s.ERRORS},
-             summary="Comment on a finding (engineers)")
+@router.post(
+    "/findings/{finding_id}/comments/",
+    response={201: s.CommentOut, **s.ERRORS},
+    summary="Comment on a finding (engineers)",
+)
 def add_comment(request, payload: s.CommentIn, finding_id: int = s.path_id()):
     finding, membership = _finding_for(request, finding_id)
     need_engineer(membership)

@@ -23,11 +23,17 @@ from portal.api.auth import AUTH
 logger = logging.getLogger(__name__)
 
 api = NinjaAPI(
-    title="ROCport API", version="1", urls_namespace="api", auth=AUTH, openapi_url="/openapi.json",
-    docs=Swagger(settings={"persistAuthorization": False}), docs_url="/docs",
+    title="ROCport API",
+    version="1",
+    urls_namespace="api",
+    auth=AUTH,
+    openapi_url="/openapi.json",
+    docs=Swagger(settings={"persistAuthorization": False}),
+    docs_url="/docs",
     description="CUDA → ROCm migration: repositories, scans, findings and their triage. Authenticate with "
-                "`Authorization: Bearer <personal token>`; create one on the portal's API tokens page (/accounts/tokens/, "
-                "linked from the header).")
+    "`Authorization: Bearer <personal token>`; create one on the portal's API tokens page (/accounts/tokens/, "
+    "linked from the header).",
+)
 api.add_router("", repositories.router)
 api.add_router("", scans.router)
 api.add_router("", findings.router)
@@ -39,8 +45,11 @@ def _error(request, detail: str, status: int, **extra):
 
 @api.exception_handler(AuthenticationError)
 def _unauthenticated(request, exc):
-    detail = exc.message if exc.message != "Unauthorized" else \
-        _("Authenticate with an Authorization: Bearer header carrying a personal API token, or sign in.")
+    detail = (
+        exc.message
+        if exc.message != "Unauthorized"
+        else _("Authenticate with an Authorization: Bearer header carrying a personal API token, or sign in.")
+    )
     response = _error(request, detail, 401)
     response["WWW-Authenticate"] = 'Bearer realm="rocport"'
     return response
@@ -85,15 +94,22 @@ def _internal(request, exc):
 
 def _json_405(view):
     """Ninja answers a method no operation takes with a plain-text 405; clients get JSON like every other error."""
+
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
         if isinstance(response, HttpResponseNotAllowed):
             allowed = response["Allow"]
-            response = JsonResponse({"detail": _("%(method)s is not allowed here (allowed: %(allowed)s).")
-                                     % {"method": request.method, "allowed": allowed}}, status=405)
+            response = JsonResponse(
+                {
+                    "detail": _("%(method)s is not allowed here (allowed: %(allowed)s).")
+                    % {"method": request.method, "allowed": allowed}
+                },
+                status=405,
+            )
             response["Allow"] = allowed
         return response
+
     wrapped.csrf_exempt = True  # as ninja's own views: authentication decides about CSRF (portal.api.auth)
     return wrapped
 

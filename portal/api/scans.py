@@ -15,12 +15,27 @@ router = Router(tags=["scans"])
 
 
 def scan_out(scan: Scan) -> dict:
-    return {"id": scan.pk, "repository_id": scan.repository_id, "branch": scan.branch, "ref": scan.ref,
-            "commit_sha": scan.commit_sha, "trigger": scan.trigger, "status": scan.status,
-            "is_final": scan.is_final, "error_code": scan.error_code, "error_message": scan.error_message,
-            "created": scan.created, "started": scan.started, "finished": scan.finished,
-            "progress": {"files_done": scan.files_done, "files_total": scan.files_total,
-                         "files_reused": scan.files_reused, "percent": scan.progress_percent}}
+    return {
+        "id": scan.pk,
+        "repository_id": scan.repository_id,
+        "branch": scan.branch,
+        "ref": scan.ref,
+        "commit_sha": scan.commit_sha,
+        "trigger": scan.trigger,
+        "status": scan.status,
+        "is_final": scan.is_final,
+        "error_code": scan.error_code,
+        "error_message": scan.error_message,
+        "created": scan.created,
+        "started": scan.started,
+        "finished": scan.finished,
+        "progress": {
+            "files_done": scan.files_done,
+            "files_total": scan.files_total,
+            "files_reused": scan.files_reused,
+            "percent": scan.progress_percent,
+        },
+    }
 
 
 def scan_detail(scan: Scan) -> dict:
@@ -35,12 +50,15 @@ def _statistics(scan: Scan) -> dict | None:
     summary = scan.summary
     open_by_risk = counts(summary.get("open_by_risk"))
     translation = counts(summary.get("translation"))
-    return {"tracking": counts(summary.get("tracking")), "open_by_risk": open_by_risk,
-            "open_total": sum(open_by_risk.values()),
-            "translation": {"converted": translation.get("converted", 0),
-                            "unconverted": translation.get("unconverted", 0)},
-            "parse_modes": counts(summary.get("parse_modes")), "files": _count(summary.get("files")),
-            "lines": _count(summary.get("lines"))}
+    return {
+        "tracking": counts(summary.get("tracking")),
+        "open_by_risk": open_by_risk,
+        "open_total": sum(open_by_risk.values()),
+        "translation": {"converted": translation.get("converted", 0), "unconverted": translation.get("unconverted", 0)},
+        "parse_modes": counts(summary.get("parse_modes")),
+        "files": _count(summary.get("files")),
+        "lines": _count(summary.get("lines")),
+    }
 
 
 def _count(value) -> int:
@@ -54,8 +72,11 @@ def counts(value) -> dict[str, int]:
     return {str(k): v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)}
 
 
-@router.get("/scans/{scan_id}/", response={200: s.ScanDetail, **s.ERRORS},
-            summary="One scan: state, progress, and statistics once finished")
+@router.get(
+    "/scans/{scan_id}/",
+    response={200: s.ScanDetail, **s.ERRORS},
+    summary="One scan: state, progress, and statistics once finished",
+)
 def get_scan(request, scan_id: int = s.path_id()):
     scan = get_object_or_404(Scan.objects.select_related("repository"), pk=scan_id)
     membership_for(request.user, scan.repository.team_id)  # 404 for another team's scan

@@ -103,8 +103,9 @@ class RepositoryIn(Schema):
 class RepositoryPatch(Schema):
     clone_url: Text | None = Field(None, max_length=1000)
     default_branch: Text | None = Field(None, min_length=1, max_length=255)
-    tracked_branches: list[Annotated[Text, Field(min_length=1, max_length=255, pattern=r"^[^,]*$")]] | None = \
-        Field(None, max_length=100, description="Besides the default branch; replaces the list.")
+    tracked_branches: list[Annotated[Text, Field(min_length=1, max_length=255, pattern=r"^[^,]*$")]] | None = Field(
+        None, max_length=100, description="Besides the default branch; replaces the list."
+    )
     credentials_username: Text | None = Field(None, max_length=200)
     credentials_secret: Text | None = Field(None, max_length=20000, description="Write-only; stored encrypted.")
     clear_credentials: bool = False

@@ -24,16 +24,25 @@ from scanner.rules.base import Rule
 from scanner.rules.docs import parse_sections
 
 FAMILIES = {
-    "warp": _("Warp size"), "ptx": _("PTX, NVVM, runtime compilation"), "libraries": _("Libraries"),
-    "api": _("CUDA APIs"), "kernel": _("Kernel features"), "cmake": _("CMake"),
-    "build": _("Makefiles and build scripts"), "container": _("Containers and orchestration"),
-    "shell": _("Shell scripts and CI"), "python": _("Python and packaging"),
-    "serving": _("Serving configuration"), "host": _("Host setup"),
+    "warp": _("Warp size"),
+    "ptx": _("PTX, NVVM, runtime compilation"),
+    "libraries": _("Libraries"),
+    "api": _("CUDA APIs"),
+    "kernel": _("Kernel features"),
+    "cmake": _("CMake"),
+    "build": _("Makefiles and build scripts"),
+    "container": _("Containers and orchestration"),
+    "shell": _("Shell scripts and CI"),
+    "python": _("Python and packaging"),
+    "serving": _("Serving configuration"),
+    "host": _("Host setup"),
     "compile": _("Compile check (hipcc)"),
 }
 RISKS = {
-    Risk.SILENT_WRONG_RESULT.value: _("silent wrong result"), Risk.BUILD_BREAK.value: _("build break"),
-    Risk.RUNTIME_FAILURE.value: _("runtime failure"), Risk.PERFORMANCE.value: _("performance"),
+    Risk.SILENT_WRONG_RESULT.value: _("silent wrong result"),
+    Risk.BUILD_BREAK.value: _("build break"),
+    Risk.RUNTIME_FAILURE.value: _("runtime failure"),
+    Risk.PERFORMANCE.value: _("performance"),
     Risk.DEPRECATION.value: _("deprecation"),
 }
 _CODE = re.compile(r"(`[^`\n]+`)")
@@ -68,12 +77,20 @@ def rule_list(request):
     risk, family, query = request.GET.get("risk", ""), request.GET.get("family", ""), request.GET.get("q", "").strip()
     words = query.lower().split()
     entries = [_entry(rule) for rule in catalogue().values()]
-    shown = [e for e in entries if (not risk or e.rule.risk.value == risk) and (not family or e.family == family)
-             and _matches(e.rule, words)]
+    shown = [
+        e
+        for e in entries
+        if (not risk or e.rule.risk.value == risk) and (not family or e.family == family) and _matches(e.rule, words)
+    ]
     present = dict.fromkeys(e.family for e in entries)  # the families in code order
     context = {
-        "entries": shown, "total": len(entries), "risk": risk, "family": family, "q": query,
-        "risks": list(RISKS.items()), "families": [(f, FAMILIES.get(f, f)) for f in present],
+        "entries": shown,
+        "total": len(entries),
+        "risk": risk,
+        "family": family,
+        "q": query,
+        "risks": list(RISKS.items()),
+        "families": [(f, FAMILIES.get(f, f)) for f in present],
     }
     template = "catalogue/rules.html#rules-table" if request.htmx else "catalogue/rules.html"
     return render(request, template, context)
@@ -116,8 +133,9 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
 
 def _references(body: str) -> list[tuple[str, bool]]:
     """(text, is a link): only http(s) URLs become links."""
-    return [(line.strip(), line.strip().startswith(("https://", "http://"))) for line in body.splitlines()
-            if line.strip()]
+    return [
+        (line.strip(), line.strip().startswith(("https://", "http://"))) for line in body.splitlines() if line.strip()
+    ]
 
 
 def _open_findings(request, code: str) -> int | None:
@@ -139,13 +157,19 @@ def rule_detail(request, code: str):
     if rule is None:
         raise Http404
     sections = parse_sections(rule.doc)
-    return render(request, "catalogue/rule.html", {
-        "entry": _entry(rule), "rule": rule, "title": sections.get("") or rule.summary,
-        "what": _paragraphs(sections.get("What it finds", "")),
-        "why": _paragraphs(sections.get("Why it breaks on ROCm", "")),
-        "example": sections.get("Example", ""),
-        "instead": _paragraphs(sections.get("Use instead", "")),
-        "references": _references(sections.get("References", "")),
-        "known_problems": _paragraphs(sections.get("Known problems", "")),
-        "open_findings": _open_findings(request, rule.code),
-    })
+    return render(
+        request,
+        "catalogue/rule.html",
+        {
+            "entry": _entry(rule),
+            "rule": rule,
+            "title": sections.get("") or rule.summary,
+            "what": _paragraphs(sections.get("What it finds", "")),
+            "why": _paragraphs(sections.get("Why it breaks on ROCm", "")),
+            "example": sections.get("Example", ""),
+            "instead": _paragraphs(sections.get("Use instead", "")),
+            "references": _references(sections.get("References", "")),
+            "known_problems": _paragraphs(sections.get("Known problems", "")),
+            "open_findings": _open_findings(request, rule.code),
+        },
+    )

@@ -80,7 +80,9 @@ class Column:
     def title(self) -> str:
         """The column's tooltip: its label, total and every non-zero series."""
         text = ngettext("%(label)s: %(n)s open finding", "%(label)s: %(n)s open findings", self.total) % {
-            "label": self.label, "n": f"{self.total:,}"}
+            "label": self.label,
+            "n": f"{self.total:,}",
+        }
         return "; ".join([text] + [f"{s.label} {s.value:,}" for s in self.segments])
 
 
@@ -120,14 +122,16 @@ def stacked_columns(points: list[tuple[str, dict[str, int]]], series: list[tuple
             y -= height
             column.segments.append(Segment(key, series_label, value, round(y, 2), round(height, 2)))
         columns.append(column)
-    axis = Axis(ticks=[(round(y, 2), text) for y, text in ticks], x_labels=_x_labels([p[0] for p in points], xs),
-                top=top)
+    axis = Axis(
+        ticks=[(round(y, 2), text) for y, text in ticks], x_labels=_x_labels([p[0] for p in points], xs), top=top
+    )
     # One path per series instead of one rect per segment: a 50-scan chart is 5 elements, not 250, which keeps
     # the template's rendering time flat; each column's tooltip sits on a transparent rect over it.
     paths = []
     for key, _label in series:
-        d = "".join(f"M{c.x},{s.y}h{c.width}v{s.height}h{-c.width}z" for c in columns for s in c.segments
-                    if s.key == key)
+        d = "".join(
+            f"M{c.x},{s.y}h{c.width}v{s.height}h{-c.width}z" for c in columns for s in c.segments if s.key == key
+        )
         if d:
             paths.append((key, d))
     return StackedColumns(columns=columns, axis=axis, series=series, paths=paths)
@@ -171,8 +175,11 @@ def line_chart(points: list[tuple[str, float]], percent: bool = False) -> LineCh
         y = TOP + plot_h - plot_h * value / top
         out.append(LinePoint(round(x, 2), round(y, 2), label, value, fmt(value)))
     path = " ".join(f"{'M' if i == 0 else 'L'}{p.x},{p.y}" for i, p in enumerate(out))
-    axis = Axis(ticks=[(round(y, 2), text) for y, text in y_ticks], x_labels=_x_labels([p.label for p in out],
-                                                                                      [p.x for p in out]), top=top)
+    axis = Axis(
+        ticks=[(round(y, 2), text) for y, text in y_ticks],
+        x_labels=_x_labels([p.label for p in out], [p.x for p in out]),
+        top=top,
+    )
     return LineChart(points=out, path=path, axis=axis)
 
 

@@ -21,8 +21,13 @@ from portal.findings.models import DISMISSED_TRIAGE
 SEVERITY_HOURS = {"critical": 8.0, "high": 4.0, "medium": 2.0, "low": 0.5, "info": 0.25}
 # A silent wrong result needs a reproducer and numerical validation on the GPU, so it costs more than a build
 # break the compiler points at; deprecations are mostly renames.
-RISK_FACTOR = {"silent-wrong-result": 1.5, "runtime-failure": 1.25, "build-break": 1.0, "performance": 1.0,
-               "deprecation": 0.5}
+RISK_FACTOR = {
+    "silent-wrong-result": 1.5,
+    "runtime-failure": 1.25,
+    "build-break": 1.0,
+    "performance": 1.0,
+    "deprecation": 0.5,
+}
 # A CUDA reference with no HIP equivalent in the table: a library call or intrinsic to re-implement or wrap.
 UNCONVERTED_HOURS = 0.5
 # Files the scanner could not fully analyse: reading them by hand is work the findings do not show.
@@ -60,17 +65,23 @@ def total(files: dict[str, FileWork]) -> dict:
     findings = sum(w.finding_hours for w in files.values())
     unconverted = sum(w.unconverted for w in files.values())
     penalties = sum(w.parse_hours for w in files.values())
-    return {"hours": findings + UNCONVERTED_HOURS * unconverted + penalties, "finding_hours": findings,
-            "unconverted": unconverted, "unconverted_hours": UNCONVERTED_HOURS * unconverted,
-            "parse_hours": penalties}
+    return {
+        "hours": findings + UNCONVERTED_HOURS * unconverted + penalties,
+        "finding_hours": findings,
+        "unconverted": unconverted,
+        "unconverted_hours": UNCONVERTED_HOURS * unconverted,
+        "parse_hours": penalties,
+    }
 
 
 def repository_hours(finding_groups, unconverted: int, parse_modes: dict[str, int]) -> float:
     """The same estimate from aggregates (the portfolio): (risk, severity, count) groups, the scan's
     unconverted references and its files per parse mode."""
-    return (sum(count * weight(severity, risk) for risk, severity, count in finding_groups)
-            + UNCONVERTED_HOURS * unconverted
-            + sum(PARSE_PENALTY.get(mode, 0.0) * n for mode, n in parse_modes.items()))
+    return (
+        sum(count * weight(severity, risk) for risk, severity, count in finding_groups)
+        + UNCONVERTED_HOURS * unconverted
+        + sum(PARSE_PENALTY.get(mode, 0.0) * n for mode, n in parse_modes.items())
+    )
 
 
 def formula() -> dict:

@@ -116,8 +116,11 @@ def default_branch_totals(repositories, finished: dict[int, int | None]) -> dict
     """The rollup totals of each repository's default branch (annotated `rollup_totals`, `rollup_scan_id`),
     rebuilding, in one batch, those missing or built at another scan than `finished[repository]`."""
     totals = {r.pk: r.rollup_totals for r in repositories}
-    stale = {(r.pk, r.default_branch): finished.get(r.pk) for r in repositories
-             if finished.get(r.pk) and (r.rollup_scan_id != finished[r.pk] or not r.rollup_totals)}
+    stale = {
+        (r.pk, r.default_branch): finished.get(r.pk)
+        for r in repositories
+        if finished.get(r.pk) and (r.rollup_scan_id != finished[r.pk] or not r.rollup_totals)
+    }
     for (pk, _branch), rollup in rollups.fresh(stale, {}).items():
         totals[pk] = rollup.totals
     return totals
@@ -126,9 +129,15 @@ def default_branch_totals(repositories, finished: dict[int, int | None]) -> dict
 def team_default_branch_totals(team_id: int) -> dict[int, dict]:
     """The rollup totals of the default branch of each of the team's repositories scanned at least once; one
     query (plus a rebuild of the rollups missing or stale)."""
-    repositories = list(Repository.objects.filter(team_id=team_id).only("pk", "default_branch").annotate(
-        finished_id=_newest(True), rollup_totals=rollups.of_default_branch("totals"),
-        rollup_scan_id=rollups.of_default_branch("scan_id")))
+    repositories = list(
+        Repository.objects.filter(team_id=team_id)
+        .only("pk", "default_branch")
+        .annotate(
+            finished_id=_newest(True),
+            rollup_totals=rollups.of_default_branch("totals"),
+            rollup_scan_id=rollups.of_default_branch("scan_id"),
+        )
+    )
     totals = default_branch_totals(repositories, {r.pk: r.finished_id for r in repositories})
     return {r.pk: totals[r.pk] for r in repositories if r.finished_id}
 
@@ -139,12 +148,21 @@ def portfolio(team_id: int, search: str = "") -> list[PortfolioRow]:
     query = Repository.objects.filter(team_id=team_id)
     if search:
         query = query.filter(name__icontains=search)
-    repositories = list(query.only("pk", "name", "team_id", "default_branch", "tracked_branches").annotate(
-        newest_id=_newest(False), finished_id=_newest(True), rollup_totals=rollups.of_default_branch("totals"),
-        rollup_scan_id=rollups.of_default_branch("scan_id")))
+    repositories = list(
+        query.only("pk", "name", "team_id", "default_branch", "tracked_branches").annotate(
+            newest_id=_newest(False),
+            finished_id=_newest(True),
+            rollup_totals=rollups.of_default_branch("totals"),
+            rollup_scan_id=rollups.of_default_branch("scan_id"),
+        )
+    )
     wanted = {pk for r in repositories for pk in (r.newest_id, r.finished_id) if pk}
-    scans = {row["pk"]: _labelled(row) for row in Scan.objects.filter(pk__in=wanted).values(
-        *_SCAN_FIELDS, translation=F("summary__translation"), parse_modes=F("summary__parse_modes"))}
+    scans = {
+        row["pk"]: _labelled(row)
+        for row in Scan.objects.filter(pk__in=wanted).values(
+            *_SCAN_FIELDS, translation=F("summary__translation"), parse_modes=F("summary__parse_modes")
+        )
+    }
     totals = default_branch_totals(repositories, {r.pk: r.finished_id for r in repositories})
     rows = []
     for repository in repositories:
@@ -155,10 +173,14 @@ def portfolio(team_id: int, search: str = "") -> list[PortfolioRow]:
         progress = Progress.of(summary.get("translation"))
         hours = None
         if finished:
-            hours = effort.repository_hours(rollups.work_groups(totals[repository.pk]), progress.unconverted,
-                                            parse_modes)
-        rows.append(PortfolioRow(repository, scans.get(repository.newest_id), finished, progress, open_by_risk,
-                                 parse_modes, hours, True))
+            hours = effort.repository_hours(
+                rollups.work_groups(totals[repository.pk]), progress.unconverted, parse_modes
+            )
+        rows.append(
+            PortfolioRow(
+                repository, scans.get(repository.newest_id), finished, progress, open_by_risk, parse_modes, hours, True
+            )
+        )
     return rows
 
 
@@ -203,11 +225,18 @@ def team_totals(rows: list[PortfolioRow]) -> dict:
 def trend(repository: Repository) -> list[dict]:
     """The newest finished scans of the default branch, oldest first, with the summary figures only (the
     summary also holds path lists that can be long)."""
-    rows = list(Scan.objects.filter(repository=repository, branch=repository.default_branch,
-                                    status=ScanStatus.FINISHED).order_by("-created", "-id").values(
-        *_SCAN_FIELDS, translation=F("summary__translation"), open_by_risk=F("summary__open_by_risk"),
-        tracking=F("summary__tracking"), parse_modes=F("summary__parse_modes"),
-        compile=F("summary__compile"))[:TREND_SCANS])
+    rows = list(
+        Scan.objects.filter(repository=repository, branch=repository.default_branch, status=ScanStatus.FINISHED)
+        .order_by("-created", "-id")
+        .values(
+            *_SCAN_FIELDS,
+            translation=F("summary__translation"),
+            open_by_risk=F("summary__open_by_risk"),
+            tracking=F("summary__tracking"),
+            parse_modes=F("summary__parse_modes"),
+            compile=F("summary__compile"),
+        )[:TREND_SCANS]
+    )
     rows.reverse()
     for row in rows:
         _labelled(row)
@@ -221,17 +250,27 @@ def branches(repository: Repository) -> list[dict]:
     """Each tracked branch (default first) with its newest scan, in one query: a row number per branch over
     `scan_branch_recent`, keeping the first."""
     names = repository.branches
-    newest = {row["branch"]: row for row in Scan.objects.filter(repository=repository, branch__in=names).annotate(
-        rank=Window(RowNumber(), partition_by=[F("branch")], order_by=[F("created").desc(), F("id").desc()]))
-        .filter(rank=1).values(*_SCAN_FIELDS, "files_done", "files_total")}
+    newest = {
+        row["branch"]: row
+        for row in Scan.objects.filter(repository=repository, branch__in=names)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("branch")], order_by=[F("created").desc(), F("id").desc()]))
+        .filter(rank=1)
+        .values(*_SCAN_FIELDS, "files_done", "files_total")
+    }
     for row in newest.values():
         _labelled(row)
     out = []
     for name in names:
         scan = newest.get(name)
-        out.append({"name": name, "is_default": name == repository.default_branch, "scan": scan,
-                    "active": bool(scan and scan["status"] not in FINAL_STATUSES),
-                    "gone": name in (repository.gone_branches or [])})
+        out.append(
+            {
+                "name": name,
+                "is_default": name == repository.default_branch,
+                "scan": scan,
+                "active": bool(scan and scan["status"] not in FINAL_STATUSES),
+                "gone": name in (repository.gone_branches or []),
+            }
+        )
     return out
 
 
@@ -264,8 +303,13 @@ def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
     for row in by_rule:
         row["risk_label"] = labels.get(row["risk"], row["risk"])
         by_risk_counts[row["risk"]] = by_risk_counts.get(row["risk"], 0) + row["n"]
-    return Breakdown(by_rule=by_rule, by_risk=[(k, label, by_risk_counts.get(k, 0)) for k, label in RISKS],
-                     open_total=sum(by_risk_counts.values()), files=files, open_by_path=open_by_path)
+    return Breakdown(
+        by_rule=by_rule,
+        by_risk=[(k, label, by_risk_counts.get(k, 0)) for k, label in RISKS],
+        open_total=sum(by_risk_counts.values()),
+        files=files,
+        open_by_path=open_by_path,
+    )
 
 
 def parse_health(scan_id: int | None) -> dict:
@@ -274,13 +318,20 @@ def parse_health(scan_id: int | None) -> dict:
         return {"modes": [], "total": 0, "problems": [], "problem_count": 0}
     files = ScannedFile.objects.filter(scan_id=scan_id)
     counts = dict(files.values_list("parse_mode").annotate(n=Count("id")).order_by())
-    problems = list(files.filter(parse_mode__in=list(effort.PARSE_PENALTY)).order_by("parse_mode", "path")
-                    .values("path", "parse_mode", "error", "language")[:PARSE_PROBLEMS_SHOWN])
+    problems = list(
+        files.filter(parse_mode__in=list(effort.PARSE_PENALTY))
+        .order_by("parse_mode", "path")
+        .values("path", "parse_mode", "error", "language")[:PARSE_PROBLEMS_SHOWN]
+    )
     known = [mode for mode, _label in PARSE_MODES]
     modes = [(mode, label, counts.get(mode, 0)) for mode, label in PARSE_MODES]
     modes += [(mode, mode, n) for mode, n in sorted(counts.items()) if mode not in known]
-    return {"modes": modes, "total": sum(counts.values()), "problems": problems,
-            "problem_count": sum(counts.get(mode, 0) for mode in effort.PARSE_PENALTY)}
+    return {
+        "modes": modes,
+        "total": sum(counts.values()),
+        "problems": problems,
+        "problem_count": sum(counts.get(mode, 0) for mode in effort.PARSE_PENALTY),
+    }
 
 
 def compile_failures(scan_id: int | None, limit: int = COMPILE_FAILURES_SHOWN) -> list[dict]:
@@ -288,9 +339,12 @@ def compile_failures(scan_id: int | None, limit: int = COMPILE_FAILURES_SHOWN) -
     the scan's rows (`one_result_per_path` prefix), filtered on the status its pipeline stored."""
     if not scan_id:
         return []
-    return list(ScannedFile.objects.filter(scan_id=scan_id, stats__compile__status="fails")
-                .annotate(errors=Cast(KT("stats__compile__errors"), IntegerField()))
-                .order_by("-errors", "path").values("path", "errors")[:limit])
+    return list(
+        ScannedFile.objects.filter(scan_id=scan_id, stats__compile__status="fails")
+        .annotate(errors=Cast(KT("stats__compile__errors"), IntegerField()))
+        .order_by("-errors", "path")
+        .values("path", "errors")[:limit]
+    )
 
 
 def _owner_matcher(rules):
@@ -300,14 +354,19 @@ def _owner_matcher(rules):
     if not rules:
         return lambda path: ()
     try:
-        combined = re.compile("|".join(f"(?P<r{index}>{ownership.pattern_regex(pattern)})"
-                                       for index, (pattern, _who) in reversed(list(enumerate(rules)))))
+        combined = re.compile(
+            "|".join(
+                f"(?P<r{index}>{ownership.pattern_regex(pattern)})"
+                for index, (pattern, _who) in reversed(list(enumerate(rules)))
+            )
+        )
     except re.error:
         return lambda path: ownership.owners_of(path, rules)
 
     def owners(path: str) -> tuple[str, ...]:
         match = combined.match(path)
         return rules[int(match.lastgroup[1:])][1] if match else ()
+
     return owners
 
 
@@ -321,8 +380,7 @@ def owners(repository: Repository, open_by_path: dict[str, int], files: dict[str
         who = owners_of(path)
         hours = files[path].hours if path in files else 0.0
         for owner in who or (None,):
-            entry = table.setdefault(owner, {"owner": owner, "open": 0, "hours": 0.0, "files": 0}) \
-                if owner else unowned
+            entry = table.setdefault(owner, {"owner": owner, "open": 0, "hours": 0.0, "files": 0}) if owner else unowned
             entry["open"] += open_by_path.get(path, 0)
             entry["hours"] += hours
             entry["files"] += 1

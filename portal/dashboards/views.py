@@ -35,9 +35,14 @@ def portfolio(request):
     totals = metrics.team_totals(rows)  # the whole team's, whatever the search shows
     shown = [r for r in rows if search.casefold() in r.repository.name.casefold()] if search else rows
     context = {
-        "membership": membership, "team": membership.team if membership else None,
-        "rows": metrics.sort_rows(shown, sort), "has_repositories": bool(rows), "totals": totals,
-        "search": search, "sort": sort, "sorts": _sort_links(search, sort),
+        "membership": membership,
+        "team": membership.team if membership else None,
+        "rows": metrics.sort_rows(shown, sort),
+        "has_repositories": bool(rows),
+        "totals": totals,
+        "search": search,
+        "sort": sort,
+        "sorts": _sort_links(search, sort),
         "ring": charts.ring(totals["progress"].percent),
         "parse_bar": charts.stacked_bar(totals["parse_modes"]),
         "risks": metrics.RISKS,
@@ -50,8 +55,13 @@ def _sort_links(search: str, current: str) -> list[tuple[str, str, bool]]:
     """(label, query string, is current) per sort order, keeping the search."""
     from django.utils.translation import gettext as _
 
-    labels = {"name": _("name"), "progress": _("least progress"), "open": _("most open findings"),
-              "work": _("most work left"), "scanned": _("least recently scanned")}
+    labels = {
+        "name": _("name"),
+        "progress": _("least progress"),
+        "open": _("most open findings"),
+        "work": _("most work left"),
+        "scanned": _("least recently scanned"),
+    }
     links = []
     for key in metrics.SORTS:
         query = {**({"q": search} if search else {}), **({"sort": key} if key != "name" else {})}
@@ -71,28 +81,41 @@ def repository_dashboard(request, pk: int):
     work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))
     top_hours = work[0].hours if work else 0
     labels = [_short_date(row["created"]) for row in trend]
-    with_refs = [(label, row["progress"].percent) for label, row in zip(labels, trend)
-                 if row["progress"].percent is not None]
+    with_refs = [
+        (label, row["progress"].percent) for label, row in zip(labels, trend) if row["progress"].percent is not None
+    ]
     health = metrics.parse_health(latest["pk"] if latest else None)
     builds = Share.of(latest["compile"]) if latest else None
     context = {
-        "repository": repository, "membership": membership, "can_scan": membership.can_write,
+        "repository": repository,
+        "membership": membership,
+        "can_scan": membership.can_write,
         "can_manage": membership.can_manage,
-        "latest": latest, "previous": previous, "trend": trend, "labels": labels,
+        "latest": latest,
+        "previous": previous,
+        "trend": trend,
+        "labels": labels,
         "progress": latest["progress"] if latest else metrics.Progress(),
         "ring": charts.ring(latest["progress"].percent if latest else None),
         "progress_delta": _delta(latest, previous),
-        "burndown": charts.stacked_columns([(label, row["open_by_risk"]) for label, row in zip(labels, trend)],
-                                           metrics.RISKS),
-        "unconverted_chart": charts.line_chart([(label, row["progress"].unconverted)
-                                                for label, row in zip(labels, trend)]),
+        "burndown": charts.stacked_columns(
+            [(label, row["open_by_risk"]) for label, row in zip(labels, trend)], metrics.RISKS
+        ),
+        "unconverted_chart": charts.line_chart(
+            [(label, row["progress"].unconverted) for label, row in zip(labels, trend)]
+        ),
         "progress_chart": charts.line_chart(with_refs, percent=True) if with_refs else None,
-        "risks": metrics.RISKS, "found": found,
+        "risks": metrics.RISKS,
+        "found": found,
         "rule_max": max((row["n"] for row in found.by_rule), default=0),
-        "files": work[:metrics.TOP_FILES], "files_with_work": len(work), "top_hours": top_hours,
-        "estimate": effort.total(found.files), "formula": effort.formula(),
+        "files": work[: metrics.TOP_FILES],
+        "files_with_work": len(work),
+        "top_hours": top_hours,
+        "estimate": effort.total(found.files),
+        "formula": effort.formula(),
         "owners": metrics.owners(repository, found.open_by_path, found.files),
-        "health": health, "parse_bar": charts.stacked_bar(health["modes"]),
+        "health": health,
+        "parse_bar": charts.stacked_bar(health["modes"]),
         "branches": metrics.branches(repository),
         # the compile check's "builds for <target>" share, beside the migration progress
         "builds": builds,
@@ -100,8 +123,10 @@ def repository_dashboard(request, pk: int):
         "repo_findings": _repo_findings(repository.pk),
     }
     context["any_active"] = any(b["active"] for b in context["branches"])
-    context["burndown_rows"] = [([row["open_by_risk"].get(key, 0) for key, _label in metrics.RISKS]
-                                 + [sum(row["open_by_risk"].values())], row) for row in trend]
+    context["burndown_rows"] = [
+        ([row["open_by_risk"].get(key, 0) for key, _label in metrics.RISKS] + [sum(row["open_by_risk"].values())], row)
+        for row in trend
+    ]
     # bar lengths in percent of the largest row, for the inline bars
     for row in found.by_rule:
         row["share"] = round(100 * row["n"] / context["rule_max"], 2)
@@ -122,8 +147,11 @@ def repository_branches(request, pk: int):
     branches = metrics.branches(repository)
     if not any(b["active"] for b in branches):
         return HttpResponseClientRefresh()
-    return render(request, "dashboards/repository.html#branches", {
-        "repository": repository, "branches": branches, "any_active": True, "can_scan": membership.can_write})
+    return render(
+        request,
+        "dashboards/repository.html#branches",
+        {"repository": repository, "branches": branches, "any_active": True, "can_scan": membership.can_write},
+    )
 
 
 def _dashboard_url(pk: int) -> str:

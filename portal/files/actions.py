@@ -9,8 +9,16 @@ from portal.files.models import TranslationReview
 from portal.files.queries import FileVersion
 
 
-def check_review_translation(repository, path: str, version: FileVersion | None, state: str, seen_blob: str,
-                             seen_translation: str, *, acting_user) -> TranslationReview:
+def check_review_translation(
+    repository,
+    path: str,
+    version: FileVersion | None,
+    state: str,
+    seen_blob: str,
+    seen_translation: str,
+    *,
+    acting_user,
+) -> TranslationReview:
     """Record a verdict on the translation the reviewer saw. It must still be the current one: a review posted
     from a page opened before a rescan changed the file would otherwise vouch for text nobody read."""
     if state not in TranslationReview.State.values:
@@ -18,10 +26,15 @@ def check_review_translation(repository, path: str, version: FileVersion | None,
     if version is None or not version.has_translation:
         raise ValidationError(_("This file has no translation to review."))
     if (seen_blob, seen_translation) != (version.scanned.blob_sha, version.translation_sha):
-        raise ValidationError(_("The file or its translation changed since you opened the page. "
-                                "Look at the new translation, then review it again."))
+        raise ValidationError(
+            _(
+                "The file or its translation changed since you opened the page. "
+                "Look at the new translation, then review it again."
+            )
+        )
     review, _created = TranslationReview.objects.update_or_create(
-        repository=repository, path=path,
-        defaults={"state": state, "blob_sha": seen_blob, "translation_sha": seen_translation,
-                  "reviewer": acting_user})
+        repository=repository,
+        path=path,
+        defaults={"state": state, "blob_sha": seen_blob, "translation_sha": seen_translation, "reviewer": acting_user},
+    )
     return review

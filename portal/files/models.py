@@ -28,8 +28,9 @@ class TranslationReview(models.Model):
     blob_sha = models.CharField(max_length=40)
     translation_sha = models.CharField(max_length=64, blank=True, default="")  # sha256 of the reviewed text
     state = models.CharField(max_length=20, choices=State.choices, default=State.NOT_REVIEWED)
-    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="+")
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

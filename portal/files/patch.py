@@ -33,8 +33,7 @@ def _quote(path: str) -> str:
     if not any(c in path for c in '"\\') and all(ord(c) >= 32 and c != "\x7f" for c in path):
         return path
     escapes = {'"': '\\"', "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
-    return '"' + "".join(escapes.get(c, c if ord(c) >= 32 and c != "\x7f" else f"\\{ord(c):03o}")
-                         for c in path) + '"'
+    return '"' + "".join(escapes.get(c, c if ord(c) >= 32 and c != "\x7f" else f"\\{ord(c):03o}") for c in path) + '"'
 
 
 def _name(prefix: str, path: str) -> str:
@@ -54,8 +53,11 @@ def file_diff(path: str, before: str, after: str, context: int = 3) -> str:
     a, b = _git_lines(before), _git_lines(after)
     # git puts a tab after a name with a space in the ---/+++ lines so the name's end is unambiguous
     tab = "\t" if " " in path else ""
-    out = [f"diff --git {_name('a/', path)} {_name('b/', path)}\n",
-           f"--- {_name('a/', path)}{tab}\n", f"+++ {_name('b/', path)}{tab}\n"]
+    out = [
+        f"diff --git {_name('a/', path)} {_name('b/', path)}\n",
+        f"--- {_name('a/', path)}{tab}\n",
+        f"+++ {_name('b/', path)}{tab}\n",
+    ]
     for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context):
         i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
         out.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n")
@@ -90,8 +92,10 @@ def build(repository) -> Patch:
     if scan is None:
         return Patch()
     patch = Patch(commit=scan.commit_sha)
-    reviews = {r.path: r for r in TranslationReview.objects.filter(repository=repository,
-                                                                   state__in=TranslationReview.PATCHABLE)}
+    reviews = {
+        r.path: r
+        for r in TranslationReview.objects.filter(repository=repository, state__in=TranslationReview.PATCHABLE)
+    }
     if not reviews:
         return patch
     current = dict(ScannedFile.objects.filter(scan=scan, path__in=list(reviews)).values_list("path", "blob_sha"))

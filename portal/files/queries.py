@@ -58,8 +58,18 @@ class FileVersion:
         stored = (self.blob.result or {}).get("compile") if self.blob else None
         if stored and stored.get("status") == summary.get("status"):
             return stored
-        return {"status": summary.get("status", ""), "target": summary.get("target", ""), "compiler": "",
-                "reason": "", "note": "", "unit": "", "stubbed": [], "diagnostics": [], "counts": {}, "set_aside": 0}
+        return {
+            "status": summary.get("status", ""),
+            "target": summary.get("target", ""),
+            "compiler": "",
+            "reason": "",
+            "note": "",
+            "unit": "",
+            "stubbed": [],
+            "diagnostics": [],
+            "counts": {},
+            "set_aside": 0,
+        }
 
 
 def translation_digest(text: str) -> str:
@@ -67,8 +77,7 @@ def translation_digest(text: str) -> str:
 
 
 def finished_default_scans(repository):
-    return Scan.objects.filter(repository=repository, branch=repository.default_branch,
-                               status=ScanStatus.FINISHED)
+    return Scan.objects.filter(repository=repository, branch=repository.default_branch, status=ScanStatus.FINISHED)
 
 
 def newest_scan(repository) -> Scan | None:
@@ -84,17 +93,28 @@ def blob_for(blob_sha: str) -> BlobResult | None:
 
 def file_version(repository, path: str) -> FileVersion | None:
     """The file as of the newest finished scan of the default branch that has it; None if no scan has it."""
-    scanned = (ScannedFile.objects.filter(scan__repository=repository, scan__branch=repository.default_branch,
-                                          scan__status=ScanStatus.FINISHED, path=path)
-               .select_related("scan").order_by("-scan__finished", "-scan_id").first())
+    scanned = (
+        ScannedFile.objects.filter(
+            scan__repository=repository,
+            scan__branch=repository.default_branch,
+            scan__status=ScanStatus.FINISHED,
+            path=path,
+        )
+        .select_related("scan")
+        .order_by("-scan__finished", "-scan_id")
+        .first()
+    )
     if scanned is None:
         return None
     return FileVersion(scanned.scan, scanned, blob_for(scanned.blob_sha))
 
 
 def open_findings(repository, path: str) -> list[Finding]:
-    return list(Finding.objects.filter(repository=repository, branch=repository.default_branch, path=path,
-                                       state=Finding.State.OPEN).order_by("line", "column", "id"))
+    return list(
+        Finding.objects.filter(
+            repository=repository, branch=repository.default_branch, path=path, state=Finding.State.OPEN
+        ).order_by("line", "column", "id")
+    )
 
 
 def findings_by_line(findings: list[Finding]) -> dict[int, list[Finding]]:

@@ -27,8 +27,15 @@ HIGHLIGHT_MAX_CHARS = 400_000
 DIFF_MAX_LINES = 20_000
 CONTEXT = 3
 
-_LEXER_BY_SUFFIX = {".cu": "cuda", ".cuh": "cuda", ".hip": "cpp", ".h": "cpp", ".hpp": "cpp", ".inl": "cpp",
-                    ".ptx": "text"}
+_LEXER_BY_SUFFIX = {
+    ".cu": "cuda",
+    ".cuh": "cuda",
+    ".hip": "cpp",
+    ".h": "cpp",
+    ".hpp": "cpp",
+    ".inl": "cpp",
+    ".ptx": "text",
+}
 _WORDS = re.compile(r"\w+|\s+|[^\w\s]")
 
 
@@ -124,7 +131,7 @@ def _mark_unconverted(line: str, marks: list[tuple[str, str]], items: list[dict]
         if not name:
             continue
         start = _char_column(line, int(item.get("column", 1) or 1))
-        if line[start:start + len(name)] != name:
+        if line[start : start + len(name)] != name:
             start = line.find(name)  # includes report column 1; the name is further right
         if start < 0:
             continue
@@ -132,8 +139,9 @@ def _mark_unconverted(line: str, marks: list[tuple[str, str]], items: list[dict]
             marks[k] = ("unconverted", str(item.get("reason", "")))
 
 
-def side_by_side(source: str, translated: str, unconverted: list[dict], context: int = CONTEXT,
-                 errors: dict[int, list] | None = None) -> list[Row]:
+def side_by_side(
+    source: str, translated: str, unconverted: list[dict], context: int = CONTEXT, errors: dict[int, list] | None = None
+) -> list[Row]:
     """Rows pairing the source with its translation: changed lines, lines with unconverted references and lines
     the compiler reported (`errors`, by translated line: shown under their row), each with `context` unchanged
     lines around it; runs of other unchanged lines become one "gap" row."""
@@ -156,16 +164,30 @@ def side_by_side(source: str, translated: str, unconverted: list[dict], context:
             else:
                 mark = ("", "") if tag == "equal" else ("changed", "")
                 left_marks, right_marks = [mark] * len(old), [mark] * len(new)
-            kind = tag if tag != "replace" or (i is not None and j is not None) else \
-                ("delete" if j is None else "insert")
+            kind = (
+                tag if tag != "replace" or (i is not None and j is not None) else ("delete" if j is None else "insert")
+            )
             if i is not None and by_line.get(i + 1):
                 _mark_unconverted(old, left_marks, by_line[i + 1])
-            rows.append(Row(kind, None if i is None else i + 1, None if j is None else j + 1,
-                            _segments(old, left_marks) if i is not None else [],
-                            _segments(new, right_marks) if j is not None else [],
-                            errors=errors.get(j + 1, []) if j is not None else []))
-    return _with_context(rows, {i for i, row in enumerate(rows) if row.kind != "equal" or row.errors or
-                                (row.left_no and row.left_no in by_line)}, context)
+            rows.append(
+                Row(
+                    kind,
+                    None if i is None else i + 1,
+                    None if j is None else j + 1,
+                    _segments(old, left_marks) if i is not None else [],
+                    _segments(new, right_marks) if j is not None else [],
+                    errors=errors.get(j + 1, []) if j is not None else [],
+                )
+            )
+    return _with_context(
+        rows,
+        {
+            i
+            for i, row in enumerate(rows)
+            if row.kind != "equal" or row.errors or (row.left_no and row.left_no in by_line)
+        },
+        context,
+    )
 
 
 def _with_context(rows: list[Row], interesting: set[int], context: int) -> list[Row]:

@@ -24,13 +24,15 @@ from portal.scans import compile_status
 
 def _review_context(repository, path: str, version, membership, review=None, error: str = "") -> dict:
     if review is None:
-        review = TranslationReview.objects.filter(repository=repository, path=path).select_related(
-            "reviewer").first()
+        review = TranslationReview.objects.filter(repository=repository, path=path).select_related("reviewer").first()
     current = bool(version and review and review.applies_to(version.scanned.blob_sha, version.translation_sha))
     return {
-        "repository": repository, "path": path, "version": version, "review": review,
-        "review_current": current, "review_outdated": bool(review and not current and
-                                                           review.state != TranslationReview.State.NOT_REVIEWED),
+        "repository": repository,
+        "path": path,
+        "version": version,
+        "review": review,
+        "review_current": current,
+        "review_outdated": bool(review and not current and review.state != TranslationReview.State.NOT_REVIEWED),
         "review_state": review.state if current else TranslationReview.State.NOT_REVIEWED,
         "review_choices": TranslationReview.State.choices,
         "can_review": membership.can_write and bool(version and version.has_translation),
@@ -53,22 +55,28 @@ def file_page(request, pk: int, path: str):
         unconverted = translation.get("unconverted") or []
         too_big = len(lines) > rendering.DIFF_MAX_LINES
         compiled = compile_status.for_file_page(version.compile, path)
-        context.update({
-            "compiled": compiled,
-            "findings": findings,
-            "lines": [(n, html, by_line.get(n, ())) for n, html in enumerate(lines, start=1)],
-            "off_lines": [f for f in findings if f.line > len(lines)],  # the file changed since, or no source
-            "parse": version.parse,
-            "translation": translation,
-            "stats": translation.get("stats") or {},
-            "converted_names": sorted(((translation.get("stats") or {}).get("converted_by_name") or {}).items(),
-                                      key=lambda item: (-item[1], item[0]))[:30],
-            "unconverted": unconverted,
-            "diff_too_big": too_big,
-            "diff": rendering.side_by_side(version.source, version.translated, unconverted,
-                                           errors=compiled.get("here"))
-            if version.has_translation and version.source and not too_big else [],
-        })
+        context.update(
+            {
+                "compiled": compiled,
+                "findings": findings,
+                "lines": [(n, html, by_line.get(n, ())) for n, html in enumerate(lines, start=1)],
+                "off_lines": [f for f in findings if f.line > len(lines)],  # the file changed since, or no source
+                "parse": version.parse,
+                "translation": translation,
+                "stats": translation.get("stats") or {},
+                "converted_names": sorted(
+                    ((translation.get("stats") or {}).get("converted_by_name") or {}).items(),
+                    key=lambda item: (-item[1], item[0]),
+                )[:30],
+                "unconverted": unconverted,
+                "diff_too_big": too_big,
+                "diff": rendering.side_by_side(
+                    version.source, version.translated, unconverted, errors=compiled.get("here")
+                )
+                if version.has_translation and version.source and not too_big
+                else [],
+            }
+        )
     return render(request, "files/file.html", context)
 
 
@@ -81,14 +89,21 @@ def review(request, pk: int, path: str):
     version = queries.file_version(repository, path)
     error, saved = "", None
     try:
-        saved = check_review_translation(repository, path, version, request.POST.get("state", ""),
-                                         request.POST.get("blob", ""), request.POST.get("translation", ""),
-                                         acting_user=request.user)
+        saved = check_review_translation(
+            repository,
+            path,
+            version,
+            request.POST.get("state", ""),
+            request.POST.get("blob", ""),
+            request.POST.get("translation", ""),
+            acting_user=request.user,
+        )
     except ValidationError as exc:
         error = " ".join(exc.messages)
     if request.htmx:
-        return render(request, "files/file.html#review",
-                      _review_context(repository, path, version, membership, saved, error))
+        return render(
+            request, "files/file.html#review", _review_context(repository, path, version, membership, saved, error)
+        )
     if error:
         messages.error(request, error)
     return redirect("files:file", pk=repository.pk, path=path)
@@ -99,9 +114,11 @@ def review(request, pk: int, path: str):
 def patch(request, pk: int):
     repository, _membership = get_repository_for_user(request, pk)
     result = patches.build(repository)
-    header = [f"# ROCport: reviewed HIP translations of {repository.name}",
-              f"# apply with `git apply` on commit {result.commit or '(no finished scan yet)'}",
-              f"# files: {len(result.files)}"]
+    header = [
+        f"# ROCport: reviewed HIP translations of {repository.name}",
+        f"# apply with `git apply` on commit {result.commit or '(no finished scan yet)'}",
+        f"# files: {len(result.files)}",
+    ]
     header += [f"# left out, review outdated: {path}" for path in result.outdated]
     header += [f"# left out, stored source not exact: {path}" for path in result.unusable]
     # git apply ignores the lines before the first "diff --git"

@@ -53,13 +53,15 @@ class Finding(models.Model):
     fixed_in = models.ForeignKey(Scan, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     triage = models.CharField(max_length=20, choices=Triage.choices, default=Triage.UNTRIAGED)
     triage_reason = models.TextField(blank=True, default="")
-    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="assigned_findings")
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="assigned_findings"
+    )
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["repository", "branch", "path", "rule", "fingerprint", "occurrence"],
-                                    name="finding_identity"),
+            models.UniqueConstraint(
+                fields=["repository", "branch", "path", "rule", "fingerprint", "occurrence"], name="finding_identity"
+            ),
         ]
         indexes = [
             # ingestion loads a branch's findings; the findings list filters by state
@@ -67,11 +69,18 @@ class Finding(models.Model):
             # the findings list's default order and keyset pagination: (severity_rank desc, id desc) per branch
             models.Index(fields=["repository", "branch", "state", "-severity_rank", "-id"], name="finding_list_order"),
             # the rule filter and per-rule counts (catalogue, dashboards' by-rule breakdown)
-            models.Index(fields=["repository", "branch", "state", "rule", "-severity_rank", "-id"],
-                         include=["risk", "name"], name="finding_rule_count"),
+            models.Index(
+                fields=["repository", "branch", "state", "rule", "-severity_rank", "-id"],
+                include=["risk", "name"],
+                name="finding_rule_count",
+            ),
             # the repository dashboard's per-file breakdown: open findings of a branch, index-only on PostgreSQL
-            models.Index(fields=["repository", "branch", "path"], include=["risk", "severity_rank", "triage"],
-                         condition=models.Q(state="open"), name="finding_open_breakdown"),
+            models.Index(
+                fields=["repository", "branch", "path"],
+                include=["risk", "severity_rank", "triage"],
+                condition=models.Q(state="open"),
+                name="finding_open_breakdown",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -97,8 +106,9 @@ class FindingEvent(models.Model):
     finding = models.ForeignKey(Finding, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     scan = models.ForeignKey(Scan, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     data = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 

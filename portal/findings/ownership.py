@@ -50,9 +50,9 @@ def pattern_regex(pattern: str) -> str:
         elif char == "?":
             out.append("[^/]")
             i += 1
-        elif char == "[" and "]" in body[i + 2:] or char == "[" and body[i + 1:i + 2] == "]":
+        elif char == "[" and "]" in body[i + 2 :] or char == "[" and body[i + 1 : i + 2] == "]":
             end = body.index("]", i + 2)
-            inner = body[i + 1:end]
+            inner = body[i + 1 : end]
             if inner.startswith("!"):
                 inner = "^" + inner[1:]
             out.append("[" + inner.replace("\\", "\\\\") + "]")
@@ -78,15 +78,16 @@ def paths_owned_by(owner: str, team_ids: list[int]) -> Q:
     from portal.repositories.models import Repository
 
     condition = Q(pk__in=[])
-    for repo_id, text in Repository.objects.filter(team_id__in=team_ids).exclude(codeowners="") \
-            .values_list("pk", "codeowners"):
+    for repo_id, text in (
+        Repository.objects.filter(team_id__in=team_ids).exclude(codeowners="").values_list("pk", "codeowners")
+    ):
         rules = parse(text)
         # The last matching rule wins: a path is the owner's if some rule of theirs matches and no later rule
         # of someone else does. Expressed as regexes: (theirs) and not (later others).
         for index, (pattern, who) in enumerate(rules):
             if owner not in who:
                 continue
-            later = [p for p, w in rules[index + 1:] if owner not in w]
+            later = [p for p, w in rules[index + 1 :] if owner not in w]
             clause = Q(repository_id=repo_id, path__regex=pattern_regex(pattern))
             for other in later:
                 clause &= ~Q(path__regex=pattern_regex(other))

@@ -16,8 +16,19 @@ from portal.findings.models import SEVERITY_RANK, Finding
 
 PAGE_SIZE = 50
 SORTS = ("severity", "path", "newest")
-FILTER_KEYS = ("repository", "risk", "severity", "rule", "state", "triage", "path", "assignee", "new_since",
-               "branch", "owner")
+FILTER_KEYS = (
+    "repository",
+    "risk",
+    "severity",
+    "rule",
+    "state",
+    "triage",
+    "path",
+    "assignee",
+    "new_since",
+    "branch",
+    "owner",
+)
 
 
 @dataclass
@@ -44,11 +55,20 @@ class Filters:
                 return None
 
         sort = query.get("sort", "severity")
-        return cls(repository=integer("repository"), risk=query.get("risk", ""), severity=query.get("severity", ""),
-                   rule=query.get("rule", ""), state=query.get("state", "open"), triage=query.get("triage", ""),
-                   path=query.get("path", ""), assignee=query.get("assignee", ""), new_since=integer("new_since"),
-                   branch=query.get("branch", ""), owner=query.get("owner", ""),
-                   sort=sort if sort in SORTS else "severity")
+        return cls(
+            repository=integer("repository"),
+            risk=query.get("risk", ""),
+            severity=query.get("severity", ""),
+            rule=query.get("rule", ""),
+            state=query.get("state", "open"),
+            triage=query.get("triage", ""),
+            path=query.get("path", ""),
+            assignee=query.get("assignee", ""),
+            new_since=integer("new_since"),
+            branch=query.get("branch", ""),
+            owner=query.get("owner", ""),
+            sort=sort if sort in SORTS else "severity",
+        )
 
     def as_query(self) -> dict:
         values = {k: getattr(self, k) for k in FILTER_KEYS}
@@ -64,8 +84,10 @@ def scopes(team_ids: list[int], filters: Filters) -> list[tuple[int, str]]:
     repositories = Repository.objects.filter(team_id__in=team_ids)
     if filters.repository:
         repositories = repositories.filter(pk=filters.repository)
-    return [(pk, filters.branch or default) for pk, default in
-            repositories.order_by("pk").values_list("pk", "default_branch")]
+    return [
+        (pk, filters.branch or default)
+        for pk, default in repositories.order_by("pk").values_list("pk", "default_branch")
+    ]
 
 
 def filtered(team_ids: list[int], filters: Filters, user, scoped: list[tuple[int, str]] | None = None) -> QuerySet:
@@ -168,16 +190,21 @@ _SORT_FIELDS = {"severity": ("severity_rank", "id"), "path": ("path", "line", "i
 _SORT_ORDER = {"severity": ("-severity_rank", "-id"), "path": ("path", "line", "id"), "newest": ("-id",)}
 
 
-def page(query: QuerySet, filters: Filters, cursor: str,
-         arms: list[QuerySet] | None = None) -> tuple[list[Finding], str]:
+def page(
+    query: QuerySet, filters: Filters, cursor: str, arms: list[QuerySet] | None = None
+) -> tuple[list[Finding], str]:
     """One page and the cursor of the next one ("" at the end).
 
     Across several repositories (`arms`, from `per_scope`), the page is the merge of each repository's own first
     PAGE_SIZE + 1 rows, each read along its index, instead of one sort over the whole team's findings."""
     if arms and len(arms) > 1:
         fields = _SORT_FIELDS[filters.sort]
-        parts = [ordered(after(arm, filters.sort, cursor) if cursor else arm, filters.sort)
-                 .values_list(*fields)[: PAGE_SIZE + 1] for arm in arms]
+        parts = [
+            ordered(after(arm, filters.sort, cursor) if cursor else arm, filters.sort).values_list(*fields)[
+                : PAGE_SIZE + 1
+            ]
+            for arm in arms
+        ]
         # Merge the arms' rows by their sort key in SQL (the database's collation orders paths, as in `after`),
         # then read only the page's rows.
         merged = parts[0].union(*parts[1:], all=True).order_by(*_SORT_ORDER[filters.sort])[: PAGE_SIZE + 1]

@@ -63,20 +63,28 @@ def hours_expression():
     per row)."""
     from portal.dashboards import effort
 
-    hours = Case(*[When(severity_rank=SEVERITY_RANK[name], then=Value(h)) for name, h in
-                   effort.SEVERITY_HOURS.items()], default=Value(1.0), output_field=FloatField())
-    factor = Case(*[When(risk=risk, then=Value(f)) for risk, f in effort.RISK_FACTOR.items() if f != 1.0],
-                  default=Value(1.0), output_field=FloatField())
+    hours = Case(
+        *[When(severity_rank=SEVERITY_RANK[name], then=Value(h)) for name, h in effort.SEVERITY_HOURS.items()],
+        default=Value(1.0),
+        output_field=FloatField(),
+    )
+    factor = Case(
+        *[When(risk=risk, then=Value(f)) for risk, f in effort.RISK_FACTOR.items() if f != 1.0],
+        default=Value(1.0),
+        output_field=FloatField(),
+    )
     return ExpressionWrapper(hours * factor, output_field=FloatField())
 
 
 # --- building ------------------------------------------------------------------------------------------------
 
+
 def refresh_after_ingest(scan) -> BranchRollup:
     """Rebuild the scanned branch's rollup at this scan; call inside the ingestion's transaction, after the
     findings and the scan's ScannedFile rows are written."""
     return rebuild([(scan.repository_id, scan.branch)], {(scan.repository_id, scan.branch): scan.pk})[
-        (scan.repository_id, scan.branch)]
+        (scan.repository_id, scan.branch)
+    ]
 
 
 def rebuild(pairs: list[Pair], scans: dict[Pair, int | None]) -> dict[Pair, BranchRollup]:
@@ -86,25 +94,33 @@ def rebuild(pairs: list[Pair], scans: dict[Pair, int | None]) -> dict[Pair, Bran
     if not pairs:
         return {}
     with transaction.atomic():
-        BranchRollup.objects.bulk_create([BranchRollup(repository_id=r, branch=b) for r, b in pairs],
-                                         ignore_conflicts=True)
-        rows = {(row.repository_id, row.branch): row for row in
-                BranchRollup.objects.select_for_update().filter(_within(pairs)).order_by("pk")}
+        BranchRollup.objects.bulk_create(
+            [BranchRollup(repository_id=r, branch=b) for r, b in pairs], ignore_conflicts=True
+        )
+        rows = {
+            (row.repository_id, row.branch): row
+            for row in BranchRollup.objects.select_for_update().filter(_within(pairs)).order_by("pk")
+        }
         open_findings = Finding.objects.filter(_within(pairs), state=Finding.State.OPEN)
         for row in rows.values():
             row.groups, row.files, row.scanned, row.open_total = [], {}, {}, 0
             row.scan_id = scans.get((row.repository_id, row.branch))
         for repo, branch, rule, name, risk, severity, rank, triage, n in (
-                open_findings.values_list("repository_id", "branch", "rule", "name", "risk", "severity",
-                                          "severity_rank", "triage").annotate(n=Count("*")).order_by()):
+            open_findings.values_list(
+                "repository_id", "branch", "rule", "name", "risk", "severity", "severity_rank", "triage"
+            )
+            .annotate(n=Count("*"))
+            .order_by()
+        ):
             row = rows[(repo, branch)]
             row.groups.append([rule, name, risk, severity, rank, triage, n])
             row.open_total += n
         live = ~Q(triage__in=DISMISSED_TRIAGE)
         for repo, branch, path, n, work, hours in (
-                open_findings.values_list("repository_id", "branch", "path").annotate(
-                    n=Count("*"), work=Count("path", filter=live), hours=Sum(hours_expression(), filter=live))
-                .order_by()):
+            open_findings.values_list("repository_id", "branch", "path")
+            .annotate(n=Count("*"), work=Count("path", filter=live), hours=Sum(hours_expression(), filter=live))
+            .order_by()
+        ):
             rows[(repo, branch)].files[path] = [n, work, hours or 0.0]
         by_scan = {row.scan_id: row for row in rows.values() if row.scan_id}
         for scan_id, path, unconverted, mode, error in _scanned_with_work(list(by_scan)):
@@ -114,8 +130,9 @@ def rebuild(pairs: list[Pair], scans: dict[Pair, int | None]) -> dict[Pair, Bran
             row.groups.sort()
             row.totals = totals_of(row.groups)
             row.updated = now
-        BranchRollup.objects.bulk_update(list(rows.values()), ["scan", "groups", "totals", "files", "scanned",
-                                                               "open_total", "updated"])
+        BranchRollup.objects.bulk_update(
+            list(rows.values()), ["scan", "groups", "totals", "files", "scanned", "open_total", "updated"]
+        )
     return rows
 
 
@@ -130,10 +147,18 @@ def _scanned_with_work(scan_ids: list[int]):
 
     if not scan_ids:
         return []
-    rows = ScannedFile.objects.filter(scan_id__in=scan_ids).filter(
-        Q(parse_mode__in=list(effort.PARSE_PENALTY)) | Q(stats__translation__unconverted__gt=0)).values_list(
-        # cast in SQL: decoding a JSON value per row costs more than the rest of the loop
-        "scan_id", "path", Cast(KT("stats__translation__unconverted"), IntegerField()), "parse_mode", "error")
+    rows = (
+        ScannedFile.objects.filter(scan_id__in=scan_ids)
+        .filter(Q(parse_mode__in=list(effort.PARSE_PENALTY)) | Q(stats__translation__unconverted__gt=0))
+        .values_list(
+            # cast in SQL: decoding a JSON value per row costs more than the rest of the loop
+            "scan_id",
+            "path",
+            Cast(KT("stats__translation__unconverted"), IntegerField()),
+            "parse_mode",
+            "error",
+        )
+    )
     return [(scan_id, path, int(unconverted or 0), mode, error) for scan_id, path, unconverted, mode, error in rows]
 
 
@@ -144,14 +169,14 @@ def _within(pairs: list[Pair]) -> Q:
     return within
 
 
-def fresh(wanted: dict[Pair, int | None], rollups: dict[Pair, BranchRollup | None] | None = None
-          ) -> dict[Pair, BranchRollup]:
+def fresh(
+    wanted: dict[Pair, int | None], rollups: dict[Pair, BranchRollup | None] | None = None
+) -> dict[Pair, BranchRollup]:
     """The rollups of `wanted` (pair -> the newest finished scan of that branch, or None), rebuilding those that
     are missing or were built at another scan. `rollups`: the ones the caller already read (else read here)."""
     if rollups is None:
         rollups = {(r.repository_id, r.branch): r for r in BranchRollup.objects.filter(_within(list(wanted)))}
-    stale = [pair for pair, scan_id in wanted.items()
-             if rollups.get(pair) is None or rollups[pair].scan_id != scan_id]
+    stale = [pair for pair, scan_id in wanted.items() if rollups.get(pair) is None or rollups[pair].scan_id != scan_id]
     if stale:
         rollups = {**rollups, **rebuild(stale, wanted)}
     return {pair: rollups[pair] for pair in wanted}
@@ -164,23 +189,37 @@ def rebuild_all(batch: int = 50) -> int:
     from portal.scans.models import Scan
 
     newest: dict[Pair, int | None] = {}
-    for repo, branch, pk in (Scan.objects.filter(status=ScanStatus.FINISHED)
-                             .order_by("repository_id", "branch", "-created", "-id")
-                             .distinct("repository_id", "branch").values_list("repository_id", "branch", "pk")):
+    for repo, branch, pk in (
+        Scan.objects.filter(status=ScanStatus.FINISHED)
+        .order_by("repository_id", "branch", "-created", "-id")
+        .distinct("repository_id", "branch")
+        .values_list("repository_id", "branch", "pk")
+    ):
         newest[(repo, branch)] = pk
     for pair in Finding.objects.values_list("repository_id", "branch").distinct().order_by():
         newest.setdefault(pair, None)
     pairs = sorted(newest)
     for start in range(0, len(pairs), batch):
-        chunk = pairs[start:start + batch]
+        chunk = pairs[start : start + batch]
         rebuild(chunk, {pair: newest[pair] for pair in chunk})
     return len(pairs)
 
 
 # --- triage --------------------------------------------------------------------------------------------------
 
-TRIAGE_FIELDS = ("pk", "triage", "repository_id", "branch", "path", "rule", "name", "risk", "severity",
-                 "severity_rank", "state")
+TRIAGE_FIELDS = (
+    "pk",
+    "triage",
+    "repository_id",
+    "branch",
+    "path",
+    "rule",
+    "name",
+    "risk",
+    "severity",
+    "severity_rank",
+    "state",
+)
 
 
 def record_triage(rows: list[tuple], decision: str) -> None:
@@ -193,8 +232,10 @@ def record_triage(rows: list[tuple], decision: str) -> None:
     if not deltas:
         return
     pairs = sorted(deltas)
-    locked = {(r.repository_id, r.branch): r for r in
-              BranchRollup.objects.select_for_update().filter(_within(pairs)).order_by("pk")}
+    locked = {
+        (r.repository_id, r.branch): r
+        for r in BranchRollup.objects.select_for_update().filter(_within(pairs)).order_by("pk")
+    }
     missing = [pair for pair in pairs if pair not in locked]
     if missing:  # built now from the findings, which already carry the decision
         rebuild(missing, _newest_finished(missing))
@@ -233,14 +274,18 @@ def _newest_finished(pairs: list[Pair]) -> dict[Pair, int | None]:
     from portal.scans.models import Scan
 
     newest: dict[Pair, int | None] = {pair: None for pair in pairs}
-    for repo, branch, pk in (Scan.objects.filter(_within(pairs), status=ScanStatus.FINISHED)
-                             .order_by("repository_id", "branch", "-created", "-id")
-                             .distinct("repository_id", "branch").values_list("repository_id", "branch", "pk")):
+    for repo, branch, pk in (
+        Scan.objects.filter(_within(pairs), status=ScanStatus.FINISHED)
+        .order_by("repository_id", "branch", "-created", "-id")
+        .distinct("repository_id", "branch")
+        .values_list("repository_id", "branch", "pk")
+    ):
         newest[(repo, branch)] = pk
     return newest
 
 
 # --- reading -------------------------------------------------------------------------------------------------
+
 
 def of_default_branch(field_name: str) -> Subquery:
     """A field of a repository's default-branch rollup as an annotation on a Repository query (no query of its
@@ -254,8 +299,7 @@ def by_rule(rollup: BranchRollup) -> list[dict]:
     """Open findings per (rule, risk), most first: n, the greatest name and severity rank seen."""
     table: dict[tuple[str, str], dict] = {}
     for rule, name, risk, _severity, rank, _triage, n in rollup.groups:
-        row = table.setdefault((rule, risk), {"rule": rule, "risk": risk, "n": 0, "name": name,
-                                              "severity_rank": rank})
+        row = table.setdefault((rule, risk), {"rule": rule, "risk": risk, "n": 0, "name": name, "severity_rank": rank})
         row["n"] += n
         row["name"] = max(row["name"], name)
         row["severity_rank"] = max(row["severity_rank"], rank)
@@ -272,8 +316,11 @@ def totals_of(groups: list) -> dict:
         by_rule[rule] = by_rule.get(rule, 0) + n
         if triage not in DISMISSED_TRIAGE:
             work[(risk, severity)] = work.get((risk, severity), 0) + n
-    return {"open_by_risk": by_risk, "by_rule": by_rule,
-            "work": [[risk, severity, n] for (risk, severity), n in sorted(work.items())]}
+    return {
+        "open_by_risk": by_risk,
+        "by_rule": by_rule,
+        "work": [[risk, severity, n] for (risk, severity), n in sorted(work.items())],
+    }
 
 
 def open_by_risk(totals: dict | None) -> dict[str, int]:

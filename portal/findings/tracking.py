@@ -28,8 +28,19 @@ _FINDINGS = Finding._meta.db_table
 _EVENTS = FindingEvent._meta.db_table
 _SEEN = "rocport_ingest_seen"  # a temporary table: private to the connection, dropped at the end
 # What the scanner says about a finding besides its identity; refreshed each time the finding is seen.
-_DETAILS = ("name", "risk", "severity", "severity_rank", "line", "column", "end_line", "end_column", "message",
-            "snippet", "suppressed")
+_DETAILS = (
+    "name",
+    "risk",
+    "severity",
+    "severity_rank",
+    "line",
+    "column",
+    "end_line",
+    "end_column",
+    "message",
+    "snippet",
+    "suppressed",
+)
 _IDENTITY = ("path", "rule", "fingerprint", "occurrence")
 
 
@@ -61,17 +72,30 @@ class IngestReport:
     untouched_paths: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"new": self.new, "still_open": self.still_open, "fixed": self.fixed, "reopened": self.reopened,
-                "moved": self.moved, "untouched": self.untouched, "inherited": self.inherited}
+        return {
+            "new": self.new,
+            "still_open": self.still_open,
+            "fixed": self.fixed,
+            "reopened": self.reopened,
+            "moved": self.moved,
+            "untouched": self.untouched,
+            "inherited": self.inherited,
+        }
 
 
-def ingest(scan, outcomes: list[FileOutcome], present_paths: set[str], renames: dict[str, str],
-           first_scan_of_branch: bool) -> IngestReport:
+def ingest(
+    scan, outcomes: list[FileOutcome], present_paths: set[str], renames: dict[str, str], first_scan_of_branch: bool
+) -> IngestReport:
     """Call inside transaction.atomic(). `present_paths`: every file of the scanned commit."""
     report = IngestReport()
     repository = scan.repository
-    params = {"repository": repository.pk, "branch": scan.branch, "scan": scan.pk, "now": timezone.now(),
-              "default_branch": repository.default_branch}
+    params = {
+        "repository": repository.pk,
+        "branch": scan.branch,
+        "scan": scan.pk,
+        "now": timezone.now(),
+        "default_branch": repository.default_branch,
+    }
     with connection.cursor() as cursor:
         report.moved = _move_renamed(cursor, params, renames)
         seen = _load_seen(cursor, outcomes)
@@ -97,7 +121,8 @@ def _move_renamed(cursor, params: dict, renames: dict[str, str]) -> int:
         f" INSERT INTO {_EVENTS} {_EVENT_COLUMNS}"
         f" SELECT id, %(kind)s, %(scan)s, NULL, jsonb_build_object('from', old_path, 'to', new_path), %(now)s"
         f" FROM moved ORDER BY id",
-        {**params, "old": list(renames), "new": list(renames.values()), "kind": FindingEvent.Kind.MOVED.value})
+        {**params, "old": list(renames), "new": list(renames.values()), "kind": FindingEvent.Kind.MOVED.value},
+    )
     return cursor.rowcount
 
 
@@ -118,9 +143,23 @@ def _load_seen(cursor, outcomes: list[FileOutcome]) -> int:
                 if key in keys:
                     continue
                 keys.add(key)
-                copy.write_row((*key, data["name"], data["risk"], data["severity"], rank(data["severity"], 0),
-                                data["line"], data["column"], data["end_line"], data["end_column"],
-                                data["message"], data["snippet"], data["suppressed"], len(keys)))
+                copy.write_row(
+                    (
+                        *key,
+                        data["name"],
+                        data["risk"],
+                        data["severity"],
+                        rank(data["severity"], 0),
+                        data["line"],
+                        data["column"],
+                        data["end_line"],
+                        data["end_column"],
+                        data["message"],
+                        data["snippet"],
+                        data["suppressed"],
+                        len(keys),
+                    )
+                )
     # Statistics, so that the joins below are planned as hash joins on real row counts.
     cursor.execute(f"ANALYZE {_SEEN}")
     return len(keys)
@@ -133,14 +172,16 @@ def _refresh_seen(cursor, params: dict) -> tuple[int, int]:
         f"INSERT INTO {_EVENTS} {_EVENT_COLUMNS}"
         f" SELECT f.id, %(kind)s, %(scan)s, NULL, '{{}}'::jsonb, %(now)s FROM {_FINDINGS} f JOIN {_SEEN} s"
         f" ON {_SAME_IDENTITY} WHERE {_OF_BRANCH} AND f.state = %(fixed)s ORDER BY f.id",
-        {**params, "kind": FindingEvent.Kind.REOPENED.value, "fixed": Finding.State.FIXED.value})
+        {**params, "kind": FindingEvent.Kind.REOPENED.value, "fixed": Finding.State.FIXED.value},
+    )
     reopened = cursor.rowcount
     details = ", ".join(f'"{c}" = s."{c}"' for c in _DETAILS)
     cursor.execute(
         f"UPDATE {_FINDINGS} f SET {details}, last_seen_id = %(scan)s, state = %(open)s,"
         f" fixed_in_id = CASE WHEN f.state = %(fixed)s THEN NULL ELSE f.fixed_in_id END"
         f" FROM {_SEEN} s WHERE {_OF_BRANCH} AND {_SAME_IDENTITY}",
-        {**params, "open": Finding.State.OPEN.value, "fixed": Finding.State.FIXED.value})
+        {**params, "open": Finding.State.OPEN.value, "fixed": Finding.State.FIXED.value},
+    )
     return reopened, cursor.rowcount
 
 
@@ -150,9 +191,11 @@ def _insert_new(cursor, params: dict, inherit: bool) -> int:
     columns = ", ".join(f'"{c}"' for c in (*_IDENTITY, *_DETAILS))
     selected = ", ".join(f's."{c}"' for c in (*_IDENTITY, *_DETAILS))
     if inherit:
-        triage_from = (f" LEFT JOIN {_FINDINGS} d ON d.repository_id = %(repository)s"
-                       f" AND d.branch = %(default_branch)s AND d.triage <> %(untriaged)s"
-                       f" AND {_same_identity('d')}")
+        triage_from = (
+            f" LEFT JOIN {_FINDINGS} d ON d.repository_id = %(repository)s"
+            f" AND d.branch = %(default_branch)s AND d.triage <> %(untriaged)s"
+            f" AND {_same_identity('d')}"
+        )
         triage = "COALESCE(d.triage, %(untriaged)s), COALESCE(d.triage_reason, '')"
     else:
         triage_from, triage = "", "%(untriaged)s, ''"
@@ -167,18 +210,27 @@ def _insert_new(cursor, params: dict, inherit: bool) -> int:
         f"  SELECT id, %(created_kind)s AS kind, '{{}}'::jsonb AS data, 0 AS step FROM created"
         f"  UNION ALL SELECT id, %(inherited_kind)s, jsonb_build_object('triage', triage), 1 FROM created"
         f"  WHERE triage <> %(untriaged)s) e ORDER BY step, id",
-        {**params, "open": Finding.State.OPEN.value, "untriaged": Finding.Triage.UNTRIAGED.value,
-         "created_kind": FindingEvent.Kind.CREATED.value, "inherited_kind": FindingEvent.Kind.INHERITED.value})
+        {
+            **params,
+            "open": Finding.State.OPEN.value,
+            "untriaged": Finding.Triage.UNTRIAGED.value,
+            "created_kind": FindingEvent.Kind.CREATED.value,
+            "inherited_kind": FindingEvent.Kind.INHERITED.value,
+        },
+    )
     return cursor.rowcount
 
 
-def _fix_unseen(cursor, params: dict, outcomes: list[FileOutcome], present_paths: set[str],
-                report: IngestReport) -> None:
+def _fix_unseen(
+    cursor, params: dict, outcomes: list[FileOutcome], present_paths: set[str], report: IngestReport
+) -> None:
     """Open findings this scan did not see (every seen or new one now has last_seen = this scan): fixed when their
     rule ran on their file or the file is gone, untouched otherwise."""
-    cursor.execute(f"SELECT f.id, f.path, f.rule FROM {_FINDINGS} f WHERE {_OF_BRANCH} AND f.state = %(open)s"
-                   f" AND f.last_seen_id IS DISTINCT FROM %(scan)s ORDER BY f.id",
-                   {**params, "open": Finding.State.OPEN.value})
+    cursor.execute(
+        f"SELECT f.id, f.path, f.rule FROM {_FINDINGS} f WHERE {_OF_BRANCH} AND f.state = %(open)s"
+        f" AND f.last_seen_id IS DISTINCT FROM %(scan)s ORDER BY f.id",
+        {**params, "open": Finding.State.OPEN.value},
+    )
     ran = {o.path: o.rules_run for o in outcomes}
     fixed: list[int] = []
     for pk, path, rule in cursor.fetchall():
@@ -196,4 +248,5 @@ def _fix_unseen(cursor, params: dict, outcomes: list[FileOutcome], present_paths
         f"  WHERE id = ANY(%(ids)s::bigint[]) RETURNING id)"
         f" INSERT INTO {_EVENTS} {_EVENT_COLUMNS} SELECT id, %(kind)s, %(scan)s, NULL, '{{}}'::jsonb, %(now)s"
         f" FROM fixed ORDER BY id",
-        {**params, "state": Finding.State.FIXED.value, "ids": fixed, "kind": FindingEvent.Kind.FIXED.value})
+        {**params, "state": Finding.State.FIXED.value, "ids": fixed, "kind": FindingEvent.Kind.FIXED.value},
+    )

@@ -77,8 +77,9 @@ def bulk_triage(request):
         ids = [int(i) for i in request.POST.getlist("ids") if i.isdigit()]
         base = base.filter(pk__in=ids)
     try:
-        count = do_triage_findings(base, request.POST.get("decision", ""), request.POST.get("reason", ""),
-                                   acting_user=request.user)
+        count = do_triage_findings(
+            base, request.POST.get("decision", ""), request.POST.get("reason", ""), acting_user=request.user
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -87,8 +88,9 @@ def bulk_triage(request):
 
 
 def _finding_for(request, pk: int) -> tuple[Finding, object]:
-    finding = get_object_or_404(Finding.objects.select_related("repository__team", "assignee", "first_seen",
-                                                               "last_seen", "fixed_in"), pk=pk)
+    finding = get_object_or_404(
+        Finding.objects.select_related("repository__team", "assignee", "first_seen", "last_seen", "fixed_in"), pk=pk
+    )
     return finding, membership_for(request.user, finding.repository.team_id)
 
 
@@ -101,15 +103,26 @@ def finding_detail(request, pk: int):
 
     rule = catalogue().get(finding.rule)
     sections = parse_sections(rule.doc) if rule else {}
-    doc = {"what": sections.get("What it finds", ""), "why": sections.get("Why it breaks on ROCm", ""),
-           "instead": sections.get("Use instead", "")}
-    return render(request, "findings/detail.html", {
-        "finding": finding, "membership": membership, "can_triage": membership.can_write,
-        "code": _code_around(finding), "rule": rule, "doc": doc,
-        "events": finding.events.select_related("actor", "scan").order_by("-created", "-id")[:200],
-        "triage_choices": Finding.Triage.choices,
-        "members": get_user_model().objects.filter(memberships__team=finding.repository.team).order_by("username"),
-    })
+    doc = {
+        "what": sections.get("What it finds", ""),
+        "why": sections.get("Why it breaks on ROCm", ""),
+        "instead": sections.get("Use instead", ""),
+    }
+    return render(
+        request,
+        "findings/detail.html",
+        {
+            "finding": finding,
+            "membership": membership,
+            "can_triage": membership.can_write,
+            "code": _code_around(finding),
+            "rule": rule,
+            "doc": doc,
+            "events": finding.events.select_related("actor", "scan").order_by("-created", "-id")[:200],
+            "triage_choices": Finding.Triage.choices,
+            "members": get_user_model().objects.filter(memberships__team=finding.repository.team).order_by("username"),
+        },
+    )
 
 
 @require_POST
@@ -119,16 +132,28 @@ def triage(request, pk: int):
     require_write(membership)
     error = ""
     try:
-        do_triage_findings(Finding.objects.filter(pk=finding.pk), request.POST.get("decision", ""),
-                           request.POST.get("reason", ""), acting_user=request.user)
+        do_triage_findings(
+            Finding.objects.filter(pk=finding.pk),
+            request.POST.get("decision", ""),
+            request.POST.get("reason", ""),
+            acting_user=request.user,
+        )
     except ValidationError as exc:
         error = " ".join(exc.messages)
     finding.refresh_from_db()
     if request.htmx:
-        template = "findings/list.html#row" if request.POST.get("context") == "row" else \
-            "findings/detail.html#triage"
-        return render(request, template, {"row": finding, "finding": finding, "can_triage": True,
-                                          "triage_choices": Finding.Triage.choices, "error": error})
+        template = "findings/list.html#row" if request.POST.get("context") == "row" else "findings/detail.html#triage"
+        return render(
+            request,
+            template,
+            {
+                "row": finding,
+                "finding": finding,
+                "can_triage": True,
+                "triage_choices": Finding.Triage.choices,
+                "error": error,
+            },
+        )
     if error:
         messages.error(request, error)
     return redirect("findings:detail", pk=finding.pk)
@@ -141,8 +166,11 @@ def assign(request, pk: int):
     require_write(membership)
     assignee = None
     if request.POST.get("assignee"):
-        assignee = get_user_model().objects.filter(pk=request.POST["assignee"],
-                                                   memberships__team=finding.repository.team).first()
+        assignee = (
+            get_user_model()
+            .objects.filter(pk=request.POST["assignee"], memberships__team=finding.repository.team)
+            .first()
+        )
         if assignee is None:
             raise PermissionDenied(_("Only members of the team can be assigned."))
     do_assign_finding(finding, assignee, acting_user=request.user)
@@ -165,8 +193,11 @@ def _code_around(finding: Finding) -> list[tuple[int, str, bool]]:
     """(line number, text, is the finding's line) around the finding, from the stored source of its blob."""
     from portal.scans.models import BlobResult, ScannedFile
 
-    scanned = ScannedFile.objects.filter(scan_id=finding.last_seen_id, path=finding.path).values_list(
-        "blob_sha", flat=True).first()
+    scanned = (
+        ScannedFile.objects.filter(scan_id=finding.last_seen_id, path=finding.path)
+        .values_list("blob_sha", flat=True)
+        .first()
+    )
     if not scanned:
         return []
     source = BlobResult.objects.filter(blob_sha=scanned).exclude(source="").values_list("source", flat=True).first()

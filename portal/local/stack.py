@@ -51,10 +51,25 @@ def main() -> int:
             _say(f"database: private PostgreSQL {how} on {database.data} (socket {database.socket})")
         _manage(env, "migrate", "--noinput", quiet=True)
         _manage(env, "demo")
-        children.append(_spawn(env, [sys.executable, "-m", "celery", "-A", "portal", "worker", "--beat",
-                                     "--loglevel=WARNING", "--concurrency=1",
-                                     "--schedule", str(var_dir / "celerybeat-schedule")],
-                               log=var_dir / "worker.log"))
+        children.append(
+            _spawn(
+                env,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "portal",
+                    "worker",
+                    "--beat",
+                    "--loglevel=WARNING",
+                    "--concurrency=1",
+                    "--schedule",
+                    str(var_dir / "celerybeat-schedule"),
+                ],
+                log=var_dir / "worker.log",
+            )
+        )
         children.append(_spawn(env, [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]))
         _wait_until_serving(port, children, stopping)
         if not stopping:
@@ -64,8 +79,10 @@ def main() -> int:
         while not stopping:
             exited = [child for child in children if child.poll() is not None]
             if exited:
-                raise LaunchError(f"{_name(exited[0])} exited with code {exited[0].returncode}; see the output above"
-                                  f" and {var_dir / 'worker.log'}")
+                raise LaunchError(
+                    f"{_name(exited[0])} exited with code {exited[0].returncode}; see the output above"
+                    f" and {var_dir / 'worker.log'}"
+                )
             time.sleep(0.3)
         return 0
     except (LaunchError, postgres.EmbeddedPostgresError) as error:
@@ -107,14 +124,21 @@ def _check_port_free(port: int) -> None:
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:
-            raise LaunchError(f"port {port} on 127.0.0.1 is taken: stop what uses it, or run "
-                              f"`PORT={port + 1} make run`") from None
+            raise LaunchError(
+                f"port {port} on 127.0.0.1 is taken: stop what uses it, or run `PORT={port + 1} make run`"
+            ) from None
 
 
 def _manage(env: dict[str, str], *args: str, quiet: bool = False) -> None:
-    result = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env,
-                            stdout=subprocess.PIPE if quiet else None, stderr=subprocess.STDOUT if quiet else None,
-                            text=True, start_new_session=True)
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE if quiet else None,
+        stderr=subprocess.STDOUT if quiet else None,
+        text=True,
+        start_new_session=True,
+    )
     if result.returncode != 0:
         if quiet and result.stdout:
             sys.stderr.write(result.stdout)
@@ -128,9 +152,16 @@ def _die_with_parent() -> None:
 def _spawn(env: dict[str, str], args: list[str], log: Path | None = None) -> subprocess.Popen:
     output = open(log, "ab") if log else None  # noqa: SIM115 - the child keeps it open for its lifetime
     try:
-        return subprocess.Popen(args, cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=output,
-                                stderr=subprocess.STDOUT if output else None, start_new_session=True,
-                                preexec_fn=_die_with_parent)
+        return subprocess.Popen(
+            args,
+            cwd=BASE_DIR,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT if output else None,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
     finally:
         if output:
             output.close()

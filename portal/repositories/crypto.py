@@ -26,8 +26,10 @@ class CredentialsUnreadable(ValueError):
     """A stored secret that none of the configured keys decrypts (a key was dropped too early, or is wrong)."""
 
     def __init__(self):
-        super().__init__("stored credentials cannot be decrypted with any key in ROCPORT_CREDENTIALS_KEYS (or "
-                         "ROCPORT_CREDENTIALS_KEY): the key they were written with was removed or changed")
+        super().__init__(
+            "stored credentials cannot be decrypted with any key in ROCPORT_CREDENTIALS_KEYS (or "
+            "ROCPORT_CREDENTIALS_KEY): the key they were written with was removed or changed"
+        )
 
 
 def _keys() -> list[bytes]:

@@ -11,8 +11,11 @@ from portal.repositories.urlcheck import validate_clone_url
 
 class RepositoryForm(forms.ModelForm):
     credentials_secret = forms.CharField(
-        required=False, widget=forms.PasswordInput(render_value=False), label="Token, password or SSH private key",
-        help_text="Stored encrypted; never shown again. Leave empty for a public repository.")
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        label="Token, password or SSH private key",
+        help_text="Stored encrypted; never shown again. Leave empty for a public repository.",
+    )
 
     class Meta:
         model = Repository

@@ -88,7 +88,7 @@ class GitSession:
             "GIT_ASKPASS": str(self._askpass()),
             "SSH_ASKPASS": "/bin/false",
             "GIT_SSH_COMMAND": f"ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new "
-                               f"-o UserKnownHostsFile={self.home / 'known_hosts'}",
+            f"-o UserKnownHostsFile={self.home / 'known_hosts'}",
         }
         if self.credentials:
             username, secret = self.credentials
@@ -139,8 +139,15 @@ class GitSession:
             raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s")
         cmd = ["git", *self._config(), *args]
         # Bytes, decoded below: text mode would turn a "\r" in a path into "\n" (universal newlines)
-        process = subprocess.Popen(cmd, cwd=cwd or self.work, env=self._env(), stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        process = subprocess.Popen(
+            cmd,
+            cwd=cwd or self.work,
+            env=self._env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
         too_large = threading.Event()
         if watch_size:
             threading.Thread(target=self._watch_size, args=(process, too_large), daemon=True).start()
@@ -148,13 +155,16 @@ class GitSession:
             raw_out, raw_err = process.communicate(timeout=remaining)
         except subprocess.TimeoutExpired:
             _kill(process)
-            raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s") \
-                from None
+            raise CloneError(
+                "timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s"
+            ) from None
         # surrogateescape: a path that is not UTF-8 decodes as os.walk decodes it, instead of raising
         stdout, stderr = (raw.decode("utf-8", "surrogateescape") for raw in (raw_out, raw_err))
         if too_large.is_set():
-            raise CloneError("repo_too_large", f"the repository is larger than "
-                                               f"{settings.ROCPORT_CLONE_MAX_BYTES} bytes (ROCPORT_CLONE_MAX_BYTES)")
+            raise CloneError(
+                "repo_too_large",
+                f"the repository is larger than {settings.ROCPORT_CLONE_MAX_BYTES} bytes (ROCPORT_CLONE_MAX_BYTES)",
+            )
         if process.returncode != 0:
             raise classify(stderr, self.url)
         return stdout
@@ -227,16 +237,22 @@ class GitSession:
             files += 1
             size += int(length)
             if len(path) > MAX_PATH_CHARS:
-                raise CloneError("path_too_long", f"the path {path[:60]!r}... is longer than {MAX_PATH_CHARS} "
-                                                  "characters")
+                raise CloneError(
+                    "path_too_long", f"the path {path[:60]!r}... is longer than {MAX_PATH_CHARS} characters"
+                )
             if mode in ("100644", "100755") and _storable(path):
                 blobs[path] = sha
         if files > settings.ROCPORT_CLONE_MAX_FILES:
-            raise CloneError("repo_too_large", f"the commit has {files} files, more than "
-                                               f"{settings.ROCPORT_CLONE_MAX_FILES} (ROCPORT_CLONE_MAX_FILES)")
+            raise CloneError(
+                "repo_too_large",
+                f"the commit has {files} files, more than {settings.ROCPORT_CLONE_MAX_FILES} (ROCPORT_CLONE_MAX_FILES)",
+            )
         if size > settings.ROCPORT_CLONE_MAX_BYTES:
-            raise CloneError("repo_too_large", f"the commit's files hold {size} bytes, more than "
-                                               f"{settings.ROCPORT_CLONE_MAX_BYTES} (ROCPORT_CLONE_MAX_BYTES)")
+            raise CloneError(
+                "repo_too_large",
+                f"the commit's files hold {size} bytes, more than "
+                f"{settings.ROCPORT_CLONE_MAX_BYTES} (ROCPORT_CLONE_MAX_BYTES)",
+            )
         return blobs
 
     def _renames(self, previous: str, commit: str) -> dict[str, str]:
@@ -265,12 +281,30 @@ def classify(stderr: str, url: str) -> CloneError:
     first = next((line.strip() for line in stderr.splitlines() if line.strip()), "git failed")
     first = first.replace(url, "<repository>")[:300]
     first = first.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # storable, whatever git printed
-    if any(s in text for s in ("authentication failed", "could not read username", "could not read password",
-                               "permission denied (publickey", "http basic: access denied",
-                               "invalid username or password", "403")):
+    if any(
+        s in text
+        for s in (
+            "authentication failed",
+            "could not read username",
+            "could not read password",
+            "permission denied (publickey",
+            "http basic: access denied",
+            "invalid username or password",
+            "403",
+        )
+    ):
         return CloneError("auth_failed", "the repository refused the credentials (or needs some)")
-    if any(s in text for s in ("not our ref", "unadvertised object", "couldn't find remote ref",
-                               "no such remote ref", "bad object", "did not send all necessary objects")):
+    if any(
+        s in text
+        for s in (
+            "not our ref",
+            "unadvertised object",
+            "couldn't find remote ref",
+            "no such remote ref",
+            "bad object",
+            "did not send all necessary objects",
+        )
+    ):
         return CloneError("commit_not_found", f"the commit or ref is not in the repository ({first})")
     if "transport" in text and "not allowed" in text:
         return CloneError("protocol_not_allowed", "this URL's protocol is not allowed on this server")
@@ -321,5 +355,10 @@ def _tree_size(root: Path) -> int:
 def remove_tree(root: Path) -> None:
     """Remove `root` whatever its depth: shutil.rmtree recurses once per level in Python 3.11 and raises
     RecursionError on a 1,000-deep checkout (leaving it on disk); rm walks iteratively."""
-    subprocess.run(["rm", "-rf", "--", str(root)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        ["rm", "-rf", "--", str(root)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )

@@ -47,8 +47,11 @@ class Repository(models.Model):
         from django.utils import timezone
 
         secrets_ = [self.webhook_secret]
-        if self.previous_webhook_secret and self.previous_secret_expires and \
-                self.previous_secret_expires > timezone.now():
+        if (
+            self.previous_webhook_secret
+            and self.previous_secret_expires
+            and self.previous_secret_expires > timezone.now()
+        ):
             secrets_.append(self.previous_webhook_secret)
         return secrets_
 

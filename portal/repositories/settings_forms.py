@@ -16,18 +16,27 @@ from portal.statuses.models import PROVIDER_CHOICES
 
 
 class RepositorySettingsForm(forms.ModelForm):
-    tracked = forms.CharField(required=False, label=_("Other tracked branches"),
-                              help_text=_("Comma-separated; pushes to them are scanned too."))
+    tracked = forms.CharField(
+        required=False,
+        label=_("Other tracked branches"),
+        help_text=_("Comma-separated; pushes to them are scanned too."),
+    )
     credentials_secret = forms.CharField(
-        required=False, widget=forms.PasswordInput(render_value=False), label=_("New token, password or SSH key"),
-        help_text=_("Write-only: the stored one is never shown. Leave empty to keep it."))
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        label=_("New token, password or SSH key"),
+        help_text=_("Write-only: the stored one is never shown. Leave empty to keep it."),
+    )
     clear_credentials = forms.BooleanField(required=False, label=_("Remove the stored credentials"))
 
     class Meta:
         model = Repository
         fields = ["clone_url", "default_branch", "credentials_username"]
-        labels = {"clone_url": _("Clone URL"), "default_branch": _("Default branch"),
-                  "credentials_username": _("Username (for https)")}
+        labels = {
+            "clone_url": _("Clone URL"),
+            "default_branch": _("Default branch"),
+            "credentials_username": _("Username (for https)"),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -48,8 +57,9 @@ class RepositorySettingsForm(forms.ModelForm):
         if self.cleaned_data.get("clear_credentials"):
             repository.credentials_encrypted, repository.credentials_username = "", ""
         elif self.cleaned_data.get("credentials_secret"):
-            repository.set_credentials(self.cleaned_data.get("credentials_username", ""),
-                                       self.cleaned_data["credentials_secret"])
+            repository.set_credentials(
+                self.cleaned_data.get("credentials_username", ""), self.cleaned_data["credentials_secret"]
+            )
         if commit:
             repository.save()
         return repository
@@ -72,32 +82,60 @@ class CommitStatusForm(forms.Form):
 
     enabled = forms.BooleanField(required=False, label=_("Post commit statuses"))
     provider = forms.ChoiceField(label=_("Git host"), choices=PROVIDER_CHOICES)
-    api_url = forms.CharField(required=False, max_length=500, label=_("API base URL"),
-                              help_text=_("GitHub: https://api.github.com; GitLab: https://gitlab.com/api/v4; "
-                                          "Gitea and Forgejo: the instance's URL followed by /api/v1. Empty: "
-                                          "derived from the clone URL."))
-    project = forms.CharField(required=False, max_length=300, label=_("Project"),
-                              help_text=_("owner/repository; on GitLab the project's numeric id or full path. "
-                                          "Empty: derived from the clone URL."))
-    token = forms.CharField(required=False, widget=forms.PasswordInput(render_value=False), label=_("New token"),
-                            help_text=_("Write-only: the stored one is never shown. Leave empty to keep it. It "
-                                        "needs permission to write commit statuses."))
+    api_url = forms.CharField(
+        required=False,
+        max_length=500,
+        label=_("API base URL"),
+        help_text=_(
+            "GitHub: https://api.github.com; GitLab: https://gitlab.com/api/v4; "
+            "Gitea and Forgejo: the instance's URL followed by /api/v1. Empty: "
+            "derived from the clone URL."
+        ),
+    )
+    project = forms.CharField(
+        required=False,
+        max_length=300,
+        label=_("Project"),
+        help_text=_(
+            "owner/repository; on GitLab the project's numeric id or full path. Empty: derived from the clone URL."
+        ),
+    )
+    token = forms.CharField(
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        label=_("New token"),
+        help_text=_(
+            "Write-only: the stored one is never shown. Leave empty to keep it. It "
+            "needs permission to write commit statuses."
+        ),
+    )
     clear_token = forms.BooleanField(required=False, label=_("Remove the stored token"))
-    threshold = forms.ChoiceField(label=_("Fail the status for new findings at or above"),
-                                  choices=[(name, name) for name in SEVERITY_RANK], initial="high")
+    threshold = forms.ChoiceField(
+        label=_("Fail the status for new findings at or above"),
+        choices=[(name, name) for name in SEVERITY_RANK],
+        initial="high",
+    )
 
     def __init__(self, *args, repository: Repository, config=None, **kwargs):
         from portal.statuses import providers
 
         self.repository, self.config = repository, config
         if config is not None:
-            initial = {"enabled": config.enabled, "provider": config.provider, "api_url": config.api_url,
-                       "project": config.project, "threshold": config.threshold}
+            initial = {
+                "enabled": config.enabled,
+                "provider": config.provider,
+                "api_url": config.api_url,
+                "project": config.project,
+                "threshold": config.threshold,
+            }
         else:
             provider = providers.guess_provider(repository.clone_url)
-            initial = {"provider": provider, "threshold": "high",
-                       "api_url": providers.default_api_url(provider, repository.clone_url),
-                       "project": providers.default_project(provider, repository.clone_url)}
+            initial = {
+                "provider": provider,
+                "threshold": "high",
+                "api_url": providers.default_api_url(provider, repository.clone_url),
+                "project": providers.default_project(provider, repository.clone_url),
+            }
         kwargs.setdefault("initial", initial)
         super().__init__(*args, **kwargs)
 
@@ -126,8 +164,9 @@ class CommitStatusForm(forms.Form):
         if not valid or any(ch.isspace() for ch in project) or ".." in project:
             self.add_error("project", _("Enter owner/repository (on GitLab: the project's id or full path)."))
         data["project"] = project
-        has_token = bool(data.get("token")) or (self.config is not None and bool(self.config.token_encrypted)
-                                                and not data.get("clear_token"))
+        has_token = bool(data.get("token")) or (
+            self.config is not None and bool(self.config.token_encrypted) and not data.get("clear_token")
+        )
         if data.get("enabled") and not has_token:
             self.add_error("token", _("Commit statuses need a token: enter one, or leave statuses off."))
         return data

@@ -35,7 +35,7 @@ def validate_clone_url(url: str) -> str:
     if local:
         if not settings.ROCPORT_ALLOW_LOCAL_REPOS:
             raise ValidationError("Local repositories (file:// or a path) are not allowed on this server.")
-        path = Path(url[len("file://"):] if url.startswith("file://") else url)
+        path = Path(url[len("file://") :] if url.startswith("file://") else url)
         try:
             exists = path.exists()
         except OSError:  # a name too long for the file system: no repository there either
@@ -51,8 +51,9 @@ def validate_clone_url(url: str) -> str:
             if scheme not in ALLOWED_SCHEMES:
                 raise ValidationError(f"Use an https://, ssh:// or git:// URL (not {scheme or 'a bare path'}).")
             if urlsplit(url).password:
-                raise ValidationError("Do not put a password in the URL: use the credentials field, which is "
-                                      "encrypted.")
+                raise ValidationError(
+                    "Do not put a password in the URL: use the credentials field, which is encrypted."
+                )
         host = host_of(url)
         user = "" if _SCP_LIKE.match(url) else (urlsplit(url).username or "")
     except ValueError:  # urlsplit refuses some malformed URLs ("https://[abc/") outright
@@ -78,5 +79,7 @@ def check_host_is_public(host: str) -> None:
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%")[0])
         if not address.is_global:
-            raise ValidationError(f"The host {host!r} resolves to a private or local address ({address}); "
-                                  "cloning from it is not allowed on this server.")
+            raise ValidationError(
+                f"The host {host!r} resolves to a private or local address ({address}); "
+                "cloning from it is not allowed on this server."
+            )

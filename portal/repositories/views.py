@@ -46,18 +46,31 @@ def repository_list(request):
     from portal.findings import rollups
 
     newest = Scan.objects.filter(repository=OuterRef("pk")).order_by("-created", "-id").values("pk")[:1]
-    finished = (Scan.objects.filter(repository=OuterRef("pk"), branch=OuterRef("default_branch"),
-                                    status=ScanStatus.FINISHED).order_by("-created", "-id").values("pk")[:1])
+    finished = (
+        Scan.objects.filter(repository=OuterRef("pk"), branch=OuterRef("default_branch"), status=ScanStatus.FINISHED)
+        .order_by("-created", "-id")
+        .values("pk")[:1]
+    )
     repositories = list(
-        Repository.objects.filter(team__memberships__user=request.user).select_related("team")
-        .annotate(newest_scan_id=Subquery(newest), finished_scan_id=Subquery(finished),
-                  rollup_open=rollups.of_default_branch("open_total"), rollup_scan_id=rollups.of_default_branch("scan_id"))
-        .order_by("team__name", "name"))
-    stale = {(r.pk, r.default_branch): r.finished_scan_id for r in repositories
-             if r.finished_scan_id and (r.rollup_open is None or r.rollup_scan_id != r.finished_scan_id)}
+        Repository.objects.filter(team__memberships__user=request.user)
+        .select_related("team")
+        .annotate(
+            newest_scan_id=Subquery(newest),
+            finished_scan_id=Subquery(finished),
+            rollup_open=rollups.of_default_branch("open_total"),
+            rollup_scan_id=rollups.of_default_branch("scan_id"),
+        )
+        .order_by("team__name", "name")
+    )
+    stale = {
+        (r.pk, r.default_branch): r.finished_scan_id
+        for r in repositories
+        if r.finished_scan_id and (r.rollup_open is None or r.rollup_scan_id != r.finished_scan_id)
+    }
     rebuilt = {pk: rollup.open_total for (pk, _branch), rollup in rollups.fresh(stale, {}).items()}
-    scans = Scan.objects.only(*_LISTED_SCAN_FIELDS).in_bulk({r.newest_scan_id for r in repositories
-                                                             if r.newest_scan_id})
+    scans = Scan.objects.only(*_LISTED_SCAN_FIELDS).in_bulk(
+        {r.newest_scan_id for r in repositories if r.newest_scan_id}
+    )
     rows = []
     for repo in repositories:
         repo.open_findings = rebuilt.get(repo.pk, repo.rollup_open or 0) if repo.finished_scan_id else 0
@@ -73,8 +86,11 @@ def repository_detail(request, pk: int):
     repository, membership = get_repository_for_user(request, pk)
     page = Paginator(repository.scans.order_by("-created", "-id"), 50).get_page(request.GET.get("page"))
     deliveries = repository.deliveries.select_related("scan")[:20]
-    return render(request, "repositories/detail.html",
-                  {"repository": repository, "page": page, "membership": membership, "deliveries": deliveries})
+    return render(
+        request,
+        "repositories/detail.html",
+        {"repository": repository, "page": page, "membership": membership, "deliveries": deliveries},
+    )
 
 
 @login_required
@@ -90,8 +106,10 @@ def add_repository(request, team_id: int):
         except DuplicateName:
             form.add_error("name", DUPLICATE_NAME)
         else:
-            messages.success(request, _("Repository %(name)s registered. Start its first scan from here.")
-                             % {"name": repository.name})
+            messages.success(
+                request,
+                _("Repository %(name)s registered. Start its first scan from here.") % {"name": repository.name},
+            )
             return redirect("dashboards:repository", pk=repository.pk)
     return render(request, "repositories/add.html", {"form": form, "team": membership.team})
 
@@ -112,15 +130,27 @@ def repository_settings(request, pk: int):
             messages.success(request, done)
             return redirect("repositories:settings", pk=pk)
     base = settings.SITE_URL.rstrip("/")
-    endpoints = [(name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", steps)
-                 for provider, name, steps in _SETUP]
-    return render(request, "repositories/settings.html", {
-        "repository": repository, "membership": membership, "endpoints": endpoints, "form": page.form,
-        "member_form": page.member_form, "rejections": repository.webhook_rejections.count(),
-        "status_form": page.status_form, "status_config": page.status_config,
-        "status_post": repository.status_posts.select_related("scan").order_by("-updated", "-id").first(),
-        "members": repository.team.memberships.select_related("user").order_by("user__username"),
-        "is_admin": membership.role == Membership.Role.ADMIN})
+    endpoints = [
+        (name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", steps)
+        for provider, name, steps in _SETUP
+    ]
+    return render(
+        request,
+        "repositories/settings.html",
+        {
+            "repository": repository,
+            "membership": membership,
+            "endpoints": endpoints,
+            "form": page.form,
+            "member_form": page.member_form,
+            "rejections": repository.webhook_rejections.count(),
+            "status_form": page.status_form,
+            "status_config": page.status_config,
+            "status_post": repository.status_posts.select_related("scan").order_by("-updated", "-id").first(),
+            "members": repository.team.memberships.select_related("user").order_by("user__username"),
+            "is_admin": membership.role == Membership.Role.ADMIN,
+        },
+    )
 
 
 class _SettingsPage:
@@ -181,20 +211,41 @@ def require_admin(membership) -> None:
         raise PermissionDenied(_("only team admins manage members"))
 
 
-_SETTINGS_ACTIONS = {"rotate": _rotate_secret, "repository": _save_repository, "commit_status": _save_commit_status,
-                     "member": _save_member, "remove_member": _remove_member}
+_SETTINGS_ACTIONS = {
+    "rotate": _rotate_secret,
+    "repository": _save_repository,
+    "commit_status": _save_commit_status,
+    "member": _save_member,
+    "remove_member": _remove_member,
+}
 
 
 _SETUP = (
-    ("github", "GitHub", "Settings → Webhooks → Add webhook. Payload URL: the URL above; Content type: "
-                         "application/json; Secret: the secret; events: Just the push event."),
-    ("gitlab", "GitLab", "Settings → Webhooks → Add new webhook. URL: the URL above; Secret token: the secret; "
-                         "Trigger: Push events (and Tag push events if you like)."),
-    ("gitea", "Gitea", "Settings → Webhooks → Add Webhook → Gitea. Target URL: the URL above; HTTP method POST; "
-                       "POST content type application/json; Secret: the secret; Trigger on: Push events "
-                       "(add Delete events so that branch deletions are seen)."),
-    ("forgejo", "Forgejo", "Settings → Webhooks → Add webhook → Forgejo. Target URL: the URL above; Secret: the "
-                           "secret; Trigger on: Push events and Delete events."),
+    (
+        "github",
+        "GitHub",
+        "Settings → Webhooks → Add webhook. Payload URL: the URL above; Content type: "
+        "application/json; Secret: the secret; events: Just the push event.",
+    ),
+    (
+        "gitlab",
+        "GitLab",
+        "Settings → Webhooks → Add new webhook. URL: the URL above; Secret token: the secret; "
+        "Trigger: Push events (and Tag push events if you like).",
+    ),
+    (
+        "gitea",
+        "Gitea",
+        "Settings → Webhooks → Add Webhook → Gitea. Target URL: the URL above; HTTP method POST; "
+        "POST content type application/json; Secret: the secret; Trigger on: Push events "
+        "(add Delete events so that branch deletions are seen).",
+    ),
+    (
+        "forgejo",
+        "Forgejo",
+        "Settings → Webhooks → Add webhook → Forgejo. Target URL: the URL above; Secret: the "
+        "secret; Trigger on: Push events and Delete events.",
+    ),
 )
 
 

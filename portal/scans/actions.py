@@ -9,8 +9,15 @@ from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import Scan
 
 
-def do_create_scan(repository, *, branch: str = "", commit_sha: str = "", ref: str = "",
-                   trigger: str = ScanTrigger.MANUAL, enqueue: bool = True) -> Scan:
+def do_create_scan(
+    repository,
+    *,
+    branch: str = "",
+    commit_sha: str = "",
+    ref: str = "",
+    trigger: str = ScanTrigger.MANUAL,
+    enqueue: bool = True,
+) -> Scan:
     """A queued Scan row, older unfinished scans of the branch superseded (and announced as ended: a git host
     showing their "pending" status gets a verdict), the task sent after commit."""
     from portal.scans import signals
@@ -18,8 +25,13 @@ def do_create_scan(repository, *, branch: str = "", commit_sha: str = "", ref: s
     from portal.scans.tasks import scan_repository
 
     with transaction.atomic():
-        scan = Scan.objects.create(repository=repository, branch=branch or repository.default_branch,
-                                   commit_sha=commit_sha, ref=ref, trigger=trigger)
+        scan = Scan.objects.create(
+            repository=repository,
+            branch=branch or repository.default_branch,
+            commit_sha=commit_sha,
+            ref=ref,
+            trigger=trigger,
+        )
         for older in Scan.objects.select_related("repository").filter(pk__in=Scan.objects.supersede_older(scan)):
             _announce(signals.scan_ended, older)
         if enqueue:
@@ -55,26 +67,50 @@ def do_ingest_upload(repository, upload, *, commit_sha: str, branch: str, acting
         # Uploads of one repository one at a time: two ingestions of a branch would race on finding identities.
         Repository.objects.select_for_update().filter(pk=repository.pk).exists()
         first = not Scan.objects.filter(repository=repository, branch=branch, status=ScanStatus.FINISHED).exists()
-        scan = Scan.objects.create(repository=repository, branch=branch, commit_sha=commit_sha,
-                                   trigger=ScanTrigger.UPLOAD, status=ScanStatus.INGESTING, attempts=1, started=now,
-                                   heartbeat=now, files_total=len(upload.files), files_done=len(upload.files))
+        scan = Scan.objects.create(
+            repository=repository,
+            branch=branch,
+            commit_sha=commit_sha,
+            trigger=ScanTrigger.UPLOAD,
+            status=ScanStatus.INGESTING,
+            attempts=1,
+            started=now,
+            heartbeat=now,
+            files_total=len(upload.files),
+            files_done=len(upload.files),
+        )
         outcomes, files = [], []
         for data in upload.files:
-            _record(scan, data, data["path"], {}, outcomes, files, enabled, rules_run, reused=False,
-                    translation=upload.translations.get(data["path"]))
+            _record(
+                scan,
+                data,
+                data["path"],
+                {},
+                outcomes,
+                files,
+                enabled,
+                rules_run,
+                reused=False,
+                translation=upload.translations.get(data["path"]),
+            )
         scanned = {data["path"] for data in upload.files}
         if upload.tree is not None:
             present = upload.tree | scanned
         else:
-            present = scanned | set(Finding.objects.filter(repository=repository, branch=branch)
-                                    .values_list("path", flat=True).distinct())
+            present = scanned | set(
+                Finding.objects.filter(repository=repository, branch=branch).values_list("path", flat=True).distinct()
+            )
         ScannedFile.objects.bulk_create(files, batch_size=2000)
         report = tracking.ingest(scan, outcomes, present, {}, first_scan_of_branch=first)
         summary = _summary(scan, files, report)
-        summary["upload"] = {"by": acting_user.get_username(), "tool_version": upload.tool_version,
-                             "tree": upload.tree is not None}
-        Scan.objects.filter(pk=scan.pk).update(status=ScanStatus.FINISHED, finished=timezone.now(),
-                                               heartbeat=timezone.now(), summary=summary)
+        summary["upload"] = {
+            "by": acting_user.get_username(),
+            "tool_version": upload.tool_version,
+            "tree": upload.tree is not None,
+        }
+        Scan.objects.filter(pk=scan.pk).update(
+            status=ScanStatus.FINISHED, finished=timezone.now(), heartbeat=timezone.now(), summary=summary
+        )
         _announce(signals.scan_started, scan)
         finished = Scan.objects.select_related("repository").get(pk=scan.pk)
         _announce(signals.scan_ended, finished)

@@ -59,8 +59,13 @@ class Share:
         if not isinstance(summary, dict) or not isinstance(summary.get("files"), dict):
             return None
         files = {k: int(v) for k, v in summary["files"].items()}
-        return cls(str(summary.get("target") or ""), sum(files.get(s, 0) for s in BUILDS),
-                   files.get("compiles-with-stubs", 0), files.get("fails", 0), files.get("not-checked", 0))
+        return cls(
+            str(summary.get("target") or ""),
+            sum(files.get(s, 0) for s in BUILDS),
+            files.get("compiles-with-stubs", 0),
+            files.get("fails", 0),
+            files.get("not-checked", 0),
+        )
 
 
 def for_file_page(check: dict | None, path: str) -> dict:
@@ -68,8 +73,9 @@ def for_file_page(check: dict | None, path: str) -> dict:
     the side-by-side view), the ones located in other files (the unit's), and the counts by kind."""
     if not check:
         return {"check": None}
-    diagnostics = [dict(d, kind_label=KIND_LABELS.get(d.get("kind"), d.get("kind"))) for d in check.get("diagnostics")
-                   or []]
+    diagnostics = [
+        dict(d, kind_label=KIND_LABELS.get(d.get("kind"), d.get("kind"))) for d in check.get("diagnostics") or []
+    ]
     here: dict[int, list[dict]] = {}
     elsewhere = []
     for d in diagnostics:
@@ -78,6 +84,12 @@ def for_file_page(check: dict | None, path: str) -> dict:
         else:
             elsewhere.append(d)
     counts = [(KIND_LABELS.get(kind, kind), n) for kind, n in sorted((check.get("counts") or {}).items())]
-    return {"check": check, "status": check.get("status", ""),
-            "status_label": STATUS_LABELS.get(check.get("status"), check.get("status")),
-            "here": here, "here_count": sum(len(v) for v in here.values()), "elsewhere": elsewhere, "counts": counts}
+    return {
+        "check": check,
+        "status": check.get("status", ""),
+        "status_label": STATUS_LABELS.get(check.get("status"), check.get("status")),
+        "here": here,
+        "here_count": sum(len(v) for v in here.values()),
+        "elsewhere": elsewhere,
+        "counts": counts,
+    }

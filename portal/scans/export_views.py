@@ -19,8 +19,7 @@ from portal.scans import exports
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
 
-CONTENT_TYPES = {"sarif": "application/sarif+json", "csv": "text/csv; charset=utf-8",
-                 "json": "application/json"}
+CONTENT_TYPES = {"sarif": "application/sarif+json", "csv": "text/csv; charset=utf-8", "json": "application/json"}
 
 
 @require_GET
@@ -33,16 +32,22 @@ def export(request, pk: int, kind: str):
     scan = get_object_or_404(Scan.objects.select_related("repository__team"), pk=pk)
     membership_for(user, scan.repository.team_id)  # 404 for another team's scan
     if scan.status != ScanStatus.FINISHED:
-        return HttpResponse(_("This scan has not finished; its findings can be downloaded once it has."),
-                            status=409, content_type="text/plain; charset=utf-8")
+        return HttpResponse(
+            _("This scan has not finished; its findings can be downloaded once it has."),
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
     links = _links(request)
     if kind == "sarif":
         body = exports.sarif_stream(scan, exports.findings_as_of(scan, exports.SARIF_FILTERS, user), links)
     else:
         filters = Filters.from_query(request.GET)
         query = exports.findings_as_of(scan, filters, user)
-        body = (exports.csv_stream(scan, query, filters.sort, links) if kind == "csv"
-                else exports.json_stream(scan, query, filters, links))
+        body = (
+            exports.csv_stream(scan, query, filters.sort, links)
+            if kind == "csv"
+            else exports.json_stream(scan, query, filters, links)
+        )
     response = StreamingHttpResponse(body, content_type=CONTENT_TYPES[kind])
     response["Content-Disposition"] = content_disposition_header(True, exports.file_name(scan, kind))
     response["Cache-Control"] = "private, no-store"  # a team's findings: no shared cache keeps them
@@ -54,8 +59,11 @@ def _user(request):
     if tokens.bearer(request):
         token = tokens.token_for_request(request)
         if token is None:
-            response = HttpResponse(_("The token is not valid (unknown, revoked, or its user is inactive)."),
-                                    status=401, content_type="text/plain; charset=utf-8")
+            response = HttpResponse(
+                _("The token is not valid (unknown, revoked, or its user is inactive)."),
+                status=401,
+                content_type="text/plain; charset=utf-8",
+            )
             response["WWW-Authenticate"] = 'Bearer realm="rocport"'
             return response
         return token.user
@@ -71,6 +79,8 @@ def _links(request) -> exports.Links:
         before, _sep, after = url.rpartition(f"/{sample}/")
         return f"{before}/{placeholder}/{after}"
 
-    return exports.Links(rules=request.build_absolute_uri(reverse("catalogue:rules")),
-                         rule_template=template("catalogue:rule", "ROC000", "{code}"),
-                         finding_template=template("findings:detail", 0, "{pk}"))
+    return exports.Links(
+        rules=request.build_absolute_uri(reverse("catalogue:rules")),
+        rule_template=template("catalogue:rule", "ROC000", "{code}"),
+        finding_template=template("findings:detail", 0, "{pk}"),
+    )

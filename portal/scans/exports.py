@@ -30,14 +30,36 @@ from portal.scans.models import Scan
 CHUNK = 1000
 SARIF_FILTERS = queries.Filters(state="open", sort="path")
 # CSV and JSON keys: stable identifiers for scripts and spreadsheets, so they are not translated.
-FIELDS = ("id", "repository", "branch", "path", "line", "column", "end_line", "end_column", "rule", "name", "risk",
-          "severity", "state", "triage", "triage_reason", "assignee", "suppressed", "message", "snippet",
-          "fingerprint", "occurrence", "first_seen_scan", "last_seen_scan", "url")
+FIELDS = (
+    "id",
+    "repository",
+    "branch",
+    "path",
+    "line",
+    "column",
+    "end_line",
+    "end_column",
+    "rule",
+    "name",
+    "risk",
+    "severity",
+    "state",
+    "triage",
+    "triage_reason",
+    "assignee",
+    "suppressed",
+    "message",
+    "snippet",
+    "fingerprint",
+    "occurrence",
+    "first_seen_scan",
+    "last_seen_scan",
+    "url",
+)
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets (OWASP "CSV Injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _OPEN, _FIXED = Finding.State.OPEN.value, Finding.State.FIXED.value
-_CREATED, _FIXED_EVENT, _REOPENED = (FindingEvent.Kind.CREATED, FindingEvent.Kind.FIXED,
-                                     FindingEvent.Kind.REOPENED)
+_CREATED, _FIXED_EVENT, _REOPENED = (FindingEvent.Kind.CREATED, FindingEvent.Kind.FIXED, FindingEvent.Kind.REOPENED)
 
 
 @dataclass
@@ -60,23 +82,32 @@ def findings_as_of(scan, filters: queries.Filters, user) -> QuerySet:
     wanted = filters.state
     narrowed = replace(filters, repository=scan.repository_id, branch=scan.branch, state="")
     base = queries.filtered([scan.repository.team_id], narrowed, user)
-    newest = not Scan.objects.filter(repository_id=scan.repository_id, branch=scan.branch, pk__gt=scan.pk,
-                                     status=ScanStatus.FINISHED).exists()
+    newest = not Scan.objects.filter(
+        repository_id=scan.repository_id, branch=scan.branch, pk__gt=scan.pk, status=ScanStatus.FINISHED
+    ).exists()
     if newest and wanted in (_OPEN, _FIXED):
         # Nothing has changed a state since this scan: the current state is the answer, read along the findings
         # list's own index (state before the sort key) with no per-row lookup of events.
         return base.filter(state=wanted).annotate(state_at_scan=Value(wanted, output_field=CharField()))
-    last_change = (FindingEvent.objects.filter(finding=OuterRef("pk"), scan_id__lte=scan.pk,
-                                               kind__in=(_CREATED, _FIXED_EVENT, _REOPENED))
-                   .order_by("-scan_id", "-id").values("kind")[:1])
+    last_change = (
+        FindingEvent.objects.filter(
+            finding=OuterRef("pk"), scan_id__lte=scan.pk, kind__in=(_CREATED, _FIXED_EVENT, _REOPENED)
+        )
+        .order_by("-scan_id", "-id")
+        .values("kind")[:1]
+    )
     known_by_then = Q(lifecycle__isnull=True, first_seen_id__lte=scan.pk)
-    query = base.annotate(lifecycle=Subquery(last_change)).annotate(state_at_scan=Case(
-        When(lifecycle__in=(_CREATED, _REOPENED), then=Value(_OPEN)),
-        When(lifecycle=_FIXED_EVENT, then=Value(_FIXED)),
-        # Rows without lifecycle events (made outside the tracking, e.g. imported): judged from the row itself.
-        When(known_by_then & (Q(state=_OPEN) | Q(fixed_in_id__gt=scan.pk)), then=Value(_OPEN)),
-        When(known_by_then, then=Value(_FIXED)),
-        default=Value(""), output_field=CharField()))
+    query = base.annotate(lifecycle=Subquery(last_change)).annotate(
+        state_at_scan=Case(
+            When(lifecycle__in=(_CREATED, _REOPENED), then=Value(_OPEN)),
+            When(lifecycle=_FIXED_EVENT, then=Value(_FIXED)),
+            # Rows without lifecycle events (made outside the tracking, e.g. imported): judged from the row itself.
+            When(known_by_then & (Q(state=_OPEN) | Q(fixed_in_id__gt=scan.pk)), then=Value(_OPEN)),
+            When(known_by_then, then=Value(_FIXED)),
+            default=Value(""),
+            output_field=CharField(),
+        )
+    )
     if wanted in (_OPEN, _FIXED):
         return query.filter(state_at_scan=wanted)
     return query.exclude(state_at_scan="")  # not yet seen by this scan
@@ -98,15 +129,29 @@ def chunks(query: QuerySet, sort: str, size: int | None = None) -> Iterator[list
 
 def row(finding: Finding, scan, links: Links) -> dict:
     return {
-        "id": finding.pk, "repository": scan.repository.name, "branch": finding.branch, "path": finding.path,
-        "line": finding.line, "column": finding.column, "end_line": finding.end_line,
-        "end_column": finding.end_column, "rule": finding.rule, "name": finding.name, "risk": finding.risk,
-        "severity": finding.severity, "state": finding.state_at_scan, "triage": finding.triage,
+        "id": finding.pk,
+        "repository": scan.repository.name,
+        "branch": finding.branch,
+        "path": finding.path,
+        "line": finding.line,
+        "column": finding.column,
+        "end_line": finding.end_line,
+        "end_column": finding.end_column,
+        "rule": finding.rule,
+        "name": finding.name,
+        "risk": finding.risk,
+        "severity": finding.severity,
+        "state": finding.state_at_scan,
+        "triage": finding.triage,
         "triage_reason": finding.triage_reason,
         "assignee": finding.assignee.get_username() if finding.assignee else "",
-        "suppressed": finding.suppressed, "message": finding.message, "snippet": finding.snippet,
-        "fingerprint": finding.fingerprint, "occurrence": finding.occurrence,
-        "first_seen_scan": finding.first_seen_id, "last_seen_scan": finding.last_seen_id,
+        "suppressed": finding.suppressed,
+        "message": finding.message,
+        "snippet": finding.snippet,
+        "fingerprint": finding.fingerprint,
+        "occurrence": finding.occurrence,
+        "first_seen_scan": finding.first_seen_id,
+        "last_seen_scan": finding.last_seen_id,
         "url": links.finding(finding.pk),
     }
 
@@ -155,8 +200,9 @@ def sarif_stream(scan, query: QuerySet, links: Links) -> Iterator[str]:
     target = TargetProfile()  # the default targets; a repository's .rocport.toml may name others for its results
     descriptors = [dict(rule_descriptor(rule, target), helpUri=links.rule(rule.code)) for rule in rules]
     run = {
-        "tool": {"driver": {"name": "ROCport", "version": TOOL_VERSION, "informationUri": links.rules,
-                            "rules": descriptors}},
+        "tool": {
+            "driver": {"name": "ROCport", "version": TOOL_VERSION, "informationUri": links.rules, "rules": descriptors}
+        },
         "originalUriBaseIds": {"SRCROOT": {"description": {"text": "The root of the repository."}}},
         "automationDetails": {"id": f"rocport/{scan.repository_id}/{scan.branch}/{scan.pk}"},
         "properties": {"scan": _scan_facts(scan)},
@@ -182,8 +228,7 @@ def sarif_result(finding: Finding, index: dict[str, int], links: Links) -> dict:
     from scanner.fingerprint import identity
     from scanner.report.sarif import level
 
-    location: dict = {"artifactLocation": {"uri": urllib.parse.quote(finding.path, safe="/"),
-                                           "uriBaseId": "SRCROOT"}}
+    location: dict = {"artifactLocation": {"uri": urllib.parse.quote(finding.path, safe="/"), "uriBaseId": "SRCROOT"}}
     region = _region(finding)
     if region:
         location["region"] = region
@@ -192,10 +237,13 @@ def sarif_result(finding: Finding, index: dict[str, int], links: Links) -> dict:
         "level": level(finding.severity),
         "message": {"text": finding.message},
         "locations": [{"physicalLocation": location}],
-        "partialFingerprints": {"rocportContentHash/v1": finding.fingerprint,
-                                "rocportIdentity/v1": identity(finding)},
-        "properties": {"risk": finding.risk, "severity": finding.severity, "triage": finding.triage,
-                       "findingUri": links.finding(finding.pk)},
+        "partialFingerprints": {"rocportContentHash/v1": finding.fingerprint, "rocportIdentity/v1": identity(finding)},
+        "properties": {
+            "risk": finding.risk,
+            "severity": finding.severity,
+            "triage": finding.triage,
+            "findingUri": links.finding(finding.pk),
+        },
     }
     if finding.rule in index:  # a rule retired since the scan keeps its id, without an index
         out["ruleIndex"] = index[finding.rule]
@@ -203,8 +251,13 @@ def sarif_result(finding: Finding, index: dict[str, int], links: Links) -> dict:
     if finding.suppressed:
         suppressions.append({"kind": "inSource"})
     if finding.triage in DISMISSED_TRIAGE:
-        suppressions.append({"kind": "external", "status": "accepted",
-                             "justification": finding.triage_reason or str(finding.get_triage_display())})
+        suppressions.append(
+            {
+                "kind": "external",
+                "status": "accepted",
+                "justification": finding.triage_reason or str(finding.get_triage_display()),
+            }
+        )
     if suppressions:
         out["suppressions"] = suppressions
     return out
@@ -231,14 +284,23 @@ def _provenance(scan) -> dict:
     if parts.scheme not in ("https", "http", "ssh", "git") or not parts.hostname or not scan.commit_sha:
         return {}
     host = f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
-    return {"repositoryUri": urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", "")),
-            "revisionId": scan.commit_sha, "branch": scan.branch}
+    return {
+        "repositoryUri": urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", "")),
+        "revisionId": scan.commit_sha,
+        "branch": scan.branch,
+    }
 
 
 def _scan_facts(scan) -> dict:
-    return {"id": scan.pk, "repository": scan.repository.name, "repository_id": scan.repository_id,
-            "branch": scan.branch, "commit": scan.commit_sha, "trigger": scan.trigger,
-            "finished": scan.finished.isoformat() if scan.finished else None}
+    return {
+        "id": scan.pk,
+        "repository": scan.repository.name,
+        "repository_id": scan.repository_id,
+        "branch": scan.branch,
+        "commit": scan.commit_sha,
+        "trigger": scan.trigger,
+        "finished": scan.finished.isoformat() if scan.finished else None,
+    }
 
 
 def _drain(buffer: io.StringIO) -> str:

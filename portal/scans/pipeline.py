@@ -64,12 +64,14 @@ class Run:
 
     def check_deadline(self) -> None:
         if time.monotonic() > self.deadline:
-            raise ScanUserError("timeout", f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s "
-                                           "(ROCPORT_SCAN_SOFT_TIME_LIMIT)")
+            raise ScanUserError(
+                "timeout", f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)"
+            )
 
     def move(self, to: ScanStatus, **fields) -> None:
         updated = Scan.objects.filter(pk=self.scan.pk, attempts=self.attempt, status__in=_CLAIMABLE).update(
-            status=to, heartbeat=timezone.now(), **fields)
+            status=to, heartbeat=timezone.now(), **fields
+        )
         if updated != 1:
             raise Superseded()  # superseded, cancelled, or a newer attempt owns the scan
         self.scan.refresh_from_db()
@@ -81,7 +83,8 @@ class Run:
             return
         self._last_progress = now
         updated = Scan.objects.filter(pk=self.scan.pk, attempts=self.attempt, status=ScanStatus.SCANNING).update(
-            files_done=done, files_reused=reused, heartbeat=timezone.now())
+            files_done=done, files_reused=reused, heartbeat=timezone.now()
+        )
         if updated != 1:
             raise Superseded()
 
@@ -90,14 +93,18 @@ def claim(scan_id: int) -> Run | None:
     """Start a new attempt; None when the scan is already final (or lost: too many attempts)."""
     from django.db.models import F
 
-    updated = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE).update(attempts=F("attempts") + 1,
-                                                                           heartbeat=timezone.now())
+    updated = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE).update(
+        attempts=F("attempts") + 1, heartbeat=timezone.now()
+    )
     if updated != 1:
         return None
     scan = Scan.objects.select_related("repository").get(pk=scan_id)
     if scan.attempts > settings.SCAN_MAX_ATTEMPTS:
-        fail(scan.pk, WORKER_LOST, f"gave up after {scan.attempts - 1} attempts that did not finish "
-                                   "(the worker died or was killed each time)")
+        fail(
+            scan.pk,
+            WORKER_LOST,
+            f"gave up after {scan.attempts - 1} attempts that did not finish (the worker died or was killed each time)",
+        )
         return None
     return Run(scan, scan.attempts)
 
@@ -120,8 +127,12 @@ def run(scan_id: int, *, distribute: bool = False, task_id: str = "", worker: st
         for shard_id in shard_ids:
             outcome = shards.Outcome.RETRY
             while outcome is shards.Outcome.RETRY:
-                outcome = shards.run(shard_id, task_id=task_id or shards.new_task_id(),
-                                     worker=worker or _hostname(), deadline=attempt.deadline)
+                outcome = shards.run(
+                    shard_id,
+                    task_id=task_id or shards.new_task_id(),
+                    worker=worker or _hostname(),
+                    deadline=attempt.deadline,
+                )
                 if outcome is shards.Outcome.RETRY and distribute:
                     send_shards([shard_id])  # the next attempt on whichever worker is free
                     return
@@ -135,9 +146,13 @@ def run(scan_id: int, *, distribute: bool = False, task_id: str = "", worker: st
     except CloneError as exc:
         fail(scan_id, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message, attempt.attempt)
     except CredentialsUnreadable:
-        fail(scan_id, USER_ERRORS["credentials_unreadable"],
-             "the repository's stored credentials cannot be decrypted with the configured keys "
-             "(ROCPORT_CREDENTIALS_KEYS); enter them again on the repository's settings page", attempt.attempt)
+        fail(
+            scan_id,
+            USER_ERRORS["credentials_unreadable"],
+            "the repository's stored credentials cannot be decrypted with the configured keys "
+            "(ROCPORT_CREDENTIALS_KEYS); enter them again on the repository's settings page",
+            attempt.attempt,
+        )
     finally:
         if not distribute:
             checkouts.release()  # the demo and the tests: nothing left on disk
@@ -164,8 +179,16 @@ def fail(scan_id: int, code: str, message: str, attempt: int | None = None) -> b
     query = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE)
     if attempt is not None:
         query = query.filter(attempts=attempt)
-    failed = query.update(status=ScanStatus.FAILED, error_code=code, error_message=message[:2000],
-                          finished=timezone.now(), heartbeat=timezone.now()) == 1
+    failed = (
+        query.update(
+            status=ScanStatus.FAILED,
+            error_code=code,
+            error_message=message[:2000],
+            finished=timezone.now(),
+            heartbeat=timezone.now(),
+        )
+        == 1
+    )
     if failed:
         ShardFileResult.objects.filter(scan_id=scan_id).delete()
         ScanPlan.objects.filter(pk=scan_id).delete()
@@ -175,6 +198,7 @@ def fail(scan_id: int, code: str, message: str, attempt: int | None = None) -> b
 
 def _announce(signal, scan: Scan) -> None:
     """Tell the listeners after the current transaction commits; a listener's error never touches the scan."""
+
     def send():
         for receiver, result in signal.send_robust(sender=Scan, scan=scan):
             if isinstance(result, Exception):
@@ -192,8 +216,12 @@ def _plan(run_: Run) -> list[int]:
     scan = run_.scan
     repository = scan.repository
     run_.move(ScanStatus.CLONING, started=scan.started or timezone.now())
-    previous = (Scan.objects.filter(repository=repository, branch=scan.branch, status=ScanStatus.FINISHED)
-                .exclude(pk=scan.pk).order_by("-finished").first())
+    previous = (
+        Scan.objects.filter(repository=repository, branch=scan.branch, status=ScanStatus.FINISHED)
+        .exclude(pk=scan.pk)
+        .order_by("-finished")
+        .first()
+    )
     try:
         validate_clone_url(repository.clone_url)  # again at clone time: settings or DNS may have changed
     except ValidationError as exc:
@@ -204,8 +232,9 @@ def _plan(run_: Run) -> list[int]:
                 commit = git.resolve(scan.ref or scan.branch)
             Scan.objects.filter(pk=scan.pk).update(commit_sha=commit)
             scan.commit_sha = commit
-        checkout, memo = checkouts.checkout(repository, scan.commit_sha, ref=scan.branch,
-                                            previous=previous.commit_sha if previous else "")
+        checkout, memo = checkouts.checkout(
+            repository, scan.commit_sha, ref=scan.branch, previous=previous.commit_sha if previous else ""
+        )
         root = checkout.path
         if scan.branch == repository.default_branch:
             _store_codeowners(repository, root)
@@ -221,23 +250,39 @@ def _plan(run_: Run) -> list[int]:
             ShardFileResult.objects.filter(scan=scan).delete()
             ScanPlan.objects.filter(pk=scan.pk).delete()
         ScanPlan.objects.create(
-            scan=scan, attempt=run_.attempt, present=sorted(checkout.blobs), renames=checkout.renames,
+            scan=scan,
+            attempt=run_.attempt,
+            present=sorted(checkout.blobs),
+            renames=checkout.renames,
             rules=[rule.code for rule in enabled],
             first_scan_of_branch=previous is None,
-            files=[[job.rel, checkout.blobs.get(job.rel, ""), keys[job.rel], job.rel in reused] for job in jobs])
+            files=[[job.rel, checkout.blobs.get(job.rel, ""), keys[job.rel], job.rel in reused] for job in jobs],
+        )
         created = ScanShard.objects.bulk_create(
             # queued_at: a shard never claimed (its planner died before sending it) counts as lost for the sweeper
-            ScanShard(scan=scan, number=number, scan_attempt=run_.attempt, files=len(group),
-                      queued_at=timezone.now(), bytes=sum(size for _, size in group),
-                      entries=[[job.rel, checkout.blobs.get(job.rel, ""), keys[job.rel]] for job, _ in group])
-            for number, group in enumerate(groups, start=1))
+            ScanShard(
+                scan=scan,
+                number=number,
+                scan_attempt=run_.attempt,
+                files=len(group),
+                queued_at=timezone.now(),
+                bytes=sum(size for _, size in group),
+                entries=[[job.rel, checkout.blobs.get(job.rel, ""), keys[job.rel]] for job, _ in group],
+            )
+            for number, group in enumerate(groups, start=1)
+        )
         if extra is not None:
             data = extra.to_dict()
-            ShardFileResult.objects.create(scan=scan, path=extra.path, result=data,
-                                           translation=data.pop("translation", None))
+            ShardFileResult.objects.create(
+                scan=scan, path=extra.path, result=data, translation=data.pop("translation", None)
+            )
         moved = Scan.objects.filter(pk=scan.pk, attempts=run_.attempt, status=ScanStatus.CLONING).update(
-            status=ScanStatus.SCANNING, heartbeat=timezone.now(), files_total=len(jobs), files_done=len(reused),
-            files_reused=len(reused))
+            status=ScanStatus.SCANNING,
+            heartbeat=timezone.now(),
+            files_total=len(jobs),
+            files_done=len(reused),
+            files_reused=len(reused),
+        )
         if moved != 1:
             raise Superseded()  # rolls the plan back
         scan.status = ScanStatus.SCANNING
@@ -255,16 +300,23 @@ def plan_files(root: Path, blobs: dict[str, str], memo: dict):
     wanted = (settings.ROCPORT_SCAN_JOBS, settings.ROCPORT_COMPILE_CHECK, settings.ROCPORT_HIPCC)
     if memo.get("settings") != wanted:
         try:
-            options, jobs = plan(root, ScanOptions(jobs=settings.ROCPORT_SCAN_JOBS, translate=True,
-                                                   translate_backend="builtin",
-                                                   compile_check=settings.ROCPORT_COMPILE_CHECK == "auto",
-                                                   hipcc=settings.ROCPORT_HIPCC))
+            options, jobs = plan(
+                root,
+                ScanOptions(
+                    jobs=settings.ROCPORT_SCAN_JOBS,
+                    translate=True,
+                    translate_backend="builtin",
+                    compile_check=settings.ROCPORT_COMPILE_CHECK == "auto",
+                    hipcc=settings.ROCPORT_HIPCC,
+                ),
+            )
         except ConfigError as exc:
             raise ScanUserError("bad_config", str(exc)) from None
         enabled = select(list(options.enable), list(options.disable))
         compiled = _compile_keys(options, jobs, blobs)
-        keys = {job.rel: cache_key(options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root)
-                for job in jobs}
+        keys = {
+            job.rel: cache_key(options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root) for job in jobs
+        }
         memo.update(settings=wanted, plan=(options, jobs, enabled, keys))
     return memo["plan"]
 
@@ -277,40 +329,50 @@ def ingest(scan_id: int) -> None:
     plan = ScanPlan.objects.filter(pk=scan_id).first()
     if plan is None:
         return
-    claimed = Scan.objects.filter(pk=scan_id, attempts=plan.attempt,
-                                  status__in=(ScanStatus.SCANNING, ScanStatus.INGESTING))
+    claimed = Scan.objects.filter(
+        pk=scan_id, attempts=plan.attempt, status__in=(ScanStatus.SCANNING, ScanStatus.INGESTING)
+    )
     if claimed.update(status=ScanStatus.INGESTING, heartbeat=timezone.now()) != 1:
         return
     ScanPlan.objects.filter(pk=scan_id).update(ingest_attempts=F("ingest_attempts") + 1)
     plan.ingest_attempts += 1  # counts ingestions that died: a rare race between two only miscounts by one
     if plan.ingest_attempts > settings.SCAN_MAX_ATTEMPTS:
-        fail(scan_id, WORKER_LOST, f"gave up ingesting after {plan.ingest_attempts - 1} attempts that did not "
-                                   "finish (the worker died or was killed each time)", plan.attempt)
+        fail(
+            scan_id,
+            WORKER_LOST,
+            f"gave up ingesting after {plan.ingest_attempts - 1} attempts that did not "
+            "finish (the worker died or was killed each time)",
+            plan.attempt,
+        )
         return
     scan = Scan.objects.select_related("repository").get(pk=scan_id)
     try:
-        with Heartbeat(lambda: Scan.objects.filter(pk=scan_id, attempts=plan.attempt,
-                                                   status=ScanStatus.INGESTING)):
+        with Heartbeat(lambda: Scan.objects.filter(pk=scan_id, attempts=plan.attempt, status=ScanStatus.INGESTING)):
             outcomes, files, missing = _stored_results(scan, plan)
             if missing:
-                fail(scan_id, APP_ERROR, f"{len(missing)} files have no stored result "
-                                         f"({', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''})",
-                     plan.attempt)
+                fail(
+                    scan_id,
+                    APP_ERROR,
+                    f"{len(missing)} files have no stored result "
+                    f"({', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''})",
+                    plan.attempt,
+                )
                 return
             with transaction.atomic():
                 # The plan row serialises ingestions: a second one waits here, then finds the plan gone.
                 if not ScanPlan.objects.select_for_update().filter(pk=scan_id, attempt=plan.attempt).exists():
                     return
                 ScannedFile.objects.bulk_create(files, batch_size=2000)
-                report = tracking.ingest(scan, outcomes, set(plan.present), plan.renames,
-                                         first_scan_of_branch=plan.first_scan_of_branch)
+                report = tracking.ingest(
+                    scan, outcomes, set(plan.present), plan.renames, first_scan_of_branch=plan.first_scan_of_branch
+                )
                 summary = _summary(scan, files, report)
                 ShardFileResult.objects.filter(scan_id=scan_id).delete()
                 ScanShard.objects.filter(scan_id=scan_id).update(entries=[])  # the counts stay, for the scan page
                 ScanPlan.objects.filter(pk=scan_id).delete()
-                updated = Scan.objects.filter(pk=scan_id, attempts=plan.attempt,
-                                              status=ScanStatus.INGESTING).update(
-                    status=ScanStatus.FINISHED, finished=timezone.now(), heartbeat=timezone.now(), summary=summary)
+                updated = Scan.objects.filter(pk=scan_id, attempts=plan.attempt, status=ScanStatus.INGESTING).update(
+                    status=ScanStatus.FINISHED, finished=timezone.now(), heartbeat=timezone.now(), summary=summary
+                )
                 if updated != 1:
                     raise Superseded()  # rolls the whole ingestion back
     except Superseded:
@@ -324,11 +386,15 @@ def _stored_results(scan: Scan, plan: ScanPlan):
     from scanner.rules import catalogue, rules_run
 
     known = catalogue()
-    stored = {path: (result, translation) for path, result, translation in
-              ShardFileResult.objects.filter(scan_id=scan.pk).values_list("path", "result", "translation")
-              .iterator(chunk_size=2000)}
-    from_cache = [(path, blob, key) for path, blob, key, _reused in plan.files
-                  if stored.get(path, (None, None))[0] is None]
+    stored = {
+        path: (result, translation)
+        for path, result, translation in ShardFileResult.objects.filter(scan_id=scan.pk)
+        .values_list("path", "result", "translation")
+        .iterator(chunk_size=2000)
+    }
+    from_cache = [
+        (path, blob, key) for path, blob, key, _reused in plan.files if stored.get(path, (None, None))[0] is None
+    ]
     cached = _cached_results(from_cache)
     blobs = {path: blob for path, blob, _key, _reused in plan.files}
     outcomes: list[tracking.FileOutcome] = []
@@ -344,12 +410,12 @@ def _stored_results(scan: Scan, plan: ScanPlan):
                 continue
             result = dict(row.result, path=path)
             translation = {"stats": row.translation_stats} if row.translation_stats else None
-        _record(scan, result, path, blobs, outcomes, files, enabled, rules_run, reused=reused,
-                translation=translation)
+        _record(scan, result, path, blobs, outcomes, files, enabled, rules_run, reused=reused, translation=translation)
     for path, (result, translation) in stored.items():
         if path not in blobs and result is not None:  # the repository-level result (path ".")
-            _record(scan, result, path, blobs, outcomes, files, enabled, rules_run, reused=False,
-                    translation=translation)
+            _record(
+                scan, result, path, blobs, outcomes, files, enabled, rules_run, reused=False, translation=translation
+            )
     return outcomes, files, missing
 
 
@@ -363,9 +429,18 @@ def fresh_result(root: Path, result, blobs, keys) -> tuple[dict, dict | None, Bl
     blob = blobs.get(result.path)
     # A compile check that timed out or crashed is tried again next time, not remembered.
     if blob and not result.error and (result.compile or {}).get("cacheable", True):
-        return data, translation, BlobResult(blob_sha=blob, cache_key=keys[result.path], result=_without_path(data),
-                                             translation=translation, source=_read_text(root / result.path),
-                                             translated=translated)
+        return (
+            data,
+            translation,
+            BlobResult(
+                blob_sha=blob,
+                cache_key=keys[result.path],
+                result=_without_path(data),
+                translation=translation,
+                source=_read_text(root / result.path),
+                translated=translated,
+            ),
+        )
     return data, translation, None
 
 
@@ -396,13 +471,25 @@ def _record(scan, data, path, blobs, outcomes, files, enabled, rules_run, reused
         stats["translation"] = {k: translation["stats"][k] for k in ("converted", "unconverted", "changed_lines")}
     check = data.get("compile")
     if check:  # the compile check's outcome (the diagnostics stay in the blob's result)
-        stats["compile"] = {"status": check["status"], "target": check["target"],
-                            "errors": sum(check["counts"].values())}
-    files.append(ScannedFile(scan=scan, path=path, blob_sha=blobs.get(path, ""), language=data["language"], parse_mode=mode,
-                             error=data["error"], stats=stats, reused=reused))
+        stats["compile"] = {
+            "status": check["status"],
+            "target": check["target"],
+            "errors": sum(check["counts"].values()),
+        }
+    files.append(
+        ScannedFile(
+            scan=scan,
+            path=path,
+            blob_sha=blobs.get(path, ""),
+            language=data["language"],
+            parse_mode=mode,
+            error=data["error"],
+            stats=stats,
+            reused=reused,
+        )
+    )
     compiled = bool(check) and check["status"] in ("compiles", "compiles-with-stubs", "fails")
-    outcomes.append(tracking.FileOutcome(path, rules_run(mode, data["language"], enabled, compiled),
-                                         data["findings"]))
+    outcomes.append(tracking.FileOutcome(path, rules_run(mode, data["language"], enabled, compiled), data["findings"]))
 
 
 def _without_path(data: dict) -> dict:
@@ -422,8 +509,9 @@ def _cached_paths(jobs, blobs: dict[str, str], keys: dict[str, str]) -> set[str]
     found: set[str] = set()
     shas = sorted({sha for sha, _ in wanted})
     for start in range(0, len(shas), 5000):
-        for pair in BlobResult.objects.filter(blob_sha__in=shas[start:start + 5000]).values_list("blob_sha",
-                                                                                                "cache_key"):
+        for pair in BlobResult.objects.filter(blob_sha__in=shas[start : start + 5000]).values_list(
+            "blob_sha", "cache_key"
+        ):
             found.update(wanted.get(pair, ()))
     return found
 
@@ -436,8 +524,11 @@ def _cached_results(entries) -> dict[tuple[str, str], BlobResult]:
     shas = sorted({sha for sha, _ in wanted})
     for start in range(0, len(shas), 5000):
         # Only the translation's statistics: the diff text (kilobytes a file) is for the file page, not ingestion.
-        rows = BlobResult.objects.filter(blob_sha__in=shas[start:start + 5000]).only(
-            "blob_sha", "cache_key", "result").annotate(translation_stats=F("translation__stats"))
+        rows = (
+            BlobResult.objects.filter(blob_sha__in=shas[start : start + 5000])
+            .only("blob_sha", "cache_key", "result")
+            .annotate(translation_stats=F("translation__stats"))
+        )
         for row in rows:
             if (row.blob_sha, row.cache_key) in wanted:
                 found[(row.blob_sha, row.cache_key)] = row
@@ -455,8 +546,7 @@ def _compile_keys(options, jobs, blobs: dict[str, str]) -> dict[str, str]:
     return {job.rel: compile_check.key_material(description, job, blobs.get) for job in jobs}
 
 
-def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "",
-              root: Path | None = None) -> str:
+def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "", root: Path | None = None) -> str:
     """Scanner version + everything that changes a file's result, except the file's content (the blob);
     `compile_key`: with the compile check on, what it depends on (`_compile_keys`). Include directories inside
     the checkout count relative to it (`root`): each scan clones into another temporary directory."""
@@ -481,7 +571,7 @@ def cache_key(options, enabled, rel: str, language: str = "", compile_key: str =
 
 def _relative(directory: str, root: Path | None) -> str:
     base = str(root).rstrip("/") + "/" if root else ""
-    return "./" + directory[len(base):] if base and directory.startswith(base) else directory
+    return "./" + directory[len(base) :] if base and directory.startswith(base) else directory
 
 
 def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport) -> dict:
@@ -490,8 +580,12 @@ def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport
     from portal.findings.models import DISMISSED_TRIAGE, Finding
 
     modes = Counter(f.parse_mode for f in files)
-    open_rows = list(Finding.objects.filter(repository=scan.repository, branch=scan.branch, state=Finding.State.OPEN)
-                     .values_list("risk", "severity", "triage").annotate(n=Count("id")).order_by())
+    open_rows = list(
+        Finding.objects.filter(repository=scan.repository, branch=scan.branch, state=Finding.State.OPEN)
+        .values_list("risk", "severity", "triage")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
     open_by_risk: Counter = Counter()
     # The portfolio's work-left estimate: open findings not dismissed by triage, by risk and severity.
     open_by_risk_severity: dict[str, dict[str, int]] = {}
@@ -501,8 +595,14 @@ def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport
             by_severity = open_by_risk_severity.setdefault(risk, {})
             by_severity[severity] = by_severity.get(severity, 0) + n
     checks = [f.stats["compile"] for f in files if f.stats.get("compile")]
-    compile_summary = {"target": next((c["target"] for c in checks if c.get("target")), ""),
-                       "files": dict(Counter(c["status"] for c in checks))} if checks else None
+    compile_summary = (
+        {
+            "target": next((c["target"] for c in checks if c.get("target")), ""),
+            "files": dict(Counter(c["status"] for c in checks)),
+        }
+        if checks
+        else None
+    )
     converted = sum(f.stats.get("translation", {}).get("converted", 0) for f in files)
     unconverted = sum(f.stats.get("translation", {}).get("unconverted", 0) for f in files)
     return {

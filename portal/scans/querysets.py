@@ -20,8 +20,9 @@ class ScanQuerySet(models.QuerySet):
         older = self.unfinished().filter(repository_id=scan.repository_id, branch=scan.branch, id__lt=scan.id)
         ids = list(older.select_for_update().values_list("id", flat=True))
         if ids:
-            self.filter(id__in=ids).update(status=ScanStatus.SUPERSEDED, finished=timezone.now(),
-                                           error_message=f"superseded by scan {scan.id}")
+            self.filter(id__in=ids).update(
+                status=ScanStatus.SUPERSEDED, finished=timezone.now(), error_message=f"superseded by scan {scan.id}"
+            )
         return ids
 
     def stuck(self, stale_seconds: int, queued_seconds: int | None = None):
@@ -34,5 +35,6 @@ class ScanQuerySet(models.QuerySet):
             return self.filter(held)
         queued_limit = timezone.now() - timedelta(seconds=queued_seconds)
         lost = models.Q(status=ScanStatus.QUEUED) & (
-            models.Q(heartbeat__lt=queued_limit) | models.Q(heartbeat__isnull=True, created__lt=queued_limit))
+            models.Q(heartbeat__lt=queued_limit) | models.Q(heartbeat__isnull=True, created__lt=queued_limit)
+        )
         return self.filter(held | lost)

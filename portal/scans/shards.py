@@ -57,8 +57,7 @@ def split(jobs, root: Path) -> list[list]:
             length = os.lstat(root / job.rel).st_size
         except OSError:
             length = 0
-        if current and (len(current) >= settings.ROCPORT_SHARD_FILES
-                        or size + length > settings.ROCPORT_SHARD_BYTES):
+        if current and (len(current) >= settings.ROCPORT_SHARD_FILES or size + length > settings.ROCPORT_SHARD_BYTES):
             groups.append(current)
             current, size = [], 0
         current.append((job, length))
@@ -77,8 +76,9 @@ class ShardRun:
 
     def check_deadline(self) -> None:
         if time.monotonic() > self.deadline:
-            raise pipeline.ScanUserError("timeout", f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s "
-                                                    "(ROCPORT_SCAN_SOFT_TIME_LIMIT)")
+            raise pipeline.ScanUserError(
+                "timeout", f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)"
+            )
 
     def mine(self):
         """The shard row while this attempt holds it."""
@@ -94,11 +94,18 @@ def claim(shard_id: int, task_id: str, worker: str, deadline: float | None = Non
     redelivery: the process that ran it is gone); running with a stale heartbeat (its worker died)."""
     now = timezone.now()
     stale = now - timedelta(seconds=settings.SCAN_HEARTBEAT_STALE)
-    free = (Q(status=ShardStatus.PENDING) | Q(status=ShardStatus.RUNNING, task_id=task_id)
-            | Q(status=ShardStatus.RUNNING, heartbeat__lt=stale))
+    free = (
+        Q(status=ShardStatus.PENDING)
+        | Q(status=ShardStatus.RUNNING, task_id=task_id)
+        | Q(status=ShardStatus.RUNNING, heartbeat__lt=stale)
+    )
     with transaction.atomic():
-        shard = (ScanShard.objects.select_for_update(of=("self",)).select_related("scan__repository")
-                 .filter(free, pk=shard_id).first())
+        shard = (
+            ScanShard.objects.select_for_update(of=("self",))
+            .select_related("scan__repository")
+            .filter(free, pk=shard_id)
+            .first()
+        )
         if shard is None:
             return None
         scan = shard.scan
@@ -107,13 +114,23 @@ def claim(shard_id: int, task_id: str, worker: str, deadline: float | None = Non
         shard.attempts += 1
         shard.workers = [*shard.workers, worker]
         ScanShard.objects.filter(pk=shard.pk).update(
-            status=ShardStatus.RUNNING, attempts=shard.attempts, task_id=task_id, worker=worker,
-            workers=shard.workers, heartbeat=now, started=now)
+            status=ShardStatus.RUNNING,
+            attempts=shard.attempts,
+            task_id=task_id,
+            worker=worker,
+            workers=shard.workers,
+            heartbeat=now,
+            started=now,
+        )
     if shard.attempts > settings.SCAN_MAX_ATTEMPTS:
         _give_up(shard, scan)
         return None
-    return ShardRun(shard, scan, shard.attempts,
-                    deadline if deadline is not None else time.monotonic() + settings.SCAN_SOFT_TIME_LIMIT)
+    return ShardRun(
+        shard,
+        scan,
+        shard.attempts,
+        deadline if deadline is not None else time.monotonic() + settings.SCAN_SOFT_TIME_LIMIT,
+    )
 
 
 def run(shard_id: int, *, task_id: str, worker: str, deadline: float | None = None) -> Outcome:
@@ -131,12 +148,17 @@ def run(shard_id: int, *, task_id: str, worker: str, deadline: float | None = No
         log.info("%s stopped: the scan was superseded, cancelled or planned again", shard_run.shard)
         return Outcome.STOPPED
     except SoftTimeLimitExceeded:
-        pipeline.fail(shard_run.scan.pk, USER_ERRORS["timeout"], f"the scan took longer than "
-                      f"{settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)", shard_run.scan.attempts)
+        pipeline.fail(
+            shard_run.scan.pk,
+            USER_ERRORS["timeout"],
+            f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)",
+            shard_run.scan.attempts,
+        )
         return Outcome.STOPPED
     except pipeline.ScanUserError as exc:  # the scan's limit or its configuration: another attempt would not help
-        pipeline.fail(shard_run.scan.pk, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message,
-                      shard_run.scan.attempts)
+        pipeline.fail(
+            shard_run.scan.pk, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message, shard_run.scan.attempts
+        )
         return Outcome.STOPPED
     except CloneError as exc:  # the host may be back for the next attempt
         return _failed(shard_run, f"could not fetch the commit: {exc.message}")
@@ -155,22 +177,23 @@ def _scan(shard_run: ShardRun) -> None:
     planned = {path: key for path, _blob, key in shard.entries}
     stored: set[str] = set()
     if shard_run.attempt > 1:  # what earlier attempts stored is kept (the first has nothing to look up)
-        stored = set(ShardFileResult.objects.filter(scan=scan, path__in=list(planned)).values_list("path",
-                                                                                                     flat=True))
+        stored = set(ShardFileResult.objects.filter(scan=scan, path__in=list(planned)).values_list("path", flat=True))
     todo = [job for job in jobs if job.rel in planned and job.rel not in stored]
     found = {job.rel for job in jobs}
     if not planned.keys() <= found or any(keys[job.rel] != planned[job.rel] for job in todo):
         # Another scanner version or other settings than the planner's: its results would be cached under keys
         # that do not describe them.
-        raise RuntimeError("this worker plans the commit differently from the worker that planned the scan "
-                           "(another scanner version or other ROCPORT_* settings)")
+        raise RuntimeError(
+            "this worker plans the commit differently from the worker that planned the scan "
+            "(another scanner version or other ROCPORT_* settings)"
+        )
     rows: list[ShardFileResult] = []
     fresh: list[BlobResult] = []
     last_store = time.monotonic()
     try:
         # No more scanner processes than files: each one builds the prelude PCH when it starts.
         pool = WorkerPool(options, max(1, min(options.jobs, len(todo))), deadline=shard_run.deadline)
-        for result in (pool.run(todo) if todo else ()):
+        for result in pool.run(todo) if todo else ():
             data, translation, cached = pipeline.fresh_result(tree.path, result, tree.blobs, keys)
             if cached is not None:
                 fresh.append(cached)
@@ -197,8 +220,9 @@ def _store(shard_run: ShardRun, rows: list[ShardFileResult], fresh: list[BlobRes
         # Row locks in one order everywhere (plan, shard, scan): no deadlock between shards and the ingestion.
         if shard_run.mine().update(files_done=F("files_done") + len(rows), heartbeat=now) != 1:
             raise pipeline.Superseded()  # a newer attempt took the shard over
-        scanned = Scan.objects.filter(pk=shard_run.scan.pk, attempts=shard_run.shard.scan_attempt,
-                                      status=ScanStatus.SCANNING)
+        scanned = Scan.objects.filter(
+            pk=shard_run.scan.pk, attempts=shard_run.shard.scan_attempt, status=ScanStatus.SCANNING
+        )
         if scanned.update(files_done=F("files_done") + len(rows), heartbeat=now) != 1:
             raise pipeline.Superseded()
         ShardFileResult.objects.bulk_create(rows)
@@ -216,16 +240,18 @@ def _finish(shard_run: ShardRun) -> Outcome:
             raise pipeline.Superseded()
         # Under the lock, the shards' DONE updates are serialised and a shard that is done is never claimed again:
         # exactly one shard sees none left.
-        left = (ScanShard.objects.filter(scan_id=plan.pk, scan_attempt=plan.attempt)
-                .exclude(status=ShardStatus.DONE).exists())
+        left = (
+            ScanShard.objects.filter(scan_id=plan.pk, scan_attempt=plan.attempt)
+            .exclude(status=ShardStatus.DONE)
+            .exists()
+        )
     return Outcome.DONE if left else Outcome.LAST
 
 
 def _failed(shard_run: ShardRun, why: str) -> Outcome:
     """Release the shard for another attempt (on any worker), or fail the scan when it has none left."""
     shard = shard_run.shard
-    released = shard_run.mine().update(status=ShardStatus.PENDING, error=why, queued_at=timezone.now(),
-                                       task_id="")
+    released = shard_run.mine().update(status=ShardStatus.PENDING, error=why, queued_at=timezone.now(), task_id="")
     if released != 1:
         return Outcome.STOPPED
     if shard_run.attempt >= settings.SCAN_MAX_ATTEMPTS:
@@ -239,10 +265,13 @@ def _give_up(shard: ScanShard, scan: Scan) -> None:
     shard.refresh_from_db()
     ScanShard.objects.filter(pk=shard.pk).update(status=ShardStatus.FAILED, finished=timezone.now())
     last = shard.error.splitlines()[0] if shard.error else "its worker stopped responding each time"
-    pipeline.fail(scan.pk, SHARD_FAILED,
-                  f"{shard.describe()} did not finish after {min(shard.attempts, settings.SCAN_MAX_ATTEMPTS)} "
-                  f"attempts (on {', '.join(dict.fromkeys(shard.workers)) or 'no worker'}); last error: {last}",
-                  shard.scan_attempt)
+    pipeline.fail(
+        scan.pk,
+        SHARD_FAILED,
+        f"{shard.describe()} did not finish after {min(shard.attempts, settings.SCAN_MAX_ATTEMPTS)} "
+        f"attempts (on {', '.join(dict.fromkeys(shard.workers)) or 'no worker'}); last error: {last}",
+        shard.scan_attempt,
+    )
 
 
 def _fault_injection(shard: ScanShard) -> None:

@@ -23,19 +23,30 @@ log = logging.getLogger(__name__)
 # Every task of a scan: a worker killed mid-task leaves the message to be redelivered (acks_late), and a lost
 # child process requeues it at once (reject_on_worker_lost); a redelivered task claims a new attempt, so it
 # never writes twice.
-_DURABLE = {"acks_late": True, "reject_on_worker_lost": True, "soft_time_limit": settings.SCAN_SOFT_TIME_LIMIT,
-            "time_limit": settings.SCAN_TIME_LIMIT}
+_DURABLE = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "soft_time_limit": settings.SCAN_SOFT_TIME_LIMIT,
+    "time_limit": settings.SCAN_TIME_LIMIT,
+}
 
 
 @shared_task(bind=True, **_DURABLE)
 def scan_repository(self, scan_id: int) -> None:
     """Plan the scan; its shards go to the broker (or, for one shard, are scanned here)."""
     try:
-        pipeline.run(scan_id, distribute=not self.request.is_eager, task_id=self.request.id or "",
-                     worker=self.request.hostname or "")
+        pipeline.run(
+            scan_id,
+            distribute=not self.request.is_eager,
+            task_id=self.request.id or "",
+            worker=self.request.hostname or "",
+        )
     except SoftTimeLimitExceeded:
-        pipeline.fail(scan_id, USER_ERRORS["timeout"],
-                      f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)")
+        pipeline.fail(
+            scan_id,
+            USER_ERRORS["timeout"],
+            f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)",
+        )
     except Exception as exc:  # a bug or an infrastructure failure: still a final state, and a log entry
         log.exception("scan %s failed with an internal error", scan_id)
         pipeline.fail(scan_id, APP_ERROR, f"internal error: {type(exc).__name__}")
@@ -44,8 +55,7 @@ def scan_repository(self, scan_id: int) -> None:
 @shared_task(bind=True, **_DURABLE)
 def scan_shard(self, shard_id: int) -> None:
     """One shard of a scan, on whichever worker took the message."""
-    outcome = shards.run(shard_id, task_id=self.request.id or shards.new_task_id(),
-                         worker=self.request.hostname or "")
+    outcome = shards.run(shard_id, task_id=self.request.id or shards.new_task_id(), worker=self.request.hostname or "")
     if outcome is shards.Outcome.RETRY:
         pipeline.send_shards([shard_id])
     elif outcome is shards.Outcome.LAST:
@@ -59,8 +69,11 @@ def ingest_scan(self, scan_id: int) -> None:
     try:
         pipeline.ingest(scan_id)
     except SoftTimeLimitExceeded:
-        pipeline.fail(scan_id, USER_ERRORS["timeout"],
-                      f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)")
+        pipeline.fail(
+            scan_id,
+            USER_ERRORS["timeout"],
+            f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)",
+        )
     except Exception as exc:
         log.exception("scan %s: ingestion failed with an internal error", scan_id)
         pipeline.fail(scan_id, APP_ERROR, f"internal error while ingesting: {type(exc).__name__}")
@@ -82,19 +95,23 @@ def sweep_stuck_scans() -> int:
     stale = timezone.now() - timedelta(seconds=settings.SCAN_HEARTBEAT_STALE)
     count = 0
     dead = ScanShard.objects.filter(status=ShardStatus.RUNNING, heartbeat__lt=stale).filter(
-        Exists(Scan.objects.filter(pk=OuterRef("scan_id"), status=ScanStatus.SCANNING,
-                                   attempts=OuterRef("scan_attempt"))))
+        Exists(
+            Scan.objects.filter(pk=OuterRef("scan_id"), status=ScanStatus.SCANNING, attempts=OuterRef("scan_attempt"))
+        )
+    )
     for shard in dead.select_related("scan"):
         if shard.attempts >= settings.SCAN_MAX_ATTEMPTS:
             if ScanShard.objects.filter(pk=shard.pk, status=ShardStatus.RUNNING, heartbeat__lt=stale).exists():
                 shards._give_up(shard, shard.scan)
         elif ScanShard.objects.filter(pk=shard.pk, status=ShardStatus.RUNNING, heartbeat__lt=stale).update(
-                status=ShardStatus.PENDING, task_id="", error="its worker stopped responding"):
+            status=ShardStatus.PENDING, task_id="", error="its worker stopped responding"
+        ):
             pipeline.send_shards([shard.pk])
         count += 1
     alive = ScanShard.objects.filter(scan_id=OuterRef("scan_id"), status=ShardStatus.RUNNING, heartbeat__gte=stale)
-    lost = (ScanShard.objects.filter(status=ShardStatus.PENDING, queued_at__lt=stale, scan__status=ScanStatus.SCANNING)
-            .filter(~Exists(alive)))
+    lost = ScanShard.objects.filter(
+        status=ShardStatus.PENDING, queued_at__lt=stale, scan__status=ScanStatus.SCANNING
+    ).filter(~Exists(alive))
     for shard in lost:
         pipeline.send_shards([shard.pk])
         count += 1
@@ -113,8 +130,9 @@ def sweep_stuck_scans() -> int:
         else:
             # Back to queued so the next attempt can claim it; the attempt counter keeps the old one out. The
             # heartbeat marks when its message was sent, for the queued-scan limit.
-            Scan.objects.filter(pk=scan.pk, status=scan.status).update(status=ScanStatus.QUEUED,
-                                                                     heartbeat=timezone.now())
+            Scan.objects.filter(pk=scan.pk, status=scan.status).update(
+                status=ScanStatus.QUEUED, heartbeat=timezone.now()
+            )
             try:
                 scan_repository.delay(scan.pk)
             except OperationalError as exc:  # the broker is down: it stays queued, a later sweep sends it

@@ -50,8 +50,13 @@ def parse(body: bytes) -> Upload:
     if not isinstance(data, dict):
         raise UploadRejected(_("The body must be a JSON object (the scanner's --format json report)."))
     if data.get("schema") != SCHEMA:
-        raise UploadRejected(_("schema: expected %(expected)r, got %(got)r; upload the output of `python -m "
-                               "scanner scan --format json`.") % {"expected": SCHEMA, "got": data.get("schema")})
+        raise UploadRejected(
+            _(
+                "schema: expected %(expected)r, got %(got)r; upload the output of `python -m "
+                "scanner scan --format json`."
+            )
+            % {"expected": SCHEMA, "got": data.get("schema")}
+        )
     files = _list(data, "files", "files")
     seen: set[str] = set()
     checked, translations = [], {}
@@ -61,8 +66,7 @@ def parse(body: bytes) -> Upload:
             raise UploadRejected(_("%(where)s: expected an object.") % {"where": where})
         entry = _file(item, where)
         if entry["path"] in seen:
-            raise UploadRejected(_("%(where)s.path: %(path)r appears twice.") % {"where": where,
-                                                                               "path": entry["path"]})
+            raise UploadRejected(_("%(where)s.path: %(path)r appears twice.") % {"where": where, "path": entry["path"]})
         seen.add(entry["path"])
         checked.append(entry)
         translation = item.get("translation")
@@ -85,11 +89,14 @@ def check_path(value, where: str) -> str:
     if path == ".":
         return path
     if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path):
-        raise UploadRejected(_("%(where)s: %(path)r is not a path relative to the repository root.")
-                             % {"where": where, "path": path})
+        raise UploadRejected(
+            _("%(where)s: %(path)r is not a path relative to the repository root.") % {"where": where, "path": path}
+        )
     if "\\" in path or any(part in ("", ".", "..") for part in path.split("/")):
-        raise UploadRejected(_("%(where)s: %(path)r must be \"/\"-separated, without empty, \".\" or \"..\" parts.")
-                             % {"where": where, "path": path})
+        raise UploadRejected(
+            _('%(where)s: %(path)r must be "/"-separated, without empty, "." or ".." parts.')
+            % {"where": where, "path": path}
+        )
     return path
 
 
@@ -106,8 +113,9 @@ def _file(item: dict, where: str) -> dict:
     refs = stats.get("cuda_refs", {})
     if not isinstance(refs, dict):
         raise UploadRejected(_("%(where)s: expected an object.") % {"where": f"{where}.stats.cuda_refs"})
-    clean_stats["cuda_refs"] = {_text(k, f"{where}.stats.cuda_refs", 40): _integer(v, f"{where}.stats.cuda_refs.{k}")
-                                for k, v in refs.items()}
+    clean_stats["cuda_refs"] = {
+        _text(k, f"{where}.stats.cuda_refs", 40): _integer(v, f"{where}.stats.cuda_refs.{k}") for k, v in refs.items()
+    }
     findings = _list(item, "findings", f"{where}.findings")
     return {
         "path": path,
@@ -158,29 +166,35 @@ def _list(data: dict, key: str, where: str) -> list:
 def _integer(value, where: str) -> int:
     # bool is an int in Python; JSON's true is not a line number.
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= _MAX_INT:
-        raise UploadRejected(_("%(where)s: expected an integer from 0 to %(max)d, got %(value)s.")
-                             % {"where": where, "max": _MAX_INT, "value": _show(value)})
+        raise UploadRejected(
+            _("%(where)s: expected an integer from 0 to %(max)d, got %(value)s.")
+            % {"where": where, "max": _MAX_INT, "value": _show(value)}
+        )
     return value
 
 
 def _text(value, where: str, max_length: int, pattern: re.Pattern | None = None) -> str:
     if not isinstance(value, str):
-        raise UploadRejected(_("%(where)s: expected a string, got %(value)s.")
-                             % {"where": where, "value": _show(value)})
+        raise UploadRejected(
+            _("%(where)s: expected a string, got %(value)s.") % {"where": where, "value": _show(value)}
+        )
     if len(value) > max_length:
         raise UploadRejected(_("%(where)s: longer than %(max)d characters.") % {"where": where, "max": max_length})
     if "\x00" in value or not _encodable(value):
         raise UploadRejected(_("%(where)s: contains a NUL character or an unpaired surrogate.") % {"where": where})
     if pattern is not None and not pattern.match(value):
-        raise UploadRejected(_("%(where)s: %(value)r is not in the expected form.") % {"where": where,
-                                                                                      "value": value[:40]})
+        raise UploadRejected(
+            _("%(where)s: %(value)r is not in the expected form.") % {"where": where, "value": value[:40]}
+        )
     return value
 
 
 def _choice(value, where: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise UploadRejected(_("%(where)s: expected one of %(allowed)s, got %(value)s.")
-                             % {"where": where, "allowed": ", ".join(allowed), "value": _show(value)})
+        raise UploadRejected(
+            _("%(where)s: expected one of %(allowed)s, got %(value)s.")
+            % {"where": where, "allowed": ", ".join(allowed), "value": _show(value)}
+        )
     return value
 
 

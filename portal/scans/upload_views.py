@@ -56,21 +56,33 @@ def upload(request):
         try:
             scan = do_ingest_upload(repository, parsed, commit_sha=commit, branch=branch, acting_user=user)
         except IntegrityError:
-            raise _Refused(409, _("Another scan of this branch was being recorded at the same moment; nothing "
-                                  "was written. Upload again.")) from None
+            raise _Refused(
+                409,
+                _(
+                    "Another scan of this branch was being recorded at the same moment; nothing "
+                    "was written. Upload again."
+                ),
+            ) from None
     except _Refused as refused:
         response = JsonResponse({"error": refused.message}, status=refused.status)
         if refused.status == 401:
             response["WWW-Authenticate"] = 'Bearer realm="rocport"'
         return response
-    return JsonResponse({"scan": scan.pk, "url": request.build_absolute_uri(reverse("scans:detail", args=[scan.pk])),
-                         "status": scan.status, "tracking": scan.summary.get("tracking", {})}, status=201)
+    return JsonResponse(
+        {
+            "scan": scan.pk,
+            "url": request.build_absolute_uri(reverse("scans:detail", args=[scan.pk])),
+            "status": scan.status,
+            "tracking": scan.summary.get("tracking", {}),
+        },
+        status=201,
+    )
 
 
 def _user(request):
     token = token_for_request(request)
     if token is None:
-        raise _Refused(401, _("A valid personal API token is required: send \"Authorization: Bearer <token>\"."))
+        raise _Refused(401, _('A valid personal API token is required: send "Authorization: Bearer <token>".'))
     if token.read_only:
         raise _Refused(403, _("This token is read-only; uploading a scan needs a token that can write."))
     return token.user
@@ -91,8 +103,10 @@ def _repository(request, user) -> Repository:
         wanted = remote_key(remote)
         matches = [r for r in Repository.objects.filter(team_id__in=teams) if remote_key(r.clone_url) == wanted]
         if len(matches) > 1:
-            raise _Refused(400, _("Several of your repositories have this clone URL; choose one with "
-                                  "?repository=ID (--repository)."))
+            raise _Refused(
+                400,
+                _("Several of your repositories have this clone URL; choose one with ?repository=ID (--repository)."),
+            )
         repository = matches[0] if matches else None
     if repository is None:
         raise _Refused(404, _("No such repository among your teams' repositories."))
@@ -108,7 +122,7 @@ def _commit_and_branch(request) -> tuple[str, str]:
         raise _Refused(400, _("commit: expected the scanned commit's 40-character sha."))
     branch = request.GET.get("branch", "").strip()
     if branch.startswith("refs/heads/"):
-        branch = branch[len("refs/heads/"):]
+        branch = branch[len("refs/heads/") :]
     if not branch or len(branch) > 255 or _BAD_BRANCH.search(branch):
         raise _Refused(400, _("branch: expected a branch name, got %(branch)r.") % {"branch": branch[:100]})
     return commit, branch
@@ -120,8 +134,9 @@ def _body(request) -> bytes:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         length = 0
-    too_big = _("The scan is larger than this server accepts (%(cap)d bytes, ROCPORT_UPLOAD_MAX_BYTES); nothing "
-                "was written.")
+    too_big = _(
+        "The scan is larger than this server accepts (%(cap)d bytes, ROCPORT_UPLOAD_MAX_BYTES); nothing was written."
+    )
     if length > cap:
         raise _Refused(413, too_big % {"cap": cap})
     # The raw stream, read up to the cap: request.body stops at DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), far below a

@@ -31,18 +31,29 @@ def check_api_url(url: str) -> str:
     if parts.scheme not in allowed or not parts.hostname:
         raise ValidationError(_("Enter the API's https:// URL, for example https://api.github.com."))
     if parts.username or parts.password or parts.query or parts.fragment:
-        raise ValidationError(_("The API URL takes no user name, password, query or fragment; the token has its "
-                                "own field."))
+        raise ValidationError(
+            _("The API URL takes no user name, password, query or fragment; the token has its own field.")
+        )
     check_host_is_public(parts.hostname)
     return url
 
 
-def do_save_commit_status_settings(repository, *, enabled: bool, provider: str, api_url: str, project: str,
-                                   threshold: str, token: str = "", clear_token: bool = False,
-                                   acting_user) -> CommitStatusConfig:
+def do_save_commit_status_settings(
+    repository,
+    *,
+    enabled: bool,
+    provider: str,
+    api_url: str,
+    project: str,
+    threshold: str,
+    token: str = "",
+    clear_token: bool = False,
+    acting_user,
+) -> CommitStatusConfig:
     """Save the settings; an empty `token` keeps the stored one. Turning statuses on needs a token."""
-    config = CommitStatusConfig.objects.filter(repository=repository).first() or \
-        CommitStatusConfig(repository=repository)
+    config = CommitStatusConfig.objects.filter(repository=repository).first() or CommitStatusConfig(
+        repository=repository
+    )
     config.enabled, config.provider, config.api_url = enabled, provider, api_url
     config.project, config.threshold = project, threshold
     if clear_token:
@@ -53,18 +64,25 @@ def do_save_commit_status_settings(repository, *, enabled: bool, provider: str, 
         raise ValidationError(_("Commit statuses need a token: enter one, or leave statuses off."))
     config.save()
     # The token is not logged, nor whether it changed hands in plain text: only that the settings changed.
-    log.info("commit status settings of repository %s saved by %s (enabled=%s, provider=%s)", repository.pk,
-             acting_user.pk, config.enabled, config.provider)
+    log.info(
+        "commit status settings of repository %s saved by %s (enabled=%s, provider=%s)",
+        repository.pk,
+        acting_user.pk,
+        config.enabled,
+        config.provider,
+    )
     return config
 
 
-def do_save_notification_setting(team, *, enabled: bool, all_managers: bool, recipients: list[str], threshold: str,
-                                 acting_user) -> NotificationSetting:
+def do_save_notification_setting(
+    team, *, enabled: bool, all_managers: bool, recipients: list[str], threshold: str, acting_user
+) -> NotificationSetting:
     if enabled and not all_managers and not recipients:
         raise ValidationError(_("Name at least one recipient, or send to all managers."))
     setting, _created = NotificationSetting.objects.update_or_create(
-        team=team, defaults={"enabled": enabled, "all_managers": all_managers, "recipients": recipients,
-                             "threshold": threshold})
+        team=team,
+        defaults={"enabled": enabled, "all_managers": all_managers, "recipients": recipients, "threshold": threshold},
+    )
     log.info("notification settings of team %s saved by %s (enabled=%s)", team.pk, acting_user.pk, enabled)
     return setting
 
@@ -116,13 +134,15 @@ def publish(task, model, pk: int) -> bool:
     try:
         task.delay(pk)
     except OperationalError as exc:
-        log.warning("%s %s: the broker is unavailable (%s); it will be sent again", model.__name__, pk,
-                    type(exc).__name__)
+        log.warning(
+            "%s %s: the broker is unavailable (%s); it will be sent again", model.__name__, pk, type(exc).__name__
+        )
         model.objects.filter(pk=pk).update(detail=UNPUBLISHED)
         return False
     return True
 
 
 def _skip(post: StatusPost, why: str) -> None:
-    StatusPost.objects.filter(pk=post.pk).update(outcome=StatusPost.Outcome.SKIPPED, detail=why[:500],
-                                                 updated=timezone.now())
+    StatusPost.objects.filter(pk=post.pk).update(
+        outcome=StatusPost.Outcome.SKIPPED, detail=why[:500], updated=timezone.now()
+    )

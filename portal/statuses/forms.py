@@ -13,17 +13,19 @@ MAX_RECIPIENTS = 50
 
 class NotificationForm(forms.Form):
     enabled = forms.BooleanField(required=False, label=_("Email when a scan adds new findings"))
-    all_managers = forms.BooleanField(required=False, initial=True,
-                                      label=_("Send to the team's managers and admins"))
-    recipients = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
-                                 label=_("Further recipients"),
-                                 help_text=_("Email addresses, separated by commas or new lines."))
-    threshold = forms.ChoiceField(choices=SEVERITY_CHOICES, initial="high",
-                                  label=_("For new findings at or above"))
+    all_managers = forms.BooleanField(required=False, initial=True, label=_("Send to the team's managers and admins"))
+    recipients = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Further recipients"),
+        help_text=_("Email addresses, separated by commas or new lines."),
+    )
+    threshold = forms.ChoiceField(choices=SEVERITY_CHOICES, initial="high", label=_("For new findings at or above"))
 
     def clean_recipients(self) -> list[str]:
-        addresses = [a.strip() for a in self.cleaned_data.get("recipients", "").replace(",", "\n").splitlines()
-                     if a.strip()]
+        addresses = [
+            a.strip() for a in self.cleaned_data.get("recipients", "").replace(",", "\n").splitlines() if a.strip()
+        ]
         bad = []
         for address in addresses:
             try:

@@ -13,8 +13,13 @@ from portal.repositories.models import Repository
 from portal.scans.models import Scan
 
 # Labels in the catalogue (the findings list's filter uses the same words).
-_SEVERITY_LABELS = {"info": _("info"), "low": _("low"), "medium": _("medium"), "high": _("high"),
-                    "critical": _("critical")}
+_SEVERITY_LABELS = {
+    "info": _("info"),
+    "low": _("low"),
+    "medium": _("medium"),
+    "high": _("high"),
+    "critical": _("critical"),
+}
 SEVERITY_CHOICES = [(name, _SEVERITY_LABELS[name]) for name in SEVERITY_RANK]
 PROVIDER_CHOICES = [("github", "GitHub"), ("gitlab", "GitLab"), ("gitea", "Gitea"), ("forgejo", "Forgejo")]
 

@@ -20,9 +20,14 @@ def recipients(setting) -> list[str]:
     """Addresses in a stable order, each once (case-insensitively)."""
     addresses: list[str] = []
     if setting.all_managers:
-        addresses += list(Membership.objects.filter(
-            team_id=setting.team_id, role__in=(Membership.Role.MANAGER, Membership.Role.ADMIN))
-            .exclude(user__email="").order_by("user__username").values_list("user__email", flat=True))
+        addresses += list(
+            Membership.objects.filter(
+                team_id=setting.team_id, role__in=(Membership.Role.MANAGER, Membership.Role.ADMIN)
+            )
+            .exclude(user__email="")
+            .order_by("user__username")
+            .values_list("user__email", flat=True)
+        )
     addresses += setting.recipients
     seen: set[str] = set()
     unique = []
@@ -34,10 +39,17 @@ def recipients(setting) -> list[str]:
 
 
 def render(scan, findings: list, count: int, threshold: str) -> tuple[str, str]:
-    context = {"scan": scan, "repository": scan.repository, "findings": findings, "count": count,
-               "more": max(count - len(findings), 0), "severity": severity_label(threshold), "url": scan_url(scan),
-               "settings_url": settings.ROCPORT_BASE_URL.rstrip("/") + reverse("statuses:notifications",
-                                                                           args=[scan.repository.team_id])}
+    context = {
+        "scan": scan,
+        "repository": scan.repository,
+        "findings": findings,
+        "count": count,
+        "more": max(count - len(findings), 0),
+        "severity": severity_label(threshold),
+        "url": scan_url(scan),
+        "settings_url": settings.ROCPORT_BASE_URL.rstrip("/")
+        + reverse("statuses:notifications", args=[scan.repository.team_id]),
+    }
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string("statuses/email/new_findings_subject.txt", context)
         body = render_to_string("statuses/email/new_findings.txt", context)

@@ -21,14 +21,22 @@ def new_findings(scan, threshold: str):
     dismissing triage inherited from the default branch), most severe first."""
     if not scan.summary.get("tracking", {}).get("new"):
         return Finding.objects.none()  # the tracking summary says nothing is new: no query needed
-    return (Finding.objects.filter(repository_id=scan.repository_id, branch=scan.branch, first_seen=scan,
-                                   state=Finding.State.OPEN, suppressed=False,
-                                   severity_rank__gte=SEVERITY_RANK[threshold])
-            .exclude(triage__in=DISMISSED_TRIAGE).order_by("-severity_rank", "path", "line", "id"))
+    return (
+        Finding.objects.filter(
+            repository_id=scan.repository_id,
+            branch=scan.branch,
+            first_seen=scan,
+            state=Finding.State.OPEN,
+            suppressed=False,
+            severity_rank__gte=SEVERITY_RANK[threshold],
+        )
+        .exclude(triage__in=DISMISSED_TRIAGE)
+        .order_by("-severity_rank", "path", "line", "id")
+    )
 
 
 def severity_label(threshold: str) -> str:
-    """"high+" reads as "high or above"; nothing is above critical."""
+    """ "high+" reads as "high or above"; nothing is above critical."""
     return threshold if threshold == "critical" else f"{threshold}+"
 
 
@@ -50,6 +58,7 @@ def final_status(scan, threshold: str) -> tuple[str, str]:
         label = severity_label(threshold)
         count = new_findings(scan, threshold).count()
         if count:
-            return "failure", ngettext("%(count)d new %(severity)s finding", "%(count)d new %(severity)s findings",
-                                       count) % {"count": count, "severity": label}
+            return "failure", ngettext(
+                "%(count)d new %(severity)s finding", "%(count)d new %(severity)s findings", count
+            ) % {"count": count, "severity": label}
         return "success", gettext("No new %(severity)s findings") % {"severity": label}

@@ -35,14 +35,19 @@ class Endpoint:
     name_field: str  # where the "rocport" label goes
 
 
-_GITHUB_LIKE = Endpoint("/repos/{project}/statuses/{sha}",
-                        {"pending": "pending", "success": "success", "failure": "failure", "error": "error"},
-                        "context")
+_GITHUB_LIKE = Endpoint(
+    "/repos/{project}/statuses/{sha}",
+    {"pending": "pending", "success": "success", "failure": "failure", "error": "error"},
+    "context",
+)
 ENDPOINTS = {
     "github": _GITHUB_LIKE,
     # GitLab has no "error": a scan that failed is a failed status there too.
-    "gitlab": Endpoint("/projects/{project}/statuses/{sha}",
-                       {"pending": "pending", "success": "success", "failure": "failed", "error": "failed"}, "name"),
+    "gitlab": Endpoint(
+        "/projects/{project}/statuses/{sha}",
+        {"pending": "pending", "success": "success", "failure": "failed", "error": "failed"},
+        "name",
+    ),
     "gitea": _GITHUB_LIKE,
     "forgejo": _GITHUB_LIKE,
 }
@@ -91,14 +96,19 @@ def project_path(provider: str, project: str) -> str:
     return "/".join(quote(part, safe="") for part in project.split("/"))
 
 
-def build(provider: str, *, api_url: str, project: str, sha: str, token: str, state: str, description: str,
-          target_url: str) -> StatusRequest:
+def build(
+    provider: str, *, api_url: str, project: str, sha: str, token: str, state: str, description: str, target_url: str
+) -> StatusRequest:
     endpoint = ENDPOINTS[provider]
     if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha):
         raise PermanentError(f"not a commit id: {sha[:80]!r}")
     url = api_url.rstrip("/") + endpoint.path.format(project=project_path(provider, project), sha=sha)
-    body = {"state": endpoint.states[state], "target_url": target_url,
-            "description": _shorten(description), endpoint.name_field: CONTEXT}
+    body = {
+        "state": endpoint.states[state],
+        "target_url": target_url,
+        "description": _shorten(description),
+        endpoint.name_field: CONTEXT,
+    }
     name, value = auth_header(provider, token)
     headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "ROCport", name: value}
     if provider == "github":
@@ -108,7 +118,7 @@ def build(provider: str, *, api_url: str, project: str, sha: str, token: str, st
 
 
 def _shorten(text: str) -> str:
-    return text if len(text) <= DESCRIPTION_MAX else text[:DESCRIPTION_MAX - 1] + "…"
+    return text if len(text) <= DESCRIPTION_MAX else text[: DESCRIPTION_MAX - 1] + "…"
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -136,8 +146,9 @@ def send(request: StatusRequest, *, timeout: float, token: str = "") -> int:
         if exc.code >= 500 or exc.code in (408, 429):
             raise TransientError(f"{host} answered HTTP {exc.code}{excerpt}", exc.code) from None
         if 300 <= exc.code < 400:
-            raise PermanentError(f"{host} answered with a redirect (HTTP {exc.code}): check the API URL",
-                                 exc.code) from None
+            raise PermanentError(
+                f"{host} answered with a redirect (HTTP {exc.code}): check the API URL", exc.code
+            ) from None
         raise PermanentError(f"{host} refused the status: HTTP {exc.code}{excerpt}", exc.code) from None
     except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
         reason = getattr(exc, "reason", None) or exc

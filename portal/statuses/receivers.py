@@ -19,8 +19,10 @@ def on_scan_started(sender, scan, **kwargs) -> None:
 
 @receiver(scan_ended, dispatch_uid="statuses.scan_ended")
 def on_scan_ended(sender, scan, **kwargs) -> None:
-    if scan.status == ScanStatus.SUPERSEDED and not StatusPost.objects.filter(
-            scan=scan, phase=StatusPost.Phase.STARTED).exists():
+    if (
+        scan.status == ScanStatus.SUPERSEDED
+        and not StatusPost.objects.filter(scan=scan, phase=StatusPost.Phase.STARTED).exists()
+    ):
         return  # the host never heard of this scan: nothing to settle
     try:
         queue_commit_status(scan, StatusPost.Phase.ENDED)

@@ -32,8 +32,10 @@ def post_commit_status(self, post_id: int) -> str:
     if post.outcome not in (StatusPost.Outcome.QUEUED, StatusPost.Outcome.RETRYING):
         return post.outcome  # a redelivered message: posted, refused or skipped already
     scan = post.scan
-    if post.phase == StatusPost.Phase.STARTED and StatusPost.objects.filter(
-            scan=scan, phase=StatusPost.Phase.ENDED, outcome=StatusPost.Outcome.SENT).exists():
+    if (
+        post.phase == StatusPost.Phase.STARTED
+        and StatusPost.objects.filter(scan=scan, phase=StatusPost.Phase.ENDED, outcome=StatusPost.Outcome.SENT).exists()
+    ):
         # A pending retried after the verdict was posted would overwrite it on the host.
         return _record(post, StatusPost.Outcome.SKIPPED, detail="the final status was posted first")
     config = CommitStatusConfig.objects.filter(repository_id=post.repository_id).first()
@@ -48,24 +50,50 @@ def post_commit_status(self, post_id: int) -> str:
     token = ""
     try:
         token = config.token()
-        request = providers.build(config.provider, api_url=config.api_url, project=config.project,
-                                  sha=scan.commit_sha, token=token, state=state, description=description,
-                                  target_url=outcome.scan_url(scan))
+        request = providers.build(
+            config.provider,
+            api_url=config.api_url,
+            project=config.project,
+            sha=scan.commit_sha,
+            token=token,
+            state=state,
+            description=description,
+            target_url=outcome.scan_url(scan),
+        )
         _check_host(request.host)  # again at send time: DNS may have changed since the settings were saved
         status = providers.send(request, timeout=settings.ROCPORT_STATUS_TIMEOUT, token=token)
     except providers.TransientError as exc:
         last = self.request.retries >= self.max_retries
-        log.warning("commit status %s of scan %s (repository %s, %s): %s; %s", state, scan.pk, post.repository_id,
-                    config.provider, exc, "giving up" if last else f"attempt {attempt}, will retry")
-        _record(post, StatusPost.Outcome.FAILED if last else StatusPost.Outcome.RETRYING, http_status=exc.status,
-                detail=str(exc), **fields)
+        log.warning(
+            "commit status %s of scan %s (repository %s, %s): %s; %s",
+            state,
+            scan.pk,
+            post.repository_id,
+            config.provider,
+            exc,
+            "giving up" if last else f"attempt {attempt}, will retry",
+        )
+        _record(
+            post,
+            StatusPost.Outcome.FAILED if last else StatusPost.Outcome.RETRYING,
+            http_status=exc.status,
+            detail=str(exc),
+            **fields,
+        )
         raise  # autoretry_for: a new message with a backoff countdown, or the end after the last attempt
     except (providers.PermanentError, ValueError) as exc:
         # ValueError: the stored token cannot be decrypted (the credentials key changed).
-        log.warning("commit status %s of scan %s (repository %s, %s) refused: %s", state, scan.pk,
-                    post.repository_id, config.provider, exc)
-        return _record(post, StatusPost.Outcome.FAILED, http_status=getattr(exc, "status", None), detail=str(exc),
-                       **fields)
+        log.warning(
+            "commit status %s of scan %s (repository %s, %s) refused: %s",
+            state,
+            scan.pk,
+            post.repository_id,
+            config.provider,
+            exc,
+        )
+        return _record(
+            post, StatusPost.Outcome.FAILED, http_status=getattr(exc, "status", None), detail=str(exc), **fields
+        )
     log.info("commit status %s of scan %s posted to %s (HTTP %s)", state, scan.pk, config.provider, status)
     return _record(post, StatusPost.Outcome.SENT, http_status=status, detail="", **fields)
 
@@ -104,8 +132,7 @@ def _record(post: StatusPost, outcome_: str, **fields) -> str:
 
 @shared_task(bind=True, autoretry_for=(smtplib.SMTPException, OSError), **_BACKOFF)
 def send_scan_notification(self, notification_id: int) -> str:
-    notification = ScanNotification.objects.select_related("scan__repository__team").filter(
-        pk=notification_id).first()
+    notification = ScanNotification.objects.select_related("scan__repository__team").filter(pk=notification_id).first()
     if notification is None:
         return "gone"
     if notification.outcome != ScanNotification.Outcome.QUEUED:
@@ -117,26 +144,39 @@ def send_scan_notification(self, notification_id: int) -> str:
     findings = outcome.new_findings(scan, setting.threshold)
     count = findings.count()
     if not count:
-        return _settle(notification, ScanNotification.Outcome.NOTHING,
-                       detail=f"no new {outcome.severity_label(setting.threshold)} findings")
+        return _settle(
+            notification,
+            ScanNotification.Outcome.NOTHING,
+            detail=f"no new {outcome.severity_label(setting.threshold)} findings",
+        )
     recipients = notifications.recipients(setting)
     if not recipients:
-        return _settle(notification, ScanNotification.Outcome.NOTHING, count=count,
-                       detail="nobody to send to (no manager has an email address)")
+        return _settle(
+            notification,
+            ScanNotification.Outcome.NOTHING,
+            count=count,
+            detail="nobody to send to (no manager has an email address)",
+        )
     try:
-        notifications.send(scan, list(findings[:notifications.TOP]), count, setting.threshold, recipients)
+        notifications.send(scan, list(findings[: notifications.TOP]), count, setting.threshold, recipients)
     except (smtplib.SMTPException, OSError) as exc:
         last = self.request.retries >= self.max_retries
-        log.warning("notification email for scan %s: %s; %s", scan.pk, type(exc).__name__,
-                    "giving up" if last else "will retry")
+        log.warning(
+            "notification email for scan %s: %s; %s", scan.pk, type(exc).__name__, "giving up" if last else "will retry"
+        )
         if last:
-            _settle(notification, ScanNotification.Outcome.FAILED, count=count, recipients=recipients,
-                    detail=f"{type(exc).__name__}: {exc}")
+            _settle(
+                notification,
+                ScanNotification.Outcome.FAILED,
+                count=count,
+                recipients=recipients,
+                detail=f"{type(exc).__name__}: {exc}",
+            )
         raise
-    log.info("notification email for scan %s sent to %d recipients (%d new findings)", scan.pk, len(recipients),
-             count)
-    return _settle(notification, ScanNotification.Outcome.SENT, count=count, recipients=recipients, detail="",
-                   sent=timezone.now())
+    log.info("notification email for scan %s sent to %d recipients (%d new findings)", scan.pk, len(recipients), count)
+    return _settle(
+        notification, ScanNotification.Outcome.SENT, count=count, recipients=recipients, detail="", sent=timezone.now()
+    )
 
 
 def _settle(notification: ScanNotification, outcome_: str, **fields) -> str:

@@ -21,8 +21,16 @@ def team_notifications(request, team_id: int):
     membership = membership_for(request.user, team_id)  # 404 for another team, as for a missing one
     team = membership.team
     setting = NotificationSetting.objects.filter(team=team).first()
-    initial = {"enabled": setting.enabled, "all_managers": setting.all_managers,
-               "recipients": "\n".join(setting.recipients), "threshold": setting.threshold} if setting else None
+    initial = (
+        {
+            "enabled": setting.enabled,
+            "all_managers": setting.all_managers,
+            "recipients": "\n".join(setting.recipients),
+            "threshold": setting.threshold,
+        }
+        if setting
+        else None
+    )
     form = NotificationForm(initial=initial)
     if request.method == "POST":
         require_manage(membership)
@@ -36,5 +44,8 @@ def team_notifications(request, team_id: int):
                 messages.success(request, _("Notification settings saved."))
                 return redirect("statuses:notifications", team_id=team.pk)
     recent = ScanNotification.objects.filter(team=team).select_related("scan__repository").order_by("-created")[:20]
-    return render(request, "statuses/notifications.html", {
-        "team": team, "membership": membership, "form": form, "setting": setting, "recent": recent})
+    return render(
+        request,
+        "statuses/notifications.html",
+        {"team": team, "membership": membership, "form": form, "setting": setting, "recent": recent},
+    )

@@ -43,8 +43,15 @@ def do_receive_delivery(repository: Repository, provider: str, headers, body: by
     try:
         with transaction.atomic():
             delivery = WebhookDelivery.objects.create(
-                repository=repository, provider=provider, delivery_id=delivery_id, event=event, ref=push.ref,
-                before=push.before[:64], after=push.after[:64], state=WebhookDelivery.State.IGNORED)
+                repository=repository,
+                provider=provider,
+                delivery_id=delivery_id,
+                event=event,
+                ref=push.ref,
+                before=push.before[:64],
+                after=push.after[:64],
+                state=WebhookDelivery.State.IGNORED,
+            )
             status, message = _act(repository, delivery, push)
             delivery.outcome = message[:300]
             delivery.save(update_fields=["outcome", "state", "scan"])
@@ -72,15 +79,17 @@ def _act(repository: Repository, delivery: WebhookDelivery, push: providers.Push
     if push.branch in repository.gone_branches:
         repository.gone_branches = [b for b in repository.gone_branches if b != push.branch]
         repository.save(update_fields=["gone_branches"])
-    existing = Scan.objects.filter(repository=repository, branch=push.branch, commit_sha=push.after,
-                                   status__in=_LIVE).first()
+    existing = Scan.objects.filter(
+        repository=repository, branch=push.branch, commit_sha=push.after, status__in=_LIVE
+    ).first()
     if existing is not None:
         delivery.scan = existing
         return 200, f"commit {push.after[:10]} already scanned or queued (scan {existing.pk})"
     from portal.scans.actions import do_create_scan
 
-    scan = do_create_scan(repository, branch=push.branch, commit_sha=push.after, ref=push.ref,
-                          trigger=ScanTrigger.PUSH, enqueue=False)
+    scan = do_create_scan(
+        repository, branch=push.branch, commit_sha=push.after, ref=push.ref, trigger=ScanTrigger.PUSH, enqueue=False
+    )
     delivery.scan = scan
     delivery.state = WebhookDelivery.State.PENDING
     delivery_pk = delivery.pk
@@ -103,5 +112,6 @@ def enqueue_delivery(delivery_pk: int) -> bool:
             log.warning("delivery %s stays pending, the broker refused the task: %s", delivery_pk, exc)
             return False
     WebhookDelivery.objects.filter(pk=delivery_pk, state=WebhookDelivery.State.PENDING).update(
-        state=WebhookDelivery.State.ENQUEUED)
+        state=WebhookDelivery.State.ENQUEUED
+    )
     return True

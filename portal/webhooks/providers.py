@@ -117,7 +117,7 @@ def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
         return Push("tag", ref=ref, before=before, after=after)
     if not ref.startswith("refs/heads/"):
         return Push("other", ref=ref)
-    branch = ref[len("refs/heads/"):]
+    branch = ref[len("refs/heads/") :]
     if after == ZERO or payload.get("deleted") is True:
         return Push("branch_deleted", branch=branch, ref=ref, before=before, after=after)
     if provider == "gitlab" and payload.get("checkout_sha"):
@@ -144,4 +144,4 @@ def _field(payload: dict, key: str) -> str:
 
 
 def _short(ref: str) -> str:
-    return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
+    return ref[len("refs/heads/") :] if ref.startswith("refs/heads/") else ref

@@ -19,8 +19,11 @@ log = logging.getLogger(__name__)
 @shared_task
 def redeliver_pending() -> int:
     limit = timezone.now() - timedelta(seconds=settings.ROCPORT_WEBHOOK_PENDING_SECONDS)
-    ids = list(WebhookDelivery.objects.filter(state=WebhookDelivery.State.PENDING, received__lt=limit)
-               .values_list("pk", flat=True)[:1000])
+    ids = list(
+        WebhookDelivery.objects.filter(state=WebhookDelivery.State.PENDING, received__lt=limit).values_list(
+            "pk", flat=True
+        )[:1000]
+    )
     return sum(1 for pk in ids if enqueue_delivery(pk))
 
 
@@ -44,8 +47,11 @@ def reconcile_heads() -> int:
             except CloneError as exc:
                 log.info("reconcile: %s %s: %s", repository, branch, exc.code)
                 continue
-            covered = Scan.objects.filter(repository=repository, branch=branch, commit_sha=head).exclude(
-                status__in=(ScanStatus.CANCELLED, ScanStatus.SUPERSEDED)).exists()
+            covered = (
+                Scan.objects.filter(repository=repository, branch=branch, commit_sha=head)
+                .exclude(status__in=(ScanStatus.CANCELLED, ScanStatus.SUPERSEDED))
+                .exists()
+            )
             if not covered:
                 do_create_scan(repository, branch=branch, commit_sha=head, trigger=ScanTrigger.SCHEDULE)
                 started += 1

@@ -109,8 +109,11 @@ class Node:
             referenced = node._c.referenced
             if referenced is not None and referenced.kind == K.TEMPLATE_NON_TYPE_PARAMETER:
                 return template_defaults(node).get(node.name)
-            if referenced is not None and referenced.kind in (K.VAR_DECL, K.ENUM_CONSTANT_DECL) and \
-                    not _dependent_declaration(referenced):
+            if (
+                referenced is not None
+                and referenced.kind in (K.VAR_DECL, K.ENUM_CONSTANT_DECL)
+                and not _dependent_declaration(referenced)
+            ):
                 return node.int_value()
             return None
         if kind == K.BINARY_OPERATOR and len(node.children) == 2:
@@ -178,7 +181,7 @@ class Node:
                 return None
             extent = definition.extent
             source = extent.start.file.name if extent.start.file is not None else ""
-            lines = _source_lines(source)[extent.start.line - 1:extent.end.line]
+            lines = _source_lines(source)[extent.start.line - 1 : extent.end.line]
         except (ValueError, AttributeError):  # libclang cursors of unknown kinds
             return None
         # clang does not tokenize ranges of included files for us: the definition's lines, split like code tokens
@@ -235,9 +238,15 @@ def _read_lines(path: str, _mtime_ns: int, _size: int) -> list[str]:
 
 
 _TEMPLATES = frozenset({K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION})
-_FOLD = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-         "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
-         ">>": lambda a, b: a >> b if 0 <= b < 64 else None, "<<": lambda a, b: a << b if 0 <= b < 64 else None}
+_FOLD = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b if b else None,
+    "%": lambda a, b: a % b if b else None,
+    ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
+    "<<": lambda a, b: a << b if 0 <= b < 64 else None,
+}
 
 
 def in_template(node: Node) -> bool:

@@ -36,12 +36,14 @@ HIP_GUARD = re.compile(r"(?<![A-Za-z0-9])_*HIP(?![a-z])|(?<![A-Za-z])HIP_|ROCM|[
 PLATFORM_GUARD = re.compile(HIP_GUARD.pattern + r"|__NVCC__|NVIDIA|__CUDA_ARCH__|__NVPTX__")
 # Parameters and functions whose names say "this is a lane or thread index".
 LANE_NAME = re.compile(r"^(lane|lane_?id|laneid|lane_?idx|tid|thread_?id|thread_?idx|thid|warp_?lane|lid)$", re.I)
-LANE_FUNCTIONS = frozenset({"__lane_id", "__laneid", "lane_id", "laneid", "thread_rank", "get_lane_id", "laneId",
-                            "LaneId"})
+LANE_FUNCTIONS = frozenset(
+    {"__lane_id", "__laneid", "lane_id", "laneid", "thread_rank", "get_lane_id", "laneId", "LaneId"}
+)
 THREAD_BUILTINS = frozenset({"threadIdx"})
 # Calls whose result is still arithmetic on their arguments (a clamped or converted thread id).
-_ARITHMETIC_CALLS = frozenset({"min", "max", "abs", "umin", "umax", "__umulhi", "__mul24", "__umul24", "int",
-                               "unsigned", "static_cast", ""})
+_ARITHMETIC_CALLS = frozenset(
+    {"min", "max", "abs", "umin", "umax", "__umulhi", "__mul24", "__umul24", "int", "unsigned", "static_cast", ""}
+)
 
 
 @dataclass
@@ -162,8 +164,11 @@ class FileFacts:
         """Lines inside an #if whose condition matches `pattern`; computed once per file and pattern."""
         lines = self._guarded.get(pattern)
         if lines is None:
-            lines = frozenset(line for line, guards in self.view.guards_by_line.items()
-                              if any(pattern.search(g.condition) for g in guards))
+            lines = frozenset(
+                line
+                for line, guards in self.view.guards_by_line.items()
+                if any(pattern.search(g.condition) for g in guards)
+            )
             self._guarded[pattern] = lines
         return lines
 
@@ -179,12 +184,36 @@ Anchor = Node | Token | Include | Directive
 
 
 class Context:
-    __slots__ = ("facts", "rule", "event", "node", "token", "include", "directive", "asm_text", "function",
-                 "launch_kernel", "line_code", "line_tokens", "_line_starts")
+    __slots__ = (
+        "facts",
+        "rule",
+        "event",
+        "node",
+        "token",
+        "include",
+        "directive",
+        "asm_text",
+        "function",
+        "launch_kernel",
+        "line_code",
+        "line_tokens",
+        "_line_starts",
+    )
 
-    def __init__(self, facts: FileFacts, rule: Rule, event: str, *, node: Node | None = None,
-                 token: Token | None = None, include: Include | None = None, directive: Directive | None = None,
-                 function: FunctionInfo | None = None, asm_text: str = "", launch_kernel: str = ""):
+    def __init__(
+        self,
+        facts: FileFacts,
+        rule: Rule,
+        event: str,
+        *,
+        node: Node | None = None,
+        token: Token | None = None,
+        include: Include | None = None,
+        directive: Directive | None = None,
+        function: FunctionInfo | None = None,
+        asm_text: str = "",
+        launch_kernel: str = "",
+    ):
         self.facts = facts
         self.rule = rule
         self.event = event
@@ -341,8 +370,11 @@ class Context:
             line, col, end_line, end_col = 1, 1, 1, 1
         function = self.function.name if self.function is not None else ""
         if self.event == "line":
-            message += (" (found from tokens: clang could not parse this line)" if self.facts.has_ast else
-                        " (found from tokens: this file was not parsed to a syntax tree)")
+            message += (
+                " (found from tokens: clang could not parse this line)"
+                if self.facts.has_ast
+                else " (found from tokens: this file was not parsed to a syntax tree)"
+            )
         self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function, severity))
 
     def report_at(self, line: int, col: int, message: str, length: int = 0, severity=None) -> None:

@@ -62,11 +62,17 @@ class Dispatcher:
         out = []
         for node in function_nodes:
             if any(c.kind == K.COMPOUND_STMT for c in node.children):
-                out.append(FunctionInfo(
-                    name=node.name, node=node, start_line=node.line, end_line=node.end_line,
-                    is_kernel=node.has_attr(K.CUDAGLOBAL_ATTR), is_device=node.has_attr(K.CUDADEVICE_ATTR),
-                    is_host=node.has_attr(K.CUDAHOST_ATTR),
-                ))
+                out.append(
+                    FunctionInfo(
+                        name=node.name,
+                        node=node,
+                        start_line=node.line,
+                        end_line=node.end_line,
+                        is_kernel=node.has_attr(K.CUDAGLOBAL_ATTR),
+                        is_device=node.has_attr(K.CUDADEVICE_ATTR),
+                        is_host=node.has_attr(K.CUDAHOST_ATTR),
+                    )
+                )
         return out
 
     # -- the pass -------------------------------------------------------------------------------------
@@ -92,8 +98,10 @@ class Dispatcher:
 
     def _ast(self, facts: FileFacts, roots: list[Node], by_node: dict[int, FunctionInfo]) -> None:
         idents = facts.identifiers
-        event_rules = {event: [r for r in self._for(facts, event) if r.applies_to(idents)]
-                       for event in set(_EVENT_OF_KIND.values())}
+        event_rules = {
+            event: [r for r in self._for(facts, event) if r.applies_to(idents)]
+            for event in set(_EVENT_OF_KIND.values())
+        }
         kinds = {kind for kind in self.ast_kinds if event_rules[_EVENT_OF_KIND[kind]]}
         if not kinds:
             return
@@ -146,8 +154,9 @@ class Dispatcher:
                 if rules:
                     self._identifier(facts, rules, tok)
                 if prefixes and tok.text.startswith(prefixes):
-                    matching = [r for r in self.prefix_rules if tok.text.startswith(r.prefixes)
-                                and not (rules and r in rules)]
+                    matching = [
+                        r for r in self.prefix_rules if tok.text.startswith(r.prefixes) and not (rules and r in rules)
+                    ]
                     self._identifier(facts, matching, tok)
             elif kind == KEYWORD and asm_rules and tok.text in ("asm", "__asm__", "__asm"):
                 if string_macros is None:
@@ -155,13 +164,17 @@ class Dispatcher:
                 text = _asm_text(code, i, string_macros)
                 for rule in asm_rules:
                     if facts.language in rule.languages:
-                        rule.check(Context(facts, rule, "asm", token=tok, asm_text=text,
-                                           function=facts.function_at(tok.line)))
+                        rule.check(
+                            Context(facts, rule, "asm", token=tok, asm_text=text, function=facts.function_at(tok.line))
+                        )
             elif kind == PUNCT and launch_rules and tok.text in ("<<<", "<<") and _is_launch(code, i):
                 kernel = code[i - 1].text if i > 0 and code[i - 1].kind == IDENT else ""
                 for rule in launch_rules:
-                    rule.check(Context(facts, rule, "launch", token=tok, launch_kernel=kernel,
-                                       function=facts.function_at(tok.line)))
+                    rule.check(
+                        Context(
+                            facts, rule, "launch", token=tok, launch_kernel=kernel, function=facts.function_at(tok.line)
+                        )
+                    )
 
     @staticmethod
     def _identifier(facts: FileFacts, rules: list[Rule], tok: Token) -> None:
@@ -188,8 +201,11 @@ def _string_macros(view) -> dict[str, str]:
     asm templates are often built from them."""
     macros = {}
     for d in view.directives:
-        if d.name == "define" and len(d.tokens) >= 2 and all(
-                t.kind == LITERAL and t.text.endswith('"') for t in d.tokens[1:]):
+        if (
+            d.name == "define"
+            and len(d.tokens) >= 2
+            and all(t.kind == LITERAL and t.text.endswith('"') for t in d.tokens[1:])
+        ):
             macros[d.tokens[0].text] = "".join(_string_body(t.text) for t in d.tokens[1:])
     return macros
 

@@ -21,16 +21,32 @@ import re
 from dataclasses import dataclass
 
 HIP_DEFINED = {"__HIP__": 1, "__HIPCC__": 1, "__HIP_PLATFORM_AMD__": 1, "__HIP_PLATFORM_HCC__": 1, "__clang__": 1}
-HIP_UNDEFINED = frozenset({
-    "__CUDA_ARCH__", "CUDA_VERSION", "__NVCC__", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__",
-    "__CUDACC_VER_BUILD__", "__CUDA_ARCH_LIST__", "__CUDA_ARCH_FEAT_SM90_ALL", "__NVCOMPILER",
-    "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_NVCC__", "__NVCC_DIAG_PRAGMA_SUPPORT__", "__CUDACC_RTC__",
-    "CUDA_ARCH", "__CUDA_ARCH_SPECIFIC__", "__CUDA_ARCH_FAMILY_SPECIFIC__",
-})
+HIP_UNDEFINED = frozenset(
+    {
+        "__CUDA_ARCH__",
+        "CUDA_VERSION",
+        "__NVCC__",
+        "__CUDACC_VER_MAJOR__",
+        "__CUDACC_VER_MINOR__",
+        "__CUDACC_VER_BUILD__",
+        "__CUDA_ARCH_LIST__",
+        "__CUDA_ARCH_FEAT_SM90_ALL",
+        "__NVCOMPILER",
+        "__HIP_PLATFORM_NVIDIA__",
+        "__HIP_PLATFORM_NVCC__",
+        "__NVCC_DIAG_PRAGMA_SUPPORT__",
+        "__CUDACC_RTC__",
+        "CUDA_ARCH",
+        "__CUDA_ARCH_SPECIFIC__",
+        "__CUDA_ARCH_FAMILY_SPECIFIC__",
+    }
+)
 # Headers a ROCm machine does not have (HIP names them differently or has no counterpart).
-NVIDIA_ONLY_HEADERS = re.compile(r"^(?:nvml\.h|nvtx3?/.*|nvToolsExt\w*\.h|cupti\w*\.h|NvInfer\w*\.h|cuda\w*\.h|"
-                                 r"cu(?:blas|fft|rand|sparse|solver|dnn|tensor)\w*\.h|nccl\.h|mma\.h|"
-                                 r"cooperative_groups/.*|cub/.*|thrust/.*|cutlass/.*)$")
+NVIDIA_ONLY_HEADERS = re.compile(
+    r"^(?:nvml\.h|nvtx3?/.*|nvToolsExt\w*\.h|cupti\w*\.h|NvInfer\w*\.h|cuda\w*\.h|"
+    r"cu(?:blas|fft|rand|sparse|solver|dnn|tensor)\w*\.h|nccl\.h|mma\.h|"
+    r"cooperative_groups/.*|cub/.*|thrust/.*|cutlass/.*)$"
+)
 
 
 _CHAIN = frozenset({"elif", "elifdef", "elifndef", "else", "endif"})
@@ -44,8 +60,9 @@ class DeadBranch:
     directive: str
 
 
-def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozenset(),
-               undefined: frozenset[str] = frozenset()) -> dict[int, DeadBranch]:
+def dead_lines(
+    directives, line_count: int, hip_macros: frozenset[str] = frozenset(), undefined: frozenset[str] = frozenset()
+) -> dict[int, DeadBranch]:
     """Lines (1-based) HIP-Clang never compiles, each with the outermost dead branch that holds it. The
     directives' own lines count as inside the branches that enclose them. `undefined`: macros the project
     defines only where HIP never looks (scanner.port), undefined under HIP like NVIDIA's own."""
@@ -83,8 +100,7 @@ def dead_lines(directives, line_count: int, hip_macros: frozenset[str] = frozens
                 value = own if taken is False else (False if own is False else None)
             frame[0] = value
             # Some branch is taken once an earlier one is, or this one's own condition holds.
-            frame[1] = True if (taken is True or own is True) else (False if taken is False and own is False
-                                                                     else None)
+            frame[1] = True if (taken is True or own is True) else (False if taken is False and own is False else None)
             frame[2] = DeadBranch(d.line, _describe(d))
         elif name == "else" and stack:
             frame = stack[-1]
@@ -133,8 +149,18 @@ def _defined(name: str, known: _Known) -> bool | None:
 
 
 _INT = re.compile(r"^(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
-_BINARY = [("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="), ("<<", ">>"),
-           ("+", "-"), ("*", "/", "%")]
+_BINARY = [
+    ("||",),
+    ("&&",),
+    ("|",),
+    ("^",),
+    ("&",),
+    ("==", "!="),
+    ("<", ">", "<=", ">="),
+    ("<<", ">>"),
+    ("+", "-"),
+    ("*", "/", "%"),
+]
 
 
 class _Evaluator:
@@ -148,7 +174,7 @@ class _Evaluator:
 
     def parse(self):
         value = self._ternary()
-        return value, self.tokens[self.at:]
+        return value, self.tokens[self.at :]
 
     def _peek(self) -> str:
         return self.tokens[self.at] if self.at < len(self.tokens) else ""
@@ -245,7 +271,7 @@ class _Evaluator:
     def _has_include(self):
         start = self.at
         self._skip_group()
-        header = "".join(self.tokens[start:self.at]).strip("()").strip("<>\"")
+        header = "".join(self.tokens[start : self.at]).strip("()").strip('<>"')
         return 0 if NVIDIA_ONLY_HEADERS.match(header) else None
 
 
@@ -263,9 +289,20 @@ def _apply(operator: str, a, b):
     if operator in ("/", "%") and b == 0:
         return None
     return {
-        "|": lambda: a | b, "^": lambda: a ^ b, "&": lambda: a & b, "==": lambda: int(a == b),
-        "!=": lambda: int(a != b), "<": lambda: int(a < b), ">": lambda: int(a > b), "<=": lambda: int(a <= b),
-        ">=": lambda: int(a >= b), "<<": lambda: a << b if 0 <= b < 64 else None, ">>": lambda: a >> b if 0 <= b < 64
-        else None, "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: int(a / b),
+        "|": lambda: a | b,
+        "^": lambda: a ^ b,
+        "&": lambda: a & b,
+        "==": lambda: int(a == b),
+        "!=": lambda: int(a != b),
+        "<": lambda: int(a < b),
+        ">": lambda: int(a > b),
+        "<=": lambda: int(a <= b),
+        ">=": lambda: int(a >= b),
+        "<<": lambda: a << b if 0 <= b < 64 else None,
+        ">>": lambda: a >> b if 0 <= b < 64 else None,
+        "+": lambda: a + b,
+        "-": lambda: a - b,
+        "*": lambda: a * b,
+        "/": lambda: int(a / b),
         "%": lambda: a % b,
     }[operator]()

@@ -33,29 +33,40 @@ class PortNotes:
         if facts.language in _CXX:
             branch = self.dead_lines().get(line)
             if branch is not None:
-                return Severity.INFO, (f"HIP-Clang does not compile this line (`{branch.directive}`, line "
-                                       f"{branch.line}): the ROCm build takes another branch.")
+                return Severity.INFO, (
+                    f"HIP-Clang does not compile this line (`{branch.directive}`, line "
+                    f"{branch.line}): the ROCm build takes another branch."
+                )
             if facts.path in facts.port.cuda_only_sources:
-                return Severity.INFO, ("The project builds this file only for CUDA (its CMake adds it, or every "
-                                       "source that includes it, inside a CUDA-only if()): its ROCm build never "
-                                       "compiles it.")
+                return Severity.INFO, (
+                    "The project builds this file only for CUDA (its CMake adds it, or every "
+                    "source that includes it, inside a CUDA-only if()): its ROCm build never "
+                    "compiles it."
+                )
             if facts.path in facts.port.hip_twins:
-                return Severity.INFO, ("This file has a hand-written HIP twin beside it (a .hip or _hip source): "
-                                       "the ROCm build compiles that one, so check the twin rather than this line.")
+                return Severity.INFO, (
+                    "This file has a hand-written HIP twin beside it (a .hip or _hip source): "
+                    "the ROCm build compiles that one, so check the twin rather than this line."
+                )
             mapped = self.mapped_on(line) if rule.code[3:4] == "1" and rule.code[4:5] in "2356" else ""
             if mapped:
-                return Severity.INFO, (f"The project's own HIP header maps `{mapped}` to its HIP counterpart "
-                                       "(`#define` beside HIP's runtime): this use is already ported.")
+                return Severity.INFO, (
+                    f"The project's own HIP header maps `{mapped}` to its HIP counterpart "
+                    "(`#define` beside HIP's runtime): this use is already ported."
+                )
             if facts.port.ported and rule.code in _LANE_RULES:
-                return Severity.INFO, (f"This repository already builds for ROCm ({facts.port.describe()}): this "
-                                       "32-lane logic runs in its ROCm build, as 32-lane logical warps or under the "
-                                       "project's own per-platform constants; check it only for targets that build "
-                                       "does not cover.")
+                return Severity.INFO, (
+                    f"This repository already builds for ROCm ({facts.port.describe()}): this "
+                    "32-lane logic runs in its ROCm build, as 32-lane logical warps or under the "
+                    "project's own per-platform constants; check it only for targets that build "
+                    "does not cover."
+                )
             return severity, ""
         port = facts.port
         if port.ported and rule.code.startswith("ROC2") and not rule.rocm_side:
-            return Severity.INFO, (f"This repository already builds for ROCm ({port.describe()}): this is its "
-                                   "NVIDIA side.")
+            return Severity.INFO, (
+                f"This repository already builds for ROCm ({port.describe()}): this is its NVIDIA side."
+            )
         return severity, ""
 
     def mapped_on(self, line: int) -> str:
@@ -74,6 +85,9 @@ class PortNotes:
         if self._dead is None:
             view = self.facts.view
             port = self.facts.port
-            self._dead = hip_branches.dead_lines(view.directives, len(self.facts.lines), port.hip_macros,
-                                                 port.hip_undefined) if view.directives else {}
+            self._dead = (
+                hip_branches.dead_lines(view.directives, len(self.facts.lines), port.hip_macros, port.hip_undefined)
+                if view.directives
+                else {}
+            )
         return self._dead

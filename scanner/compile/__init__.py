@@ -45,9 +45,24 @@ from scanner.compile.check import (
 )
 from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError
 
-__all__ = ["CompileChecker", "CompileResult", "CompileSettings", "Toolchain", "ToolchainError", "STATUSES",
-           "CHECKED", "COMPILES", "COMPILES_WITH_STUBS", "FAILS", "NOT_CHECKED", "DEFAULT_ARCH", "attach",
-           "describe", "key_material", "settings_from"]
+__all__ = [
+    "CompileChecker",
+    "CompileResult",
+    "CompileSettings",
+    "Toolchain",
+    "ToolchainError",
+    "STATUSES",
+    "CHECKED",
+    "COMPILES",
+    "COMPILES_WITH_STUBS",
+    "FAILS",
+    "NOT_CHECKED",
+    "DEFAULT_ARCH",
+    "attach",
+    "describe",
+    "key_material",
+    "settings_from",
+]
 
 
 def attach(root: Path, options, jobs: list) -> list:
@@ -62,14 +77,24 @@ def describe(options) -> dict:
     Probes the toolchain (about a second); the result is part of every cached result's key."""
     settings = settings_from(options)
     try:
-        toolchain = compilers.resolve(settings.compiler, settings.hipcc, settings.wanted_targets, settings.std,
-                                      max(settings.timeout_seconds, PROBE_TIMEOUT))
+        toolchain = compilers.resolve(
+            settings.compiler,
+            settings.hipcc,
+            settings.wanted_targets,
+            settings.std,
+            max(settings.timeout_seconds, PROBE_TIMEOUT),
+        )
     except ToolchainError as exc:
         return {"available": False, "reason": str(exc)}
-    return {"available": True, "compiler": toolchain.version, "toolchain": toolchain.kind, "target": toolchain.arch,
-            "note": toolchain.note,
-            "identity": hashlib.sha256(toolchain.identity.encode()).hexdigest(),
-            "flags": list(settings.extra_args) + [f"-D{d}" for d in settings.defines]}
+    return {
+        "available": True,
+        "compiler": toolchain.version,
+        "toolchain": toolchain.kind,
+        "target": toolchain.arch,
+        "note": toolchain.note,
+        "identity": hashlib.sha256(toolchain.identity.encode()).hexdigest(),
+        "flags": list(settings.extra_args) + [f"-D{d}" for d in settings.defines],
+    }
 
 
 def key_material(description: dict, job, digest) -> str:

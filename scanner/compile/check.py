@@ -91,12 +91,21 @@ class CompileResult:
         return out
 
     def to_dict(self) -> dict:
-        return {"status": self.status, "reason": self.reason, "target": self.target, "compiler": self.compiler,
-                "unit": self.unit, "note": self.note, "stubbed": self.stubbed,
-                "diagnostics": [d.to_dict() for d in self.diagnostics[:MAX_DIAGNOSTICS]],
-                "counts": self.counts, "causes": self.causes, "set_aside": self.set_aside,
-                "elapsed_ms": round(self.elapsed_ms, 1),
-                "cacheable": self.cacheable}
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "target": self.target,
+            "compiler": self.compiler,
+            "unit": self.unit,
+            "note": self.note,
+            "stubbed": self.stubbed,
+            "diagnostics": [d.to_dict() for d in self.diagnostics[:MAX_DIAGNOSTICS]],
+            "counts": self.counts,
+            "causes": self.causes,
+            "set_aside": self.set_aside,
+            "elapsed_ms": round(self.elapsed_ms, 1),
+            "cacheable": self.cacheable,
+        }
 
 
 @dataclass
@@ -124,9 +133,13 @@ class CompileChecker:
         if self._toolchain is None and not self._problem:
             try:
                 # The probe's own limit: a short per-file limit must not make hipcc look unusable.
-                self._toolchain = compilers.resolve(self.settings.compiler, self.settings.hipcc,
-                                                    self.settings.wanted_targets, self.settings.std,
-                                                    max(self.settings.timeout_seconds, PROBE_TIMEOUT))
+                self._toolchain = compilers.resolve(
+                    self.settings.compiler,
+                    self.settings.hipcc,
+                    self.settings.wanted_targets,
+                    self.settings.std,
+                    max(self.settings.timeout_seconds, PROBE_TIMEOUT),
+                )
             except ToolchainError as exc:
                 self._problem = str(exc)
         return self._toolchain
@@ -145,8 +158,7 @@ class CompileChecker:
 
     def not_checked(self, reason: str, cacheable: bool = True) -> CompileResult:
         tc = self._toolchain
-        return CompileResult(NOT_CHECKED, reason, tc.arch if tc else "", tc.version if tc else "",
-                             cacheable=cacheable)
+        return CompileResult(NOT_CHECKED, reason, tc.arch if tc else "", tc.version if tc else "", cacheable=cacheable)
 
     def check(self, job, original: str, translated: str) -> CompileResult:
         """Check `job` (a scanner.engine.FileJob with compile_unit/compile_deps) whose translation is known."""
@@ -183,8 +195,12 @@ class CompileChecker:
         stub_dir.mkdir(parents=True, exist_ok=True)
         try:
             flags = self._flags(stub_dir)
-            listed = run(tc.command(unit, str(work / "deps.d"), [*flags, "-M", "-MG"]), self.tree.dir, tc.env,
-                         deadline - time.monotonic())
+            listed = run(
+                tc.command(unit, str(work / "deps.d"), [*flags, "-M", "-MG"]),
+                self.tree.dir,
+                tc.env,
+                deadline - time.monotonic(),
+            )
             if listed.timed_out:
                 return _Unit([], [], f"timed out after {self.settings.timeout_seconds:g}s (listing its headers)")
             stubs = self._missing(work / "deps.d")
@@ -197,8 +213,9 @@ class CompileChecker:
                         target.touch()
                     except OSError:  # "a.h" and "a.h/b.h" both missing: the compiler reports the one left out
                         pass
-                compiled = run(tc.command(unit, str(work / "unit.o"), flags), self.tree.dir, tc.env,
-                               deadline - time.monotonic())
+                compiled = run(
+                    tc.command(unit, str(work / "unit.o"), flags), self.tree.dir, tc.env, deadline - time.monotonic()
+                )
                 if compiled.timed_out:
                     return _Unit([], sorted(stubs), f"timed out after {self.settings.timeout_seconds:g}s")
                 more = {m for m in _MISSING_HEADER.findall(compiled.stderr) if _safe_stub_name(m)} - stubs
@@ -228,8 +245,15 @@ class CompileChecker:
         # Only the one warning the check reads (see scanner.compile.diagnostics); errors stay errors. No typo
         # correction: clang would go on as if `__syncwarp` were the `__sync_swap` it suggests, and report errors
         # about a call nobody wrote.
-        flags = ["-fno-color-diagnostics", "-fno-caret-diagnostics", "-fdiagnostics-show-option",
-                 "-fno-spell-checking", "-ferror-limit=50", "-Wno-everything", "-Wshorten-64-to-32"]
+        flags = [
+            "-fno-color-diagnostics",
+            "-fno-caret-diagnostics",
+            "-fdiagnostics-show-option",
+            "-fno-spell-checking",
+            "-ferror-limit=50",
+            "-Wno-everything",
+            "-Wshorten-64-to-32",
+        ]
         root = str(self.tree.root)
         for directory in s.include_dirs:
             if directory == root or directory.startswith(root.rstrip("/") + "/"):
@@ -256,8 +280,7 @@ class CompileChecker:
             for word in re.split(r"(?<!\\)\s+", line.split(":", 1)[1].strip()):
                 # Make's escapes, as clang writes them: "\ " for a space, "\#" for "#", "$$" for "$".
                 name = word.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")
-                if name and not os.path.isabs(name) and not (self.tree.dir / name).exists() \
-                        and _safe_stub_name(name):
+                if name and not os.path.isabs(name) and not (self.tree.dir / name).exists() and _safe_stub_name(name):
                     missing.add(name)
         return missing
 
@@ -272,10 +295,16 @@ class CompileChecker:
                 match = pattern.search(text) if name in text else None
                 if match:
                     line = text.count("\n", 0, match.start()) + 1
-                    out.append(diags.Diagnostic(
-                        "missing-header", rel, line, 1,
-                        f"'{name}' file not found: an NVIDIA header that no ROCm installation has (stubbed, so "
-                        "that the rest of the file could be checked)"))
+                    out.append(
+                        diags.Diagnostic(
+                            "missing-header",
+                            rel,
+                            line,
+                            1,
+                            f"'{name}' file not found: an NVIDIA header that no ROCm installation has (stubbed, so "
+                            "that the rest of the file could be checked)",
+                        )
+                    )
         return out
 
     # -- the outcome for one file -----------------------------------------------------------------------------
@@ -297,8 +326,15 @@ class CompileChecker:
         gaps = sorted({d.message for d in considered if d.kind == diags.TOOLCHAIN_GAP})
         status = FAILS if errors else COMPILES_WITH_STUBS if stubbed or gaps else COMPILES
         if gaps:
-            base["note"] = "; ".join(filter(None, (base["note"], "not checked for what the toolchain's headers "
-                                                   f"predate ({len(gaps)} error(s) set aside)")))
+            base["note"] = "; ".join(
+                filter(
+                    None,
+                    (
+                        base["note"],
+                        f"not checked for what the toolchain's headers predate ({len(gaps)} error(s) set aside)",
+                    ),
+                )
+            )
         reason = ""
         if errors and not any(d.path == rel for d in errors):
             elsewhere = sorted({d.path or "(the compiler)" for d in errors})
@@ -308,8 +344,9 @@ class CompileChecker:
 
     def _included_names(self, rel: str) -> set[str]:
         """The header names in the `#include` lines of `rel` and of the tree files it reaches."""
-        include_dirs = tuple(d for d in (graph.inside(self.tree.root, d) for d in self.settings.include_dirs)
-                             if d is not None)
+        include_dirs = tuple(
+            d for d in (graph.inside(self.tree.root, d) for d in self.settings.include_dirs) if d is not None
+        )
         names, seen, stack = set(), {rel}, [rel]
         while stack:
             current = stack.pop()
@@ -322,7 +359,7 @@ class CompileChecker:
         return names
 
     def _original_location(self, location: str) -> str:
-        """"src/a.cu:4" in the translation -> the original file's line ("src/a.cu:3" before an added include)."""
+        """ "src/a.cu:4" in the translation -> the original file's line ("src/a.cu:3" before an added include)."""
         path, _, line = location.rpartition(":")
         if not path or not line.isdigit() or not self._in_tree(path):
             return location
@@ -348,7 +385,14 @@ class CompileChecker:
 
 def settings_from(options) -> CompileSettings:
     """The compile settings of a scanner.config.ScanOptions."""
-    return CompileSettings(hipcc=options.hipcc, compiler=options.hip_compiler, arch=options.compile_arch, targets=options.target.targets,
-                           std=options.compile_std, include_dirs=tuple(options.include_dirs),
-                           defines=tuple(options.defines), extra_args=tuple(options.compile_args),
-                           timeout_seconds=options.compile_timeout_seconds)
+    return CompileSettings(
+        hipcc=options.hipcc,
+        compiler=options.hip_compiler,
+        arch=options.compile_arch,
+        targets=options.target.targets,
+        std=options.compile_std,
+        include_dirs=tuple(options.include_dirs),
+        defines=tuple(options.defines),
+        extra_args=tuple(options.compile_args),
+        timeout_seconds=options.compile_timeout_seconds,
+    )

@@ -40,37 +40,54 @@ TOOLCHAIN_GAP = "toolchain-gap"
 NOT_ERRORS = frozenset({SET_ASIDE, TOOLCHAIN_GAP})
 # Where an error comes from, for the status: what the translation left, what the source does that no
 # translation fixes, or the code itself.
-ORIGIN = {"undeclared-cuda-name": "translation", "missing-header": "translation", "type-mismatch": "translation",
-          "inline-asm": "source", "other": "code"}
+ORIGIN = {
+    "undeclared-cuda-name": "translation",
+    "missing-header": "translation",
+    "type-mismatch": "translation",
+    "inline-asm": "source",
+    "other": "code",
+}
 
-_DIAG = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>fatal error|error|warning|note): "
-                   r"(?P<msg>.*?)(?: \[(?P<flag>-W[^\]]+)\])?$")
+_DIAG = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>fatal error|error|warning|note): "
+    r"(?P<msg>.*?)(?: \[(?P<flag>-W[^\]]+)\])?$"
+)
 _BARE = re.compile(r"^(?:[\w./+-]*(?:clang|hipcc|lld)[\w.+-]*|error): (?P<sev>fatal error|error): (?P<msg>.*)$")
 _INCLUDED_FROM = re.compile(r"^(?:In file included from|\s+from) (?P<path>.+?):(?P<line>\d+)[:,]")
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
-_UNDECLARED = re.compile(r"use of undeclared identifier '([^']+)'|unknown type name '([^']+)'|"
-                         r"no (?:type|member|template) named '([^']+)' in namespace|no template named '([^']+)'|"
-                         r"undeclared identifier '([^']+)'")
+_UNDECLARED = re.compile(
+    r"use of undeclared identifier '([^']+)'|unknown type name '([^']+)'|"
+    r"no (?:type|member|template) named '([^']+)' in namespace|no template named '([^']+)'|"
+    r"undeclared identifier '([^']+)'"
+)
 _IN_NAMESPACE = re.compile(r"in namespace '([\w:]+)'")
-_ASM = re.compile(r"\basm\b|inline assembly|invalid instruction|instruction not supported|invalid operand|"
-                  r"unknown directive|invalid (?:output |input )?constraint|couldn't allocate (?:output|input) reg|"
-                  r"unsupported inline asm|invalid register")
-_TYPES = re.compile(r"The mask must be a 64-bit integer|cannot initialize|incompatible|no viable conversion|cannot convert|no matching (?:function|"
-                    r"constructor|member function|conversion)|assigning to '|invalid conversion|"
-                    r"implicit conversion loses integer precision|cannot bind|could not bind|"
-                    r"invalid operands to binary expression|cannot be narrowed|non-constant-expression cannot be "
-                    r"narrowed")
+_ASM = re.compile(
+    r"\basm\b|inline assembly|invalid instruction|instruction not supported|invalid operand|"
+    r"unknown directive|invalid (?:output |input )?constraint|couldn't allocate (?:output|input) reg|"
+    r"unsupported inline asm|invalid register"
+)
+_TYPES = re.compile(
+    r"The mask must be a 64-bit integer|cannot initialize|incompatible|no viable conversion|cannot convert|no matching (?:function|"
+    r"constructor|member function|conversion)|assigning to '|invalid conversion|"
+    r"implicit conversion loses integer precision|cannot bind|could not bind|"
+    r"invalid operands to binary expression|cannot be narrowed|non-constant-expression cannot be "
+    r"narrowed"
+)
 # Spellings of CUDA-only names that HIPIFY's table does not list: the warp-synchronous intrinsics (HIP added them
 # in ROCm 6.2, behind a macro), NVIDIA's libraries without a same-name ROCm twin, NVVM builtins.
-_CUDA_NAME = re.compile(r"^(?:cuda|CUDA|cu[A-Z]|CU[A-Z_]|nvrtc|NVRTC|nvml|NVML|nvtx|NVTX|cublas|CUBLAS|cufft|"
-                        r"CUFFT|curand|CURAND|cusparse|CUSPARSE|cusolver|CUSOLVER|cudnn|CUDNN|cutensor|__nv_|"
-                        r"__nvvm_)|^__\w+_sync$|^__activemask$|^__syncwarp$")
+_CUDA_NAME = re.compile(
+    r"^(?:cuda|CUDA|cu[A-Z]|CU[A-Z_]|nvrtc|NVRTC|nvml|NVML|nvtx|NVTX|cublas|CUBLAS|cufft|"
+    r"CUFFT|curand|CURAND|cusparse|CUSPARSE|cusolver|CUSOLVER|cudnn|CUDNN|cutensor|__nv_|"
+    r"__nvvm_)|^__\w+_sync$|^__activemask$|^__syncwarp$"
+)
 # Headers only NVIDIA ships (beyond HIPIFY's table of CUDA headers): a translation still including one cannot
 # build on any ROCm machine. thrust/ is not among them (rocThrust installs thrust/ headers).
-_NVIDIA_HEADER = re.compile(r"^(?:cuda|cu(?:blas|fft|rand|sparse|solver|dnn|tensor|pti|file)|nvrtc|nvml|nvToolsExt|"
-                            r"nvtx3/|nvjpeg|nvperf|nccl|NvInfer|NvOnnx|cutlass/|cute/|cub/|crt/|nv/|sm_\d+_|"
-                            r"device_(?:functions|launch_parameters|atomic_functions)|mma\.h|cooperative_groups/|"
-                            r"vector_types\.h|builtin_types\.h|driver_types\.h|texture_fetch_functions|npp)")
+_NVIDIA_HEADER = re.compile(
+    r"^(?:cuda|cu(?:blas|fft|rand|sparse|solver|dnn|tensor|pti|file)|nvrtc|nvml|nvToolsExt|"
+    r"nvtx3/|nvjpeg|nvperf|nccl|NvInfer|NvOnnx|cutlass/|cute/|cub/|crt/|nv/|sm_\d+_|"
+    r"device_(?:functions|launch_parameters|atomic_functions)|mma\.h|cooperative_groups/|"
+    r"vector_types\.h|builtin_types\.h|driver_types\.h|texture_fetch_functions|npp)"
+)
 _MASK_CALL = re.compile(r"\(?\s*(?:__ballot\w*|__activemask|__lanemask_\w+|__match_(?:any|all)\w*)\s*\(")
 _SHORTEN = "-Wshorten-64-to-32"
 # Not a type problem although clang says "no matching function": a host function called from device code.
@@ -135,17 +152,26 @@ def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] 
             continue
         current = None
         if severity == "warning":
-            if not (flag.startswith(_SHORTEN) and _MASK_CALL.match(line_text(path, line)[max(col - 1, 0):])):
+            if not (flag.startswith(_SHORTEN) and _MASK_CALL.match(line_text(path, line)[max(col - 1, 0) :])):
                 continue
-            message = ("a 64-bit wavefront mask stored in 32 bits: the upper 32 lanes of a 64-lane wavefront are "
-                       f"lost ({message})")
+            message = (
+                "a 64-bit wavefront mask stored in 32 bits: the upper 32 lanes of a 64-lane wavefront are "
+                f"lost ({message})"
+            )
         key = (path, line, col, message)
         if key in seen:
             continue
         seen.add(key)
         outside = not in_tree(path)
-        current = [path, line, col, message, f"{origin[0][0]}:{origin[0][1]}" if origin and not outside else "",
-                   "", outside]
+        current = [
+            path,
+            line,
+            col,
+            message,
+            f"{origin[0][0]}:{origin[0][1]}" if origin and not outside else "",
+            "",
+            outside,
+        ]
         entries.append(current)
     out = []
     for path, line, col, message, included_from, why, _ in entries:

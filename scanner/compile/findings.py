@@ -37,8 +37,11 @@ class CompileContext:
 
     def _columns(self, diagnostic: Diagnostic, line: int) -> tuple[int, int]:
         original = self.lines[line - 1] if line <= len(self.lines) else ""
-        hip = self.translated_lines[diagnostic.hip_line - 1] if 0 < diagnostic.hip_line <= len(
-            self.translated_lines) else ""
+        hip = (
+            self.translated_lines[diagnostic.hip_line - 1]
+            if 0 < diagnostic.hip_line <= len(self.translated_lines)
+            else ""
+        )
         if hip == original and diagnostic.column:
             word = _WORD.match(hip, diagnostic.column - 1)
             return diagnostic.column, diagnostic.column + (len(word.group()) if word else 1)
@@ -57,8 +60,15 @@ class CompileContext:
         return best.name if best is not None else ""
 
 
-def reports(rules: list, rel: str, result: dict, diagnostics: list[Diagnostic], lines: list[str],
-            translated: str, functions: list) -> list[Report]:
+def reports(
+    rules: list,
+    rel: str,
+    result: dict,
+    diagnostics: list[Diagnostic],
+    lines: list[str],
+    translated: str,
+    functions: list,
+) -> list[Report]:
     """Run the enabled compile rules over one file's diagnostics."""
     own = [d for d in diagnostics if d.path == rel and d.kind != SET_ASIDE]
     if not own:

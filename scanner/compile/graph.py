@@ -118,8 +118,7 @@ def inside(root: Path, directory: str) -> str | None:
 def resolve(root: Path, rel: str, quote: str, name: str, include_dirs: tuple[str, ...]) -> str | None:
     if not name or name.startswith("/") or "\0" in name:
         return None
-    bases = ([posixpath.dirname(rel)] if quote == '"' else []) + list(include_dirs) + (
-        [""] if quote == '"' else [])
+    bases = ([posixpath.dirname(rel)] if quote == '"' else []) + list(include_dirs) + ([""] if quote == '"' else [])
     for base in bases:
         candidate = posixpath.normpath(posixpath.join(base, name))
         if candidate.startswith("../") or candidate == "..":

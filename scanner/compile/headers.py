@@ -35,11 +35,13 @@ class BundledHeaders:
         return self.root / "include"
 
     def describe(self) -> str:
-        """"ROCm 6.3 headers (HIP 6.3.0, hipBLAS 2.4.0, hipCUB 3.3.0, rocPRIM 3.3.0)"."""
+        """ "ROCm 6.3 headers (HIP 6.3.0, hipBLAS 2.4.0, hipCUB 3.3.0, rocPRIM 3.3.0)"."""
         v = self.versions
         hip = v.get("hip", "?")
-        return (f"ROCm {'.'.join(hip.split('.')[:2])} headers (HIP {hip}, hipBLAS {v.get('hipblas', '?')}, "
-                f"hipCUB {v.get('hipcub', '?')}, rocPRIM {v.get('rocprim', '?')})")
+        return (
+            f"ROCm {'.'.join(hip.split('.')[:2])} headers (HIP {hip}, hipBLAS {v.get('hipblas', '?')}, "
+            f"hipCUB {v.get('hipcub', '?')}, rocPRIM {v.get('rocprim', '?')})"
+        )
 
 
 class HeadersMissing(RuntimeError):

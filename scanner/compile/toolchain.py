@@ -34,9 +34,20 @@ DEFAULT_ARCH = "gfx90a"  # MI200 (CDNA2, wave64): every HIP release since ROCm 4
 DEFAULT_STD = "c++17"
 STD_PATTERN = re.compile(r"^(?:c|gnu)\+\+(?:11|14|17|20|2a|2b|23)$")
 # Environment variables that would point hipcc at NVIDIA's toolchain or change its flags behind our back.
-_CLEARED = ("CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR", "HIP_COMPILER", "HIP_RUNTIME",
-            "HIPCC_COMPILE_FLAGS_APPEND", "HIPCC_LINK_FLAGS_APPEND", "HIPCC_VERBOSE", "HCC_AMDGPU_TARGET",
-            "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS")
+_CLEARED = (
+    "CUDA_PATH",
+    "CUDA_HOME",
+    "CUDA_ROOT",
+    "CUDA_TOOLKIT_ROOT_DIR",
+    "HIP_COMPILER",
+    "HIP_RUNTIME",
+    "HIPCC_COMPILE_FLAGS_APPEND",
+    "HIPCC_LINK_FLAGS_APPEND",
+    "HIPCC_VERBOSE",
+    "HCC_AMDGPU_TARGET",
+    "NVCC_PREPEND_FLAGS",
+    "NVCC_APPEND_FLAGS",
+)
 _PROBE_SOURCE = "#include <hip/hip_runtime.h>\n__global__ void rocport_probe(int *p) { p[threadIdx.x] = 1; }\n"
 _CLANG = re.compile(r"clang version\s+(\S+)")
 
@@ -103,8 +114,10 @@ def resolve(configured: str, wanted: tuple[str, ...], std: str = DEFAULT_STD, ti
     hipcc = find(configured)
     if hipcc is None:
         where = f"{configured} is not an executable file" if configured else "hipcc is not on PATH"
-        raise ToolchainError(f"{where}; install the Debian packages hipcc and libamdhip64-dev "
-                             "(scripts/ensure-hipcc.sh) or configure its path")
+        raise ToolchainError(
+            f"{where}; install the Debian packages hipcc and libamdhip64-dev "
+            "(scripts/ensure-hipcc.sh) or configure its path"
+        )
     env = child_env()
     tried = []
     for arch in dict.fromkeys((*wanted, DEFAULT_ARCH)):
@@ -114,21 +127,30 @@ def resolve(configured: str, wanted: tuple[str, ...], std: str = DEFAULT_STD, ti
             note = ""
             if tried:
                 why = tried[0][1].removeprefix("clang: error: ").split(";")[0][:120]
-                note = (f"{', '.join(a for a, _ in tried)}: not buildable with this hipcc ({version}: {why}); "
-                        f"checked for {arch} instead")
+                note = (
+                    f"{', '.join(a for a, _ in tried)}: not buildable with this hipcc ({version}: {why}); "
+                    f"checked for {arch} instead"
+                )
             return Toolchain(hipcc, version, arch, argv, note, env)
         tried.append((arch, problem))
     raise ToolchainError(f"{hipcc} cannot build for {DEFAULT_ARCH}: {tried[-1][1]}")
 
 
 def _version(argv: tuple[str, ...], env: dict, timeout: float) -> str:
-    """"HIP 5.2.21153, clang 15.0.6": HIP's from the `--hip-version` hipcc passes, clang's from the compiler
+    """ "HIP 5.2.21153, clang 15.0.6": HIP's from the `--hip-version` hipcc passes, clang's from the compiler
     itself (`hipcc --version` would also run rocm_agent_enumerator, slow and noisy on a machine without a GPU)."""
     hip = next((a.split("=", 1)[1] for a in argv if a.startswith("--hip-version=")), "")
     clang = ""
     try:
-        proc = subprocess.run([argv[0], "--version"], capture_output=True, text=True, timeout=timeout, env=env,
-                              stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.run(
+            [argv[0], "--version"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         found = _CLANG.search(proc.stdout)
         clang = found.group(1) if found else ""
     except (OSError, subprocess.TimeoutExpired):
@@ -152,7 +174,7 @@ def _probe(hipcc: str, arch: str, std: str, env: dict, timeout: float) -> tuple[
         if not line:
             return None, "hipcc did not print its compiler command (HIPCC_VERBOSE)"
         try:
-            words = shlex.split(line[len("hipcc-cmd:"):])
+            words = shlex.split(line[len("hipcc-cmd:") :])
         except ValueError as exc:
             return None, f"unreadable hipcc command: {exc}"
         if source not in words or output not in words:
@@ -175,8 +197,17 @@ def run(cmd: list[str], cwd: str | Path, env: dict, timeout: float) -> Completed
     offload bundler and device compilations are children of the driver)."""
     started = time.monotonic()
     try:
-        process = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True)
+        process = subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
     except OSError as exc:
         return Completed(127, "", f"cannot run {cmd[0]}: {exc.strerror or exc}", elapsed=0.0)
     try:

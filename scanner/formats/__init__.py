@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # Languages analysed as text (scanner.discovery assigns them); C, C++, CUDA and PTX are not among them.
-TEXT_LANGUAGES = frozenset({"cmake", "make", "dockerfile", "shell", "yaml", "python", "requirements",
-                            "pyproject", "conda", "sysctl"})
+TEXT_LANGUAGES = frozenset(
+    {"cmake", "make", "dockerfile", "shell", "yaml", "python", "requirements", "pyproject", "conda", "sysctl"}
+)
 # Languages whose comments start with `#` (suppression comments are read from them).
 HASH_COMMENT_LANGUAGES = TEXT_LANGUAGES
 

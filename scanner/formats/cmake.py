@@ -118,18 +118,18 @@ def _arguments(text: str, i: int, where) -> tuple[list[Arg], int]:
                 return args, i
         elif ch == '"':
             end = _skip_quoted(text, i)
-            args.append(Arg(text[i + 1:end - 1], *where(i), quoted=True))
+            args.append(Arg(text[i + 1 : end - 1], *where(i), quoted=True))
             i = end
         elif ch == "[" and _BRACKET_OPEN.match(text, i):
             bracket = _BRACKET_OPEN.match(text, i)
             close = "]" + bracket.group(1) + "]"
             end = text.find(close, bracket.end())
             end = n if end < 0 else end
-            args.append(Arg(text[bracket.end():end], *where(i), quoted=True))
+            args.append(Arg(text[bracket.end() : end], *where(i), quoted=True))
             i = end + len(close)
         else:
             j = i
-            while j < n and text[j] not in " \t\r\n()#\"":
+            while j < n and text[j] not in ' \t\r\n()#"':
                 if text[j] == "\\":
                     j += 1
                 j += 1

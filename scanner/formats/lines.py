@@ -128,7 +128,7 @@ def commands(text: str) -> Iterator[list[tuple[str, int]]]:
     """The simple commands of a shell line (split at `;`, `&&`, `||`, `|`, `$(`, backquotes), as words."""
     start = 0
     for match in re.finditer(r";|&&|\|\||\||\$\(|`|\)", text + ";"):
-        segment = text[start:match.start()]
+        segment = text[start : match.start()]
         found = [(w, start + off) for w, off in words(segment)]
         # Leading assignments (`CUDA_VISIBLE_DEVICES=0 python x.py`) stay in the command: rules read them.
         if found:

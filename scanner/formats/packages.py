@@ -44,8 +44,12 @@ def parse_toml(text: str) -> Parsed:
 def requirements(facts) -> list[Requirement]:
     cached = facts.cache.get("requirements")
     if cached is None:
-        reader = {"requirements": _from_requirements_txt, "pyproject": _from_pyproject, "conda": _from_conda,
-                  "python": _from_setup_py}.get(facts.language)
+        reader = {
+            "requirements": _from_requirements_txt,
+            "pyproject": _from_pyproject,
+            "conda": _from_conda,
+            "python": _from_setup_py,
+        }.get(facts.language)
         cached = reader(facts) if reader is not None else []
         facts.cache["requirements"] = cached
     return cached
@@ -123,8 +127,12 @@ def _from_conda(facts) -> list[Requirement]:
         for item in yaml_doc.elements(yaml_doc.get(doc, "dependencies")):
             if isinstance(item, yaml_doc.ScalarNode):
                 spec = item.value.split("::")[-1]  # `nvidia::cuda-toolkit`
-                req = _requirement(spec.replace("=", "==", 1) if "==" not in spec else spec,
-                                   yaml_doc.line_of(item), yaml_doc.col_of(item), "conda")
+                req = _requirement(
+                    spec.replace("=", "==", 1) if "==" not in spec else spec,
+                    yaml_doc.line_of(item),
+                    yaml_doc.col_of(item),
+                    "conda",
+                )
                 if req is not None:
                     out.append(Requirement(req.name, item.value, req.line, req.col, "conda"))
             for pip in yaml_doc.elements(yaml_doc.get(item, "pip")):
@@ -145,8 +153,11 @@ def _from_setup_py(facts) -> list[Requirement]:
     for node in ast.walk(module):
         if isinstance(node, ast.keyword) and node.arg in ("install_requires", "extras_require", "setup_requires"):
             for const in ast.walk(node.value):
-                if isinstance(const, ast.Constant) and isinstance(const.value, str) and not (
-                        isinstance(node.value, ast.Dict) and const in node.value.keys):
+                if (
+                    isinstance(const, ast.Constant)
+                    and isinstance(const.value, str)
+                    and not (isinstance(node.value, ast.Dict) and const in node.value.keys)
+                ):
                     req = _requirement(const.value, const.lineno, const.col_offset + 1)
                     if req is not None:
                         out.append(req)

@@ -66,8 +66,11 @@ def imports(facts) -> list[Ref]:
             col = len(text) - len(text.lstrip()) + 1
             if match.group(1):
                 out.append(Ref(match.group(1), number, col))
-                out += [Ref(f"{match.group(1)}.{n.strip()}", number, col)
-                        for n in match.group(2).strip("() ").split(",") if n.strip()]
+                out += [
+                    Ref(f"{match.group(1)}.{n.strip()}", number, col)
+                    for n in match.group(2).strip("() ").split(",")
+                    if n.strip()
+                ]
             else:
                 out += [Ref(n.split()[0], number, col) for n in match.group(3).split(",") if n.strip()]
     out.sort(key=lambda r: (r.line, r.col))
@@ -127,8 +130,11 @@ def _docstrings(module: ast.Module) -> set[int]:
     for node in ast.walk(module):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-                    and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 found.add(id(first.value))
     return found
 

@@ -43,8 +43,10 @@ def parse(text: str) -> Parsed:
         if expanded is None:
             return Parsed(None, "not analysable as YAML (an alias refers to the collection that contains it)")
         if expanded[0] > MAX_NODES or expanded[1] > MAX_DEPTH:
-            return Parsed(None, f"not analysable as YAML (its aliases expand to more than {MAX_NODES} nodes or "
-                                f"{MAX_DEPTH} levels)")
+            return Parsed(
+                None,
+                f"not analysable as YAML (its aliases expand to more than {MAX_NODES} nodes or {MAX_DEPTH} levels)",
+            )
         return Parsed(docs)
     except RecursionError:  # the pure-Python composer, when PyYAML was built without libyaml
         return Parsed(None, "not analysable as YAML (nested too deeply)")
@@ -189,15 +191,19 @@ def kinds(facts) -> frozenset[str]:
         keys = {k for k, _, _ in items(doc)}
         if "jobs" in keys and any(get(job, "runs-on") is not None for _, _, job in items(get(doc, "jobs"))):
             found.add("github-actions")
-        if "services" in keys and any(get(svc, "image") is not None or get(svc, "build") is not None
-                                      for _, _, svc in items(get(doc, "services"))):
+        if "services" in keys and any(
+            get(svc, "image") is not None or get(svc, "build") is not None for _, _, svc in items(get(doc, "services"))
+        ):
             found.add("compose")
         if "apiVersion" in keys and "kind" in keys:
             found.add("kubernetes")
         if isinstance(doc, SequenceNode) and _ansible(doc):
             found.add("ansible")
-        if "gitlab-ci" not in found and keys & {"stages", "default", "workflow"} and any(
-                get(job, "script") is not None for _, _, job in items(doc)):
+        if (
+            "gitlab-ci" not in found
+            and keys & {"stages", "default", "workflow"}
+            and any(get(job, "script") is not None for _, _, job in items(doc))
+        ):
             found.add("gitlab-ci")
     if "/roles/" in "/" + path and ("/tasks/" in path or "/handlers/" in path):
         found.add("ansible")
@@ -214,9 +220,25 @@ def _ansible(doc: Node) -> bool:
         keys = {k for k, _, _ in items(item)}
         if "hosts" in keys and keys & _ANSIBLE_KEYS - {"hosts"}:
             return True
-        if any(k.startswith("ansible.") for k in keys) or ("name" in keys and keys & {
-                "apt", "yum", "dnf", "sysctl", "shell", "command", "copy", "template", "service", "systemd",
-                "lineinfile", "modprobe", "package"}):
+        if any(k.startswith("ansible.") for k in keys) or (
+            "name" in keys
+            and keys
+            & {
+                "apt",
+                "yum",
+                "dnf",
+                "sysctl",
+                "shell",
+                "command",
+                "copy",
+                "template",
+                "service",
+                "systemd",
+                "lineinfile",
+                "modprobe",
+                "package",
+            }
+        ):
             return True
     return False
 

@@ -32,8 +32,17 @@ _INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', r
 _MISSING_HEADER = re.compile(r"'([^']+)' file not found")
 
 _BASE_ARGS = (
-    "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++",
-    "-std=c++17", "-fsyntax-only", "-ferror-limit=0", "-Wno-unknown-cuda-version",
+    "-x",
+    "cuda",
+    "--cuda-host-only",
+    "-nocudainc",
+    "-nocudalib",
+    "-nostdinc",
+    "-nostdinc++",
+    "-std=c++17",
+    "-fsyntax-only",
+    "-ferror-limit=0",
+    "-Wno-unknown-cuda-version",
     "-Wno-everything",  # warnings are not findings; errors still count towards parse health
 )
 # No error limit: "too many errors emitted" is a fatal error that ends the parse, and errors in headers (names
@@ -71,8 +80,15 @@ class Parser:
         self._pch: str | None = None
 
     # -- public ---------------------------------------------------------------------------------------
-    def parse(self, path: str, text: str, language: str, file_args: tuple[str, ...] = (),
-              root: str = "", system_headers: bool = False) -> ParsedUnit:
+    def parse(
+        self,
+        path: str,
+        text: str,
+        language: str,
+        file_args: tuple[str, ...] = (),
+        root: str = "",
+        system_headers: bool = False,
+    ) -> ParsedUnit:
         """`root`: the scanned tree; an include the source spells as a path out of it is read as empty.
         `system_headers`: plain C or C++ (no CUDA) against this machine's own C/C++ headers instead of the prelude
         (the second chance of a host file whose standard-library use the prelude does not model)."""
@@ -95,8 +111,13 @@ class Parser:
             try:
                 tu = self.index.parse(path, args=list(args), unsaved_files=unsaved, options=_PARSE_OPTIONS)
             except ci.TranslationUnitLoadError as exc:
-                return ParsedUnit(None, ParseMode.TOKENS, sorted(stubs), rounds=rounds,
-                                  fallback_reason=f"libclang could not create a translation unit: {exc}")
+                return ParsedUnit(
+                    None,
+                    ParseMode.TOKENS,
+                    sorted(stubs),
+                    rounds=rounds,
+                    fallback_reason=f"libclang could not create a translation unit: {exc}",
+                )
             missing = self._missing_headers(tu) - stubs
             if not missing or rounds >= self.settings.max_reparse_rounds:
                 break
@@ -109,7 +130,8 @@ class Parser:
         args = ["-x", "c++", "-nostdinc", "-nostdinc++", "-fsyntax-only", "-Wno-everything", "-ferror-limit=1"]
         try:
             return self.index.parse(
-                path, args=args,
+                path,
+                args=args,
                 unsaved_files=[(path, text)] + [(name, "") for name in blanked_includes(path, text, args, root)],
                 options=ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES | ci.TranslationUnit.PARSE_INCOMPLETE,
             )
@@ -154,8 +176,12 @@ class Parser:
             return pch
         header = "/__rocport__/prelude_pch.cuh"
         try:
-            tu = self.index.parse(header, args=list(args), unsaved_files=[(header, prelude_text())],
-                                  options=ci.TranslationUnit.PARSE_INCOMPLETE)
+            tu = self.index.parse(
+                header,
+                args=list(args),
+                unsaved_files=[(header, prelude_text())],
+                options=ci.TranslationUnit.PARSE_INCOMPLETE,
+            )
             tu.save(pch)
         except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError):
             self._pch = None
@@ -188,8 +214,16 @@ class Parser:
                     missing.add(match.group(1))
         return missing
 
-    def _classify(self, tu, path: str, text: str, stubs: set[str], rounds: int,
-                  chains: dict[str, tuple[str, ...]] | None = None, root: str = "") -> ParsedUnit:
+    def _classify(
+        self,
+        tu,
+        path: str,
+        text: str,
+        stubs: set[str],
+        rounds: int,
+        chains: dict[str, tuple[str, ...]] | None = None,
+        root: str = "",
+    ) -> ParsedUnit:
         """The mode is decided by the main file's own errors; a header's errors count only when fatal (the parse
         stopped there), and the reason then names the header and the includes that led to it."""
         errors, fatal = [], ""
@@ -199,8 +233,11 @@ class Parser:
             loc = diag.location
             in_main = loc.file is not None and loc.file.name == path
             if diag.severity == ci.Diagnostic.Fatal and not fatal:
-                fatal = f"line {loc.line}: {diag.spelling}" if in_main else \
-                    _header_error(loc, diag.spelling, path, chains or {}, root)
+                fatal = (
+                    f"line {loc.line}: {diag.spelling}"
+                    if in_main
+                    else _header_error(loc, diag.spelling, path, chains or {}, root)
+                )
             if in_main:
                 errors.append(f"{loc.line}: {diag.spelling}")
         mode = ParseMode.AST_STUBBED if stubs else ParseMode.AST
@@ -218,10 +255,12 @@ class Parser:
 
 def _header_error(loc, message: str, path: str, chains: dict[str, tuple[str, ...]], root: str) -> str:
     """`in llmc/dataloader.h line 23: 'glob.h' file not found (included from train_gpt2.cu -> llmc/dataloader.h)`"""
+
     def shown(name: str) -> str:
         if root and _inside(os.path.realpath(name), os.path.realpath(root)):
             return os.path.relpath(os.path.realpath(name), os.path.realpath(root))
         return name
+
     if loc.file is None:
         return message
     header = loc.file.name
@@ -276,7 +315,7 @@ def walk_includes(path: str, text: str, args, root: str = "") -> IncludeWalk:
     missing header: clang stops at the first one, a fatal error), and the chain of includers of each header (for
     reasons that name where an error came from)."""
     search = _search_dirs(args)
-    forced = [(None, a[len("-include"):] or "") for a in args if a.startswith("-include") and a != "-include-pch"]
+    forced = [(None, a[len("-include") :] or "") for a in args if a.startswith("-include") and a != "-include-pch"]
     forced += [(None, args[i + 1]) for i, a in enumerate(args[:-1]) if a == "-include"]
     root_real = os.path.realpath(root) if root else ""
     walk = IncludeWalk()
@@ -303,8 +342,7 @@ def walk_includes(path: str, text: str, args, root: str = "") -> IncludeWalk:
                 outside = bool(root_real) and spelled_out and not _inside(real, root_real)
                 if outside or _not_a_source(real):
                     walk.blanked.update({candidate, os.path.normpath(candidate), real})
-                elif root_real and _inside(real, root_real) and real not in seen \
-                        and len(seen) < _MAX_HEADERS_FOLLOWED:
+                elif root_real and _inside(real, root_real) and real not in seen and len(seen) < _MAX_HEADERS_FOLLOWED:
                     seen.add(real)
                     walk.chains.setdefault(real, chain)
                     queue.append((real, _header_includes(real), chain + (real,)))
@@ -313,8 +351,14 @@ def walk_includes(path: str, text: str, args, root: str = "") -> IncludeWalk:
                 # Not on any search path: a header of the project that its build finds through an include
                 # directory we were not told about (`#include <kernels.cuh>` with -Icsrc). Its directory joins
                 # the search path; otherwise the name is stubbed.
-                found = _in_tree(name, current, headers) if quote is not None and not os.path.isabs(name) \
-                    and name not in _SYSTEM_HEADERS and "." in os.path.basename(name) else ""
+                found = (
+                    _in_tree(name, current, headers)
+                    if quote is not None
+                    and not os.path.isabs(name)
+                    and name not in _SYSTEM_HEADERS
+                    and "." in os.path.basename(name)
+                    else ""
+                )
                 directory = _directory_for(name, found) if found else ""
                 if directory:
                     walk.inferred_dirs.append(directory)
@@ -330,7 +374,8 @@ def walk_includes(path: str, text: str, args, root: str = "") -> IncludeWalk:
 
 # The C, POSIX and C++ standard headers: never taken for a project's own file of the same name (llm.c carries a
 # Windows shim called unistd.h; the real one is what the code means on Linux).
-_SYSTEM_HEADERS = frozenset("""
+_SYSTEM_HEADERS = frozenset(
+    """
 assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h math.h setjmp.h signal.h
 stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h stdnoreturn.h string.h tgmath.h
 threads.h time.h uchar.h wchar.h wctype.h aio.h arpa/inet.h cpio.h dirent.h dlfcn.h fcntl.h fnmatch.h glob.h grp.h
@@ -339,7 +384,10 @@ poll.h pthread.h pwd.h regex.h sched.h search.h semaphore.h spawn.h strings.h st
 sys/msg.h sys/resource.h sys/select.h sys/sem.h sys/shm.h sys/socket.h sys/stat.h sys/statvfs.h sys/time.h
 sys/times.h sys/types.h sys/uio.h sys/un.h sys/utsname.h sys/wait.h syslog.h tar.h termios.h ulimit.h unistd.h
 utime.h utmpx.h wordexp.h windows.h io.h direct.h process.h immintrin.h x86intrin.h emmintrin.h xmmintrin.h
-""".split())
+""".split()
+)
+
+
 def _header_includes(real: str) -> tuple[tuple[str, str], ...]:
     """A header's include directives (its first megabyte), read once per process while the file is unchanged:
     every unit of a project walks the same headers."""
@@ -421,7 +469,7 @@ def _search_dirs(args) -> list[str]:
             if arg == flag and i + 1 < len(args):
                 dirs.append(args[i + 1])
             elif arg.startswith(flag) and arg != flag:
-                dirs.append(arg[len(flag):])
+                dirs.append(arg[len(flag) :])
     return [d for d in dirs if d != STUB_DIR]
 
 
@@ -464,11 +512,12 @@ def system_include_dirs(language: str) -> tuple[str, ...]:
     import sysconfig
 
     triple = sysconfig.get_config_var("MULTIARCH") or ""
+
     def newest(pattern: str) -> str:
         found = [p for p in glob.glob(pattern) if os.path.isdir(p)]
         numeric = [p for p in found if os.path.basename(p).split(".")[0].isdigit()]
-        return max(numeric, key=lambda p: [int(x) for x in os.path.basename(p).split(".") if x.isdigit()],
-                   default="")
+        return max(numeric, key=lambda p: [int(x) for x in os.path.basename(p).split(".") if x.isdigit()], default="")
+
     dirs = []
     if language != "c":
         cxx = newest("/usr/include/c++/*")

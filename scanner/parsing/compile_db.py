@@ -61,7 +61,7 @@ def _filter(args: list[str], directory: Path) -> tuple[str, ...]:
                 i += 1
                 break
             if arg.startswith(flag) and arg != flag:
-                kept.append(flag + _absolute(flag, arg[len(flag):], directory))
+                kept.append(flag + _absolute(flag, arg[len(flag) :], directory))
                 break
         else:
             if arg.startswith(_KEEP_ALONE):

@@ -47,7 +47,9 @@ _HANDLE_TYPE = re.compile(
 )
 # Type names used by value with members: a struct keeps `prop.major` parseable as a member access.
 _STRUCT_TYPE = re.compile(r"(Prop|Params|Parms|Attributes|Extent|Pos$|PitchedPtr|Config|Properties|_st$|^CUDA_[A-Z])")
-_ENUMLIKE_TYPE = re.compile(r"(Error|Status|result|Kind|Mode|Type|Attr|Flags?|Format|Op$|Operation|Algo|Policy|Enum|_enum|Order|Level|Pref)")
+_ENUMLIKE_TYPE = re.compile(
+    r"(Error|Status|result|Kind|Mode|Type|Attr|Flags?|Format|Op$|Operation|Algo|Policy|Enum|_enum|Order|Level|Pref)"
+)
 
 
 def _vector_types() -> str:
@@ -64,12 +66,19 @@ def _vector_types() -> str:
 def _math() -> str:
     out = [f"__host__ __device__ float {f}(float);" for f in _MATH_FLOAT]
     out += [f"__host__ __device__ float {f}(float, float);" for f in _MATH_FLOAT2]
-    out += ["__host__ __device__ float fmaf(float, float, float);", "__host__ __device__ double fma(double, double, double);"]
+    out += [
+        "__host__ __device__ float fmaf(float, float, float);",
+        "__host__ __device__ double fma(double, double, double);",
+    ]
     out += [f"__host__ __device__ double {f}(double);" for f in _MATH_DOUBLE]
     out += [f"__host__ __device__ double {f}(double, double);" for f in _MATH_DOUBLE2]
-    out += ["__host__ __device__ int abs(int);", "__host__ __device__ int min(int, int);",
-            "__host__ __device__ int max(int, int);", "__host__ __device__ unsigned umin(unsigned, unsigned);",
-            "__host__ __device__ unsigned umax(unsigned, unsigned);"]
+    out += [
+        "__host__ __device__ int abs(int);",
+        "__host__ __device__ int min(int, int);",
+        "__host__ __device__ int max(int, int);",
+        "__host__ __device__ unsigned umin(unsigned, unsigned);",
+        "__host__ __device__ unsigned umax(unsigned, unsigned);",
+    ]
     return "\n".join(out)
 
 
@@ -152,10 +161,20 @@ def prelude_text() -> str:
         else:
             functions.append(f"template <class... A> {_return_type(name)} {name}(A &&...);")
     # One enum per 500 names keeps each declaration small enough for clang's diagnostics to stay readable.
-    enums = [
-        "enum : int { " + ", ".join(constants[i : i + 500]) + " };" for i in range(0, len(constants), 500)
-    ]
+    enums = ["enum : int { " + ", ".join(constants[i : i + 500]) + " };" for i in range(0, len(constants), 500)]
     # Inside a namespace pulled in by a using-directive: the translation unit then has a handful of top-level
     # children instead of ~6,500, and walking it to find the main file's declarations stays cheap.
-    return "\n".join([handwritten, "namespace __rocport_api {", _vector_types(), _math(), *types, *enums,
-                      *functions, "}", "using namespace __rocport_api;", ""])
+    return "\n".join(
+        [
+            handwritten,
+            "namespace __rocport_api {",
+            _vector_types(),
+            _math(),
+            *types,
+            *enums,
+            *functions,
+            "}",
+            "using namespace __rocport_api;",
+            "",
+        ]
+    )

@@ -88,8 +88,15 @@ def tokenize(tu: ci.TranslationUnit, path: str, text: str) -> list[Token]:
             line += 1
             start, next_start = next_start, line_starts[line]
         # Columns are 1-based bytes, as clang counts them.
-        append(Token(kinds.get(kind, PUNCT), data[offset : offset + length].decode("utf-8", "replace"), line,
-                     offset - start + 1, offset))
+        append(
+            Token(
+                kinds.get(kind, PUNCT),
+                data[offset : offset + length].decode("utf-8", "replace"),
+                line,
+                offset - start + 1,
+                offset,
+            )
+        )
     return out
 
 
@@ -150,8 +157,11 @@ def _agrees(tu, array, spans, i: int) -> bool:
     kind, offset, length = spans[i]
     loc = ci.conf.lib.clang_getTokenLocation(tu, array[i])
     spelling = ci.conf.lib.clang_getTokenSpelling(tu, array[i])
-    return loc.offset == offset and len(spelling.encode("utf-8")) == length and \
-        ci.conf.lib.clang_getTokenKind(array[i]) == kind
+    return (
+        loc.offset == offset
+        and len(spelling.encode("utf-8")) == length
+        and ci.conf.lib.clang_getTokenKind(array[i]) == kind
+    )
 
 
 def _public_spans(tu, array, n: int) -> list[tuple[int, int, int]]:

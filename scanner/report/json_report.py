@@ -32,8 +32,12 @@ class JsonReport:
     def begin(self, root: str, options) -> None:
         from scanner.version import TOOL_VERSION
 
-        head = {"schema": SCHEMA, "tool": {"name": "rocport", "version": TOOL_VERSION}, "root": root,
-                "target": options.target.to_dict()}
+        head = {
+            "schema": SCHEMA,
+            "tool": {"name": "rocport", "version": TOOL_VERSION},
+            "root": root,
+            "target": options.target.to_dict(),
+        }
         if self.rules is not None:
             head["rules"] = [rule.code for rule in self.rules]
         head.update(self.extra)

@@ -19,8 +19,13 @@ from scanner.rules.base import Rule
 from scanner.rules.docs import parse_sections
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-_LEVEL = {Severity.CRITICAL: "error", Severity.HIGH: "error", Severity.MEDIUM: "warning", Severity.LOW: "note",
-          Severity.INFO: "note"}
+_LEVEL = {
+    Severity.CRITICAL: "error",
+    Severity.HIGH: "error",
+    Severity.MEDIUM: "warning",
+    Severity.LOW: "note",
+    Severity.INFO: "note",
+}
 
 
 def level(severity: str) -> str:
@@ -56,8 +61,7 @@ def rule_descriptor(rule: Rule, target=None) -> dict:
         "fullDescription": {"text": sections.get("What it finds", rule.summary)},
         "help": {"text": rule.doc, "markdown": rule.doc},
         "defaultConfiguration": {"level": _LEVEL[severity]},
-        "properties": {"risk": rule.risk.value, "severity": severity.value,
-                       "tags": ["cuda-to-hip", rule.risk.value]},
+        "properties": {"risk": rule.risk.value, "severity": severity.value, "tags": ["cuda-to-hip", rule.risk.value]},
     }
 
 
@@ -74,12 +78,14 @@ class SarifReport:
 
         root_uri = Path(root).resolve().as_uri().rstrip("/") + "/"
         run = {
-            "tool": {"driver": {
-                "name": "ROCport",
-                "version": TOOL_VERSION,
-                "informationUri": "https://github.com/ROCm/HIPIFY",
-                "rules": [rule_descriptor(rule, options.target) for rule in self.rules],
-            }},
+            "tool": {
+                "driver": {
+                    "name": "ROCport",
+                    "version": TOOL_VERSION,
+                    "informationUri": "https://github.com/ROCm/HIPIFY",
+                    "rules": [rule_descriptor(rule, options.target) for rule in self.rules],
+                }
+            },
             "originalUriBaseIds": {"SRCROOT": {"uri": root_uri}},
             "properties": {"target": options.target.to_dict()},
         }
@@ -95,12 +101,15 @@ class SarifReport:
             self.out.write(json.dumps(self._result(finding)))
         if result.health.mode in (ParseMode.ERROR, ParseMode.TOKENS):
             text = result.error or f"analysed by tokens only: {result.health.fallback_reason}"
-            self.notifications.append({
-                "level": "error" if result.error else "warning",
-                "message": {"text": f"{result.path}: {text}"},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": result.path,
-                                                                         "uriBaseId": "SRCROOT"}}}],
-            })
+            self.notifications.append(
+                {
+                    "level": "error" if result.error else "warning",
+                    "message": {"text": f"{result.path}: {text}"},
+                    "locations": [
+                        {"physicalLocation": {"artifactLocation": {"uri": result.path, "uriBaseId": "SRCROOT"}}}
+                    ],
+                }
+            )
 
     def _result(self, f) -> dict:
         region = region_of(f.line, f.column, f.end_line, f.end_column, f.snippet)
@@ -109,10 +118,14 @@ class SarifReport:
             "ruleIndex": self.index[f.rule],
             "level": _LEVEL[f.severity],
             "message": {"text": f.message},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": f.path, "uriBaseId": "SRCROOT"},
-                "region": region,
-            }}],
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.path, "uriBaseId": "SRCROOT"},
+                        "region": region,
+                    }
+                }
+            ],
             "partialFingerprints": {"rocportContentHash/v1": f.fingerprint, "rocportIdentity/v1": identity(f)},
             "properties": {"risk": f.risk.value, "severity": f.severity.value},
         }
@@ -121,6 +134,9 @@ class SarifReport:
         return out
 
     def end(self, summary: Summary) -> None:
-        invocation = {"executionSuccessful": True, "toolExecutionNotifications": self.notifications,
-                      "properties": {"summary": summary.to_dict()}}
+        invocation = {
+            "executionSuccessful": True,
+            "toolExecutionNotifications": self.notifications,
+            "properties": {"summary": summary.to_dict()},
+        }
         self.out.write('\n], "invocations": ' + json.dumps([invocation]) + "}]}\n")

@@ -67,9 +67,21 @@ class Summary:
             "parse_modes": dict(sorted(self.parse_modes.items())),
             "file_errors": self.errors,
             "cuda_refs": self.cuda_refs,
-            **({"translation": {"files": self.translated_files, "converted": self.converted_refs,
-                                "unconverted": self.unconverted_refs, "changed_lines": self.changed_lines}}
-               if self.translated_files else {}),
-            **({"compile": {"target": self.compile_target, "files": dict(sorted(self.compile_status.items()))}}
-               if self.compile_status else {}),
+            **(
+                {
+                    "translation": {
+                        "files": self.translated_files,
+                        "converted": self.converted_refs,
+                        "unconverted": self.unconverted_refs,
+                        "changed_lines": self.changed_lines,
+                    }
+                }
+                if self.translated_files
+                else {}
+            ),
+            **(
+                {"compile": {"target": self.compile_target, "files": dict(sorted(self.compile_status.items()))}}
+                if self.compile_status
+                else {}
+            ),
         }

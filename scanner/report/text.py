@@ -59,9 +59,14 @@ class TextReport:
         if summary.translated_files:
             total = summary.converted_refs + summary.unconverted_refs
             percent = 100.0 * summary.converted_refs / total if total else 0.0
-            w(f"translation: {summary.converted_refs} CUDA references converted, {summary.unconverted_refs} without "
-              f"a HIP equivalent ({percent:.1f}%), {summary.changed_lines} lines changed\n")
+            w(
+                f"translation: {summary.converted_refs} CUDA references converted, {summary.unconverted_refs} without "
+                f"a HIP equivalent ({percent:.1f}%), {summary.changed_lines} lines changed\n"
+            )
         if summary.compile_status:
-            w(f"compile check ({summary.compile_target or 'no hipcc'}): "
-              + ", ".join(f"{status} {n}" for status, n in sorted(summary.compile_status.items())) + "\n")
+            w(
+                f"compile check ({summary.compile_target or 'no hipcc'}): "
+                + ", ".join(f"{status} {n}" for status, n in sorted(summary.compile_status.items()))
+                + "\n"
+            )
         w("parse modes: " + ", ".join(f"{mode} {n}" for mode, n in sorted(summary.parse_modes.items())) + "\n")

@@ -32,8 +32,19 @@ if TYPE_CHECKING:
     from scanner.target import TargetProfile
 
 AST_EVENTS = frozenset(
-    {"call", "binary_op", "unary_op", "var_decl", "function", "for", "decl_ref", "member_ref", "type_ref", "cast",
-     "case"}
+    {
+        "call",
+        "binary_op",
+        "unary_op",
+        "var_decl",
+        "function",
+        "for",
+        "decl_ref",
+        "member_ref",
+        "type_ref",
+        "cast",
+        "case",
+    }
 )
 TOKEN_EVENTS = frozenset({"identifier", "include", "directive", "asm", "launch"})
 FILE_EVENTS = frozenset({"file"})

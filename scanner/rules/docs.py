@@ -42,8 +42,11 @@ def _severity_text(rule: Rule) -> str:
 
 def explain(rule: Rule) -> str:
     sections = parse_sections(rule.doc)
-    out = [f"{rule.code} {rule.name}: {sections.get('', rule.summary)}",
-           f"risk: {rule.risk.value}, default severity: {_severity_text(rule)}", ""]
+    out = [
+        f"{rule.code} {rule.name}: {sections.get('', rule.summary)}",
+        f"risk: {rule.risk.value}, default severity: {_severity_text(rule)}",
+        "",
+    ]
     for name in (*DOC_SECTIONS, "Known problems"):
         if sections.get(name):
             out += [f"{name}:", textwrap.indent(sections[name], "    "), ""]
@@ -51,11 +54,34 @@ def explain(rule: Rule) -> str:
 
 
 # The Example's code fence, by the first language a rule reads (C++/CUDA rules: cuda).
-_FENCE = {"cmake": "cmake", "make": "makefile", "dockerfile": "dockerfile", "shell": "bash", "yaml": "yaml",
-          "python": "python", "requirements": "text", "pyproject": "toml", "conda": "yaml", "sysctl": "ini",
-          "ptx": "ptx", "repository": "bash"}
-_FENCE_ORDER = ("cmake", "shell", "dockerfile", "make", "yaml", "requirements", "pyproject", "conda", "python",
-                "sysctl", "repository", "ptx")
+_FENCE = {
+    "cmake": "cmake",
+    "make": "makefile",
+    "dockerfile": "dockerfile",
+    "shell": "bash",
+    "yaml": "yaml",
+    "python": "python",
+    "requirements": "text",
+    "pyproject": "toml",
+    "conda": "yaml",
+    "sysctl": "ini",
+    "ptx": "ptx",
+    "repository": "bash",
+}
+_FENCE_ORDER = (
+    "cmake",
+    "shell",
+    "dockerfile",
+    "make",
+    "yaml",
+    "requirements",
+    "pyproject",
+    "conda",
+    "python",
+    "sysctl",
+    "repository",
+    "ptx",
+)
 
 
 def _fence(rule: Rule) -> str:
@@ -76,12 +102,21 @@ def markdown(rules: list[Rule]) -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for rule in rules:
-        out.append(f"| [{rule.code}](#{rule.code.lower()}) | `{rule.name}` | {rule.risk.value} | "
-                   f"{_severity_text(rule)} | {rule.summary} |")
+        out.append(
+            f"| [{rule.code}](#{rule.code.lower()}) | `{rule.name}` | {rule.risk.value} | "
+            f"{_severity_text(rule)} | {rule.summary} |"
+        )
     for rule in rules:
         sections = parse_sections(rule.doc)
-        out += ["", f"## {rule.code}", "", f"**`{rule.name}`** — {sections.get('', rule.summary)}", "",
-                f"Risk: {rule.risk.value}. Default severity: {_severity_text(rule)}.", ""]
+        out += [
+            "",
+            f"## {rule.code}",
+            "",
+            f"**`{rule.name}`** — {sections.get('', rule.summary)}",
+            "",
+            f"Risk: {rule.risk.value}. Default severity: {_severity_text(rule)}.",
+            "",
+        ]
         for name in (*DOC_SECTIONS, "Known problems"):
             body = sections.get(name)
             if not body:
@@ -91,8 +126,11 @@ def markdown(rules: list[Rule]) -> str:
             if name == "Example":
                 out += [f"```{_fence(rule)}", body, "```"]
             elif name == "References":
-                out += [f"- <{line.strip()}>" if line.strip().startswith("http") else f"- {line.strip()}"
-                        for line in body.splitlines() if line.strip()]
+                out += [
+                    f"- <{line.strip()}>" if line.strip().startswith("http") else f"- {line.strip()}"
+                    for line in body.splitlines()
+                    if line.strip()
+                ]
             else:
                 out.append(body)
             out.append("")

@@ -20,10 +20,26 @@ from scanner.rules.base import Rule, TargetSeverity
 SCRIPT_LANGUAGES = frozenset({"shell", "make", "dockerfile", "yaml"})
 
 
-def text_rule(*, name: str, summary: str, risk: Risk, severity: Severity, languages, check: Callable,
-              target_severity: TargetSeverity | None = None) -> Rule:
-    return Rule(name=name, summary=summary, risk=risk, severity=severity, on=("file",), check=check,
-                languages=frozenset(languages), target_severity=target_severity)
+def text_rule(
+    *,
+    name: str,
+    summary: str,
+    risk: Risk,
+    severity: Severity,
+    languages,
+    check: Callable,
+    target_severity: TargetSeverity | None = None,
+) -> Rule:
+    return Rule(
+        name=name,
+        summary=summary,
+        risk=risk,
+        severity=severity,
+        on=("file",),
+        check=check,
+        languages=frozenset(languages),
+        target_severity=target_severity,
+    )
 
 
 def once(ctx, line: int, col: int, message: str, length: int = 0, key: str = "") -> bool:
@@ -36,8 +52,9 @@ def once(ctx, line: int, col: int, message: str, length: int = 0, key: str = "")
     return True
 
 
-def matches(ctx, pattern: re.Pattern, group: int | str = 0,
-            python_lines: bool = False) -> Iterator[tuple[int, int, re.Match]]:
+def matches(
+    ctx, pattern: re.Pattern, group: int | str = 0, python_lines: bool = False
+) -> Iterator[tuple[int, int, re.Match]]:
     """(line, column, match) of `pattern` where commands and settings are written: the code lines of scripts,
     build and YAML files, the string constants of Python files (their code lines with `python_lines`, for
     patterns spanning several constants, such as `os.environ["X"] = "v"`)."""
@@ -45,7 +62,7 @@ def matches(ctx, pattern: re.Pattern, group: int | str = 0,
         for ref in python_src.strings(ctx.facts):
             for match in pattern.finditer(ref.text):
                 if ref.end_line > ref.line:  # a literal spanning lines: find the line inside it
-                    before = ref.text[:match.start(group)]
+                    before = ref.text[: match.start(group)]
                     newlines = before.count("\n")
                     if newlines:
                         yield min(ref.line + newlines, ref.end_line), len(before) - before.rfind("\n"), match
@@ -102,7 +119,7 @@ CUDA_LIBRARIES: dict[str, tuple[str, str, str]] = {
 
 
 def library_replacement(name: str, style: str) -> str:
-    """"-lhipblas (hipBLAS (or rocBLAS))"-style text for a CUDA library, per `style` ("flag" or "cmake")."""
+    """ "-lhipblas (hipBLAS (or rocBLAS))"-style text for a CUDA library, per `style` ("flag" or "cmake")."""
     entry = CUDA_LIBRARIES.get(name.lower())
     if entry is None:
         return "its HIP/ROCm counterpart"

@@ -1,9 +1,9 @@
 """CUDA -> HIP translation: backends (built-in, hipify-clang), `auto` selection with per-file fallback, diffs.
 
-    from scanner.translate import Translator, TranslateOptions
-    translator = Translator(TranslateOptions(backend="auto"))
-    result = translator.translate("kernel.cu", text)   # TranslationResult: text, stats, backend, warnings
-    print(unified_diff("kernel.cu", text, result.text))
+from scanner.translate import Translator, TranslateOptions
+translator = Translator(TranslateOptions(backend="auto"))
+result = translator.translate("kernel.cu", text)   # TranslationResult: text, stats, backend, warnings
+print(unified_diff("kernel.cu", text, result.text))
 """
 
 from __future__ import annotations
@@ -16,8 +16,17 @@ from scanner.translate.model import LAUNCH_CHEVRONS, LAUNCH_GGL, TranslateOption
 
 BACKENDS = ("auto", "builtin", "hipify-clang")
 
-__all__ = ["Translator", "TranslateOptions", "TranslationResult", "TranslationStats", "TranslationError",
-           "unified_diff", "BACKENDS", "LAUNCH_CHEVRONS", "LAUNCH_GGL"]
+__all__ = [
+    "Translator",
+    "TranslateOptions",
+    "TranslationResult",
+    "TranslationStats",
+    "TranslationError",
+    "unified_diff",
+    "BACKENDS",
+    "LAUNCH_CHEVRONS",
+    "LAUNCH_GGL",
+]
 
 
 class TranslationError(ValueError):
@@ -44,8 +53,11 @@ class Translator:
     @property
     def description(self) -> str:
         if self.hipify is not None:
-            return f"hipify-clang ({self.hipify.version}), built-in fallback" if self.options.backend == "auto" \
+            return (
+                f"hipify-clang ({self.hipify.version}), built-in fallback"
+                if self.options.backend == "auto"
                 else f"hipify-clang ({self.hipify.version})"
+            )
         return f"built-in {self.builtin.version}"
 
     def translate(self, path: str, text: str, source=None) -> TranslationResult:
@@ -66,5 +78,12 @@ def unified_diff(path: str, before: str, after: str, context: int = 3) -> str:
     """A unified diff of the translation; empty when nothing changed."""
     if before == after:
         return ""
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"a/{path}", tofile=f"b/{path}", n=context))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            fromfile=f"a/{path}",
+            tofile=f"b/{path}",
+            n=context,
+        )
+    )

@@ -35,8 +35,21 @@ _MEMBER_ACCESS = (b".", b"->")
 # `ns::name` keeps hipify's renaming only under these namespaces; under a user's own namespace it is theirs.
 _CUDA_NAMESPACES = frozenset({b"cub", b"thrust", b"nvcuda", b"wmma", b"cooperative_groups", b"cg", b"std"})
 # CUDA language words that are not in the table: a file using them needs hip/hip_runtime.h under HIP.
-_CUDA_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__", b"threadIdx",
-                         b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__launch_bounds__"})
+_CUDA_WORDS = frozenset(
+    {
+        b"__global__",
+        b"__device__",
+        b"__shared__",
+        b"__constant__",
+        b"__managed__",
+        b"threadIdx",
+        b"blockIdx",
+        b"blockDim",
+        b"gridDim",
+        b"warpSize",
+        b"__launch_bounds__",
+    }
+)
 # Built-in variables that SYCL ports keep as names of their own (`sycl::range<3> gridDim(...)`): CUDA's are
 # read member by member.
 _CUDA_DIM_WORDS = frozenset({b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"})
@@ -70,8 +83,15 @@ class BuiltinTranslator:
         work.run()
         output = work.apply()
         work.stats.elapsed_seconds = time.perf_counter() - started
-        return TranslationResult(path, output.decode("utf-8"), work.stats, self.name, self.version,
-                                 warnings=work.warnings, unconverted=work.unconverted)
+        return TranslationResult(
+            path,
+            output.decode("utf-8"),
+            work.stats,
+            self.name,
+            self.version,
+            warnings=work.warnings,
+            unconverted=work.unconverted,
+        )
 
 
 class _FileWork:
@@ -118,8 +138,11 @@ class _FileWork:
                     prev2, prev = prev, word
                     continue
                 target = names.get(word)
-                if target is not None and prev not in _MEMBER_ACCESS and not (
-                        prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha()):
+                if (
+                    target is not None
+                    and prev not in _MEMBER_ACCESS
+                    and not (prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha())
+                ):
                     if self._says_nothing_yet(i, word):
                         self.deferred.append((i, word, target, off, length))  # counted once the file is CUDA
                     else:
@@ -165,8 +188,11 @@ class _FileWork:
             return True
         dot = next_code(self.spans, i)
         member = next_code(self.spans, dot)
-        return member < len(self.spans) and text(self.data, self.spans[dot]) == b"." \
+        return (
+            member < len(self.spans)
+            and text(self.data, self.spans[dot]) == b"."
             and text(self.data, self.spans[member]) in _CUDA_DIM_MEMBERS
+        )
 
     def _finish(self) -> None:
         """Keep the edits only for CUDA that is not already HIP; count names shared with C in CUDA files."""
@@ -208,8 +234,9 @@ class _FileWork:
         self.stats.count(True, target.kind, target.api, name)
         replacement = target.replacement
         if target.experimental and not self.options.experimental:
-            self.warnings.append(f"line {self.line_of(off)}: `{name}` is experimental in HIP; "
-                                 "translate with --experimental to rename it")
+            self.warnings.append(
+                f"line {self.line_of(off)}: `{name}` is experimental in HIP; translate with --experimental to rename it"
+            )
             return
         if word in calls.SPECIAL:
             extra, rename = calls.call_edits(self.data, self.spans, i, word)
@@ -239,8 +266,10 @@ class _FileWork:
     def _launch(self, i: int, off: int, template_kernels: frozenset[bytes]) -> None:
         rewrite = launch.rewrite(self.data, self.spans, i, template_kernels)
         if rewrite is None:
-            self.warnings.append(f"line {self.line_of(off)}: kernel launch left as <<<...>>> "
-                                 "(its kernel name or arguments could not be delimited)")
+            self.warnings.append(
+                f"line {self.line_of(off)}: kernel launch left as <<<...>>> "
+                "(its kernel name or arguments could not be delimited)"
+            )
             return
         self.edits.extend(rewrite)
         self.uses_cuda = True
@@ -324,8 +353,9 @@ class _FileWork:
 
     def apply(self) -> bytes:
         stats = self.stats
-        stats.changed_lines = len({self.line_of(off) for off in self.touched} |
-                                  {self.line_of(start) for start, _, _ in self.edits})
+        stats.changed_lines = len(
+            {self.line_of(off) for off in self.touched} | {self.line_of(start) for start, _, _ in self.edits}
+        )
         stats.replaced_bytes = self.replaced_bytes
         stats.converted_files = 1 if stats.changed_lines else 0
         if not self.edits:

@@ -34,8 +34,12 @@ BY_ARGUMENT_COUNT = {
     b"cudaGraphInstantiate": {5: b"hipGraphInstantiate", 3: b"hipGraphInstantiateWithFlags"},
 }
 # Which argument is a kernel passed as a function pointer (HIP takes it as `const void*`).
-FUNCTION_ARGUMENT = {b"cudaFuncSetCacheConfig": 0, b"cudaFuncSetSharedMemConfig": 0, b"cudaFuncGetAttributes": 1,
-                     b"cudaFuncSetAttribute": 0}
+FUNCTION_ARGUMENT = {
+    b"cudaFuncSetCacheConfig": 0,
+    b"cudaFuncSetSharedMemConfig": 0,
+    b"cudaFuncGetAttributes": 1,
+    b"cudaFuncSetAttribute": 0,
+}
 SPECIAL = frozenset(SYMBOL_ARGUMENT) | frozenset(BY_ARGUMENT_COUNT) | frozenset(FUNCTION_ARGUMENT)
 
 

@@ -17,10 +17,18 @@ def options_from(args) -> TranslateOptions:
         launch = LAUNCH_CHEVRONS
     if args.timeout <= 0:
         raise ValueError("--timeout must be positive")
-    return TranslateOptions(backend=args.backend, roc=args.roc, launch_syntax=launch, experimental=args.experimental,
-                            translate_comments=args.translate_comments, translate_strings=args.translate_strings,
-                            hipify_clang=args.hipify_clang, cuda_path=args.cuda_path,
-                            include_dirs=tuple(args.include_dirs), timeout_seconds=args.timeout)
+    return TranslateOptions(
+        backend=args.backend,
+        roc=args.roc,
+        launch_syntax=launch,
+        experimental=args.experimental,
+        translate_comments=args.translate_comments,
+        translate_strings=args.translate_strings,
+        hipify_clang=args.hipify_clang,
+        cuda_path=args.cuda_path,
+        include_dirs=tuple(args.include_dirs),
+        timeout_seconds=args.timeout,
+    )
 
 
 def run_translate(args) -> int:
@@ -29,8 +37,9 @@ def run_translate(args) -> int:
         raise ValueError(f"no such file or directory: {root}")
     translator = Translator(options_from(args))
     out_dir = Path(args.out_dir) if args.out_dir else root.resolve().parent / f"{root.resolve().name}-hip"
-    if out_dir.resolve() == root.resolve() or (root.is_dir() and root.resolve() in out_dir.resolve().parents
-                                               and not args.exclude):
+    if out_dir.resolve() == root.resolve() or (
+        root.is_dir() and root.resolve() in out_dir.resolve().parents and not args.exclude
+    ):
         # Writing into the tree being translated would translate our own output next time.
         raise ValueError(f"choose an output directory outside {root} (-o)")
     exclude = tuple(args.exclude)
@@ -54,9 +63,13 @@ def run_translate(args) -> int:
     stats_path = writer.close()
     out = sys.stdout
     out.write(f"Translated {total.files} files with {translator.description} into {out_dir}\n")
-    out.write(f"  CUDA references: {total.converted} converted, {total.unconverted} without a HIP equivalent "
-              f"({total.conversion_percent:.1f}% converted)\n")
-    out.write(f"  lines changed: {total.changed_lines} of {total.total_lines}; files changed: {total.converted_files}\n")
+    out.write(
+        f"  CUDA references: {total.converted} converted, {total.unconverted} without a HIP equivalent "
+        f"({total.conversion_percent:.1f}% converted)\n"
+    )
+    out.write(
+        f"  lines changed: {total.changed_lines} of {total.total_lines}; files changed: {total.converted_files}\n"
+    )
     if unconverted:
         top = sorted(unconverted.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
         out.write("  left unconverted: " + ", ".join(f"{name} ({n})" for name, n in top) + "\n")

@@ -40,8 +40,9 @@ class HipifyClangTranslator:
 
     def _version(self) -> str:
         try:
-            proc = subprocess.run([self.executable, "--version"], capture_output=True, text=True, timeout=30,
-                                  stdin=subprocess.DEVNULL)
+            proc = subprocess.run(
+                [self.executable, "--version"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"unknown ({exc})"
         for line in (proc.stdout + proc.stderr).splitlines():
@@ -95,8 +96,15 @@ class HipifyClangTranslator:
 
     def _run(self, cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
         try:
-            process = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, text=True, start_new_session=True)
+            process = subprocess.Popen(
+                cmd,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                start_new_session=True,
+            )
         except OSError as exc:
             raise HipifyClangFailed(f"cannot run hipify-clang: {exc}") from None
         try:

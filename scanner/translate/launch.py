@@ -97,8 +97,13 @@ def _config_end(data: bytes, spans: list[Span], start: int) -> int | None:
             depth -= 1
             if depth < 0:
                 return None
-        elif tok == b">>" and depth == 0 and j + 1 < len(spans) and spans[j + 1][1] == off + 2 \
-                and text(data, spans[j + 1]) == b">":
+        elif (
+            tok == b">>"
+            and depth == 0
+            and j + 1 < len(spans)
+            and spans[j + 1][1] == off + 2
+            and text(data, spans[j + 1]) == b">"
+        ):
             return j
         elif tok == b";":
             return None

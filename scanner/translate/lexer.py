@@ -14,8 +14,17 @@ from scanner.parsing.clang_unit import blanked_includes
 from scanner.parsing.tokens import token_spans
 
 _STOP_HEADER = "/__rocport__/stop_after_loading.h"
-_ARGS = ["-x", "c++", "-nostdinc", "-nostdinc++", "-fsyntax-only", "-Wno-everything", "-ferror-limit=1",
-         "-include", _STOP_HEADER]
+_ARGS = [
+    "-x",
+    "c++",
+    "-nostdinc",
+    "-nostdinc++",
+    "-fsyntax-only",
+    "-Wno-everything",
+    "-ferror-limit=1",
+    "-include",
+    _STOP_HEADER,
+]
 
 
 class Lexer:
@@ -27,7 +36,10 @@ class Lexer:
         # clang still opens the main file's includes before it stops: a device (`#include "/dev/zero"`) would
         # never end, so those are read as empty (scanner.parsing.clang_unit.blanked_includes).
         blanked = [(name, "") for name in blanked_includes(path, text, _ARGS)]
-        tu = self.index.parse(path, args=_ARGS,
-                              unsaved_files=[(path, text), (_STOP_HEADER, "#error stop\n#error stop\n"), *blanked],
-                              options=ci.TranslationUnit.PARSE_INCOMPLETE)
+        tu = self.index.parse(
+            path,
+            args=_ARGS,
+            unsaved_files=[(path, text), (_STOP_HEADER, "#error stop\n#error stop\n"), *blanked],
+            options=ci.TranslationUnit.PARSE_INCOMPLETE,
+        )
         return token_spans(tu, path, data)

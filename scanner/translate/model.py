@@ -68,8 +68,14 @@ class TranslationStats:
             self.unconverted_by_name[name] += 1
 
     def add(self, other: TranslationStats) -> None:
-        for attr in ("converted_by_type", "converted_by_api", "converted_by_name", "unconverted_by_type",
-                     "unconverted_by_api", "unconverted_by_name"):
+        for attr in (
+            "converted_by_type",
+            "converted_by_api",
+            "converted_by_name",
+            "unconverted_by_type",
+            "unconverted_by_api",
+            "unconverted_by_name",
+        ):
             getattr(self, attr).update(getattr(other, attr))
         self.replaced_bytes += other.replaced_bytes
         self.total_bytes += other.total_bytes

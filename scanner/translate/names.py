@@ -65,8 +65,13 @@ def name_map(roc: bool) -> dict[bytes, Target]:
     out = {}
     for name, entry in table.by_name.items():
         replacement, reason = decide(entry, roc)
-        out[name.encode()] = Target(replacement.encode() if replacement else None, _kind(entry), entry.api, reason,
-                                    experimental=entry.status == "experimental")
+        out[name.encode()] = Target(
+            replacement.encode() if replacement else None,
+            _kind(entry),
+            entry.api,
+            reason,
+            experimental=entry.status == "experimental",
+        )
     return out
 
 
@@ -82,9 +87,12 @@ _EXTRA_HEADERS = {
 # API, whose HIP spelling is hip_bf16.h's __hip_bfloat16.
 BF16_HEADER = b"cuda_bf16.h"
 _BF16_TYPES = {
-    "__nv_bfloat16": "__hip_bfloat16", "nv_bfloat16": "__hip_bfloat16",
-    "__nv_bfloat162": "__hip_bfloat162", "nv_bfloat162": "__hip_bfloat162",
-    "__nv_bfloat16_raw": "__hip_bfloat16_raw", "__nv_bfloat162_raw": "__hip_bfloat162_raw",
+    "__nv_bfloat16": "__hip_bfloat16",
+    "nv_bfloat16": "__hip_bfloat16",
+    "__nv_bfloat162": "__hip_bfloat162",
+    "nv_bfloat162": "__hip_bfloat162",
+    "__nv_bfloat16_raw": "__hip_bfloat16_raw",
+    "__nv_bfloat162_raw": "__hip_bfloat162_raw",
 }
 
 
@@ -105,8 +113,7 @@ def header_map(roc: bool) -> dict[str, Target]:
         replacement, reason = decide(entry, roc)
         if replacement is None and entry.status == "supported" and not entry.hip:
             replacement, reason = "", ""  # nothing to include in HIP (device_launch_parameters.h): removed
-        out[name] = Target(replacement.encode() if replacement is not None else None, entry.kind, entry.api,
-                           reason)
+        out[name] = Target(replacement.encode() if replacement is not None else None, entry.kind, entry.api, reason)
     return out
 
 

@@ -15,18 +15,82 @@ from scanner.translate.model import TranslationStats
 ERROR_LINE = "  ERROR: Statistics is invalid due to failed hipification."
 # hipify-clang's category and API orders ("library" appears twice in its list; we have one).
 TYPE_ORDER = (
-    "error", "init", "version", "device", "context", "module", "library", "memory", "virtual_memory",
-    "ordered_memory", "multicast", "unified", "stream", "event", "external_resource", "stream_memory", "execution",
-    "graph", "occupancy", "texture", "surface", "tensor", "peer", "graphics", "driver_entry_point", "cpp",
-    "coredump", "driver_interact", "profiler", "openGL", "D3D9", "D3D10", "D3D11", "VDPAU", "EGL", "thread",
-    "complex", "device_library", "device_function", "device_type", "include", "include_cuda_main_header",
-    "include_cuda_main_header_v2", "type", "literal", "numeric_literal", "define", "extern_shared", "kernel_launch",
+    "error",
+    "init",
+    "version",
+    "device",
+    "context",
+    "module",
+    "library",
+    "memory",
+    "virtual_memory",
+    "ordered_memory",
+    "multicast",
+    "unified",
+    "stream",
+    "event",
+    "external_resource",
+    "stream_memory",
+    "execution",
+    "graph",
+    "occupancy",
+    "texture",
+    "surface",
+    "tensor",
+    "peer",
+    "graphics",
+    "driver_entry_point",
+    "cpp",
+    "coredump",
+    "driver_interact",
+    "profiler",
+    "openGL",
+    "D3D9",
+    "D3D10",
+    "D3D11",
+    "VDPAU",
+    "EGL",
+    "thread",
+    "complex",
+    "device_library",
+    "device_function",
+    "device_type",
+    "include",
+    "include_cuda_main_header",
+    "include_cuda_main_header_v2",
+    "type",
+    "literal",
+    "numeric_literal",
+    "define",
+    "extern_shared",
+    "kernel_launch",
 )
-API_ORDER = ("CUDA Driver API", "CUDA RT API", "cuComplex API", "cuBLAS API", "cuRAND API", "cuDNN API", "cuFFT API",
-             "cuSPARSE API", "cuSOLVER API", "CUB API", "CAFFE2 API", "RTC API")
-_SUMMARY = ("CONVERTED refs count", "UNCONVERTED refs count", "CONVERSION %", "REPLACED bytes", "TOTAL bytes",
-            "CHANGED lines of code", "TOTAL lines of code", "CODE CHANGED (in bytes) %", "CODE CHANGED (in lines) %",
-            "TIME ELAPSED s")
+API_ORDER = (
+    "CUDA Driver API",
+    "CUDA RT API",
+    "cuComplex API",
+    "cuBLAS API",
+    "cuRAND API",
+    "cuDNN API",
+    "cuFFT API",
+    "cuSPARSE API",
+    "cuSOLVER API",
+    "CUB API",
+    "CAFFE2 API",
+    "RTC API",
+)
+_SUMMARY = (
+    "CONVERTED refs count",
+    "UNCONVERTED refs count",
+    "CONVERSION %",
+    "REPLACED bytes",
+    "TOTAL bytes",
+    "CHANGED lines of code",
+    "TOTAL lines of code",
+    "CODE CHANGED (in bytes) %",
+    "CODE CHANGED (in lines) %",
+    "TIME ELAPSED s",
+)
 
 
 class StatsCsvError(ValueError):
@@ -45,8 +109,13 @@ def _block(name: str, stats: TranslationStats, failed: bool = False) -> list[str
         lines += ["", ERROR_LINE, ""]
     total_bytes, total_lines = stats.total_bytes, stats.total_lines
     values = (
-        stats.converted, stats.unconverted, f"{stats.conversion_percent:.1f}", stats.replaced_bytes, total_bytes,
-        stats.changed_lines, total_lines,
+        stats.converted,
+        stats.unconverted,
+        f"{stats.conversion_percent:.1f}",
+        stats.replaced_bytes,
+        total_bytes,
+        stats.changed_lines,
+        total_lines,
         f"{(stats.replaced_bytes * 100.0 / total_bytes) if total_bytes else 0.0:.1f}",
         f"{(stats.changed_lines * 100.0 / total_lines) if total_lines else 0.0:.1f}",
         f"{stats.elapsed_seconds:.2f}",
@@ -60,8 +129,9 @@ def _block(name: str, stats: TranslationStats, failed: bool = False) -> list[str
             continue
         lines += ["", "CUDA ref type;Count"] + [f"{k};{v}" for k, v in _ordered(by_type, TYPE_ORDER)]
         lines += ["", "CUDA API;Count"] + [f"{k};{v}" for k, v in _ordered(by_api, API_ORDER)]
-        lines += ["", "CUDA ref name;Count"] + [f"{k};{v}" for k, v in sorted(by_name.items(),
-                                                                                key=lambda kv: kv[0].encode())]
+        lines += ["", "CUDA ref name;Count"] + [
+            f"{k};{v}" for k, v in sorted(by_name.items(), key=lambda kv: kv[0].encode())
+        ]
     return lines
 
 
@@ -88,7 +158,7 @@ def parse(text: str) -> list[tuple[str, TranslationStats, bool]]:
         if line.startswith("file '") and line.endswith("' statistics:"):
             if current is not None and name != "GLOBAL":
                 out.append((name, current, failed))
-            name = line[len("file '"):-len("' statistics:")]
+            name = line[len("file '") : -len("' statistics:")]
             current, failed, section, group, converted_count = TranslationStats(files=1), False, "", -1, 0
             continue
         if current is None or not line.strip() or line.startswith("TOTAL statistics:"):

@@ -100,8 +100,12 @@ class TreeWriter:
             for _, stats, _ in self.blocks:
                 total.add(stats)
             path = self.out_dir / "rocport-stats.json"
-            path.write_text(json.dumps({"schema": "rocport-translate/1", "files": self.records,
-                                        "total": total.to_dict()}, indent=1), encoding="utf-8")
+            path.write_text(
+                json.dumps(
+                    {"schema": "rocport-translate/1", "files": self.records, "total": total.to_dict()}, indent=1
+                ),
+                encoding="utf-8",
+            )
         else:
             path = self.out_dir / "rocport-stats.csv"
             path.write_text(stats_csv.write(self.blocks), encoding="utf-8")

@@ -18,10 +18,27 @@ from scanner.translate.tokenwalk import Span, byte_range, call_at
 
 Edit = tuple[int, int, bytes]
 
-MASKED = frozenset({b"__shfl_sync", b"__shfl_up_sync", b"__shfl_down_sync", b"__shfl_xor_sync", b"__ballot_sync",
-                    b"__any_sync", b"__all_sync", b"__uni_sync", b"__match_any_sync", b"__match_all_sync",
-                    b"__syncwarp", b"__reduce_add_sync", b"__reduce_min_sync", b"__reduce_max_sync",
-                    b"__reduce_and_sync", b"__reduce_or_sync", b"__reduce_xor_sync"})
+MASKED = frozenset(
+    {
+        b"__shfl_sync",
+        b"__shfl_up_sync",
+        b"__shfl_down_sync",
+        b"__shfl_xor_sync",
+        b"__ballot_sync",
+        b"__any_sync",
+        b"__all_sync",
+        b"__uni_sync",
+        b"__match_any_sync",
+        b"__match_all_sync",
+        b"__syncwarp",
+        b"__reduce_add_sync",
+        b"__reduce_min_sync",
+        b"__reduce_max_sync",
+        b"__reduce_and_sync",
+        b"__reduce_or_sync",
+        b"__reduce_xor_sync",
+    }
+)
 STREAMING = frozenset({b"__ldcs", b"__stcs"})
 CALLS = MASKED | STREAMING
 FULL_MASK_64 = b"0xffffffffffffffffull"

@@ -38,8 +38,11 @@ def _imports(path: Path, name: str, known: dict[str, Path]) -> set[str]:
                 out.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
                 parts = package.split(".")
-                base = ".".join(parts[:len(parts) - node.level + 1] + ([node.module] if node.module else [])) \
-                    if node.level else (node.module or "")
+                base = (
+                    ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                    if node.level
+                    else (node.module or "")
+                )
                 submodules = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known]
                 if len(submodules) < len(node.names):
                     out.add(base)
@@ -103,18 +106,27 @@ def test_the_scanner_never_imports_django_or_celery():
         if name.startswith("scanner"):
             text = path.read_text(encoding="utf-8")
             tree = ast.parse(text)
-            roots = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                     for alias in node.names}
-            roots |= {(node.module or "").split(".")[0] for node in ast.walk(tree)
-                      if isinstance(node, ast.ImportFrom) and not node.level}
+            roots = {
+                alias.name.split(".")[0]
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Import)
+                for alias in node.names
+            }
+            roots |= {
+                (node.module or "").split(".")[0]
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and not node.level
+            }
             assert not roots & {"django", "celery", "portal"}, name
 
 
 def test_every_module_imports_in_a_fresh_process():
     names = sorted(n for n in _modules() if not n.endswith("__main__") and ".management.commands." not in n)
-    program = ("import django, importlib, sys\ndjango.setup()\n"
-               "for name in sys.argv[1:]:\n    importlib.import_module(name)\n")
+    program = (
+        "import django, importlib, sys\ndjango.setup()\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
+    )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "portal.settings"}
-    proc = subprocess.run([sys.executable, "-c", program, *names], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", program, *names], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]

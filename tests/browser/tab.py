@@ -81,4 +81,6 @@ class Tab:
                  const response = await fetch(url, {method: 'POST', headers, body: new URLSearchParams(body),
                                                     redirect: 'manual'});
                  return response.status;
-               }""", [path, body, token])
+               }""",
+            [path, body, token],
+        )

@@ -13,8 +13,7 @@ from portal.scans.models import BlobResult, ScannedFile
 from tests.browser.data import DEMO, build_project
 from tests.tools import needs
 
-pytestmark = [pytest.mark.django_db(transaction=True),
-              needs("hip-clang")]
+pytestmark = [pytest.mark.django_db(transaction=True), needs("hip-clang")]
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ void host() {{
 """
 BRANCHES = ["<script>alert(8)</script>", 'x"><svg/onload=alert(9)>', "{{x}}", "a&amp;b"]
 REPOSITORY_NAME = "<b>esc</b> \"'><img src=x onerror=alert(10)>"
-COMMIT_MESSAGE = "<script>alert(11)</script> \"><img src=x onerror=alert(12)> {{7*7}}"
+COMMIT_MESSAGE = '<script>alert(11)</script> "><img src=x onerror=alert(12)> {{7*7}}'
 
 
 @pytest.fixture
@@ -56,8 +56,9 @@ def hostile(people, repo_factory):
     commit = git.commit(COMMIT_MESSAGE)
     for branch in BRANCHES:
         git.git("branch", branch)
-    repository = Repository.objects.create(team=people.team, name=REPOSITORY_NAME, clone_url=git.url,
-                                           tracked_branches=BRANCHES)
+    repository = Repository.objects.create(
+        team=people.team, name=REPOSITORY_NAME, clone_url=git.url, tracked_branches=BRANCHES
+    )
     scans = {}
     for branch in ["main", *BRANCHES]:
         scan = do_create_scan(repository, branch=branch, commit_sha=commit, enqueue=False)
@@ -76,6 +77,7 @@ def _watch(tab) -> list[str]:
     def on_dialog(dialog):
         dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
+
     tab.page.on("dialog", on_dialog)
     return dialogs
 
@@ -124,19 +126,28 @@ def test_repository_content_is_shown_as_text_on_every_page_and_nothing_runs(tab,
     tab.shoot("findings-list")
 
     # the finding page: its path, branch and the rule-matched line
-    finding = Finding.objects.filter(repository=repository, path=SCRIPT_PATH, branch="main",
-                                     snippet__contains="alert(5)").first()
+    finding = Finding.objects.filter(
+        repository=repository, path=SCRIPT_PATH, branch="main", snippet__contains="alert(5)"
+    ).first()
     assert finding is not None, list(Finding.objects.values_list("path", "snippet"))
     page = _check(tab, dialogs, f"/findings/{finding.pk}/", SCRIPT_PATH, MATCHED_LINE.strip())
     file_link = page.locator("main a[href*='/files/']").first
-    assert file_link.get_attribute("href").startswith(f"/repositories/{pk}/files/src/%3Cscript%3E"), \
+    assert file_link.get_attribute("href").startswith(f"/repositories/{pk}/files/src/%3Cscript%3E"), (
         file_link.get_attribute("href")
+    )
     tab.shoot("finding")
 
     # the file page, reached through the finding's link (the path is encoded in it) and by URL, with the HIP diff
     for path in (SCRIPT_PATH, IMG_PATH, TEMPLATE_PATH):
-        page = _check(tab, dialogs, f"/repositories/{pk}/files/{quote(path)}", path, MATCHED_LINE.strip(),
-                      TRANSLATED_LINE, TRANSLATED_LINE.replace("cudaMalloc", "hipMalloc"))
+        page = _check(
+            tab,
+            dialogs,
+            f"/repositories/{pk}/files/{quote(path)}",
+            path,
+            MATCHED_LINE.strip(),
+            TRANSLATED_LINE,
+            TRANSLATED_LINE.replace("cudaMalloc", "hipMalloc"),
+        )
     tab.shoot("file-page")
     tab.go(f"/findings/{finding.pk}/")
     with page.expect_navigation():
@@ -161,12 +172,15 @@ def test_repository_content_is_shown_as_text_on_every_page_and_nothing_runs(tab,
         with page.expect_download() as info:
             page.locator("#scan-exports a", has_text=label).first.click()
         download = info.value
-        assert re.fullmatch(r"rocport-[A-Za-z0-9._-]+-scan-\d+\." + extension, download.suggested_filename), \
+        assert re.fullmatch(r"rocport-[A-Za-z0-9._-]+-scan-\d+\." + extension, download.suggested_filename), (
             download.suggested_filename
+        )
         content = open(download.path(), encoding="utf-8").read()
         if extension == "sarif":  # locations are URIs: percent-encoded
-            paths = {unquote(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
-                     for result in json.loads(content)["runs"][0]["results"]}
+            paths = {
+                unquote(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+                for result in json.loads(content)["runs"][0]["results"]
+            }
         else:
             paths = {row["path"] for row in csv.DictReader(io.StringIO(content))}
         assert {SCRIPT_PATH, IMG_PATH, TEMPLATE_PATH} <= paths, paths

@@ -14,10 +14,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def first_change(diff: str) -> tuple[str, str]:
     """The first removed and the first added line of a unified diff, without their markers."""
     lines = diff.splitlines()
-    removed = next(line[1:].strip() for line in lines if line.startswith("-") and not line.startswith("---")
-                   and line[1:].strip())
-    added = next(line[1:].strip() for line in lines if line.startswith("+") and not line.startswith("+++")
-                 and line[1:].strip())
+    removed = next(
+        line[1:].strip() for line in lines if line.startswith("-") and not line.startswith("---") and line[1:].strip()
+    )
+    added = next(
+        line[1:].strip() for line in lines if line.startswith("+") and not line.startswith("+++") and line[1:].strip()
+    )
     return removed, added
 
 

@@ -11,8 +11,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_triage_with_a_reason_on_the_finding_page(tab, project):
-    finding = Finding.objects.filter(repository=project.repository, state="open").order_by("-severity_rank",
-                                                                                           "id").first()
+    finding = (
+        Finding.objects.filter(repository=project.repository, state="open").order_by("-severity_rank", "id").first()
+    )
     tab.sign_in(project.people.bob)
     page = tab.page
     tab.go(f"/findings/{finding.pk}/")
@@ -32,5 +33,8 @@ def test_triage_with_a_reason_on_the_finding_page(tab, project):
     expect(page.locator("#triage [data-triage]")).to_have_attribute("data-triage", "accepted_risk")
     expect(page.locator("main")).to_contain_text("only built for wave64 targets")  # also in the history
     event = FindingEvent.objects.get(finding=finding, kind="triaged")
-    assert (event.actor, event.data["to"], event.data["reason"]) == (project.people.bob, "accepted_risk",
-                                                                      "only built for wave64 targets")
+    assert (event.actor, event.data["to"], event.data["reason"]) == (
+        project.people.bob,
+        "accepted_risk",
+        "only built for wave64 targets",
+    )

@@ -44,6 +44,9 @@ def test_pages_name_an_icon_so_that_browsers_do_not_fetch_a_missing_favicon(tab,
     tab.go("/accounts/login/")
     icon = tab.page.locator("head link[rel~=icon]")
     expect(icon).to_have_count(1)
-    response = tab.page.request.get(tab.live.url(icon.get_attribute("href")) if icon.get_attribute("href")
-                                    .startswith("/") else icon.get_attribute("href"))
+    response = tab.page.request.get(
+        tab.live.url(icon.get_attribute("href"))
+        if icon.get_attribute("href").startswith("/")
+        else icon.get_attribute("href")
+    )
     assert response.ok

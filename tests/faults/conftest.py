@@ -43,19 +43,21 @@ else:
     (_TMP / "redis").mkdir()
     _REDIS = Redis(_TMP / "redis")
     atexit.register(_REDIS.stop)
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "portal.settings",
-        "DATABASE_URL": _POSTGRES.url("rocport_faults"),
-        "CELERY_BROKER_URL": _REDIS.url,
-        "ROCPORT_ALLOW_LOCAL_REPOS": "1",
-        "ROCPORT_ALLOW_PRIVATE_HOSTS": "1",
-        "ROCPORT_VAR_DIR": str(_TMP / "var"),
-        # The sweeper's threshold, at its minimum: a killed worker's scan is noticed 5 s after its last heartbeat.
-        "ROCPORT_SCAN_HEARTBEAT_STALE": "5",
-        "ROCPORT_SCAN_QUEUED_STALE": "5",
-        "ROCPORT_COMPILE_CHECK": "off",
-        "ROCPORT_WEBHOOK_PENDING_SECONDS": "1",
-    })
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "portal.settings",
+            "DATABASE_URL": _POSTGRES.url("rocport_faults"),
+            "CELERY_BROKER_URL": _REDIS.url,
+            "ROCPORT_ALLOW_LOCAL_REPOS": "1",
+            "ROCPORT_ALLOW_PRIVATE_HOSTS": "1",
+            "ROCPORT_VAR_DIR": str(_TMP / "var"),
+            # The sweeper's threshold, at its minimum: a killed worker's scan is noticed 5 s after its last heartbeat.
+            "ROCPORT_SCAN_HEARTBEAT_STALE": "5",
+            "ROCPORT_SCAN_QUEUED_STALE": "5",
+            "ROCPORT_COMPILE_CHECK": "off",
+            "ROCPORT_WEBHOOK_PENDING_SECONDS": "1",
+        }
+    )
 
     import django  # noqa: E402
 

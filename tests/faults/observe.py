@@ -32,8 +32,11 @@ def status_of(scan_id: int) -> tuple[str, int]:
 
 def finding_rows(repository) -> list[tuple]:
     """Everything that makes a finding the same finding, and where and how it stands (a list: duplicates show)."""
-    return sorted(Finding.objects.filter(repository=repository)
-                  .values_list("branch", "path", "rule", "line", "column", "fingerprint", "occurrence", "state"))
+    return sorted(
+        Finding.objects.filter(repository=repository).values_list(
+            "branch", "path", "rule", "line", "column", "fingerprint", "occurrence", "state"
+        )
+    )
 
 
 def events_per_finding(repository) -> dict[int, int]:

@@ -24,22 +24,26 @@ class Postgres:
         self.data = self.dir / "data"
         self.log = self.dir / "server.log"
         self.port = free_port()
-        self._as_postgres(PG_BIN / "initdb", "--no-sync", "--auth=trust", "--username=postgres", "-E", "UTF8",
-                          "-D", str(self.data))
+        self._as_postgres(
+            PG_BIN / "initdb", "--no-sync", "--auth=trust", "--username=postgres", "-E", "UTF8", "-D", str(self.data)
+        )
         self.start()
 
     def url(self, database: str) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
 
     def _as_postgres(self, *command) -> None:
-        subprocess.run(["runuser", "-u", "postgres", "--", *map(str, command)], check=True, capture_output=True,
-                       timeout=120)
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", *map(str, command)], check=True, capture_output=True, timeout=120
+        )
 
     def start(self) -> None:
         # fsync off: the machine does not crash in these tests, only the server does; crash recovery after an
         # immediate stop still replays the WAL.
-        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
-                   "-c full_page_writes=off -c max_connections=60")
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
+            "-c full_page_writes=off -c max_connections=60"
+        )
         self._as_postgres(PG_BIN / "pg_ctl", "-D", self.data, "-l", self.log, "-o", options, "-w", "-t", "60", "start")
 
     def stop(self, mode: str = "immediate") -> None:

@@ -61,9 +61,27 @@ class Web:
         self.port = free_port()
         self.log = tmp / "web.log"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "portal.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", "2", "--threads", "4", "--timeout", "60", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "portal.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "2",
+                "--threads",
+                "4",
+                "--timeout",
+                "60",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=open(self.log, "w"),
+            stderr=subprocess.STDOUT,
+        )
         _wait_port(self.port)
 
     def push(self, row: Repository, commit: str, delivery: str) -> tuple[int, bytes, float]:
@@ -72,8 +90,9 @@ class Web:
 
         body = push_body("github", "main", ZERO, commit)
         headers = {"Content-Type": "application/json", **signed("github", row.webhook_secret, body, delivery=delivery)}
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/hooks/{row.pk}/github/", data=body,
-                                         headers=headers, method="POST")
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/hooks/{row.pk}/github/", data=body, headers=headers, method="POST"
+        )
         start = time.perf_counter()
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
@@ -110,17 +129,22 @@ class Provider:
 
 
 def wait_status(scan_id: int, wanted: set[str], timeout: float = 90) -> None:
-    wait_until(lambda: patiently(lambda: status_of(scan_id)[0]) in wanted, timeout=timeout,
-               what=f"scan {scan_id} to be {wanted}")
+    wait_until(
+        lambda: patiently(lambda: status_of(scan_id)[0]) in wanted,
+        timeout=timeout,
+        what=f"scan {scan_id} to be {wanted}",
+    )
 
 
-def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan(people, tmp_path, postgres, broker,
-                                                                                 fault_counts):
+def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan(
+    people, tmp_path, postgres, broker, fault_counts
+):
     repo = GitRepo.create(tmp_path / "project")
     commits = [repo.commit(f"c{i}", **{f"k{f}.cu": cuda_file(i, f) for f in range(FILES)}) for i in range(8)]
     # One repository row per push, so no push supersedes another: each delivery must give its own finished scan.
-    rows = [Repository.objects.create(team=people.team, name=f"pushed-{i}", clone_url=repo.url)
-            for i in range(len(commits))]
+    rows = [
+        Repository.objects.create(team=people.team, name=f"pushed-{i}", clone_url=repo.url) for i in range(len(commits))
+    ]
     env = {**os.environ, "DATABASE_URL": database_url()}
     worker = Worker(tmp_path / "worker.log")
     web = Web(tmp_path, env)
@@ -149,8 +173,14 @@ def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan
         pending = patiently(lambda: WebhookDelivery.objects.filter(state=WebhookDelivery.State.PENDING).count())
         assert pending == 3
         broker.start()
-        wait_until(lambda: patiently(redeliver_pending) == 0 and not WebhookDelivery.objects.filter(
-            state=WebhookDelivery.State.PENDING).exists(), timeout=60, what="the pending deliveries to be sent")
+        wait_until(
+            lambda: (
+                patiently(redeliver_pending) == 0
+                and not WebhookDelivery.objects.filter(state=WebhookDelivery.State.PENDING).exists()
+            ),
+            timeout=60,
+            what="the pending deliveries to be sent",
+        )
 
         # 3. PostgreSQL dies in the middle of a scan; pushes get a clean 5xx; it comes back.
         in_flight = Scan.objects.get(repository=rows[2])
@@ -194,11 +224,17 @@ def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan
         assert [r[1:] for r in finding_rows(row)] == expected, row.name
         assert set(events_per_finding(row).values()) == {1}
     fault_counts["restarts"] = {
-        "scans": len(final), "finished": outcome[ScanStatus.FINISHED], "failed": outcome[ScanStatus.FAILED],
-        "superseded": outcome[ScanStatus.SUPERSEDED], "retried": sum(1 for s in final.values() if s.attempts > 1),
-        "deliveries_sent": len(provider.answers), "deliveries_unique": len(provider.sent),
-        "deliveries_processed": sum(1 for d in deliveries if d.scan_id), "duplicate_scans": duplicates,
-        "answers_5xx_while_postgresql_down": len(down_answers), "postgresql_stopped_during": stopped_during,
+        "scans": len(final),
+        "finished": outcome[ScanStatus.FINISHED],
+        "failed": outcome[ScanStatus.FAILED],
+        "superseded": outcome[ScanStatus.SUPERSEDED],
+        "retried": sum(1 for s in final.values() if s.attempts > 1),
+        "deliveries_sent": len(provider.answers),
+        "deliveries_unique": len(provider.sent),
+        "deliveries_processed": sum(1 for d in deliveries if d.scan_id),
+        "duplicate_scans": duplicates,
+        "answers_5xx_while_postgresql_down": len(down_answers),
+        "postgresql_stopped_during": stopped_during,
         "answers": dict(Counter(status for _, status, _, _ in provider.answers)),
     }
     print(fault_counts["restarts"])

@@ -20,12 +20,20 @@ TIMEOUT = 15 * 60  # the suite takes a few minutes; this is a hang, not a slow r
 def test_the_fault_injection_suite_passes_in_its_own_process():
     REPORT.unlink(missing_ok=True)
     # Django must start in the child on the child's own services: none of this session's Django settings.
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "ROCPORT_VAR_DIR")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "ROCPORT_VAR_DIR")
+    }
     env["ROCPORT_FAULTS_INNER"] = "1"
-    run = subprocess.run([sys.executable, "-m", "pytest", "tests/faults", "-m", "faults", "-p", "no:cacheprovider",
-                          "-q", "-s"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/faults", "-m", "faults", "-p", "no:cacheprovider", "-q", "-s"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-20000:]
     counts = json.loads(REPORT.read_text())

@@ -121,12 +121,12 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
     worker = Worker(tmp_path / "worker.log", TMPDIR=str(clone_tmp))
     killer = Killer(worker)
     plan = [(rng.choice(PHASES), rng.choice(("whole-worker", "pool-process"))) for _ in range(SCANS)]
-    rows = [Repository.objects.create(team=people.team, name=f"faulted-{i}", clone_url=repo.url)
-            for i in range(SCANS)]
+    rows = [Repository.objects.create(team=people.team, name=f"faulted-{i}", clone_url=repo.url) for i in range(SCANS)]
     try:
         # The reference: a clean scan of each commit on the same worker, nothing killed, through the same task.
-        clean_rows = [Repository.objects.create(team=people.team, name=f"clean-{i}", clone_url=repo.url)
-                      for i in range(SCANS)]
+        clean_rows = [
+            Repository.objects.create(team=people.team, name=f"clean-{i}", clone_url=repo.url) for i in range(SCANS)
+        ]
         clean_scans = [do_create_scan(row, commit_sha=commit) for row, commit in zip(clean_rows, commits)]
         done_clean = wait_all_final([s.pk for s in clean_scans], sweep_stuck_scans, timeout=240)
         assert {s.status for s in done_clean.values()} == {ScanStatus.FINISHED}
@@ -148,13 +148,19 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
         outcome[done.status] += 1
         reference_row, reference_scan = clean[i]
         if done.status == ScanStatus.FINISHED:
-            assert finding_rows(rows[i]) == finding_rows(reference_row), f"scan {i}: findings differ from the clean scan"
+            assert finding_rows(rows[i]) == finding_rows(reference_row), (
+                f"scan {i}: findings differ from the clean scan"
+            )
             assert scanned_paths(done.pk) == scanned_paths(reference_scan.pk)
             assert set(events_per_finding(rows[i]).values()) == {1}, f"scan {i}: a finding has duplicated events"
             assert done.summary["tracking"] == reference_scan.summary["tracking"]
         else:
             # Final without a result: only a worker lost on every attempt may end so, and nothing is half-ingested.
-            assert done.status == ScanStatus.FAILED and done.error_code == WORKER_LOST, (i, done.status, done.error_code)
+            assert done.status == ScanStatus.FAILED and done.error_code == WORKER_LOST, (
+                i,
+                done.status,
+                done.error_code,
+            )
             assert done.attempts >= settings.SCAN_MAX_ATTEMPTS
             assert finding_rows(rows[i]) == [] and scanned_paths(done.pk) == []
     killed = [s for s, phase in zip(scans, observed) if phase != "missed"]
@@ -166,9 +172,15 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
 
     leftovers = sorted(p.name for p in clone_tmp.iterdir() if p.name.startswith("rocport-clone-"))
     fault_counts["kills"] = {
-        "seed": chosen, "scans": SCANS, "kills": len(killed), "kills_by_phase": dict(killer.by_phase),
-        "kills_by_kind": dict(killer.by_kind), "missed": observed.count("missed"), "retried": retried,
-        "finished": outcome[ScanStatus.FINISHED], "failed": outcome[ScanStatus.FAILED],
+        "seed": chosen,
+        "scans": SCANS,
+        "kills": len(killed),
+        "kills_by_phase": dict(killer.by_phase),
+        "kills_by_kind": dict(killer.by_kind),
+        "missed": observed.count("missed"),
+        "retried": retried,
+        "finished": outcome[ScanStatus.FINISHED],
+        "failed": outcome[ScanStatus.FAILED],
         "clone_dirs_left_by_killed_workers": len(leftovers),
     }
     print(fault_counts["kills"])

@@ -29,10 +29,24 @@ from pathlib import Path
 
 import atheris
 
-LANGUAGES = (("cuda", ".cu"), ("cuda", ".cuh"), ("c++", ".cpp"), ("c++", ".h"), ("c", ".c"), ("ptx", ".ptx"),
-             ("cmake", "CMakeLists.txt"), ("dockerfile", "Dockerfile"), ("shell", ".sh"), ("yaml", ".yml"),
-             ("python", ".py"), ("requirements", "requirements.txt"), ("make", "Makefile"),
-             ("pyproject", "pyproject.toml"), ("conda", "environment.yml"), ("sysctl", "sysctl.conf"))
+LANGUAGES = (
+    ("cuda", ".cu"),
+    ("cuda", ".cuh"),
+    ("c++", ".cpp"),
+    ("c++", ".h"),
+    ("c", ".c"),
+    ("ptx", ".ptx"),
+    ("cmake", "CMakeLists.txt"),
+    ("dockerfile", "Dockerfile"),
+    ("shell", ".sh"),
+    ("yaml", ".yml"),
+    ("python", ".py"),
+    ("requirements", "requirements.txt"),
+    ("make", "Makefile"),
+    ("pyproject", "pyproject.toml"),
+    ("conda", "environment.yml"),
+    ("sysctl", "sysctl.conf"),
+)
 PROVIDERS = ("github", "gitlab", "gitea", "forgejo")
 EVENTS = ("push", "Push Hook", "Tag Push Hook", "create", "delete", "ping")
 

@@ -30,6 +30,10 @@ def fuzz_settings(examples: int) -> settings:
         derandomize=os.environ.get("ROCPORT_FUZZ_RANDOM") != "1",
         database=None,  # nothing written under .hypothesis/: a failure is reproduced from its printed example
         print_blob=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                               HealthCheck.function_scoped_fixture, HealthCheck.large_base_example],
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.large_base_example,
+        ],
     )

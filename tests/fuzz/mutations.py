@@ -21,10 +21,17 @@ WEBHOOK_FIXTURES = ROOT / "tests" / "fixtures" / "webhooks"
 
 CXX_SUFFIXES = (".cu", ".cuh", ".cpp", ".h", ".c")
 # The names of the text formats the scanner reads without libclang (scanner.discovery), with a demo file of each.
-TEXT_SAMPLES = {"CMakeLists.txt": "CMakeLists.txt", "Dockerfile": "Dockerfile", "Makefile": "Makefile",
-                "run.sh": "scripts/run_rocm.sh", "compose.yml": "deploy/docker-compose.yml",
-                "inference.yaml": "k8s/inference.yaml", "check_env.py": "python/check_env.py",
-                "requirements.txt": "requirements.txt", "setup.py": "python/setup.py"}
+TEXT_SAMPLES = {
+    "CMakeLists.txt": "CMakeLists.txt",
+    "Dockerfile": "Dockerfile",
+    "Makefile": "Makefile",
+    "run.sh": "scripts/run_rocm.sh",
+    "compose.yml": "deploy/docker-compose.yml",
+    "inference.yaml": "k8s/inference.yaml",
+    "check_env.py": "python/check_env.py",
+    "requirements.txt": "requirements.txt",
+    "setup.py": "python/setup.py",
+}
 
 
 @cache
@@ -54,28 +61,166 @@ def webhook_corpus() -> tuple[tuple[str, bytes], ...]:
 
 # Tokens of CUDA sources, for random files and for token-level mutations.
 CUDA_VOCABULARY = (
-    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__launch_bounds__(256)", "void",
-    "int", "float", "unsigned", "auto", "template", "<typename T>", "struct", "class", "namespace", "extern \"C\"",
-    "return", "if", "else", "for", "while", "switch", "case", "default:", "goto", "sizeof", "static_assert",
-    "threadIdx.x", "blockIdx.y", "blockDim.x", "gridDim.z", "warpSize", "32", "31", "0xffffffff", "0xFFFFFFFFu",
-    "1ULL", "16", "64", "__shfl_sync", "__shfl_down_sync", "__ballot_sync", "__activemask()", "__syncthreads()",
-    "__syncwarp()", "atomicAdd", "cudaMalloc", "cudaMemcpy", "cudaMemcpyHostToDevice", "cudaStream_t",
-    "cudaFree", "cudaDeviceSynchronize()", "cublasSgemm", "cudaError_t", "dim3", "<<<", ">>>", "asm volatile",
-    "(\"mov.u32 %0, %%laneid;\" : \"=r\"(x))", "#include <cuda_runtime.h>", "#include \"missing.h\"",
-    "#include <cub/cub.cuh>", "#define WARP 32", "#define F(x) ((x) * 2)", "#if", "#ifdef __CUDA_ARCH__",
-    "#ifndef X", "#elif", "#else", "#endif", "#pragma unroll", "#undef WARP", "#error no", "#line 1",
-    "{", "}", "(", ")", "[", "]", ";", ",", ".", "->", "::", "=", "==", "+", "-", "*", "/", "%", "&", "|", "^",
-    "~", "!", "<", ">", "<<", ">>", "?", ":", "...", "\"str\"", "'c'", "u8\"\\u00e9\"", "R\"(raw)\"", "//",
-    "/*", "*/", "\\", "\n", "\n", "\n", " ", "\t", "x", "y", "lane", "mask", "T", "k", "i", "1.0f", "0x1p-3",
+    "__global__",
+    "__device__",
+    "__host__",
+    "__shared__",
+    "__constant__",
+    "__launch_bounds__(256)",
+    "void",
+    "int",
+    "float",
+    "unsigned",
+    "auto",
+    "template",
+    "<typename T>",
+    "struct",
+    "class",
+    "namespace",
+    'extern "C"',
+    "return",
+    "if",
+    "else",
+    "for",
+    "while",
+    "switch",
+    "case",
+    "default:",
+    "goto",
+    "sizeof",
+    "static_assert",
+    "threadIdx.x",
+    "blockIdx.y",
+    "blockDim.x",
+    "gridDim.z",
+    "warpSize",
+    "32",
+    "31",
+    "0xffffffff",
+    "0xFFFFFFFFu",
+    "1ULL",
+    "16",
+    "64",
+    "__shfl_sync",
+    "__shfl_down_sync",
+    "__ballot_sync",
+    "__activemask()",
+    "__syncthreads()",
+    "__syncwarp()",
+    "atomicAdd",
+    "cudaMalloc",
+    "cudaMemcpy",
+    "cudaMemcpyHostToDevice",
+    "cudaStream_t",
+    "cudaFree",
+    "cudaDeviceSynchronize()",
+    "cublasSgemm",
+    "cudaError_t",
+    "dim3",
+    "<<<",
+    ">>>",
+    "asm volatile",
+    '("mov.u32 %0, %%laneid;" : "=r"(x))',
+    "#include <cuda_runtime.h>",
+    '#include "missing.h"',
+    "#include <cub/cub.cuh>",
+    "#define WARP 32",
+    "#define F(x) ((x) * 2)",
+    "#if",
+    "#ifdef __CUDA_ARCH__",
+    "#ifndef X",
+    "#elif",
+    "#else",
+    "#endif",
+    "#pragma unroll",
+    "#undef WARP",
+    "#error no",
+    "#line 1",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    ",",
+    ".",
+    "->",
+    "::",
+    "=",
+    "==",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "&",
+    "|",
+    "^",
+    "~",
+    "!",
+    "<",
+    ">",
+    "<<",
+    ">>",
+    "?",
+    ":",
+    "...",
+    '"str"',
+    "'c'",
+    'u8"\\u00e9"',
+    'R"(raw)"',
+    "//",
+    "/*",
+    "*/",
+    "\\",
+    "\n",
+    "\n",
+    "\n",
+    " ",
+    "\t",
+    "x",
+    "y",
+    "lane",
+    "mask",
+    "T",
+    "k",
+    "i",
+    "1.0f",
+    "0x1p-3",
 )
 
 _TOKENS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*|\d+|\s+|.", re.S)
 _INVALID_UTF8 = (b"\xff", b"\xfe\xfe", b"\xc3", b"\xc3(", b"\xed\xa0\x80", b"\xe2\x82", b"\xf4\x90\x80\x80", b"\x80")
-_DIRECTIVES = (b"#if 1\n", b"#if\n", b"#ifdef\n", b"#endif\n", b"#else\n", b"#elif 0\n", b"#define F(\n",
-               b"#include <\n", b"#include \"\n", b"#pragma\n", b"#if (((\n", b"#\n", b"#define X X\n",
-               b"#include __FILE__\n", b"??=if 1\n", b"#if 1 /*\n", b"#endif */\n")
-_OPEN_CLOSE = ((b"{", b"}"), (b"(", b")"), (b"[", b"]"), (b"<", b">"), (b"#if 1\n", b"#endif\n"),
-               (b"template <typename T", b">"), (b"/*", b"*/"), (b"\"", b"\""))
+_DIRECTIVES = (
+    b"#if 1\n",
+    b"#if\n",
+    b"#ifdef\n",
+    b"#endif\n",
+    b"#else\n",
+    b"#elif 0\n",
+    b"#define F(\n",
+    b"#include <\n",
+    b'#include "\n',
+    b"#pragma\n",
+    b"#if (((\n",
+    b"#\n",
+    b"#define X X\n",
+    b"#include __FILE__\n",
+    b"??=if 1\n",
+    b"#if 1 /*\n",
+    b"#endif */\n",
+)
+_OPEN_CLOSE = (
+    (b"{", b"}"),
+    (b"(", b")"),
+    (b"[", b"]"),
+    (b"<", b">"),
+    (b"#if 1\n", b"#endif\n"),
+    (b"template <typename T", b">"),
+    (b"/*", b"*/"),
+    (b'"', b'"'),
+)
 
 
 def _pos(rng: random.Random, data: bytes) -> int:
@@ -92,12 +237,12 @@ def flip_bytes(rng, data, corpus):
 
 def delete_span(rng, data, corpus):
     start = _pos(rng, data)
-    return data[:start] + data[start + rng.randint(1, 200):]
+    return data[:start] + data[start + rng.randint(1, 200) :]
 
 
 def duplicate_span(rng, data, corpus):
     start = _pos(rng, data)
-    return data[:start] + data[start:start + rng.randint(1, 400)] * rng.randint(2, 5) + data[start:]
+    return data[:start] + data[start : start + rng.randint(1, 400)] * rng.randint(2, 5) + data[start:]
 
 
 def shuffle_tokens(rng, data, corpus):
@@ -117,7 +262,7 @@ def shuffle_tokens(rng, data, corpus):
 
 
 def truncate(rng, data, corpus):
-    return data[:_pos(rng, data)]
+    return data[: _pos(rng, data)]
 
 
 def invalid_utf8(rng, data, corpus):
@@ -132,7 +277,7 @@ def nul_bytes(rng, data, corpus):
 
 def huge_line(rng, data, corpus):
     start = _pos(rng, data)
-    unit = rng.choice((b"x", b"a+", b"1,", b"/", b" ", b"\"", b"threadIdx.x % 32 + "))
+    unit = rng.choice((b"x", b"a+", b"1,", b"/", b" ", b'"', b"threadIdx.x % 32 + "))
     return data[:start] + unit * (rng.randint(20_000, 300_000) // len(unit)) + data[start:]
 
 
@@ -166,11 +311,23 @@ def odd_line_ends(rng, data, corpus):
 def splice(rng, data, corpus):
     other = rng.choice(corpus) if corpus else data
     a, b = _pos(rng, data), _pos(rng, other)
-    return data[:a] + other[b:b + rng.randint(1, 2_000)] + data[a:]
+    return data[:a] + other[b : b + rng.randint(1, 2_000)] + data[a:]
 
 
-MUTATIONS = (flip_bytes, delete_span, duplicate_span, shuffle_tokens, truncate, invalid_utf8, nul_bytes, huge_line,
-             deep_nesting, unmatched_directive, odd_line_ends, splice)
+MUTATIONS = (
+    flip_bytes,
+    delete_span,
+    duplicate_span,
+    shuffle_tokens,
+    truncate,
+    invalid_utf8,
+    nul_bytes,
+    huge_line,
+    deep_nesting,
+    unmatched_directive,
+    odd_line_ends,
+    splice,
+)
 
 
 def mutate(data: bytes, steps: list[tuple[int, int]], corpus: tuple[bytes, ...] = ()) -> bytes:

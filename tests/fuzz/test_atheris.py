@@ -25,13 +25,63 @@ from tests.fuzz.test_scanner_properties import ALIAS_BOMB, ALIAS_CYCLE, NESTING
 
 ARTIFACTS = ROOT / "var" / "test-artifacts" / "fuzz"
 CXX_INDEX = {suffix: i for i, (_, suffix) in enumerate(LANGUAGES)}
-TOML_WORDS = ("[scan]", "[rules]", "[parse]", "[target]", "[compile]", "exclude", "max_file_bytes",
-              "timeout_seconds", "enable", "disable", "include_dirs", "defines", "compile_commands", "cuda_path",
-              "targets", "rocm", "offload_arch", "std", "=", "[", "]", "{", "}", "\"", "'''", "inf", "nan", "1e999",
-              "9223372036854775808", "\"gfx942\"", "\"7.0\"", "\"c++17\"", "\"ROC101\"", "true", "\\u0000")
-JSON_WORDS = ("\"ref\"", "\"before\"", "\"after\"", "\"checkout_sha\"", "\"deleted\"", "\"ref_type\"",
-              "\"refs/heads/\"", "\"refs/tags/\"", "\"branch\"", "\"0000000000000000000000000000000000000000\"",
-              "null", "true", "\\u0000", "\\ud800", "[", "{", "payload=", "%7B")
+TOML_WORDS = (
+    "[scan]",
+    "[rules]",
+    "[parse]",
+    "[target]",
+    "[compile]",
+    "exclude",
+    "max_file_bytes",
+    "timeout_seconds",
+    "enable",
+    "disable",
+    "include_dirs",
+    "defines",
+    "compile_commands",
+    "cuda_path",
+    "targets",
+    "rocm",
+    "offload_arch",
+    "std",
+    "=",
+    "[",
+    "]",
+    "{",
+    "}",
+    '"',
+    "'''",
+    "inf",
+    "nan",
+    "1e999",
+    "9223372036854775808",
+    '"gfx942"',
+    '"7.0"',
+    '"c++17"',
+    '"ROC101"',
+    "true",
+    "\\u0000",
+)
+JSON_WORDS = (
+    '"ref"',
+    '"before"',
+    '"after"',
+    '"checkout_sha"',
+    '"deleted"',
+    '"ref_type"',
+    '"refs/heads/"',
+    '"refs/tags/"',
+    '"branch"',
+    '"0000000000000000000000000000000000000000"',
+    "null",
+    "true",
+    "\\u0000",
+    "\\ud800",
+    "[",
+    "{",
+    "payload=",
+    "%7B",
+)
 
 
 def seeds(target: str) -> list[bytes]:
@@ -46,16 +96,25 @@ def seeds(target: str) -> list[bytes]:
         return out
     if target == "config":
         return [EXAMPLE.encode(), b"[scan]\ntimeout_seconds = 1.5\n", b'[target]\nrocm = "6.4"\n']
-    return [bytes([PROVIDERS.index(provider) | (EVENTS.index("push") << 2)]) + body
-            for provider, body in webhook_corpus()]
+    return [
+        bytes([PROVIDERS.index(provider) | (EVENTS.index("push") << 2)]) + body for provider, body in webhook_corpus()
+    ]
 
 
 def dictionary(target: str) -> str:
     words = {"analyze": CUDA_VOCABULARY, "config": TOML_WORDS, "webhook": JSON_WORDS}[target]
 
     def quoted(word: str) -> str:
-        return '"' + "".join(c if c.isprintable() and c not in '"\\' and ord(c) < 128 else f"\\x{b:02x}"
-                             for c in word for b in c.encode()) + '"'
+        return (
+            '"'
+            + "".join(
+                c if c.isprintable() and c not in '"\\' and ord(c) < 128 else f"\\x{b:02x}"
+                for c in word
+                for b in c.encode()
+            )
+            + '"'
+        )
+
     return "\n".join(quoted(word) for word in words if word) + "\n"
 
 
@@ -69,9 +128,20 @@ def test_coverage_guided_fuzzing_finds_no_crash(tmp_path, target, max_len):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     before = set(ARTIFACTS.iterdir())
     seconds = int(os.environ.get("ROCPORT_FUZZ_SECONDS", "12")) * scale()
-    command = [sys.executable, "-m", "tests.fuzz.atheris_targets", target, str(corpus),
-               f"-max_total_time={seconds}", f"-max_len={max_len}", "-timeout=30", "-rss_limit_mb=3072",
-               f"-dict={tmp_path / 'words.dict'}", f"-artifact_prefix={ARTIFACTS}/{target}-", "-print_final_stats=1"]
+    command = [
+        sys.executable,
+        "-m",
+        "tests.fuzz.atheris_targets",
+        target,
+        str(corpus),
+        f"-max_total_time={seconds}",
+        f"-max_len={max_len}",
+        "-timeout=30",
+        "-rss_limit_mb=3072",
+        f"-dict={tmp_path / 'words.dict'}",
+        f"-artifact_prefix={ARTIFACTS}/{target}-",
+        "-print_final_stats=1",
+    ]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, errors="replace", timeout=seconds + 120)
     log = run.stdout + run.stderr
     (ARTIFACTS / f"{target}-last-run.log").write_text(log)

@@ -45,25 +45,57 @@ offload_arch = "gfx90a"
 std = "c++17"
 timeout_seconds = 60
 """
-COMPILE_COMMANDS = json.dumps([
-    {"directory": "/tmp/build", "file": "../src/a.cu", "command": "nvcc -Iinclude -DX=1 -std=c++17 -c a.cu -o a.o"},
-    {"directory": "/tmp/build", "file": "b.cu", "arguments": ["clang++", "-isystem", "/opt/x", "-include", "p.h"]},
-], indent=1).encode()
+COMPILE_COMMANDS = json.dumps(
+    [
+        {"directory": "/tmp/build", "file": "../src/a.cu", "command": "nvcc -Iinclude -DX=1 -std=c++17 -c a.cu -o a.o"},
+        {"directory": "/tmp/build", "file": "b.cu", "arguments": ["clang++", "-isystem", "/opt/x", "-include", "p.h"]},
+    ],
+    indent=1,
+).encode()
 KERNEL = b"__global__ void k(int *x) { x[threadIdx.x % 32] = warpSize; }\n"
 
 # The values that broke limits before: infinities, NaN, numbers past what the pool's clocks and reads take.
-edges = st.sampled_from([math.inf, -math.inf, math.nan, 1e300, 5e-324, 0.0, -0.0, 0, -1, 2**31, 2**63, 10**30,
-                         10**4000, 1, 60, 2.5])
-scalars = st.one_of(
-    edges, edges, st.text(max_size=30),
-    st.text(alphabet=st.characters(codec="utf-8"), max_size=5).map(lambda s: s * 5000),
-    st.integers(), st.integers(min_value=2**60, max_value=2**200), st.integers(max_value=0),
-    st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.datetimes(), st.dates(),
-    st.sampled_from(["gfx942", "gfx90a\n", "gfx1100", "7.0", "9" * 5000 + ".1", "ROC101", "c++17", "c++17\n",
-                     "include", "/etc", "../..", "a\x00b", "**", "[", "", "build/compile_commands.json"]),
+edges = st.sampled_from(
+    [math.inf, -math.inf, math.nan, 1e300, 5e-324, 0.0, -0.0, 0, -1, 2**31, 2**63, 10**30, 10**4000, 1, 60, 2.5]
 )
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-    st.text(max_size=8), inner, max_size=3), max_leaves=8)
+scalars = st.one_of(
+    edges,
+    edges,
+    st.text(max_size=30),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=5).map(lambda s: s * 5000),
+    st.integers(),
+    st.integers(min_value=2**60, max_value=2**200),
+    st.integers(max_value=0),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.datetimes(),
+    st.dates(),
+    st.sampled_from(
+        [
+            "gfx942",
+            "gfx90a\n",
+            "gfx1100",
+            "7.0",
+            "9" * 5000 + ".1",
+            "ROC101",
+            "c++17",
+            "c++17\n",
+            "include",
+            "/etc",
+            "../..",
+            "a\x00b",
+            "**",
+            "[",
+            "",
+            "build/compile_commands.json",
+        ]
+    ),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
 known_keys = [(section, key) for section, keys in _SCHEMA.items() for key in keys]
 section_names = st.sampled_from(list(_SCHEMA)) | st.text(max_size=10)
 
@@ -71,9 +103,11 @@ section_names = st.sampled_from(list(_SCHEMA)) | st.text(max_size=10)
 # What each known key takes when it is right: most drawn configurations are valid but for one or two values,
 # so that the checks after the first one are reached too.
 PLAUSIBLE = {
-    list: st.lists(st.sampled_from(["include", "src/**", "ROC101", "nvtx-usage", "gfx942", "gfx1100", "X=1"]),
-                   max_size=3),
-    int: st.integers(1, 10_000_000), str: st.sampled_from(["7.0", "gfx90a", "c++17", "build/cc.json", ""]),
+    list: st.lists(
+        st.sampled_from(["include", "src/**", "ROC101", "nvtx-usage", "gfx942", "gfx1100", "X=1"]), max_size=3
+    ),
+    int: st.integers(1, 10_000_000),
+    str: st.sampled_from(["7.0", "gfx90a", "c++17", "build/cc.json", ""]),
     (int, float): st.floats(0.5, 600),
 }
 
@@ -144,8 +178,10 @@ def test_a_random_config_is_options_or_an_error_naming_its_key(data):
 
 
 @fuzz_settings(examples=80)
-@given(config_steps=st.lists(st.tuples(st.integers(0, len(MUTATIONS) - 1), st.integers(0, 2**32)), max_size=3),
-       db_steps=st.lists(st.tuples(st.integers(0, len(MUTATIONS) - 1), st.integers(0, 2**32)), max_size=3))
+@given(
+    config_steps=st.lists(st.tuples(st.integers(0, len(MUTATIONS) - 1), st.integers(0, 2**32)), max_size=3),
+    db_steps=st.lists(st.tuples(st.integers(0, len(MUTATIONS) - 1), st.integers(0, 2**32)), max_size=3),
+)
 def test_a_mutated_config_and_compile_db_are_options_or_a_config_error(config_steps, db_steps):
     with tempfile.TemporaryDirectory(prefix="rocport-fuzz-") as tmp:
         root = Path(tmp)
@@ -164,15 +200,38 @@ def test_a_mutated_config_and_compile_db_are_options_or_a_config_error(config_st
 
 # TOML that no writer produces but a file may hold: numbers past int()'s 4,300 digits, nesting past the
 # recursion limit, megabyte values, unterminated strings.
-raw_values = st.sampled_from(["9" * 5000, "-" + "1" * 4400, "1e" + "9" * 5000, "[" * 3000, "[" * 3000 + "]" * 3000,
-                              "{a = " * 2000 + "1" + "}" * 2000, '"' + "x" * 1_000_000 + '"', '"unterminated',
-                              "'''", "inf", "-nan", "0x" + "f" * 5000, "1979-05-27T07:32:00Z", "[1, 'a', {}]"])
+raw_values = st.sampled_from(
+    [
+        "9" * 5000,
+        "-" + "1" * 4400,
+        "1e" + "9" * 5000,
+        "[" * 3000,
+        "[" * 3000 + "]" * 3000,
+        "{a = " * 2000 + "1" + "}" * 2000,
+        '"' + "x" * 1_000_000 + '"',
+        '"unterminated',
+        "'''",
+        "inf",
+        "-nan",
+        "0x" + "f" * 5000,
+        "1979-05-27T07:32:00Z",
+        "[1, 'a', {}]",
+    ]
+)
 
 
 @fuzz_settings(examples=60)
-@given(lines=st.lists(st.tuples(st.sampled_from(["[scan]", "[target]", "[compile]", "[parse]", "[rules]", ""]),
-                                st.sampled_from([k for _, k in known_keys] + ["x"]), raw_values), min_size=1,
-                      max_size=3))
+@given(
+    lines=st.lists(
+        st.tuples(
+            st.sampled_from(["[scan]", "[target]", "[compile]", "[parse]", "[rules]", ""]),
+            st.sampled_from([k for _, k in known_keys] + ["x"]),
+            raw_values,
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
 def test_hostile_toml_text_is_options_or_a_config_error(lines):
     text = "\n".join(f"{header}\n{key} = {raw}" for header, key, raw in lines) + "\n"
     with tempfile.TemporaryDirectory(prefix="rocport-fuzz-") as tmp:
@@ -184,12 +243,20 @@ def test_hostile_toml_text_is_options_or_a_config_error(lines):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=20)
     | st.sampled_from(["nvcc -I'unclosed", 'cc "x', "a\x00b", "-include /etc/hosts -Iinc", "../../..", "/"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=6)
-entries = st.lists(st.dictionaries(st.sampled_from(["directory", "file", "command", "arguments", "output"]),
-                                   json_values, max_size=4) | json_values, max_size=5)
+    max_leaves=6,
+)
+entries = st.lists(
+    st.dictionaries(st.sampled_from(["directory", "file", "command", "arguments", "output"]), json_values, max_size=4)
+    | json_values,
+    max_size=5,
+)
 
 
 @fuzz_settings(examples=150)
@@ -203,34 +270,41 @@ def test_a_random_compile_db_is_flags_or_an_error_naming_it(data):
             assert str(outcome).startswith("parse.compile_commands: "), str(outcome)
 
 
-@pytest.mark.parametrize("text, key", [
-    # found by the tests above; each used to escape as another exception or to break the scan later
-    ("[scan]\ntimeout_seconds = inf\n", "'scan.timeout_seconds'"),  # OverflowError in the pool's wait
-    ("[scan]\ntimeout_seconds = nan\n", "'scan.timeout_seconds'"),  # no per-file timeout at all
-    ("[scan]\ntimeout_seconds = 1e300\n", "'scan.timeout_seconds'"),  # OverflowError in the pool's wait
-    ("[compile]\ntimeout_seconds = inf\n", "'compile.timeout_seconds'"),
-    ("[scan]\nmax_file_bytes = 9223372036854775807\n", "'scan.max_file_bytes'"),  # OverflowError in read()
-    ('[target]\nrocm = "' + "9" * 5000 + '.0"\n', "'target.rocm'"),  # ValueError from int()
-    ('[target]\ntargets = ["gfx942\\n"]\n', "'target.targets'"),  # `$` matched before the newline
-    ('[compile]\nstd = "c++17\\n"\n', "'compile.std'"),
-    ('[parse]\ndefines = ["A\\u0000B"]\n', "'parse.defines'"),  # NUL cuts a compiler argument short
-    ('[parse]\ncompile_commands = "/etc/hosts"\n', "'parse.compile_commands'"),  # a file outside the checkout
-    ('[parse]\ncompile_commands = "../../x.json"\n', "'parse.compile_commands'"),
-    ("[scan]\nmax_file_bytes = " + "9" * 5000 + "\n", "not valid TOML"),  # ValueError from tomllib
-    ("[scan]\nexclude = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML"),  # RecursionError from tomllib
-])
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        # found by the tests above; each used to escape as another exception or to break the scan later
+        ("[scan]\ntimeout_seconds = inf\n", "'scan.timeout_seconds'"),  # OverflowError in the pool's wait
+        ("[scan]\ntimeout_seconds = nan\n", "'scan.timeout_seconds'"),  # no per-file timeout at all
+        ("[scan]\ntimeout_seconds = 1e300\n", "'scan.timeout_seconds'"),  # OverflowError in the pool's wait
+        ("[compile]\ntimeout_seconds = inf\n", "'compile.timeout_seconds'"),
+        ("[scan]\nmax_file_bytes = 9223372036854775807\n", "'scan.max_file_bytes'"),  # OverflowError in read()
+        ('[target]\nrocm = "' + "9" * 5000 + '.0"\n', "'target.rocm'"),  # ValueError from int()
+        ('[target]\ntargets = ["gfx942\\n"]\n', "'target.targets'"),  # `$` matched before the newline
+        ('[compile]\nstd = "c++17\\n"\n', "'compile.std'"),
+        ('[parse]\ndefines = ["A\\u0000B"]\n', "'parse.defines'"),  # NUL cuts a compiler argument short
+        ('[parse]\ncompile_commands = "/etc/hosts"\n', "'parse.compile_commands'"),  # a file outside the checkout
+        ('[parse]\ncompile_commands = "../../x.json"\n', "'parse.compile_commands'"),
+        ("[scan]\nmax_file_bytes = " + "9" * 5000 + "\n", "not valid TOML"),  # ValueError from tomllib
+        ("[scan]\nexclude = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML"),  # RecursionError from tomllib
+    ],
+)
 def test_values_that_broke_the_scan_are_refused_naming_their_key(tmp_path, text, key):
     outcome = _load(tmp_path, text.encode())
     assert isinstance(outcome, ConfigError) and key in str(outcome), outcome
     assert len(str(outcome)) < 300
 
 
-@pytest.mark.parametrize("entry", [
-    {"file": "a.cu", "command": "nvcc -I'unclosed"},  # ValueError from shlex
-    {"file": "a.cu", "arguments": [1, 2]},  # AttributeError on int.startswith
-    {"file": 5}, {"file": "a.cu", "directory": ["x"]},  # TypeError from Path
-    {"file": "a\u0000.cu", "command": "cc"},  # ValueError from resolve()
-])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"file": "a.cu", "command": "nvcc -I'unclosed"},  # ValueError from shlex
+        {"file": "a.cu", "arguments": [1, 2]},  # AttributeError on int.startswith
+        {"file": 5},
+        {"file": "a.cu", "directory": ["x"]},  # TypeError from Path
+        {"file": "a\u0000.cu", "command": "cc"},  # ValueError from resolve()
+    ],
+)
 def test_a_malformed_compile_db_entry_is_a_config_error_naming_it(tmp_path, entry):
     (tmp_path / "cc.json").write_text(json.dumps([{"file": "ok.cu", "command": "cc -Iinc"}, entry]))
     outcome = _load(tmp_path, b'[parse]\ncompile_commands = "cc.json"\n')
@@ -253,5 +327,5 @@ def test_the_accepted_example_scans():
 def test_the_toml_writer_round_trips():
     import tomllib
 
-    data = {"scan": {"a\"\\\x01\x7f": ["x", 1, 1.5, True, datetime.date(2026, 1, 2), {"k": math.inf}]}}
+    data = {"scan": {'a"\\\x01\x7f': ["x", 1, 1.5, True, datetime.date(2026, 1, 2), {"k": math.inf}]}}
     assert tomllib.loads(toml_text.document(data)) == data

@@ -36,8 +36,10 @@ from tests.fuzz.mutations import (
 # bounded per-file error rather than a stalled suite.
 OPTIONS = ScanOptions(jobs=2, timeout_seconds=20)
 # Kept apart from the fuzzed files: a CUDA fixture with findings and a text file with findings.
-CONTROLS = {"control/warp.cu": (RULE_FIXTURES / "ROC101_warp_size_lane_arithmetic.cu").read_bytes(),
-            "control/Dockerfile": (DEMO / "Dockerfile").read_bytes()}
+CONTROLS = {
+    "control/warp.cu": (RULE_FIXTURES / "ROC101_warp_size_lane_arithmetic.cu").read_bytes(),
+    "control/Dockerfile": (DEMO / "Dockerfile").read_bytes(),
+}
 # Errors that mean the scanner itself broke (the pool contained it, but it is a bug to fix), not the file.
 SCANNER_BUGS = ("internal error", "the analysing process died", "worker did not start")
 
@@ -62,13 +64,19 @@ def hostile_text(draw) -> tuple[str, bytes]:
 # Whole files that are one deep construct, in the syntax of each language's parser: the parsers recurse (Python's
 # ast, tomllib, libyaml's composer in C), so a few thousand levels must be a per-file fallback, not a crash.
 NESTING = {
-    "k.cu": ("int x = ", "(", ")", ";\n"), "k.cuh": ("void f() ", "{", "}", "\n"),
-    "k.cpp": ("#if 1\n", "#if 1\n", "#endif\n", ""), "k.hpp": ("#if A\n", "#elif B\n", "", "#endif\n"),
+    "k.cu": ("int x = ", "(", ")", ";\n"),
+    "k.cuh": ("void f() ", "{", "}", "\n"),
+    "k.cpp": ("#if 1\n", "#if 1\n", "#endif\n", ""),
+    "k.hpp": ("#if A\n", "#elif B\n", "", "#endif\n"),
     "run.py": ("x = ", "-", "", "1\n"),
-    "setup.py": ("x = a", ".b", "", "\n"), "check.py": ("x = 1", "+1", "", "\n"),
-    "pyproject.toml": ("[project]\ndependencies = ", "[", "]", "\n"), "compose.yml": ("a: ", "[", "]", "\n"),
-    "inference.yaml": ("", "- ", "", "x\n"), "environment.yml": ("a: ", "{b: ", "}", "\n"),
-    "CMakeLists.txt": ("set(A ", "(", ")", ")\n"), "run.sh": ("echo ", "$(", ")", "\n"),
+    "setup.py": ("x = a", ".b", "", "\n"),
+    "check.py": ("x = 1", "+1", "", "\n"),
+    "pyproject.toml": ("[project]\ndependencies = ", "[", "]", "\n"),
+    "compose.yml": ("a: ", "[", "]", "\n"),
+    "inference.yaml": ("", "- ", "", "x\n"),
+    "environment.yml": ("a: ", "{b: ", "}", "\n"),
+    "CMakeLists.txt": ("set(A ", "(", ")", ")\n"),
+    "run.sh": ("echo ", "$(", ")", "\n"),
 }
 
 
@@ -93,8 +101,11 @@ def _key(result) -> tuple:
     """A result as the property compares it: which findings, where, and their identity. Not their messages: a
     message may rightly change with the repository's own ROCm path (scanner.port; a fuzzed neighbour may well be a
     ROCm sign, `FROM rocm/...`, `enable_language(HIP)`, and then the controls' findings say it is the NVIDIA side)."""
-    return (result.path, result.error, [(f.rule, f.line, f.column, f.fingerprint, f.suppressed)
-                                        for f in result.findings])
+    return (
+        result.path,
+        result.error,
+        [(f.rule, f.line, f.column, f.fingerprint, f.suppressed) for f in result.findings],
+    )
 
 
 @cache
@@ -123,15 +134,19 @@ def _check_result(result, data: bytes) -> None:
 
 
 @fuzz_settings(examples=15)
-@given(some=st.tuples(hostile_cxx(), hostile_text(), nested_file()), more=st.lists(hostile_file, max_size=2),
-       crash_one=st.booleans())
+@given(
+    some=st.tuples(hostile_cxx(), hostile_text(), nested_file()),
+    more=st.lists(hostile_file, max_size=2),
+    crash_one=st.booleans(),
+)
 def test_a_hostile_file_costs_itself_and_never_the_scan(some, more, crash_one):
     files = [*some, *more]
     expected = baseline()
     with tempfile.TemporaryDirectory(prefix="rocport-fuzz-") as tmp:
         root = Path(tmp)
-        fuzzed = {f"fuzz/{i}/{name if not name.startswith('.') else 'f' + name}": data
-                  for i, (name, data) in enumerate(files)}
+        fuzzed = {
+            f"fuzz/{i}/{name if not name.startswith('.') else 'f' + name}": data for i, (name, data) in enumerate(files)
+        }
         _write(root, {**CONTROLS, **fuzzed})
         previous = os.environ.get("ROCPORT_FAULT")
         crashed = ""
@@ -180,25 +195,32 @@ def test_the_translator_never_raises_and_gives_text(source):
 
 
 def test_every_parser_survives_the_deepest_nesting_and_alias_bombs_in_one_scan(tmp_path):
-    files = {f"{i}/{name}": data for i, (name, data) in enumerate(
-        [(name, (p + o * 60_000 + c * 60_000 + s).encode()) for name, (p, o, c, s) in NESTING.items()]
-        + [("compose.yml", ALIAS_BOMB), ("k8s.yaml", ALIAS_CYCLE)])}
+    files = {
+        f"{i}/{name}": data
+        for i, (name, data) in enumerate(
+            [(name, (p + o * 60_000 + c * 60_000 + s).encode()) for name, (p, o, c, s) in NESTING.items()]
+            + [("compose.yml", ALIAS_BOMB), ("k8s.yaml", ALIAS_CYCLE)]
+        )
+    }
     _write(tmp_path, files)
     results = {r.path: r for r in scan(tmp_path, OPTIONS)}
     for rel, data in files.items():
         _check_result(results[rel], data)
 
 
-@pytest.mark.parametrize("name, data", [
-    # found by probing the nesting above: each was a crash of the scanner, contained by the pool
-    ("compose.yml", b"a: " + b"[" * 50_000 + b"]" * 50_000 + b"\n"),  # libyaml's composer: SIGSEGV
-    ("run.py", b"x = " + b"-" * 5_000 + b"1\n"),  # ast.parse: RecursionError
-    ("setup.py", b"x = a" + b".b" * 100_000 + b"\n"),
-    ("pyproject.toml", b"[project]\ndependencies = " + b"[" * 3_000 + b"]" * 3_000 + b"\n"),  # tomllib
-    ("pyproject.toml", b"[project]\nversion = " + b"9" * 5_000 + b"\n"),  # int(): ValueError
-    ("compose.yml", ALIAS_BOMB),  # held the worker until the per-file timeout
-    ("k8s.yaml", ALIAS_CYCLE),  # an endless walk: RecursionError
-])
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        # found by probing the nesting above: each was a crash of the scanner, contained by the pool
+        ("compose.yml", b"a: " + b"[" * 50_000 + b"]" * 50_000 + b"\n"),  # libyaml's composer: SIGSEGV
+        ("run.py", b"x = " + b"-" * 5_000 + b"1\n"),  # ast.parse: RecursionError
+        ("setup.py", b"x = a" + b".b" * 100_000 + b"\n"),
+        ("pyproject.toml", b"[project]\ndependencies = " + b"[" * 3_000 + b"]" * 3_000 + b"\n"),  # tomllib
+        ("pyproject.toml", b"[project]\nversion = " + b"9" * 5_000 + b"\n"),  # int(): ValueError
+        ("compose.yml", ALIAS_BOMB),  # held the worker until the per-file timeout
+        ("k8s.yaml", ALIAS_CYCLE),  # an endless walk: RecursionError
+    ],
+)
 def test_files_that_broke_a_parser_are_analysed_by_lines_and_say_why(tmp_path, name, data):
     (tmp_path / name).write_bytes(data)
     (result,) = [r for r in scan(tmp_path, OPTIONS) if r.path == name]

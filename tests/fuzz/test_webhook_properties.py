@@ -35,15 +35,35 @@ SHA = re.compile(r"[0-9a-f]{40}")
 EVENTS = ("push", "Push Hook", "Tag Push Hook", "ping", "create", "delete", "System Hook", "Test Hook", "issues", "")
 _deliveries = itertools.count()
 
-hostile_text = st.sampled_from([
-    "refs/heads/main", "refs/heads/feature/x", "refs/heads/" + "r" * 200, "refs/heads/" + "x" * 2000,
-    "refs/heads/main\x00", "refs/heads/\ud800", "refs/tags/v1", "main", "", "a" * 40, "a" * 40 + "\n",
-    "A" * 40, "0" * 40, "f" * 64, "f" * 41, "\x00" * 40, "\ud83d", "x" * 100_000, "<script>", "../../etc",
-]) | st.text(max_size=50)
+hostile_text = st.sampled_from(
+    [
+        "refs/heads/main",
+        "refs/heads/feature/x",
+        "refs/heads/" + "r" * 200,
+        "refs/heads/" + "x" * 2000,
+        "refs/heads/main\x00",
+        "refs/heads/\ud800",
+        "refs/tags/v1",
+        "main",
+        "",
+        "a" * 40,
+        "a" * 40 + "\n",
+        "A" * 40,
+        "0" * 40,
+        "f" * 64,
+        "f" * 41,
+        "\x00" * 40,
+        "\ud83d",
+        "x" * 100_000,
+        "<script>",
+        "../../etc",
+    ]
+) | st.text(max_size=50)
 json_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | hostile_text,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=8)
+    max_leaves=8,
+)
 PUSH_KEYS = ("ref", "before", "after", "checkout_sha", "deleted", "ref_type", "created", "head_commit", "commits")
 
 
@@ -54,14 +74,15 @@ def payloads(draw) -> tuple[str, bytes]:
     provider, original = draw(st.sampled_from(corpus))
     kind = draw(st.integers(0, 4))
     if kind == 0:  # the real bytes, mutated
-        steps = draw(st.lists(st.tuples(st.integers(0, len(MUTATIONS) - 1), st.integers(0, 2**32)), min_size=1,
-                              max_size=3))
+        steps = draw(
+            st.lists(st.tuples(st.integers(0, len(MUTATIONS) - 1), st.integers(0, 2**32)), min_size=1, max_size=3)
+        )
         return provider, mutate(original, steps, tuple(body for _, body in corpus))
     if kind == 1:  # random JSON of any shape
         return provider, json.dumps(draw(json_value)).encode()
     if kind == 2:  # very deep nesting
         depth = draw(st.sampled_from([100, 1_000, 10_000, 100_000]))
-        opening = draw(st.sampled_from(['[', '{"a":']))
+        opening = draw(st.sampled_from(["[", '{"a":']))
         return provider, (opening * depth).encode() + b"1" + (b"]" if opening == "[" else b"}") * depth
     payload = json.loads(original)  # a real delivery with its push fields replaced
     for key in draw(st.lists(st.sampled_from(PUSH_KEYS), min_size=1, max_size=4)):
@@ -80,6 +101,7 @@ def _expected_commit(provider: str, event: str, body: bytes, content_type: str) 
         text = body.decode("utf-8")
         if content_type.startswith("application/x-www-form-urlencoded"):
             from urllib.parse import parse_qs
+
             text = parse_qs(text).get("payload", [""])[0]
         payload = json.loads(text)
     except (ValueError, RecursionError):
@@ -87,7 +109,7 @@ def _expected_commit(provider: str, event: str, body: bytes, content_type: str) 
     if not isinstance(payload, dict) or event.lower() not in ("push", "push hook"):
         return None
     ref = payload.get("ref")
-    if not isinstance(ref, str) or ref[len("refs/heads/"):] not in TRACKED or not ref.startswith("refs/heads/"):
+    if not isinstance(ref, str) or ref[len("refs/heads/") :] not in TRACKED or not ref.startswith("refs/heads/"):
         return None
     after = payload.get("after")
     if provider == "gitlab" and payload.get("checkout_sha"):
@@ -99,29 +121,42 @@ def _expected_commit(provider: str, event: str, body: bytes, content_type: str) 
 
 @pytest.fixture
 def repository(people):  # noqa: F811
-    return Repository.objects.create(team=people.team, name="fuzzed", clone_url="https://example.invalid/x.git",
-                                      tracked_branches=TRACKED[1:])
+    return Repository.objects.create(
+        team=people.team, name="fuzzed", clone_url="https://example.invalid/x.git", tracked_branches=TRACKED[1:]
+    )
 
 
 @override_settings(RATELIMIT_ENABLE=False)  # the property is about parsing; rate limits have their own tests
 @fuzz_settings(examples=250)
-@given(delivery=payloads(), provider=st.sampled_from(PROVIDERS), event=st.sampled_from(EVENTS) | st.text(max_size=20),
-       form=st.integers(0, 4), delivery_id=st.none() | st.text(max_size=300))
+@given(
+    delivery=payloads(),
+    provider=st.sampled_from(PROVIDERS),
+    event=st.sampled_from(EVENTS) | st.text(max_size=20),
+    form=st.integers(0, 4),
+    delivery_id=st.none() | st.text(max_size=300),
+)
 def test_a_signed_hostile_delivery_is_answered_2xx_or_4xx_and_only_a_real_push_scans(
-        repository, delivery, provider, event, form, delivery_id):
+    repository, delivery, provider, event, form, delivery_id
+):
     _, body = delivery
     content_type = "application/json"
     if form == 0 and provider != "gitlab":  # GitHub, Gitea and Forgejo may post `payload=<json>` instead
         content_type = "application/x-www-form-urlencoded"
         body = b"payload=" + quote_from_bytes(body).encode()
     event = event.replace("\x00", "")  # a header cannot carry NUL: gunicorn refuses it before Django
-    headers = signed(provider, repository.webhook_secret, body, event,
-                     delivery=(delivery_id or "").replace("\x00", "") or f"fuzz-{next(_deliveries)}")
+    headers = signed(
+        provider,
+        repository.webhook_secret,
+        body,
+        event,
+        delivery=(delivery_id or "").replace("\x00", "") or f"fuzz-{next(_deliveries)}",
+    )
     headers = {name: value.encode("utf-8", "surrogatepass").decode("latin-1") for name, value in headers.items()}
     with transaction.atomic():  # each example on a clean slate: rolled back below
         scans_before = Scan.objects.count()
-        response = Client().generic("POST", f"/hooks/{repository.pk}/{provider}/", body, content_type=content_type,
-                                    headers=headers)
+        response = Client().generic(
+            "POST", f"/hooks/{repository.pk}/{provider}/", body, content_type=content_type, headers=headers
+        )
         assert 200 <= response.status_code < 500, response.status_code
         answer = response.json()
         reason = answer.get("result") or answer.get("error")
@@ -131,16 +166,21 @@ def test_a_signed_hostile_delivery_is_answered_2xx_or_4xx_and_only_a_real_push_s
         if response.status_code >= 400:
             assert not new_scans, (response.status_code, reason)
             assert not WebhookDelivery.objects.exclude(scan=None).exists()
-        expected = _expected_commit(provider, headers[_event_header(provider)].encode("latin-1").decode(
-            "utf-8", "replace"), body, content_type)
+        expected = _expected_commit(
+            provider, headers[_event_header(provider)].encode("latin-1").decode("utf-8", "replace"), body, content_type
+        )
         for scan in new_scans:
             assert scan.commit_sha == expected and scan.branch in TRACKED, (scan.commit_sha, scan.branch, reason)
         transaction.set_rollback(True)
 
 
 def _event_header(provider: str) -> str:
-    return {"github": "X-GitHub-Event", "gitlab": "X-Gitlab-Event", "gitea": "X-Gitea-Event",
-            "forgejo": "X-Forgejo-Event"}[provider]
+    return {
+        "github": "X-GitHub-Event",
+        "gitlab": "X-Gitlab-Event",
+        "gitea": "X-Gitea-Event",
+        "forgejo": "X-Forgejo-Event",
+    }[provider]
 
 
 def _push(**fields) -> bytes:
@@ -149,17 +189,25 @@ def _push(**fields) -> bytes:
     return json.dumps(payload).encode()
 
 
-@pytest.mark.parametrize("body, reason", [
-    # found by the test above; each used to be a 500 (PostgreSQL refusing the value, or json's recursion)
-    (_push(ref="refs/heads/" + "x" * 600), "longer than 500"),
-    (_push(ref="refs/heads/main", after="a" * 40 + "\n"), "names no commit"),  # `$` matched before the newline
-    (_push(ref="refs/heads/main\u0000"), "NUL"),
-    (json.dumps({"ref": "refs/heads/\ud800", "after": "a" * 40}).encode(), "not valid Unicode"),
-    (_push(ref=["refs/heads/main"]), "not a string"),
-    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-])
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        # found by the test above; each used to be a 500 (PostgreSQL refusing the value, or json's recursion)
+        (_push(ref="refs/heads/" + "x" * 600), "longer than 500"),
+        (_push(ref="refs/heads/main", after="a" * 40 + "\n"), "names no commit"),  # `$` matched before the newline
+        (_push(ref="refs/heads/main\u0000"), "NUL"),
+        (json.dumps({"ref": "refs/heads/\ud800", "after": "a" * 40}).encode(), "not valid Unicode"),
+        (_push(ref=["refs/heads/main"]), "not a string"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    ],
+)
 def test_payloads_that_were_a_server_error_are_refused_with_a_reason_and_start_nothing(repository, body, reason):
-    response = Client().generic("POST", f"/hooks/{repository.pk}/github/", body, content_type="application/json",
-                                headers=signed("github", repository.webhook_secret, body))
+    response = Client().generic(
+        "POST",
+        f"/hooks/{repository.pk}/github/",
+        body,
+        content_type="application/json",
+        headers=signed("github", repository.webhook_secret, body),
+    )
     assert response.status_code == 400 and reason in response.json()["result"], response.content[:300]
     assert not Scan.objects.exists()

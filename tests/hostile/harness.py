@@ -38,8 +38,9 @@ class Canary:
         return f"touch {self.marker}"
 
 
-def fast_import(repo: GitRepo, entries: list[tuple[bytes | str, str, bytes | str]], message: str = "hostile",
-                branch: str = "main") -> str:
+def fast_import(
+    repo: GitRepo, entries: list[tuple[bytes | str, str, bytes | str]], message: str = "hostile", branch: str = "main"
+) -> str:
     """Commit `entries` (path, mode, content: the data of a file or symlink, the commit id of a gitlink) on
     `branch` in one `git fast-import` run, on top of nothing; returns the commit id. Identical contents are
     written once, so 200,000 tiny files cost one blob."""
@@ -50,20 +51,28 @@ def fast_import(repo: GitRepo, entries: list[tuple[bytes | str, str, bytes | str
         if mode != GITLINK and data not in blobs:
             blobs[data] = len(blobs) + 1
             out += b"blob\nmark :%d\ndata %d\n" % (blobs[data], len(data)) + data + b"\n"
-    out += (b"commit refs/heads/%s\ncommitter Test <t@example.invalid> 0 +0000\ndata %d\n%s\n"
-            % (branch.encode(), len(message.encode()), message.encode()))
+    out += b"commit refs/heads/%s\ncommitter Test <t@example.invalid> 0 +0000\ndata %d\n%s\n" % (
+        branch.encode(),
+        len(message.encode()),
+        message.encode(),
+    )
     for path, mode, content in entries:
         raw = path.encode() if isinstance(path, str) else path
         quoted = _quote(raw)
         if mode == GITLINK:
-            out += b"M %s %s %s\n" % (mode.encode(), content.encode() if isinstance(content, str) else content,
-                                      quoted)
+            out += b"M %s %s %s\n" % (mode.encode(), content.encode() if isinstance(content, str) else content, quoted)
         else:
             data = content.encode() if isinstance(content, str) else content
             out += b"M %s :%d %s\n" % (mode.encode(), blobs[data], quoted)
     out += b"\n"
-    subprocess.run(["git", "fast-import", "--quiet", "--force"], cwd=repo.path, env=_ENV, input=bytes(out),
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "fast-import", "--quiet", "--force"],
+        cwd=repo.path,
+        env=_ENV,
+        input=bytes(out),
+        check=True,
+        capture_output=True,
+    )
     return repo.git("rev-parse", f"refs/heads/{branch}")
 
 

@@ -20,10 +20,19 @@ def test_submodules_with_file_and_ext_urls_are_never_fetched_nor_run(people, rep
     inner_commit = fast_import(inner, [("inner.cu", FILE, KERNEL)])
     repo = repo_factory()
     command = canary.command().replace(" ", "% ")  # ext:: takes %-escaped spaces
-    gitmodules = (f'[submodule "local"]\n\tpath = local\n\turl = file://{inner.path}\n'
-                  f'[submodule "evil"]\n\tpath = evil\n\turl = ext::sh -c {command}\n')
-    commit = fast_import(repo, [(".gitmodules", FILE, gitmodules), ("k.cu", FILE, KERNEL),
-                                ("local", GITLINK, inner_commit), ("evil", GITLINK, inner_commit)])
+    gitmodules = (
+        f'[submodule "local"]\n\tpath = local\n\turl = file://{inner.path}\n'
+        f'[submodule "evil"]\n\tpath = evil\n\turl = ext::sh -c {command}\n'
+    )
+    commit = fast_import(
+        repo,
+        [
+            (".gitmodules", FILE, gitmodules),
+            ("k.cu", FILE, KERNEL),
+            ("local", GITLINK, inner_commit),
+            ("evil", GITLINK, inner_commit),
+        ],
+    )
     result = run_scan(register(people, repo.url), commit)
     assert (result.status, result.error_code) == ("finished", ""), result.error_message
     assert set(files_of(result)) == {"k.cu"}  # the submodule's inner.cu was never fetched
@@ -34,8 +43,9 @@ def test_submodules_with_file_and_ext_urls_are_never_fetched_nor_run(people, rep
 def test_a_submodule_update_command_is_refused_by_the_object_check(people, repo_factory, canary):
     repo = repo_factory()
     gitmodules = f'[submodule "evil"]\n\tpath = evil\n\turl = ./evil\n\tupdate = !{canary.command()}\n'
-    commit = fast_import(repo, [(".gitmodules", FILE, gitmodules), ("k.cu", FILE, KERNEL),
-                                ("evil", GITLINK, "0" * 39 + "1")])
+    commit = fast_import(
+        repo, [(".gitmodules", FILE, gitmodules), ("k.cu", FILE, KERNEL), ("evil", GITLINK, "0" * 39 + "1")]
+    )
     result = run_scan(register(people, repo.url), commit)
     # transfer.fsckObjects: git refuses the objects before anything is checked out.
     assert (result.status, result.error_code) == ("failed", "scan:user:clone-failed")
@@ -48,15 +58,23 @@ def test_attributes_drivers_hooks_and_the_repositorys_own_config_never_run(peopl
     repo = repo_factory()
     # What a repository can carry in its tree...
     attributes = "* filter=evil diff=evil merge=evil\n*.cu filter=evil\n*.cu text eol=crlf ident\n"
-    bare_config = (f"[core]\n\tbare = true\n\tfsmonitor = {canary.command()}\n\tsshCommand = {canary.command()}\n"
-                   f"[filter \"evil\"]\n\tsmudge = {canary.command()}\n\tprocess = {canary.command()}\n")
-    commit = fast_import(repo, [
-        (".gitattributes", FILE, attributes), ("k.cu", FILE, KERNEL),
-        ("hooks/post-checkout", "100755", f"#!/bin/sh\n{canary.command()}\n"),
-        # an embedded bare repository (CVE-2022-24765's shape): git run inside the checkout would read its config
-        ("nested/HEAD", FILE, "ref: refs/heads/main\n"), ("nested/config", FILE, bare_config),
-        ("nested/objects/info/.keep", FILE, ""), ("nested/refs/heads/.keep", FILE, ""),
-    ])
+    bare_config = (
+        f"[core]\n\tbare = true\n\tfsmonitor = {canary.command()}\n\tsshCommand = {canary.command()}\n"
+        f'[filter "evil"]\n\tsmudge = {canary.command()}\n\tprocess = {canary.command()}\n'
+    )
+    commit = fast_import(
+        repo,
+        [
+            (".gitattributes", FILE, attributes),
+            ("k.cu", FILE, KERNEL),
+            ("hooks/post-checkout", "100755", f"#!/bin/sh\n{canary.command()}\n"),
+            # an embedded bare repository (CVE-2022-24765's shape): git run inside the checkout would read its config
+            ("nested/HEAD", FILE, "ref: refs/heads/main\n"),
+            ("nested/config", FILE, bare_config),
+            ("nested/objects/info/.keep", FILE, ""),
+            ("nested/refs/heads/.keep", FILE, ""),
+        ],
+    )
     # ...and what the served repository's own config and hooks say (a local repository is served by our git).
     repo.git("config", "core.fsmonitor", canary.command())
     repo.git("config", "core.sshCommand", canary.command())
@@ -76,14 +94,16 @@ def test_attributes_drivers_hooks_and_the_repositorys_own_config_never_run(peopl
 
 
 @pytest.mark.django_db
-def test_git_configuration_in_the_workers_environment_never_reaches_the_clone(people, repo_factory, canary,
-                                                                               monkeypatch, tmp_path):
+def test_git_configuration_in_the_workers_environment_never_reaches_the_clone(
+    people, repo_factory, canary, monkeypatch, tmp_path
+):
     """The worker's own environment could carry git configuration (GIT_CONFIG_*, a ~/.gitconfig): git runs with a
     clean environment of ours, so none of it applies."""
     home = tmp_path / "home"
     home.mkdir()
-    (home / ".gitconfig").write_text(f"[core]\n\tfsmonitor = {canary.command()}\n[filter \"evil\"]\n"
-                                     f"\tsmudge = {canary.command()}\n")
+    (home / ".gitconfig").write_text(
+        f'[core]\n\tfsmonitor = {canary.command()}\n[filter "evil"]\n\tsmudge = {canary.command()}\n'
+    )
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
     monkeypatch.setenv("GIT_CONFIG_KEY_0", "core.hooksPath")

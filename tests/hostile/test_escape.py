@@ -13,15 +13,18 @@ KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
 @pytest.mark.django_db
 def test_symlinks_out_of_the_checkout_are_never_followed(people, repo_factory, canary):
     repo = repo_factory()
-    commit = fast_import(repo, [
-        ("k.cu", FILE, KERNEL),
-        ("passwd.cu", SYMLINK, "/etc/passwd"),  # a source file that is really /etc/passwd
-        ("secret.cu", SYMLINK, str(canary.secret)),
-        ("up.cuh", SYMLINK, "../../../../../../../../" + str(canary.secret)),
-        ("etc", SYMLINK, "/etc"),  # a directory
-        ("outside", SYMLINK, str(canary.root)),
-        ("inc.cu", FILE, '#include "secret.cu"\n#include "outside/secret.h"\n#include "etc/passwd"\n' + KERNEL),
-    ])
+    commit = fast_import(
+        repo,
+        [
+            ("k.cu", FILE, KERNEL),
+            ("passwd.cu", SYMLINK, "/etc/passwd"),  # a source file that is really /etc/passwd
+            ("secret.cu", SYMLINK, str(canary.secret)),
+            ("up.cuh", SYMLINK, "../../../../../../../../" + str(canary.secret)),
+            ("etc", SYMLINK, "/etc"),  # a directory
+            ("outside", SYMLINK, str(canary.root)),
+            ("inc.cu", FILE, '#include "secret.cu"\n#include "outside/secret.h"\n#include "etc/passwd"\n' + KERNEL),
+        ],
+    )
     result = run_scan(register(people, repo.url), commit)
     assert (result.status, result.error_code) == ("finished", "")
     files = files_of(result)
@@ -48,8 +51,10 @@ def test_a_symlinked_rocport_toml_is_a_clear_config_error_not_the_target(people,
 @pytest.mark.django_db
 def test_includes_of_absolute_and_parent_paths_never_leak_the_included_file(people, repo_factory, canary):
     repo = repo_factory()
-    source = (f'#include "{canary.secret}"\n#include "../../../../../../../../{canary.secret}"\n'
-              f'#include </etc/passwd>\n' + KERNEL)
+    source = (
+        f'#include "{canary.secret}"\n#include "../../../../../../../../{canary.secret}"\n'
+        f"#include </etc/passwd>\n" + KERNEL
+    )
     commit = fast_import(repo, [("k.cu", FILE, source)])
     result = run_scan(register(people, repo.url), commit)
     assert (result.status, result.error_code) == ("finished", "")
@@ -64,13 +69,17 @@ def test_includes_of_absolute_and_parent_paths_never_leak_the_included_file(peop
 def test_includes_of_devices_and_proc_files_are_read_as_empty_not_waited_for(people, repo_factory, canary):
     repo = repo_factory()
     header = '#include "/dev/zero"\n'  # a header of the tree may not do what the main file may not
-    commit = fast_import(repo, [
-        ("zero.cu", FILE, '#include "/dev/zero"\n#include </dev/urandom>\n' + KERNEL),
-        ("stdin.cu", FILE, '#include "/dev/stdin"\n' + KERNEL),  # the worker's job pipe
-        ("sub/environ.cu", FILE, '#include "../../../../../../../../proc/self/environ"\n' + KERNEL),
-        ("sub/h.h", FILE, header), ("sub/nested.cu", FILE, '#include "h.h"\n' + KERNEL),
-        (".rocport.toml", FILE, "[scan]\ntimeout_seconds = 20\n"),
-    ])
+    commit = fast_import(
+        repo,
+        [
+            ("zero.cu", FILE, '#include "/dev/zero"\n#include </dev/urandom>\n' + KERNEL),
+            ("stdin.cu", FILE, '#include "/dev/stdin"\n' + KERNEL),  # the worker's job pipe
+            ("sub/environ.cu", FILE, '#include "../../../../../../../../proc/self/environ"\n' + KERNEL),
+            ("sub/h.h", FILE, header),
+            ("sub/nested.cu", FILE, '#include "h.h"\n' + KERNEL),
+            (".rocport.toml", FILE, "[scan]\ntimeout_seconds = 20\n"),
+        ],
+    )
     result = run_scan(register(people, repo.url), commit)
     assert (result.status, result.error_code) == ("finished", "")
     files = files_of(result)
@@ -99,14 +108,14 @@ def test_the_scanner_on_a_real_tree_reports_links_out_of_it_and_never_reads_them
 
 
 @pytest.mark.django_db
-def test_include_directories_the_repository_configures_out_of_the_checkout_leak_nothing(people, repo_factory,
-                                                                                      canary):
+def test_include_directories_the_repository_configures_out_of_the_checkout_leak_nothing(people, repo_factory, canary):
     """.rocport.toml may name include directories outside the tree (the command line needs it for a toolkit):
     a device there is still read as empty, and clang's errors in a header outside are never kept."""
     repo = repo_factory()
     config = f'[parse]\ninclude_dirs = ["/dev", "{canary.root}"]\n[scan]\ntimeout_seconds = 20\n'
-    commit = fast_import(repo, [(".rocport.toml", FILE, config),
-                                ("k.cu", FILE, "#include <zero>\n#include <secret.h>\n" + KERNEL)])
+    commit = fast_import(
+        repo, [(".rocport.toml", FILE, config), ("k.cu", FILE, "#include <zero>\n#include <secret.h>\n" + KERNEL)]
+    )
     result = run_scan(register(people, repo.url), commit)
     assert (result.status, result.error_code) == ("finished", "")
     assert files_of(result)["k.cu"].error == ""  # not "timed out": /dev/zero was never read

@@ -172,8 +172,14 @@ def test_a_2gb_sparse_file_in_a_tree_is_a_per_file_error_and_is_not_read(tmp_pat
 @pytest.mark.django_db
 def test_binary_sources_are_per_file_errors_and_latin1_ones_are_read(people, repo_factory):
     repo = repo_factory()
-    commit = fast_import(repo, [("k.cu", FILE, KERNEL), ("elf.cu", FILE, b"\x7fELF\x02\x01\x01\0" + os.urandom(4096)),
-                                ("latin1.cuh", FILE, b"// caf\xe9\n__global__ void g() {}\n")])
+    commit = fast_import(
+        repo,
+        [
+            ("k.cu", FILE, KERNEL),
+            ("elf.cu", FILE, b"\x7fELF\x02\x01\x01\0" + os.urandom(4096)),
+            ("latin1.cuh", FILE, b"// caf\xe9\n__global__ void g() {}\n"),
+        ],
+    )
     result = run_scan(register(people, repo.url), commit)
     assert result.status == "finished"
     files = files_of(result)
@@ -190,8 +196,10 @@ def test_binary_sources_are_per_file_errors_and_latin1_ones_are_read(people, rep
 def test_a_file_that_crashes_or_hangs_libclang_costs_that_file(people, repo_factory, monkeypatch, fault, expected):
     monkeypatch.setenv("ROCPORT_FAULT", f"{fault}:evil.cu")  # the pipeline's worker processes inherit it
     repo = repo_factory()
-    commit = fast_import(repo, [("k.cu", FILE, KERNEL), ("evil.cu", FILE, KERNEL),
-                                (".rocport.toml", FILE, "[scan]\ntimeout_seconds = 3\n")])
+    commit = fast_import(
+        repo,
+        [("k.cu", FILE, KERNEL), ("evil.cu", FILE, KERNEL), (".rocport.toml", FILE, "[scan]\ntimeout_seconds = 3\n")],
+    )
     result = run_scan(register(people, repo.url), commit)
     assert (result.status, result.error_code) == ("finished", "")
     files = files_of(result)

@@ -11,8 +11,15 @@ from tests.portal.people import client_for
 
 KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
 MARKUP = "<img src=x onerror=alert(1)>.cu"
-ODD = ["new\nline.cu", "carriage\rreturn.cu", "tab\there.cu", "bell\x07esc\x1b[31m.cu", "del\x7f.cu", MARKUP,
-       "é-ünïcödé.cu"]
+ODD = [
+    "new\nline.cu",
+    "carriage\rreturn.cu",
+    "tab\there.cu",
+    "bell\x07esc\x1b[31m.cu",
+    "del\x7f.cu",
+    MARKUP,
+    "é-ünïcödé.cu",
+]
 
 
 @pytest.mark.django_db
@@ -40,8 +47,12 @@ def test_odd_names_are_escaped_on_the_pages(people, repo_factory):
     result = run_scan(repository, commit)
     client = client_for(people.alice)
     finding = result.repository.findings.get(path=MARKUP)
-    pages = [reverse("scans:detail", args=[result.pk]), reverse("findings:list"),
-             reverse("findings:detail", args=[finding.pk]), reverse("files:file", args=[repository.pk, MARKUP])]
+    pages = [
+        reverse("scans:detail", args=[result.pk]),
+        reverse("findings:list"),
+        reverse("findings:detail", args=[finding.pk]),
+        reverse("files:file", args=[repository.pk, MARKUP]),
+    ]
     for url in pages:
         response = client.get(url)
         assert response.status_code == 200, url

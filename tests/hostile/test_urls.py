@@ -27,15 +27,27 @@ KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
 ZERO = "0" * 40
 
 INTERNAL = [
-    "https://127.0.0.1/r.git", "https://localhost/r.git", "https://LOCALHOST/r.git", "https://localhost./r.git",
+    "https://127.0.0.1/r.git",
+    "https://localhost/r.git",
+    "https://LOCALHOST/r.git",
+    "https://localhost./r.git",
     "https://127.1/r.git",
     "https://2130706433/r.git",  # 127.0.0.1 in decimal
     "https://0x7f000001/r.git",  # in hex
     "https://0177.0.0.1/r.git",  # in octal
-    "https://169.254.169.254/latest/meta-data/", "https://[::1]/r.git", "https://[::ffff:127.0.0.1]/r.git",
-    "https://[fe80::1]/r.git", "https://10.1.2.3/r.git", "https://172.16.0.1/r.git", "https://192.168.1.1/r.git",
-    "https://100.64.0.1/r.git", "https://0.0.0.0/r.git", "https://[::]/r.git",
-    "git://127.0.0.1/r.git", "ssh://git@10.0.0.5/r.git", "git@192.168.0.2:team/r.git",
+    "https://169.254.169.254/latest/meta-data/",
+    "https://[::1]/r.git",
+    "https://[::ffff:127.0.0.1]/r.git",
+    "https://[fe80::1]/r.git",
+    "https://10.1.2.3/r.git",
+    "https://172.16.0.1/r.git",
+    "https://192.168.1.1/r.git",
+    "https://100.64.0.1/r.git",
+    "https://0.0.0.0/r.git",
+    "https://[::]/r.git",
+    "git://127.0.0.1/r.git",
+    "ssh://git@10.0.0.5/r.git",
+    "git@192.168.0.2:team/r.git",
 ]
 UNRESOLVABLE_HERE = {"https://localhost./r.git"}  # the absolute name needs DNS, which this machine may lack
 
@@ -127,9 +139,15 @@ def test_an_http_redirect_is_never_followed(people, target):
 
 
 INJECTED_URLS = [
-    "--upload-pack=touch {marker}", "-c core.sshCommand=touch {marker}", "-ccore.sshCommand=touch",
-    "ssh://-oProxyCommand=touch{marker}/r.git", "ssh://-oProxyCommand=x@example.com/r.git",
-    "ext::sh -c touch% {marker}", "ext::sh", "fd::17", "git@-oProxyCommand=x:r.git",
+    "--upload-pack=touch {marker}",
+    "-c core.sshCommand=touch {marker}",
+    "-ccore.sshCommand=touch",
+    "ssh://-oProxyCommand=touch{marker}/r.git",
+    "ssh://-oProxyCommand=x@example.com/r.git",
+    "ext::sh -c touch% {marker}",
+    "ext::sh",
+    "fd::17",
+    "git@-oProxyCommand=x:r.git",
 ]
 
 
@@ -144,11 +162,14 @@ def test_option_and_helper_urls_are_refused_even_where_private_hosts_are_allowed
 def test_the_form_and_the_api_refuse_injected_urls_and_branch_names(people, repo_factory, canary):
     repo = repo_factory()
     fast_import(repo, [("k.cu", FILE, KERNEL)])
-    bad = [{"clone_url": f"--upload-pack=touch {canary.marker}", "default_branch": "main"},
-           {"clone_url": "ssh://-oProxyCommand=x/r.git", "default_branch": "main"},
-           {"clone_url": repo.url, "default_branch": f"--upload-pack=touch {canary.marker}"},
-           {"clone_url": repo.url, "default_branch": "-c"}, {"clone_url": repo.url, "default_branch": "a..b"},
-           {"clone_url": repo.url, "default_branch": "x\ny"}]
+    bad = [
+        {"clone_url": f"--upload-pack=touch {canary.marker}", "default_branch": "main"},
+        {"clone_url": "ssh://-oProxyCommand=x/r.git", "default_branch": "main"},
+        {"clone_url": repo.url, "default_branch": f"--upload-pack=touch {canary.marker}"},
+        {"clone_url": repo.url, "default_branch": "-c"},
+        {"clone_url": repo.url, "default_branch": "a..b"},
+        {"clone_url": repo.url, "default_branch": "x\ny"},
+    ]
     client = client_for(people.alice)
     api = ApiClient(people.alice)
     for fields in bad:
@@ -158,9 +179,15 @@ def test_the_form_and_the_api_refuse_injected_urls_and_branch_names(people, repo
         assert answer.status_code in (400, 422), (fields, answer.content)
     assert not Repository.objects.exists()
     row = register(people, repo.url)
-    settings_page = client.post(reverse("repositories:settings", args=[row.pk]),
-                                {"action": "repository", "clone_url": repo.url, "default_branch": "main",
-                                 "tracked": f"dev, --upload-pack=touch {canary.marker}"})
+    settings_page = client.post(
+        reverse("repositories:settings", args=[row.pk]),
+        {
+            "action": "repository",
+            "clone_url": repo.url,
+            "default_branch": "main",
+            "tracked": f"dev, --upload-pack=touch {canary.marker}",
+        },
+    )
     assert settings_page.status_code == 200
     row.refresh_from_db()
     assert row.tracked_branches == []
@@ -169,8 +196,7 @@ def test_the_form_and_the_api_refuse_injected_urls_and_branch_names(people, repo
 
 
 @pytest.mark.django_db
-def test_an_injected_branch_or_commit_already_in_a_row_never_reaches_git_as_an_option(people, repo_factory,
-                                                                                        canary):
+def test_an_injected_branch_or_commit_already_in_a_row_never_reaches_git_as_an_option(people, repo_factory, canary):
     repo = repo_factory()
     fast_import(repo, [("k.cu", FILE, KERNEL)])
     # A row written before branch names were checked (or by hand): resolve puts it after "--".
@@ -190,13 +216,16 @@ def test_webhooks_with_injected_refs_and_commits_start_nothing(people, repo_fact
     commit = fast_import(repo, [("k.cu", FILE, KERNEL)])
     row = register(people, repo.url)
     client = client_for(people.alice)
-    cases = [("main", f"--upload-pack=touch {canary.marker}", 400),  # the commit is not a sha
-             (f"--upload-pack=touch {canary.marker}", commit, 202),  # an untracked branch: nothing to scan
-             ("-c", commit, 202)]
+    cases = [
+        ("main", f"--upload-pack=touch {canary.marker}", 400),  # the commit is not a sha
+        (f"--upload-pack=touch {canary.marker}", commit, 202),  # an untracked branch: nothing to scan
+        ("-c", commit, 202),
+    ]
     for branch, after, expected in cases:
         body = push_body("github", branch, ZERO, after)
-        headers = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in signed("github", row.webhook_secret,
-                                                                                  body).items()}
+        headers = {
+            f"HTTP_{k.upper().replace('-', '_')}": v for k, v in signed("github", row.webhook_secret, body).items()
+        }
         answer = client.post(f"/hooks/{row.pk}/github/", body, content_type="application/json", **headers)
         assert answer.status_code == expected, (branch, answer.content)
     assert not Scan.objects.exists()

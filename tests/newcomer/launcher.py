@@ -37,9 +37,16 @@ class MakeRun:
         return env
 
     def start(self) -> str:
-        self.process = subprocess.Popen(["bash", "scripts/run.sh"], cwd=ROOT, env=self.environment(),
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        text=True, start_new_session=True)
+        self.process = subprocess.Popen(
+            ["bash", "scripts/run.sh"],
+            cwd=ROOT,
+            env=self.environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
         ready = threading.Event()
 
         def read() -> None:
@@ -66,9 +73,11 @@ class MakeRun:
     def database_pids(self) -> list[int]:
         """The private PostgreSQL's postmaster and its workers (pg_ctl detaches them from the launcher)."""
         data = str(self.var_dir / "postgres" / "data")
-        return [p.pid for p in psutil.process_iter(["cmdline"]) if data in " ".join(p.info["cmdline"] or [])] + \
-               [p.pid for p in psutil.process_iter(["ppid", "name"])
-                if p.info["name"] == "postgres" and p.info["ppid"] in self._postmasters()]
+        return [p.pid for p in psutil.process_iter(["cmdline"]) if data in " ".join(p.info["cmdline"] or [])] + [
+            p.pid
+            for p in psutil.process_iter(["ppid", "name"])
+            if p.info["name"] == "postgres" and p.info["ppid"] in self._postmasters()
+        ]
 
     def _postmasters(self) -> set[int]:
         try:
@@ -131,8 +140,19 @@ def wait_for(predicate, timeout: float, what: str, interval: float = 1.0):
 
 def tree_state() -> set[str]:
     """Files outside .venv/ and var/ that git does not track: what a run must not leave in the checkout."""
-    out = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", "--untracked-files=all"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     paths = {line[3:] for line in out.splitlines()}
-    return {path for path in paths if not path.startswith((".venv/", "var/", ".pytest_cache/"))
-            and "__pycache__/" not in path and not path.endswith(".pyc") and ".egg-info/" not in path}
+    return {
+        path
+        for path in paths
+        if not path.startswith((".venv/", "var/", ".pytest_cache/"))
+        and "__pycache__/" not in path
+        and not path.endswith(".pyc")
+        and ".egg-info/" not in path
+    }

@@ -25,8 +25,9 @@ def var_dir(tmp_path):
 def test_a_server_left_running_is_taken_over_and_its_data_kept(var_dir):
     first = postgres.start(var_dir)
     assert not first.reused
-    with psycopg.connect(host=str(first.socket), user=postgres.USER, dbname=postgres.DATABASE,
-                         autocommit=True) as connection:
+    with psycopg.connect(
+        host=str(first.socket), user=postgres.USER, dbname=postgres.DATABASE, autocommit=True
+    ) as connection:
         connection.execute("CREATE TABLE kept (value text)")
         connection.execute("INSERT INTO kept VALUES ('before the crash')")
     # The launcher "crashes": nobody stops the server. The next start finds it instead of starting a second one.
@@ -76,12 +77,14 @@ def test_make_run_on_a_taken_port_says_so_and_starts_nothing(tmp_path):
         taken.listen(1)
         port = taken.getsockname()[1]
         run = MakeRun(tmp_path / "var", port)
-        result = subprocess.run(["bash", "scripts/run.sh"], cwd=ROOT, env=run.environment(), capture_output=True,
-                                text=True, timeout=300)
+        result = subprocess.run(
+            ["bash", "scripts/run.sh"], cwd=ROOT, env=run.environment(), capture_output=True, text=True, timeout=300
+        )
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("make run:")]
-    assert lines == [f"make run: port {port} on 127.0.0.1 is taken: stop what uses it, or run "
-                     f"`PORT={port + 1} make run`"], result.stderr
+    assert lines == [
+        f"make run: port {port} on 127.0.0.1 is taken: stop what uses it, or run `PORT={port + 1} make run`"
+    ], result.stderr
     assert not (tmp_path / "var" / "postgres").exists()
 
 
@@ -99,11 +102,25 @@ def test_sigterm_stops_the_stack_and_its_database(tmp_path):
 
 
 def test_the_settings_point_at_the_private_server_when_no_database_is_configured(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "ROCPORT_VAR_DIR": str(tmp_path / "var"), "DJANGO_SETTINGS_MODULE":
-           "portal.settings"}
-    out = subprocess.run([sys.executable, "-c", "from django.conf import settings; d = settings.DATABASES['default'];"
-                          " print(d['ENGINE'], d['HOST'], d['NAME']); print(settings.CELERY_BROKER_TRANSPORT_OPTIONS"
-                          "['control_folder'])"], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "ROCPORT_VAR_DIR": str(tmp_path / "var"),
+        "DJANGO_SETTINGS_MODULE": "portal.settings",
+    }
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from django.conf import settings; d = settings.DATABASES['default'];"
+            " print(d['ENGINE'], d['HOST'], d['NAME']); print(settings.CELERY_BROKER_TRANSPORT_OPTIONS"
+            "['control_folder'])",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     engine, host, name = out.stdout.splitlines()[0].split()
     assert engine == "django.db.backends.postgresql" and name == postgres.DATABASE
     assert host == str(tmp_path / "var" / "run")

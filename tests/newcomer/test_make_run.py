@@ -18,8 +18,12 @@ def sign_in(url: str) -> requests.Session:
     page = session.get(url + "accounts/login/", timeout=60)
     assert page.status_code == 200
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-    response = session.post(url + "accounts/login/", timeout=60, headers={"Referer": url + "accounts/login/"},
-                            data={"csrfmiddlewaretoken": token, "username": "demo", "password": "rocport-demo"})
+    response = session.post(
+        url + "accounts/login/",
+        timeout=60,
+        headers={"Referer": url + "accounts/login/"},
+        data={"csrfmiddlewaretoken": token, "username": "demo", "password": "rocport-demo"},
+    )
     assert response.status_code == 200 and "/accounts/login/" not in response.url, response.text[:500]
     return session
 
@@ -43,7 +47,7 @@ def test_make_run_walks_from_a_fresh_var_to_a_second_start(tmp_path):
         session = sign_in(url)
 
         portfolio = get_ok(session, url)
-        repository = int(re.search(r'/repositories/(\d+)/dashboard/', portfolio).group(1))
+        repository = int(re.search(r"/repositories/(\d+)/dashboard/", portfolio).group(1))
         dashboard = get_ok(session, f"{url}repositories/{repository}/dashboard/")
         assert "cuda-demo" in dashboard
         findings = get_ok(session, f"{url}findings/")
@@ -58,18 +62,23 @@ def test_make_run_walks_from_a_fresh_var_to_a_second_start(tmp_path):
 
         # A triage that the second start must still show.
         token = csrf(session, f"{url}findings/{finding}/")
-        response = session.post(f"{url}findings/{finding}/triage/", timeout=60,
-                                headers={"Referer": f"{url}findings/{finding}/"},
-                                data={"csrfmiddlewaretoken": token, "decision": "false_positive",
-                                      "reason": "walked by the newcomer test"})
+        response = session.post(
+            f"{url}findings/{finding}/triage/",
+            timeout=60,
+            headers={"Referer": f"{url}findings/{finding}/"},
+            data={"csrfmiddlewaretoken": token, "decision": "false_positive", "reason": "walked by the newcomer test"},
+        )
         assert response.status_code == 200
         assert "walked by the newcomer test" in get_ok(session, f"{url}findings/{finding}/")
 
         # A scan started from the repository's page runs on the worker (nothing runs it inline).
         token = csrf(session, f"{url}repositories/{repository}/")
-        response = session.post(f"{url}repositories/{repository}/scan/", timeout=60,
-                                headers={"Referer": f"{url}repositories/{repository}/"},
-                                data={"csrfmiddlewaretoken": token, "branch": "main"})
+        response = session.post(
+            f"{url}repositories/{repository}/scan/",
+            timeout=60,
+            headers={"Referer": f"{url}repositories/{repository}/"},
+            data={"csrfmiddlewaretoken": token, "branch": "main"},
+        )
         assert response.status_code == 200
         started = int(re.search(r"/scans/(\d+)/$", response.url).group(1))
         assert started > newest
@@ -97,8 +106,9 @@ def test_make_run_walks_from_a_fresh_var_to_a_second_start(tmp_path):
         assert "private PostgreSQL started" in again.output()
         session = sign_in(url)
         assert "walked by the newcomer test" in get_ok(session, f"{url}findings/{finding}/")
-        assert len(session.get(f"{url}api/v1/repositories/{repository}/scans/",
-                               timeout=60).json()["items"]) == scan_count
+        assert (
+            len(session.get(f"{url}api/v1/repositories/{repository}/scans/", timeout=60).json()["items"]) == scan_count
+        )
     except BaseException:
         print(again.output())
         again.kill()

@@ -22,12 +22,14 @@ class ApiClient:
         return self.client.get(f"/api/v1{url}", query)
 
     def post(self, url: str, body=None):
-        return self.client.post(f"/api/v1{url}", json.dumps(body if body is not None else {}),
-                                content_type="application/json")
+        return self.client.post(
+            f"/api/v1{url}", json.dumps(body if body is not None else {}), content_type="application/json"
+        )
 
     def patch(self, url: str, body=None):
-        return self.client.patch(f"/api/v1{url}", json.dumps(body if body is not None else {}),
-                                 content_type="application/json")
+        return self.client.patch(
+            f"/api/v1{url}", json.dumps(body if body is not None else {}), content_type="application/json"
+        )
 
 
 def clients(people) -> dict[str, ApiClient]:

@@ -37,8 +37,10 @@ from tests.portal.people import People  # noqa: E402
 @pytest.fixture
 def repo_factory(tmp_path):
     """Real git repositories built in the test (file:// clone URLs)."""
+
     def make(name: str = "project") -> GitRepo:
         return GitRepo.create(tmp_path / name)
+
     return make
 
 

@@ -16,10 +16,24 @@ def make_findings(team, count: int, name: str = "kernels", path_prefix: str = "s
     rows = []
     for i in range(count):
         severity = SEVERITIES[i % 4]
-        rows.append(Finding(repository=repository, branch="main", path=f"{path_prefix}f{i % 7}.cu",
-                            rule=f"ROC10{i % 3 + 1}", fingerprint=f"{i:032d}", occurrence=0, name="rule",
-                            risk=RISKS[i % 4], severity=severity, severity_rank=SEVERITY_RANK[severity],
-                            line=i + 1, message=f"message {i}", snippet=f"code {i};", first_seen=scan,
-                            last_seen=scan))
+        rows.append(
+            Finding(
+                repository=repository,
+                branch="main",
+                path=f"{path_prefix}f{i % 7}.cu",
+                rule=f"ROC10{i % 3 + 1}",
+                fingerprint=f"{i:032d}",
+                occurrence=0,
+                name="rule",
+                risk=RISKS[i % 4],
+                severity=severity,
+                severity_rank=SEVERITY_RANK[severity],
+                line=i + 1,
+                message=f"message {i}",
+                snippet=f"code {i};",
+                first_seen=scan,
+                last_seen=scan,
+            )
+        )
     Finding.objects.bulk_create(rows)
     return repository, scan

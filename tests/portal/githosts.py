@@ -117,13 +117,15 @@ class _Handler(BaseHTTPRequestHandler):
         if provider == "gitlab":
             match = re.fullmatch(prefix + r"/projects/(?P<project>[^/]+)/statuses/(?P<sha>[0-9a-f]{40})", self.path)
         else:
-            match = re.fullmatch(prefix + r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/statuses/(?P<sha>[0-9a-f]{40})",
-                                 self.path)
+            match = re.fullmatch(
+                prefix + r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/statuses/(?P<sha>[0-9a-f]{40})", self.path
+            )
         if match is None:
             return 404, {"message": "Not Found"}
-        expected = {"github": ("authorization", f"Bearer {self.host.token}"),
-                    "gitlab": ("private-token", self.host.token)}.get(
-            provider, ("authorization", f"token {self.host.token}"))
+        expected = {
+            "github": ("authorization", f"Bearer {self.host.token}"),
+            "gitlab": ("private-token", self.host.token),
+        }.get(provider, ("authorization", f"token {self.host.token}"))
         if headers.get(expected[0]) != expected[1]:
             return 401, {"message": "Bad credentials" if provider == "github" else "401 Unauthorized"}
         invalid = 400 if provider == "gitlab" else 422

@@ -6,9 +6,16 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-_ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "Test",
-        "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
-        "PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/tmp"}
+_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "PATH": "/usr/bin:/bin:/usr/local/bin",
+    "HOME": "/tmp",
+}
 
 
 @dataclass
@@ -27,8 +34,9 @@ class GitRepo:
         return f"file://{self.path}"
 
     def git(self, *args: str) -> str:
-        return subprocess.run(["git", *args], cwd=self.path, env=_ENV, check=True, capture_output=True,
-                              text=True).stdout.strip()
+        return subprocess.run(
+            ["git", *args], cwd=self.path, env=_ENV, check=True, capture_output=True, text=True
+        ).stdout.strip()
 
     def write(self, rel: str, text: str) -> None:
         target = self.path / rel

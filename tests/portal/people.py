@@ -27,8 +27,12 @@ class People:
         team = Team.objects.create(name="GPU team", slug="gpu-team")
         other = Team.objects.create(name="Other team", slug="other-team")
         users = {}
-        for name, t, role in (("alice", team, "manager"), ("bob", team, "engineer"), ("vera", team, "viewer"),
-                              ("charlie", other, "manager")):
+        for name, t, role in (
+            ("alice", team, "manager"),
+            ("bob", team, "engineer"),
+            ("vera", team, "viewer"),
+            ("charlie", other, "manager"),
+        ):
             user = User.objects.create_user(name, password=PASSWORD)
             Membership.objects.create(user=user, team=t, role=role)
             users[name] = user

@@ -24,9 +24,21 @@ class GitDaemon:
         self.base = base
         self.port = free_port()
         self.process = subprocess.Popen(
-            ["git", "daemon", "--reuseaddr", f"--base-path={base}", "--export-all", "--listen=127.0.0.1",
-             f"--port={self.port}", "--enable=upload-pack", str(base)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                "git",
+                "daemon",
+                "--reuseaddr",
+                f"--base-path={base}",
+                "--export-all",
+                "--listen=127.0.0.1",
+                f"--port={self.port}",
+                "--enable=upload-pack",
+                str(base),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -69,10 +81,17 @@ class _Handler(BaseHTTPRequestHandler):
         path, _, query = self.path.partition("?")
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        env = {"GIT_PROJECT_ROOT": str(self.root), "GIT_HTTP_EXPORT_ALL": "1", "PATH_INFO": path,
-               "QUERY_STRING": query, "REQUEST_METHOD": self.command,
-               "CONTENT_TYPE": self.headers.get("Content-Type", ""), "CONTENT_LENGTH": str(len(body)),
-               "REMOTE_USER": self.credentials[0], "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        env = {
+            "GIT_PROJECT_ROOT": str(self.root),
+            "GIT_HTTP_EXPORT_ALL": "1",
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "REQUEST_METHOD": self.command,
+            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+            "CONTENT_LENGTH": str(len(body)),
+            "REMOTE_USER": self.credentials[0],
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
         if self.headers.get("Git-Protocol"):
             env["HTTP_GIT_PROTOCOL"] = self.headers["Git-Protocol"]
         proc = subprocess.run(["git", "http-backend"], input=body, env=env, capture_output=True)

@@ -17,14 +17,30 @@ from tests.portal.findings_data import make_findings
 
 # Routes open to anyone, each with its own protection (a signature, a bearer token, or nothing to protect).
 PUBLIC = {
-    "accounts/login/", "accounts/logout/", "i18n/setlang/", "healthz", "api/v1/openapi.json", "api/v1/docs",
-    "api/v1/", "hooks/<int:repository_id>/<str:provider>/", "api/v1/uploads/",
+    "accounts/login/",
+    "accounts/logout/",
+    "i18n/setlang/",
+    "healthz",
+    "api/v1/openapi.json",
+    "api/v1/docs",
+    "api/v1/",
+    "hooks/<int:repository_id>/<str:provider>/",
+    "api/v1/uploads/",
 }
 # Pages of the signed-in user's own scope (their teams, their tokens, the rule catalogue): an outsider gets a
 # page, but never another team's data (tests of each view check that).
 OWN_SCOPE = {
-    "", "accounts/team/", "accounts/tokens/", "findings/", "findings/bulk/", "rules/", "rules/<str:code>/",
-    "repositories/", "api/v1/repositories/", "api/v1/findings/", "api/v1/findings/triage/",
+    "",
+    "accounts/team/",
+    "accounts/tokens/",
+    "findings/",
+    "findings/bulk/",
+    "rules/",
+    "rules/<str:code>/",
+    "repositories/",
+    "api/v1/repositories/",
+    "api/v1/findings/",
+    "api/v1/findings/triage/",
 }
 
 
@@ -36,21 +52,28 @@ def routes():
                     yield from walk(pattern, prefix + str(pattern.pattern))
             else:
                 yield prefix + str(pattern.pattern)
+
     return sorted(set(walk(get_resolver())))
 
 
 def concrete(route: str, objects: dict) -> str:
     """The route with this test's objects of the victim team in place of its parameters."""
+
     def value(match):
         name = match.group("name")
         if name == "pk":
-            for prefix, key in (("repositories/", "repository"), ("findings/", "finding"), ("scans/", "scan"),
-                                ("accounts/tokens/", "token")):
+            for prefix, key in (
+                ("repositories/", "repository"),
+                ("findings/", "finding"),
+                ("scans/", "scan"),
+                ("accounts/tokens/", "token"),
+            ):
                 if route.startswith(prefix):
                     return str(objects[key])
         if name not in objects:
             raise AssertionError(f"{route}: add a value for <{name}> to the access matrix")
         return str(objects[name])
+
     return "/" + re.sub(r"<(?:\w+:)?(?P<name>\w+)>", value, route)
 
 
@@ -59,10 +82,20 @@ def team_objects(people):
     repository, scan = make_findings(people.team, 3)
     finding = repository.findings.first()
     token, _ = tokens.issue(people.bob, "ci")
-    objects = {"repository": repository.pk, "scan": scan.pk, "finding": finding.pk, "token": token.pk,
-               "team_id": people.team.pk, "repository_id": repository.pk, "scan_id": scan.pk,
-               "finding_id": finding.pk, "kind": "csv", "path": finding.path, "code": "ROC101",
-               "provider": "github"}
+    objects = {
+        "repository": repository.pk,
+        "scan": scan.pk,
+        "finding": finding.pk,
+        "token": token.pk,
+        "team_id": people.team.pk,
+        "repository_id": repository.pk,
+        "scan_id": scan.pk,
+        "finding_id": finding.pk,
+        "kind": "csv",
+        "path": finding.path,
+        "code": "ROC101",
+        "provider": "github",
+    }
     return repository, scan, finding, objects
 
 
@@ -132,5 +165,7 @@ def test_a_viewer_of_the_team_reads_every_team_route_and_writes_through_none(peo
     assert refused >= 10
     finding.refresh_from_db()
     assert finding.triage == "untriaged" and finding.events.count() == 0  # comments are events too
-    assert before == (repository.__class__.objects.filter(pk=repository.pk).values().get(),
-                      scan.__class__.objects.count())
+    assert before == (
+        repository.__class__.objects.filter(pk=repository.pk).values().get(),
+        scan.__class__.objects.count(),
+    )

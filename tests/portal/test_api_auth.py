@@ -27,12 +27,14 @@ def data(people):
 
 def _writes(repository, finding, team_id) -> list[tuple[str, str, dict]]:
     """One of every write the API has."""
-    return [("post", f"/findings/{finding.pk}/triage/", {"decision": "confirmed"}),
-            ("post", "/findings/triage/", {"ids": [finding.pk], "decision": "confirmed"}),
-            ("post", f"/findings/{finding.pk}/comments/", {"text": "hello"}),
-            ("post", f"/repositories/{repository.pk}/scans/", {}),
-            ("post", "/repositories/", {"team": team_id, "name": "x", "clone_url": "https://example.com/x.git"}),
-            ("patch", f"/repositories/{repository.pk}/", {"default_branch": "trunk"})]
+    return [
+        ("post", f"/findings/{finding.pk}/triage/", {"decision": "confirmed"}),
+        ("post", "/findings/triage/", {"ids": [finding.pk], "decision": "confirmed"}),
+        ("post", f"/findings/{finding.pk}/comments/", {"text": "hello"}),
+        ("post", f"/repositories/{repository.pk}/scans/", {}),
+        ("post", "/repositories/", {"team": team_id, "name": "x", "clone_url": "https://example.com/x.git"}),
+        ("patch", f"/repositories/{repository.pk}/", {"default_branch": "trunk"}),
+    ]
 
 
 def _nothing_written(repository, finding) -> None:
@@ -94,8 +96,12 @@ def test_the_session_works_for_the_browser_and_needs_csrf_on_writes(people, data
 
     page = browser.get("/accounts/tokens/")  # any page sets the CSRF cookie
     csrf = page.cookies["csrftoken"].value
-    response = browser.post(f"/api/v1/findings/{finding.pk}/triage/", json.dumps({"decision": "confirmed"}),
-                            content_type="application/json", headers={"X-CSRFToken": csrf})
+    response = browser.post(
+        f"/api/v1/findings/{finding.pk}/triage/",
+        json.dumps({"decision": "confirmed"}),
+        content_type="application/json",
+        headers={"X-CSRFToken": csrf},
+    )
     assert response.status_code == 200 and response.json()["triage"] == "confirmed"
 
 
@@ -112,8 +118,9 @@ def test_errors_are_json_with_a_clear_detail(people, data):
     assert too_big.status_code == 422
     nul = client.post(f"/findings/{finding.pk}/comments/", {"text": "a\x00b"})
     assert nul.status_code == 422 and "NUL" in nul.json()["detail"]
-    surrogate = client.client.post(f"/api/v1/findings/{finding.pk}/comments/", '{"text": "\\ud800"}',
-                                   content_type="application/json")
+    surrogate = client.client.post(
+        f"/api/v1/findings/{finding.pk}/comments/", '{"text": "\\ud800"}', content_type="application/json"
+    )
     assert surrogate.status_code == 422 and "unicode" in surrogate.json()["detail"].lower()
     broken = client.client.post("/api/v1/findings/triage/", "{not json", content_type="application/json")
     assert broken.status_code == 400 and broken.json()["detail"]
@@ -132,13 +139,21 @@ def test_the_openapi_schema_is_public_and_describes_every_operation():
     assert set(schema["components"]["securitySchemes"]) == {"PersonalToken", "Session"}
     operations = {(method.upper(), path) for path, item in schema["paths"].items() for method in item}
     assert operations == {
-        ("GET", "/api/v1/repositories/"), ("POST", "/api/v1/repositories/"),
-        ("GET", "/api/v1/repositories/{repository_id}/"), ("PATCH", "/api/v1/repositories/{repository_id}/"),
-        ("GET", "/api/v1/repositories/{repository_id}/scans/"), ("POST", "/api/v1/repositories/{repository_id}/scans/"),
-        ("GET", "/api/v1/repositories/{repository_id}/statistics/"), ("GET", "/api/v1/scans/{scan_id}/"),
-        ("GET", "/api/v1/findings/"), ("POST", "/api/v1/findings/triage/"), ("GET", "/api/v1/findings/{finding_id}/"),
-        ("POST", "/api/v1/findings/{finding_id}/triage/"), ("GET", "/api/v1/findings/{finding_id}/comments/"),
-        ("POST", "/api/v1/findings/{finding_id}/comments/")}
+        ("GET", "/api/v1/repositories/"),
+        ("POST", "/api/v1/repositories/"),
+        ("GET", "/api/v1/repositories/{repository_id}/"),
+        ("PATCH", "/api/v1/repositories/{repository_id}/"),
+        ("GET", "/api/v1/repositories/{repository_id}/scans/"),
+        ("POST", "/api/v1/repositories/{repository_id}/scans/"),
+        ("GET", "/api/v1/repositories/{repository_id}/statistics/"),
+        ("GET", "/api/v1/scans/{scan_id}/"),
+        ("GET", "/api/v1/findings/"),
+        ("POST", "/api/v1/findings/triage/"),
+        ("GET", "/api/v1/findings/{finding_id}/"),
+        ("POST", "/api/v1/findings/{finding_id}/triage/"),
+        ("GET", "/api/v1/findings/{finding_id}/comments/"),
+        ("POST", "/api/v1/findings/{finding_id}/comments/"),
+    }
     assert not any(path.startswith("/api/v1/uploads") for path in schema["paths"])  # another module's path
     for path, item in schema["paths"].items():
         for method, operation in item.items():

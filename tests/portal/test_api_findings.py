@@ -55,10 +55,18 @@ def test_the_filters_are_the_findings_lists(people, api, data):
     finding.triage, finding.triage_reason, finding.assignee = "false_positive", "generated code", people.bob
     finding.state = "fixed"
     finding.save()
-    cases = [{"repository": data["solver"].pk}, {"risk": "build-break"}, {"severity": "critical"},
-             {"rule": "ROC102"}, {"state": "fixed"}, {"state": "all", "triage": "false_positive"},
-             {"path": "lib/f3"}, {"state": "all", "assignee": "me"}, {"assignee": "none", "severity": "low"},
-             {"sort": "path", "risk": "performance"}]
+    cases = [
+        {"repository": data["solver"].pk},
+        {"risk": "build-break"},
+        {"severity": "critical"},
+        {"rule": "ROC102"},
+        {"state": "fixed"},
+        {"state": "all", "triage": "false_positive"},
+        {"path": "lib/f3"},
+        {"state": "all", "assignee": "me"},
+        {"assignee": "none", "severity": "low"},
+        {"sort": "path", "risk": "performance"},
+    ]
     for query in cases:
         seen, _pages = _all_pages(api["bob"], **query)
         filters = queries.Filters.from_query(query)
@@ -94,7 +102,11 @@ def test_a_finding_is_readable_by_its_team_only(api, data):
     finding = Finding.objects.filter(repository=data["kernels"]).first()
     body = api["vera"].get(f"/findings/{finding.pk}/").json()
     assert (body["id"], body["path"], body["rule"], body["first_seen_scan_id"]) == (
-        finding.pk, finding.path, finding.rule, data["scan"].pk)
+        finding.pk,
+        finding.path,
+        finding.rule,
+        data["scan"].pk,
+    )
     assert api["charlie"].get(f"/findings/{finding.pk}/").status_code == 404
     assert api["vera"].get("/findings/99999999/").status_code == 404
 
@@ -124,8 +136,9 @@ def test_engineers_triage_a_finding_and_a_hiding_decision_needs_a_reason(people,
 def test_bulk_triage_touches_the_callers_findings_and_not_another_teams(api, data):
     mine = list(Finding.objects.filter(repository=data["kernels"]).values_list("pk", flat=True)[:5])
     theirs = list(Finding.objects.filter(repository=data["theirs"]).values_list("pk", flat=True)[:3])
-    response = api["bob"].post("/findings/triage/", {"ids": mine + theirs + [999999999], "decision": "false_positive",
-                                                     "reason": "vendored"})
+    response = api["bob"].post(
+        "/findings/triage/", {"ids": mine + theirs + [999999999], "decision": "false_positive", "reason": "vendored"}
+    )
     assert response.status_code == 200, response.content
     assert response.json() == {"triaged": 5, "not_found": sorted(theirs + [999999999])}
     assert set(Finding.objects.filter(pk__in=mine).values_list("triage", flat=True)) == {"false_positive"}
@@ -133,7 +146,9 @@ def test_bulk_triage_touches_the_callers_findings_and_not_another_teams(api, dat
     assert not FindingEvent.objects.filter(finding_id__in=theirs).exists()
     # charlie learns nothing more about the team's ids than about ids that do not exist
     assert api["charlie"].post("/findings/triage/", {"ids": mine, "decision": "confirmed"}).json() == {
-        "triaged": 0, "not_found": sorted(mine)}
+        "triaged": 0,
+        "not_found": sorted(mine),
+    }
     again = api["bob"].post("/findings/triage/", {"ids": mine, "decision": "false_positive", "reason": "vendored"})
     assert again.json()["triaged"] == 0  # nothing changed: no new events
 
@@ -168,7 +183,8 @@ def test_comments_are_read_by_the_team_and_written_by_engineers(people, api, dat
 @pytest.mark.django_db
 def test_new_since_takes_a_scan_id(people, data):
     newer = Scan.objects.create(repository=data["kernels"], branch="main", status="finished")
-    Finding.objects.filter(pk__in=list(Finding.objects.filter(repository=data["kernels"])
-                                       .values_list("pk", flat=True)[:3])).update(first_seen=newer)
+    Finding.objects.filter(
+        pk__in=list(Finding.objects.filter(repository=data["kernels"]).values_list("pk", flat=True)[:3])
+    ).update(first_seen=newer)
     seen, _pages = _all_pages(ApiClient(people.vera), new_since=newer.pk)
     assert len(seen) == 3

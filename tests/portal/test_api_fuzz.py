@@ -41,9 +41,15 @@ def live(django_db_setup):
 
 def _fuzz(operation, strategy, call) -> str | None:
     """Run one bounded, derandomized property over `strategy`; the first failure's report, or None."""
-    @settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
-              phases=[Phase.explicit, Phase.generate],  # no shrinking: bounded time, the report names the case
-              suppress_health_check=list(HealthCheck))
+
+    @settings(
+        max_examples=EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],  # no shrinking: bounded time, the report names the case
+        suppress_health_check=list(HealthCheck),
+    )
     @given(case=strategy)
     def property_(case):
         call(case)

@@ -22,8 +22,9 @@ def api(people):
 
 @pytest.fixture
 def repo(people):
-    repository = Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git",
-                                           tracked_branches=["release"])
+    repository = Repository.objects.create(
+        team=people.team, name="kernels", clone_url="https://example.com/k.git", tracked_branches=["release"]
+    )
     repository.set_credentials("ci-bot", SECRET)
     repository.save()
     return repository
@@ -35,8 +36,12 @@ def test_the_list_holds_the_callers_teams_with_their_role_and_never_a_credential
     response = api["vera"].get("/repositories/")
     assert response.status_code == 200
     [row] = response.json()
-    assert (row["id"], row["role"], row["team"]["name"], row["has_credentials"]) == (repo.pk, "viewer", "GPU team",
-                                                                                     True)
+    assert (row["id"], row["role"], row["team"]["name"], row["has_credentials"]) == (
+        repo.pk,
+        "viewer",
+        "GPU team",
+        True,
+    )
     assert SECRET not in response.content.decode() and repo.credentials_encrypted not in response.content.decode()
     assert [r["id"] for r in api["charlie"].get("/repositories/").json()] == [other.pk]
 
@@ -58,10 +63,13 @@ def test_the_detail_lists_each_tracked_branch_with_its_newest_scan(api, repo):
 def test_another_teams_repository_is_not_found_for_every_operation(api, repo):
     charlie = api["charlie"]
     before = Scan.objects.count()
-    for response in (charlie.get(f"/repositories/{repo.pk}/"), charlie.get(f"/repositories/{repo.pk}/scans/"),
-                     charlie.get(f"/repositories/{repo.pk}/statistics/"),
-                     charlie.post(f"/repositories/{repo.pk}/scans/", {}),
-                     charlie.patch(f"/repositories/{repo.pk}/", {"clone_url": "https://evil.example/x.git"})):
+    for response in (
+        charlie.get(f"/repositories/{repo.pk}/"),
+        charlie.get(f"/repositories/{repo.pk}/scans/"),
+        charlie.get(f"/repositories/{repo.pk}/statistics/"),
+        charlie.post(f"/repositories/{repo.pk}/scans/", {}),
+        charlie.patch(f"/repositories/{repo.pk}/", {"clone_url": "https://evil.example/x.git"}),
+    ):
         assert response.status_code == 404
         assert response.json() == {"detail": "Not found."}
     repo.refresh_from_db()
@@ -71,13 +79,25 @@ def test_another_teams_repository_is_not_found_for_every_operation(api, repo):
 
 @pytest.mark.django_db
 def test_a_manager_registers_a_repository_with_write_only_credentials(people, api):
-    response = api["alice"].post("/repositories/", {
-        "team": people.team.pk, "name": "solver", "clone_url": "https://example.com/solver.git",
-        "default_branch": "trunk", "credentials_username": "bot", "credentials_secret": SECRET})
+    response = api["alice"].post(
+        "/repositories/",
+        {
+            "team": people.team.pk,
+            "name": "solver",
+            "clone_url": "https://example.com/solver.git",
+            "default_branch": "trunk",
+            "credentials_username": "bot",
+            "credentials_secret": SECRET,
+        },
+    )
     assert response.status_code == 201, response.content
     body = response.json()
-    assert (body["name"], body["default_branch"], body["has_credentials"], body["role"]) == ("solver", "trunk",
-                                                                                             True, "manager")
+    assert (body["name"], body["default_branch"], body["has_credentials"], body["role"]) == (
+        "solver",
+        "trunk",
+        True,
+        "manager",
+    )
     assert SECRET not in response.content.decode()
     repository = Repository.objects.get(pk=body["id"])
     assert repository.team == people.team and repository.credentials() == ("bot", SECRET)
@@ -101,21 +121,26 @@ def test_registration_needs_a_manager_of_that_team_and_a_valid_url(people, api, 
 
 @pytest.mark.django_db
 def test_a_manager_updates_branches_and_credentials_and_a_bad_value_changes_nothing(api, repo):
-    response = api["alice"].patch(f"/repositories/{repo.pk}/", {"tracked_branches": ["release", "next"],
-                                                                 "credentials_secret": "rotated-secret"})
+    response = api["alice"].patch(
+        f"/repositories/{repo.pk}/", {"tracked_branches": ["release", "next"], "credentials_secret": "rotated-secret"}
+    )
     assert response.status_code == 200, response.content
-    assert response.json()["tracked_branches"] == ["release", "next"] and "rotated-secret" not in response.content.decode()
+    assert (
+        response.json()["tracked_branches"] == ["release", "next"] and "rotated-secret" not in response.content.decode()
+    )
     repo.refresh_from_db()
     assert repo.credentials() == ("ci-bot", "rotated-secret") and repo.clone_url == "https://example.com/k.git"
 
-    bad = api["alice"].patch(f"/repositories/{repo.pk}/", {"tracked_branches": ["ok", "-bad"],
-                                                           "clone_url": "https://example.com/moved.git"})
+    bad = api["alice"].patch(
+        f"/repositories/{repo.pk}/", {"tracked_branches": ["ok", "-bad"], "clone_url": "https://example.com/moved.git"}
+    )
     assert bad.status_code == 400 and "tracked_branches" in bad.json()["detail"]
     repo.refresh_from_db()
     assert repo.tracked_branches == ["release", "next"] and repo.clone_url == "https://example.com/k.git"
 
-    assert api["alice"].patch(f"/repositories/{repo.pk}/", {"clear_credentials": True}).json()["has_credentials"] \
-        is False
+    assert (
+        api["alice"].patch(f"/repositories/{repo.pk}/", {"clear_credentials": True}).json()["has_credentials"] is False
+    )
     for name in ("bob", "vera"):
         assert api[name].patch(f"/repositories/{repo.pk}/", {"default_branch": "x"}).status_code == 403, name
     repo.refresh_from_db()
@@ -157,8 +182,13 @@ def test_engineers_start_a_scan_of_a_tracked_branch_viewers_cannot(api, repo):
 
 @pytest.mark.django_db
 def test_a_failed_scan_says_why_and_what_to_do_and_another_team_gets_404(api, repo):
-    scan = Scan.objects.create(repository=repo, branch="main", status=ScanStatus.FAILED,
-                               error_code="scan:user:auth-failed", error_message="Authentication failed")
+    scan = Scan.objects.create(
+        repository=repo,
+        branch="main",
+        status=ScanStatus.FAILED,
+        error_code="scan:user:auth-failed",
+        error_message="Authentication failed",
+    )
     body = api["vera"].get(f"/scans/{scan.pk}/").json()
     assert (body["status"], body["is_final"], body["error_code"]) == ("failed", True, "scan:user:auth-failed")
     assert "credentials" in body["advice"] and body["statistics"] is None
@@ -203,5 +233,7 @@ def test_scan_statistics_and_the_statistics_over_time_come_from_real_scans(peopl
     assert points[0]["new"] >= 1 and points[1]["fixed"] == 1 and points[1]["reopened"] == 0
     assert points[1]["open_total"] == points[0]["open_total"] - 1
     assert points[1]["converted"] == second.summary["translation"]["converted"]
-    assert api["vera"].get(f"/repositories/{repository.pk}/statistics/", limit=1).json()["points"][0]["scan_id"] \
+    assert (
+        api["vera"].get(f"/repositories/{repository.pk}/statistics/", limit=1).json()["points"][0]["scan_id"]
         == second.pk
+    )

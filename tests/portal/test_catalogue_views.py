@@ -88,7 +88,7 @@ def test_the_rule_page_counts_the_current_teams_open_findings(people):
     Finding.objects.filter(pk=first.pk).update(state="fixed")  # fixed findings are not counted
     response = client_for(people.vera).get(reverse("catalogue:rule", args=["ROC101"]))
     assert response.context["open_findings"] == 9
-    assert f'{reverse("findings:list")}?rule=ROC101'.encode() in response.content
+    assert f"{reverse('findings:list')}?rule=ROC101".encode() in response.content
     assert client_for(people.charlie).get(reverse("catalogue:rule", args=["ROC101"])).context["open_findings"] == 3
 
 

@@ -109,14 +109,17 @@ def test_a_clone_past_its_time_limit_is_killed(tmp_path):
         listener.close()
 
 
-@pytest.mark.parametrize("url, message", [
-    ("ftp://example.com/repo.git", "https://"),
-    ("https://user:pw@example.com/repo.git", "password"),
-    ("--upload-pack=touch /tmp/x", "start with '-'"),
-    ("ext::sh -c touch% /tmp/pwned", "spaces"),
-    ("https://127.0.0.1/repo.git", "private or local address"),
-    ("file:///etc", "Local repositories"),
-])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("ftp://example.com/repo.git", "https://"),
+        ("https://user:pw@example.com/repo.git", "password"),
+        ("--upload-pack=touch /tmp/x", "start with '-'"),
+        ("ext::sh -c touch% /tmp/pwned", "spaces"),
+        ("https://127.0.0.1/repo.git", "private or local address"),
+        ("file:///etc", "Local repositories"),
+    ],
+)
 def test_bad_clone_urls_are_refused_with_a_clear_message(url, message):
     with override_settings(ROCPORT_ALLOW_LOCAL_REPOS=False, ROCPORT_ALLOW_PRIVATE_HOSTS=False):
         with pytest.raises(ValidationError) as error:

@@ -27,8 +27,7 @@ TOKEN = "ghp_s3cret-status-token-0123456789"
 BASE = "https://rocport.example.test"
 KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"  # ROC101, high
 DOCKERFILE = "FROM ubuntu:22.04\nRUN nvidia-smi -L | grep -q A100\n"  # ROC231, medium (a bare print is info)
-PROJECTS = {"github": "acme/kernels", "gitlab": "acme/gpu/kernels", "gitea": "acme/kernels",
-            "forgejo": "acme/kernels"}
+PROJECTS = {"github": "acme/kernels", "gitlab": "acme/gpu/kernels", "gitea": "acme/kernels", "forgejo": "acme/kernels"}
 
 
 @pytest.fixture
@@ -59,9 +58,16 @@ def base_url(settings):
 
 def register(people, repo, host: GitHost, threshold: str = "high") -> Repository:
     row = Repository.objects.create(team=people.team, name=repo.path.name, clone_url=repo.url)
-    do_save_commit_status_settings(row, enabled=True, provider=host.provider, api_url=host.api_url,
-                                   project=PROJECTS[host.provider], threshold=threshold, token=TOKEN,
-                                   acting_user=people.alice)
+    do_save_commit_status_settings(
+        row,
+        enabled=True,
+        provider=host.provider,
+        api_url=host.api_url,
+        project=PROJECTS[host.provider],
+        threshold=threshold,
+        token=TOKEN,
+        acting_user=people.alice,
+    )
     return row
 
 
@@ -80,14 +86,19 @@ def expected_path(provider: str, sha: str) -> str:
     return f"{prefix}/repos/acme/kernels/statuses/{sha}"
 
 
-AUTH = {"github": ("authorization", f"Bearer {TOKEN}"), "gitlab": ("private-token", TOKEN),
-        "gitea": ("authorization", f"token {TOKEN}"), "forgejo": ("authorization", f"token {TOKEN}")}
+AUTH = {
+    "github": ("authorization", f"Bearer {TOKEN}"),
+    "gitlab": ("private-token", TOKEN),
+    "gitea": ("authorization", f"token {TOKEN}"),
+    "forgejo": ("authorization", f"token {TOKEN}"),
+}
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("provider", ["github", "gitlab", "gitea", "forgejo"])
 def test_a_scan_posts_pending_then_its_verdict_as_each_provider_documents(
-        provider, people, repo_factory, hosts, eager, django_capture_on_commit_callbacks):
+    provider, people, repo_factory, hosts, eager, django_capture_on_commit_callbacks
+):
     host = hosts(provider)
     repo = repo_factory()
     c1 = repo.commit("kernel", **{"src__k.cu": KERNEL})
@@ -108,8 +119,10 @@ def test_a_scan_posts_pending_then_its_verdict_as_each_provider_documents(
         assert request.headers["content-type"] == "application/json"
     if provider == "github":
         assert host.received[0].headers["accept"] == "application/vnd.github+json"
-    assert list(StatusPost.objects.filter(scan=first).order_by("phase").values_list("phase", "outcome", "state")) \
-        == [("ended", "sent", "failure"), ("started", "sent", "pending")]
+    assert list(StatusPost.objects.filter(scan=first).order_by("phase").values_list("phase", "outcome", "state")) == [
+        ("ended", "sent", "failure"),
+        ("started", "sent", "pending"),
+    ]
 
     # The second commit adds only a medium finding and keeps the high one: nothing new at or above high.
     c2 = repo.commit("docker", Dockerfile=DOCKERFILE)
@@ -122,28 +135,40 @@ def test_a_scan_posts_pending_then_its_verdict_as_each_provider_documents(
 
 
 @pytest.mark.django_db
-def test_the_threshold_decides_which_new_findings_fail_the_status(people, repo_factory, hosts, eager,
-                                                                   django_capture_on_commit_callbacks):
+def test_the_threshold_decides_which_new_findings_fail_the_status(
+    people, repo_factory, hosts, eager, django_capture_on_commit_callbacks
+):
     host = hosts("github")
     repo = repo_factory()
     row = register(people, repo, host, threshold="medium")
-    run_scan(row, repo.commit("both", **{"k.cu": KERNEL, "k2.cu": KERNEL.replace("k(", "k2("),
-                                         "Dockerfile": DOCKERFILE}), django_capture_on_commit_callbacks)
+    run_scan(
+        row,
+        repo.commit("both", **{"k.cu": KERNEL, "k2.cu": KERNEL.replace("k(", "k2("), "Dockerfile": DOCKERFILE}),
+        django_capture_on_commit_callbacks,
+    )
     assert host.statuses()[-1]["description"] == "3 new medium+ findings"
     CommitStatusConfig.objects.filter(repository=row).update(threshold="critical")
     run_scan(row, repo.commit("more", **{"k3.cu": KERNEL.replace("k(", "k3(")}), django_capture_on_commit_callbacks)
-    assert (host.statuses()[-1]["state"], host.statuses()[-1]["description"]) == ("success",
-                                                                                 "No new critical findings")
+    assert (host.statuses()[-1]["state"], host.statuses()[-1]["description"]) == ("success", "No new critical findings")
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("provider, state", [("github", "error"), ("gitlab", "failed")])
-def test_a_failed_scan_posts_an_error(provider, state, people, tmp_path, hosts, eager,
-                                      django_capture_on_commit_callbacks):
+def test_a_failed_scan_posts_an_error(
+    provider, state, people, tmp_path, hosts, eager, django_capture_on_commit_callbacks
+):
     host = hosts(provider)
     row = Repository.objects.create(team=people.team, name="gone", clone_url=f"file://{tmp_path}/missing")
-    do_save_commit_status_settings(row, enabled=True, provider=provider, api_url=host.api_url,
-                                   project=PROJECTS[provider], threshold="high", token=TOKEN, acting_user=people.alice)
+    do_save_commit_status_settings(
+        row,
+        enabled=True,
+        provider=provider,
+        api_url=host.api_url,
+        project=PROJECTS[provider],
+        threshold="high",
+        token=TOKEN,
+        acting_user=people.alice,
+    )
     scan = run_scan(row, "a" * 40, django_capture_on_commit_callbacks)
     assert (scan.status, scan.error_code) == ("failed", "scan:user:clone-failed")
     [status] = host.statuses()  # it never started scanning: no pending
@@ -152,8 +177,9 @@ def test_a_failed_scan_posts_an_error(provider, state, people, tmp_path, hosts, 
 
 
 @pytest.mark.django_db
-def test_a_failing_host_is_retried_and_the_scan_finishes(people, repo_factory, hosts, eager,
-                                                         django_capture_on_commit_callbacks):
+def test_a_failing_host_is_retried_and_the_scan_finishes(
+    people, repo_factory, hosts, eager, django_capture_on_commit_callbacks
+):
     host = hosts("gitea")
     host.fail_next("500", "drop")  # the pending status: a 500, then the connection closed without an answer
     repo = repo_factory()
@@ -168,7 +194,8 @@ def test_a_failing_host_is_retried_and_the_scan_finishes(people, repo_factory, h
 
 @pytest.mark.django_db
 def test_a_host_that_stays_down_is_given_up_on_logged_without_the_token(
-        people, repo_factory, hosts, eager, django_capture_on_commit_callbacks, caplog):
+    people, repo_factory, hosts, eager, django_capture_on_commit_callbacks, caplog
+):
     caplog.set_level(logging.DEBUG)
     host = hosts("github")
     host.fail_next(*["500"] * (2 * (MAX_RETRIES + 1)))
@@ -188,8 +215,7 @@ def test_a_host_that_stays_down_is_given_up_on_logged_without_the_token(
 
 
 @pytest.mark.django_db
-def test_a_refused_token_is_not_retried(people, repo_factory, hosts, eager, django_capture_on_commit_callbacks,
-                                        caplog):
+def test_a_refused_token_is_not_retried(people, repo_factory, hosts, eager, django_capture_on_commit_callbacks, caplog):
     host = hosts("github", token="another-token")
     repo = repo_factory()
     row = register(people, repo, host)
@@ -213,8 +239,9 @@ def test_a_signal_sent_twice_posts_once(people, repo_factory, hosts, eager, djan
 
 
 @pytest.mark.django_db
-def test_nothing_is_posted_when_statuses_are_off(people, repo_factory, hosts, eager,
-                                                 django_capture_on_commit_callbacks):
+def test_nothing_is_posted_when_statuses_are_off(
+    people, repo_factory, hosts, eager, django_capture_on_commit_callbacks
+):
     host = hosts("github")
     repo = repo_factory()
     row = register(people, repo, host)
@@ -223,14 +250,22 @@ def test_nothing_is_posted_when_statuses_are_off(people, repo_factory, hosts, ea
     assert host.received == [] and not StatusPost.objects.exists()
 
 
-@pytest.mark.parametrize("clone_url, provider, api_url, project", [
-    ("https://github.com/acme/kernels.git", "github", "https://api.github.com", "acme/kernels"),
-    ("git@github.com:acme/kernels.git", "github", "https://api.github.com", "acme/kernels"),
-    ("https://gitlab.com/acme/gpu/kernels.git", "gitlab", "https://gitlab.com/api/v4", "acme/gpu/kernels"),
-    ("ssh://git@gitlab.example.com/acme/kernels.git", "gitlab", "https://gitlab.example.com/api/v4", "acme/kernels"),
-    ("https://codeberg.org/acme/kernels.git", "forgejo", "https://codeberg.org/api/v1", "acme/kernels"),
-    ("https://gitea.example.com/acme/kernels", "gitea", "https://gitea.example.com/api/v1", "acme/kernels"),
-])
+@pytest.mark.parametrize(
+    "clone_url, provider, api_url, project",
+    [
+        ("https://github.com/acme/kernels.git", "github", "https://api.github.com", "acme/kernels"),
+        ("git@github.com:acme/kernels.git", "github", "https://api.github.com", "acme/kernels"),
+        ("https://gitlab.com/acme/gpu/kernels.git", "gitlab", "https://gitlab.com/api/v4", "acme/gpu/kernels"),
+        (
+            "ssh://git@gitlab.example.com/acme/kernels.git",
+            "gitlab",
+            "https://gitlab.example.com/api/v4",
+            "acme/kernels",
+        ),
+        ("https://codeberg.org/acme/kernels.git", "forgejo", "https://codeberg.org/api/v1", "acme/kernels"),
+        ("https://gitea.example.com/acme/kernels", "gitea", "https://gitea.example.com/api/v1", "acme/kernels"),
+    ],
+)
 def test_defaults_are_derived_from_the_clone_url(clone_url, provider, api_url, project):
     assert providers.guess_provider(clone_url) == provider
     assert providers.default_api_url(provider, clone_url) == api_url
@@ -238,7 +273,6 @@ def test_defaults_are_derived_from_the_clone_url(clone_url, provider, api_url, p
 
 
 # -- the settings page -------------------------------------------------------------------------------------------
-
 
 
 @pytest.fixture
@@ -250,8 +284,15 @@ def settings_url(repository) -> str:
     return reverse("repositories:settings", args=[repository.pk])
 
 
-FORM = {"action": "commit_status", "enabled": "on", "provider": "github", "api_url": "", "project": "",
-        "threshold": "high", "token": TOKEN}
+FORM = {
+    "action": "commit_status",
+    "enabled": "on",
+    "provider": "github",
+    "api_url": "",
+    "project": "",
+    "threshold": "high",
+    "token": TOKEN,
+}
 
 
 @pytest.mark.django_db
@@ -262,7 +303,12 @@ def test_a_manager_saves_the_settings_and_the_token_is_write_only(people, reposi
     assert alice.post(settings_url(repository), FORM).status_code == 302
     config = CommitStatusConfig.objects.get(repository=repository)
     assert (config.enabled, config.provider, config.api_url, config.project, config.threshold) == (
-        True, "github", "https://api.github.com", "acme/kernels", "high")
+        True,
+        "github",
+        "https://api.github.com",
+        "acme/kernels",
+        "high",
+    )
     assert TOKEN not in config.token_encrypted and config.token() == TOKEN  # encrypted at rest
     page = alice.get(settings_url(repository))
     assert TOKEN.encode() not in page.content and b"A token is stored" in page.content
@@ -284,10 +330,12 @@ def test_bad_settings_get_a_clear_error_and_change_nothing(people, repository, s
     alice = client_for(people.alice)
     alice.post(settings_url(repository), FORM)
     settings.ROCPORT_ALLOW_PRIVATE_HOSTS = False
-    for field, value, message in (("api_url", "http://api.github.com", b"https://"),
-                                  ("api_url", "https://127.0.0.1/api/v3", b"private or local address"),
-                                  ("api_url", "https://user:pw@api.github.com", b"no user name"),
-                                  ("project", "only-one-segment", b"owner/repository")):
+    for field, value, message in (
+        ("api_url", "http://api.github.com", b"https://"),
+        ("api_url", "https://127.0.0.1/api/v3", b"private or local address"),
+        ("api_url", "https://user:pw@api.github.com", b"no user name"),
+        ("project", "only-one-segment", b"owner/repository"),
+    ):
         answer = alice.post(settings_url(repository), {**FORM, field: value, "token": "another-token"})
         assert answer.status_code == 200 and message in answer.content, (field, value)
         assert b"another-token" not in answer.content  # not even echoed back into the form
@@ -299,7 +347,7 @@ def test_bad_settings_get_a_clear_error_and_change_nothing(people, repository, s
 def test_only_the_team_sees_and_only_managers_change_the_settings(people, repository):
     alice = client_for(people.alice)
     alice.post(settings_url(repository), FORM)
-    for outsider in (client_for(people.charlie), ):
+    for outsider in (client_for(people.charlie),):
         assert outsider.get(settings_url(repository)).status_code == 404
         assert outsider.post(settings_url(repository), {**FORM, "token": "stolen"}).status_code == 404
     for member in (people.bob, people.vera):
@@ -351,8 +399,12 @@ def test_a_real_worker_posts_pending_then_the_verdict(people, repo_factory, host
     wait_until(lambda: len(host.received) >= 2, what="both statuses")
     link = f"{BASE}/scans/{scan.pk}/"
     assert host.statuses() == [
-        {"state": "pending", "target_url": link, "description": "ROCport is scanning this commit",
-         "context": "rocport"},
+        {
+            "state": "pending",
+            "target_url": link,
+            "description": "ROCport is scanning this commit",
+            "context": "rocport",
+        },
         {"state": "failure", "target_url": link, "description": "1 new high+ finding", "context": "rocport"},
     ]
     assert all(r.headers["authorization"] == f"token {TOKEN}" for r in host.received)

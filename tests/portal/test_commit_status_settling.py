@@ -53,8 +53,9 @@ def own_broker(tmp_path):
 
 
 @pytest.mark.django_db
-def test_a_scan_superseded_after_its_pending_status_gets_a_verdict(people, repo_factory, github, eager,
-                                                                   django_capture_on_commit_callbacks):
+def test_a_scan_superseded_after_its_pending_status_gets_a_verdict(
+    people, repo_factory, github, eager, django_capture_on_commit_callbacks
+):
     repo = repo_factory()
     c1 = repo.commit("kernel", **{"src/k.cu": KERNEL})
     c2 = repo.commit("more", **{"src/l.cu": KERNEL})
@@ -73,15 +74,17 @@ def test_a_scan_superseded_after_its_pending_status_gets_a_verdict(people, repo_
     assert running.status == "superseded" and newer.status == "finished"
     by_path = {(r.path, r.body["state"]) for r in github.received if r.answer == 201}
     assert (expected_path("github", c1), "error") in by_path  # the older commit is no longer pending
-    verdict = next(r.body for r in github.received if r.path == expected_path("github", c1)
-                   and r.body["state"] == "error")
+    verdict = next(
+        r.body for r in github.received if r.path == expected_path("github", c1) and r.body["state"] == "error"
+    )
     assert "newer scan" in verdict["description"]
     assert StatusPost.objects.get(scan=running, phase="ended").outcome == "sent"
 
 
 @pytest.mark.django_db
-def test_a_scan_superseded_before_it_started_posts_nothing(people, repo_factory, github, eager,
-                                                           django_capture_on_commit_callbacks):
+def test_a_scan_superseded_before_it_started_posts_nothing(
+    people, repo_factory, github, eager, django_capture_on_commit_callbacks
+):
     repo = repo_factory()
     c1 = repo.commit("kernel", **{"src/k.cu": KERNEL})
     row = register(people, repo, github)
@@ -94,8 +97,9 @@ def test_a_scan_superseded_before_it_started_posts_nothing(people, repo_factory,
 
 
 @pytest.mark.django_db
-def test_a_status_queued_while_the_broker_is_down_is_sent_when_it_is_back(people, repo_factory, github, own_broker,
-                                                                         django_capture_on_commit_callbacks):
+def test_a_status_queued_while_the_broker_is_down_is_sent_when_it_is_back(
+    people, repo_factory, github, own_broker, django_capture_on_commit_callbacks
+):
     repo = repo_factory()
     c1 = repo.commit("kernel", **{"src/k.cu": KERNEL})
     row = register(people, repo, github)

@@ -26,8 +26,7 @@ from portal.scans.models import BlobResult, Scan, ScannedFile
 from tests.portal.people import client_for
 from tests.tools import needs
 
-pytestmark = [pytest.mark.django_db,
-              needs("hipcc")]
+pytestmark = [pytest.mark.django_db, needs("hipcc")]
 
 CONFIG = '[parse]\ninclude_dirs = ["include"]\n\n[target]\ntargets = ["gfx90a"]\n'
 LANES_PTX = """#pragma once
@@ -63,8 +62,13 @@ __global__ void count_positive(const float *x, int *count) {
   if (threadIdx.x == 0) atomicAdd(count, __popc(ballot));
 }
 """
-FILES = {".rocport.toml": CONFIG, "include__lanes.cuh": LANES_PTX, "src__uses.cu": USES, "src__builds.cu": BUILDS,
-         "src__ballot.cu": BALLOT}
+FILES = {
+    ".rocport.toml": CONFIG,
+    "include__lanes.cuh": LANES_PTX,
+    "src__uses.cu": USES,
+    "src__builds.cu": BUILDS,
+    "src__ballot.cu": BALLOT,
+}
 
 
 def scan(repository: Repository, commit: str) -> Scan:
@@ -76,14 +80,17 @@ def scan(repository: Repository, commit: str) -> Scan:
 
 
 def statuses(scan_row: Scan) -> dict[str, str]:
-    return {f.path: f.stats["compile"]["status"] for f in ScannedFile.objects.filter(scan=scan_row)
-            if "compile" in f.stats}
+    return {
+        f.path: f.stats["compile"]["status"] for f in ScannedFile.objects.filter(scan=scan_row) if "compile" in f.stats
+    }
 
 
 def open_compile_findings(repository) -> set[tuple[str, str, int]]:
-    return set(Finding.objects.filter(repository=repository, rule__startswith="ROC9", state="open")
-               .values_list("path", "rule", "line"))
-
+    return set(
+        Finding.objects.filter(repository=repository, rule__startswith="ROC9", state="open").values_list(
+            "path", "rule", "line"
+        )
+    )
 
 
 @pytest.fixture
@@ -98,8 +105,12 @@ def project(people, repo_factory):
 
 def test_a_scan_stores_each_files_status_its_errors_as_findings_and_the_share(project):
     _git, repository, first = project
-    assert statuses(first) == {"include/lanes.cuh": "fails", "src/uses.cu": "fails", "src/builds.cu": "compiles",
-                               "src/ballot.cu": "fails"}
+    assert statuses(first) == {
+        "include/lanes.cuh": "fails",
+        "src/uses.cu": "fails",
+        "src/builds.cu": "compiles",
+        "src/ballot.cu": "fails",
+    }
     assert first.summary["compile"] == {"target": "gfx90a", "files": {"fails": 3, "compiles": 1}}
     # each error once, where it is, at the CUDA line
     assert open_compile_findings(repository) == {("include/lanes.cuh", "ROC904", 4), ("src/ballot.cu", "ROC903", 4)}
@@ -118,8 +129,12 @@ def test_a_rescan_reuses_results_and_a_header_change_recompiles_only_its_include
     reused = dict(ScannedFile.objects.filter(scan=fixed).values_list("path", "reused"))
     # src/uses.cu's blob did not change, but the header its unit includes did: it is compiled again
     assert reused == {"include/lanes.cuh": False, "src/uses.cu": False, "src/builds.cu": True, "src/ballot.cu": True}
-    assert statuses(fixed) == {"include/lanes.cuh": "compiles", "src/uses.cu": "compiles",
-                               "src/builds.cu": "compiles", "src/ballot.cu": "fails"}
+    assert statuses(fixed) == {
+        "include/lanes.cuh": "compiles",
+        "src/uses.cu": "compiles",
+        "src/builds.cu": "compiles",
+        "src/ballot.cu": "fails",
+    }
     assert open_compile_findings(repository) == {("src/ballot.cu", "ROC903", 4)}
     assert Finding.objects.get(repository=repository, rule="ROC904").state == "fixed"
 
@@ -154,10 +169,16 @@ def test_a_check_that_could_not_finish_is_not_cached(people, tmp_path):
     results = {"timed out": False, "compiles": True}
     for reason, cacheable in results.items():
         result = FileResult("src/a.cu", "cuda", ParseHealth(ParseMode.AST), FileStats())
-        result.compile = {"status": "not-checked" if not cacheable else "compiles", "reason": reason, "target": "",
-                          "counts": {}, "cacheable": cacheable}
-        _data, _translation, cached = pipeline.fresh_result(root, result, {"src/a.cu": f"{int(cacheable)}" * 40},
-                                                            {"src/a.cu": "k"})
+        result.compile = {
+            "status": "not-checked" if not cacheable else "compiles",
+            "reason": reason,
+            "target": "",
+            "counts": {},
+            "cacheable": cacheable,
+        }
+        _data, _translation, cached = pipeline.fresh_result(
+            root, result, {"src/a.cu": f"{int(cacheable)}" * 40}, {"src/a.cu": "k"}
+        )
         assert (cached is not None) == cacheable, reason
 
 
@@ -193,10 +214,18 @@ def test_the_dashboard_shows_the_share_that_builds_beside_the_progress(project, 
 def test_the_setting_takes_auto_or_off_and_nothing_else(tmp_path):
     root = Path(__file__).resolve().parents[2]
     for value, ok in (("auto", True), ("OFF", True), ("maybe", False)):
-        proc = subprocess.run([sys.executable, "-c", "import django; django.setup()"], capture_output=True,
-                              text=True, cwd=str(root),
-                              env={"DJANGO_SETTINGS_MODULE": "portal.settings", "ROCPORT_COMPILE_CHECK": value,
-                                   "ROCPORT_VAR_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+        proc = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup()"],
+            capture_output=True,
+            text=True,
+            cwd=str(root),
+            env={
+                "DJANGO_SETTINGS_MODULE": "portal.settings",
+                "ROCPORT_COMPILE_CHECK": value,
+                "ROCPORT_VAR_DIR": str(tmp_path),
+                "PATH": "/usr/bin:/bin",
+            },
+        )
         assert (proc.returncode == 0) is ok, proc.stderr[-500:]
         if not ok:
             assert "ROCPORT_COMPILE_CHECK must be auto or off, not 'maybe'" in proc.stderr

@@ -19,7 +19,7 @@ from django.test import Client
 from tests.portal import worker
 from tests.portal.people import PASSWORD
 
-SIGN_IN = r'''
+SIGN_IN = r"""
 import json, sys
 import django
 django.setup()
@@ -38,24 +38,41 @@ print(json.dumps({
     "form": [form.status_code, dict(form.headers), cookies(form)],
     "signed_in": [signed_in.status_code, cookies(signed_in)],
 }))
-'''
+"""
 
 
 def production_env(tmp_path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ROCPORT_", "DEBUG", "SECRET_KEY", "SESSION_",
-                                                                    "SECURE_"))}
-    env.update(DJANGO_SETTINGS_MODULE="portal.settings", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60),
-               ALLOWED_HOSTS="rocport.example.com", SESSION_COOKIE_SECURE="1", SECURE_SSL_REDIRECT="1",
-               SECURE_HSTS_SECONDS="31536000", ROCPORT_VAR_DIR=str(tmp_path),
-               ROCPORT_CREDENTIALS_KEYS=Fernet.generate_key().decode(), DATABASE_URL=worker.test_database_url(),
-               CACHE_URL=os.environ["CELERY_BROKER_URL"])  # this run's own Redis database
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("ROCPORT_", "DEBUG", "SECRET_KEY", "SESSION_", "SECURE_"))
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="portal.settings",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="rocport.example.com",
+        SESSION_COOKIE_SECURE="1",
+        SECURE_SSL_REDIRECT="1",
+        SECURE_HSTS_SECONDS="31536000",
+        ROCPORT_VAR_DIR=str(tmp_path),
+        ROCPORT_CREDENTIALS_KEYS=Fernet.generate_key().decode(),
+        DATABASE_URL=worker.test_database_url(),
+        CACHE_URL=os.environ["CELERY_BROKER_URL"],
+    )  # this run's own Redis database
     return env
 
 
 @pytest.mark.django_db(transaction=True)  # the other process must see alice
 def test_production_cookies_are_secure_httponly_and_samesite_and_http_is_redirected(people, tmp_path):
-    result = subprocess.run([sys.executable, "-c", SIGN_IN, PASSWORD], cwd=worker.ROOT, env=production_env(tmp_path),
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", SIGN_IN, PASSWORD],
+        cwd=worker.ROOT,
+        env=production_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     answers = json.loads(result.stdout.strip().splitlines()[-1])
     assert answers["plain"] == [301, "https://rocport.example.com/accounts/login/"]

@@ -43,13 +43,15 @@ def rotate(*args) -> str:
 
 
 def secrets_now(repos, config) -> list[str]:
-    return [Repository.objects.get(pk=r.pk).credentials()[1] for r in repos] + \
-        [CommitStatusConfig.objects.get(pk=config.pk).token()]
+    return [Repository.objects.get(pk=r.pk).credentials()[1] for r in repos] + [
+        CommitStatusConfig.objects.get(pk=config.pk).token()
+    ]
 
 
 def ciphertexts(repos, config) -> list[str]:
-    return [Repository.objects.get(pk=r.pk).credentials_encrypted for r in repos] + \
-        [CommitStatusConfig.objects.get(pk=config.pk).token_encrypted]
+    return [Repository.objects.get(pk=r.pk).credentials_encrypted for r in repos] + [
+        CommitStatusConfig.objects.get(pk=config.pk).token_encrypted
+    ]
 
 
 EXPECTED = ["hunter2-clone-password", "ghp_clonetoken0123456789", "ghp_statustoken9876543210"]
@@ -106,16 +108,21 @@ def test_a_secret_no_key_reads_stops_the_rotation_before_anything_is_written(sto
     assert f"repositories.Repository id {lost.pk} (credentials_encrypted)" in str(raised.value)
     assert "nothing was changed" in str(raised.value)
     assert ciphertexts(*stored) == before
-    assert rotate("--skip-unreadable").startswith("re-encrypted 3, already under the newest key 0, changed "
-                                                  "meanwhile 0, unreadable and left as they were 1")
+    assert rotate("--skip-unreadable").startswith(
+        "re-encrypted 3, already under the newest key 0, changed meanwhile 0, unreadable and left as they were 1"
+    )
     assert Repository.objects.get(pk=lost.pk).credentials_encrypted == lost.credentials_encrypted  # kept as is
     settings.ROCPORT_CREDENTIALS_KEYS = [STRANGER]
     assert Repository.objects.get(pk=lost.pk).credentials() == ("u", "written-under-a-key-now-gone")
 
 
 def test_every_encrypted_column_is_known_to_the_rotation():
-    columns = {(model._meta.label, field.name) for model in apps.get_models() for field in model._meta.get_fields()
-               if field.name.endswith("_encrypted")}
+    columns = {
+        (model._meta.label, field.name)
+        for model in apps.get_models()
+        for field in model._meta.get_fields()
+        if field.name.endswith("_encrypted")
+    }
     assert columns == set(crypto.ENCRYPTED_FIELDS)
 
 
@@ -151,8 +158,9 @@ def test_the_keys_can_come_from_a_file_one_per_line(monkeypatch, tmp_path):
 
 
 @pytest.mark.django_db
-def test_a_scan_whose_credentials_no_key_reads_fails_as_a_user_error_that_says_what_to_do(people, repo_factory,
-                                                                                        settings):
+def test_a_scan_whose_credentials_no_key_reads_fails_as_a_user_error_that_says_what_to_do(
+    people, repo_factory, settings
+):
     from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
 

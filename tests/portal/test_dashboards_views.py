@@ -35,37 +35,59 @@ CLEAN = "#include <cuda_runtime.h>\nint main() { float *d; cudaMalloc(&d, 4); cu
 CODEOWNERS = "*.cu @gpu-team\n/src/blas/ @blas-owners  # the later rule wins for these paths\n"
 
 
-def add_scan(repository, files: dict[str, tuple[str, str, str]], *, age_days: int = 0, status: str = "finished",
-             branch: str = "", tracking: dict | None = None) -> Scan:
+def add_scan(
+    repository,
+    files: dict[str, tuple[str, str, str]],
+    *,
+    age_days: int = 0,
+    status: str = "finished",
+    branch: str = "",
+    tracking: dict | None = None,
+) -> Scan:
     """A scan whose ScannedFiles carry the real translator's statistics, a summary written the way the
     pipeline's _summary writes it (open counts of the branch now, translation totals, parse modes), and the
     branch's rollup rebuilt as ingestion does.
     files: path -> (source, parse mode, error)."""
     branch = branch or repository.default_branch
     created = timezone.now() - timedelta(days=age_days)
-    scan = Scan.objects.create(repository=repository, branch=branch, status=status, commit_sha=f"{age_days:040d}",
-                               created=created, finished=created if status == "finished" else None)
+    scan = Scan.objects.create(
+        repository=repository,
+        branch=branch,
+        status=status,
+        commit_sha=f"{age_days:040d}",
+        created=created,
+        finished=created if status == "finished" else None,
+    )
     converted = unconverted = 0
     modes: dict[str, int] = {}
     for path, (source, mode, error) in files.items():
         stats = {"lines": source.count("\n")}
         if mode not in ("error", "text"):
             result = BuiltinTranslator().translate(path, source)
-            stats["translation"] = {"converted": result.stats.converted, "unconverted": result.stats.unconverted,
-                                    "changed_lines": 1}
+            stats["translation"] = {
+                "converted": result.stats.converted,
+                "unconverted": result.stats.unconverted,
+                "changed_lines": 1,
+            }
             converted += result.stats.converted
             unconverted += result.stats.unconverted
         modes[mode] = modes.get(mode, 0) + 1
-        ScannedFile.objects.create(scan=scan, path=path, blob_sha="b" * 40, language="cuda", parse_mode=mode,
-                                   error=error, stats=stats)
+        ScannedFile.objects.create(
+            scan=scan, path=path, blob_sha="b" * 40, language="cuda", parse_mode=mode, error=error, stats=stats
+        )
     if status == "finished":
         open_by_risk: dict[str, int] = {}
         for risk in Finding.objects.filter(repository=repository, branch=branch, state="open").values_list(
-                "risk", flat=True):
+            "risk", flat=True
+        ):
             open_by_risk[risk] = open_by_risk.get(risk, 0) + 1
-        scan.summary = {"tracking": tracking or {"new": 0, "fixed": 0, "reopened": 0}, "parse_modes": modes,
-                        "open_by_risk": open_by_risk, "files": len(files),
-                        "translation": {"converted": converted, "unconverted": unconverted}}
+        scan.summary = {
+            "tracking": tracking or {"new": 0, "fixed": 0, "reopened": 0},
+            "parse_modes": modes,
+            "open_by_risk": open_by_risk,
+            "files": len(files),
+            "translation": {"converted": converted, "unconverted": unconverted},
+        }
         scan.save(update_fields=["summary"])
         rollups.refresh_after_ingest(scan)  # as tracking.ingest leaves the branch: its rollup at this scan
     return scan
@@ -74,11 +96,25 @@ def add_scan(repository, files: dict[str, tuple[str, str, str]], *, age_days: in
 def add_findings(repository, scan, specs, branch: str = "") -> None:
     """specs: (path, rule, risk, severity, triage, state)."""
     Finding.objects.bulk_create(
-        Finding(repository=repository, branch=branch or repository.default_branch, path=path, rule=rule,
-                fingerprint=f"{repository.pk}-{i:030d}", name=f"name-{rule}", risk=risk, severity=severity,
-                severity_rank=SEVERITY_RANK[severity], line=i + 1, message=f"message {i}", first_seen=scan,
-                last_seen=scan, triage=triage, state=state)
-        for i, (path, rule, risk, severity, triage, state) in enumerate(specs))
+        Finding(
+            repository=repository,
+            branch=branch or repository.default_branch,
+            path=path,
+            rule=rule,
+            fingerprint=f"{repository.pk}-{i:030d}",
+            name=f"name-{rule}",
+            risk=risk,
+            severity=severity,
+            severity_rank=SEVERITY_RANK[severity],
+            line=i + 1,
+            message=f"message {i}",
+            first_seen=scan,
+            last_seen=scan,
+            triage=triage,
+            state=state,
+        )
+        for i, (path, rule, risk, severity, triage, state) in enumerate(specs)
+    )
 
 
 FINDINGS = [
@@ -92,26 +128,42 @@ FINDINGS = [
 
 @pytest.fixture
 def repository(people):
-    repository = Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git",
-                                           tracked_branches=["develop"], codeowners=CODEOWNERS)
+    repository = Repository.objects.create(
+        team=people.team,
+        name="kernels",
+        clone_url="https://example.com/k.git",
+        tracked_branches=["develop"],
+        codeowners=CODEOWNERS,
+    )
     old = add_scan(repository, {"src/k.cu": (KERNEL, "ast", ""), "src/old.cu": (KERNEL, "ast", "")}, age_days=9)
     add_findings(repository, old, FINDINGS)
     # as it was written then: the performance finding was fixed by the newer scan
     old.summary["open_by_risk"] = {"silent-wrong-result": 2, "build-break": 2, "performance": 1}
     old.save(update_fields=["summary"])
-    add_scan(repository, {"src/k.cu": (KERNEL, "ast", ""), "src/blas/gemm.cu": (KERNEL, "ast-stubbed", ""),
-                          "src/broken.cu": ("int x = ;\n", "tokens", "libclang: expected expression"),
-                          "src/huge.cu": ("", "error", "file larger than max_file_bytes"),
-                          "CMakeLists.txt": ("project(x CUDA)\n", "text", "")},
-             age_days=2, tracking={"new": 3, "fixed": 1, "reopened": 2})
+    add_scan(
+        repository,
+        {
+            "src/k.cu": (KERNEL, "ast", ""),
+            "src/blas/gemm.cu": (KERNEL, "ast-stubbed", ""),
+            "src/broken.cu": ("int x = ;\n", "tokens", "libclang: expected expression"),
+            "src/huge.cu": ("", "error", "file larger than max_file_bytes"),
+            "CMakeLists.txt": ("project(x CUDA)\n", "text", ""),
+        },
+        age_days=2,
+        tracking={"new": 3, "fixed": 1, "reopened": 2},
+    )
     return repository
 
 
 # --- access ----------------------------------------------------------------------------------------------------
 
+
 def urls(repository) -> list[str]:
-    return [reverse("dashboards:portfolio"), reverse("dashboards:repository", args=[repository.pk]),
-            reverse("dashboards:branches", args=[repository.pk])]
+    return [
+        reverse("dashboards:portfolio"),
+        reverse("dashboards:repository", args=[repository.pk]),
+        reverse("dashboards:branches", args=[repository.pk]),
+    ]
 
 
 @pytest.mark.django_db
@@ -132,8 +184,10 @@ def test_wrong_methods_get_405(people, repository):
 def test_another_team_and_unknown_ids_get_404(people, repository):
     charlie = client_for(people.charlie)
     assert charlie.get(reverse("dashboards:repository", args=[repository.pk])).status_code == 404
-    assert charlie.get(reverse("dashboards:branches", args=[repository.pk]),
-                       headers={"HX-Request": "true"}).status_code == 404
+    assert (
+        charlie.get(reverse("dashboards:branches", args=[repository.pk]), headers={"HX-Request": "true"}).status_code
+        == 404
+    )
     alice = client_for(people.alice)
     assert alice.get(reverse("dashboards:repository", args=[99999])).status_code == 404
     assert alice.get(reverse("dashboards:branches", args=[99999]), headers={"HX-Request": "true"}).status_code == 404
@@ -149,7 +203,7 @@ def test_every_member_reads_the_dashboard_and_engineers_get_the_scan_button(peop
     html = response.content.decode()
     scan_action = f'action="{reverse("repositories:scan", args=[repository.pk])}"'
     assert (scan_action in html) is can_scan
-    assert f'{reverse("findings:list")}?repository={repository.pk}' in html
+    assert f"{reverse('findings:list')}?repository={repository.pk}" in html
     assert reverse("repositories:settings", args=[repository.pk]) in html
     assert reverse("files:file", args=[repository.pk, "src/blas/gemm.cu"]) in html
     newest = Scan.objects.filter(repository=repository, status="finished").order_by("-created").first()
@@ -180,6 +234,7 @@ def test_the_portfolio_follows_the_team_switcher(people, repository):
 
 # --- the portfolio -----------------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_the_portfolio_shows_progress_open_findings_and_the_newest_scan_of_the_default_branch(people, repository):
     # a newer failed scan does not replace the figures, but it is the newest scan shown; another branch is ignored
@@ -193,7 +248,7 @@ def test_the_portfolio_shows_progress_open_findings_and_the_newest_scan_of_the_d
     assert row.unparsed == 2
     html = client_for(people.vera).get(reverse("dashboards:portfolio")).content.decode()
     assert '<progress class="progress" max="100" value="85"' in html  # 12 / 14, floored
-    assert f'{reverse("findings:list")}?repository={repository.pk}&amp;risk=silent-wrong-result' in html
+    assert f"{reverse('findings:list')}?repository={repository.pk}&amp;risk=silent-wrong-result" in html
     assert reverse("scans:detail", args=[failed.pk]) in html and "status-failed" in html
 
 
@@ -254,6 +309,7 @@ def test_an_empty_team_gets_a_register_link_for_managers_only(people):
 
 # --- the repository dashboard ----------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_the_dashboard_shows_progress_tracking_and_the_breakdown_by_rule_and_risk(people, repository):
     response = client_for(people.vera).get(reverse("dashboards:repository", args=[repository.pk]))
@@ -265,7 +321,7 @@ def test_the_dashboard_shows_progress_tracking_and_the_breakdown_by_rule_and_ris
     assert re.search(r"<strong>3</strong> new", html) and re.search(r"<strong>2</strong> reopened", html)
     by_rule = {row["rule"]: row["n"] for row in response.context["found"].by_rule}
     assert by_rule == {"ROC101": 2, "ROC150": 2}
-    assert f'{reverse("findings:list")}?repository={repository.pk}&amp;rule=ROC101' in html
+    assert f"{reverse('findings:list')}?repository={repository.pk}&amp;rule=ROC101" in html
 
 
 @pytest.mark.django_db
@@ -275,10 +331,13 @@ def test_the_charts_are_svg_with_titles_patterns_and_a_table_to_read_instead(peo
     assert 'aria-labelledby="burndown-title burndown-desc"' in html
     assert '<pattern id="pat-silent-wrong-result"' in html and 'fill="url(#pat-silent-wrong-result)"' in html
     assert "<details>" in html and "The trend as a table" in html
-    table = html[html.index("The trend as a table"):]
+    table = html[html.index("The trend as a table") :]
     # oldest scan first: its open counts were written when every finding was open (2 silent, 2 build, 1 perf)
-    assert re.search(r"<td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">2</td>"
-                     r"<td class=\"num\">1</td><td class=\"num\">0</td><td class=\"num\">5</td>", table)
+    assert re.search(
+        r"<td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">2</td>"
+        r"<td class=\"num\">1</td><td class=\"num\">0</td><td class=\"num\">5</td>",
+        table,
+    )
 
 
 @pytest.mark.django_db
@@ -315,8 +374,13 @@ def test_owners_come_from_codeowners_and_link_to_the_filtered_findings_list(peop
 def test_parse_health_lists_the_files_read_as_tokens_or_failed_with_their_error(people, repository):
     response = client_for(people.vera).get(reverse("dashboards:repository", args=[repository.pk]))
     health = response.context["health"]
-    assert dict((m, n) for m, _l, n in health["modes"]) == {"ast": 1, "ast-stubbed": 1, "text": 1, "tokens": 1,
-                                                              "error": 1}
+    assert dict((m, n) for m, _l, n in health["modes"]) == {
+        "ast": 1,
+        "ast-stubbed": 1,
+        "text": 1,
+        "tokens": 1,
+        "error": 1,
+    }
     html = response.content.decode()
     assert "libclang: expected expression" in html and "file larger than max_file_bytes" in html
     assert "2 files were not parsed" in html
@@ -361,6 +425,7 @@ def test_the_scan_button_needs_a_csrf_token(people, repository):
 
 # --- cost ------------------------------------------------------------------------------------------------------
 
+
 def count_queries(client, url) -> int:
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200
@@ -378,9 +443,22 @@ def test_the_query_count_does_not_grow_with_repositories_scans_or_findings(peopl
         add_scan(other, {"a.cu": (KERNEL, "ast", "")})
         add_scan(other, {"a.cu": (KERNEL, "ast", "")}, status="failed")
     scan = add_scan(repository, {f"src/m{i}.cu": (CLEAN, "tokens", "bad") for i in range(5)})
-    add_findings(repository, scan, [(f"src/m{i % 9}.cu", f"ROC1{i % 30:02d}", metrics.RISKS[i % 5][0],
-                                     ("critical", "high", "medium", "low")[i % 4], "untriaged", "open")
-                                    for i in range(300)], branch="main")
+    add_findings(
+        repository,
+        scan,
+        [
+            (
+                f"src/m{i % 9}.cu",
+                f"ROC1{i % 30:02d}",
+                metrics.RISKS[i % 5][0],
+                ("critical", "high", "medium", "low")[i % 4],
+                "untriaged",
+                "open",
+            )
+            for i in range(300)
+        ],
+        branch="main",
+    )
     for _ in range(3):
         add_scan(repository, {"src/k.cu": (KERNEL, "ast", "")})
     assert count_queries(vera, reverse("dashboards:portfolio")) == portfolio_before
@@ -389,6 +467,7 @@ def test_the_query_count_does_not_grow_with_repositories_scans_or_findings(peopl
 
 
 # --- the pieces ------------------------------------------------------------------------------------------------
+
 
 def test_the_owner_matcher_agrees_with_codeowners_last_match_wins():
     rules = ownership.parse("* @all\n*.cu @cuda\n/src/ @src\nsrc/blas/*.cu @blas\ndocs/ @docs\n")
@@ -400,8 +479,9 @@ def test_the_owner_matcher_agrees_with_codeowners_last_match_wins():
 def test_chart_geometry_stays_inside_the_plot_and_ticks_are_round():
     assert charts.nice_ticks(87) == [0, 25, 50, 75, 100] or charts.nice_ticks(87)[-1] >= 87
     assert charts.nice_ticks(0) == [0, 1]
-    chart = charts.stacked_columns([("a", {"x": 3, "y": 1}), ("b", {"x": 0, "y": 0}), ("c", {"y": 7})],
-                                   [("x", "X"), ("y", "Y")])
+    chart = charts.stacked_columns(
+        [("a", {"x": 3, "y": 1}), ("b", {"x": 0, "y": 0}), ("c", {"y": 7})], [("x", "X"), ("y", "Y")]
+    )
     tops = [s.y for c in chart.columns for s in c.segments]
     assert min(tops) >= charts.TOP and all(c.x + c.width <= charts.WIDTH - charts.RIGHT for c in chart.columns)
     assert [key for key, _d in chart.paths] == ["x", "y"]
@@ -415,11 +495,13 @@ def test_chart_geometry_stays_inside_the_plot_and_ticks_are_round():
 
 def test_the_effort_weights_rank_silent_wrong_results_above_deprecations():
     assert effort.weight("high", "silent-wrong-result") > effort.weight("high", "deprecation")
-    assert effort.repository_hours([("build-break", "medium", 2)], 4, {"tokens": 1, "ast": 9}) == \
-        pytest.approx(2 * 2 + 4 * effort.UNCONVERTED_HOURS + effort.PARSE_PENALTY["tokens"])
+    assert effort.repository_hours([("build-break", "medium", 2)], 4, {"tokens": 1, "ast": 9}) == pytest.approx(
+        2 * 2 + 4 * effort.UNCONVERTED_HOURS + effort.PARSE_PENALTY["tokens"]
+    )
 
 
 # --- the real pipeline ----------------------------------------------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_a_dashboard_built_by_the_real_scan_pipeline(people, repo_factory):

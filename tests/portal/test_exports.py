@@ -28,7 +28,6 @@ from tests.portal.uploads_data import bearer, file, finding, post, report, token
 SCHEMA = json.loads((Path(__file__).parents[1] / "scanner" / "schemas" / "sarif-schema-2.1.0.json").read_text())
 
 
-
 def url(scan: Scan | int, kind: str) -> str:
     return reverse("scans:export", args=[getattr(scan, "pk", scan), kind])
 
@@ -40,8 +39,9 @@ def body(response) -> str:
 
 def uploaded(people, repository, *files, commit: str = "1" * 40) -> Scan:
     """A scan ingested through the upload path (the same tracking as a worker's scan, without libclang)."""
-    response = post(bearer(token(people.bob)), repository, report(*files, tree=[f["path"] for f in files]),
-                    commit=commit)
+    response = post(
+        bearer(token(people.bob)), repository, report(*files, tree=[f["path"] for f in files]), commit=commit
+    )
     assert response.status_code == 201, response.content
     return Scan.objects.get(pk=response.json()["scan"])
 
@@ -53,13 +53,21 @@ def repository(people) -> Repository:
 
 @pytest.mark.django_db
 def test_sarif_validates_and_carries_fingerprints_rule_help_and_suppressions(people, repository):
-    scan = uploaded(people, repository, file("src/k.cu", finding(line=3), finding(line=9),
-                                             finding(line=12, suppressed=True, suppression_reason="checked")),
-                    file("CMakeLists.txt", finding("ROC201", line=2, text="find_package(CUDA)"), language="cmake",
-                         mode="text"))
+    scan = uploaded(
+        people,
+        repository,
+        file(
+            "src/k.cu",
+            finding(line=3),
+            finding(line=9),
+            finding(line=12, suppressed=True, suppression_reason="checked"),
+        ),
+        file("CMakeLists.txt", finding("ROC201", line=2, text="find_package(CUDA)"), language="cmake", mode="text"),
+    )
     dismissed = Finding.objects.get(line=9)
-    do_triage_findings(Finding.objects.filter(pk=dismissed.pk), "false_positive", "lane is warpSize-strided",
-                       acting_user=people.bob)
+    do_triage_findings(
+        Finding.objects.filter(pk=dismissed.pk), "false_positive", "lane is warpSize-strided", acting_user=people.bob
+    )
     sarif = json.loads(body(client_for(people.vera).get(url(scan, "sarif"))))
 
     jsonschema.Draft4Validator(SCHEMA).validate(sarif)
@@ -69,22 +77,31 @@ def test_sarif_validates_and_carries_fingerprints_rule_help_and_suppressions(peo
     assert "Why it breaks on ROCm" in roc101["help"]["text"] and roc101["help"]["markdown"]
     assert roc101["fullDescription"]["text"] and roc101["shortDescription"]["text"]
     assert roc101["helpUri"] == "http://testserver" + reverse("catalogue:rule", args=["ROC101"])
-    results = {(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-                r["locations"][0]["physicalLocation"]["region"]["startLine"]): r for r in run["results"]}
+    results = {
+        (
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        ): r
+        for r in run["results"]
+    }
     assert set(results) == {("src/k.cu", 3), ("src/k.cu", 9), ("src/k.cu", 12), ("CMakeLists.txt", 2)}
     for (path, line), result in results.items():
         row = Finding.objects.get(path=path, line=line)
-        assert result["partialFingerprints"] == {"rocportContentHash/v1": row.fingerprint,
-                                                 "rocportIdentity/v1": f"{row.fingerprint}:{row.occurrence}"}
+        assert result["partialFingerprints"] == {
+            "rocportContentHash/v1": row.fingerprint,
+            "rocportIdentity/v1": f"{row.fingerprint}:{row.occurrence}",
+        }
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == row.rule
         assert result["level"] == "error"  # severity high
         assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "SRCROOT"
     assert results[("src/k.cu", 9)]["suppressions"] == [
-        {"kind": "external", "status": "accepted", "justification": "lane is warpSize-strided"}]
+        {"kind": "external", "status": "accepted", "justification": "lane is warpSize-strided"}
+    ]
     assert results[("src/k.cu", 12)]["suppressions"] == [{"kind": "inSource"}]
     assert "suppressions" not in results[("src/k.cu", 3)]
-    assert run["versionControlProvenance"] == [{"repositoryUri": "https://example.com/gpu/kernels.git",
-                                                "revisionId": "1" * 40, "branch": "main"}]
+    assert run["versionControlProvenance"] == [
+        {"repositoryUri": "https://example.com/gpu/kernels.git", "revisionId": "1" * 40, "branch": "main"}
+    ]
 
 
 @pytest.mark.django_db
@@ -95,8 +112,10 @@ def test_an_older_scans_export_shows_the_findings_as_that_scan_left_them(people,
 
     def lines(scan, kind="sarif", **query):
         if kind == "sarif":
-            return sorted(r["locations"][0]["physicalLocation"]["region"]["startLine"]
-                          for r in json.loads(body(client_for(people.bob).get(url(scan, kind))))["runs"][0]["results"])
+            return sorted(
+                r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                for r in json.loads(body(client_for(people.bob).get(url(scan, kind))))["runs"][0]["results"]
+            )
         rows = csv.DictReader(io.StringIO(body(client_for(people.bob).get(url(scan, kind), query))))
         return sorted((int(r["line"]), r["state"]) for r in rows)
 
@@ -109,18 +128,33 @@ def test_an_older_scans_export_shows_the_findings_as_that_scan_left_them(people,
 
 @pytest.mark.django_db
 def test_csv_and_json_follow_the_findings_list_filters(people, repository):
-    scan = uploaded(people, repository,
-                    file("src/a.cu", finding(line=1), finding("ROC120", line=2, severity="medium"),
-                         finding(line=3, risk="performance")),
-                    file("tools/b.cu", finding(line=4), finding("ROC120", line=5)))
+    scan = uploaded(
+        people,
+        repository,
+        file(
+            "src/a.cu",
+            finding(line=1),
+            finding("ROC120", line=2, severity="medium"),
+            finding(line=3, risk="performance"),
+        ),
+        file("tools/b.cu", finding(line=4), finding("ROC120", line=5)),
+    )
     do_triage_findings(Finding.objects.filter(line__in=(1, 4)), "confirmed", "", acting_user=people.bob)
     client = client_for(people.bob)
-    cases = [{"rule": "ROC120"}, {"severity": "medium"}, {"path": "tools/"}, {"triage": "confirmed"},
-             {"risk": "performance"}, {"path": "src/", "sort": "path"}, {}]
+    cases = [
+        {"rule": "ROC120"},
+        {"severity": "medium"},
+        {"path": "tools/"},
+        {"triage": "confirmed"},
+        {"risk": "performance"},
+        {"path": "src/", "sort": "path"},
+        {},
+    ]
     for query in cases:
         filters = queries.Filters.from_query(query)
-        expected = [f.pk for f in queries.ordered(queries.filtered([people.team.pk], filters, people.bob),
-                                                  filters.sort)]
+        expected = [
+            f.pk for f in queries.ordered(queries.filtered([people.team.pk], filters, people.bob), filters.sort)
+        ]
         rows = list(csv.DictReader(io.StringIO(body(client.get(url(scan, "csv"), query)))))
         assert [int(r["id"]) for r in rows] == expected, query
         data = json.loads(body(client.get(url(scan, "json"), query)))
@@ -131,9 +165,15 @@ def test_csv_and_json_follow_the_findings_list_filters(people, repository):
 
 @pytest.mark.django_db
 def test_csv_cells_that_a_spreadsheet_would_run_are_quoted(people, repository):
-    hostile = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1+2", "-arch=sm_80", "@SUM(A1:A2)", "\tTAB"]
-    scan = uploaded(people, repository, file("src/k.cu", *[
-        finding(line=i + 1, text=f"code {i}", message=text, snippet=text) for i, text in enumerate(hostile)]))
+    hostile = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-arch=sm_80", "@SUM(A1:A2)", "\tTAB"]
+    scan = uploaded(
+        people,
+        repository,
+        file(
+            "src/k.cu",
+            *[finding(line=i + 1, text=f"code {i}", message=text, snippet=text) for i, text in enumerate(hostile)],
+        ),
+    )
     rows = list(csv.DictReader(io.StringIO(body(client_for(people.bob).get(url(scan, "csv"), {"sort": "path"})))))
     assert [r["message"] for r in rows] == ["'" + text for text in hostile]
     assert [r["snippet"] for r in rows] == ["'" + text for text in hostile]
@@ -144,17 +184,36 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_quoted(people, repository):
 def test_downloads_stream_in_keyset_chunks(people, repository):
     scan = Scan.objects.create(repository=repository, branch="main", status="finished", commit_sha="a" * 40)
     count = exports.CHUNK * 2 + 17
-    Finding.objects.bulk_create([
-        Finding(repository=repository, branch="main", path=f"src/f{i % 9}.cu", rule="ROC101", fingerprint=f"{i:032x}",
-                name="rule", risk="performance", severity="low", severity_rank=SEVERITY_RANK["low"], line=i + 1,
-                message=f"m{i}", first_seen=scan, last_seen=scan) for i in range(count)])
+    Finding.objects.bulk_create(
+        [
+            Finding(
+                repository=repository,
+                branch="main",
+                path=f"src/f{i % 9}.cu",
+                rule="ROC101",
+                fingerprint=f"{i:032x}",
+                name="rule",
+                risk="performance",
+                severity="low",
+                severity_rank=SEVERITY_RANK["low"],
+                line=i + 1,
+                message=f"m{i}",
+                first_seen=scan,
+                last_seen=scan,
+            )
+            for i in range(count)
+        ]
+    )
     for kind in ("csv", "json", "sarif"):
         response = client_for(people.bob).get(url(scan, kind))
         assert isinstance(response, StreamingHttpResponse)
         with CaptureQueriesContext(connection) as queried:
             parts = list(response.streaming_content)
-        chunk_queries = [q["sql"] for q in queried.captured_queries
-                         if 'FROM "findings_finding"' in q["sql"] and f"LIMIT {exports.CHUNK}" in q["sql"]]
+        chunk_queries = [
+            q["sql"]
+            for q in queried.captured_queries
+            if 'FROM "findings_finding"' in q["sql"] and f"LIMIT {exports.CHUNK}" in q["sql"]
+        ]
         assert len(chunk_queries) == 3, kind  # 1000 + 1000 + 17 rows: one keyset query each
         # The newest scan's open findings are the current open ones: no per-row look into the events.
         assert not any("findings_findingevent" in sql for sql in chunk_queries), kind
@@ -165,8 +224,10 @@ def test_downloads_stream_in_keyset_chunks(people, repository):
         elif kind == "json":
             ids = [f["id"] for f in json.loads(text)["findings"]]
         else:
-            ids = [int(r["properties"]["findingUri"].rstrip("/").rsplit("/", 1)[1])
-                   for r in json.loads(text)["runs"][0]["results"]]
+            ids = [
+                int(r["properties"]["findingUri"].rstrip("/").rsplit("/", 1)[1])
+                for r in json.loads(text)["runs"][0]["results"]
+            ]
         assert len(ids) == count and len(set(ids)) == count, kind
 
 
@@ -200,8 +261,9 @@ def test_an_unfinished_scan_has_nothing_to_download(people, repository):
 
 @pytest.mark.django_db
 def test_the_download_name_is_a_safe_file_name(people):
-    repository = Repository.objects.create(team=people.team, name='evil"; name=..\\..\\x\r\n.sh ü',
-                                           clone_url="https://example.com/gpu/evil.git")
+    repository = Repository.objects.create(
+        team=people.team, name='evil"; name=..\\..\\x\r\n.sh ü', clone_url="https://example.com/gpu/evil.git"
+    )
     scan = uploaded(people, repository, file("src/k.cu", finding()))
     disposition = client_for(people.bob).get(url(scan, "csv"))["Content-Disposition"]
     assert disposition == f'attachment; filename="rocport-evil-name-..-..-x-.sh-scan-{scan.pk}.csv"'
@@ -214,5 +276,7 @@ def test_the_scan_page_links_to_the_downloads(people, repository):
     for kind in ("sarif", "csv", "json"):
         assert f'href="{url(scan, kind)}"' in page
     unfinished = Scan.objects.create(repository=repository, branch="main", status="queued")
-    assert url(unfinished, "csv") not in client_for(people.vera).get(
-        reverse("scans:detail", args=[unfinished.pk])).content.decode()
+    assert (
+        url(unfinished, "csv")
+        not in client_for(people.vera).get(reverse("scans:detail", args=[unfinished.pk])).content.decode()
+    )

@@ -35,30 +35,67 @@ int main() {
 PATH = "src/k.cu"
 
 
-
 def add_scan(repository, files: dict[str, str], status: str = "finished", sha: str = "1") -> Scan:
     """A scan with ScannedFiles and BlobResults built by the real translator, as the pipeline stores them."""
-    scan = Scan.objects.create(repository=repository, branch="main", status=status, commit_sha="c" * 40,
-                               finished=timezone.now() if status == "finished" else None)
+    scan = Scan.objects.create(
+        repository=repository,
+        branch="main",
+        status=status,
+        commit_sha="c" * 40,
+        finished=timezone.now() if status == "finished" else None,
+    )
     for path, text in files.items():
         blob = f"{sha}{abs(hash(text)) % 10**12:012d}".ljust(40, "0")[:40]
         result = BuiltinTranslator().translate(path, text)
         translation = result.to_dict()
-        BlobResult.objects.get_or_create(blob_sha=blob, cache_key="k", defaults={
-            "result": {"language": "cuda", "parse": {"mode": "ast-stubbed", "stubbed_headers": ["thrust/sort.h"],
-                                                     "error_count": 1, "first_errors": ["unknown type 'Foo'"],
-                                                     "fallback_reason": ""}, "findings": [], "error": ""},
-            "translation": translation, "source": text, "translated": result.text})
-        ScannedFile.objects.create(scan=scan, path=path, blob_sha=blob, language="cuda", parse_mode="ast-stubbed",
-                                   stats={"translation": {"converted": result.stats.converted}})
+        BlobResult.objects.get_or_create(
+            blob_sha=blob,
+            cache_key="k",
+            defaults={
+                "result": {
+                    "language": "cuda",
+                    "parse": {
+                        "mode": "ast-stubbed",
+                        "stubbed_headers": ["thrust/sort.h"],
+                        "error_count": 1,
+                        "first_errors": ["unknown type 'Foo'"],
+                        "fallback_reason": "",
+                    },
+                    "findings": [],
+                    "error": "",
+                },
+                "translation": translation,
+                "source": text,
+                "translated": result.text,
+            },
+        )
+        ScannedFile.objects.create(
+            scan=scan,
+            path=path,
+            blob_sha=blob,
+            language="cuda",
+            parse_mode="ast-stubbed",
+            stats={"translation": {"converted": result.stats.converted}},
+        )
     return scan
 
 
 def add_finding(repository, scan, line: int = 3, path: str = PATH, rule: str = "ROC101", n: int = 0) -> Finding:
-    return Finding.objects.create(repository=repository, branch="main", path=path, rule=rule, fingerprint=f"{n:032d}",
-                                  name="warp-size-lane-arithmetic", risk="silent-wrong-result", severity="high",
-                                  severity_rank=SEVERITY_RANK["high"], line=line, message=f"assumes 32 lanes {n}",
-                                  first_seen=scan, last_seen=scan)
+    return Finding.objects.create(
+        repository=repository,
+        branch="main",
+        path=path,
+        rule=rule,
+        fingerprint=f"{n:032d}",
+        name="warp-size-lane-arithmetic",
+        risk="silent-wrong-result",
+        severity="high",
+        severity_rank=SEVERITY_RANK["high"],
+        line=line,
+        message=f"assumes 32 lanes {n}",
+        first_seen=scan,
+        last_seen=scan,
+    )
 
 
 @pytest.fixture
@@ -88,10 +125,14 @@ def review_form(state: str, path=PATH) -> dict:
 
 # -- access -----------------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_every_view_needs_a_login(repository, scanned):
-    for response in (Client().get(file_url(repository)), Client().post(review_url(repository), {"state": "ok"}),
-                     Client().get(reverse("files:patch", args=[repository.pk]))):
+    for response in (
+        Client().get(file_url(repository)),
+        Client().post(review_url(repository), {"state": "ok"}),
+        Client().get(reverse("files:patch", args=[repository.pk])),
+    ):
         assert response.status_code == 302 and reverse("login") in response["Location"]
 
 
@@ -119,6 +160,7 @@ def test_wrong_methods_get_405(people, repository, scanned):
 
 # -- the file page ----------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("who", ["vera", "bob", "alice"])
 def test_members_see_the_highlighted_source_with_findings_at_their_lines(people, repository, scanned, who):
@@ -142,8 +184,7 @@ def test_the_source_is_escaped_never_trusted(people, repository, scanned):
 
 
 @pytest.mark.django_db
-def test_the_translation_is_side_by_side_with_converted_and_unconverted_references_marked(people, repository,
-                                                                                         scanned):
+def test_the_translation_is_side_by_side_with_converted_and_unconverted_references_marked(people, repository, scanned):
     response = client_for(people.vera).get(file_url(repository))
     html = response.content.decode()
     assert "Translated by builtin" in html
@@ -190,6 +231,7 @@ def test_the_file_page_costs_the_same_queries_with_many_findings(people, reposit
 
 # -- the review -------------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_engineers_review_with_htmx_and_get_the_widget_back(people, repository, scanned):
     response = client_for(people.bob).post(review_url(repository), review_form("ok"), headers={"HX-Request": "true"})
@@ -225,8 +267,7 @@ def test_a_review_of_a_version_that_is_no_longer_current_is_refused(people, repo
     add_scan(repository, {PATH: SOURCE + "// changed\n"}, sha="2")
     response = client_for(people.bob).post(review_url(repository), form, headers={"HX-Request": "true"})
     assert b"changed since you opened the page" in response.content
-    bad = client_for(people.bob).post(review_url(repository), dict(form, state="bogus"),
-                                      headers={"HX-Request": "true"})
+    bad = client_for(people.bob).post(review_url(repository), dict(form, state="bogus"), headers={"HX-Request": "true"})
     assert b"Unknown review state" in bad.content
     assert not TranslationReview.objects.exists()
 
@@ -253,8 +294,10 @@ def test_the_review_form_needs_a_csrf_token(people, repository, scanned):
 
 # -- the patch, for real ----------------------------------------------------------------------------------
 
-KERNEL = "#include <cuda_runtime.h>\n__global__ void k(float *x) {{ x[threadIdx.x] = {n}; }}\n" \
-         "void run(float *d) {{\n  cudaMalloc(&d, 4);\n  k<<<1, 64>>>(d);\n  cudaDeviceSynchronize();\n}}\n"
+KERNEL = (
+    "#include <cuda_runtime.h>\n__global__ void k(float *x) {{ x[threadIdx.x] = {n}; }}\n"
+    "void run(float *d) {{\n  cudaMalloc(&d, 4);\n  k<<<1, 64>>>(d);\n  cudaDeviceSynchronize();\n}}\n"
+)
 
 
 def git(cwd, *args) -> subprocess.CompletedProcess:
@@ -266,18 +309,27 @@ def test_the_patch_of_reviewed_translations_applies_to_the_scanned_commit(people
     from tests.portal.test_scan_tracking import register, scan
 
     repo = repo_factory()
-    files = {"src/a.cu": KERNEL.format(n=1), "src/b.cu": KERNEL.format(n=2).rstrip("\n"),  # no final newline
-             "include/dir with space/c.cuh": "#pragma once\n#include <cuda_runtime.h>\ncudaStream_t s;\n",
-             "src/d.cu": KERNEL.format(n=4), "src/e.cpp": "int plain() { return 0; }\n",
-             "src/crlf.cu": KERNEL.format(n=5).replace("\n", "\r\n")}
+    files = {
+        "src/a.cu": KERNEL.format(n=1),
+        "src/b.cu": KERNEL.format(n=2).rstrip("\n"),  # no final newline
+        "include/dir with space/c.cuh": "#pragma once\n#include <cuda_runtime.h>\ncudaStream_t s;\n",
+        "src/d.cu": KERNEL.format(n=4),
+        "src/e.cpp": "int plain() { return 0; }\n",
+        "src/crlf.cu": KERNEL.format(n=5).replace("\n", "\r\n"),
+    }
     for rel, text in files.items():
         repo.write(rel, text)
     commit = repo.commit("kernels")
     row = register(people, repo)
     first = scan(row, commit)
     bob = client_for(people.bob)
-    for path, state in (("src/a.cu", "ok"), ("src/b.cu", "done"), ("include/dir with space/c.cuh", "ok"),
-                        ("src/d.cu", "needs_work"), ("src/crlf.cu", "ok")):
+    for path, state in (
+        ("src/a.cu", "ok"),
+        ("src/b.cu", "done"),
+        ("include/dir with space/c.cuh", "ok"),
+        ("src/d.cu", "needs_work"),
+        ("src/crlf.cu", "ok"),
+    ):
         assert bob.post(review_url(row, path), review_form(state, path)).status_code == 302
     response = client_for(people.vera).get(reverse("files:patch", args=[row.pk]))
     assert response.status_code == 200 and response["Content-Type"].startswith("text/x-diff")
@@ -291,8 +343,10 @@ def test_the_patch_of_reviewed_translations_applies_to_the_scanned_commit(people
     check = git(checkout, "apply", "--check", str(patch))
     assert check.returncode == 0, check.stderr
     assert git(checkout, "apply", str(patch)).returncode == 0
-    translated = {f.path: BlobResult.objects.filter(blob_sha=f.blob_sha).latest("id").translated
-                  for f in ScannedFile.objects.filter(scan=first)}
+    translated = {
+        f.path: BlobResult.objects.filter(blob_sha=f.blob_sha).latest("id").translated
+        for f in ScannedFile.objects.filter(scan=first)
+    }
     for path in ("src/a.cu", "src/b.cu", "include/dir with space/c.cuh"):
         assert (checkout / path).read_text() == translated[path] != files[path], path
     assert "hipMalloc" in (checkout / "src/a.cu").read_text()
@@ -302,8 +356,9 @@ def test_the_patch_of_reviewed_translations_applies_to_the_scanned_commit(people
     # text: the patch leaves it out and says so rather than ship a hunk that cannot apply. Once sources are
     # stored byte for byte, it is patched like the others.
     crlf = (checkout / "src/crlf.cu").read_bytes().decode()
-    assert ("left out, stored source not exact: src/crlf.cu" in response.content.decode()
-            and crlf == files["src/crlf.cu"]) or crlf == translated["src/crlf.cu"]
+    assert (
+        "left out, stored source not exact: src/crlf.cu" in response.content.decode() and crlf == files["src/crlf.cu"]
+    ) or crlf == translated["src/crlf.cu"]
 
     # A push changes a.cu: its review no longer applies, so the next patch leaves it out.
     second = scan(row, repo.commit("change a", **{"src__a.cu": KERNEL.format(n=9)}))

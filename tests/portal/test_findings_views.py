@@ -54,8 +54,9 @@ def test_engineers_triage_one_finding_and_the_htmx_row_is_returned(people):
     url = reverse("findings:triage", args=[finding.pk])
     assert client_for(people.vera).post(url, {"decision": "confirmed"}).status_code == 403
     assert client_for(people.bob).get(url).status_code == 405
-    response = client_for(people.bob).post(url, {"decision": "confirmed", "context": "row"},
-                                           headers={"HX-Request": "true"})
+    response = client_for(people.bob).post(
+        url, {"decision": "confirmed", "context": "row"}, headers={"HX-Request": "true"}
+    )
     assert response.status_code == 200 and f'id="finding-{finding.pk}"'.encode() in response.content
     finding.refresh_from_db()
     assert finding.triage == "confirmed"
@@ -67,8 +68,9 @@ def test_engineers_triage_one_finding_and_the_htmx_row_is_returned(people):
 def test_hiding_a_finding_needs_a_reason(people):
     make_findings(people.team, 1)
     finding = Finding.objects.get()
-    response = client_for(people.bob).post(reverse("findings:triage", args=[finding.pk]),
-                                           {"decision": "false_positive"}, headers={"HX-Request": "true"})
+    response = client_for(people.bob).post(
+        reverse("findings:triage", args=[finding.pk]), {"decision": "false_positive"}, headers={"HX-Request": "true"}
+    )
     assert b"Say why" in response.content
     finding.refresh_from_db()
     assert finding.triage == "untriaged"
@@ -81,11 +83,14 @@ def test_bulk_triage_of_a_selection_and_of_everything_matching_the_filter(people
     client = client_for(people.bob)
     client.post(reverse("findings:bulk"), {"ids": ids, "decision": "confirmed", "scope": "selected"})
     assert set(Finding.objects.filter(triage="confirmed").values_list("pk", flat=True)) == set(ids)
-    client.post(reverse("findings:bulk"), {"severity": "low", "decision": "accepted_risk", "reason": "legacy",
-                                           "scope": "all"})
+    client.post(
+        reverse("findings:bulk"), {"severity": "low", "decision": "accepted_risk", "reason": "legacy", "scope": "all"}
+    )
     assert Finding.objects.filter(triage="accepted_risk").count() == Finding.objects.filter(severity="low").count()
-    assert client_for(people.vera).post(reverse("findings:bulk"), {"decision": "confirmed", "scope": "all"}) \
-        .status_code == 403
+    assert (
+        client_for(people.vera).post(reverse("findings:bulk"), {"decision": "confirmed", "scope": "all"}).status_code
+        == 403
+    )
 
 
 @pytest.mark.django_db
@@ -97,8 +102,9 @@ def test_the_finding_page_shows_history_and_takes_comments_and_assignment(people
     client.post(reverse("findings:assign", args=[finding.pk]), {"assignee": people.alice.pk})
     page = client.get(reverse("findings:detail", args=[finding.pk]))
     assert page.status_code == 200 and b"looks real" in page.content and b"alice" in page.content
-    assert client.post(reverse("findings:assign", args=[finding.pk]),
-                       {"assignee": people.charlie.pk}).status_code == 403
+    assert (
+        client.post(reverse("findings:assign", args=[finding.pk]), {"assignee": people.charlie.pk}).status_code == 403
+    )
     viewer = client_for(people.vera).get(reverse("findings:detail", args=[finding.pk]))
     assert viewer.status_code == 200 and b'name="decision"' not in viewer.content
 

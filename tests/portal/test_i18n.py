@@ -20,8 +20,9 @@ needs_gettext = needs("msgfmt")
 @needs_gettext
 def test_every_message_is_translated_and_none_is_fuzzy():
     for flag in ("--untranslated", "--only-fuzzy"):
-        out = subprocess.run(["msgattrib", flag, "--no-obsolete", str(PO)], capture_output=True, text=True,
-                             check=True).stdout
+        out = subprocess.run(
+            ["msgattrib", flag, "--no-obsolete", str(PO)], capture_output=True, text=True, check=True
+        ).stdout
         entries = [line for line in out.splitlines() if line.startswith("msgid ") and line != 'msgid ""']
         assert entries == [], f"{flag}: {entries[:5]} (fill them in {PO.relative_to(ROOT)})"
 

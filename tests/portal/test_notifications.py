@@ -39,8 +39,14 @@ def team_setup(people):
     """Alice (manager) has an address; Bob (engineer) has one too but is not a manager."""
     get_user_model().objects.filter(pk=people.alice.pk).update(email="alice@example.test")
     get_user_model().objects.filter(pk=people.bob.pk).update(email="bob@example.test")
-    do_save_notification_setting(people.team, enabled=True, all_managers=True, recipients=["gpu-leads@example.test"],
-                                 threshold="high", acting_user=people.alice)
+    do_save_notification_setting(
+        people.team,
+        enabled=True,
+        all_managers=True,
+        recipients=["gpu-leads@example.test"],
+        threshold="high",
+        acting_user=people.alice,
+    )
     return people
 
 
@@ -59,7 +65,8 @@ def register(people, repo) -> Repository:
 
 @pytest.mark.django_db
 def test_a_scan_with_new_high_findings_sends_one_email_to_each_recipient(
-        team_setup, repo_factory, eager, django_capture_on_commit_callbacks):
+    team_setup, repo_factory, eager, django_capture_on_commit_callbacks
+):
     repo = repo_factory()
     row = register(team_setup, repo)
     files = {f"src__k{i}.cu": KERNEL.format(name=f"k{i}") for i in range(12)}
@@ -71,8 +78,14 @@ def test_a_scan_with_new_high_findings_sends_one_email_to_each_recipient(
     message = mail.outbox[0]
     assert message.subject == "[ROCport] kernels (main): 12 new high+ findings"
     body = message.body
-    for text in ("Repository: kernels", "Branch: main", f"Commit: {commit}", f"{BASE}/scans/{scan.pk}/",
-                 "[high] ROC101 src/k0.cu:2", f"{BASE}/notifications/{team_setup.team.pk}/"):
+    for text in (
+        "Repository: kernels",
+        "Branch: main",
+        f"Commit: {commit}",
+        f"{BASE}/scans/{scan.pk}/",
+        "[high] ROC101 src/k0.cu:2",
+        f"{BASE}/notifications/{team_setup.team.pk}/",
+    ):
         assert text in body, text
     assert body.count("ROC101") == 10 and "… and 2 more" in body  # the top ten, then the link
     assert "ROC231" not in body  # medium: below the threshold
@@ -81,12 +94,16 @@ def test_a_scan_with_new_high_findings_sends_one_email_to_each_recipient(
 
 
 @pytest.mark.django_db
-def test_no_email_without_new_findings_at_or_above_the_threshold(team_setup, repo_factory, eager,
-                                                                 django_capture_on_commit_callbacks):
+def test_no_email_without_new_findings_at_or_above_the_threshold(
+    team_setup, repo_factory, eager, django_capture_on_commit_callbacks
+):
     repo = repo_factory()
     row = register(team_setup, repo)
-    run_scan(row, repo.commit("medium and low", Dockerfile=DOCKERFILE, **{"run.sh": SCRIPT}),
-             django_capture_on_commit_callbacks)
+    run_scan(
+        row,
+        repo.commit("medium and low", Dockerfile=DOCKERFILE, **{"run.sh": SCRIPT}),
+        django_capture_on_commit_callbacks,
+    )
     assert mail.outbox == []
     run_scan(row, repo.commit("kernel", **{"k.cu": KERNEL.format(name="k")}), django_capture_on_commit_callbacks)
     assert len(mail.outbox) == 2
@@ -100,8 +117,7 @@ def test_no_email_without_new_findings_at_or_above_the_threshold(team_setup, rep
 def test_the_signal_arriving_twice_sends_once(team_setup, repo_factory, eager, django_capture_on_commit_callbacks):
     repo = repo_factory()
     row = register(team_setup, repo)
-    scan = run_scan(row, repo.commit("kernel", **{"k.cu": KERNEL.format(name="k")}),
-                    django_capture_on_commit_callbacks)
+    scan = run_scan(row, repo.commit("kernel", **{"k.cu": KERNEL.format(name="k")}), django_capture_on_commit_callbacks)
     assert len(mail.outbox) == 2
     with django_capture_on_commit_callbacks(execute=True):
         scan_ended.send_robust(sender=Scan, scan=scan)
@@ -111,7 +127,8 @@ def test_the_signal_arriving_twice_sends_once(team_setup, repo_factory, eager, d
 
 @pytest.mark.django_db
 def test_a_team_that_turned_notifications_off_or_a_failed_scan_gets_nothing(
-        team_setup, repo_factory, tmp_path, eager, django_capture_on_commit_callbacks):
+    team_setup, repo_factory, tmp_path, eager, django_capture_on_commit_callbacks
+):
     repo = repo_factory()
     row = register(team_setup, repo)
     NotificationSetting.objects.filter(team=team_setup.team).update(enabled=False)
@@ -127,13 +144,19 @@ def test_a_team_that_turned_notifications_off_or_a_failed_scan_gets_nothing(
 
 @pytest.mark.django_db
 def test_only_listed_addresses_when_managers_are_left_out_and_critical_only(
-        team_setup, repo_factory, eager, django_capture_on_commit_callbacks):
-    do_save_notification_setting(team_setup.team, enabled=True, all_managers=False, recipients=["ops@example.test"],
-                                 threshold="critical", acting_user=team_setup.alice)
+    team_setup, repo_factory, eager, django_capture_on_commit_callbacks
+):
+    do_save_notification_setting(
+        team_setup.team,
+        enabled=True,
+        all_managers=False,
+        recipients=["ops@example.test"],
+        threshold="critical",
+        acting_user=team_setup.alice,
+    )
     repo = repo_factory()
     row = register(team_setup, repo)
-    scan = run_scan(row, repo.commit("kernel", **{"k.cu": KERNEL.format(name="k")}),
-                    django_capture_on_commit_callbacks)
+    scan = run_scan(row, repo.commit("kernel", **{"k.cu": KERNEL.format(name="k")}), django_capture_on_commit_callbacks)
     assert mail.outbox == []  # high is below critical
     assert ScanNotification.objects.get(scan=scan).outcome == "nothing"
     NotificationSetting.objects.filter(team=team_setup.team).update(threshold="high")
@@ -144,13 +167,16 @@ def test_only_listed_addresses_when_managers_are_left_out_and_critical_only(
 # -- the team notifications page ------------------------------------------------------------------------------
 
 
-
 def page_url(team) -> str:
     return reverse("statuses:notifications", args=[team.pk])
 
 
-FORM = {"enabled": "on", "all_managers": "on", "recipients": "a@example.test, b@example.test\nc@example.test",
-        "threshold": "high"}
+FORM = {
+    "enabled": "on",
+    "all_managers": "on",
+    "recipients": "a@example.test, b@example.test\nc@example.test",
+    "threshold": "high",
+}
 
 
 @pytest.mark.django_db
@@ -160,7 +186,11 @@ def test_a_manager_saves_the_notification_settings(people):
     assert alice.post(page_url(people.team), FORM).status_code == 302
     setting = NotificationSetting.objects.get(team=people.team)
     assert (setting.enabled, setting.all_managers, setting.recipients, setting.threshold) == (
-        True, True, ["a@example.test", "b@example.test", "c@example.test"], "high")
+        True,
+        True,
+        ["a@example.test", "b@example.test", "c@example.test"],
+        "high",
+    )
     page = alice.get(page_url(people.team))
     assert b"c@example.test" in page.content
 
@@ -173,8 +203,11 @@ def test_bad_notification_settings_get_a_clear_error_and_change_nothing(people):
     assert bad.status_code == 200 and b"Not an email address: not-an-address" in bad.content
     nobody = alice.post(page_url(people.team), {**FORM, "all_managers": "", "recipients": ""})
     assert nobody.status_code == 200 and b"at least one recipient" in nobody.content
-    assert NotificationSetting.objects.get(team=people.team).recipients == ["a@example.test", "b@example.test",
-                                                                             "c@example.test"]
+    assert NotificationSetting.objects.get(team=people.team).recipients == [
+        "a@example.test",
+        "b@example.test",
+        "c@example.test",
+    ]
 
 
 @pytest.mark.django_db
@@ -210,7 +243,8 @@ def test_an_admin_is_a_manager_here_too(people):
 
 @pytest.mark.django_db
 def test_an_smtp_server_that_is_down_is_retried_then_recorded_and_the_scan_is_untouched(
-        team_setup, repo_factory, eager, settings, django_capture_on_commit_callbacks, caplog):
+    team_setup, repo_factory, eager, settings, django_capture_on_commit_callbacks, caplog
+):
     from portal.statuses.tasks import MAX_RETRIES
     from tests.portal.servers import free_port
 
@@ -219,8 +253,7 @@ def test_an_smtp_server_that_is_down_is_retried_then_recorded_and_the_scan_is_un
     settings.EMAIL_HOST_PASSWORD = "smtp-pass-never-logged"
     repo = repo_factory()
     row = register(team_setup, repo)
-    scan = run_scan(row, repo.commit("kernel", **{"k.cu": KERNEL.format(name="k")}),
-                    django_capture_on_commit_callbacks)
+    scan = run_scan(row, repo.commit("kernel", **{"k.cu": KERNEL.format(name="k")}), django_capture_on_commit_callbacks)
     notification = ScanNotification.objects.get(scan=scan)
     assert (notification.outcome, notification.count) == ("failed", 1)
     assert "ConnectionRefusedError" in notification.detail

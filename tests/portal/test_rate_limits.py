@@ -33,8 +33,9 @@ BROKER = os.environ["CELERY_BROKER_URL"]
 def redis_cache(settings):
     """Django's RedisCache on the test run's own Redis database, under a prefix used by this test only."""
     prefix = f"ratelimit-test-{uuid.uuid4().hex}"
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": BROKER,
-                                   "KEY_PREFIX": prefix}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": BROKER, "KEY_PREFIX": prefix}
+    }
     settings.RATELIMIT_ENABLE = True
     client = redis.Redis.from_url(BROKER)
     yield client, prefix
@@ -124,15 +125,22 @@ def test_bad_bearer_tokens_are_limited_per_address_on_the_api_the_upload_and_exp
 
 
 def deliver(repository_id: int, address: str):
-    return Client().post(reverse("webhooks:receive", args=[repository_id, "github"]), b"{}",
-                         content_type="application/json", REMOTE_ADDR=address,
-                         HTTP_X_GITHUB_EVENT="push", HTTP_X_HUB_SIGNATURE_256="sha256=" + "0" * 64)
+    return Client().post(
+        reverse("webhooks:receive", args=[repository_id, "github"]),
+        b"{}",
+        content_type="application/json",
+        REMOTE_ADDR=address,
+        HTTP_X_GITHUB_EVENT="push",
+        HTTP_X_HUB_SIGNATURE_256="sha256=" + "0" * 64,
+    )
 
 
 @pytest.fixture
 def repositories(people):
-    return [Repository.objects.create(team=people.team, name=f"r{n}", clone_url=f"https://example.com/r{n}.git")
-            for n in range(2)]
+    return [
+        Repository.objects.create(team=people.team, name=f"r{n}", clone_url=f"https://example.com/r{n}.git")
+        for n in range(2)
+    ]
 
 
 @pytest.mark.django_db
@@ -169,8 +177,9 @@ def fresh_settings(monkeypatch, **env: str):
 
 
 @pytest.mark.django_db
-def test_the_default_webhook_limits_let_a_burst_of_hundreds_of_deliveries_through(repositories, redis_cache,
-                                                                                   settings, monkeypatch):
+def test_the_default_webhook_limits_let_a_burst_of_hundreds_of_deliveries_through(
+    repositories, redis_cache, settings, monkeypatch
+):
     defaults = fresh_settings(monkeypatch)
     settings.ROCPORT_RATE_WEBHOOK_REPOSITORY = defaults.ROCPORT_RATE_WEBHOOK_REPOSITORY
     settings.ROCPORT_RATE_WEBHOOK_IP = defaults.ROCPORT_RATE_WEBHOOK_IP
@@ -180,8 +189,13 @@ def test_the_default_webhook_limits_let_a_burst_of_hundreds_of_deliveries_throug
 
 @pytest.mark.django_db
 def test_the_limits_fail_open_when_the_cache_is_down(people, repositories, settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": "redis://127.0.0.1:1/0", "OPTIONS": {"socket_connect_timeout": 1}}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 1},
+        }
+    }
     settings.ROCPORT_RATE_SIGNIN_IP = settings.ROCPORT_RATE_WEBHOOK_REPOSITORY = "1/h"
     for _ in range(3):
         assert sign_in("alice", PASSWORD, "10.7.0.1").status_code == 302
@@ -212,12 +226,15 @@ def test_a_malformed_rate_is_refused_with_the_setting_named(monkeypatch):
     assert fresh_settings(monkeypatch, ROCPORT_RATE_WEBHOOK_IP="500/5m").ROCPORT_RATE_WEBHOOK_IP == "500/5m"
 
 
-
 @pytest.mark.django_db
 def test_the_embedded_file_cache_counts_too(people, settings, tmp_path):
     """`make run` without Redis: the limits count in files under var/cache (not atomically, see settings)."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                                   "LOCATION": str(tmp_path / "cache")}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
     settings.ROCPORT_RATE_SIGNIN_IP = "2/h"
     assert [sign_in("alice", "wrong", "10.8.0.1").status_code for _ in range(2)] == [200, 200]
     assert_429(sign_in("alice", PASSWORD, "10.8.0.1"), json=False)

@@ -23,7 +23,7 @@ _TEMPLATE_SYNTAX = re.compile(r"\{#|#\}|\{%|%\}|\{\{|\}\}")
 def leaked_syntax(html: str) -> list[str]:
     body = _CODE.sub("", html.split("<body", 1)[-1])
     body = re.sub(r"<script\b.*?</script>", "", body, flags=re.S)
-    return [body[max(0, m.start() - 60): m.end() + 60] for m in _TEMPLATE_SYNTAX.finditer(body)]
+    return [body[max(0, m.start() - 60) : m.end() + 60] for m in _TEMPLATE_SYNTAX.finditer(body)]
 
 
 @pytest.mark.django_db
@@ -48,8 +48,9 @@ def test_no_page_shows_template_syntax(people, language):
 
 def test_the_leak_check_sees_a_multiline_comment():
     rendered = "<body><p>{# a comment that spans\n two lines #}</p><pre>int a[2][2] = {{1, 2}, {3, 4}};</pre></body>"
-    assert leaked_syntax(rendered) and not leaked_syntax(rendered.replace("<p>{# a comment that spans\n two "
-                                                                          "lines #}</p>", ""))
+    assert leaked_syntax(rendered) and not leaked_syntax(
+        rendered.replace("<p>{# a comment that spans\n two lines #}</p>", "")
+    )
 
 
 def choice_labels():

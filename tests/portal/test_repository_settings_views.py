@@ -17,7 +17,6 @@ def repository(people):
     return Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
 
 
-
 def url(repository) -> str:
     return reverse("repositories:settings", args=[repository.pk])
 
@@ -35,8 +34,14 @@ def test_everyone_on_the_team_sees_the_endpoints_only_managers_see_the_secret(pe
 @pytest.mark.django_db
 def test_managers_save_settings_and_credentials_stay_write_only(people, settings, repository):
     settings.ROCPORT_ALLOW_PRIVATE_HOSTS = True
-    data = {"action": "repository", "clone_url": "https://127.0.0.1/new.git", "default_branch": "develop",
-            "credentials_username": "ci", "credentials_secret": "s3cret-value", "tracked": "release, hotfix"}
+    data = {
+        "action": "repository",
+        "clone_url": "https://127.0.0.1/new.git",
+        "default_branch": "develop",
+        "credentials_username": "ci",
+        "credentials_secret": "s3cret-value",
+        "tracked": "release, hotfix",
+    }
     assert client_for(people.bob).post(url(repository), data).status_code == 403
     assert client_for(people.alice).post(url(repository), data).status_code == 302
     repository.refresh_from_db()

@@ -16,7 +16,6 @@ def repository(people):
     return Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
 
 
-
 @pytest.mark.django_db
 def test_pages_need_a_login(repository):
     response = Client().get(reverse("repositories:list"))
@@ -72,8 +71,16 @@ def test_managers_register_repositories_and_bad_urls_are_refused_on_the_form(peo
     assert bad.status_code == 200 and b"private or local address" in bad.content
     assert not Repository.objects.exists()
     settings.ROCPORT_ALLOW_PRIVATE_HOSTS = True
-    good = alice.post(url, {"name": "r", "clone_url": "https://127.0.0.1/x.git", "default_branch": "main",
-                            "credentials_username": "ci", "credentials_secret": "tok-123"})
+    good = alice.post(
+        url,
+        {
+            "name": "r",
+            "clone_url": "https://127.0.0.1/x.git",
+            "default_branch": "main",
+            "credentials_username": "ci",
+            "credentials_secret": "tok-123",
+        },
+    )
     assert good.status_code == 302
     repository = Repository.objects.get(name="r")
     assert repository.credentials() == ("ci", "tok-123")
@@ -90,9 +97,12 @@ def test_repository_list_costs_the_same_queries_for_one_or_many_repositories(peo
     for i in range(30):
         repo = Repository.objects.create(team=people.team, name=f"r{i}", clone_url=f"https://example.com/{i}.git")
         scan = Scan.objects.create(repository=repo, branch="main", status="finished", commit_sha=f"{i:040d}")
-        add_findings(repo, scan, [(f"f{k % 3}.cu", "ROC101", "performance", "low", "untriaged", "open")
-                                  for k in range(i + 1)] + [("f.cu", "ROC150", "build-break", "low", "untriaged",
-                                                             "fixed")])
+        add_findings(
+            repo,
+            scan,
+            [(f"f{k % 3}.cu", "ROC101", "performance", "low", "untriaged", "open") for k in range(i + 1)]
+            + [("f.cu", "ROC150", "build-break", "low", "untriaged", "fixed")],
+        )
         rollups.refresh_after_ingest(scan)  # as tracking.ingest leaves the branch
     client = client_for(people.vera)
     with django_assert_max_num_queries(8):
@@ -115,8 +125,6 @@ def test_scan_history_is_paginated_and_links_each_scan(people, repository):
     assert len(second.context["page"].object_list) == 10
 
 
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_name_registered_between_the_check_and_the_insert_is_a_form_error_not_a_500(people, monkeypatch):
     # The race the API always handled: the page goes through the same action now (portal.repositories.actions).
@@ -129,8 +137,9 @@ def test_a_name_registered_between_the_check_and_the_insert_is_a_form_error_not_
         return original_save(form, *args, **kwargs)
 
     monkeypatch.setattr(RepositoryForm, "save", save_after_another_request)
-    response = client_for(people.alice).post(reverse("repositories:add", args=[people.team.pk]),
-                                             {"name": "raced", "clone_url": "https://example.com/r.git",
-                                              "default_branch": "main"})
+    response = client_for(people.alice).post(
+        reverse("repositories:add", args=[people.team.pk]),
+        {"name": "raced", "clone_url": "https://example.com/r.git", "default_branch": "main"},
+    )
     # (the stand-in "other request" shares this request's transaction, so both inserts roll back here)
     assert response.status_code == 200 and b"already has a repository with that name" in response.content

@@ -48,8 +48,11 @@ def live(repository_id: int, branch: str) -> dict:
 
 def stored(repository_id: int, branch: str) -> dict:
     rollup = BranchRollup.objects.get(repository_id=repository_id, branch=branch)
-    return {"open_total": rollup.open_total, "groups": {tuple(g[:-1]): g[-1] for g in rollup.groups},
-            "files": {path: [n, work, pytest.approx(hours)] for path, (n, work, hours) in rollup.files.items()}}
+    return {
+        "open_total": rollup.open_total,
+        "groups": {tuple(g[:-1]): g[-1] for g in rollup.groups},
+        "files": {path: [n, work, pytest.approx(hours)] for path, (n, work, hours) in rollup.files.items()},
+    }
 
 
 def assert_rollup_is_live(repository: Repository, branch: str = "") -> dict:
@@ -72,11 +75,15 @@ def project(people, repo_factory):
     """A repository scanned once by the real pipeline: the demo's GEMM and softmax kernels and a kernel with two
     hard-coded warp sizes (ROC101), on main."""
     repo = repo_factory()
-    commit = repo.commit("port", **{"src__gemm.cu": (DEMO / "gemm.cu").read_text(),
-                                    "src__softmax.cu": (DEMO / "softmax.cu").read_text(),
-                                    "src__k.cu": LANE.format(body=BAD + BAD)})
-    row = Repository.objects.create(team=people.team, name="kernels", clone_url=repo.url,
-                                    tracked_branches=["develop"])
+    commit = repo.commit(
+        "port",
+        **{
+            "src__gemm.cu": (DEMO / "gemm.cu").read_text(),
+            "src__softmax.cu": (DEMO / "softmax.cu").read_text(),
+            "src__k.cu": LANE.format(body=BAD + BAD),
+        },
+    )
+    row = Repository.objects.create(team=people.team, name="kernels", clone_url=repo.url, tracked_branches=["develop"])
     first = scan(row, commit)
     return repo, row, first
 
@@ -109,8 +116,9 @@ def test_triage_one_a_selection_everything_matching_and_through_the_api_moves_th
     assert Finding.objects.get(pk=ids[0]).triage == "false_positive"
     assert_rollup_is_live(row)
 
-    bob.post(reverse("findings:bulk"), {"ids": ids[1:3], "decision": "wont_fix", "reason": "legacy",
-                                        "scope": "selected"})
+    bob.post(
+        reverse("findings:bulk"), {"ids": ids[1:3], "decision": "wont_fix", "reason": "legacy", "scope": "selected"}
+    )
     assert_rollup_is_live(row)
 
     bob.post(reverse("findings:bulk"), {"decision": "confirmed", "rule": "ROC101", "scope": "all"})
@@ -128,10 +136,14 @@ def test_triage_one_a_selection_everything_matching_and_through_the_api_moves_th
 
     # the pages show the moved figures: the portfolio's work left leaves the dismissed findings out
     [portfolio_row] = metrics.portfolio(people.team.pk)
-    groups = [(risk, severity, n) for (_r, _n, risk, severity, _k, triage), n in expected["groups"].items()
-              if triage not in DISMISSED_TRIAGE]
-    assert portfolio_row.hours == pytest.approx(effort.repository_hours(
-        groups, portfolio_row.progress.unconverted, portfolio_row.parse_modes))
+    groups = [
+        (risk, severity, n)
+        for (_r, _n, risk, severity, _k, triage), n in expected["groups"].items()
+        if triage not in DISMISSED_TRIAGE
+    ]
+    assert portfolio_row.hours == pytest.approx(
+        effort.repository_hours(groups, portfolio_row.progress.unconverted, portfolio_row.parse_modes)
+    )
     assert portfolio_row.open_total == expected["open_total"]
 
 
@@ -139,8 +151,10 @@ def test_triage_one_a_selection_everything_matching_and_through_the_api_moves_th
 def test_a_second_branch_inherits_triage_and_each_branch_keeps_its_own_rollup(people, project):
     repo, row, _first = project
     dismissed = Finding.objects.filter(repository=row, rule="ROC101").count()
-    client_for(people.bob).post(reverse("findings:bulk"), {"decision": "false_positive", "reason": "test code",
-                                                           "rule": "ROC101", "scope": "all"})
+    client_for(people.bob).post(
+        reverse("findings:bulk"),
+        {"decision": "false_positive", "reason": "test code", "rule": "ROC101", "scope": "all"},
+    )
     repo.branch("develop")
     develop = scan(row, repo.commit("more", **{"src__extra.cu": LANE.format(body=BAD)}), branch="develop")
     assert develop.summary["tracking"]["inherited"] == dismissed
@@ -158,16 +172,21 @@ def test_a_branch_deleted_on_the_remote_keeps_rollups_equal_to_its_findings(peop
     repo.branch("develop")
     scan(row, repo.commit("more", **{"src__extra.cu": LANE.format(body=BAD)}), branch="develop")
     body = json.dumps({"ref": "refs/heads/develop", "before": "a" * 40, "after": "0" * 40, "deleted": True})
-    status, message = do_receive_delivery(row, "github", {"X-GitHub-Event": "push", "X-GitHub-Delivery": "d-1",
-                                                          "Content-Type": "application/json"}, body.encode())
+    status, message = do_receive_delivery(
+        row,
+        "github",
+        {"X-GitHub-Event": "push", "X-GitHub-Delivery": "d-1", "Content-Type": "application/json"},
+        body.encode(),
+    )
     assert status == 202 and "deleted" in message
     row.refresh_from_db()
     assert row.gone_branches == ["develop"]
     assert_rollup_is_live(row, "develop")
     assert_rollup_is_live(row, "main")
     # and its figures still move with triage, like any branch's
-    client_for(people.bob).post(reverse("findings:bulk"), {"decision": "confirmed", "branch": "develop",
-                                                           "scope": "all"})
+    client_for(people.bob).post(
+        reverse("findings:bulk"), {"decision": "confirmed", "branch": "develop", "scope": "all"}
+    )
     assert Finding.objects.filter(repository=row, branch="develop", triage="confirmed").exists()
     assert_rollup_is_live(row, "develop")
 
@@ -189,8 +208,12 @@ def test_a_missing_or_stale_rollup_is_rebuilt_by_the_page_and_the_numbers_do_not
     def figures():
         response = vera.get(dashboard)
         found = response.context["found"]
-        return (found.open_total, [(r["rule"], r["n"]) for r in found.by_rule], response.context["estimate"],
-                {p: (w.findings, w.hours) for p, w in found.files.items()})
+        return (
+            found.open_total,
+            [(r["rule"], r["n"]) for r in found.by_rule],
+            response.context["estimate"],
+            {p: (w.findings, w.hours) for p, w in found.files.items()},
+        )
 
     shown = figures()
     BranchRollup.objects.all().delete()  # as after an upgrade, before `manage.py rebuild_rollups`
@@ -235,8 +258,12 @@ def test_the_pages_query_counts_do_not_grow_with_findings_or_files(people, repo_
     row = Repository.objects.create(team=people.team, name="grows", clone_url=repo.url)
     scan(row, repo.commit("small", **{"src__k.cu": LANE.format(body=BAD)}))
     vera = client_for(people.vera)
-    urls = [reverse("dashboards:repository", args=[row.pk]), reverse("dashboards:portfolio"),
-            reverse("repositories:list"), reverse("catalogue:rule", args=["ROC101"])]
+    urls = [
+        reverse("dashboards:repository", args=[row.pk]),
+        reverse("dashboards:portfolio"),
+        reverse("repositories:list"),
+        reverse("catalogue:rule", args=["ROC101"]),
+    ]
     before = [count_queries(vera, url) for url in urls]
     scan(row, repo.commit("big", **{f"src__m{i}.cu": LANE.format(body=BAD * (1 + i % 4)) for i in range(40)}))
     assert Finding.objects.filter(repository=row, state="open").count() > 80

@@ -64,11 +64,16 @@ def test_identical_findings_in_one_file_stay_two_and_pair_one_to_one(people, rep
     scan(row, repo.commit("two", **{"k.cu": LANE.format(body=BAD + BAD)}))
     assert sorted(Finding.objects.values_list("occurrence", flat=True)) == [0, 1]
     scan(row, repo.commit("one", **{"k.cu": LANE.format(body=BAD)}))
-    assert list(Finding.objects.order_by("occurrence").values_list("occurrence", "state")) == [(0, "open"),
-                                                                                             (1, "fixed")]
+    assert list(Finding.objects.order_by("occurrence").values_list("occurrence", "state")) == [
+        (0, "open"),
+        (1, "fixed"),
+    ]
     scan(row, repo.commit("three", **{"k.cu": LANE.format(body=BAD * 3)}))
     assert list(Finding.objects.order_by("occurrence").values_list("occurrence", "state")) == [
-        (0, "open"), (1, "open"), (2, "open")]
+        (0, "open"),
+        (1, "open"),
+        (2, "open"),
+    ]
 
 
 @pytest.mark.django_db

@@ -21,19 +21,29 @@ def test_a_running_scan_polls_and_a_finished_one_stops_polling(people, repositor
     scan = Scan.objects.create(repository=repository, branch="main", status="scanning", files_total=10, files_done=4)
     client = client_for(people.vera)
     page = client.get(reverse("scans:detail", args=[scan.pk]))
-    assert page.status_code == 200 and b'hx-trigger="every 2s"' in page.content and b'<progress class="progress" max="100" value="40"' in page.content
+    assert (
+        page.status_code == 200
+        and b'hx-trigger="every 2s"' in page.content
+        and b'<progress class="progress" max="100" value="40"' in page.content
+    )
     partial = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"})
     assert partial.status_code == 200 and b"<html" not in partial.content
-    Scan.objects.filter(pk=scan.pk).update(status="finished", files_done=10,
-                                           summary={"tracking": {"new": 3, "fixed": 1, "reopened": 0}})
+    Scan.objects.filter(pk=scan.pk).update(
+        status="finished", files_done=10, summary={"tracking": {"new": 3, "fixed": 1, "reopened": 0}}
+    )
     final = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"})
     assert final.status_code == 286 and b"hx-trigger" not in final.content and b"finished" in final.content
 
 
 @pytest.mark.django_db
 def test_a_failed_scan_says_what_to_do_never_a_traceback(people, repository):
-    scan = Scan.objects.create(repository=repository, branch="main", status="failed",
-                               error_code="scan:user:auth-failed", error_message="the repository refused the credentials")
+    scan = Scan.objects.create(
+        repository=repository,
+        branch="main",
+        status="failed",
+        error_code="scan:user:auth-failed",
+        error_message="the repository refused the credentials",
+    )
     content = client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content
     assert b"Update the username and token" in content and b"Traceback" not in content
 

@@ -62,9 +62,28 @@ exit $status
 @pytest.fixture
 def certificate(tmp_path) -> tuple[Path, Path]:
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return cert, key
 
 
@@ -112,9 +131,11 @@ def served(tmp_path, repo_factory, certificate):
 def register(people, served) -> list[Repository]:
     commit, by_password, by_token = served
     repositories = []
-    for name, server, username, secret in (("with-password", by_password, "builder", PASSWORD),
-                                           ("with-token", by_token, "", TOKEN),
-                                           ("wrong-password", by_password, "builder", WRONG)):
+    for name, server, username, secret in (
+        ("with-password", by_password, "builder", PASSWORD),
+        ("with-token", by_token, "", TOKEN),
+        ("wrong-password", by_password, "builder", WRONG),
+    ):
         repository = Repository(team=people.team, name=name, clone_url=server.url("project.git"))
         repository.set_credentials(username, secret)
         repository.save()
@@ -138,8 +159,9 @@ def all_logs():
     """Every log record of every logger at DEBUG, and SQL with its parameters."""
     handler = Everything()
     root = logging.getLogger()
-    loggers = [root] + [logger for logger in logging.root.manager.loggerDict.values()
-                        if isinstance(logger, logging.Logger)]
+    loggers = [root] + [
+        logger for logger in logging.root.manager.loggerDict.values() if isinstance(logger, logging.Logger)
+    ]
     saved = [(logger, logger.level) for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.DEBUG)
@@ -160,8 +182,10 @@ def assert_no_secret(where: str, text: str) -> None:
 
 def check_scans_and_views(people, repositories, scans) -> None:
     good_password, good_token, wrong = scans
-    assert (good_password.status, good_token.status) == ("finished", "finished"), \
-        (good_password.error_message, good_token.error_message)
+    assert (good_password.status, good_token.status) == ("finished", "finished"), (
+        good_password.error_message,
+        good_token.error_message,
+    )
     assert Finding.objects.filter(repository=repositories[0]).exists()  # the credentials were used
     assert (wrong.status, wrong.error_code) == ("failed", "scan:user:auth-failed"), wrong.error_message
     for scan in scans:
@@ -169,9 +193,14 @@ def check_scans_and_views(people, repositories, scans) -> None:
     client = client_for(people.alice)
     urls = ["/repositories/", "/api/v1/repositories/"]
     for repository, scan in zip(repositories, scans):
-        urls += [f"/repositories/{repository.pk}/", f"/repositories/{repository.pk}/settings/",
-                 f"/scans/{scan.pk}/", f"/api/v1/repositories/{repository.pk}/",
-                 f"/api/v1/repositories/{repository.pk}/scans/", f"/api/v1/scans/{scan.pk}/"]
+        urls += [
+            f"/repositories/{repository.pk}/",
+            f"/repositories/{repository.pk}/settings/",
+            f"/scans/{scan.pk}/",
+            f"/api/v1/repositories/{repository.pk}/",
+            f"/api/v1/repositories/{repository.pk}/scans/",
+            f"/api/v1/scans/{scan.pk}/",
+        ]
     for url in urls:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -183,7 +212,7 @@ def check_git_records(files: list[Path], repositories) -> None:
     assert "ARGS: " in log and "fetch" in log and "CONFIG of" in log  # the recorder saw the clones
     assert "Authorization: Basic <redacted>" in trace  # git's curl trace ran, and redacts on its own
     for repository in repositories:
-        assert f'url = {repository.clone_url}' in log  # the stored remote is the plain URL, no userinfo
+        assert f"url = {repository.clone_url}" in log  # the stored remote is the plain URL, no userinfo
     assert_no_secret("git's arguments, stderr or config", log)
     assert_no_secret("git's trace", trace)
 
@@ -211,10 +240,28 @@ class DebugWorker:
     def __init__(self, log: Path, **env: str):
         real_worker.clear_queue(os.environ["CELERY_BROKER_URL"])  # this run's queue only
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=DEBUG", "--concurrency=1",
-             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", "secrets@%h"],
-            cwd=ROOT, env={**os.environ, "DATABASE_URL": real_worker.test_database_url(), "LOG_LEVEL": "DEBUG", **env},
-            stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "portal",
+                "worker",
+                "--loglevel=DEBUG",
+                "--concurrency=1",
+                "--pool=prefork",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                "secrets@%h",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": real_worker.test_database_url(), "LOG_LEVEL": "DEBUG", **env},
+            stdout=open(log, "w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             wait_until(lambda: "ready." in log.read_text() or self.process.poll() is not None, 60, "the worker")
             assert self.process.poll() is None, log.read_text()[-3000:]

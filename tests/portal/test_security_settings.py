@@ -21,12 +21,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_check_deploy_is_clean_with_production_settings(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ROCPORT_", "DEBUG", "SECRET_KEY"))}
-    env.update(DJANGO_SETTINGS_MODULE="portal.settings", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60),
-               ALLOWED_HOSTS="rocport.example.com", SESSION_COOKIE_SECURE="1", SECURE_SSL_REDIRECT="1",
-               SECURE_HSTS_SECONDS="31536000", ROCPORT_VAR_DIR=str(tmp_path),
-               ROCPORT_CREDENTIALS_KEY=Fernet.generate_key().decode())
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    env.update(
+        DJANGO_SETTINGS_MODULE="portal.settings",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="rocport.example.com",
+        SESSION_COOKIE_SECURE="1",
+        SECURE_SSL_REDIRECT="1",
+        SECURE_HSTS_SECONDS="31536000",
+        ROCPORT_VAR_DIR=str(tmp_path),
+        ROCPORT_CREDENTIALS_KEY=Fernet.generate_key().decode(),
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -45,11 +58,17 @@ def test_pages_carry_a_strict_csp_and_contain_nothing_it_would_block(people):
     repository, scan = make_findings(people.team, 5)
     client = Client()
     client.force_login(people.alice)
-    pages = [reverse("dashboards:portfolio"), reverse("dashboards:repository", args=[repository.pk]),
-             reverse("findings:list"), reverse("catalogue:rules"), reverse("repositories:list"),
-             reverse("repositories:detail", args=[repository.pk]), reverse("repositories:settings",
-                                                                          args=[repository.pk]),
-             reverse("scans:detail", args=[scan.pk]), reverse("login")]
+    pages = [
+        reverse("dashboards:portfolio"),
+        reverse("dashboards:repository", args=[repository.pk]),
+        reverse("findings:list"),
+        reverse("catalogue:rules"),
+        reverse("repositories:list"),
+        reverse("repositories:detail", args=[repository.pk]),
+        reverse("repositories:settings", args=[repository.pk]),
+        reverse("scans:detail", args=[scan.pk]),
+        reverse("login"),
+    ]
     for url in pages:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -59,4 +78,4 @@ def test_pages_carry_a_strict_csp_and_contain_nothing_it_would_block(people):
         html = response.content.decode()
         for pattern, what in INLINE:
             match = pattern.search(html)
-            assert match is None, f"{url}: {what}: {html[max(0, match.start() - 80):match.end() + 80]}"
+            assert match is None, f"{url}: {what}: {html[max(0, match.start() - 80) : match.end() + 80]}"

@@ -38,8 +38,16 @@ def test_a_bad_database_url_stops_startup_with_its_name(tmp_path):
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-c", "import django; django.setup()"], capture_output=True, text=True,
-                          env={"DJANGO_SETTINGS_MODULE": "portal.settings", "DATABASE_URL": "nonsense://x",
-                               "ROCPORT_VAR_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}, cwd=str(
-                                   __import__("pathlib").Path(__file__).resolve().parents[2]))
+    proc = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        capture_output=True,
+        text=True,
+        env={
+            "DJANGO_SETTINGS_MODULE": "portal.settings",
+            "DATABASE_URL": "nonsense://x",
+            "ROCPORT_VAR_DIR": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+        },
+        cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]),
+    )
     assert proc.returncode != 0 and "DATABASE_URL" in proc.stderr

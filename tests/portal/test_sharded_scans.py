@@ -39,8 +39,15 @@ def workers(tmp_path):
 
     def start(count: int = 2, **env) -> list[Worker]:
         for index in range(count):
-            started.append(Worker(tmp_path / f"worker{index}.log", name=f"w{index}", flush=index == 0,
-                                  ROCPORT_SHARD_FILES=SHARD_FILES, **env))
+            started.append(
+                Worker(
+                    tmp_path / f"worker{index}.log",
+                    name=f"w{index}",
+                    flush=index == 0,
+                    ROCPORT_SHARD_FILES=SHARD_FILES,
+                    **env,
+                )
+            )
         return started
 
     yield start
@@ -53,14 +60,17 @@ def project(repo_factory, **extra: str):
     plus generated kernels that include one of its headers."""
     repo = repo_factory()
     shutil.copytree(DEMO, repo.path, dirs_exist_ok=True)
-    repo.write("src/common/lanes.cuh", "#pragma once\n#define LANES 32\n__device__ int lane() { return threadIdx.x % 32; }\n")
+    repo.write(
+        "src/common/lanes.cuh", "#pragma once\n#define LANES 32\n__device__ int lane() { return threadIdx.x % 32; }\n"
+    )
     files = {f"src/gen/k{n:02}.cu": KERNEL.format(n=n) for n in range(20)}
     return repo, repo.commit("project", **{k.replace("/", "__"): v for k, v in {**files, **extra}.items()})
 
 
 def findings_of(repository) -> set[tuple]:
-    return set(Finding.objects.filter(repository=repository).values_list("rule", "path", "line", "fingerprint",
-                                                                         "state"))
+    return set(
+        Finding.objects.filter(repository=repository).values_list("rule", "path", "line", "fingerprint", "state")
+    )
 
 
 def unsharded(people, repo, commit) -> set[tuple]:
@@ -103,8 +113,7 @@ def test_both_workers_take_shards_and_the_findings_equal_an_unsharded_scan(peopl
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_killed_in_the_middle_of_a_shard_costs_that_shard_one_attempt(people, repo_factory, workers,
-                                                                              tmp_path):
+def test_a_worker_killed_in_the_middle_of_a_shard_costs_that_shard_one_attempt(people, repo_factory, workers, tmp_path):
     marker = tmp_path / "hung-once"
     # Whichever worker reaches slow.cu first hangs there (once): it is then killed, process group and all.
     pair = workers(ROCPORT_FAULT="hang:slow.cu", ROCPORT_FAULT_ONCE=str(marker))
@@ -112,8 +121,11 @@ def test_a_worker_killed_in_the_middle_of_a_shard_costs_that_shard_one_attempt(p
     repository = Repository.objects.create(team=people.team, name="sharded", clone_url=repo.url)
     created = do_create_scan(repository, commit_sha=commit)
     wait_until(marker.exists, timeout=120, what="a worker to reach the hanging file")
-    hung = next(row for row in ScanShard.objects.filter(scan=created)
-                if any(path == "src/gen/slow.cu" for path, *_ in row.entries))
+    hung = next(
+        row
+        for row in ScanShard.objects.filter(scan=created)
+        if any(path == "src/gen/slow.cu" for path, *_ in row.entries)
+    )
     assert hung.status == ShardStatus.RUNNING and hung.attempts == 1
     victim = next(worker for worker in pair if hung.worker.startswith(worker.name + "@"))
     survivor = next(worker for worker in pair if worker is not victim)
@@ -151,6 +163,7 @@ def test_a_shard_that_always_fails_fails_the_scan_naming_the_shard_and_its_files
 
 
 # -- the rules of a claim, in this process (no worker needed) ---------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_a_claim_is_taken_over_only_by_its_own_redelivery_or_after_its_heartbeat_stops(people, repo_factory):

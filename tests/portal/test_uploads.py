@@ -38,11 +38,22 @@ def test_an_upload_is_recorded_as_a_worker_scan_is(people, repository, django_ca
     scan_ended.connect(ended)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            response = post(bearer(token(people.bob)), repository, report(
-                file("src/k.cu", finding(line=3), finding("ROC120", line=8), converted=5),
-                file("Dockerfile", finding("ROC230", line=1, text="FROM nvidia/cuda:12.4"), language="dockerfile",
-                     mode="text", converted=0),
-                file("src/clean.cu", converted=4), tree=["src/k.cu", "Dockerfile", "src/clean.cu", "README.md"]))
+            response = post(
+                bearer(token(people.bob)),
+                repository,
+                report(
+                    file("src/k.cu", finding(line=3), finding("ROC120", line=8), converted=5),
+                    file(
+                        "Dockerfile",
+                        finding("ROC230", line=1, text="FROM nvidia/cuda:12.4"),
+                        language="dockerfile",
+                        mode="text",
+                        converted=0,
+                    ),
+                    file("src/clean.cu", converted=4),
+                    tree=["src/k.cu", "Dockerfile", "src/clean.cu", "README.md"],
+                ),
+            )
     finally:
         scan_started.disconnect(started)
         scan_ended.disconnect(ended)
@@ -60,7 +71,10 @@ def test_an_upload_is_recorded_as_a_worker_scan_is(people, repository, django_ca
     assert scan.summary["open_by_risk"] == {"silent-wrong-result": 3}
     assert scan.summary["upload"] == {"by": "bob", "tool_version": "0.1.0", "tree": True}
     assert sorted(Finding.objects.values_list("path", "rule", "line", "state")) == [
-        ("Dockerfile", "ROC230", 1, "open"), ("src/k.cu", "ROC101", 3, "open"), ("src/k.cu", "ROC120", 8, "open")]
+        ("Dockerfile", "ROC230", 1, "open"),
+        ("src/k.cu", "ROC101", 3, "open"),
+        ("src/k.cu", "ROC120", 8, "open"),
+    ]
     assert FindingEvent.objects.filter(kind="created", scan=scan).count() == 3
 
 
@@ -68,16 +82,40 @@ def test_an_upload_is_recorded_as_a_worker_scan_is(people, repository, django_ca
 def test_uploads_track_findings_across_commits(people, repository):
     client = bearer(token(people.bob))
     tree = ["src/k.cu", "src/gone.cu", "src/broken.cu"]
-    post(client, repository, report(file("src/k.cu", finding(line=3), finding(line=5)),
-                                    file("src/gone.cu", finding(line=1)), file("src/broken.cu", finding(line=2)),
-                                    tree=tree))
+    post(
+        client,
+        repository,
+        report(
+            file("src/k.cu", finding(line=3), finding(line=5)),
+            file("src/gone.cu", finding(line=1)),
+            file("src/broken.cu", finding(line=2)),
+            tree=tree,
+        ),
+    )
     # The next commit: one finding fixed, src/gone.cu deleted, src/broken.cu not parsed (its finding stays open).
-    second = post(client, repository, report(file("src/k.cu", finding(line=3)), file("src/broken.cu", mode="error"),
-                                             tree=["src/k.cu", "src/broken.cu"]), commit="d" * 40)
-    assert second.json()["tracking"] == {"new": 0, "still_open": 1, "fixed": 2, "reopened": 0, "moved": 0,
-                                         "untouched": 1, "inherited": 0}
-    third = post(client, repository, report(file("src/k.cu", finding(line=3), finding(line=5)),
-                                            tree=["src/k.cu"]), commit="e" * 40)
+    second = post(
+        client,
+        repository,
+        report(
+            file("src/k.cu", finding(line=3)), file("src/broken.cu", mode="error"), tree=["src/k.cu", "src/broken.cu"]
+        ),
+        commit="d" * 40,
+    )
+    assert second.json()["tracking"] == {
+        "new": 0,
+        "still_open": 1,
+        "fixed": 2,
+        "reopened": 0,
+        "moved": 0,
+        "untouched": 1,
+        "inherited": 0,
+    }
+    third = post(
+        client,
+        repository,
+        report(file("src/k.cu", finding(line=3), finding(line=5)), tree=["src/k.cu"]),
+        commit="e" * 40,
+    )
     assert third.json()["tracking"]["reopened"] == 1
     states = dict(Finding.objects.values_list("path", "state").filter(line__in=(1, 2)))
     assert states == {"src/gone.cu": "fixed", "src/broken.cu": "fixed"}  # broken.cu is gone from the third tree
@@ -97,14 +135,23 @@ def test_without_the_file_list_or_with_a_rule_switched_off_nothing_is_fixed_by_a
 @pytest.mark.django_db
 def test_the_repository_can_be_named_by_its_remote(people, repository):
     client = bearer(token(people.bob))
-    for remote in ("git@example.com:gpu/kernels.git", "https://ci-token:secret@EXAMPLE.com/gpu/kernels/",
-                   "ssh://git@example.com:22/gpu/kernels"):
-        response = client.post(f"/api/v1/uploads/?commit={COMMIT}&branch=main&remote={remote}",
-                               data=json.dumps(report(file("src/k.cu"))), content_type="application/json")
+    for remote in (
+        "git@example.com:gpu/kernels.git",
+        "https://ci-token:secret@EXAMPLE.com/gpu/kernels/",
+        "ssh://git@example.com:22/gpu/kernels",
+    ):
+        response = client.post(
+            f"/api/v1/uploads/?commit={COMMIT}&branch=main&remote={remote}",
+            data=json.dumps(report(file("src/k.cu"))),
+            content_type="application/json",
+        )
         assert response.status_code == 201, (remote, response.content)
     assert remote_key("git@example.com:gpu/kernels.git") == remote_key("https://example.com/gpu/kernels")
-    unknown = client.post(f"/api/v1/uploads/?commit={COMMIT}&branch=main&remote=https://example.com/gpu/other",
-                          data=json.dumps(report(file("src/k.cu"))), content_type="application/json")
+    unknown = client.post(
+        f"/api/v1/uploads/?commit={COMMIT}&branch=main&remote=https://example.com/gpu/other",
+        data=json.dumps(report(file("src/k.cu"))),
+        content_type="application/json",
+    )
     assert unknown.status_code == 404
 
 
@@ -113,8 +160,11 @@ def test_another_teams_repository_is_not_found(people, repository):
     before = Scan.objects.count()
     charlie = bearer(token(people.charlie))
     assert post(charlie, repository, report(file("src/k.cu", finding()))).status_code == 404
-    by_remote = charlie.post(f"/api/v1/uploads/?commit={COMMIT}&branch=main&remote={repository.clone_url}",
-                             data=json.dumps(report(file("src/k.cu"))), content_type="application/json")
+    by_remote = charlie.post(
+        f"/api/v1/uploads/?commit={COMMIT}&branch=main&remote={repository.clone_url}",
+        data=json.dumps(report(file("src/k.cu"))),
+        content_type="application/json",
+    )
     assert by_remote.status_code == 404
     missing = Repository(pk=repository.pk + 100)
     assert post(bearer(token(people.bob)), missing, report(file("src/k.cu"))).status_code == 404
@@ -183,7 +233,8 @@ MALFORMED = [
 @pytest.mark.django_db
 @pytest.mark.parametrize("body, named", MALFORMED, ids=range(len(MALFORMED)))
 def test_a_malformed_upload_is_refused_with_a_message_naming_the_fault_and_nothing_is_written(
-        people, repository, body, named):
+    people, repository, body, named
+):
     response = post(bearer(token(people.bob)), repository, body)
     assert response.status_code == 400, response.content
     assert named in response.json()["error"]
@@ -191,16 +242,25 @@ def test_a_malformed_upload_is_refused_with_a_message_naming_the_fault_and_nothi
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("params, named", [
-    ({"commit": "abc"}, "commit"), ({"commit": "g" * 40}, "commit"), ({"branch": ""}, "branch"),
-    ({"branch": "main..x"}, "branch"), ({"branch": "a b"}, "branch"), ({"repository": "one"}, "repository"),
-])
+@pytest.mark.parametrize(
+    "params, named",
+    [
+        ({"commit": "abc"}, "commit"),
+        ({"commit": "g" * 40}, "commit"),
+        ({"branch": ""}, "branch"),
+        ({"branch": "main..x"}, "branch"),
+        ({"branch": "a b"}, "branch"),
+        ({"repository": "one"}, "repository"),
+    ],
+)
 def test_a_bad_commit_branch_or_repository_is_refused(people, repository, params, named):
     query = {"commit": COMMIT, "branch": "main", **params}
     repo_param = query.pop("repository", repository.pk)
     response = bearer(token(people.bob)).post(
         f"/api/v1/uploads/?repository={repo_param}&commit={query['commit']}&branch={query['branch']}",
-        data=json.dumps(GOOD), content_type="application/json")
+        data=json.dumps(GOOD),
+        content_type="application/json",
+    )
     assert response.status_code == 400 and named in response.json()["error"]
     assert nothing_written()
 
@@ -218,8 +278,11 @@ def test_an_oversized_upload_is_refused_before_it_is_read(people, repository):
 
 
 def identities(repository: Repository) -> set[tuple]:
-    return set(Finding.objects.filter(repository=repository, branch="main", state="open").values_list(
-        "rule", "path", "line", "column", "fingerprint", "occurrence"))
+    return set(
+        Finding.objects.filter(repository=repository, branch="main", state="open").values_list(
+            "rule", "path", "line", "column", "fingerprint", "occurrence"
+        )
+    )
 
 
 def scanned_files(scan: Scan) -> set[tuple]:
@@ -247,19 +310,38 @@ def test_round_trip_the_cli_upload_finds_what_the_worker_found(people, repo_fact
     assert worker_scan.status == "finished", worker_scan.error_message
     expected = identities(worked)
     assert len(expected) > 20 and any(path == "." for _, path, *_ in expected)  # the repository-level rule too
-    uploaded_to = Repository.objects.create(team=people.team, name="cuda-demo-ci",
-                                            clone_url="https://example.com/gpu/cuda-demo.git")
+    uploaded_to = Repository.objects.create(
+        team=people.team, name="cuda-demo-ci", clone_url="https://example.com/gpu/cuda-demo.git"
+    )
     checkout = tmp_path / "checkout"
     subprocess.run(["git", "clone", "--quiet", origin.url, str(checkout)], check=True, capture_output=True)
 
     plain = token(people.bob)
     server = LiveServer()
     try:
+
         def cli(*args: str, **env: str) -> subprocess.CompletedProcess:
             return subprocess.run(
-                [sys.executable, "-m", "scanner", "scan", str(checkout), "--format", "json", "--upload",
-                 server.url("/"), "--fail-on", "never", *args], cwd=ROOT, capture_output=True, text=True,
-                timeout=600, env={**os.environ, **env})
+                [
+                    sys.executable,
+                    "-m",
+                    "scanner",
+                    "scan",
+                    str(checkout),
+                    "--format",
+                    "json",
+                    "--upload",
+                    server.url("/"),
+                    "--fail-on",
+                    "never",
+                    *args,
+                ],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                env={**os.environ, **env},
+            )
 
         # Into a repository of its own, named by id, the token from the environment.
         first = cli("--repository", str(uploaded_to.pk), ROCPORT_TOKEN=plain)
@@ -279,6 +361,13 @@ def test_round_trip_the_cli_upload_finds_what_the_worker_found(people, repo_fact
         assert upload.summary[key] == worker_scan.summary[key], key
 
     again = Scan.objects.filter(repository=worked, trigger="upload").get()
-    assert again.summary["tracking"] == {"new": 0, "still_open": len(expected), "fixed": 0, "reopened": 0,
-                                         "moved": 0, "untouched": 0, "inherited": 0}
+    assert again.summary["tracking"] == {
+        "new": 0,
+        "still_open": len(expected),
+        "fixed": 0,
+        "reopened": 0,
+        "moved": 0,
+        "untouched": 0,
+        "inherited": 0,
+    }
     assert identities(worked) == expected

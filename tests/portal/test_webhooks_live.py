@@ -56,12 +56,19 @@ def test_every_fixture_payload_is_accepted_when_signed_and_refused_when_not(stac
     for name in files:
         provider = name.split("/")[0]
         body = (FIXTURES / name).read_bytes()  # the exact bytes, never re-serialised
-        event = {"ping.json": "ping", "tag_push.json": "tag", "create_branch.json": "create",
-                 "delete_branch.json": "delete"}.get(name.split("/")[1], "push")
+        event = {
+            "ping.json": "ping",
+            "tag_push.json": "tag",
+            "create_branch.json": "create",
+            "delete_branch.json": "delete",
+        }.get(name.split("/")[1], "push")
         status, data, _ = stack.post(hook(row, provider), body, signed(provider, row.webhook_secret, body, event))
         assert status in (200, 202), (name, data)
-        unsigned = {k: v for k, v in signed(provider, row.webhook_secret, body, event).items()
-                    if "Signature" not in k and "Token" not in k}
+        unsigned = {
+            k: v
+            for k, v in signed(provider, row.webhook_secret, body, event).items()
+            if "Signature" not in k and "Token" not in k
+        }
         status, _, _ = stack.post(hook(row, provider), body, unsigned)
         assert status == 401, name
     assert WebhookDelivery.objects.count() == len(files)
@@ -122,8 +129,11 @@ def test_deliveries_arriving_while_redis_is_down_are_kept_and_scanned_later(stac
         assert status == 202, data
     assert WebhookDelivery.objects.filter(state="pending").count() == 3
     stack.redis.start()
-    wait_until(lambda: "redelivered: 3" in stack.maintenance("--redeliver"), timeout=60,
-               what="the pending deliveries to be sent")
+    wait_until(
+        lambda: "redelivered: 3" in stack.maintenance("--redeliver"),
+        timeout=60,
+        what="the pending deliveries to be sent",
+    )
     newest = Scan.objects.get(commit_sha=commits[-1])
     assert wait_final(newest.pk, timeout=120).status == "finished"
     assert WebhookDelivery.objects.filter(state="pending").count() == 0

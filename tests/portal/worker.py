@@ -43,9 +43,28 @@ class Worker:
         self._ready_from = self.log.stat().st_size if self.log.exists() else 0
         # A new session: stop() kills the whole process group (the main process and its pool children).
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--loglevel=INFO", "--concurrency=1",
-             "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{self.name}@%h"],
-            cwd=ROOT, env=self.env, stdout=open(self.log, "a"), stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "portal",
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=1",
+                "--pool=prefork",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"{self.name}@%h",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=open(self.log, "a"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self._wait_for("ready.")
 
     def restart(self) -> None:
@@ -57,7 +76,7 @@ class Worker:
     def _wait_for(self, text: str, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if text in self.log.read_bytes()[self._ready_from:].decode(errors="replace"):
+            if text in self.log.read_bytes()[self._ready_from :].decode(errors="replace"):
                 return
             if self.process.poll() is not None:
                 raise RuntimeError("worker exited:\n" + self.log.read_text()[-3000:])

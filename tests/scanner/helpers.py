@@ -50,8 +50,15 @@ def analyze_repository(paths: list[Path], root: Path, codes=None, target=TargetP
     return repository.analyze(files, rules, target)
 
 
-def compile_path(path: Path, root: Path | None = None, codes=None, hipcc: str = "", arch: str = "gfx90a",
-                 target=TargetProfile(), timeout: float = 60.0):
+def compile_path(
+    path: Path,
+    root: Path | None = None,
+    codes=None,
+    hipcc: str = "",
+    arch: str = "gfx90a",
+    target=TargetProfile(),
+    timeout: float = 60.0,
+):
     """Analyse `path` with the compile check on (scanner.compile: translated with the built-in translator, compiled
     by the real hipcc for `arch`), as a checkout `root` (default: its directory) would be."""
     from scanner.compile import CompileChecker, CompileSettings
@@ -61,12 +68,15 @@ def compile_path(path: Path, root: Path | None = None, codes=None, hipcc: str = 
 
     root = root or path.parent
     translator = Translator(TranslateOptions(backend="builtin"))
-    checker = CompileChecker(CompileSettings(hipcc=hipcc, arch=arch, timeout_seconds=timeout),
-                             lambda rel, text, source: translator.translate(rel, text, source).text)
+    checker = CompileChecker(
+        CompileSettings(hipcc=hipcc, arch=arch, timeout_seconds=timeout),
+        lambda rel, text, source: translator.translate(rel, text, source).text,
+    )
     rel = path.relative_to(root).as_posix()
     jobs = [FileJob(str(c.path), c.rel, c.language, c.problem) for c in discover(root)]
     job = next((j for j in attach(root, jobs, ()) if j.rel == rel), None) or FileJob(
-        str(path), rel, language_of(path.name) or "cuda")
+        str(path), rel, language_of(path.name) or "cuda"
+    )
     rules = select(list(codes)) if codes else list(catalogue().values())
     try:
         return Analyzer(parser(), rules, target, 2_000_000, translator, checker).analyze(job)

@@ -18,8 +18,9 @@ PRESENT = [b.name for b in run_all.BENCHMARKS if (ROOT / "bench" / f"{b.name}.py
 
 @pytest.mark.parametrize("name", PRESENT)
 def test_each_benchmark_script_answers_help_and_takes_json(name):
-    answer = subprocess.run([sys.executable, f"bench/{name}.py", "--help"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=60)
+    answer = subprocess.run(
+        [sys.executable, f"bench/{name}.py", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert answer.returncode == 0, answer.stderr
     assert "--json" in answer.stdout
 
@@ -31,14 +32,22 @@ def _ok(figures: dict) -> dict:
 def fabricated() -> dict:
     return {
         "rescan": _ok({"full_seconds": 200.0, "rescan_seconds": 9.0}),  # 4.5%: met
-        "ingest": _ok({"first_seconds": 9.0, "copy_seconds": 2.5, "first_statements": 12,
-                       "second_seconds": 7.0}),  # 3.6x: not met
+        "ingest": _ok(
+            {"first_seconds": 9.0, "copy_seconds": 2.5, "first_statements": 12, "second_seconds": 7.0}
+        ),  # 3.6x: not met
         "pages": _ok({"pages": [{"p95_ms": 120.0}, {"p95_ms": 201.0}]}),  # worst 201 ms: not met
-        "worker_memory": _ok({"sizes": [2500, 20000], "peak_mb": [400.0, 420.0], "growth_fraction": 0.05,
-                              "slope_mb_per_1000_files": 1.1}),  # +5%: met
+        "worker_memory": _ok(
+            {"sizes": [2500, 20000], "peak_mb": [400.0, 420.0], "growth_fraction": 0.05, "slope_mb_per_1000_files": 1.1}
+        ),  # +5%: met
         "sharded": {"status": "not present", "what": ""},
-        "scan_throughput": {"status": "crashed", "what": "", "seconds": 3.0, "figures": {}, "exit_code": 1,
-                            "log_tail": "Traceback"},
+        "scan_throughput": {
+            "status": "crashed",
+            "what": "",
+            "seconds": 3.0,
+            "figures": {},
+            "exit_code": 1,
+            "log_tail": "Traceback",
+        },
     }
 
 
@@ -52,10 +61,18 @@ def test_goals_are_judged_from_the_figures():
 
 
 def test_a_goal_on_its_threshold_is_met_and_just_past_it_is_not():
-    at = run_all.goal_rows({"rescan": _ok({"full_seconds": 100.0, "rescan_seconds": 5.0}),
-                            "ingest": _ok({"first_seconds": 3.0, "copy_seconds": 1.0})})
-    past = run_all.goal_rows({"rescan": _ok({"full_seconds": 100.0, "rescan_seconds": 5.01}),
-                              "ingest": _ok({"first_seconds": 3.01, "copy_seconds": 1.0})})
+    at = run_all.goal_rows(
+        {
+            "rescan": _ok({"full_seconds": 100.0, "rescan_seconds": 5.0}),
+            "ingest": _ok({"first_seconds": 3.0, "copy_seconds": 1.0}),
+        }
+    )
+    past = run_all.goal_rows(
+        {
+            "rescan": _ok({"full_seconds": 100.0, "rescan_seconds": 5.01}),
+            "ingest": _ok({"first_seconds": 3.01, "copy_seconds": 1.0}),
+        }
+    )
     assert [r["met"] for r in at if r["benchmark"] in ("rescan", "ingest")] == [True, True]
     assert [r["met"] for r in past if r["benchmark"] in ("rescan", "ingest")] == [False, False]
 
@@ -67,16 +84,20 @@ def test_figures_that_do_not_say_leave_the_goal_unjudged_instead_of_failing():
 
 def test_the_table_lists_every_benchmark_with_its_status_and_every_goal_with_its_verdict():
     benchmarks = fabricated()
-    results = {"date": "2026-12-03T07:00:00+00:00", "commit": "abc123", "total_seconds": 600.0,
-               "machine": {"cpus": 2, "load_average_at_start": [1.0, 1.0, 1.0],
-                           "load_average_at_end": [2.0, 2.0, 2.0]},
-               "benchmarks": benchmarks, "goals": run_all.goal_rows(benchmarks)}
+    results = {
+        "date": "2026-12-03T07:00:00+00:00",
+        "commit": "abc123",
+        "total_seconds": 600.0,
+        "machine": {"cpus": 2, "load_average_at_start": [1.0, 1.0, 1.0], "load_average_at_end": [2.0, 2.0, 2.0]},
+        "benchmarks": benchmarks,
+        "goals": run_all.goal_rows(benchmarks),
+    }
     text = run_all.table(results)
     lines = text.splitlines()
     assert "| scan_throughput | crashed | 3.0 |  |" in lines
     assert "| sharded | not present |  |  |" in lines
     assert any(line.startswith("| ingest | ok |") and "in 12 statements" in line for line in lines)
-    goal_lines = lines[lines.index("| goal | measured | verdict |") + 2:]
+    goal_lines = lines[lines.index("| goal | measured | verdict |") + 2 :]
     verdicts = {line.split(" | ")[0][2:]: line.split(" | ")[-1][:-2] for line in goal_lines if line}
     assert verdicts["one-file rescan <= 5% of the full scan (10,000 files)"] == "met"
     assert verdicts["ingest of 100k findings <= 3x a raw COPY of the same rows"] == "NOT MET"
@@ -91,7 +112,8 @@ def test_a_crashing_or_missing_benchmark_is_reported_and_the_rest_still_run(tmp_
     (bench_dir / "boom.py").write_text("raise SystemExit('boom')\n")
     (bench_dir / "fine.py").write_text(
         "import json, sys\nout = sys.argv[sys.argv.index('--json') + 1]\n"
-        "open(out, 'w').write(json.dumps({'value': 1}))\n")
+        "open(out, 'w').write(json.dumps({'value': 1}))\n"
+    )
     monkeypatch.setattr(run_all, "BENCH", bench_dir)
     env = {"PATH": "/usr/bin:/bin"}
     crashed = run_all.run_one(run_all.Benchmark("boom", "crashes"), tmp_path, env)

@@ -16,8 +16,9 @@ SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.jso
 
 
 def run(*args, cwd=ROOT, env=None):
-    return subprocess.run([sys.executable, "-m", "scanner", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "scanner", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
+    )
 
 
 @pytest.fixture(scope="module")

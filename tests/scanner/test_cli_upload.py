@@ -18,15 +18,30 @@ from scanner.upload import UploadError, endpoint, prepare, strip_credentials
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "rp_" + "s3cret" * 8
-GIT_ENV = {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "T",
-           "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
-CI_VARS = ("GITHUB_HEAD_REF", "GITHUB_REF_NAME", "GITHUB_SHA", "CI_COMMIT_BRANCH", "CI_COMMIT_SHA",
-           "CI_COMMIT_REF_NAME", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", "ROCPORT_TOKEN")
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "T",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "T",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+}
+CI_VARS = (
+    "GITHUB_HEAD_REF",
+    "GITHUB_REF_NAME",
+    "GITHUB_SHA",
+    "CI_COMMIT_BRANCH",
+    "CI_COMMIT_SHA",
+    "CI_COMMIT_REF_NAME",
+    "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
+    "ROCPORT_TOKEN",
+)
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, env={**os.environ, **GIT_ENV}, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env={**os.environ, **GIT_ENV}, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 @pytest.fixture
@@ -59,8 +74,9 @@ class Portal:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
                 received.append((self.path, dict(self.headers), self.rfile.read(length)))
-                payload = json.dumps(answer or {"scan": 7, "url": "http://portal/scans/7/",
-                                                "tracking": {"new": 1}}).encode()
+                payload = json.dumps(
+                    answer or {"scan": 7, "url": "http://portal/scans/7/", "tracking": {"new": 1}}
+                ).encode()
                 self.send_response(status)
                 for key, value in (headers or {}).items():
                     self.send_header(key, value)
@@ -83,15 +99,22 @@ class Portal:
 
 def scan(*args: str, env: dict | None = None):
     environment = {k: v for k, v in os.environ.items() if k not in CI_VARS}
-    return subprocess.run([sys.executable, "-m", "scanner", "scan", *args, "--fail-on", "never"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, env={**environment, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "scanner", "scan", *args, "--fail-on", "never"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**environment, **(env or {})},
+    )
 
 
 def test_the_upload_sends_the_report_with_its_commit_branch_file_list_and_token(checkout):
     portal = Portal()
     try:
-        proc = scan(str(checkout), "--format", "json", "--upload", portal.url, "--repository", "3",
-                    env={"ROCPORT_TOKEN": TOKEN})
+        proc = scan(
+            str(checkout), "--format", "json", "--upload", portal.url, "--repository", "3", env={"ROCPORT_TOKEN": TOKEN}
+        )
     finally:
         portal.stop()
     assert proc.returncode == 0, proc.stderr
@@ -113,8 +136,17 @@ def test_the_upload_sends_the_report_with_its_commit_branch_file_list_and_token(
 def test_without_a_repository_id_the_remote_is_sent_without_its_credentials(checkout, tmp_path):
     portal = Portal()
     try:
-        proc = scan(str(checkout), "--format", "json", "--upload", portal.url + "/", "--token", TOKEN,
-                    "--output", str(tmp_path / "copy.json"))
+        proc = scan(
+            str(checkout),
+            "--format",
+            "json",
+            "--upload",
+            portal.url + "/",
+            "--token",
+            TOKEN,
+            "--output",
+            str(tmp_path / "copy.json"),
+        )
     finally:
         portal.stop()
     assert proc.returncode == 0, proc.stderr
@@ -127,8 +159,9 @@ def test_the_token_is_never_sent_to_a_redirect(checkout):
     elsewhere = Portal()
     portal = Portal(status=307, headers={"Location": elsewhere.url + "/api/v1/uploads/"})
     try:
-        proc = scan(str(checkout), "--format", "json", "--upload", portal.url, "--repository", "3",
-                    env={"ROCPORT_TOKEN": TOKEN})
+        proc = scan(
+            str(checkout), "--format", "json", "--upload", portal.url, "--repository", "3", env={"ROCPORT_TOKEN": TOKEN}
+        )
     finally:
         portal.stop()
         elsewhere.stop()
@@ -140,8 +173,9 @@ def test_the_token_is_never_sent_to_a_redirect(checkout):
 def test_the_portals_refusal_is_shown_and_the_exit_code_is_3(checkout):
     portal = Portal(status=403, answer={"error": "This token is read-only."})
     try:
-        proc = scan(str(checkout), "--format", "json", "--upload", portal.url, "--repository", "3",
-                    env={"ROCPORT_TOKEN": TOKEN})
+        proc = scan(
+            str(checkout), "--format", "json", "--upload", portal.url, "--repository", "3", env={"ROCPORT_TOKEN": TOKEN}
+        )
     finally:
         portal.stop()
     assert proc.returncode == 3
@@ -149,13 +183,16 @@ def test_the_portals_refusal_is_shown_and_the_exit_code_is_3(checkout):
     assert TOKEN not in proc.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--format", "text"], "add --format json"),
-    (["--format", "json"], "no token"),
-    (["--format", "json", "--token", TOKEN, "--commit", "abc"], "not a 40-character"),
-    (["--format", "json", "--token", TOKEN, "--upload", "ftp://portal"], "http(s) address"),
-    (["--format", "json", "--token", TOKEN, "--upload", "https://user:pw@portal"], "no credentials"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--format", "text"], "add --format json"),
+        (["--format", "json"], "no token"),
+        (["--format", "json", "--token", TOKEN, "--commit", "abc"], "not a 40-character"),
+        (["--format", "json", "--token", TOKEN, "--upload", "ftp://portal"], "http(s) address"),
+        (["--format", "json", "--token", TOKEN, "--upload", "https://user:pw@portal"], "no credentials"),
+    ],
+)
 def test_an_upload_that_cannot_start_stops_before_the_scan(checkout, args, message):
     upload = [] if "--upload" in args else ["--upload", "http://127.0.0.1:9"]
     proc = scan(str(checkout), *upload, *args)

@@ -11,16 +11,19 @@ from tests.scanner.helpers import analyze_text
 KERNEL = "__global__ void k(int *o) {{\n  o[threadIdx.x % 32] = 1;{comment}\n}}\n"
 
 
-@pytest.mark.parametrize("data, key", [
-    ({"scan": {"exlude": []}}, "scan.exlude"),
-    ({"scann": {}}, "[scann]"),
-    ({"scan": {"max_file_bytes": "big"}}, "scan.max_file_bytes"),
-    ({"scan": {"max_file_bytes": -1}}, "scan.max_file_bytes"),
-    ({"rules": {"disable": ["ROC999"]}}, "rules.disable"),
-    ({"target": {"targets": ["sm_80"]}}, "sm_80"),
-    ({"target": {"rocm": "seven"}}, "seven"),
-    ({"parse": {"defines": [1]}}, "parse.defines"),
-])
+@pytest.mark.parametrize(
+    "data, key",
+    [
+        ({"scan": {"exlude": []}}, "scan.exlude"),
+        ({"scann": {}}, "[scann]"),
+        ({"scan": {"max_file_bytes": "big"}}, "scan.max_file_bytes"),
+        ({"scan": {"max_file_bytes": -1}}, "scan.max_file_bytes"),
+        ({"rules": {"disable": ["ROC999"]}}, "rules.disable"),
+        ({"target": {"targets": ["sm_80"]}}, "sm_80"),
+        ({"target": {"rocm": "seven"}}, "seven"),
+        ({"parse": {"defines": [1]}}, "parse.defines"),
+    ],
+)
 def test_bad_config_is_an_error_naming_the_key(data, key):
     with pytest.raises(ConfigError, match=key.replace("[", r"\[").replace("]", r"\]")):
         from_mapping(data, ScanOptions())
@@ -51,8 +54,10 @@ def test_an_inline_comment_suppresses_one_rule_on_one_line_and_keeps_it_reported
 
 
 def test_a_comment_alone_on_its_line_suppresses_the_next_line(tmp_path):
-    text = "__global__ void k(int *o) {\n  // rocport: ignore[warp-size-lane-arithmetic] checked\n" \
-           "  o[threadIdx.x % 32] = 1;\n  o[threadIdx.x % 32] = 2;\n}\n"
+    text = (
+        "__global__ void k(int *o) {\n  // rocport: ignore[warp-size-lane-arithmetic] checked\n"
+        "  o[threadIdx.x % 32] = 1;\n  o[threadIdx.x % 32] = 2;\n}\n"
+    )
     result = analyze_text(tmp_path, text, codes=["ROC101"])
     assert [(f.line, f.suppressed) for f in result.findings] == [(3, True), (4, False)]
 

@@ -44,7 +44,7 @@ def test_identity_survives_edits_to_the_lines_right_after_the_finding(tmp_path):
 
 
 def test_identity_survives_moving_the_function_within_the_file(tmp_path):
-    reduce_fn = BASE[BASE.index("__global__ void reduce"): BASE.index("__global__ void other")]
+    reduce_fn = BASE[BASE.index("__global__ void reduce") : BASE.index("__global__ void other")]
     moved = BASE.replace(reduce_fn, "") + "\n" + reduce_fn
     before, _ = ids(tmp_path, BASE)
     after, findings = ids(tmp_path, moved)

@@ -30,7 +30,6 @@ CONSISTENT = """
 """
 
 
-
 def _findings(root: Path, codes=WARP_CODES, path: str = "k.cu") -> dict[tuple[int, str], object]:
     results = scan(root, ScanOptions(enable=codes))
     return {(f.line, f.rule): f for result in results if result.path == path for f in result.findings}
@@ -207,9 +206,16 @@ def test_a_two_d_block_whose_kernel_reduces_through_shared_memory_is_a_tile(tmp_
 
 
 def test_another_vendors_backend_is_not_a_hip_file(tmp_path):
-    found = _findings(write_tree(tmp_path, {"src/ggml-sycl/presets.hpp": "#define QK_WARP_SIZE 32\n",
-                                        "src/ggml-cuda/presets.cuh": "#define QK_WARP_SIZE 32\n"}),
-                      path="src/ggml-sycl/presets.hpp")
+    found = _findings(
+        write_tree(
+            tmp_path,
+            {
+                "src/ggml-sycl/presets.hpp": "#define QK_WARP_SIZE 32\n",
+                "src/ggml-cuda/presets.cuh": "#define QK_WARP_SIZE 32\n",
+            },
+        ),
+        path="src/ggml-sycl/presets.hpp",
+    )
     assert not found
     assert _findings(tmp_path, path="src/ggml-cuda/presets.cuh")
 

@@ -22,15 +22,19 @@ __global__ void k(float *x) {
 def test_unknown_includes_are_stubbed_and_named(tmp_path):
     result = analyze_text(tmp_path, KERNEL, codes=["ROC101"])
     assert result.health.mode == ParseMode.AST_STUBBED
-    assert set(result.health.stubbed_headers) >= {"cuda_runtime.h", "project/missing_helpers.h",
-                                                 "thrust/device_vector.h"}
+    assert set(result.health.stubbed_headers) >= {
+        "cuda_runtime.h",
+        "project/missing_helpers.h",
+        "thrust/device_vector.h",
+    }
     assert [f.rule for f in result.findings] == ["ROC101"]
 
 
 def test_a_real_project_header_is_parsed_not_stubbed(tmp_path):
     (tmp_path / "defs.h").write_text("#define LANES 32\n")
-    result = analyze_text(tmp_path, '#include "defs.h"\n__global__ void k(int *o) { o[0] = threadIdx.x % LANES; }\n',
-                          codes=["ROC101"])
+    result = analyze_text(
+        tmp_path, '#include "defs.h"\n__global__ void k(int *o) { o[0] = threadIdx.x % LANES; }\n', codes=["ROC101"]
+    )
     assert result.health.mode == ParseMode.AST
     assert result.health.stubbed_headers == []
     assert [f.line for f in result.findings] == [2]
@@ -39,10 +43,11 @@ def test_a_real_project_header_is_parsed_not_stubbed(tmp_path):
 def test_headers_included_by_project_headers_are_all_stubbed_before_the_first_parse(tmp_path):
     """Clang stops at the first missing header (a fatal error), so finding them by reparsing costs one parse per
     header, and a deep project ran out of rounds: the include graph is walked first instead."""
-    (tmp_path / "outer.h").write_text("#include <inner/deep.h>\n#include \"middle.h\"\n#define LANES 32\n")
+    (tmp_path / "outer.h").write_text('#include <inner/deep.h>\n#include "middle.h"\n#define LANES 32\n')
     (tmp_path / "middle.h").write_text("".join(f"#include <missing{n}.h>\n" for n in range(12)))
-    result = analyze_text(tmp_path, '#include "outer.h"\n__global__ void k(int *o) { o[0] = threadIdx.x % LANES; }\n',
-                          codes=["ROC101"])
+    result = analyze_text(
+        tmp_path, '#include "outer.h"\n__global__ void k(int *o) { o[0] = threadIdx.x % LANES; }\n', codes=["ROC101"]
+    )
     assert {"inner/deep.h", "missing0.h", "missing11.h"} <= set(result.health.stubbed_headers)
     assert result.health.reparse_rounds == 0
     assert result.health.mode == ParseMode.AST_STUBBED
@@ -57,10 +62,12 @@ def test_a_missing_system_header_and_its_names_cost_the_main_file_nothing(tmp_pa
         "#include <glob.h>\n#include <dirent.h>\n#include <sys/stat.h>\n#include <stdio.h>\n#include <math.h>\n"
         "static int shards(const char *p) { glob_t g; glob(p, 0, 0, &g); globfree(&g);\n"
         "  struct stat st; if (stat(p, &st) != 0) mkdir(p, 0700); DIR *d = opendir(p); closedir(d);\n"
-        "  FILE *f = fopen(p, \"rb\"); fseek(f, 0, SEEK_END); if (feof(f) || ferror(f)) return (int)M_PI;\n"
-        "  return (int)g.gl_pathc + isprint('a') + strncmp(p, \"x\", 1); }\n")
-    result = analyze_text(tmp_path, '#include "llmc/loader.h"\n'
-                          "__global__ void k(int *o) { o[0] = threadIdx.x % 32; }\n", codes=["ROC101"])
+        '  FILE *f = fopen(p, "rb"); fseek(f, 0, SEEK_END); if (feof(f) || ferror(f)) return (int)M_PI;\n'
+        "  return (int)g.gl_pathc + isprint('a') + strncmp(p, \"x\", 1); }\n"
+    )
+    result = analyze_text(
+        tmp_path, '#include "llmc/loader.h"\n__global__ void k(int *o) { o[0] = threadIdx.x % 32; }\n', codes=["ROC101"]
+    )
     assert result.health.mode == ParseMode.AST_STUBBED, result.health
     assert "glob.h" in result.health.stubbed_headers and result.health.error_count == 0
     assert [f.line for f in result.findings] == [2]
@@ -71,8 +78,12 @@ def test_a_project_header_found_by_name_under_another_folder_is_parsed_not_stubb
     (tmp_path / "csrc").mkdir()
     (tmp_path / "csrc" / "kernels.cuh").write_text("#define LANES 32\nenum Mode { FP4, NF4 };\n")
     (tmp_path / "src").mkdir()
-    result = analyze_text(tmp_path, "#include <kernels.cuh>\n__global__ void k(int *o) "
-                          "{ o[0] = threadIdx.x % LANES + NF4; }\n", name="src/ops.cu", codes=["ROC101"])
+    result = analyze_text(
+        tmp_path,
+        "#include <kernels.cuh>\n__global__ void k(int *o) { o[0] = threadIdx.x % LANES + NF4; }\n",
+        name="src/ops.cu",
+        codes=["ROC101"],
+    )
     assert "kernels.cuh" not in result.health.stubbed_headers
     assert result.health.error_count == 0 and [f.line for f in result.findings] == [2]
 
@@ -86,8 +97,10 @@ def test_a_fatal_error_two_headers_deep_names_the_header_and_the_include_chain(t
     main.write_text('#include "a.h"\n__global__ void k() {}\n')
     unit = Parser(ParseSettings(max_reparse_rounds=0)).parse(str(main), main.read_text(), "cuda", (), str(tmp_path))
     assert unit.mode == ParseMode.TOKENS
-    assert unit.fallback_reason == ("a fatal error stopped the parse: in b.h line 2: 'only_seen_by_clang.h' file not "
-                                    "found (included from main.cu -> a.h)")
+    assert unit.fallback_reason == (
+        "a fatal error stopped the parse: in b.h line 2: 'only_seen_by_clang.h' file not "
+        "found (included from main.cu -> a.h)"
+    )
     # With its rounds, the parser stubs what clang found and the file is read whole.
     unit = Parser().parse(str(main), main.read_text(), "cuda", (), str(tmp_path))
     assert unit.mode == ParseMode.AST_STUBBED and unit.rounds == 1
@@ -162,8 +175,10 @@ def test_inactive_preprocessor_branches_are_reported(tmp_path):
 
 
 def test_prelude_resolves_cuda_calls_to_real_declarations(tmp_path):
-    text = ("void f(float **p, int n) {\n  cudaMallocManaged(p, n);\n  cudnnHandle_t h;\n  cudnnCreate(&h);\n"
-            "  cudaStream_t s = nullptr;\n  cudaStreamCreate(&s);\n}\n")
+    text = (
+        "void f(float **p, int n) {\n  cudaMallocManaged(p, n);\n  cudnnHandle_t h;\n  cudnnCreate(&h);\n"
+        "  cudaStream_t s = nullptr;\n  cudaStreamCreate(&s);\n}\n"
+    )
     result = analyze_text(tmp_path, text, codes=["ROC101"])
     assert result.health.mode == ParseMode.AST
     assert result.health.error_count == 0, result.health.first_errors
@@ -179,8 +194,11 @@ def test_per_file_statistics_count_cuda_references_by_kind(tmp_path):
 
 def test_namespace_and_attribute_macros_from_missing_headers_are_defined_empty_on_retry(tmp_path):
     body = "".join(f"MYLIB_DEVICE int f{i}(int x) {{ return x + {i}; }}\n" for i in range(30))
-    text = ('#include <mylib/config.h>\nMYLIB_NAMESPACE_BEGIN\n' + body +
-            "__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\nMYLIB_NAMESPACE_END\n")
+    text = (
+        "#include <mylib/config.h>\nMYLIB_NAMESPACE_BEGIN\n"
+        + body
+        + "__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\nMYLIB_NAMESPACE_END\n"
+    )
     result = analyze_text(tmp_path, text, codes=["ROC101"])
     assert result.health.mode == ParseMode.AST_STUBBED
     assert {"MYLIB_NAMESPACE_BEGIN=", "MYLIB_DEVICE="} <= set(result.health.defines)

@@ -34,37 +34,40 @@ def _dead(source: str, macros=()) -> set[int]:
     return set(dead_lines(directives, count, frozenset(macros)))
 
 
-@pytest.mark.parametrize("source, macros, expected", [
-    # The CUDA side of the project's own switch.
-    ("#ifdef GGML_USE_HIP\nhip();\n#else\ncuda();\n#endif", ["GGML_USE_HIP"], {4}),
-    ("#if !defined(GGML_USE_HIP) && !defined(GGML_USE_MUSA)\ncuda();\n#endif", ["GGML_USE_HIP"], {2}),
-    ("#if BNB_HIP\nhip();\n#else\ncuda();\n#endif", ["BNB_HIP"], {4}),
-    # NVIDIA's macros are undefined under HIP, so 0.
-    ("#if __CUDA_ARCH__ >= 800\nfast();\n#else\nslow();\n#endif", [], {2}),
-    ("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\nold();\n#endif", [], {2}),
-    ("#if CUDA_VERSION >= 11000\nnew_api();\n#endif", [], {2}),
-    ("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700\nboth();\n#endif", [], set()),
-    ("#if __has_include(<nvml.h>)\nnvml();\n#endif", [], {2}),
-    # HIP's own macros are defined: the #else of an AMD branch is dead.
-    ("#if defined(__HIP_PLATFORM_AMD__)\namd();\n#elif defined(FOO)\nfoo();\n#else\nnv();\n#endif", [],
-     {4, 6}),
-    # Unknown project options decide nothing.
-    ("#ifdef USE_FAST_MATH\nfast();\n#else\nslow();\n#endif", [], set()),
-    ("#if defined(GGML_USE_HIP) && defined(RDNA3)\nwmma();\n#else\nother();\n#endif", ["GGML_USE_HIP"], set()),
-    ("#if FOO(1)\nx();\n#endif", [], set()),
-    # Nesting: the outer dead branch holds the inner directives.
-    ("#ifndef GGML_USE_HIP\n#if __CUDA_ARCH__ >= 800\nx();\n#endif\n#endif", ["GGML_USE_HIP"], {2, 3, 4}),
-    # An #elif after a branch of unknown outcome is unknown, not dead.
-    ("#if defined(FOO)\na();\n#elif defined(__HIP__)\nb();\n#else\nc();\n#endif", [], {6}),
-])
+@pytest.mark.parametrize(
+    "source, macros, expected",
+    [
+        # The CUDA side of the project's own switch.
+        ("#ifdef GGML_USE_HIP\nhip();\n#else\ncuda();\n#endif", ["GGML_USE_HIP"], {4}),
+        ("#if !defined(GGML_USE_HIP) && !defined(GGML_USE_MUSA)\ncuda();\n#endif", ["GGML_USE_HIP"], {2}),
+        ("#if BNB_HIP\nhip();\n#else\ncuda();\n#endif", ["BNB_HIP"], {4}),
+        # NVIDIA's macros are undefined under HIP, so 0.
+        ("#if __CUDA_ARCH__ >= 800\nfast();\n#else\nslow();\n#endif", [], {2}),
+        ("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\nold();\n#endif", [], {2}),
+        ("#if CUDA_VERSION >= 11000\nnew_api();\n#endif", [], {2}),
+        ("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700\nboth();\n#endif", [], set()),
+        ("#if __has_include(<nvml.h>)\nnvml();\n#endif", [], {2}),
+        # HIP's own macros are defined: the #else of an AMD branch is dead.
+        ("#if defined(__HIP_PLATFORM_AMD__)\namd();\n#elif defined(FOO)\nfoo();\n#else\nnv();\n#endif", [], {4, 6}),
+        # Unknown project options decide nothing.
+        ("#ifdef USE_FAST_MATH\nfast();\n#else\nslow();\n#endif", [], set()),
+        ("#if defined(GGML_USE_HIP) && defined(RDNA3)\nwmma();\n#else\nother();\n#endif", ["GGML_USE_HIP"], set()),
+        ("#if FOO(1)\nx();\n#endif", [], set()),
+        # Nesting: the outer dead branch holds the inner directives.
+        ("#ifndef GGML_USE_HIP\n#if __CUDA_ARCH__ >= 800\nx();\n#endif\n#endif", ["GGML_USE_HIP"], {2, 3, 4}),
+        # An #elif after a branch of unknown outcome is unknown, not dead.
+        ("#if defined(FOO)\na();\n#elif defined(__HIP__)\nb();\n#else\nc();\n#endif", [], {6}),
+    ],
+)
 def test_dead_lines_under_hip_clang(source, macros, expected):
     assert _dead(source, macros) == expected
 
 
-
 def test_learns_switches_and_evidence(tmp_path):
-    root = write_tree(tmp_path, {
-        "src/compat.cuh": """
+    root = write_tree(
+        tmp_path,
+        {
+            "src/compat.cuh": """
             #if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__)
             #define PROJ_ON_AMD 1
             #include <hip/hip_runtime.h>
@@ -79,9 +82,10 @@ def test_learns_switches_and_evidence(tmp_path):
             #if TORCH_HIP_VERSION >= 60000
             #endif
         """,
-        "hip/CMakeLists.txt": "enable_language(HIP)\nadd_compile_definitions(MYLIB_USE_ROCM GGML_HIP_ROCWMMA)\n",
-        ".github/workflows/amd.yml": "jobs:\n  test:\n    runs-on: [self-hosted, mi300x]\n",
-    })
+            "hip/CMakeLists.txt": "enable_language(HIP)\nadd_compile_definitions(MYLIB_USE_ROCM GGML_HIP_ROCWMMA)\n",
+            ".github/workflows/amd.yml": "jobs:\n  test:\n    runs-on: [self-hosted, mi300x]\n",
+        },
+    )
     options, _jobs = plan(root, ScanOptions())
     port = options.port
     assert port.hip_macros == {"PROJ_ON_AMD", "GGML_USE_HIP", "MYLIB_USE_ROCM"}
@@ -91,10 +95,13 @@ def test_learns_switches_and_evidence(tmp_path):
 
 
 def test_plain_cuda_repository_has_no_port(tmp_path):
-    root = write_tree(tmp_path, {
-        "k.cu": "#include <cuda_runtime.h>\n#ifdef USE_FAST\n#endif\n",
-        ".github/workflows/ci.yml": "jobs:\n  t:\n    runs-on: ubuntu-latest\n    container: nvidia/cuda:12.4.0-devel\n",
-    })
+    root = write_tree(
+        tmp_path,
+        {
+            "k.cu": "#include <cuda_runtime.h>\n#ifdef USE_FAST\n#endif\n",
+            ".github/workflows/ci.yml": "jobs:\n  t:\n    runs-on: ubuntu-latest\n    container: nvidia/cuda:12.4.0-devel\n",
+        },
+    )
     port = plan(root, ScanOptions())[0].port
     assert not port.ported and port.hip_macros == frozenset()
 
@@ -118,8 +125,9 @@ def _findings(root: Path, code: str) -> list:
 
 
 def test_finding_in_a_branch_hip_never_compiles_is_info_and_says_why(tmp_path):
-    root = write_tree(tmp_path, {"compat.cuh": "#if defined(__HIP_PLATFORM_AMD__)\n#define PROJ_ON_AMD 1\n#endif\n",
-                             "k.cu": KERNEL})
+    root = write_tree(
+        tmp_path, {"compat.cuh": "#if defined(__HIP_PLATFORM_AMD__)\n#define PROJ_ON_AMD 1\n#endif\n", "k.cu": KERNEL}
+    )
     by_line = {f.line: f for f in _findings(root, "ROC101") if f.path == "k.cu"}
     # Line 7 is the CUDA side of the project's switch; line 9 is shared code and stays high.
     assert by_line[7].severity == Severity.INFO
@@ -138,8 +146,13 @@ CUDA_CI = "jobs:\n  t:\n    runs-on: [self-hosted, nvidia-gpu]\n    steps:\n    
 
 
 def test_ci_of_a_ported_repository_is_its_nvidia_side(tmp_path):
-    root = write_tree(tmp_path, {".github/workflows/cuda.yml": CUDA_CI,
-                             ".github/workflows/rocm.yml": "jobs:\n  t:\n    runs-on: [self-hosted, rocm]\n"})
+    root = write_tree(
+        tmp_path,
+        {
+            ".github/workflows/cuda.yml": CUDA_CI,
+            ".github/workflows/rocm.yml": "jobs:\n  t:\n    runs-on: [self-hosted, rocm]\n",
+        },
+    )
     findings = [f for f in _findings(root, "ROC235") if f.path.endswith("cuda.yml")]
     assert findings and all(f.severity == Severity.INFO for f in findings)
     assert "already builds for ROCm (an AMD GPU CI job in .github/workflows/rocm.yml" in findings[0].message
@@ -152,11 +165,14 @@ def test_ci_of_an_unported_repository_keeps_its_severity(tmp_path):
 
 
 def test_lane_logic_of_a_ported_repository_drops_to_info_but_a_mask_that_cannot_build_stays(tmp_path):
-    root = write_tree(tmp_path, {
-        "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
-        "k.cu": "__global__ void k(float* o) {\n  int lane = threadIdx.x % 32;\n"
-                "  o[lane] = __shfl_down_sync(0xffffffff, o[lane], 1);\n}\n",
-    })
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
+            "k.cu": "__global__ void k(float* o) {\n  int lane = threadIdx.x % 32;\n"
+            "  o[lane] = __shfl_down_sync(0xffffffff, o[lane], 1);\n}\n",
+        },
+    )
     findings = [f for r in scan(root, ScanOptions(enable=("ROC101", "ROC106"))) for f in r.findings]
     by_rule = {f.rule: f for f in findings}
     assert by_rule["ROC101"].severity == Severity.INFO
@@ -165,9 +181,11 @@ def test_lane_logic_of_a_ported_repository_drops_to_info_but_a_mask_that_cannot_
 
 
 def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
-    root = write_tree(tmp_path, {
-        "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
-        "common.cuh": """
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
+            "common.cuh": """
             #if defined(__HIP_PLATFORM_AMD__)
             #define P_WARP 64
             #define P_MASK 0xffffffffffffffffull
@@ -178,7 +196,7 @@ def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
             #define NEW_MMA 1
             #endif
         """,
-        "k.cu": """
+            "k.cu": """
             #include "common.cuh"
             __global__ void k(float* o) {
               int lane = threadIdx.x % P_WARP;
@@ -188,9 +206,10 @@ def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
             #endif
             }
         """,
-        "old/kernels.cu": "__global__ void q(int* o) { o[threadIdx.x % 32] = __shfl_down_sync(0xffffffff, 1, 1); }\n",
-        "old/kernels.hip": "__global__ void q(int* o) { o[threadIdx.x % warpSize] = 1; }\n",
-    })
+            "old/kernels.cu": "__global__ void q(int* o) { o[threadIdx.x % 32] = __shfl_down_sync(0xffffffff, 1, 1); }\n",
+            "old/kernels.hip": "__global__ void q(int* o) { o[threadIdx.x % warpSize] = 1; }\n",
+        },
+    )
     port = plan(root, ScanOptions())[0].port
     assert {"P_WARP", "P_MASK"} <= port.per_platform
     assert port.shims == {"__shfl_xor_sync"}
@@ -206,9 +225,11 @@ def test_per_platform_constants_shims_feature_macros_and_twins(tmp_path):
 
 
 def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
-    root = write_tree(tmp_path, {
-        "vendors/hip.h": "#pragma once\n#include <hip/hip_runtime.h>\n#define cuMemCreate hipMemCreate\n",
-        "vmm.cu": """
+    root = write_tree(
+        tmp_path,
+        {
+            "vendors/hip.h": "#pragma once\n#include <hip/hip_runtime.h>\n#define cuMemCreate hipMemCreate\n",
+            "vmm.cu": """
             #include <cuda.h>
             #if defined(USE_HIP)
             #include "vendors/hip.h"
@@ -218,7 +239,8 @@ def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
               cuMemRelease(*h);
             }
         """,
-    })
+        },
+    )
     findings = [f for r in scan(root, ScanOptions(enable=("ROC161",))) for f in r.findings if f.path == "vmm.cu"]
     by_line = {f.line: f for f in findings}
     assert by_line[7].severity == Severity.INFO and "maps `cuMemCreate`" in by_line[7].message
@@ -226,8 +248,10 @@ def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
 
 
 def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp_path):
-    root = write_tree(tmp_path, {
-        "CMakeLists.txt": """
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": """
             set(GPU_FILES csrc/ops.cu)
             if(BUILD_CUDA)
                 list(APPEND SRC ${GPU_FILES} csrc/mma_sm80.cu)  # sm80+ only
@@ -236,12 +260,13 @@ def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp
                 list(APPEND SRC ${GPU_FILES})
             endif()
         """,
-        "csrc/ops.cu": '#include "common.cuh"\n__global__ void k(int* o) { o[threadIdx.x % 32] = 0; }\n',
-        "csrc/mma_sm80.cu": '#include "mma.cuh"\n#include "common.cuh"\n__global__ void m(int* o) { mma(o); }\n',
-        # Included by the sm80 source alone: CUDA-only too. common.cuh is shared and stays in the ROCm build.
-        "csrc/mma.cuh": "__device__ void mma(int* o) { asm volatile(\"mma.sync.aligned.m16n8k16 {};\"); }\n",
-        "csrc/common.cuh": "__device__ void c(int* o) { asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(o[0])); }\n",
-    })
+            "csrc/ops.cu": '#include "common.cuh"\n__global__ void k(int* o) { o[threadIdx.x % 32] = 0; }\n',
+            "csrc/mma_sm80.cu": '#include "mma.cuh"\n#include "common.cuh"\n__global__ void m(int* o) { mma(o); }\n',
+            # Included by the sm80 source alone: CUDA-only too. common.cuh is shared and stays in the ROCm build.
+            "csrc/mma.cuh": '__device__ void mma(int* o) { asm volatile("mma.sync.aligned.m16n8k16 {};"); }\n',
+            "csrc/common.cuh": '__device__ void c(int* o) { asm volatile("mov.u32 %0, %%laneid;" : "=r"(o[0])); }\n',
+        },
+    )
     port = plan(root, ScanOptions())[0].port
     assert port.cuda_only_sources == {"csrc/mma_sm80.cu", "csrc/mma.cuh"}
     findings = {f.path: f for r in scan(root, ScanOptions(enable=("ROC120",))) for f in r.findings}
@@ -250,12 +275,21 @@ def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp
     assert findings["csrc/common.cuh"].severity != Severity.INFO
 
 
-@pytest.mark.parametrize("condition, guarded", [
-    ("defined(__HIP_PLATFORM_AMD__)", True), ("GGML_USE_HIP", True), ("defined(USE_ROCM)", True),
-    ("__CUDA_ARCH__ >= 800", True), ("defined(__NVPTX__)", True), ("__gfx942__", True),
-    ("defined(CHIP_ID)", False), ("defined(WITH_GRAPHICS)", False), ("hipster", False),
-    ("PROJ_ON_AMD", False),  # a project's own switch: scanner.port learns it, hip_branches evaluates it
-])
+@pytest.mark.parametrize(
+    "condition, guarded",
+    [
+        ("defined(__HIP_PLATFORM_AMD__)", True),
+        ("GGML_USE_HIP", True),
+        ("defined(USE_ROCM)", True),
+        ("__CUDA_ARCH__ >= 800", True),
+        ("defined(__NVPTX__)", True),
+        ("__gfx942__", True),
+        ("defined(CHIP_ID)", False),
+        ("defined(WITH_GRAPHICS)", False),
+        ("hipster", False),
+        ("PROJ_ON_AMD", False),  # a project's own switch: scanner.port learns it, hip_branches evaluates it
+    ],
+)
 def test_one_platform_guard_for_every_rule(condition, guarded):
     from scanner.analysis.context import PLATFORM_GUARD
 

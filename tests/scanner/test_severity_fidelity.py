@@ -75,10 +75,13 @@ def test_nvml_without_a_guard_keeps_the_rule_severity():
     assert found and all(f.severity == Severity.MEDIUM and f.risk == Risk.BUILD_BREAK for f in found)
 
 
-@pytest.mark.parametrize("text", [
-    "#if !__has_include(<amd_smi/amdsmi.h>)\n#include <nvml.h>\n#endif\n",
-    "#if !__has_include(<nvml.h>)\nvoid f() { nvmlInit(); }\n#endif\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#if !__has_include(<amd_smi/amdsmi.h>)\n#include <nvml.h>\n#endif\n",
+        "#if !__has_include(<nvml.h>)\nvoid f() { nvmlInit(); }\n#endif\n",
+    ],
+)
 def test_nvml_behind_a_negated_or_other_has_include_is_not_lowered(tmp_path, text):
     found = findings(write(tmp_path, "mon.cu", text), ["ROC140"])
     assert [f.severity for f in found] == [Severity.MEDIUM]
@@ -114,7 +117,7 @@ def test_a_library_is_one_finding_per_file_counting_its_uses(code):
         assert match, found[0].message
         shown = [int(n) for n in re.findall(r"\d+", match.group(3))]
         lines = sorted(marked)
-        expected = lines if "..." not in match.group(3) else lines[:len(shown) - 1] + lines[-1:]
+        expected = lines if "..." not in match.group(3) else lines[: len(shown) - 1] + lines[-1:]
         assert int(match.group(2)) == len(marked) and shown == expected, (fixture.name, lines, found[0].message)
 
 
@@ -133,8 +136,12 @@ def test_cuda_arch_check_with_a_computing_else_is_low_performance_and_says_which
 
 
 def test_cuda_arch_less_than_check_whose_own_branch_computes_is_low(tmp_path):
-    path = write(tmp_path, "k.cu", "__device__ float f(float x) {\n#if __CUDA_ARCH__ < 700\n  return x * 2.0f;\n"
-                                   "#else\n  return __fmul_rn(x, 2.0f);\n#endif\n}\n")
+    path = write(
+        tmp_path,
+        "k.cu",
+        "__device__ float f(float x) {\n#if __CUDA_ARCH__ < 700\n  return x * 2.0f;\n"
+        "#else\n  return __fmul_rn(x, 2.0f);\n#endif\n}\n",
+    )
     [finding] = findings(path, ["ROC158"])
     assert finding.severity == Severity.LOW and "`#if` branch at line 2" in finding.message
 
@@ -158,9 +165,16 @@ def test_torch_cuda_arch_list_in_a_setup_script_is_info(tmp_path):
 
 # -- 6. HIP honours CUDA_VISIBLE_DEVICES: setting it is info, reading it to count GPUs is low ----------------
 def test_setting_cuda_visible_devices_is_info_and_reading_it_is_low():
-    expected = {"ROC233_cuda_visible_devices.sh": {3: Severity.INFO, 4: Severity.INFO, 5: Severity.LOW},
-                "ROC233_cuda_visible_devices.py": {7: Severity.INFO, 8: Severity.LOW, 9: Severity.LOW,
-                                                   10: Severity.INFO, 14: Severity.INFO}}
+    expected = {
+        "ROC233_cuda_visible_devices.sh": {3: Severity.INFO, 4: Severity.INFO, 5: Severity.LOW},
+        "ROC233_cuda_visible_devices.py": {
+            7: Severity.INFO,
+            8: Severity.LOW,
+            9: Severity.LOW,
+            10: Severity.INFO,
+            14: Severity.INFO,
+        },
+    }
     for name, severities in expected.items():
         found = findings(RULE_FIXTURES / name, ["ROC233"])
         assert {f.line: f.severity for f in found} == severities, name
@@ -192,16 +206,21 @@ def repository_findings(tmp_path, files: dict[str, str], code: str = "ROC261"):
 
 
 def test_numa_balancing_for_a_benchmark_script_only_is_low_and_softened(tmp_path):
-    [finding] = repository_findings(tmp_path, {"benchmarks/run_all.sh": "#!/bin/bash\nsync\n"
-                                               "echo 3 | sudo tee /proc/sys/vm/drop_caches\n./bench\n"})
+    [finding] = repository_findings(
+        tmp_path, {"benchmarks/run_all.sh": "#!/bin/bash\nsync\necho 3 | sudo tee /proc/sys/vm/drop_caches\n./bench\n"}
+    )
     assert finding.severity == Severity.LOW and finding.path == "benchmarks/run_all.sh"
     assert "not host setup" in finding.message and "hangs" not in finding.message
 
 
 def test_numa_balancing_for_real_host_setup_stays_high_and_is_located_there(tmp_path):
-    [finding] = repository_findings(tmp_path, {
-        "examples/bench_llm.sh": "#!/bin/bash\nsudo sysctl -w vm.drop_caches=3\n",
-        "deploy/setup_host.sh": "#!/bin/bash\nsudo amdgpu-install -y --usecase=rocm\n"})
+    [finding] = repository_findings(
+        tmp_path,
+        {
+            "examples/bench_llm.sh": "#!/bin/bash\nsudo sysctl -w vm.drop_caches=3\n",
+            "deploy/setup_host.sh": "#!/bin/bash\nsudo amdgpu-install -y --usecase=rocm\n",
+        },
+    )
     assert finding.severity == Severity.HIGH and finding.path == "deploy/setup_host.sh"
     assert "expect GPU hangs" not in finding.message and "linked to GPU hangs" in finding.message
 
@@ -254,20 +273,36 @@ def test_cuda_env_variables_in_a_shell_script_are_not_this_rule(tmp_path):
 def test_a_loaders_declarations_are_info_and_its_calls_are_not():
     found = by_line(findings(RULE_FIXTURES / "ROC161_driver_api_usage_loader.cu", ["ROC161"]))
     assert {line: f.severity for line, f in found.items()} == {
-        5: Severity.INFO, 6: Severity.INFO, 10: Severity.INFO, 11: Severity.INFO, 15: Severity.MEDIUM,
-        16: Severity.MEDIUM}
+        5: Severity.INFO,
+        6: Severity.INFO,
+        10: Severity.INFO,
+        11: Severity.INFO,
+        15: Severity.MEDIUM,
+        16: Severity.MEDIUM,
+    }
     assert "function pointer" in found[6].message and "symbol lookup" in found[11].message
 
 
-VENDORED_CUDA_H = "".join(f"CUresult CUDAAPI cu{name}(void);\n" for name in
-                          ("Init", "CtxCreate", "CtxDestroy", "ModuleLoad", "ModuleGetFunction", "LaunchKernel",
-                           "MemAlloc", "MemFree"))
+VENDORED_CUDA_H = "".join(
+    f"CUresult CUDAAPI cu{name}(void);\n"
+    for name in (
+        "Init",
+        "CtxCreate",
+        "CtxDestroy",
+        "ModuleLoad",
+        "ModuleGetFunction",
+        "LaunchKernel",
+        "MemAlloc",
+        "MemFree",
+    )
+)
 
 
 @pytest.mark.parametrize("rel", ["third_party/cuda/cuda.h", "include/nv/driver_api.h"])
 def test_a_vendored_copy_of_cuda_h_is_info(tmp_path, rel):
-    path = write(tmp_path, rel, "#define CUDAAPI\ntypedef int CUresult;\ntypedef struct CUctx_st *CUcontext;\n"
-                                + VENDORED_CUDA_H)
+    path = write(
+        tmp_path, rel, "#define CUDAAPI\ntypedef int CUresult;\ntypedef struct CUctx_st *CUcontext;\n" + VENDORED_CUDA_H
+    )
     codes = ["ROC150", "ROC151", "ROC152", "ROC153", "ROC161", "ROC162", "ROC163"]
     found = findings(path, codes, root=tmp_path)
     assert found and all(f.severity == Severity.INFO and "declares" in f.message for f in found)
@@ -275,19 +310,30 @@ def test_a_vendored_copy_of_cuda_h_is_info(tmp_path, rel):
 
 def test_a_file_that_calls_the_driver_api_is_not_a_declaration(tmp_path):
     calls = "".join(f"  cu{name}(0);\n" for name in ("Init", "CtxSynchronize", "MemFree", "ModuleUnload", "CtxDestroy"))
-    path = write(tmp_path, "driver.cpp", "#include <cuda.h>\nCUresult CUDAAPI cuInit(unsigned);\nvoid f() {\n"
-                                         + calls + "}\n")
+    path = write(
+        tmp_path, "driver.cpp", "#include <cuda.h>\nCUresult CUDAAPI cuInit(unsigned);\nvoid f() {\n" + calls + "}\n"
+    )
     assert any(f.severity == Severity.MEDIUM for f in findings(path, ["ROC161"]))
 
 
-@pytest.mark.parametrize("rel", ["src/ggml-sycl/common.cpp", "backends/xpu/ops.cu", "ggml-musa/CMakeLists.txt",
-                                 "src/metal/setup.sh", "csrc/torch_hpu/run.py"])
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "src/ggml-sycl/common.cpp",
+        "backends/xpu/ops.cu",
+        "ggml-musa/CMakeLists.txt",
+        "src/metal/setup.sh",
+        "csrc/torch_hpu/run.py",
+    ],
+)
 def test_other_vendors_backends_are_not_cuda_code_to_migrate(tmp_path, rel):
-    texts = {".cpp": "void f() { cudaMemAdvise(0, 0, cudaMemAdviseSetReadMostly, 0); nvmlInit(); }\n",
-             ".cu": "#include <nccl.h>\nvoid f() { cudaGraphLaunch(0, 0); }\n",
-             ".txt": "enable_language(CUDA)\nfind_package(CUDAToolkit)\n",
-             ".sh": "nvidia-smi -L\nexport CUDA_VISIBLE_DEVICES=0\n",
-             ".py": 'import os\nos.environ["CUDA_LAUNCH_BLOCKING"] = "1"\nimport pynvml\n'}
+    texts = {
+        ".cpp": "void f() { cudaMemAdvise(0, 0, cudaMemAdviseSetReadMostly, 0); nvmlInit(); }\n",
+        ".cu": "#include <nccl.h>\nvoid f() { cudaGraphLaunch(0, 0); }\n",
+        ".txt": "enable_language(CUDA)\nfind_package(CUDAToolkit)\n",
+        ".sh": "nvidia-smi -L\nexport CUDA_VISIBLE_DEVICES=0\n",
+        ".py": 'import os\nos.environ["CUDA_LAUNCH_BLOCKING"] = "1"\nimport pynvml\n',
+    }
     path = write(tmp_path, rel, texts[Path(rel).suffix])
     codes = [code for code in catalogue() if "130" <= code[3:] <= "169" or code.startswith("ROC2")]
     assert not findings(path, codes, root=tmp_path)
@@ -297,8 +343,13 @@ def test_other_vendors_backends_are_not_cuda_code_to_migrate(tmp_path, rel):
 
 def test_a_diagnostic_nvidia_smi_is_info_and_one_whose_output_decides_something_is_not():
     expected = {
-        "ROC231_nvidia_smi.sh": {3: Severity.INFO, 4: Severity.MEDIUM, 5: Severity.MEDIUM, 6: Severity.INFO,
-                                 7: Severity.MEDIUM},
+        "ROC231_nvidia_smi.sh": {
+            3: Severity.INFO,
+            4: Severity.MEDIUM,
+            5: Severity.MEDIUM,
+            6: Severity.INFO,
+            7: Severity.MEDIUM,
+        },
         "ROC231_nvidia_smi_errexit.sh": {4: Severity.LOW, 5: Severity.INFO},
         "ROC231_nvidia_smi.py": {6: Severity.MEDIUM, 7: Severity.MEDIUM, 8: Severity.INFO, 9: Severity.INFO},
     }
@@ -308,21 +359,28 @@ def test_a_diagnostic_nvidia_smi_is_info_and_one_whose_output_decides_something_
         assert all(("only prints" in f.message) == (f.severity != Severity.MEDIUM) for f in found), name
 
 
-@pytest.mark.parametrize("code, text", [
-    ("ROC231", 'print("run nvidia-smi to see the GPUs")\n'),
-    ("ROC232", 'logging.info("rocm-smi reported %s", x)\n'),
-    ("ROC234", 'raise RuntimeError("nvcc --version failed: install the CUDA toolkit")\n'),
-    ("ROC212", 'parser.add_argument("--arch", help="passed as -arch=sm_80 to nvcc")\n'),
-    ("ROC253", 'warnings.warn("NCCL_ALGO=Tree is slow here")\n'),
-])
+@pytest.mark.parametrize(
+    "code, text",
+    [
+        ("ROC231", 'print("run nvidia-smi to see the GPUs")\n'),
+        ("ROC232", 'logging.info("rocm-smi reported %s", x)\n'),
+        ("ROC234", 'raise RuntimeError("nvcc --version failed: install the CUDA toolkit")\n'),
+        ("ROC212", 'parser.add_argument("--arch", help="passed as -arch=sm_80 to nvcc")\n'),
+        ("ROC253", 'warnings.warn("NCCL_ALGO=Tree is slow here")\n'),
+    ],
+)
 def test_python_messages_that_name_a_command_or_setting_are_not_findings(tmp_path, code, text):
     assert not findings(write(tmp_path, "tool.py", "import logging, warnings\n" + text), [code])
 
 
 def test_nccl_settings_rccl_honours_alike_are_not_reported_and_cumem_follows_the_target(tmp_path):
-    path = write(tmp_path, "run.sh", "export NCCL_NET_GDR_LEVEL=2\nexport NCCL_P2P_LEVEL=PXB\n"
-                                     "export NCCL_MAX_NCHANNELS=16\nexport NCCL_ALGO=Tree\nexport NCCL_PROTO=Simple\n"
-                                     "export NCCL_CUMEM_ENABLE=0\n")
+    path = write(
+        tmp_path,
+        "run.sh",
+        "export NCCL_NET_GDR_LEVEL=2\nexport NCCL_P2P_LEVEL=PXB\n"
+        "export NCCL_MAX_NCHANNELS=16\nexport NCCL_ALGO=Tree\nexport NCCL_PROTO=Simple\n"
+        "export NCCL_CUMEM_ENABLE=0\n",
+    )
     assert [f.line for f in findings(path, ["ROC253"])] == [6]
     assert not findings(path, ["ROC253"], target=TargetProfile.parse(None, "10.0"))
 
@@ -345,11 +403,16 @@ def test_no_finding_is_above_its_rules_catalogue_severity_at_the_default_target(
 
 
 def test_a_hint_printed_by_make_or_echo_is_not_an_install(tmp_path):
-    makefile = write(tmp_path, "Makefile", (
-        "ifeq ($(NCCL), )\n"
-        "  $(info NCCL is not found: try `sudo apt install libnccl2 libnccl-dev`)\n"
-        "endif\n"
-        "setup:\n"
-        "\techo 'run: sudo apt-get install -y libnccl2'\n"
-        "\tsudo apt-get install -y libnccl2\n"))
+    makefile = write(
+        tmp_path,
+        "Makefile",
+        (
+            "ifeq ($(NCCL), )\n"
+            "  $(info NCCL is not found: try `sudo apt install libnccl2 libnccl-dev`)\n"
+            "endif\n"
+            "setup:\n"
+            "\techo 'run: sudo apt-get install -y libnccl2'\n"
+            "\tsudo apt-get install -y libnccl2\n"
+        ),
+    )
     assert set(by_line(findings(makefile, ["ROC223"]))) == {6}

@@ -12,21 +12,41 @@ from scanner.rules import catalogue, rules_run
 from tests.scanner.helpers import analyze_text
 
 
-@pytest.mark.parametrize("name, rel_dir, language", [
-    ("kernel.cu", "", "cuda"), ("x.h", "", "c++"), ("k.ptx", "", "ptx"),
-    ("CMakeLists.txt", "", "cmake"), ("FindFoo.cmake", "cmake", "cmake"),
-    ("Makefile", "", "make"), ("rules.mk", "", "make"), ("GNUmakefile", "", "make"),
-    ("Dockerfile", "", "dockerfile"), ("Dockerfile.rocm", "", "dockerfile"), ("app.Dockerfile", "", "dockerfile"),
-    ("Containerfile", "", "dockerfile"),
-    ("run.sh", "", "shell"), ("env.bash", "", "shell"),
-    ("ci.yml", ".github/workflows", "yaml"), (".gitlab-ci.yml", "", "yaml"), ("deploy.yaml", "k8s", "yaml"),
-    ("environment.yml", "", "conda"), ("conda-env.yaml", "", "conda"),
-    ("setup.py", "", "python"), ("serve.py", "", "python"),
-    ("requirements.txt", "", "requirements"), ("requirements-dev.txt", "", "requirements"),
-    ("base.txt", "requirements", "requirements"), ("notes.txt", "", None),
-    ("pyproject.toml", "", "pyproject"), ("Cargo.toml", "", None),
-    ("sysctl.conf", "etc", "sysctl"), ("90-gpu.conf", "etc/sysctl.d", "sysctl"), ("nginx.conf", "etc", None),
-])
+@pytest.mark.parametrize(
+    "name, rel_dir, language",
+    [
+        ("kernel.cu", "", "cuda"),
+        ("x.h", "", "c++"),
+        ("k.ptx", "", "ptx"),
+        ("CMakeLists.txt", "", "cmake"),
+        ("FindFoo.cmake", "cmake", "cmake"),
+        ("Makefile", "", "make"),
+        ("rules.mk", "", "make"),
+        ("GNUmakefile", "", "make"),
+        ("Dockerfile", "", "dockerfile"),
+        ("Dockerfile.rocm", "", "dockerfile"),
+        ("app.Dockerfile", "", "dockerfile"),
+        ("Containerfile", "", "dockerfile"),
+        ("run.sh", "", "shell"),
+        ("env.bash", "", "shell"),
+        ("ci.yml", ".github/workflows", "yaml"),
+        (".gitlab-ci.yml", "", "yaml"),
+        ("deploy.yaml", "k8s", "yaml"),
+        ("environment.yml", "", "conda"),
+        ("conda-env.yaml", "", "conda"),
+        ("setup.py", "", "python"),
+        ("serve.py", "", "python"),
+        ("requirements.txt", "", "requirements"),
+        ("requirements-dev.txt", "", "requirements"),
+        ("base.txt", "requirements", "requirements"),
+        ("notes.txt", "", None),
+        ("pyproject.toml", "", "pyproject"),
+        ("Cargo.toml", "", None),
+        ("sysctl.conf", "etc", "sysctl"),
+        ("90-gpu.conf", "etc/sysctl.d", "sysctl"),
+        ("nginx.conf", "etc", None),
+    ],
+)
 def test_discovery_knows_the_text_languages(name, rel_dir, language):
     assert language_of(name, rel_dir) == language
 
@@ -80,10 +100,12 @@ def test_binary_text_files_are_errors_and_non_utf8_ones_are_read_with_the_guess_
 
 
 def test_hash_comment_suppressions_work_in_text_files(tmp_path):
-    text = ("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04  # rocport: ignore[ROC221] CUDA build stage, kept\n"
-            "# rocport: ignore[container-nvidia-runtime-env] read by the NVIDIA job only\n"
-            "ENV NVIDIA_VISIBLE_DEVICES=all\n"
-            "ENV NVIDIA_DRIVER_CAPABILITIES=compute\n")
+    text = (
+        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04  # rocport: ignore[ROC221] CUDA build stage, kept\n"
+        "# rocport: ignore[container-nvidia-runtime-env] read by the NVIDIA job only\n"
+        "ENV NVIDIA_VISIBLE_DEVICES=all\n"
+        "ENV NVIDIA_DRIVER_CAPABILITIES=compute\n"
+    )
     result = analyze_text(tmp_path, text, name="Dockerfile")
     by_line = {f.line: f for f in result.findings}
     assert by_line[1].suppressed and by_line[1].suppression_reason == "CUDA build stage, kept"
@@ -136,16 +158,19 @@ def test_finalize_is_what_the_portal_calls_after_its_own_pool_run(tmp_path):
 
 
 def test_a_suppression_on_the_locating_line_suppresses_the_repository_finding(tmp_path):
-    (tmp_path / "setup.sh").write_text(SETUP.replace(
-        "--usecase=rocm\n", "--usecase=rocm  # rocport: ignore[ROC261] NUMA handled by the image\n"))
+    (tmp_path / "setup.sh").write_text(
+        SETUP.replace("--usecase=rocm\n", "--usecase=rocm  # rocport: ignore[ROC261] NUMA handled by the image\n")
+    )
     options, jobs = plan(tmp_path, ScanOptions())
     finding = repository.finalize(tmp_path, options, jobs).findings[0]
     assert finding.suppressed and finding.suppression_reason == "NUMA handled by the image"
 
 
 def test_python_docstrings_are_documentation_not_commands(tmp_path):
-    text = ('"""Tools.\n\nRun `nvidia-smi` and export CUDA_VISIBLE_DEVICES=0 first.\n"""\n\n\n'
-            'def probe():\n    """Calls nvidia-smi."""\n    return ["nvidia-smi", "-L"]\n')
+    text = (
+        '"""Tools.\n\nRun `nvidia-smi` and export CUDA_VISIBLE_DEVICES=0 first.\n"""\n\n\n'
+        'def probe():\n    """Calls nvidia-smi."""\n    return ["nvidia-smi", "-L"]\n'
+    )
     result = analyze_text(tmp_path, text, name="tools.py")
     assert [(f.rule, f.line) for f in result.findings] == [("ROC231", 9)]
 

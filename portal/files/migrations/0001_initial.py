@@ -6,29 +6,56 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('repositories', '0003_repository_codeowners'),
+        ("repositories", "0003_repository_codeowners"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TranslationReview',
+            name="TranslationReview",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(max_length=1000)),
-                ('blob_sha', models.CharField(max_length=40)),
-                ('translation_sha', models.CharField(blank=True, default='', max_length=64)),
-                ('state', models.CharField(choices=[('not_reviewed', 'not reviewed'), ('ok', 'translation OK'), ('needs_work', 'needs manual work'), ('done', 'done')], default='not_reviewed', max_length=20)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('repository', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='translation_reviews', to='repositories.repository')),
-                ('reviewer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("path", models.CharField(max_length=1000)),
+                ("blob_sha", models.CharField(max_length=40)),
+                ("translation_sha", models.CharField(blank=True, default="", max_length=64)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("not_reviewed", "not reviewed"),
+                            ("ok", "translation OK"),
+                            ("needs_work", "needs manual work"),
+                            ("done", "done"),
+                        ],
+                        default="not_reviewed",
+                        max_length=20,
+                    ),
+                ),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "repository",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="translation_reviews",
+                        to="repositories.repository",
+                    ),
+                ),
+                (
+                    "reviewer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('repository', 'path'), name='one_review_per_file')],
+                "constraints": [models.UniqueConstraint(fields=("repository", "path"), name="one_review_per_file")],
             },
         ),
     ]

@@ -6,66 +6,156 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('repositories', '0001_initial'),
-        ('scans', '0001_initial'),
+        ("repositories", "0001_initial"),
+        ("scans", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Finding',
+            name="Finding",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('branch', models.CharField(max_length=255)),
-                ('path', models.CharField(max_length=1000)),
-                ('rule', models.CharField(max_length=10)),
-                ('fingerprint', models.CharField(max_length=64)),
-                ('occurrence', models.PositiveIntegerField(default=0)),
-                ('name', models.CharField(max_length=100)),
-                ('risk', models.CharField(max_length=30)),
-                ('severity', models.CharField(max_length=10)),
-                ('line', models.PositiveIntegerField()),
-                ('column', models.PositiveIntegerField(default=1)),
-                ('end_line', models.PositiveIntegerField(default=0)),
-                ('end_column', models.PositiveIntegerField(default=0)),
-                ('message', models.TextField()),
-                ('snippet', models.TextField(blank=True, default='')),
-                ('suppressed', models.BooleanField(default=False)),
-                ('state', models.CharField(choices=[('open', 'Open'), ('fixed', 'Fixed')], default='open', max_length=10)),
-                ('triage', models.CharField(choices=[('untriaged', 'Untriaged'), ('confirmed', 'Confirmed'), ('false_positive', 'False Positive'), ('accepted_risk', 'Accepted Risk'), ('wont_fix', 'Wont Fix')], default='untriaged', max_length=20)),
-                ('triage_reason', models.TextField(blank=True, default='')),
-                ('assignee', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='assigned_findings', to=settings.AUTH_USER_MODEL)),
-                ('first_seen', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scans.scan')),
-                ('fixed_in', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scans.scan')),
-                ('last_seen', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scans.scan')),
-                ('repository', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='findings', to='repositories.repository')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("branch", models.CharField(max_length=255)),
+                ("path", models.CharField(max_length=1000)),
+                ("rule", models.CharField(max_length=10)),
+                ("fingerprint", models.CharField(max_length=64)),
+                ("occurrence", models.PositiveIntegerField(default=0)),
+                ("name", models.CharField(max_length=100)),
+                ("risk", models.CharField(max_length=30)),
+                ("severity", models.CharField(max_length=10)),
+                ("line", models.PositiveIntegerField()),
+                ("column", models.PositiveIntegerField(default=1)),
+                ("end_line", models.PositiveIntegerField(default=0)),
+                ("end_column", models.PositiveIntegerField(default=0)),
+                ("message", models.TextField()),
+                ("snippet", models.TextField(blank=True, default="")),
+                ("suppressed", models.BooleanField(default=False)),
+                (
+                    "state",
+                    models.CharField(choices=[("open", "Open"), ("fixed", "Fixed")], default="open", max_length=10),
+                ),
+                (
+                    "triage",
+                    models.CharField(
+                        choices=[
+                            ("untriaged", "Untriaged"),
+                            ("confirmed", "Confirmed"),
+                            ("false_positive", "False Positive"),
+                            ("accepted_risk", "Accepted Risk"),
+                            ("wont_fix", "Wont Fix"),
+                        ],
+                        default="untriaged",
+                        max_length=20,
+                    ),
+                ),
+                ("triage_reason", models.TextField(blank=True, default="")),
+                (
+                    "assignee",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="assigned_findings",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "first_seen",
+                    models.ForeignKey(
+                        null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="scans.scan"
+                    ),
+                ),
+                (
+                    "fixed_in",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scans.scan",
+                    ),
+                ),
+                (
+                    "last_seen",
+                    models.ForeignKey(
+                        null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="scans.scan"
+                    ),
+                ),
+                (
+                    "repository",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="findings",
+                        to="repositories.repository",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='FindingEvent',
+            name="FindingEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('created', 'Created'), ('fixed', 'Fixed'), ('reopened', 'Reopened'), ('moved', 'Moved'), ('triaged', 'Triaged'), ('assigned', 'Assigned'), ('commented', 'Commented'), ('inherited', 'Inherited')], max_length=20)),
-                ('data', models.JSONField(blank=True, default=dict)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('finding', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='findings.finding')),
-                ('scan', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scans.scan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("created", "Created"),
+                            ("fixed", "Fixed"),
+                            ("reopened", "Reopened"),
+                            ("moved", "Moved"),
+                            ("triaged", "Triaged"),
+                            ("assigned", "Assigned"),
+                            ("commented", "Commented"),
+                            ("inherited", "Inherited"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("data", models.JSONField(blank=True, default=dict)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "finding",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="findings.finding"
+                    ),
+                ),
+                (
+                    "scan",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scans.scan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created', 'id'],
+                "ordering": ["created", "id"],
             },
         ),
         migrations.AddIndex(
-            model_name='finding',
-            index=models.Index(fields=['repository', 'branch', 'state'], name='finding_branch_state'),
+            model_name="finding",
+            index=models.Index(fields=["repository", "branch", "state"], name="finding_branch_state"),
         ),
         migrations.AddConstraint(
-            model_name='finding',
-            constraint=models.UniqueConstraint(fields=('repository', 'branch', 'path', 'rule', 'fingerprint', 'occurrence'), name='finding_identity'),
+            model_name="finding",
+            constraint=models.UniqueConstraint(
+                fields=("repository", "branch", "path", "rule", "fingerprint", "occurrence"), name="finding_identity"
+            ),
         ),
     ]

@@ -5,22 +5,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('findings', '0001_initial'),
-        ('repositories', '0003_repository_codeowners'),
-        ('scans', '0002_blobresult_source_blobresult_translated'),
+        ("findings", "0001_initial"),
+        ("repositories", "0003_repository_codeowners"),
+        ("scans", "0002_blobresult_source_blobresult_translated"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='finding',
-            name='severity_rank',
+            model_name="finding",
+            name="severity_rank",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddIndex(
-            model_name='finding',
-            index=models.Index(fields=['repository', 'branch', 'state', '-severity_rank', '-id'], name='finding_list_order'),
+            model_name="finding",
+            index=models.Index(
+                fields=["repository", "branch", "state", "-severity_rank", "-id"], name="finding_list_order"
+            ),
         ),
     ]

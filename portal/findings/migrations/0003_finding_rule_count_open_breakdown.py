@@ -5,21 +5,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('findings', '0002_finding_severity_rank_finding_finding_list_order'),
-        ('repositories', '0003_repository_codeowners'),
-        ('scans', '0002_blobresult_source_blobresult_translated'),
+        ("findings", "0002_finding_severity_rank_finding_finding_list_order"),
+        ("repositories", "0003_repository_codeowners"),
+        ("scans", "0002_blobresult_source_blobresult_translated"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='finding',
-            index=models.Index(fields=['repository', 'branch', 'state', 'rule', '-severity_rank', '-id'], include=('risk', 'name'), name='finding_rule_count'),
+            model_name="finding",
+            index=models.Index(
+                fields=["repository", "branch", "state", "rule", "-severity_rank", "-id"],
+                include=("risk", "name"),
+                name="finding_rule_count",
+            ),
         ),
         migrations.AddIndex(
-            model_name='finding',
-            index=models.Index(condition=models.Q(('state', 'open')), fields=['repository', 'branch', 'path'], include=('risk', 'severity_rank', 'triage'), name='finding_open_breakdown'),
+            model_name="finding",
+            index=models.Index(
+                condition=models.Q(("state", "open")),
+                fields=["repository", "branch", "path"],
+                include=("risk", "severity_rank", "triage"),
+                name="finding_open_breakdown",
+            ),
         ),
     ]

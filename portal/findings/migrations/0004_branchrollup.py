@@ -5,29 +5,44 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('findings', '0003_finding_rule_count_open_breakdown'),
-        ('repositories', '0003_repository_codeowners'),
-        ('scans', '0003_scan_trigger_upload'),
+        ("findings", "0003_finding_rule_count_open_breakdown"),
+        ("repositories", "0003_repository_codeowners"),
+        ("scans", "0003_scan_trigger_upload"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BranchRollup',
+            name="BranchRollup",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('branch', models.CharField(max_length=255)),
-                ('open_total', models.PositiveIntegerField(default=0)),
-                ('groups', models.JSONField(blank=True, default=list)),
-                ('files', models.JSONField(blank=True, default=dict)),
-                ('scanned', models.JSONField(blank=True, default=dict)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('repository', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rollups', to='repositories.repository')),
-                ('scan', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scans.scan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("branch", models.CharField(max_length=255)),
+                ("open_total", models.PositiveIntegerField(default=0)),
+                ("groups", models.JSONField(blank=True, default=list)),
+                ("files", models.JSONField(blank=True, default=dict)),
+                ("scanned", models.JSONField(blank=True, default=dict)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "repository",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rollups",
+                        to="repositories.repository",
+                    ),
+                ),
+                (
+                    "scan",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scans.scan",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('repository', 'branch'), name='rollup_per_branch')],
+                "constraints": [models.UniqueConstraint(fields=("repository", "branch"), name="rollup_per_branch")],
             },
         ),
     ]

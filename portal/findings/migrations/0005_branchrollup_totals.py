@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('findings', '0004_branchrollup'),
+        ("findings", "0004_branchrollup"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='branchrollup',
-            name='totals',
+            model_name="branchrollup",
+            name="totals",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

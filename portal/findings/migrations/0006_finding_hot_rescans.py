@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("findings", "0005_branchrollup_totals"),
         ("scans", "0004_shards"),
@@ -17,9 +16,15 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="finding",
             name="last_seen",
-            field=models.ForeignKey(db_index=False, null=True, on_delete=django.db.models.deletion.SET_NULL,
-                                    related_name="+", to="scans.scan"),
+            field=models.ForeignKey(
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="scans.scan",
+            ),
         ),
-        migrations.RunSQL("ALTER TABLE findings_finding SET (fillfactor = 50)",
-                          "ALTER TABLE findings_finding RESET (fillfactor)"),
+        migrations.RunSQL(
+            "ALTER TABLE findings_finding SET (fillfactor = 50)", "ALTER TABLE findings_finding RESET (fillfactor)"
+        ),
     ]

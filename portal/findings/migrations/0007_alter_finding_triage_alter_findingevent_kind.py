@@ -4,20 +4,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('findings', '0006_finding_hot_rescans'),
+        ("findings", "0006_finding_hot_rescans"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='finding',
-            name='triage',
-            field=models.CharField(choices=[('untriaged', 'Untriaged'), ('confirmed', 'Confirmed'), ('false_positive', 'False positive'), ('accepted_risk', 'Accepted risk'), ('wont_fix', "Won't fix")], default='untriaged', max_length=20),
+            model_name="finding",
+            name="triage",
+            field=models.CharField(
+                choices=[
+                    ("untriaged", "Untriaged"),
+                    ("confirmed", "Confirmed"),
+                    ("false_positive", "False positive"),
+                    ("accepted_risk", "Accepted risk"),
+                    ("wont_fix", "Won't fix"),
+                ],
+                default="untriaged",
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='findingevent',
-            name='kind',
-            field=models.CharField(choices=[('created', 'created'), ('fixed', 'fixed'), ('reopened', 'reopened'), ('moved', 'moved'), ('triaged', 'triaged'), ('assigned', 'assigned'), ('commented', 'commented'), ('inherited', 'inherited')], max_length=20),
+            model_name="findingevent",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("created", "created"),
+                    ("fixed", "fixed"),
+                    ("reopened", "reopened"),
+                    ("moved", "moved"),
+                    ("triaged", "triaged"),
+                    ("assigned", "assigned"),
+                    ("commented", "commented"),
+                    ("inherited", "inherited"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

@@ -7,31 +7,38 @@ import portal.repositories.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Repository',
+            name="Repository",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('clone_url', models.CharField(max_length=1000)),
-                ('default_branch', models.CharField(default='main', max_length=255)),
-                ('tracked_branches', models.JSONField(blank=True, default=list)),
-                ('credentials_encrypted', models.TextField(blank=True, default='')),
-                ('credentials_username', models.CharField(blank=True, default='', max_length=200)),
-                ('webhook_secret', models.CharField(default=portal.repositories.models._webhook_secret, max_length=100)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='repositories', to='accounts.team')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                ("clone_url", models.CharField(max_length=1000)),
+                ("default_branch", models.CharField(default="main", max_length=255)),
+                ("tracked_branches", models.JSONField(blank=True, default=list)),
+                ("credentials_encrypted", models.TextField(blank=True, default="")),
+                ("credentials_username", models.CharField(blank=True, default="", max_length=200)),
+                (
+                    "webhook_secret",
+                    models.CharField(default=portal.repositories.models._webhook_secret, max_length=100),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="repositories", to="accounts.team"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
-                'constraints': [models.UniqueConstraint(fields=('team', 'name'), name='repository_name_per_team')],
+                "ordering": ["name"],
+                "constraints": [models.UniqueConstraint(fields=("team", "name"), name="repository_name_per_team")],
             },
         ),
     ]

@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('repositories', '0001_initial'),
+        ("repositories", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='repository',
-            name='gone_branches',
+            model_name="repository",
+            name="gone_branches",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='repository',
-            name='previous_secret_expires',
+            model_name="repository",
+            name="previous_secret_expires",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='repository',
-            name='previous_webhook_secret',
-            field=models.CharField(blank=True, default='', max_length=100),
+            model_name="repository",
+            name="previous_webhook_secret",
+            field=models.CharField(blank=True, default="", max_length=100),
         ),
     ]

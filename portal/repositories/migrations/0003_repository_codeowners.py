@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('repositories', '0002_repository_gone_branches_and_more'),
+        ("repositories", "0002_repository_gone_branches_and_more"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='repository',
-            name='codeowners',
-            field=models.TextField(blank=True, default=''),
+            model_name="repository",
+            name="codeowners",
+            field=models.TextField(blank=True, default=""),
         ),
     ]

@@ -6,78 +6,116 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('repositories', '0001_initial'),
+        ("repositories", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BlobResult',
+            name="BlobResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('blob_sha', models.CharField(max_length=40)),
-                ('cache_key', models.CharField(max_length=64)),
-                ('result', models.JSONField()),
-                ('translation', models.JSONField(blank=True, null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("blob_sha", models.CharField(max_length=40)),
+                ("cache_key", models.CharField(max_length=64)),
+                ("result", models.JSONField()),
+                ("translation", models.JSONField(blank=True, null=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('blob_sha', 'cache_key'), name='one_result_per_blob')],
+                "constraints": [models.UniqueConstraint(fields=("blob_sha", "cache_key"), name="one_result_per_blob")],
             },
         ),
         migrations.CreateModel(
-            name='Scan',
+            name="Scan",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('branch', models.CharField(max_length=255)),
-                ('ref', models.CharField(blank=True, default='', max_length=255)),
-                ('commit_sha', models.CharField(blank=True, default='', max_length=40)),
-                ('trigger', models.CharField(choices=[('manual', 'Manual'), ('push', 'Push'), ('schedule', 'Schedule'), ('api', 'Api'), ('demo', 'Demo')], default='manual', max_length=20)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('cloning', 'Cloning'), ('scanning', 'Scanning'), ('ingesting', 'Ingesting'), ('finished', 'Finished'), ('failed', 'Failed'), ('cancelled', 'Cancelled'), ('superseded', 'Superseded')], default='queued', max_length=20)),
-                ('error_code', models.CharField(blank=True, default='', max_length=60)),
-                ('error_message', models.TextField(blank=True, default='')),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('files_total', models.PositiveIntegerField(default=0)),
-                ('files_done', models.PositiveIntegerField(default=0)),
-                ('files_reused', models.PositiveIntegerField(default=0)),
-                ('summary', models.JSONField(blank=True, default=dict)),
-                ('created', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started', models.DateTimeField(blank=True, null=True)),
-                ('finished', models.DateTimeField(blank=True, null=True)),
-                ('heartbeat', models.DateTimeField(blank=True, null=True)),
-                ('repository', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scans', to='repositories.repository')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("branch", models.CharField(max_length=255)),
+                ("ref", models.CharField(blank=True, default="", max_length=255)),
+                ("commit_sha", models.CharField(blank=True, default="", max_length=40)),
+                (
+                    "trigger",
+                    models.CharField(
+                        choices=[
+                            ("manual", "Manual"),
+                            ("push", "Push"),
+                            ("schedule", "Schedule"),
+                            ("api", "Api"),
+                            ("demo", "Demo"),
+                        ],
+                        default="manual",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("cloning", "Cloning"),
+                            ("scanning", "Scanning"),
+                            ("ingesting", "Ingesting"),
+                            ("finished", "Finished"),
+                            ("failed", "Failed"),
+                            ("cancelled", "Cancelled"),
+                            ("superseded", "Superseded"),
+                        ],
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
+                ("error_code", models.CharField(blank=True, default="", max_length=60)),
+                ("error_message", models.TextField(blank=True, default="")),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("files_total", models.PositiveIntegerField(default=0)),
+                ("files_done", models.PositiveIntegerField(default=0)),
+                ("files_reused", models.PositiveIntegerField(default=0)),
+                ("summary", models.JSONField(blank=True, default=dict)),
+                ("created", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started", models.DateTimeField(blank=True, null=True)),
+                ("finished", models.DateTimeField(blank=True, null=True)),
+                ("heartbeat", models.DateTimeField(blank=True, null=True)),
+                (
+                    "repository",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="scans", to="repositories.repository"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created', '-id'],
+                "ordering": ["-created", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='ScannedFile',
+            name="ScannedFile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(max_length=1000)),
-                ('blob_sha', models.CharField(blank=True, default='', max_length=40)),
-                ('language', models.CharField(max_length=20)),
-                ('parse_mode', models.CharField(max_length=20)),
-                ('error', models.TextField(blank=True, default='')),
-                ('stats', models.JSONField(default=dict)),
-                ('reused', models.BooleanField(default=False)),
-                ('scan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='files', to='scans.scan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("path", models.CharField(max_length=1000)),
+                ("blob_sha", models.CharField(blank=True, default="", max_length=40)),
+                ("language", models.CharField(max_length=20)),
+                ("parse_mode", models.CharField(max_length=20)),
+                ("error", models.TextField(blank=True, default="")),
+                ("stats", models.JSONField(default=dict)),
+                ("reused", models.BooleanField(default=False)),
+                (
+                    "scan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="files", to="scans.scan"
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='scan',
-            index=models.Index(fields=['repository', 'branch', '-created'], name='scan_branch_recent'),
+            model_name="scan",
+            index=models.Index(fields=["repository", "branch", "-created"], name="scan_branch_recent"),
         ),
         migrations.AddIndex(
-            model_name='scan',
-            index=models.Index(fields=['status', 'heartbeat'], name='scan_status_heartbeat'),
+            model_name="scan",
+            index=models.Index(fields=["status", "heartbeat"], name="scan_status_heartbeat"),
         ),
         migrations.AddConstraint(
-            model_name='scannedfile',
-            constraint=models.UniqueConstraint(fields=('scan', 'path'), name='one_result_per_path'),
+            model_name="scannedfile",
+            constraint=models.UniqueConstraint(fields=("scan", "path"), name="one_result_per_path"),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scans', '0001_initial'),
+        ("scans", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='blobresult',
-            name='source',
-            field=models.TextField(blank=True, default=''),
+            model_name="blobresult",
+            name="source",
+            field=models.TextField(blank=True, default=""),
         ),
         migrations.AddField(
-            model_name='blobresult',
-            name='translated',
-            field=models.TextField(blank=True, default=''),
+            model_name="blobresult",
+            name="translated",
+            field=models.TextField(blank=True, default=""),
         ),
     ]

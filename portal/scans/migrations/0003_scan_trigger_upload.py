@@ -4,15 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scans', '0002_blobresult_source_blobresult_translated'),
+        ("scans", "0002_blobresult_source_blobresult_translated"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='scan',
-            name='trigger',
-            field=models.CharField(choices=[('manual', 'Manual'), ('push', 'Push'), ('schedule', 'Schedule'), ('api', 'Api'), ('demo', 'Demo'), ('upload', 'Upload')], default='manual', max_length=20),
+            model_name="scan",
+            name="trigger",
+            field=models.CharField(
+                choices=[
+                    ("manual", "Manual"),
+                    ("push", "Push"),
+                    ("schedule", "Schedule"),
+                    ("api", "Api"),
+                    ("demo", "Demo"),
+                    ("upload", "Upload"),
+                ],
+                default="manual",
+                max_length=20,
+            ),
         ),
     ]

@@ -5,64 +5,92 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scans', '0003_scan_trigger_upload'),
+        ("scans", "0003_scan_trigger_upload"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ScanPlan',
+            name="ScanPlan",
             fields=[
-                ('scan', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='plan', serialize=False, to='scans.scan')),
-                ('attempt', models.PositiveIntegerField()),
-                ('files', models.JSONField(default=list)),
-                ('present', models.JSONField(default=list)),
-                ('renames', models.JSONField(default=dict)),
-                ('rules', models.JSONField(default=list)),
-                ('first_scan_of_branch', models.BooleanField(default=False)),
-                ('ingest_attempts', models.PositiveIntegerField(default=0)),
+                (
+                    "scan",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="plan",
+                        serialize=False,
+                        to="scans.scan",
+                    ),
+                ),
+                ("attempt", models.PositiveIntegerField()),
+                ("files", models.JSONField(default=list)),
+                ("present", models.JSONField(default=list)),
+                ("renames", models.JSONField(default=dict)),
+                ("rules", models.JSONField(default=list)),
+                ("first_scan_of_branch", models.BooleanField(default=False)),
+                ("ingest_attempts", models.PositiveIntegerField(default=0)),
             ],
         ),
         migrations.CreateModel(
-            name='ScanShard',
+            name="ScanShard",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('scan_attempt', models.PositiveIntegerField()),
-                ('entries', models.JSONField(default=list)),
-                ('files', models.PositiveIntegerField(default=0)),
-                ('bytes', models.BigIntegerField(default=0)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('files_done', models.PositiveIntegerField(default=0)),
-                ('task_id', models.CharField(blank=True, default='', max_length=64)),
-                ('worker', models.CharField(blank=True, default='', max_length=255)),
-                ('workers', models.JSONField(default=list)),
-                ('error', models.TextField(blank=True, default='')),
-                ('queued_at', models.DateTimeField(blank=True, null=True)),
-                ('heartbeat', models.DateTimeField(blank=True, null=True)),
-                ('started', models.DateTimeField(blank=True, null=True)),
-                ('finished', models.DateTimeField(blank=True, null=True)),
-                ('scan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='shards', to='scans.scan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField()),
+                ("scan_attempt", models.PositiveIntegerField()),
+                ("entries", models.JSONField(default=list)),
+                ("files", models.PositiveIntegerField(default=0)),
+                ("bytes", models.BigIntegerField(default=0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("files_done", models.PositiveIntegerField(default=0)),
+                ("task_id", models.CharField(blank=True, default="", max_length=64)),
+                ("worker", models.CharField(blank=True, default="", max_length=255)),
+                ("workers", models.JSONField(default=list)),
+                ("error", models.TextField(blank=True, default="")),
+                ("queued_at", models.DateTimeField(blank=True, null=True)),
+                ("heartbeat", models.DateTimeField(blank=True, null=True)),
+                ("started", models.DateTimeField(blank=True, null=True)),
+                ("finished", models.DateTimeField(blank=True, null=True)),
+                (
+                    "scan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="shards", to="scans.scan"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['scan', 'number'],
-                'indexes': [models.Index(fields=['status', 'heartbeat'], name='shard_status_heartbeat')],
-                'constraints': [models.UniqueConstraint(fields=('scan', 'number'), name='one_shard_per_number')],
+                "ordering": ["scan", "number"],
+                "indexes": [models.Index(fields=["status", "heartbeat"], name="shard_status_heartbeat")],
+                "constraints": [models.UniqueConstraint(fields=("scan", "number"), name="one_shard_per_number")],
             },
         ),
         migrations.CreateModel(
-            name='ShardFileResult',
+            name="ShardFileResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(max_length=1000)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('translation', models.JSONField(blank=True, null=True)),
-                ('scan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scans.scan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("path", models.CharField(max_length=1000)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("translation", models.JSONField(blank=True, null=True)),
+                (
+                    "scan",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="scans.scan"),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('scan', 'path'), name='one_pending_result_per_path')],
+                "constraints": [models.UniqueConstraint(fields=("scan", "path"), name="one_pending_result_per_path")],
             },
         ),
     ]

@@ -4,15 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scans', '0004_shards'),
+        ("scans", "0004_shards"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='scan',
-            name='trigger',
-            field=models.CharField(choices=[('manual', 'manual'), ('push', 'push'), ('schedule', 'schedule'), ('api', 'API'), ('demo', 'demo'), ('upload', 'CI upload')], default='manual', max_length=20),
+            model_name="scan",
+            name="trigger",
+            field=models.CharField(
+                choices=[
+                    ("manual", "manual"),
+                    ("push", "push"),
+                    ("schedule", "schedule"),
+                    ("api", "API"),
+                    ("demo", "demo"),
+                    ("upload", "CI upload"),
+                ],
+                default="manual",
+                max_length=20,
+            ),
         ),
     ]

@@ -5,78 +5,174 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0002_api_token'),
-        ('repositories', '0003_repository_codeowners'),
-        ('scans', '0003_scan_trigger_upload'),
+        ("accounts", "0002_api_token"),
+        ("repositories", "0003_repository_codeowners"),
+        ("scans", "0003_scan_trigger_upload"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CommitStatusConfig',
+            name="CommitStatusConfig",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('enabled', models.BooleanField(default=False)),
-                ('provider', models.CharField(choices=[('github', 'GitHub'), ('gitlab', 'GitLab'), ('gitea', 'Gitea'), ('forgejo', 'Forgejo')], default='github', max_length=20)),
-                ('api_url', models.CharField(max_length=500)),
-                ('project', models.CharField(max_length=300)),
-                ('token_encrypted', models.TextField(blank=True, default='')),
-                ('threshold', models.CharField(choices=[('info', 'info'), ('low', 'low'), ('medium', 'medium'), ('high', 'high'), ('critical', 'critical')], default='high', max_length=10)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('repository', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='commit_status', to='repositories.repository')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("enabled", models.BooleanField(default=False)),
+                (
+                    "provider",
+                    models.CharField(
+                        choices=[
+                            ("github", "GitHub"),
+                            ("gitlab", "GitLab"),
+                            ("gitea", "Gitea"),
+                            ("forgejo", "Forgejo"),
+                        ],
+                        default="github",
+                        max_length=20,
+                    ),
+                ),
+                ("api_url", models.CharField(max_length=500)),
+                ("project", models.CharField(max_length=300)),
+                ("token_encrypted", models.TextField(blank=True, default="")),
+                (
+                    "threshold",
+                    models.CharField(
+                        choices=[
+                            ("info", "info"),
+                            ("low", "low"),
+                            ("medium", "medium"),
+                            ("high", "high"),
+                            ("critical", "critical"),
+                        ],
+                        default="high",
+                        max_length=10,
+                    ),
+                ),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "repository",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="commit_status",
+                        to="repositories.repository",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='NotificationSetting',
+            name="NotificationSetting",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('enabled', models.BooleanField(default=False)),
-                ('all_managers', models.BooleanField(default=True)),
-                ('recipients', models.JSONField(blank=True, default=list)),
-                ('threshold', models.CharField(choices=[('info', 'info'), ('low', 'low'), ('medium', 'medium'), ('high', 'high'), ('critical', 'critical')], default='high', max_length=10)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('team', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='notification_setting', to='accounts.team')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("enabled", models.BooleanField(default=False)),
+                ("all_managers", models.BooleanField(default=True)),
+                ("recipients", models.JSONField(blank=True, default=list)),
+                (
+                    "threshold",
+                    models.CharField(
+                        choices=[
+                            ("info", "info"),
+                            ("low", "low"),
+                            ("medium", "medium"),
+                            ("high", "high"),
+                            ("critical", "critical"),
+                        ],
+                        default="high",
+                        max_length=10,
+                    ),
+                ),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "team",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notification_setting",
+                        to="accounts.team",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ScanNotification',
+            name="ScanNotification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('outcome', models.CharField(choices=[('queued', 'queued'), ('sent', 'sent'), ('nothing', 'nothing to send'), ('failed', 'failed')], default='queued', max_length=10)),
-                ('count', models.PositiveIntegerField(default=0)),
-                ('recipients', models.JSONField(blank=True, default=list)),
-                ('detail', models.CharField(blank=True, default='', max_length=500)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('sent', models.DateTimeField(blank=True, null=True)),
-                ('scan', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scans.scan')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.team')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("queued", "queued"),
+                            ("sent", "sent"),
+                            ("nothing", "nothing to send"),
+                            ("failed", "failed"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("count", models.PositiveIntegerField(default=0)),
+                ("recipients", models.JSONField(blank=True, default=list)),
+                ("detail", models.CharField(blank=True, default="", max_length=500)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("sent", models.DateTimeField(blank=True, null=True)),
+                (
+                    "scan",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="scans.scan"
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="accounts.team"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['team', '-created'], name='scan_notification_recent')],
+                "indexes": [models.Index(fields=["team", "-created"], name="scan_notification_recent")],
             },
         ),
         migrations.CreateModel(
-            name='StatusPost',
+            name="StatusPost",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('phase', models.CharField(choices=[('started', 'started'), ('ended', 'ended')], max_length=10)),
-                ('state', models.CharField(blank=True, default='', max_length=10)),
-                ('description', models.CharField(blank=True, default='', max_length=200)),
-                ('outcome', models.CharField(choices=[('queued', 'queued'), ('retrying', 'retrying'), ('sent', 'sent'), ('failed', 'failed'), ('skipped', 'skipped')], default='queued', max_length=10)),
-                ('http_status', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('detail', models.CharField(blank=True, default='', max_length=500)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('repository', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='status_posts', to='repositories.repository')),
-                ('scan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scans.scan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("phase", models.CharField(choices=[("started", "started"), ("ended", "ended")], max_length=10)),
+                ("state", models.CharField(blank=True, default="", max_length=10)),
+                ("description", models.CharField(blank=True, default="", max_length=200)),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("queued", "queued"),
+                            ("retrying", "retrying"),
+                            ("sent", "sent"),
+                            ("failed", "failed"),
+                            ("skipped", "skipped"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("http_status", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("detail", models.CharField(blank=True, default="", max_length=500)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "repository",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="status_posts",
+                        to="repositories.repository",
+                    ),
+                ),
+                (
+                    "scan",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="scans.scan"),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['repository', '-updated'], name='status_post_recent')],
-                'constraints': [models.UniqueConstraint(fields=('scan', 'phase'), name='one_status_post_per_phase')],
+                "indexes": [models.Index(fields=["repository", "-updated"], name="status_post_recent")],
+                "constraints": [models.UniqueConstraint(fields=("scan", "phase"), name="one_status_post_per_phase")],
             },
         ),
     ]

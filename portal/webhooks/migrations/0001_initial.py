@@ -5,45 +5,98 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('repositories', '0002_repository_gone_branches_and_more'),
-        ('scans', '0001_initial'),
+        ("repositories", "0002_repository_gone_branches_and_more"),
+        ("scans", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WebhookRejection',
+            name="WebhookRejection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('provider', models.CharField(choices=[('github', 'Github'), ('gitlab', 'Gitlab'), ('gitea', 'Gitea'), ('forgejo', 'Forgejo')], max_length=20)),
-                ('reason', models.CharField(max_length=100)),
-                ('received', models.DateTimeField(auto_now_add=True)),
-                ('repository', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhook_rejections', to='repositories.repository')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "provider",
+                    models.CharField(
+                        choices=[
+                            ("github", "Github"),
+                            ("gitlab", "Gitlab"),
+                            ("gitea", "Gitea"),
+                            ("forgejo", "Forgejo"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("reason", models.CharField(max_length=100)),
+                ("received", models.DateTimeField(auto_now_add=True)),
+                (
+                    "repository",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhook_rejections",
+                        to="repositories.repository",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='WebhookDelivery',
+            name="WebhookDelivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('provider', models.CharField(choices=[('github', 'Github'), ('gitlab', 'Gitlab'), ('gitea', 'Gitea'), ('forgejo', 'Forgejo')], max_length=20)),
-                ('delivery_id', models.CharField(max_length=200)),
-                ('event', models.CharField(max_length=100)),
-                ('ref', models.CharField(blank=True, default='', max_length=500)),
-                ('before', models.CharField(blank=True, default='', max_length=64)),
-                ('after', models.CharField(blank=True, default='', max_length=64)),
-                ('received', models.DateTimeField(auto_now_add=True)),
-                ('state', models.CharField(choices=[('pending', 'Pending'), ('enqueued', 'Enqueued'), ('ignored', 'Ignored')], default='pending', max_length=20)),
-                ('outcome', models.CharField(blank=True, default='', max_length=300)),
-                ('repository', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='repositories.repository')),
-                ('scan', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scans.scan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "provider",
+                    models.CharField(
+                        choices=[
+                            ("github", "Github"),
+                            ("gitlab", "Gitlab"),
+                            ("gitea", "Gitea"),
+                            ("forgejo", "Forgejo"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("delivery_id", models.CharField(max_length=200)),
+                ("event", models.CharField(max_length=100)),
+                ("ref", models.CharField(blank=True, default="", max_length=500)),
+                ("before", models.CharField(blank=True, default="", max_length=64)),
+                ("after", models.CharField(blank=True, default="", max_length=64)),
+                ("received", models.DateTimeField(auto_now_add=True)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("enqueued", "Enqueued"), ("ignored", "Ignored")],
+                        default="pending",
+                        max_length=20,
+                    ),
+                ),
+                ("outcome", models.CharField(blank=True, default="", max_length=300)),
+                (
+                    "repository",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deliveries",
+                        to="repositories.repository",
+                    ),
+                ),
+                (
+                    "scan",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scans.scan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-received', '-id'],
-                'indexes': [models.Index(fields=['state', 'received'], name='delivery_state_received')],
-                'constraints': [models.UniqueConstraint(fields=('provider', 'delivery_id'), name='one_delivery_per_id')],
+                "ordering": ["-received", "-id"],
+                "indexes": [models.Index(fields=["state", "received"], name="delivery_state_received")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("provider", "delivery_id"), name="one_delivery_per_id")
+                ],
             },
         ),
     ]

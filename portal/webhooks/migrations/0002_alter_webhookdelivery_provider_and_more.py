@@ -4,25 +4,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('webhooks', '0001_initial'),
+        ("webhooks", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='webhookdelivery',
-            name='provider',
-            field=models.CharField(choices=[('github', 'GitHub'), ('gitlab', 'GitLab'), ('gitea', 'Gitea'), ('forgejo', 'Forgejo')], max_length=20),
+            model_name="webhookdelivery",
+            name="provider",
+            field=models.CharField(
+                choices=[("github", "GitHub"), ("gitlab", "GitLab"), ("gitea", "Gitea"), ("forgejo", "Forgejo")],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='webhookdelivery',
-            name='state',
-            field=models.CharField(choices=[('pending', 'pending'), ('enqueued', 'enqueued'), ('ignored', 'ignored')], default='pending', max_length=20),
+            model_name="webhookdelivery",
+            name="state",
+            field=models.CharField(
+                choices=[("pending", "pending"), ("enqueued", "enqueued"), ("ignored", "ignored")],
+                default="pending",
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='webhookrejection',
-            name='provider',
-            field=models.CharField(choices=[('github', 'GitHub'), ('gitlab', 'GitLab'), ('gitea', 'Gitea'), ('forgejo', 'Forgejo')], max_length=20),
+            model_name="webhookrejection",
+            name="provider",
+            field=models.CharField(
+                choices=[("github", "GitHub"), ("gitlab", "GitLab"), ("gitea", "Gitea"), ("forgejo", "Forgejo")],
+                max_length=20,
+            ),
         ),
     ]

@@ -27,16 +27,37 @@ from scanner.rules.libraries._judgement import cuda_code_only, judged, same_rule
 
 # -- families other rules own ----------------------------------------------------------------------
 # cuDNN (ROC131), cuBLASLt (ROC138), NVRTC (ROC122), CUB (ROC135).
-_OTHER_FAMILY_PREFIXES = ("cudnn", "CUDNN", "cublasLt", "CUBLASLT", "nvrtc", "NVRTC", "cub::", "CUB_", "Cub",
-                          "_CUB_", "__CUB")
+_OTHER_FAMILY_PREFIXES = (
+    "cudnn",
+    "CUDNN",
+    "cublasLt",
+    "CUBLASLT",
+    "nvrtc",
+    "NVRTC",
+    "cub::",
+    "CUB_",
+    "Cub",
+    "_CUB_",
+    "__CUB",
+)
 # bf16/fp8 types and conversions: HIP has them as __hip_bfloat16/162 (amd_hip_bf16.h) and __hip_fp8_*
 # (amd_hip_fp8.h), which HIPIFY 6.3's table does not map, so "no HIP equivalent" would be wrong.
 _LOW_PRECISION = re.compile(r"^(__)?nv_(bfloat|fp8|cvt_|saturation)|^__NV_(E4M3|E5M2|SATFINITE|NOSAT)$")
 # Names HIPIFY 6.3 lists as unsupported that current HIP has (hipMemoryTypeUnregistered since ROCm 6.0).
 # cuBLAS/cuFFT/cuRAND/cuSPARSE/cuSOLVER: ROC132 reports every use, and says when HIP has no equivalent, so
 # ROC150 leaves them alone (ROC151/ROC152 still add that CUDA deprecated or removed a name).
-_MATH_LIBRARY_PREFIXES = ("cublas", "CUBLAS", "cufft", "CUFFT", "curand", "CURAND", "cusparse", "CUSPARSE",
-                          "cusolver", "CUSOLVER")
+_MATH_LIBRARY_PREFIXES = (
+    "cublas",
+    "CUBLAS",
+    "cufft",
+    "CUFFT",
+    "curand",
+    "CURAND",
+    "cusparse",
+    "CUSPARSE",
+    "cusolver",
+    "CUSOLVER",
+)
 _HIP_HAS_NOW = frozenset({"cudaMemoryTypeUnregistered"})
 # A table name is only matched when it cannot plausibly be a user identifier: CUDA-prefixed or a `_t` typedef.
 _CUDA_LOOKING = ("cu", "CU", "nv", "NV", "__nv", "__NV")
@@ -53,17 +74,40 @@ TEXREF_TEMPLATES = frozenset({"texture", "surface"})
 _CAPTURE_RE = re.compile(r"^cu(da)?(Stream\w*Capture\w*|ThreadExchangeStreamCaptureMode)$")
 
 # -- ROC163: unified-memory hints -------------------------------------------------------------------
-UNIFIED_HINT_CALLS = frozenset({
-    "cudaMemAdvise", "cudaMemAdvise_v2", "cudaMemPrefetchAsync", "cudaMemPrefetchAsync_v2",
-    "cudaMemRangeGetAttribute", "cudaMemRangeGetAttributes", "cuMemAdvise", "cuMemAdvise_v2",
-    "cuMemPrefetchAsync", "cuMemPrefetchAsync_v2", "cuMemRangeGetAttribute", "cuMemRangeGetAttributes",
-})
+UNIFIED_HINT_CALLS = frozenset(
+    {
+        "cudaMemAdvise",
+        "cudaMemAdvise_v2",
+        "cudaMemPrefetchAsync",
+        "cudaMemPrefetchAsync_v2",
+        "cudaMemRangeGetAttribute",
+        "cudaMemRangeGetAttributes",
+        "cuMemAdvise",
+        "cuMemAdvise_v2",
+        "cuMemPrefetchAsync",
+        "cuMemPrefetchAsync_v2",
+        "cuMemRangeGetAttribute",
+        "cuMemRangeGetAttributes",
+    }
+)
 
 # -- ROC161: the driver API ----------------------------------------------------------------------------
-_NOT_CALLABLE_KINDS = frozenset({"numeric_literal", "type", "define", "complex", "device_function",
-                                 "device_type", "device_library"})
-DRIVER_HANDLE_TYPES = frozenset({"CUcontext", "CUmodule", "CUfunction", "CUdeviceptr", "CUlinkState",
-                                 "CUlibrary", "CUkernel", "CUtexObject", "CUsurfObject"})
+_NOT_CALLABLE_KINDS = frozenset(
+    {"numeric_literal", "type", "define", "complex", "device_function", "device_type", "device_library"}
+)
+DRIVER_HANDLE_TYPES = frozenset(
+    {
+        "CUcontext",
+        "CUmodule",
+        "CUfunction",
+        "CUdeviceptr",
+        "CUlinkState",
+        "CUlibrary",
+        "CUkernel",
+        "CUtexObject",
+        "CUsurfObject",
+    }
+)
 
 
 def table():
@@ -71,8 +115,12 @@ def table():
 
 
 def _other_family(name: str, entry) -> bool:
-    return (name.startswith(_OTHER_FAMILY_PREFIXES) or entry.kind == "device_function"
-            or bool(_LOW_PRECISION.match(name)) or name in _HIP_HAS_NOW)
+    return (
+        name.startswith(_OTHER_FAMILY_PREFIXES)
+        or entry.kind == "device_function"
+        or bool(_LOW_PRECISION.match(name))
+        or name in _HIP_HAS_NOW
+    )
 
 
 def _cuda_looking(name: str) -> bool:
@@ -193,14 +241,18 @@ def already_reported(ctx, line: int, key: str = "") -> bool:
 
 # -- declarations, not uses -------------------------------------------------------------------------------
 # A vendored copy of NVIDIA's headers, or a loader that opens the driver itself (CUEW, the samples' dynlink).
-_VENDORED_HEADER = re.compile(r"^(?:cuda|cudaGL|cudaEGL|cudaVDPAU|cudaD3D\d*|cudaProfiler|cudaTypedefs|cuda_runtime"
-                              r"|cuda_runtime_api|driver_types|driver_functions|texture_types|surface_types"
-                              r"|library_types)\.h$")
+_VENDORED_HEADER = re.compile(
+    r"^(?:cuda|cudaGL|cudaEGL|cudaVDPAU|cudaD3D\d*|cudaProfiler|cudaTypedefs|cuda_runtime"
+    r"|cuda_runtime_api|driver_types|driver_functions|texture_types|surface_types"
+    r"|library_types)\.h$"
+)
 # `tcuInit *_cuInit;`, `static CUresult (*cuInit)(...)`: a loader's table of entry points.
 _POINTER_DECLARATION = re.compile(r"\*\s*_?cu[A-Z]\w*\s*(?:;|\)\s*\()")
 _PROTOTYPE = re.compile(r"\bCUDAAPI\s+\*?\s*cu[A-Z]\w*\s*\(|\bCUDARTAPI\s+cuda[A-Z]\w*\s*\(")
-_POINTER_TYPEDEF = re.compile(r"\btypedef\s+\w+\s*\(\s*(?:CUDAAPI\s*|CUDARTAPI\s*)?\*\s*\w*cu[A-Z]\w*\s*\)"
-                              r"|\btypedef\s+CUresult\s+CUDAAPI\s+\w*cu[A-Z]\w*\s*\(")
+_POINTER_TYPEDEF = re.compile(
+    r"\btypedef\s+\w+\s*\(\s*(?:CUDAAPI\s*|CUDARTAPI\s*)?\*\s*\w*cu[A-Z]\w*\s*\)"
+    r"|\btypedef\s+CUresult\s+CUDAAPI\s+\w*cu[A-Z]\w*\s*\("
+)
 _OPENS_DRIVER = re.compile(r"\b(?:dlsym|GetProcAddress|cuGetProcAddress\w*|cudaGetDriverEntryPoint\w*)\s*\(")
 # Enough of them to be NVIDIA's API written out, not a project calling it.
 _MANY = 5
@@ -224,14 +276,24 @@ def declaration_only(ctx) -> str:
         return ""
     before, after = neighbour(ctx, tok, -1), neighbour(ctx, tok, 1)
     if before is not None and before.text == "*" and after is not None and after.text in (")", ";", "=", ","):
-        return (f"It declares `{tok.text}` as a function pointer (a loader's table), not a call: port the code that "
-                "loads and calls it.")
+        return (
+            f"It declares `{tok.text}` as a function pointer (a loader's table), not a call: port the code that "
+            "loads and calls it."
+        )
     before2 = neighbour(ctx, tok, -2)
-    if before is not None and before.text == "(" and after is not None and after.text == ")" and before2 is not None \
-            and before2.kind == "identifier" and before2.text.isupper():
-        return (f"`{before2.text}({tok.text})` lists the entry point for a loader, not a call: port the code that "
-                "calls it.")
-    if any(t.kind == "literal" and t.text.strip("\"") == tok.text for t in _line_literals(ctx, line)):
+    if (
+        before is not None
+        and before.text == "("
+        and after is not None
+        and after.text == ")"
+        and before2 is not None
+        and before2.kind == "identifier"
+        and before2.text.isupper()
+    ):
+        return (
+            f"`{before2.text}({tok.text})` lists the entry point for a loader, not a call: port the code that calls it."
+        )
+    if any(t.kind == "literal" and t.text.strip('"') == tok.text for t in _line_literals(ctx, line)):
         return f"The line names `{tok.text}` for a symbol lookup (dlsym/GetProcAddress), not a call."
     return ""
 
@@ -239,18 +301,25 @@ def declaration_only(ctx) -> str:
 def _declaring_file(facts) -> str:
     base = posixpath.basename(facts.path)
     if _VENDORED_HEADER.match(base):
-        return (f"{base} is a vendored copy of NVIDIA's header: it declares the API, it does not use it (info); "
-                "port the code that calls it.")
+        return (
+            f"{base} is a vendored copy of NVIDIA's header: it declares the API, it does not use it (info); "
+            "port the code that calls it."
+        )
     text = facts.text
-    declarations = (len(_PROTOTYPE.findall(text)) + len(_POINTER_TYPEDEF.findall(text))
-                    + len(_POINTER_DECLARATION.findall(text)))
+    declarations = (
+        len(_PROTOTYPE.findall(text)) + len(_POINTER_TYPEDEF.findall(text)) + len(_POINTER_DECLARATION.findall(text))
+    )
     if declarations < _MANY or declarations < _calls(facts):
         return ""
     if _OPENS_DRIVER.search(text):
-        return (f"{base} loads the CUDA driver at run time (dlopen/dlsym and a table of entry points): on ROCm the "
-                "whole loader goes, not each name (info); port the code that calls through it.")
-    return (f"{base} declares NVIDIA's driver API (a vendored copy of cuda.h, or a loader's typedefs and function "
-            "pointers): declarations, not uses (info); port the code that calls them.")
+        return (
+            f"{base} loads the CUDA driver at run time (dlopen/dlsym and a table of entry points): on ROCm the "
+            "whole loader goes, not each name (info); port the code that calls through it."
+        )
+    return (
+        f"{base} declares NVIDIA's driver API (a vendored copy of cuda.h, or a loader's typedefs and function "
+        "pointers): declarations, not uses (info); port the code that calls them."
+    )
 
 
 def _calls(facts) -> int:
@@ -258,28 +327,37 @@ def _calls(facts) -> int:
     code = facts.view.code
     count = 0
     for i, tok in enumerate(code[:-1]):
-        if tok.kind == "identifier" and tok.text.startswith("cu") and code[i + 1].text == "(" and (
-                i == 0 or code[i - 1].text not in ("CUDAAPI", "CUDARTAPI", "*", "::")):
+        if (
+            tok.kind == "identifier"
+            and tok.text.startswith("cu")
+            and code[i + 1].text == "("
+            and (i == 0 or code[i - 1].text not in ("CUDAAPI", "CUDARTAPI", "*", "::"))
+        ):
             count += 1
     return count
 
 
 def _line_literals(ctx, line: int) -> list[Token]:
-    return [t for t in ctx.facts.view.tokens if t.line == line and t.kind == "literal"] if line in _literal_lines(
-        ctx.facts) else []
+    return (
+        [t for t in ctx.facts.view.tokens if t.line == line and t.kind == "literal"]
+        if line in _literal_lines(ctx.facts)
+        else []
+    )
 
 
 def _literal_lines(facts) -> frozenset[int]:
     lines = facts.cache.get("api_literal_lines")
     if lines is None:
         lines = facts.cache["api_literal_lines"] = frozenset(
-            t.line for t in facts.view.tokens if t.kind == "literal" and t.text.startswith('"cu'))
+            t.line for t in facts.view.tokens if t.kind == "literal" and t.text.startswith('"cu')
+        )
     return lines
 
 
 def api_rule_check(check):
     """A name-based API rule's check: silent in other vendors' backends, and at info where the line only
     declares the API (`declaration_only`), with the reason added to the message."""
+
     def judged_check(ctx) -> None:
         why = declaration_only(ctx)
         if not why:
@@ -290,6 +368,7 @@ def api_rule_check(check):
             check(ctx)
         for report in ctx.facts.reports[before:]:
             report.message = f"{report.message} {why}"
+
     return cuda_code_only(judged_check)
 
 
@@ -309,13 +388,19 @@ def is_int_literal(node: Node | None) -> bool:
         return False
     node = node.strip()
     return node.kind.name == "INTEGER_LITERAL" or (
-        node.kind.name == "UNARY_OPERATOR" and node.operator == "-" and len(node.children) == 1
-        and node.children[0].strip().kind.name == "INTEGER_LITERAL")
+        node.kind.name == "UNARY_OPERATOR"
+        and node.operator == "-"
+        and len(node.children) == 1
+        and node.children[0].strip().kind.name == "INTEGER_LITERAL"
+    )
 
 
 def climb(node: Node) -> Node:
     """The outermost expression that is `node` under implicit casts and parentheses."""
-    while node.parent is not None and node.parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR") \
-            and len(node.parent.children) == 1:
+    while (
+        node.parent is not None
+        and node.parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR")
+        and len(node.parent.children) == 1
+    ):
         node = node.parent
     return node

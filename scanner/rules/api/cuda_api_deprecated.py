@@ -46,8 +46,10 @@ def check(ctx) -> None:
     if entry is None:
         return
     hip = f" (HIP: `{entry.hip}`)" if entry.hip else ""
-    ctx.report(f"`{name}` is deprecated since CUDA {entry.cuda_deprecated}{hip}; "
-               "move to its documented replacement while porting.")
+    ctx.report(
+        f"`{name}` is deprecated since CUDA {entry.cuda_deprecated}{hip}; "
+        "move to its documented replacement while porting."
+    )
 
 
 RULE = Rule(

@@ -46,8 +46,10 @@ def check(ctx) -> None:
         return
     target = entry.hip or entry.roc
     hip = f"HIP may still have `{target}`" if target else "HIP has no direct equivalent"
-    ctx.report(f"`{name}` was removed in CUDA {entry.cuda_removed}; {hip}, but the code needs updating "
-               "to the API that replaced it.")
+    ctx.report(
+        f"`{name}` was removed in CUDA {entry.cuda_removed}; {hip}, but the code needs updating "
+        "to the API that replaced it."
+    )
 
 
 RULE = Rule(

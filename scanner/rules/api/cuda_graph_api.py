@@ -49,8 +49,10 @@ def check(ctx) -> None:
     if entry is None or not entry.hip:
         return
     state = "experimental in HIP" if entry.status == "experimental" else "supported with gaps in HIP"
-    ctx.report(f"`{tok.text}` -> `{entry.hip}`: CUDA graphs are {state} (no conditional nodes, some node "
-               "types and capture modes missing); test this path on ROCm.")
+    ctx.report(
+        f"`{tok.text}` -> `{entry.hip}`: CUDA graphs are {state} (no conditional nodes, some node "
+        "types and capture modes missing); test this path on ROCm."
+    )
 
 
 RULE = Rule(

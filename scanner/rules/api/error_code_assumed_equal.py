@@ -51,12 +51,25 @@ _HIP_ERROR = frozenset({"hipError_t", "hipError"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
 _NOT_ERROR_CALLS = re.compile(r"(GetErrorString|GetErrorName)$")
 _CALLABLE_API = frozenset({"CUDA RT API", "CUDA Driver API"})
-_KNOWN = {1: "cudaErrorInvalidValue", 2: "cudaErrorMemoryAllocation", 3: "cudaErrorInitializationError",
-          9: "cudaErrorInvalidConfiguration", 98: "cudaErrorInvalidDeviceFunction", 100: "cudaErrorNoDevice",
-          101: "cudaErrorInvalidDevice", 209: "cudaErrorNoKernelImageForDevice",
-          400: "cudaErrorInvalidResourceHandle", 600: "cudaErrorNotReady", 700: "cudaErrorIllegalAddress",
-          701: "cudaErrorLaunchOutOfResources", 702: "cudaErrorLaunchTimeout", 710: "cudaErrorAssert",
-          719: "cudaErrorLaunchFailure", 801: "cudaErrorNotSupported", 999: "cudaErrorUnknown"}
+_KNOWN = {
+    1: "cudaErrorInvalidValue",
+    2: "cudaErrorMemoryAllocation",
+    3: "cudaErrorInitializationError",
+    9: "cudaErrorInvalidConfiguration",
+    98: "cudaErrorInvalidDeviceFunction",
+    100: "cudaErrorNoDevice",
+    101: "cudaErrorInvalidDevice",
+    209: "cudaErrorNoKernelImageForDevice",
+    400: "cudaErrorInvalidResourceHandle",
+    600: "cudaErrorNotReady",
+    700: "cudaErrorIllegalAddress",
+    701: "cudaErrorLaunchOutOfResources",
+    702: "cudaErrorLaunchTimeout",
+    710: "cudaErrorAssert",
+    719: "cudaErrorLaunchFailure",
+    801: "cudaErrorNotSupported",
+    999: "cudaErrorUnknown",
+}
 _ADVICE = "hipError_t numbering is not guaranteed to match and hipify cannot translate numbers"
 
 
@@ -114,14 +127,19 @@ def _binary(ctx, node) -> None:
         for value_side, other in ((lhs, rhs), (rhs, lhs)):
             value = _literal(other)
             if value not in (None, 0) and _error_kind(ctx, value_side) == "cuda":
-                _report(ctx, node, f"`{node.text}` compares a CUDA error with the number {value}{_named(value)}; "
-                                   f"{_ADVICE}.")
+                _report(
+                    ctx, node, f"`{node.text}` compares a CUDA error with the number {value}{_named(value)}; {_ADVICE}."
+                )
                 return
     elif op == "=":
         kinds = (_error_kind(ctx, lhs), _error_kind(ctx, rhs))
         if kinds in (("hip", "cuda"), ("cuda", "hip")):
-            _report(ctx, node, f"`{node.text}` assigns a {kinds[1].upper()} error to a {kinds[0].upper()} error "
-                               f"without conversion; {_ADVICE}.")
+            _report(
+                ctx,
+                node,
+                f"`{node.text}` assigns a {kinds[1].upper()} error to a {kinds[0].upper()} error "
+                f"without conversion; {_ADVICE}.",
+            )
 
 
 def _cast(ctx, node) -> None:
@@ -168,14 +186,21 @@ def _declaration(ctx, node) -> None:
         if declared in _ERROR_TYPES:
             init = _initializer(node)
             if init is not None and _error_kind(ctx, init) == "hip":
-                _report(ctx, node, f"`{node.name}` ({declared}) is initialised from a hipError_t without "
-                                   f"conversion; {_ADVICE}.")
+                _report(
+                    ctx,
+                    node,
+                    f"`{node.name}` ({declared}) is initialised from a hipError_t without conversion; {_ADVICE}.",
+                )
         return
     init = _initializer(node)
-    if init is not None and init.kind.name not in ("CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR") \
-            and _error_kind(ctx, init) == "cuda":
-        _report(ctx, node, f"`{node.name}` (hipError_t) is initialised from a CUDA error without conversion; "
-                           f"{_ADVICE}.")
+    if (
+        init is not None
+        and init.kind.name not in ("CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR")
+        and _error_kind(ctx, init) == "cuda"
+    ):
+        _report(
+            ctx, node, f"`{node.name}` (hipError_t) is initialised from a CUDA error without conversion; {_ADVICE}."
+        )
 
 
 def _initializer(node):
@@ -205,8 +230,11 @@ def _hip_error_tokens(ctx) -> None:
     entry = ctx.names.get(callee.text)
     if entry is None or entry.api not in _CALLABLE_API or _NOT_ERROR_CALLS.search(callee.text):
         return
-    _report(ctx, tok, f"a hipError_t is taken from `{callee.text}` (a CUDA error) without conversion; {_ADVICE}: "
-                      "map the codes.")
+    _report(
+        ctx,
+        tok,
+        f"a hipError_t is taken from `{callee.text}` (a CUDA error) without conversion; {_ADVICE}: map the codes.",
+    )
 
 
 def _report(ctx, at, message: str) -> None:

@@ -40,8 +40,9 @@ from scanner.rules.api._common import already_reported, base_type, climb, is_int
 from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import cuda_code_only
 
-_ENUMERATORS = frozenset({"cudaMemoryTypeUnregistered", "cudaMemoryTypeHost", "cudaMemoryTypeDevice",
-                          "cudaMemoryTypeManaged"})
+_ENUMERATORS = frozenset(
+    {"cudaMemoryTypeUnregistered", "cudaMemoryTypeHost", "cudaMemoryTypeDevice", "cudaMemoryTypeManaged"}
+)
 _FIELD = re.compile(r"(\.|->)\s*type\s*$")
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
 _CASTS = frozenset({"CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_FUNCTIONAL_CAST_EXPR"})
@@ -73,9 +74,11 @@ def _memory_type_field(ctx) -> None:
     prev = neighbour(ctx, tok, -1)
     if prev is None or prev.text not in (".", "->") or already_reported(ctx, tok.line, "memoryType"):
         return
-    ctx.report("`.memoryType` was removed from cudaPointerAttributes in CUDA 11 and renamed `type` in HIP 6.0 "
-               "(before, hipMemoryType was numbered differently); read `.type` and compare with enumerators.",
-               at=tok)
+    ctx.report(
+        "`.memoryType` was removed from cudaPointerAttributes in CUDA 11 and renamed `type` in HIP 6.0 "
+        "(before, hipMemoryType was numbered differently); read `.type` and compare with enumerators.",
+        at=tok,
+    )
 
 
 def _field_of(node):
@@ -137,16 +140,22 @@ def _printed(node) -> bool:
 def _report(ctx, at, what: str) -> None:
     if already_reported(ctx, at.line):
         return
-    ctx.report(f"{what}: cudaMemoryType and hipMemoryType are numbered differently before ROCm 6.0 and hipify "
-               "cannot translate numbers; compare with the enumerators (cudaMemoryTypeDevice...).", at=at)
+    ctx.report(
+        f"{what}: cudaMemoryType and hipMemoryType are numbered differently before ROCm 6.0 and hipify "
+        "cannot translate numbers; compare with the enumerators (cudaMemoryTypeDevice...).",
+        at=at,
+    )
 
 
 def _severity(profile, base):
     if not profile.rocm_at_least(6, 0):
-        return Severity.HIGH, (f"ROCm {profile.rocm_text} numbers hipMemoryType Host=0, Device=1, Array=2, "
-                               "Unified=3, Managed=4.")
-    return base, (f"ROCm {profile.rocm_text} numbers Unregistered..Managed like CUDA, but the numbers still "
-                  "break on ROCm 5 and for the AMD-only Array/Unified values.")
+        return Severity.HIGH, (
+            f"ROCm {profile.rocm_text} numbers hipMemoryType Host=0, Device=1, Array=2, Unified=3, Managed=4."
+        )
+    return base, (
+        f"ROCm {profile.rocm_text} numbers Unregistered..Managed like CUDA, but the numbers still "
+        "break on ROCm 5 and for the AMD-only Array/Unified values."
+    )
 
 
 RULE = Rule(
@@ -156,7 +165,15 @@ RULE = Rule(
     severity=Severity.MEDIUM,
     on=("decl_ref", "identifier"),
     names=frozenset({"memoryType"}),
-    requires=("cudaPointerAttributes", "cudaMemoryType", "memoryType", "cuPointerGetAttribute", "cudaMemoryType*", "CU_MEMORYTYPE*", "CUmemorytype"),
+    requires=(
+        "cudaPointerAttributes",
+        "cudaMemoryType",
+        "memoryType",
+        "cuPointerGetAttribute",
+        "cudaMemoryType*",
+        "CU_MEMORYTYPE*",
+        "CUmemorytype",
+    ),
     check=cuda_code_only(check),
     target_severity=_severity,
 )

@@ -43,8 +43,10 @@ from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC153")
 _REF_TYPE = re.compile(r"^(const\s+|volatile\s+)*(texture|surface)<")
-_MESSAGE = ("texture/surface references were removed in CUDA 12 and are deprecated in HIP; "
-            "use texture/surface objects (cudaTextureObject_t -> hipTextureObject_t).")
+_MESSAGE = (
+    "texture/surface references were removed in CUDA 12 and are deprecated in HIP; "
+    "use texture/surface objects (cudaTextureObject_t -> hipTextureObject_t)."
+)
 
 
 def check(ctx) -> None:
@@ -58,8 +60,7 @@ def check(ctx) -> None:
                 return  # with an AST the declaration is seen as a type_ref
             ctx.report(f"`{name}<...>` declares a {name} reference: {_MESSAGE}")
             return
-        ctx.report(f"`{name}` belongs to the {'surface' if 'urf' in name else 'texture'} reference API: "
-                   f"{_MESSAGE}")
+        ctx.report(f"`{name}` belongs to the {'surface' if 'urf' in name else 'texture'} reference API: {_MESSAGE}")
         return
     node = ctx.node
     if ctx.event == "type_ref":

@@ -48,19 +48,25 @@ def check(ctx) -> None:
     advice = next((t.text for t in tokens if t.text.startswith(("cudaMemAdvise", "CU_MEM_ADVISE"))), "")
     what = f"`{tok.text}` ({advice})" if advice else f"`{tok.text}`"
     if "RangeGetAttribute" in tok.text:
-        ctx.report(f"{what} reads unified-memory hints, which on MI200/MI300X take effect only with XNACK "
-                   "(HSA_XNACK=1); code that branches on them may take another path on ROCm.")
+        ctx.report(
+            f"{what} reads unified-memory hints, which on MI200/MI300X take effect only with XNACK "
+            "(HSA_XNACK=1); code that branches on them may take another path on ROCm."
+        )
         return
-    ctx.report(f"{what} assumes CUDA's page migration: on MI200/MI300X managed memory migrates only with "
-               "XNACK (HSA_XNACK=1), otherwise the hint is a no-op; prefer explicit hipMalloc/hipMemcpyAsync "
-               "or measure with XNACK on.")
+    ctx.report(
+        f"{what} assumes CUDA's page migration: on MI200/MI300X managed memory migrates only with "
+        "XNACK (HSA_XNACK=1), otherwise the hint is a no-op; prefer explicit hipMalloc/hipMemcpyAsync "
+        "or measure with XNACK on."
+    )
 
 
 def _severity(profile, base):
     apu = [t for t in profile.targets if t == "gfx942"]
     if apu and len(apu) == len(profile.targets):
-        return base, ("On MI300A (gfx942 APU) host and GPU share memory and these hints are no-ops; on MI300X "
-                      "(also gfx942) they need XNACK.")
+        return base, (
+            "On MI300A (gfx942 APU) host and GPU share memory and these hints are no-ops; on MI300X "
+            "(also gfx942) they need XNACK."
+        )
     return base, ""
 
 

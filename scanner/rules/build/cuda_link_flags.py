@@ -35,7 +35,7 @@ _FLAG = re.compile(r"(?<![\w-])-l([A-Za-z][\w+-]*)(?![\w.+-])")
 # CUDA libraries that have no counterpart to link: what to do instead.
 _NO_COUNTERPART = {
     "cudadevrt": "drop it: HIP links relocatable device code (`-fgpu-rdc`) without a device runtime library, and "
-                 "has no dynamic parallelism (ROC154)",
+    "has no dynamic parallelism (ROC154)",
     "culibos": "drop it: only CUDA's static libraries need it",
 }
 
@@ -60,8 +60,9 @@ def _library_lists(ctx) -> list[ast.Constant]:
             values.append(node.value)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if node.value is not None and any(isinstance(t, ast.Name) and t.id.lower().endswith("libraries")
-                                              for t in targets):
+            if node.value is not None and any(
+                isinstance(t, ast.Name) and t.id.lower().endswith("libraries") for t in targets
+            ):
                 values.append(node.value)
     out = []
     for value in values:
@@ -81,8 +82,14 @@ def _report(ctx, line: int, col: int, spelled: str, name: str, as_flag: bool) ->
         advice = f"link `{flag if as_flag else flag.removeprefix('-l')}` ({what}) instead"
     else:
         return
-    once(ctx, line, col, f"`{spelled}` links a CUDA library, which ROCm machines do not have: {advice}.",
-         length=len(spelled), key=base)
+    once(
+        ctx,
+        line,
+        col,
+        f"`{spelled}` links a CUDA library, which ROCm machines do not have: {advice}.",
+        length=len(spelled),
+        key=base,
+    )
 
 
 RULE = text_rule(

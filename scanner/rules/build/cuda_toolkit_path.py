@@ -64,8 +64,13 @@ def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> Non
         advice = f"locate ROCm with `ROCM_PATH` (default `/opt/rocm`): `{rocm}/include`, `{rocm}/lib`"
     else:
         advice = "ROCm is under `/opt/rocm` (or `/opt/rocm-X.Y`), located through `ROCM_PATH`"
-    what = ("names the CUDA toolkit's compiler" if variable == "CUDACXX" else "locates the CUDA toolkit" if variable
-            else "is the CUDA toolkit's install location")
+    what = (
+        "names the CUDA toolkit's compiler"
+        if variable == "CUDACXX"
+        else "locates the CUDA toolkit"
+        if variable
+        else "is the CUDA toolkit's install location"
+    )
     once(ctx, line, col, f"`{spelled}` {what}, which ROCm machines do not have: {advice}.", length=len(spelled))
 
 

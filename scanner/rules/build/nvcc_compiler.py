@@ -1,3 +1,4 @@
+# The example's recipe line starts with a Makefile tab, written \t so that the formatter keeps it.
 """nvcc as the compiler in a Makefile, build script or Dockerfile.
 
 What it finds:
@@ -12,7 +13,7 @@ Why it breaks on ROCm:
 Example:
     NVCC = nvcc
     %.o: %.cu
-    	$(NVCC) -O3 -arch=sm_80 -c $< -o $@
+    \t$(NVCC) -O3 -arch=sm_80 -c $< -o $@
 
 Use instead:
     `HIPCC ?= $(ROCM_PATH)/bin/hipcc` (or `amdclang++ -x hip`), `--offload-arch=gfx942` instead of `-arch`,
@@ -41,15 +42,18 @@ _NVCC = re.compile(r"(?<![\w.$-])((?:[\w${}()./~-]*/)?nvcc)(?![\w.-])")
 # key is not a command (`run: nvcc -c k.cu` is a command).
 _ASSIGN = re.compile(r"(?:^|(?<=[\s;(]))(?:-D)?([A-Za-z_][\w.]*)\s*(?:::=|:=|\?=|\+=|=)\s*[\"']?$")
 _YAML_ASSIGN = re.compile(r"(?:^|(?<=[\s{,-]))([A-Za-z_][\w.]*)\s*:\s+[\"']?$")
-_YAML_COMMAND_KEYS = frozenset({"run", "script", "command", "cmd", "entrypoint", "args", "before_script",
-                                "after_script"})
+_YAML_COMMAND_KEYS = frozenset(
+    {"run", "script", "command", "cmd", "entrypoint", "args", "before_script", "after_script"}
+)
 _ALONE = re.compile(r"[\"']?\s*$")
 # Probes are ROC234's: nvcc as the argument of `which` / `command -v`, and `nvcc --version`.
 _PROBE = re.compile(r"\b(?:which|command\s+-v|type|hash|whereis)\s+$")
 _VERSION = re.compile(r"\s+(?:--version|-V)(?![\w-])")
 # What follows nvcc when it compiles: an option (not `--help`), a make/shell variable, or a source or object file.
-_COMPILES = re.compile(r"\s+(?!(?:--help|-h)(?![\w-]))"
-                       r"(?:-|\$|[\"']?[\w./${}()*%-]+\.(?:cu|cuh|cpp|cc|cxx|c|o|obj|ptx|cubin|fatbin|a|so)(?![\w.]))")
+_COMPILES = re.compile(
+    r"\s+(?!(?:--help|-h)(?![\w-]))"
+    r"(?:-|\$|[\"']?[\w./${}()*%-]+\.(?:cu|cuh|cpp|cc|cxx|c|o|obj|ptx|cubin|fatbin|a|so)(?![\w.]))"
+)
 # Python: an argument list run as a command (`subprocess.run(["nvcc", "-c", "k.cu"])`).
 _PROGRAM = re.compile(r"(?:[\w${}()./~-]*/)?nvcc")
 _PROBE_ARGS = frozenset({"--version", "-V", "--help", "-h"})
@@ -72,7 +76,7 @@ def check(ctx) -> None:
 def _judge(ctx, text: str, match: re.Match) -> str:
     """The message for `nvcc` at `match` in a command line, or "" when it neither compiles nor is assigned as the
     compiler (prose, probes, `nvcc --version`)."""
-    before = text[:match.start()]
+    before = text[: match.start()]
     if _VERSION.match(text, match.end()):
         return ""  # ROC234's
     compiles = _COMPILES.match(text, match.end()) is not None
@@ -83,17 +87,21 @@ def _judge(ctx, text: str, match: re.Match) -> str:
             assign = None
     hipcc = "$(ROCM_PATH)/bin/hipcc" if ctx.language == "make" else "$ROCM_PATH/bin/hipcc"
     if assign is not None:
-        spelled = text[assign.start():match.end()].removeprefix("-D")
-        return (f"`{spelled}` makes nvcc the compiler, and ROCm machines have no nvcc: use `hipcc` (`{hipcc}`, or "
-                f"`amdclang++ -x hip`) with `{offload_arch(ctx)}`.")
+        spelled = text[assign.start() : match.end()].removeprefix("-D")
+        return (
+            f"`{spelled}` makes nvcc the compiler, and ROCm machines have no nvcc: use `hipcc` (`{hipcc}`, or "
+            f"`amdclang++ -x hip`) with `{offload_arch(ctx)}`."
+        )
     if _PROBE.search(before) or not compiles:
         return ""
     return _command_message(ctx, match.group(1))
 
 
 def _command_message(ctx, spelled: str) -> str:
-    return (f"Compiling with `{spelled}`: nvcc is CUDA's compiler, which ROCm machines do not have; compile the "
-            f"hipified sources with `hipcc` (or `amdclang++ -x hip`) and `{offload_arch(ctx)}`.")
+    return (
+        f"Compiling with `{spelled}`: nvcc is CUDA's compiler, which ROCm machines do not have; compile the "
+        f"hipified sources with `hipcc` (or `amdclang++ -x hip`) and `{offload_arch(ctx)}`."
+    )
 
 
 def _python(ctx) -> None:
@@ -109,10 +117,19 @@ def _python(ctx) -> None:
     for node in ast.walk(module):
         if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) > 1:
             first, second = node.elts[0], node.elts[1]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str) and _PROGRAM.fullmatch(first.value) \
-                    and not (isinstance(second, ast.Constant) and second.value in _PROBE_ARGS):
-                once(ctx, first.lineno, first.col_offset + 1, _command_message(ctx, first.value),
-                     length=len(first.value) + 2)
+            if (
+                isinstance(first, ast.Constant)
+                and isinstance(first.value, str)
+                and _PROGRAM.fullmatch(first.value)
+                and not (isinstance(second, ast.Constant) and second.value in _PROBE_ARGS)
+            ):
+                once(
+                    ctx,
+                    first.lineno,
+                    first.col_offset + 1,
+                    _command_message(ctx, first.value),
+                    length=len(first.value) + 2,
+                )
 
 
 RULE = text_rule(

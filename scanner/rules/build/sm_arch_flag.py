@@ -53,19 +53,28 @@ def check(ctx) -> None:
     for line, col, match in build_matches(ctx, _FLAG):
         if match.group("torch"):
             with judged(ctx, Severity.INFO, Risk.PERFORMANCE):
-                once(ctx, line, col, "`TORCH_CUDA_ARCH_LIST` is ignored by ROCm builds of PyTorch, which read "
-                     "`PYTORCH_ROCM_ARCH`: nothing breaks, but without it an extension is built for every GPU the "
-                     f"PyTorch build supports (for these targets: `PYTORCH_ROCM_ARCH=\"{arch_list(ctx)}\"`).",
-                     length=len(match.group(0)))
+                once(
+                    ctx,
+                    line,
+                    col,
+                    "`TORCH_CUDA_ARCH_LIST` is ignored by ROCm builds of PyTorch, which read "
+                    "`PYTORCH_ROCM_ARCH`: nothing breaks, but without it an extension is built for every GPU the "
+                    f'PyTorch build supports (for these targets: `PYTORCH_ROCM_ARCH="{arch_list(ctx)}"`).',
+                    length=len(match.group(0)),
+                )
             continue
         if match.group("cmake") or match.group("env"):
             name = match.group("cmake") or match.group("env")
             hip = "CMAKE_HIP_ARCHITECTURES" if match.group("cmake") else "HIPARCHS"
-            message = (f"`{name}` lists NVIDIA compute capabilities; CMake's HIP language reads `{hip}` with "
-                       f"AMDGPU targets (for these targets: `{hip}=\"{arch_list(ctx)}\"`).")
+            message = (
+                f"`{name}` lists NVIDIA compute capabilities; CMake's HIP language reads `{hip}` with "
+                f'AMDGPU targets (for these targets: `{hip}="{arch_list(ctx)}"`).'
+            )
         else:
-            message = (f"`{match.group('flag')}` names an NVIDIA GPU architecture; hipcc/clang compile for AMDGPU "
-                       f"targets: use `{offload_arch(ctx)}`.")
+            message = (
+                f"`{match.group('flag')}` names an NVIDIA GPU architecture; hipcc/clang compile for AMDGPU "
+                f"targets: use `{offload_arch(ctx)}`."
+            )
         once(ctx, line, col, message, length=len(match.group(0)))
 
 

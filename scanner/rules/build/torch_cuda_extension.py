@@ -37,9 +37,11 @@ from scanner.rules.textual import arch_list, mentions, once, text_rule
 _CALLS = frozenset({"CUDAExtension", "load", "load_inline"})
 _CUDA_SOURCE = re.compile(r"\.cuh?$")
 # nvcc-only flags in `extra_compile_args["nvcc"]` / `extra_cuda_cflags` (architectures are ROC212's).
-_NVCC_ONLY = re.compile(r"^(?:--?use_fast_math|--(?:expt-)?extended-lambda|--expt-relaxed-constexpr|-Xptxas\b.*"
-                        r"|--ptxas-options\b.*|-maxrregcount\b.*|--maxrregcount\b.*|-lineinfo|--default-stream\b.*"
-                        r"|-rdc=true|--relocatable-device-code=true|--threads\b.*|-t\d+|--keep)$")
+_NVCC_ONLY = re.compile(
+    r"^(?:--?use_fast_math|--(?:expt-)?extended-lambda|--expt-relaxed-constexpr|-Xptxas\b.*"
+    r"|--ptxas-options\b.*|-maxrregcount\b.*|--maxrregcount\b.*|-lineinfo|--default-stream\b.*"
+    r"|-rdc=true|--relocatable-device-code=true|--threads\b.*|-t\d+|--keep)$"
+)
 # A file `ast` rejects: CUDAExtension calls read from its lines.
 _LINE_CALL = re.compile(r"(?<![\w])CUDAExtension\s*\(")
 
@@ -70,8 +72,10 @@ def _has_cuda_sources(name: str, call: ast.Call) -> bool:
         sources = keywords.get("cuda_sources", call.args[2] if len(call.args) > 2 else None)
         return sources is not None and not _is_empty(sources)
     sources = keywords.get("sources", call.args[1] if len(call.args) > 1 else None)
-    return sources is not None and any(isinstance(n, ast.Constant) and isinstance(n.value, str)
-                                       and _CUDA_SOURCE.search(n.value) for n in ast.walk(sources))
+    return sources is not None and any(
+        isinstance(n, ast.Constant) and isinstance(n.value, str) and _CUDA_SOURCE.search(n.value)
+        for n in ast.walk(sources)
+    )
 
 
 def _nvcc_only_flags(name: str, call: ast.Call) -> list[str]:
@@ -80,8 +84,11 @@ def _nvcc_only_flags(name: str, call: ast.Call) -> list[str]:
     values = [keywords["extra_cuda_cflags"]] if "extra_cuda_cflags" in keywords else []
     args = keywords.get("extra_compile_args")
     if isinstance(args, ast.Dict):
-        values += [v for k, v in zip(args.keys, args.values)
-                   if isinstance(k, ast.Constant) and k.value == "nvcc" and v is not None]
+        values += [
+            v
+            for k, v in zip(args.keys, args.values)
+            if isinstance(k, ast.Constant) and k.value == "nvcc" and v is not None
+        ]
     flags = []
     for value in values:
         for node in ast.walk(value):
@@ -96,14 +103,17 @@ def _is_true(node) -> bool:
 
 
 def _is_empty(node) -> bool:
-    return (isinstance(node, ast.Constant) and node.value in (None, "")) or \
-        (isinstance(node, (ast.List, ast.Tuple)) and not node.elts)
+    return (isinstance(node, ast.Constant) and node.value in (None, "")) or (
+        isinstance(node, (ast.List, ast.Tuple)) and not node.elts
+    )
 
 
 def _message(ctx, name: str, flags: list[str]) -> str:
     what = "`CUDAExtension`" if name == "CUDAExtension" else f"`{name}(...)` with CUDA sources"
-    text = (f"{what} is hipified and built with hipcc by ROCm builds of PyTorch, so it mostly ports as is: set "
-            f"`PYTORCH_ROCM_ARCH=\"{arch_list(ctx)}\"` and check the kernels with the C++ rules.")
+    text = (
+        f"{what} is hipified and built with hipcc by ROCm builds of PyTorch, so it mostly ports as is: set "
+        f'`PYTORCH_ROCM_ARCH="{arch_list(ctx)}"` and check the kernels with the C++ rules.'
+    )
     if flags:
         listed = ", ".join(f"`{f}`" for f in flags)
         text += f" Its nvcc-only flags ({listed}) must be passed only when `torch.version.hip` is None."

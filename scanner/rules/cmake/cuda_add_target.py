@@ -49,8 +49,14 @@ def check(ctx) -> None:
     for command in commands(ctx):
         instead = _INSTEAD.get(command.name)
         if instead:
-            once(ctx, command.line, command.col, f"`{command.name}` comes from the deprecated FindCUDA module and "
-                 f"calls nvcc: it does not exist on ROCm. Use {instead}.", length=len(command.name))
+            once(
+                ctx,
+                command.line,
+                command.col,
+                f"`{command.name}` comes from the deprecated FindCUDA module and "
+                f"calls nvcc: it does not exist on ROCm. Use {instead}.",
+                length=len(command.name),
+            )
 
 
 RULE = text_rule(

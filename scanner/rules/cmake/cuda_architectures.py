@@ -41,11 +41,18 @@ def check(ctx) -> None:
         for arg in command.args:
             for name, hip in _NAMES.items():
                 offset = arg.value.find(name)
-                if offset < 0 or (name == "CUDA_ARCHITECTURES" and arg.value[max(offset - 6, 0):offset] == "CMAKE_"):
+                if offset < 0 or (name == "CUDA_ARCHITECTURES" and arg.value[max(offset - 6, 0) : offset] == "CMAKE_"):
                     continue
                 line, col = arg_position(arg, offset)
-                once(ctx, line, col, f"`{name}` lists NVIDIA compute capabilities; HIP builds read `{hip}` "
-                     f"with AMDGPU targets (for these targets: `{arch_list(ctx)}`).", length=len(name), key=name)
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`{name}` lists NVIDIA compute capabilities; HIP builds read `{hip}` "
+                    f"with AMDGPU targets (for these targets: `{arch_list(ctx)}`).",
+                    length=len(name),
+                    key=name,
+                )
 
 
 RULE = text_rule(

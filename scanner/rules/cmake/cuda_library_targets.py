@@ -34,8 +34,20 @@ from scanner.rules.textual import library_replacement, once, text_rule
 _IMPORTED = re.compile(r"CUDA::(\w+)")
 _VARIABLE = re.compile(r"\$\{(CUDA_LIBRARIES|CUDA_(\w+?)_LIBRAR(?:Y|IES)|(CUDNN|NCCL)_LIBRAR(?:Y|IES))\}", re.I)
 _LINK_COMMANDS = ("target_link_libraries", "link_libraries", "add_dependencies")
-_BARE = {"cudart", "cublas", "cublaslt", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvtoolsext",
-         "nvrtc", "nvidia-ml"}
+_BARE = {
+    "cudart",
+    "cublas",
+    "cublaslt",
+    "cufft",
+    "curand",
+    "cusparse",
+    "cusolver",
+    "cudnn",
+    "nccl",
+    "nvtoolsext",
+    "nvrtc",
+    "nvidia-ml",
+}
 
 
 def check(ctx) -> None:
@@ -54,8 +66,15 @@ def check(ctx) -> None:
 
 def _report(ctx, arg, offset: int, spelled: str, library: str) -> None:
     line, col = arg_position(arg, offset)
-    once(ctx, line, col, f"`{spelled}` is a CUDA library that ROCm machines do not have: link "
-         f"{library_replacement(library, 'cmake')} instead.", length=len(spelled), key=spelled)
+    once(
+        ctx,
+        line,
+        col,
+        f"`{spelled}` is a CUDA library that ROCm machines do not have: link "
+        f"{library_replacement(library, 'cmake')} instead.",
+        length=len(spelled),
+        key=spelled,
+    )
 
 
 RULE = text_rule(

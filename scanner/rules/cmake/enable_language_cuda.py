@@ -38,9 +38,15 @@ def check(ctx) -> None:
         for arg in args:
             if arg.value == "CUDA":
                 call = f"{command.name}(... CUDA)" if command.name == "project" else f"{command.name}(CUDA)"
-                once(ctx, arg.line, arg.col, f"`{call}` needs nvcc and a CUDA toolkit, which ROCm machines do not "
-                     "have: enable HIP instead (`enable_language(HIP)` / `project(... HIP)`, CMake >= 3.21) and "
-                     "build the sources as HIP.", length=4)
+                once(
+                    ctx,
+                    arg.line,
+                    arg.col,
+                    f"`{call}` needs nvcc and a CUDA toolkit, which ROCm machines do not "
+                    "have: enable HIP instead (`enable_language(HIP)` / `project(... HIP)`, CMake >= 3.21) and "
+                    "build the sources as HIP.",
+                    length=4,
+                )
 
 
 RULE = text_rule(

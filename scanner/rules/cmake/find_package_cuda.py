@@ -32,9 +32,9 @@ from scanner.rules.textual import once, text_rule
 
 _PACKAGES = {
     "cuda": "FindCUDA is deprecated and needs the CUDA toolkit: use `find_package(hip REQUIRED)` and the ROCm "
-            "libraries' own packages",
+    "libraries' own packages",
     "cudatoolkit": "ROCm has no CUDA toolkit: use `find_package(hip REQUIRED)` and one package per library "
-                   "(`hipblas`, `hipfft`, `rocrand`, ...)",
+    "(`hipblas`, `hipfft`, `rocrand`, ...)",
     "cudnn": "cuDNN → MIOpen: `find_package(miopen)` (its API differs: a port, not a rename)",
     "nccl": "NCCL → RCCL: `find_package(rccl)` (target `rccl::rccl`)",
     "tensorrt": "TensorRT has no ROCm build: MIGraphX (`find_package(migraphx)`) is the closest",
@@ -53,8 +53,13 @@ def check(ctx) -> None:
         arg = command.args[0]
         advice = _PACKAGES.get(arg.value.lower())
         if advice:
-            once(ctx, arg.line, arg.col, f"`find_package({arg.value})` fails on ROCm machines: {advice}.",
-                 length=len(arg.value))
+            once(
+                ctx,
+                arg.line,
+                arg.col,
+                f"`find_package({arg.value})` fails on ROCm machines: {advice}.",
+                length=len(arg.value),
+            )
 
 
 RULE = text_rule(

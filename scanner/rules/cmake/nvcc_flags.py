@@ -37,12 +37,20 @@ from scanner.rules.textual import offload_arch, once, text_rule
 NVCC_FLAGS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?<![\w-])(?:-gencode|--generate-code)\b"), "use {arch}"),
     (re.compile(r"(?<![\w-])(?:-arch|--gpu-architecture|-code|--gpu-code)[= ]?(?:sm|compute|lto)_\w+"), "use {arch}"),
-    (re.compile(r"(?<![\w-])(?:-maxregcount|--maxrregcount)\b"),
-     "no equivalent: limit registers with `__launch_bounds__`"),
+    (
+        re.compile(r"(?<![\w-])(?:-maxregcount|--maxrregcount)\b"),
+        "no equivalent: limit registers with `__launch_bounds__`",
+    ),
     (re.compile(r"(?<![\w-])--(?:expt-)?extended-lambda\b"), "drop it: clang accepts device lambdas"),
-    (re.compile(r"(?<![\w-])--expt-relaxed-constexpr\b"), "drop it: clang calls constexpr host functions on the device"),
+    (
+        re.compile(r"(?<![\w-])--expt-relaxed-constexpr\b"),
+        "drop it: clang calls constexpr host functions on the device",
+    ),
     (re.compile(r"(?<![\w-])(?:-Xptxas|--ptxas-options)\b"), "drop it: there is no ptxas on ROCm"),
-    (re.compile(r"(?<![\w-])(?:-Xcompiler|--compiler-options)\b"), "pass its arguments directly (clang is the host compiler)"),
+    (
+        re.compile(r"(?<![\w-])(?:-Xcompiler|--compiler-options)\b"),
+        "pass its arguments directly (clang is the host compiler)",
+    ),
     (re.compile(r"(?<![\w-])(?:--use_fast_math|-use_fast_math)\b"), "use `-ffast-math`"),
     (re.compile(r"(?<![\w-])-lineinfo\b"), "use `-gline-tables-only` (or `-g`)"),
     (re.compile(r"(?<![\w-])(?:-rdc|--relocatable-device-code)[= ]?true\b"), "use `-fgpu-rdc`"),
@@ -61,8 +69,15 @@ def check(ctx) -> None:
                 for match in pattern.finditer(arg.value):
                     line, col = arg_position(arg, match.start())
                     flag = match.group(0)
-                    once(ctx, line, col, f"`{flag}` is an nvcc option; HIP's clang rejects it: "
-                         f"{advice.format(arch='`' + offload_arch(ctx) + '`')}.", length=len(flag), key=flag)
+                    once(
+                        ctx,
+                        line,
+                        col,
+                        f"`{flag}` is an nvcc option; HIP's clang rejects it: "
+                        f"{advice.format(arch='`' + offload_arch(ctx) + '`')}.",
+                        length=len(flag),
+                        key=flag,
+                    )
 
 
 RULE = text_rule(

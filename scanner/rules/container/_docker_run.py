@@ -29,7 +29,7 @@ def docker_runs(ctx) -> list[DockerRun]:
     if mentions(ctx, "docker") or mentions(ctx, "podman") or mentions(ctx, "nerdctl"):
         for item in logical(ctx):
             for match in _RUN.finditer(item.text):
-                rest = item.text[match.start():]
+                rest = item.text[match.start() :]
                 end = re.search(r"&&|\|\||;", rest)
                 out.append(DockerRun(item, match.start(), rest[: end.start()] if end else rest))
     ctx.facts.cache["docker_runs"] = out

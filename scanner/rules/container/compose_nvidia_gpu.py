@@ -37,8 +37,10 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
-_INSTEAD = ("use `devices: [/dev/kfd, /dev/dri]`, `group_add: [video]`, `shm_size: 16g` and "
-            "`security_opt: [seccomp=unconfined]` for ROCm")
+_INSTEAD = (
+    "use `devices: [/dev/kfd, /dev/dri]`, `group_add: [video]`, `shm_size: 16g` and "
+    "`security_opt: [seccomp=unconfined]` for ROCm"
+)
 _FALLBACK = re.compile(r"^\s*(runtime:\s*nvidia|driver:\s*[\"']?nvidia|gpus:)")
 
 
@@ -57,20 +59,32 @@ def check(ctx) -> None:
 def _service(ctx, service) -> None:
     runtime = yaml_doc.get(service, "runtime")
     if yaml_doc.text(runtime) == "nvidia":
-        once(ctx, yaml_doc.line_of(runtime), yaml_doc.col_of(runtime),
-             f"`runtime: nvidia` is the NVIDIA container runtime: {_INSTEAD}.")
+        once(
+            ctx,
+            yaml_doc.line_of(runtime),
+            yaml_doc.col_of(runtime),
+            f"`runtime: nvidia` is the NVIDIA container runtime: {_INSTEAD}.",
+        )
     gpus = yaml_doc.get(service, "gpus")
     if gpus is not None:
-        once(ctx, yaml_doc.line_of(gpus), yaml_doc.col_of(gpus), f"`gpus:` is served by the NVIDIA container "
-             f"toolkit: {_INSTEAD}.")
+        once(
+            ctx,
+            yaml_doc.line_of(gpus),
+            yaml_doc.col_of(gpus),
+            f"`gpus:` is served by the NVIDIA container toolkit: {_INSTEAD}.",
+        )
     resources = yaml_doc.get(yaml_doc.get(service, "deploy"), "resources")
     devices = yaml_doc.get(yaml_doc.get(resources, "reservations"), "devices")
     for device in yaml_doc.elements(devices):
         driver = yaml_doc.text(yaml_doc.get(device, "driver"))
         capabilities = {yaml_doc.text(c) for c in yaml_doc.scalars(yaml_doc.get(device, "capabilities"))}
         if driver == "nvidia" or (not driver and "gpu" in capabilities):
-            once(ctx, yaml_doc.line_of(device), yaml_doc.col_of(device), "This device reservation asks the "
-                 f"NVIDIA driver for GPUs: {_INSTEAD}.")
+            once(
+                ctx,
+                yaml_doc.line_of(device),
+                yaml_doc.col_of(device),
+                f"This device reservation asks the NVIDIA driver for GPUs: {_INSTEAD}.",
+            )
 
 
 RULE = text_rule(

@@ -36,7 +36,8 @@ _PATTERN = re.compile(
     r"|(?<![\w-])nvidia-container-toolkit(?![\w-])"
     r"|(?<![\w/.-])(?:cuda-toolkit(?:-[\d-]+)?|cuda-(?:nvcc|libraries|runtime|cudart|compiler)(?:-dev)?(?:-[\d-]+)?"
     r"|cuda-drivers|cuda-\d+-\d+|libcudnn\d*(?:-dev|-cuda-\d+)?|libnccl\d*(?:-dev)?|nvidia-driver-\d+\S*"
-    r"|libnvinfer\d*(?:-dev)?|tensorrt-dev)(?=[\s=;&|\\'\"]|$)")
+    r"|libnvinfer\d*(?:-dev)?|tensorrt-dev)(?=[\s=;&|\\'\"]|$)"
+)
 # Text printed for the reader: make's $(info)/$(warning)/$(error), echo and printf.
 _MESSAGE = re.compile(r"\$\((?:info|warning|error)\s|(?<![\w-])(?:echo|printf)\s")
 _INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|zypper|microdnf)\b|\bpkg:|\bname:|\bpackages:|^\s*-\s")
@@ -48,12 +49,18 @@ def check(ctx) -> None:
         is_repo = "download.nvidia.com" in text or "keyring" in text or "container-toolkit" in text
         if not is_repo and not _install_context(ctx, line):
             continue
-        if _MESSAGE.search(ctx.line_text(line)[:col - 1]):
+        if _MESSAGE.search(ctx.line_text(line)[: col - 1]):
             continue  # `$(info ... sudo apt install libnccl2 ...)`: a hint printed to the reader, not an install
         what = "NVIDIA's CUDA package repository" if is_repo else f"the CUDA package `{text}`"
-        once(ctx, line, col, f"This installs {what}: no use on ROCm. Install ROCm from repo.radeon.com "
-             "(`amdgpu-install --usecase=rocm`, or the `rocm` packages) or start from a `rocm/*` image.",
-             length=len(text), key="repo" if is_repo else text)
+        once(
+            ctx,
+            line,
+            col,
+            f"This installs {what}: no use on ROCm. Install ROCm from repo.radeon.com "
+            "(`amdgpu-install --usecase=rocm`, or the `rocm` packages) or start from a `rocm/*` image.",
+            length=len(text),
+            key="repo" if is_repo else text,
+        )
 
 
 def _install_context(ctx, line: int) -> bool:

@@ -30,16 +30,21 @@ from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _FLAG = re.compile(r"(?<![\w-])(--gpus(?:[= ]\S+)?|--runtime[= ]nvidia)")
-ROCM_FLAGS = ("--device=/dev/kfd --device=/dev/dri --group-add video --shm-size 16G "
-              "--security-opt seccomp=unconfined")
+ROCM_FLAGS = "--device=/dev/kfd --device=/dev/dri --group-add video --shm-size 16G --security-opt seccomp=unconfined"
 
 
 def check(ctx) -> None:
     for run in docker_runs(ctx):
         for match in _FLAG.finditer(run.text):
             line, col = run.where(match.start())
-            once(ctx, line, col, f"`{match.group(1)}` asks the NVIDIA container runtime for GPUs; ROCm containers "
-                 f"need `{ROCM_FLAGS}`.", length=len(match.group(1)), key=match.group(1))
+            once(
+                ctx,
+                line,
+                col,
+                f"`{match.group(1)}` asks the NVIDIA container runtime for GPUs; ROCm containers need `{ROCM_FLAGS}`.",
+                length=len(match.group(1)),
+                key=match.group(1),
+            )
 
 
 RULE = text_rule(

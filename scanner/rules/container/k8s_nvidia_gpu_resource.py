@@ -60,8 +60,10 @@ def _report(ctx, line: int, col: int, what: str) -> None:
     if what.startswith("runtimeClassName"):
         message = "`runtimeClassName: nvidia` does not exist on AMD nodes: drop it (the AMD device plugin needs none)."
     else:
-        message = (f"`{what}` is NVIDIA's device-plugin resource/label: AMD nodes advertise `amd.com/gpu` (AMD GPU "
-                   "device plugin or GPU Operator); the pod would stay Pending.")
+        message = (
+            f"`{what}` is NVIDIA's device-plugin resource/label: AMD nodes advertise `amd.com/gpu` (AMD GPU "
+            "device plugin or GPU Operator); the pod would stay Pending."
+        )
     once(ctx, line, col, message, length=len(what), key=what)
 
 

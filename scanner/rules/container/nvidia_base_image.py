@@ -50,8 +50,14 @@ def check(ctx) -> None:
 
 
 def _report(ctx, line: int, col: int, image: str) -> None:
-    once(ctx, line, col, f"`{image}` is a CUDA image: nothing in it can use an AMD GPU. Use {cuda_image(image)} "
-         "instead, tagged for the host's ROCm.", length=len(image))
+    once(
+        ctx,
+        line,
+        col,
+        f"`{image}` is a CUDA image: nothing in it can use an AMD GPU. Use {cuda_image(image)} "
+        "instead, tagged for the host's ROCm.",
+        length=len(image),
+    )
 
 
 RULE = text_rule(

@@ -31,17 +31,26 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import matches, mentions, once, text_rule
 
-_VARIABLE = re.compile(r"(?<![\w$])(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES|NVIDIA_REQUIRE_CUDA"
-                       r"|NVIDIA_DISABLE_REQUIRE)(?!\w)")
+_VARIABLE = re.compile(
+    r"(?<![\w$])(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES|NVIDIA_REQUIRE_CUDA"
+    r"|NVIDIA_DISABLE_REQUIRE)(?!\w)"
+)
 
 
 def check(ctx) -> None:
     if not mentions(ctx, "nvidia_"):
         return
     for line, col, match in matches(ctx, _VARIABLE):
-        once(ctx, line, col, f"`{match.group(1)}` is read only by the NVIDIA container runtime: ROCm containers get "
-             "GPUs from `--device=/dev/kfd --device=/dev/dri`, selected with HIP_VISIBLE_DEVICES / "
-             "ROCR_VISIBLE_DEVICES.", length=len(match.group(1)), key=match.group(1))
+        once(
+            ctx,
+            line,
+            col,
+            f"`{match.group(1)}` is read only by the NVIDIA container runtime: ROCm containers get "
+            "GPUs from `--device=/dev/kfd --device=/dev/dri`, selected with HIP_VISIBLE_DEVICES / "
+            "ROCR_VISIBLE_DEVICES.",
+            length=len(match.group(1)),
+            key=match.group(1),
+        )
 
 
 RULE = text_rule(

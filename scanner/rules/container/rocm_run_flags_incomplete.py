@@ -46,8 +46,13 @@ def check(ctx) -> None:
         missing = [flag for pattern, flag in _NEEDED if not pattern.search(run.text)]
         if missing:
             line, col = run.where(0)
-            once(ctx, line, col, f"This ROCm `docker run` lacks {', '.join(f'`{m}`' for m in missing)}: without "
-                 "them the GPU may be invisible to non-root users, and PyTorch/RCCL run short of shared memory.")
+            once(
+                ctx,
+                line,
+                col,
+                f"This ROCm `docker run` lacks {', '.join(f'`{m}`' for m in missing)}: without "
+                "them the GPU may be invisible to non-root users, and PyTorch/RCCL run short of shared memory.",
+            )
 
 
 RULE = text_rule(

@@ -38,9 +38,15 @@ def check(ctx) -> None:
     if not mentions(ctx, "__amdgcn_wavefront_size"):
         return
     for line, col, match in command_matches(ctx, _MACRO):
-        once(ctx, line, col, f"`{match.group(0)}` is deprecated since ROCm 6.4 and will be removed; set in the build "
-             "it also overrides the compiler's per-target value (wrong on wave32 GPUs). Remove it and use "
-             "`warpSize` at run time.", length=len(match.group(0)))
+        once(
+            ctx,
+            line,
+            col,
+            f"`{match.group(0)}` is deprecated since ROCm 6.4 and will be removed; set in the build "
+            "it also overrides the compiler's per-target value (wrong on wave32 GPUs). Remove it and use "
+            "`warpSize` at run time.",
+            length=len(match.group(0)),
+        )
 
 
 RULE = text_rule(

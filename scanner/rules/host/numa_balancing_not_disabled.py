@@ -49,13 +49,18 @@ _DISABLES = [
     re.compile(r"\bnuma_balancing\s*=\s*[\"']?(?:disable|0)\b"),
     re.compile(r"kernel\.numa_balancing[\"']?\s*(?:\n[^\n]*){0,3}?\n\s*value:\s*[\"']?0\b"),  # Ansible sysctl task
 ]
-_SHELL_SETUP = re.compile(r"(?<![\w-])(?:sysctl\s+-[wp]|modprobe\s|amdgpu-install|amdgpu-dkms|update-grub|grub2?-mkconfig"
-                          r"|/etc/default/grub|/proc/sys/|/etc/sysctl|usermod\s.*\b(?:render|video)\b"
-                          r"|nvidia-smi\s+-pm|nvidia-persistenced)")
+_SHELL_SETUP = re.compile(
+    r"(?<![\w-])(?:sysctl\s+-[wp]|modprobe\s|amdgpu-install|amdgpu-dkms|update-grub|grub2?-mkconfig"
+    r"|/etc/default/grub|/proc/sys/|/etc/sysctl|usermod\s.*\b(?:render|video)\b"
+    r"|nvidia-smi\s+-pm|nvidia-persistenced)"
+)
 _PRIORITY = {"sysctl": 0, "cloud-init": 1, "ansible": 2, "shell": 3}
 # A benchmark, example or test script: it may drop caches or run sysctl, but it does not set up hosts.
-_NOT_SETUP = re.compile(r"(?:^|/)(?:bench\w*|benchmarks?|examples?|demos?|samples?|tutorials?|tests?)/"
-                        r"|(?:^|/)[^/]*(?:bench|example|demo)[^/]*$", re.I)
+_NOT_SETUP = re.compile(
+    r"(?:^|/)(?:bench\w*|benchmarks?|examples?|demos?|samples?|tutorials?|tests?)/"
+    r"|(?:^|/)[^/]*(?:bench|example|demo)[^/]*$",
+    re.I,
+)
 
 
 def check(ctx) -> None:
@@ -74,17 +79,27 @@ def check(ctx) -> None:
     bench, _, rel, line, kind = candidates[0]
     if bench:
         with judged(ctx, Severity.LOW):
-            ctx.report_at(rel, line, 1, f"This benchmark or example script touches host settings ({kind}: {rel}) "
-                          "but is not host setup; if the hosts it runs on are MI300X-class, their setup should set "
-                          "`kernel.numa_balancing=0`: AMD's MI300X guide asks for it (left on, it costs performance "
-                          "jitter).")
+            ctx.report_at(
+                rel,
+                line,
+                1,
+                f"This benchmark or example script touches host settings ({kind}: {rel}) "
+                "but is not host setup; if the hosts it runs on are MI300X-class, their setup should set "
+                "`kernel.numa_balancing=0`: AMD's MI300X guide asks for it (left on, it costs performance "
+                "jitter).",
+            )
         return
     others = len(candidates) - 1
     more = f" (and {others} other setup file{'s' if others != 1 else ''})" if others else ""
-    ctx.report_at(rel, line, 1, f"This repository ships host setup ({kind}: {rel}{more}) but never disables NUMA "
-                  "auto-balancing: on MI300X-class hosts set `kernel.numa_balancing=0` (sysctl.d drop-in and "
-                  "`sysctl -w`), as AMD's MI300X guide requires; left on, it causes performance jitter and has been "
-                  "linked to GPU hangs.")
+    ctx.report_at(
+        rel,
+        line,
+        1,
+        f"This repository ships host setup ({kind}: {rel}{more}) but never disables NUMA "
+        "auto-balancing: on MI300X-class hosts set `kernel.numa_balancing=0` (sysctl.d drop-in and "
+        "`sysctl -w`), as AMD's MI300X guide requires; left on, it causes performance jitter and has been "
+        "linked to GPU hangs.",
+    )
 
 
 def _setup(file) -> tuple[str, int] | None:

@@ -78,8 +78,13 @@ _HEADERS = {
     "cooperative_groups/memcpy_async.h": "cg::memcpy_async",
 }
 # The ROCm release whose HIP has it (HIP's changelog, projects/clr/CHANGELOG.md in ROCm/rocm-systems).
-_SINCE = {"reduce": (7, 13), "inclusive_scan": (10, 0), "exclusive_scan": (10, 0),
-          "cooperative_groups/reduce.h": (7, 13), "cooperative_groups/scan.h": (10, 0)}
+_SINCE = {
+    "reduce": (7, 13),
+    "inclusive_scan": (10, 0),
+    "exclusive_scan": (10, 0),
+    "cooperative_groups/reduce.h": (7, 13),
+    "cooperative_groups/scan.h": (10, 0),
+}
 _HIP_HEADER = {"cooperative_groups/reduce.h": "hip_reduce.h", "cooperative_groups/scan.h": "hip_scan.h"}
 # cg::reduce in 7.13 and 7.14 gives wrong results (or fails to launch) for blocks whose y or z dimension is not 1.
 _REDUCE_FIXED = (10, 0)
@@ -97,12 +102,16 @@ def check(ctx) -> None:
         since = _SINCE.get(header)
         if since is not None and target.rocm_at_least(*since):
             with judged(ctx, Severity.INFO):
-                ctx.report(f"<{header}> is CUDA's name: HIP has {what} from ROCm {_version(since)} (the target is "
-                           f"{target.rocm_text}) under its own header name, `{_HIP_HEADER[header]}`; include HIP's "
-                           "(hipify maps it).")
+                ctx.report(
+                    f"<{header}> is CUDA's name: HIP has {what} from ROCm {_version(since)} (the target is "
+                    f"{target.rocm_text}) under its own header name, `{_HIP_HEADER[header]}`; include HIP's "
+                    "(hipify maps it)."
+                )
             return
-        ctx.report(f"<{header}> does not exist in HIP ({what} is not provided by HIP's cooperative groups"
-                   f"{_until(since, target)}); include <hip/hip_cooperative_groups.h> and rewrite those calls.")
+        ctx.report(
+            f"<{header}> does not exist in HIP ({what} is not provided by HIP's cooperative groups"
+            f"{_until(since, target)}); include <hip/hip_cooperative_groups.h> and rewrite those calls."
+        )
         return
     tok = ctx.token
     distinctive, advice = _GAPS[tok.text]
@@ -123,10 +132,12 @@ def check(ctx) -> None:
     if since is not None and target.rocm_at_least(*since):
         if tok.text == "reduce" and not target.rocm_at_least(*_REDUCE_FIXED):
             with judged(ctx, Severity.INFO, Risk.SILENT_WRONG_RESULT):
-                ctx.report(f"cooperative_groups::reduce is in HIP from ROCm {_version(since)}, but before "
-                           f"{_version(_REDUCE_FIXED)} it gives wrong results (or fails to launch) when the block's y "
-                           f"or z dimension is not 1 (the target is ROCm {target.rocm_text}); keep blocks 1-D here "
-                           f"or target ROCm {_version(_REDUCE_FIXED)}.")
+                ctx.report(
+                    f"cooperative_groups::reduce is in HIP from ROCm {_version(since)}, but before "
+                    f"{_version(_REDUCE_FIXED)} it gives wrong results (or fails to launch) when the block's y "
+                    f"or z dimension is not 1 (the target is ROCm {target.rocm_text}); keep blocks 1-D here "
+                    f"or target ROCm {_version(_REDUCE_FIXED)}."
+                )
         return  # the target's HIP has it
     ctx.report(f"cooperative_groups::{tok.text} is not available in HIP{_until(since, target)}: {advice}.")
 

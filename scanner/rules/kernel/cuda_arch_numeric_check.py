@@ -57,8 +57,19 @@ _COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
 # `!defined(__CUDA_ARCH__) || ...`: the branch is taken on HIP as on the host pass.
 _HOST_OR = re.compile(r"!\s*\(?\s*defined\s*\(?\s*__CUDA_ARCH__\s*\)?\s*\)?\s*\|\|")
 # A branch written as unreachable: it stops the program instead of computing something.
-_TRAPS = frozenset({"__trap", "__builtin_trap", "__builtin_unreachable", "abort", "assert", "static_assert",
-                    "__assert_fail", "NO_DEVICE_CODE", "__brkpt"})
+_TRAPS = frozenset(
+    {
+        "__trap",
+        "__builtin_trap",
+        "__builtin_unreachable",
+        "abort",
+        "assert",
+        "static_assert",
+        "__assert_fail",
+        "NO_DEVICE_CODE",
+        "__brkpt",
+    }
+)
 
 
 def check(ctx) -> None:
@@ -83,20 +94,34 @@ def check(ctx) -> None:
         return
     if any(HIP_MACRO.search(cond) for cond in enclosing_conditions(ctx.facts.view, d)):
         return
-    what = f"`{feature}` is never defined by HIP-Clang" if feature else (
-        f"`{_compare_text(tokens)}` compares an NVIDIA SM version; HIP-Clang does not define __CUDA_ARCH__ (0 in #if)")
+    what = (
+        f"`{feature}` is never defined by HIP-Clang"
+        if feature
+        else (
+            f"`{_compare_text(tokens)}` compares an NVIDIA SM version; HIP-Clang does not define __CUDA_ARCH__ (0 in #if)"
+        )
+    )
     fallback = _fallback(ctx, d) if d.name != "define" else None
     if fallback is not None:
         with judged(ctx, Severity.LOW, Risk.PERFORMANCE):
-            ctx.report(f"{what}, so HIP compiles the {fallback}: a fallback that computes the result "
-                       "another way, maybe slower than the NVIDIA path. Check it is right on AMD; test "
-                       "__HIP_ARCH_HAS_*__ features or an AMD target macro (`__gfx942__`) for the fast path.", at=hit)
+            ctx.report(
+                f"{what}, so HIP compiles the {fallback}: a fallback that computes the result "
+                "another way, maybe slower than the NVIDIA path. Check it is right on AMD; test "
+                "__HIP_ARCH_HAS_*__ features or an AMD target macro (`__gfx942__`) for the fast path.",
+                at=hit,
+            )
     elif feature:
-        ctx.report(f"{what}, so this #{d.name} silently takes the non-NVIDIA choice; test a __HIP_ARCH_HAS_*__ "
-                   "feature macro or an AMD target macro.", at=hit)
+        ctx.report(
+            f"{what}, so this #{d.name} silently takes the non-NVIDIA choice; test a __HIP_ARCH_HAS_*__ "
+            "feature macro or an AMD target macro.",
+            at=hit,
+        )
     else:
-        ctx.report(f"{what}, so the choice silently changes on AMD. Test __HIP_ARCH_HAS_*__ features or "
-                   "__HIP_PLATFORM_AMD__ explicitly.", at=hit)
+        ctx.report(
+            f"{what}, so the choice silently changes on AMD. Test __HIP_ARCH_HAS_*__ features or "
+            "__HIP_PLATFORM_AMD__ explicitly.",
+            at=hit,
+        )
 
 
 def _fallback(ctx, directive) -> str | None:
@@ -162,8 +187,7 @@ def _dead(ctx) -> dict:
     dead = facts.cache.get("roc158_dead")
     if dead is None:
         directives = [_sm_names_as_numbers(d) if d.name in ("if", "elif") else d for d in facts.view.directives]
-        dead = facts.cache["roc158_dead"] = hip_branches.dead_lines(directives, len(facts.lines),
-                                                                    ctx.port.hip_macros)
+        dead = facts.cache["roc158_dead"] = hip_branches.dead_lines(directives, len(facts.lines), ctx.port.hip_macros)
     return dead
 
 
@@ -174,8 +198,12 @@ def _sm_names_as_numbers(d):
         if tok.text != _ARCH:
             continue
         for j, k in ((i + 2, i + 1), (i - 2, i - 1)):  # `ARCH op NAME` and `NAME op ARCH`
-            if 0 <= j < len(tokens) and tokens[k].text in _COMPARISONS and tokens[j].kind == "identifier" \
-                    and tokens[j].text != _ARCH:
+            if (
+                0 <= j < len(tokens)
+                and tokens[k].text in _COMPARISONS
+                and tokens[j].kind == "identifier"
+                and tokens[j].text != _ARCH
+            ):
                 tokens[j] = tokens[j]._replace(text="100000")
                 changed = True
     return type(d)(d.name, d.line, d.end_line, tuple(tokens)) if changed else d
@@ -187,7 +215,7 @@ def _computes(view, first: int, last: int) -> bool:
         return False
     code = view.code
     lines = _code_lines(view)
-    tokens = code[bisect.bisect_left(lines, first):bisect.bisect_right(lines, last)]
+    tokens = code[bisect.bisect_left(lines, first) : bisect.bisect_right(lines, last)]
     if not tokens:
         return False
     return not any(t.text in _TRAPS or (t.kind == "literal" and "trap" in t.text) for t in tokens)

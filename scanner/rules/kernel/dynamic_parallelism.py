@@ -37,10 +37,15 @@ from scanner.rules.base import Rule
 from scanner.rules.kernel._common import in_host_pass, token_index
 from scanner.rules.libraries._judgement import cuda_code_only
 
-_DEVICE_RUNTIME = frozenset({
-    "cudaDeviceSynchronize", "cudaLaunchDevice", "cudaLaunchDeviceV2", "cudaGetParameterBuffer",
-    "cudaGetParameterBufferV2",
-})
+_DEVICE_RUNTIME = frozenset(
+    {
+        "cudaDeviceSynchronize",
+        "cudaLaunchDevice",
+        "cudaLaunchDeviceV2",
+        "cudaGetParameterBuffer",
+        "cudaGetParameterBufferV2",
+    }
+)
 
 
 def check(ctx) -> None:
@@ -51,12 +56,16 @@ def check(ctx) -> None:
     if ctx.event == "launch":
         name = ctx.launch_kernel or _template_kernel_name(ctx)
         kernel = f"`{name}`" if name else "a kernel"
-        ctx.report(f"{kernel} is launched from {where} `{fn.name}` (dynamic parallelism), which HIP does not "
-                   "support; launch it from the host instead.")
+        ctx.report(
+            f"{kernel} is launched from {where} `{fn.name}` (dynamic parallelism), which HIP does not "
+            "support; launch it from the host instead."
+        )
         return
     name = ctx.token.text
-    ctx.report(f"`{name}` in {where} `{fn.name}` belongs to CUDA's device runtime (dynamic parallelism), which "
-               "HIP does not have; synchronize and launch from the host.")
+    ctx.report(
+        f"`{name}` in {where} `{fn.name}` belongs to CUDA's device runtime (dynamic parallelism), which "
+        "HIP does not have; synchronize and launch from the host."
+    )
 
 
 def _template_kernel_name(ctx) -> str:

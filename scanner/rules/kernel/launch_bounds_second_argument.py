@@ -51,16 +51,20 @@ def check(ctx) -> None:
     if not args or len(args) < 2:
         return
     if len(args) >= 3:
-        ctx.report("`__launch_bounds__` with a third argument (max blocks per cluster) does not compile with "
-                   "HIP, which has no thread-block clusters; drop it for AMD.")
+        ctx.report(
+            "`__launch_bounds__` with a third argument (max blocks per cluster) does not compile with "
+            "HIP, which has no thread-block clusters; drop it for AMD."
+        )
         return
     min_blocks = int_of_tokens(args[1])
     if min_blocks is not None and min_blocks <= 1:
         return
     text = " ".join(t.text for t in args[1])
-    ctx.report(f"the second `__launch_bounds__` argument `{text}` means min blocks per SM in CUDA but min "
-               "wavefronts per execution unit (amdgpu_waves_per_eu) in HIP; convert it per platform (HIP "
-               "porting guide) or drop it.")
+    ctx.report(
+        f"the second `__launch_bounds__` argument `{text}` means min blocks per SM in CUDA but min "
+        "wavefronts per execution unit (amdgpu_waves_per_eu) in HIP; convert it per platform (HIP "
+        "porting guide) or drop it."
+    )
 
 
 RULE = Rule(

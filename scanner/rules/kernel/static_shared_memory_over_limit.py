@@ -75,9 +75,11 @@ def _check_function(ctx) -> None:
     if total <= limit or ctx.hip_guarded:
         return
     what = "kernel" if fn.is_kernel else "device function"
-    ctx.report(f"{what} `{fn.name}` declares {total} bytes of static __shared__ memory "
-               f"({count} variable{'s' if count > 1 else ''}), more than the {_limit(ctx)}; retile to fit.",
-               at=ctx.node)
+    ctx.report(
+        f"{what} `{fn.name}` declares {total} bytes of static __shared__ memory "
+        f"({count} variable{'s' if count > 1 else ''}), more than the {_limit(ctx)}; retile to fit.",
+        at=ctx.node,
+    )
 
 
 def _check_attribute(ctx) -> None:
@@ -87,8 +89,10 @@ def _check_attribute(ctx) -> None:
     size = ctx.literal_value(value)
     if size is None or size <= ctx.target.lds_bytes or ctx.hip_guarded:
         return
-    ctx.report(f"requests {size} bytes of dynamic shared memory, more than the {_limit(ctx)}; "
-               "hipFuncSetAttribute and the launch will fail. Retile to fit.")
+    ctx.report(
+        f"requests {size} bytes of dynamic shared memory, more than the {_limit(ctx)}; "
+        "hipFuncSetAttribute and the launch will fail. Retile to fit."
+    )
 
 
 def _check_launch(ctx) -> None:
@@ -98,8 +102,11 @@ def _check_launch(ctx) -> None:
     size = ctx.literal_value(args[2])
     if size is None or size <= ctx.target.lds_bytes or ctx.hip_guarded:
         return
-    ctx.report(f"the launch asks for {size} bytes of dynamic shared memory, more than the "
-               f"{_limit(ctx)}; the launch will fail. Retile to fit.", at=args[2])
+    ctx.report(
+        f"the launch asks for {size} bytes of dynamic shared memory, more than the "
+        f"{_limit(ctx)}; the launch will fail. Retile to fit.",
+        at=args[2],
+    )
 
 
 RULE = Rule(

@@ -95,8 +95,16 @@ def _seen(ctx) -> set:
     return store.setdefault(ctx.rule.name, set())
 
 
-def report_once(ctx, message: str, at=None, per: str = "line", line: int | None = None, group: str = "",
-                fold: bool = False, name: str = "") -> bool:
+def report_once(
+    ctx,
+    message: str,
+    at=None,
+    per: str = "line",
+    line: int | None = None,
+    group: str = "",
+    fold: bool = False,
+    name: str = "",
+) -> bool:
     """Report unless this rule already reported on this line (function, file); True when reported.
 
     per="file" reports the first use of `group` in a file, and nothing when the file's includes were reported.
@@ -136,8 +144,11 @@ def report_once(ctx, message: str, at=None, per: str = "line", line: int | None 
 _LINES_SHOWN = 8
 _NAMES_SHOWN = 6
 # A use's message that says the library (or the name) has nothing to port to on ROCm.
-_NO_EQUIVALENT = re.compile(r"has no (?:\w+ )?(?:ROCm|HIP|hip\w*|MIOpen|roc\w*|direct \w+) "
-                            r"(?:equivalent|port|counterpart)|has no ROCm|no roctx counterpart|is not in HIP", re.I)
+_NO_EQUIVALENT = re.compile(
+    r"has no (?:\w+ )?(?:ROCm|HIP|hip\w*|MIOpen|roc\w*|direct \w+) "
+    r"(?:equivalent|port|counterpart)|has no ROCm|no roctx counterpart|is not in HIP",
+    re.I,
+)
 
 
 @dataclass
@@ -166,8 +177,12 @@ def _fold(ctx, message: str, at, name: str, line: int | None) -> None:
         if line < report.line:
             ctx.report(message, at=at)  # where the earlier use is: take its place, then drop the extra report
             earlier = ctx.facts.reports.pop()
-            report.line, report.col, report.end_line, report.end_col = (earlier.line, earlier.col,
-                                                                        earlier.end_line, earlier.end_col)
+            report.line, report.col, report.end_line, report.end_col = (
+                earlier.line,
+                earlier.col,
+                earlier.end_line,
+                earlier.end_col,
+            )
             report.function = earlier.function
             folded.first = message
         if ctx.rule.severity.rank > report.rule.severity.rank:
@@ -185,8 +200,9 @@ def _folded_message(folded: _Folded) -> str:
     if folded.uses == 1:
         return folded.first
     lines = sorted(folded.lines)
-    shown = ", ".join(str(n) for n in lines[:_LINES_SHOWN]) + (f", ... {lines[-1]}" if len(lines) > _LINES_SHOWN
-                                                              else "")
+    shown = ", ".join(str(n) for n in lines[:_LINES_SHOWN]) + (
+        f", ... {lines[-1]}" if len(lines) > _LINES_SHOWN else ""
+    )
     plural = "s" if len(lines) != 1 else ""
     parts = [f"{folded.first} One finding for the file: {folded.uses} uses on {len(lines)} line{plural} ({shown})"]
     if len(folded.names) > 1:
@@ -209,10 +225,20 @@ def hip_aware(ctx) -> bool:
 
 
 # -- the rule -------------------------------------------------------------------------------------------
-def library_rule(*, name: str, summary: str, risk: Risk, severity: Severity, headers: list[Header],
-                 uses: list[Use], extra: dict[str, Callable] | None = None,
-                 quiet_when: Callable | None = None, fold: bool = False,
-                 judge: Callable[..., Judgement] | None = None, cuda_only: bool = False) -> Rule:
+def library_rule(
+    *,
+    name: str,
+    summary: str,
+    risk: Risk,
+    severity: Severity,
+    headers: list[Header],
+    uses: list[Use],
+    extra: dict[str, Callable] | None = None,
+    quiet_when: Callable | None = None,
+    fold: bool = False,
+    judge: Callable[..., Judgement] | None = None,
+    cuda_only: bool = False,
+) -> Rule:
     """A Rule reporting matching includes and identifier uses; `extra` adds checks for other events.
 
     `fold`: one finding per file (see the module docstring); `judge(ctx)`: a use's own severity; `cuda_only`:
@@ -234,8 +260,15 @@ def library_rule(*, name: str, summary: str, risk: Risk, severity: Severity, hea
             extra[ctx.event](ctx)
 
     events = tuple(e for e, wanted in (("include", headers), ("identifier", uses)) if wanted) + tuple(extra)
-    return Rule(name=name, summary=summary, risk=risk, severity=severity, on=events,
-                check=cuda_code_only(check) if cuda_only else check, prefixes=tuple(sorted({u.prefix for u in uses})))
+    return Rule(
+        name=name,
+        summary=summary,
+        risk=risk,
+        severity=severity,
+        on=events,
+        check=cuda_code_only(check) if cuda_only else check,
+        prefixes=tuple(sorted({u.prefix for u in uses})),
+    )
 
 
 @dataclass(frozen=True)
@@ -266,8 +299,9 @@ def _check_include(ctx, headers, quiet: bool, how: _How) -> None:
                 return
             entry = ctx.names.headers.get(header)
             hip = entry.hip if entry is not None else ""
-            message = spec.message(ctx, header) if callable(spec.message) else spec.message.format(
-                header=header, hip=hip)
+            message = (
+                spec.message(ctx, header) if callable(spec.message) else spec.message.format(header=header, hip=hip)
+            )
             if message:
                 how.report(ctx, message, per="include", name=f"<{header}>")
             return

@@ -33,8 +33,12 @@ def variant(rule, severity: Severity, risk: Risk | None = None):
     if cached is not None and cached[0] is rule:
         return cached[1]
     target = rule.target_severity
-    made = dataclasses.replace(rule, severity=severity, risk=risk or rule.risk,
-                               target_severity=_capped(target, severity) if target is not None else None)
+    made = dataclasses.replace(
+        rule,
+        severity=severity,
+        risk=risk or rule.risk,
+        target_severity=_capped(target, severity) if target is not None else None,
+    )
     _VARIANTS[key] = (rule, made)
     return made
 
@@ -43,6 +47,7 @@ def _capped(target_severity, cap: Severity):
     def severity(profile, base):
         judged, note = target_severity(profile, base)
         return (judged, note) if judged.rank <= cap.rank else (cap, note)
+
     return severity
 
 
@@ -66,8 +71,7 @@ def same_rule(report, ctx) -> bool:
 # A directory named after another accelerator stack, alone or as a backend's name (`ggml-sycl`, `torch_xpu`,
 # `vulkan-shaders`), not a word inside a longer name (`simpleVulkan`, a CUDA-Vulkan interop sample, or
 # `cannyEdgeDetectorNPP`).
-_OTHER_VENDOR = re.compile(r"^(?:[a-z0-9]+[-_])?(sycl|xpu|hpu|metal|vulkan|musa|cann|opencl)(?:[-_][a-z0-9]+)*$",
-                           re.I)
+_OTHER_VENDOR = re.compile(r"^(?:[a-z0-9]+[-_])?(sycl|xpu|hpu|metal|vulkan|musa|cann|opencl)(?:[-_][a-z0-9]+)*$", re.I)
 
 
 def other_vendor_backend(path: str) -> str:
@@ -81,9 +85,11 @@ def other_vendor_backend(path: str) -> str:
 
 def cuda_code_only(check):
     """A rule's check that stays out of other vendors' backends (`other_vendor_backend`)."""
+
     def guarded(ctx) -> None:
         if not _in_other_backend(ctx):
             check(ctx)
+
     guarded.__wrapped__ = check
     return guarded
 
@@ -101,8 +107,23 @@ def _in_other_backend(ctx) -> bool:
 
 # -- Python strings that are messages ---------------------------------------------------------------------
 # Not `write`: `f.write("nvidia-smi\n")` may be generating a script.
-_MESSAGE_CALLS = frozenset({"print", "echo", "secho", "debug", "info", "warning", "warn", "error",
-                            "exception", "critical", "fatal", "log", "notice"})
+_MESSAGE_CALLS = frozenset(
+    {
+        "print",
+        "echo",
+        "secho",
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "exception",
+        "critical",
+        "fatal",
+        "log",
+        "notice",
+    }
+)
 _MESSAGE_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message"})
 
 
@@ -124,15 +145,17 @@ def python_messages(facts) -> list[tuple[int, int, int]]:
                 roots.append(node.exc)
             elif isinstance(node, ast.Call):
                 func = node.func
-                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) \
-                    else ""
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
                 if name in _MESSAGE_CALLS:
                     roots.extend(node.args)
                 roots.extend(k.value for k in node.keywords if k.arg in _MESSAGE_KEYWORDS)
         for root in roots:
             for node in ast.walk(root):
-                if isinstance(node, (ast.Constant, ast.JoinedStr)) and hasattr(node, "lineno") and (
-                        isinstance(node, ast.JoinedStr) or isinstance(node.value, str)):
+                if (
+                    isinstance(node, (ast.Constant, ast.JoinedStr))
+                    and hasattr(node, "lineno")
+                    and (isinstance(node, ast.JoinedStr) or isinstance(node.value, str))
+                ):
                     out.append((node.lineno, node.col_offset + 1, node.end_lineno or node.lineno))
     facts.cache["py_messages"] = out
     return out

@@ -40,8 +40,11 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     headers=[
-        Header(r"cublasLt\.h", "<{header}> (cuBLASLt) is not on ROCm: include <hipblaslt/hipblaslt.h>; check "
-                               "epilogues, data types and heuristics against hipBLASLt."),
+        Header(
+            r"cublasLt\.h",
+            "<{header}> (cuBLASLt) is not on ROCm: include <hipblaslt/hipblaslt.h>; check "
+            "epilogues, data types and heuristics against hipBLASLt.",
+        ),
     ],
     uses=[Use("cublasLt", _use, r"cublasLt[A-Z]\w*", known_only=True)],
     fold=True,

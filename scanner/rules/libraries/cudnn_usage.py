@@ -45,12 +45,16 @@ def _use(ctx, tok) -> str:
     if entry is not None and entry.roc.startswith("miopen"):
         if name.endswith("_t") or _BOOKKEEPING.search(name):
             return f"cuDNN `{name}` → MIOpen `{entry.roc}`."
-        return (f"cuDNN `{name}` → MIOpen `{entry.roc}`, but not as a rename: check descriptors, algorithm "
-                "search and workspace sizing.")
+        return (
+            f"cuDNN `{name}` → MIOpen `{entry.roc}`, but not as a rename: check descriptors, algorithm "
+            "search and workspace sizing."
+        )
     if entry is None or entry.unsupported or entry.status == "roc_unsupported":
         return f"cuDNN `{name}` has no direct MIOpen counterpart: rework this step with MIOpen."
-    return (f"cuDNN `{name}`: port to MIOpen (HIPIFY's table gives no one-to-one MIOpen call; descriptors, "
-            "algorithm search and workspace sizing differ).")
+    return (
+        f"cuDNN `{name}`: port to MIOpen (HIPIFY's table gives no one-to-one MIOpen call; descriptors, "
+        "algorithm search and workspace sizing differ)."
+    )
 
 
 RULE = library_rule(
@@ -59,10 +63,15 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     headers=[
-        Header(r"cudnn_frontend\w*\.h(pp)?|cudnn_frontend/.+",
-               "<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen."),
-        Header(r"cudnn(_\w+)?\.h(pp)?", "<{header}> (cuDNN) is not on ROCm: port to MIOpen (<miopen/miopen.h>); "
-                                        "the API differs (descriptors, algorithm search, workspace)."),
+        Header(
+            r"cudnn_frontend\w*\.h(pp)?|cudnn_frontend/.+",
+            "<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen.",
+        ),
+        Header(
+            r"cudnn(_\w+)?\.h(pp)?",
+            "<{header}> (cuDNN) is not on ROCm: port to MIOpen (<miopen/miopen.h>); "
+            "the API differs (descriptors, algorithm search, workspace).",
+        ),
     ],
     uses=[
         Use("cudnn", _use, r"cudnn[A-Z]\w*", known_only=True),

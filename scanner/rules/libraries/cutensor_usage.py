@@ -34,13 +34,18 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     headers=[
-        Header(r"cutensor(Mg)?\.h|cutensor/.+",
-               "<{header}> (cuTENSOR) is not on ROCm: port to hipTensor (<hiptensor/hiptensor.hpp>), which "
-               "supports contractions, permutations and reductions."),
+        Header(
+            r"cutensor(Mg)?\.h|cutensor/.+",
+            "<{header}> (cuTENSOR) is not on ROCm: port to hipTensor (<hiptensor/hiptensor.hpp>), which "
+            "supports contractions, permutations and reductions.",
+        ),
     ],
     uses=[
-        Use("cutensor", "cuTENSOR `{name}` → hipTensor (hiptensor*): check the operation and data types are "
-                        "supported.", r"cutensor[A-Z]\w*"),
+        Use(
+            "cutensor",
+            "cuTENSOR `{name}` → hipTensor (hiptensor*): check the operation and data types are supported.",
+            r"cutensor[A-Z]\w*",
+        ),
     ],
     fold=True,
     cuda_only=True,

@@ -37,8 +37,10 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.CRITICAL,
     headers=[
-        Header(r"(cutlass|cute)/.+", "<{header}> (CUTLASS/CuTe) has no ROCm port: use hipBLASLt/rocBLAS or "
-                                     "Composable Kernel (CK)."),
+        Header(
+            r"(cutlass|cute)/.+",
+            "<{header}> (CUTLASS/CuTe) has no ROCm port: use hipBLASLt/rocBLAS or Composable Kernel (CK).",
+        ),
     ],
     uses=[
         Use("cutlass", f"CUTLASS (`cutlass::{{next}}`) {_FIX}", scope=True),

@@ -33,12 +33,18 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.LOW,
     headers=[
-        Header(r"nccl(_net)?\.h", "<{header}> (NCCL) → RCCL: include <rccl/rccl.h> and link librccl; the nccl* "
-                                  "API names stay the same."),
+        Header(
+            r"nccl(_net)?\.h",
+            "<{header}> (NCCL) → RCCL: include <rccl/rccl.h> and link librccl; the nccl* API names stay the same.",
+        ),
     ],
     uses=[
-        Use("nccl", "NCCL (`{name}`) → RCCL, which keeps the nccl* names: include <rccl/rccl.h> and link librccl.",
-            r"nccl[A-Z]\w*", per="file"),
+        Use(
+            "nccl",
+            "NCCL (`{name}`) → RCCL, which keeps the nccl* names: include <rccl/rccl.h> and link librccl.",
+            r"nccl[A-Z]\w*",
+            per="file",
+        ),
     ],
     fold=True,
     cuda_only=True,

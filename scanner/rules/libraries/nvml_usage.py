@@ -49,9 +49,12 @@ def _has_include_guard(ctx):
         return None
     line, macro = where
     via = f"`{macro}`, which `__has_include(<nvml.h>)` sets" if macro else "`__has_include(<nvml.h>)`"
-    return (Severity.INFO, Risk.RUNTIME_FAILURE,
-            f"It sits behind {via} (line {line}): ROCm has no nvml.h, so the build does not break, but this GPU "
-            "monitoring is compiled out on AMD GPUs; port it to AMD SMI to keep it.")
+    return (
+        Severity.INFO,
+        Risk.RUNTIME_FAILURE,
+        f"It sits behind {via} (line {line}): ROCm has no nvml.h, so the build does not break, but this GPU "
+        "monitoring is compiled out on AMD GPUs; port it to AMD SMI to keep it.",
+    )
 
 
 def _guarded_lines(facts) -> dict[int, tuple[int, str]]:
@@ -111,12 +114,16 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,
     headers=[
-        Header(r"nvml\.h", "<{header}> (NVML) is not on ROCm: port to AMD SMI (<amd_smi/amdsmi.h>), whose API "
-                           "differs."),
+        Header(
+            r"nvml\.h", "<{header}> (NVML) is not on ROCm: port to AMD SMI (<amd_smi/amdsmi.h>), whose API differs."
+        ),
     ],
     uses=[
-        Use("nvml", "NVML `{name}` has no ROCm equivalent under that name: rewrite with AMD SMI (amdsmi_*).",
-            r"nvml[A-Z]\w*"),
+        Use(
+            "nvml",
+            "NVML `{name}` has no ROCm equivalent under that name: rewrite with AMD SMI (amdsmi_*).",
+            r"nvml[A-Z]\w*",
+        ),
     ],
     judge=_has_include_guard,
     fold=True,

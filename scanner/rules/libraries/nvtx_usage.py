@@ -33,9 +33,14 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, library_rule
 
 _ROCTX = {
-    "nvtxRangePushA": "roctxRangePushA", "nvtxRangePush": "roctxRangePushA", "nvtxRangePop": "roctxRangePop",
-    "nvtxMarkA": "roctxMarkA", "nvtxMark": "roctxMarkA", "nvtxRangeStartA": "roctxRangeStartA",
-    "nvtxRangeStart": "roctxRangeStartA", "nvtxRangeEnd": "roctxRangeStop",
+    "nvtxRangePushA": "roctxRangePushA",
+    "nvtxRangePush": "roctxRangePushA",
+    "nvtxRangePop": "roctxRangePop",
+    "nvtxMarkA": "roctxMarkA",
+    "nvtxMark": "roctxMarkA",
+    "nvtxRangeStartA": "roctxRangeStartA",
+    "nvtxRangeStart": "roctxRangeStartA",
+    "nvtxRangeEnd": "roctxRangeStop",
 }
 _NO_EQUIVALENT = re.compile(r"nvtx(\w*Ex|Domain\w*|EventAttributes\w*|Name\w*|\w*Category\w*|\w*Payload\w*)$")
 
@@ -45,7 +50,9 @@ def _use(ctx, tok) -> str:
     if name in _ROCTX:
         return f"NVTX `{name}` → roctx `{_ROCTX[name]}` (<roctracer/roctx.h>)."
     if name == "nvtx3" or name.startswith("NVTX3_"):
-        return f"NVTX3 C++ API (`{name}`) has no roctx counterpart: wrap roctxRangePushA/roctxRangePop in an RAII helper."
+        return (
+            f"NVTX3 C++ API (`{name}`) has no roctx counterpart: wrap roctxRangePushA/roctxRangePop in an RAII helper."
+        )
     if _NO_EQUIVALENT.match(name):
         return f"NVTX `{name}` (attributes, domains, naming) has no roctx equivalent: drop it or compile it out on HIP."
     return f"NVTX `{name}`: port to the roctx marker API (roctxRangePushA/roctxRangePop/roctxMarkA)."

@@ -43,7 +43,8 @@ def _nvcuda_file(ctx) -> bool:
     cache = ctx.facts.__dict__.get("_rocport_nvcuda_file")
     if cache is None:
         cache = any(t.text == "nvcuda" for t in ctx.facts.view.code) or any(
-            i.header in _MMA_HEADERS for i in ctx.facts.view.includes)
+            i.header in _MMA_HEADERS for i in ctx.facts.view.includes
+        )
         ctx.facts.__dict__["_rocport_nvcuda_file"] = cache
     return cache
 
@@ -63,8 +64,10 @@ def _member(ctx, tok) -> str:
 def _message(ctx, tok) -> str:
     member = _member(ctx, tok)
     if member:
-        return (f"`wmma::{member}` (nvcuda::wmma) is not in HIP: use `rocwmma::{member}` (rocWMMA) or MFMA/WMMA "
-                "builtins; check the fragment shape is supported on the target.")
+        return (
+            f"`wmma::{member}` (nvcuda::wmma) is not in HIP: use `rocwmma::{member}` (rocWMMA) or MFMA/WMMA "
+            "builtins; check the fragment shape is supported on the target."
+        )
     return "nvcuda::wmma is not in HIP: port to rocWMMA (rocwmma::) or MFMA/WMMA builtins; tile shapes differ."
 
 
@@ -75,8 +78,13 @@ def _wmma(ctx, tok) -> str | None:
 def _asm(ctx) -> None:
     match = _PTX_MMA.search(ctx.asm_text)
     if match:
-        report_once(ctx, f"PTX tensor-core instruction `{match.group(1)}.*`: use rocWMMA or the MFMA/WMMA builtins "
-                         "(__builtin_amdgcn_mfma_*).", fold=True, name=f"{match.group(1)}.*")
+        report_once(
+            ctx,
+            f"PTX tensor-core instruction `{match.group(1)}.*`: use rocWMMA or the MFMA/WMMA builtins "
+            "(__builtin_amdgcn_mfma_*).",
+            fold=True,
+            name=f"{match.group(1)}.*",
+        )
 
 
 RULE = library_rule(
@@ -85,8 +93,11 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     headers=[
-        Header(r"(crt/)?mma\.h", "<{header}> (nvcuda::wmma) is not in HIP: use rocWMMA (<rocwmma/rocwmma.hpp>).",
-               basename=False),
+        Header(
+            r"(crt/)?mma\.h",
+            "<{header}> (nvcuda::wmma) is not in HIP: use rocWMMA (<rocwmma/rocwmma.hpp>).",
+            basename=False,
+        ),
     ],
     uses=[
         Use("nvcuda", _message),

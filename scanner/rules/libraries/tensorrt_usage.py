@@ -29,8 +29,10 @@ References:
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, library_rule
 
-_USE = ("TensorRT (`{name}`) has no ROCm equivalent: rebuild this inference path on MIGraphX or ONNX Runtime "
-        "with the MIGraphX execution provider.")
+_USE = (
+    "TensorRT (`{name}`) has no ROCm equivalent: rebuild this inference path on MIGraphX or ONNX Runtime "
+    "with the MIGraphX execution provider."
+)
 
 RULE = library_rule(
     name="tensorrt-usage",
@@ -38,9 +40,11 @@ RULE = library_rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.CRITICAL,
     headers=[
-        Header(r"Nv(Infer\w*|OnnxParser\w*|UffParser|CaffeParser)\.h",
-               "<{header}> (TensorRT) has no ROCm equivalent: use MIGraphX or ONNX Runtime with the MIGraphX "
-               "execution provider."),
+        Header(
+            r"Nv(Infer\w*|OnnxParser\w*|UffParser|CaffeParser)\.h",
+            "<{header}> (TensorRT) has no ROCm equivalent: use MIGraphX or ONNX Runtime with the MIGraphX "
+            "execution provider.",
+        ),
     ],
     uses=[
         Use("nvinfer1", _USE),

@@ -57,8 +57,12 @@ RULE = library_rule(
         # Thrust's CUDA backend must be renamed; other thrust:: code stays as it is with rocThrust (the file's
         # one finding counts it, and says so when it is the first use).
         Use("thrust", _backend, scope=True),
-        Use("thrust", "Thrust → rocThrust: same headers and thrust:: namespace; rebuild with hipcc and link "
-                      "rocThrust.", scope=True, per="file"),
+        Use(
+            "thrust",
+            "Thrust → rocThrust: same headers and thrust:: namespace; rebuild with hipcc and link rocThrust.",
+            scope=True,
+            per="file",
+        ),
     ],
     fold=True,
     cuda_only=True,

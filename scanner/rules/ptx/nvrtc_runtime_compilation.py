@@ -32,9 +32,9 @@ from scanner.rules.libraries._common import Header, Use, hip_name, library_rule
 
 _SPECIAL = {
     "nvrtcCompileProgram": "`nvrtcCompileProgram` → `hiprtcCompileProgram`; architecture options must name a gfx "
-                           "target (--offload-arch=gfx90a), not compute_XX/sm_XX.",
+    "target (--offload-arch=gfx90a), not compute_XX/sm_XX.",
     "nvrtcGetPTX": "`nvrtcGetPTX` → `hiprtcGetCode`, which returns an AMDGPU code object, not PTX: load it with "
-                   "hipModuleLoadData and do not post-process it as PTX.",
+    "hipModuleLoadData and do not post-process it as PTX.",
     "nvrtcGetPTXSize": "`nvrtcGetPTXSize` → `hiprtcGetCodeSize` (an AMDGPU code object, not PTX).",
     "nvrtcGetCUBIN": "`nvrtcGetCUBIN` → `hiprtcGetCode` (an AMDGPU code object).",
     "nvrtcGetCUBINSize": "`nvrtcGetCUBINSize` → `hiprtcGetCodeSize` (an AMDGPU code object).",
@@ -57,8 +57,11 @@ RULE = library_rule(
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.MEDIUM,
     headers=[
-        Header(r"nvrtc\.h", "<{header}> (NVRTC) is not on ROCm: use hipRTC (<hip/hiprtc.h>), which compiles to "
-                            "AMDGPU code objects, not PTX."),
+        Header(
+            r"nvrtc\.h",
+            "<{header}> (NVRTC) is not on ROCm: use hipRTC (<hip/hiprtc.h>), which compiles to "
+            "AMDGPU code objects, not PTX.",
+        ),
     ],
     uses=[Use("nvrtc", _use, r"nvrtc[A-Z]\w*", call=True, known_only=True)],
 )

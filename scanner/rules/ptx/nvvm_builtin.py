@@ -38,8 +38,10 @@ from scanner.rules.libraries._common import is_call, neighbour, report_once
 
 # Platform tests: code under them is the NVPTX side of portable code (or already the AMD side).
 # __nv_* names that are CUDA headers' types and conversion APIs, not libdevice.
-_NOT_LIBDEVICE = re.compile(r"__nv_(bfloat|fp8|fp6|fp4|fp16|half|cvt_|is_extended|atomic|storage|saturation|"
-                            r"static|tex|surf|associate|aligned|float8|e4m3|e5m2|reserved)")
+_NOT_LIBDEVICE = re.compile(
+    r"__nv_(bfloat|fp8|fp6|fp4|fp16|half|cvt_|is_extended|atomic|storage|saturation|"
+    r"static|tex|surf|associate|aligned|float8|e4m3|e5m2|reserved)"
+)
 _LIBDEVICE = re.compile(r"__nv_[a-z][a-z0-9_]*")
 
 # Hints for common __nvvm_ builtins: (pattern, replacement).
@@ -78,8 +80,9 @@ def check(ctx) -> None:
     tok = ctx.token
     name = tok.text
     if name.startswith("__nvvm_"):
-        report_once(ctx, f"`{name}` is an NVPTX-only clang builtin and does not compile for AMDGPU: use "
-                         f"{_hint(name)}.", at=tok)
+        report_once(
+            ctx, f"`{name}` is an NVPTX-only clang builtin and does not compile for AMDGPU: use {_hint(name)}.", at=tok
+        )
         return
     if name.startswith("__builtin_ptx_"):
         report_once(ctx, f"`{name}` is an NVPTX-only clang builtin: use the CUDA/HIP-level intrinsic.", at=tok)
@@ -90,11 +93,16 @@ def check(ctx) -> None:
     if not is_call(ctx, tok):
         return
     prev = neighbour(ctx, tok, -1)
-    if prev is not None and (prev.text in (".", "->", "::") or
-                             (prev.kind in (IDENT, KEYWORD) and prev.text not in _EXPR_KEYWORDS)):
+    if prev is not None and (
+        prev.text in (".", "->", "::") or (prev.kind in (IDENT, KEYWORD) and prev.text not in _EXPR_KEYWORDS)
+    ):
         return  # a member, or a declaration (`float __nv_sinf(float);`), not a call
-    report_once(ctx, f"`{name}` is a libdevice function (NVIDIA's NVPTX bitcode math library), absent on ROCm: "
-                     "call the CUDA math API function it implements (HIP maps those to __ocml_*).", at=tok)
+    report_once(
+        ctx,
+        f"`{name}` is a libdevice function (NVIDIA's NVPTX bitcode math library), absent on ROCm: "
+        "call the CUDA math API function it implements (HIP maps those to __ocml_*).",
+        at=tok,
+    )
 
 
 RULE = Rule(

@@ -50,8 +50,11 @@ def check(ctx) -> None:
             target = match.group(2).split(",")[0].strip()
             break
     what = f"PTX for {target}" if target else "PTX"
-    ctx.report(f"{what} cannot be loaded on AMD GPUs: port the kernel source to HIP and build AMDGPU code objects "
-               "(hipcc --genco) or use hipRTC.", at=anchor)
+    ctx.report(
+        f"{what} cannot be loaded on AMD GPUs: port the kernel source to HIP and build AMDGPU code objects "
+        "(hipcc --genco) or use hipRTC.",
+        at=anchor,
+    )
 
 
 RULE = Rule(

@@ -42,8 +42,12 @@ def env_uses(facts, names: re.Pattern) -> list[EnvUse]:
     for node in ast.walk(module):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body \
-                and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        ):
             docstrings.add(id(node.body[0].value))  # documentation, not a setting
     out: list[EnvUse] = []
     for node in ast.walk(module):
@@ -78,8 +82,11 @@ def _kind(node: ast.AST, parent: ast.AST | None) -> str:
         if name in _READERS:
             return READ
         return MENTION
-    if isinstance(parent, ast.Compare) and parent.left is node and any(
-            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
+    if (
+        isinstance(parent, ast.Compare)
+        and parent.left is node
+        and any(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+    ):
         return READ
     if isinstance(parent, ast.Dict) and any(key is node for key in parent.keys):
         return SET
@@ -88,7 +95,8 @@ def _kind(node: ast.AST, parent: ast.AST | None) -> str:
 
 def _is_environ(node: ast.AST) -> bool:
     return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
-        isinstance(node, ast.Name) and node.id in ("environ", "env"))
+        isinstance(node, ast.Name) and node.id in ("environ", "env")
+    )
 
 
 _WORD = r"[A-Z][A-Z0-9_]*"

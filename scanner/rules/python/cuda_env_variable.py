@@ -47,27 +47,47 @@ from scanner.rules.textual import mentions, once, text_rule
 _VARIABLES = {
     "CUDA_LAUNCH_BLOCKING": (
         "ROCm ignores it, so launches stay asynchronous and a kernel fault shows up at a later call; set "
-        "`HIP_LAUNCH_BLOCKING=1` (or `AMD_SERIALIZE_KERNEL=3`) for ROCm", Severity.LOW, Risk.RUNTIME_FAILURE),
+        "`HIP_LAUNCH_BLOCKING=1` (or `AMD_SERIALIZE_KERNEL=3`) for ROCm",
+        Severity.LOW,
+        Risk.RUNTIME_FAILURE,
+    ),
     "CUDA_DEVICE_MAX_CONNECTIONS": (
         "ROCm ignores it, so the kernel issue order it is set for (communication/compute overlap) is not "
         "enforced; HIP's hardware queues per device are `GPU_MAX_HW_QUEUES` (measure the overlap on ROCm)",
-        Severity.LOW, Risk.PERFORMANCE),
+        Severity.LOW,
+        Risk.PERFORMANCE,
+    ),
     "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE": (
         "MPS does not exist on ROCm, so it limits nothing; mask compute units with `HSA_CU_MASK` or "
-        "`ROC_GLOBAL_CU_MASK`", Severity.LOW, Risk.PERFORMANCE),
+        "`ROC_GLOBAL_CU_MASK`",
+        Severity.LOW,
+        Risk.PERFORMANCE,
+    ),
     "CUDA_MODULE_LOADING": (
-        "it is CUDA's lazy-loading switch, which ROCm ignores: nothing to set", Severity.INFO, Risk.PERFORMANCE),
+        "it is CUDA's lazy-loading switch, which ROCm ignores: nothing to set",
+        Severity.INFO,
+        Risk.PERFORMANCE,
+    ),
     "CUDA_CACHE_PATH": (
-        "it configures CUDA's PTX JIT cache, which ROCm does not have: nothing to set", Severity.INFO,
-        Risk.PERFORMANCE),
+        "it configures CUDA's PTX JIT cache, which ROCm does not have: nothing to set",
+        Severity.INFO,
+        Risk.PERFORMANCE,
+    ),
     "CUDA_CACHE_DISABLE": (
-        "it configures CUDA's PTX JIT cache, which ROCm does not have: nothing to set", Severity.INFO,
-        Risk.PERFORMANCE),
+        "it configures CUDA's PTX JIT cache, which ROCm does not have: nothing to set",
+        Severity.INFO,
+        Risk.PERFORMANCE,
+    ),
     "CUDA_CACHE_MAXSIZE": (
-        "it configures CUDA's PTX JIT cache, which ROCm does not have: nothing to set", Severity.INFO,
-        Risk.PERFORMANCE),
+        "it configures CUDA's PTX JIT cache, which ROCm does not have: nothing to set",
+        Severity.INFO,
+        Risk.PERFORMANCE,
+    ),
     "CUDA_FORCE_PTX_JIT": (
-        "ROCm runs AMDGPU code objects, never PTX, so it does nothing", Severity.INFO, Risk.PERFORMANCE),
+        "ROCm runs AMDGPU code objects, never PTX, so it does nothing",
+        Severity.INFO,
+        Risk.PERFORMANCE,
+    ),
 }
 _NAMES = re.compile("|".join(sorted(_VARIABLES)))
 
@@ -80,8 +100,7 @@ def check(ctx) -> None:
             continue
         what, severity, risk = _VARIABLES[use.name]
         with judged(ctx, severity, risk):
-            once(ctx, use.line, use.col, f"`{use.name}` is set here, but {what}.", length=len(use.name),
-                 key=use.name)
+            once(ctx, use.line, use.col, f"`{use.name}` is set here, but {what}.", length=len(use.name), key=use.name)
 
 
 RULE = text_rule(

@@ -50,8 +50,13 @@ def check(ctx) -> None:
         module = ref.text
         for name, advice in _MODULES.items():
             if module == name or module.startswith(name + "."):
-                once(ctx, ref.line, ref.col, f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: "
-                     "ROCm builds of PyTorch keep it.)", key=name)
+                once(
+                    ctx,
+                    ref.line,
+                    ref.col,
+                    f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: ROCm builds of PyTorch keep it.)",
+                    key=name,
+                )
                 break
 
 

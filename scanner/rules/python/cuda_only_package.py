@@ -40,25 +40,40 @@ from scanner.rules.textual import once, text_rule
 
 # (pattern on the normalised name, advice); the first match wins.
 _PACKAGES: list[tuple[re.Pattern, str]] = [
-    (re.compile(r"cupy-cuda\w*"), "CuPy's ROCm build (`cupy-rocm-*` wheels, or from source with "
-                                  "`CUPY_INSTALL_USE_HIP=1`)"),
+    (
+        re.compile(r"cupy-cuda\w*"),
+        "CuPy's ROCm build (`cupy-rocm-*` wheels, or from source with `CUPY_INSTALL_USE_HIP=1`)",
+    ),
     (re.compile(r"pycuda"), "no ROCm build: port to `hip-python` (AMD's HIP bindings), CuPy or PyTorch"),
-    (re.compile(r"(?:nvidia-)?tensorrt(?:-[\w-]+)?|torch-tensorrt|tensorrt-llm|torch2trt"),
-     "no ROCm build of TensorRT: MIGraphX (`torch_migraphx`) or ONNX Runtime's MIGraphX provider"),
-    (re.compile(r"pynvml|nvidia-ml-py3?|gpustat|nvitop"), "NVML has no AMD implementation: use `amdsmi` "
-                                                          "(AMD SMI's Python package, shipped with ROCm)"),
-    (re.compile(r"flash-attn"), "the PyPI package builds CUDA kernels only: use ROCm/flash-attention (CK or "
-                                "Triton backend), or the attention of rocm/vllm and AITER"),
+    (
+        re.compile(r"(?:nvidia-)?tensorrt(?:-[\w-]+)?|torch-tensorrt|tensorrt-llm|torch2trt"),
+        "no ROCm build of TensorRT: MIGraphX (`torch_migraphx`) or ONNX Runtime's MIGraphX provider",
+    ),
+    (
+        re.compile(r"pynvml|nvidia-ml-py3?|gpustat|nvitop"),
+        "NVML has no AMD implementation: use `amdsmi` (AMD SMI's Python package, shipped with ROCm)",
+    ),
+    (
+        re.compile(r"flash-attn"),
+        "the PyPI package builds CUDA kernels only: use ROCm/flash-attention (CK or "
+        "Triton backend), or the attention of rocm/vllm and AITER",
+    ),
     (re.compile(r"cuda-python|cuda-bindings|cuda-core"), "use `hip-python` (AMD's HIP bindings)"),
-    (re.compile(r"onnxruntime-gpu"), "the CUDA build: use `onnxruntime-rocm` or `onnxruntime-migraphx` "
-                                     "(repo.radeon.com)"),
+    (
+        re.compile(r"onnxruntime-gpu"),
+        "the CUDA build: use `onnxruntime-rocm` or `onnxruntime-migraphx` (repo.radeon.com)",
+    ),
     (re.compile(r"jax-cuda\d+-(?:plugin|pjrt)"), "JAX's ROCm plugin (`jax-rocm7-plugin`, or the rocm/jax image)"),
-    (re.compile(r"nvidia-[\w-]+"), "an NVIDIA library wheel: ROCm's libraries come with ROCm (or the ROCm "
-                                   "PyTorch wheel); drop it"),
+    (
+        re.compile(r"nvidia-[\w-]+"),
+        "an NVIDIA library wheel: ROCm's libraries come with ROCm (or the ROCm PyTorch wheel); drop it",
+    ),
     (re.compile(r"[\w-]+-cu1\d+"), "a wheel built for CUDA: RAPIDS and similar have no ROCm build"),
 ]
-_CONDA = re.compile(r"cudatoolkit|cuda-toolkit|cuda-nvcc|cuda-runtime|cuda-version|cuda-cudart\w*|cudnn|nccl"
-                    r"|cuda")
+_CONDA = re.compile(
+    r"cudatoolkit|cuda-toolkit|cuda-nvcc|cuda-runtime|cuda-version|cuda-cudart\w*|cudnn|nccl"
+    r"|cuda"
+)
 _JAX_EXTRA = re.compile(r"^jax(?:lib)?\[[^\]]*cuda", re.I)
 
 
@@ -66,8 +81,7 @@ def check(ctx) -> None:
     for req in packages.requirements(ctx.facts):
         advice = _advice(req)
         if advice:
-            once(ctx, req.line, req.col, f"`{req.raw}` is CUDA-only: {advice}.", length=len(req.raw),
-                 key=req.name)
+            once(ctx, req.line, req.col, f"`{req.raw}` is CUDA-only: {advice}.", length=len(req.raw), key=req.name)
 
 
 def _advice(req: packages.Requirement) -> str:

@@ -38,8 +38,13 @@ def check(ctx) -> None:
     refs = [r for r in python_src.imports(ctx.facts) if r.text.startswith(_NAMES)]
     refs += [r for r in python_src.dotted_names(ctx.facts) if r.text.startswith(_NAMES)]
     for ref in sorted(refs, key=lambda r: (r.line, r.col)):
-        once(ctx, ref.line, ref.col, f"`{ref.text}` records roctx ranges on ROCm builds of PyTorch: they show in "
-             "rocprofv3 (--marker-trace), not Nsight; adapt the profiling workflow (or use torch.profiler).")
+        once(
+            ctx,
+            ref.line,
+            ref.col,
+            f"`{ref.text}` records roctx ranges on ROCm builds of PyTorch: they show in "
+            "rocprofv3 (--marker-trace), not Nsight; adapt the profiling workflow (or use torch.profiler).",
+        )
 
 
 RULE = text_rule(

@@ -36,25 +36,38 @@ _CONDA = re.compile(r"(?<![\w-])pytorch-cuda\b|(?<![\w-])-c\s+nvidia\b")
 
 
 def check(ctx) -> None:
-    for pattern, what in ((_INDEX, "a PyTorch CUDA wheel index"), (_LOCAL, "a CUDA build of PyTorch"),
-                          (_CONDA, "PyTorch's CUDA build from conda")):
+    for pattern, what in (
+        (_INDEX, "a PyTorch CUDA wheel index"),
+        (_LOCAL, "a CUDA build of PyTorch"),
+        (_CONDA, "PyTorch's CUDA build from conda"),
+    ):
         for line, col, match in command_matches(ctx, pattern):
             if ctx.port.ported:  # the repository builds for ROCm: this install is its NVIDIA side
-                message = (f"`{match.group(0)}` is {what}: right for the NVIDIA side; where this install also serves "
-                           "the ROCm path, take `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or "
-                           "the `rocm/pytorch` image there.")
+                message = (
+                    f"`{match.group(0)}` is {what}: right for the NVIDIA side; where this install also serves "
+                    "the ROCm path, take `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or "
+                    "the `rocm/pytorch` image there."
+                )
             else:
-                message = (f"`{match.group(0)}` is {what}: on AMD GPUs torch.cuda.is_available() is False. Install "
-                           "from `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or use the "
-                           "`rocm/pytorch` image.")
+                message = (
+                    f"`{match.group(0)}` is {what}: on AMD GPUs torch.cuda.is_available() is False. Install "
+                    "from `https://download.pytorch.org/whl/rocmX.Y` (matching your ROCm) or use the "
+                    "`rocm/pytorch` image."
+                )
             once(ctx, line, col, message, length=len(match.group(0)))
     if ctx.language == "conda":
         for doc in yaml_doc.documents(ctx.facts):
             for channel in yaml_doc.elements(yaml_doc.get(doc, "channels")):
                 if yaml_doc.text(channel) == "nvidia":
-                    once(ctx, yaml_doc.line_of(channel), yaml_doc.col_of(channel), "The `nvidia` conda channel "
-                         "provides CUDA builds: on ROCm, PyTorch comes from the rocmX.Y wheel index or a "
-                         "`rocm/pytorch` image.", length=6)
+                    once(
+                        ctx,
+                        yaml_doc.line_of(channel),
+                        yaml_doc.col_of(channel),
+                        "The `nvidia` conda channel "
+                        "provides CUDA builds: on ROCm, PyTorch comes from the rocmX.Y wheel index or a "
+                        "`rocm/pytorch` image.",
+                        length=6,
+                    )
 
 
 RULE = text_rule(

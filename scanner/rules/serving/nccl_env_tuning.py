@@ -55,21 +55,40 @@ def check(ctx) -> None:
     for line, col, match in command_matches(ctx, _SETTING, 1):
         name = match.group(1)
         if _NVIDIA_ONLY.fullmatch(name):
-            once(ctx, line, col, f"`{name}` configures an NVIDIA-only NCCL feature (NVLink SHARP, multi-node NVLink, "
-                 "CollNet): RCCL has none of them on AMD's Infinity Fabric, so it does nothing; drop it.",
-                 length=len(name), key=name)
-        elif _CUMEM.fullmatch(name) and not (name == "NCCL_CUMEM_ENABLE" and ctx.target.rocm_at_least(
-                *_RCCL_CUMEM)):
-            once(ctx, line, col, f"`{name}` configures NCCL's cuMem allocations, which RCCL ignores before ROCm "
-                 f"10.0 (the target is {ctx.target.rocm_text}; from 10.0 RCCL reads NCCL_CUMEM_ENABLE, off by "
-                 "default).", length=len(name), key=name)
+            once(
+                ctx,
+                line,
+                col,
+                f"`{name}` configures an NVIDIA-only NCCL feature (NVLink SHARP, multi-node NVLink, "
+                "CollNet): RCCL has none of them on AMD's Infinity Fabric, so it does nothing; drop it.",
+                length=len(name),
+                key=name,
+            )
+        elif _CUMEM.fullmatch(name) and not (name == "NCCL_CUMEM_ENABLE" and ctx.target.rocm_at_least(*_RCCL_CUMEM)):
+            once(
+                ctx,
+                line,
+                col,
+                f"`{name}` configures NCCL's cuMem allocations, which RCCL ignores before ROCm "
+                f"10.0 (the target is {ctx.target.rocm_text}; from 10.0 RCCL reads NCCL_CUMEM_ENABLE, off by "
+                "default).",
+                length=len(name),
+                key=name,
+            )
         elif name == "NCCL_ALGO":
-            value = _VALUE.match(ctx.line_text(line)[match.end(1):])
+            value = _VALUE.match(ctx.line_text(line)[match.end(1) :])
             algos = _NVIDIA_ALGOS.findall(value.group(1)) if value else []
             if algos:
-                once(ctx, line, col, f"`NCCL_ALGO` names {', '.join(f'`{a}`' for a in algos)}, which RCCL does not "
-                     "have (NVLink SHARP / CollNet): it is left to RCCL's own choice; use Ring or Tree, or drop it.",
-                     length=len(name), key=name)
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`NCCL_ALGO` names {', '.join(f'`{a}`' for a in algos)}, which RCCL does not "
+                    "have (NVLink SHARP / CollNet): it is left to RCCL's own choice; use Ring or Tree, or drop it.",
+                    length=len(name),
+                    key=name,
+                )
+
 
 RULE = text_rule(
     name="serving-nccl-env-tuning",

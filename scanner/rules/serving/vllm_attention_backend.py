@@ -31,12 +31,24 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
-CUDA_ONLY = frozenset({"FLASH_ATTN", "FLASH_ATTN_VLLM_V1", "FLASHINFER", "FLASHINFER_VLLM_V1", "XFORMERS",
-                       "FLASHMLA", "FLASHMLA_VLLM_V1", "FLASHMLA_SPARSE", "CUTLASS_MLA", "CUTLASS_MLA_VLLM_V1",
-                       "FLASH_ATTN_MLA", "FLASHINFER_MLA"})
+CUDA_ONLY = frozenset(
+    {
+        "FLASH_ATTN",
+        "FLASH_ATTN_VLLM_V1",
+        "FLASHINFER",
+        "FLASHINFER_VLLM_V1",
+        "XFORMERS",
+        "FLASHMLA",
+        "FLASHMLA_VLLM_V1",
+        "FLASHMLA_SPARSE",
+        "CUTLASS_MLA",
+        "CUTLASS_MLA_VLLM_V1",
+        "FLASH_ATTN_MLA",
+        "FLASHINFER_MLA",
+    }
+)
 _SETTING = re.compile(r"(?:VLLM_ATTENTION_BACKEND[\"']?\]?\s*[=:,]\s*|--attention-backend[= ]\s*)[\"']?(\w+)")
-_ADVICE = ("on ROCm use `ROCM_AITER_FA` (with VLLM_ROCM_USE_AITER=1), `ROCM_ATTN` or `TRITON_ATTN`, or leave it "
-           "unset")
+_ADVICE = "on ROCm use `ROCM_AITER_FA` (with VLLM_ROCM_USE_AITER=1), `ROCM_ATTN` or `TRITON_ATTN`, or leave it unset"
 
 
 def check(ctx) -> None:
@@ -57,8 +69,13 @@ def check(ctx) -> None:
 
 def _report(ctx, line: int, col: int, value: str) -> None:
     if value in CUDA_ONLY:
-        once(ctx, line, col, f"vLLM attention backend `{value}` exists only on NVIDIA GPUs: {_ADVICE}.",
-             length=len(value))
+        once(
+            ctx,
+            line,
+            col,
+            f"vLLM attention backend `{value}` exists only on NVIDIA GPUs: {_ADVICE}.",
+            length=len(value),
+        )
 
 
 RULE = text_rule(

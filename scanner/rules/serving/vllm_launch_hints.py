@@ -33,9 +33,11 @@ from scanner.rules.textual import logical, mentions, once, text_rule
 
 _LAUNCH = re.compile(r"(?<![\w-])vllm\s+serve\b|vllm\.entrypoints\.(?:openai\.)?api_server\b")
 _TP = re.compile(r"(?:--tensor-parallel-size|-tp)[= ]\s*[\"']?(\d+)")
-_MESSAGE = ("vLLM with tensor parallelism {tp} and no distributed executor backend: on ROCm add "
-            "`--distributed-executor-backend mp` (vLLM's recommendation for one node), and re-check the TP size "
-            "against MI300X's 192 GB per GPU.")
+_MESSAGE = (
+    "vLLM with tensor parallelism {tp} and no distributed executor backend: on ROCm add "
+    "`--distributed-executor-backend mp` (vLLM's recommendation for one node), and re-check the TP size "
+    "against MI300X's 192 GB per GPU."
+)
 
 
 def check(ctx) -> None:
@@ -58,10 +60,21 @@ def _python(ctx) -> None:
     for name, call in python_src.calls(ctx.facts, frozenset({"LLM", "EngineArgs", "AsyncEngineArgs"})):
         keywords = {k.arg: k.value for k in call.keywords}
         tp = keywords.get("tensor_parallel_size")
-        if isinstance(tp, ast.Constant) and isinstance(tp.value, int) and tp.value > 1 \
-                and "distributed_executor_backend" not in keywords:
-            once(ctx, call.lineno, call.col_offset + 1, _MESSAGE.format(tp=tp.value).replace(
-                "`--distributed-executor-backend mp`", '`distributed_executor_backend="mp"`'), length=len(name))
+        if (
+            isinstance(tp, ast.Constant)
+            and isinstance(tp.value, int)
+            and tp.value > 1
+            and "distributed_executor_backend" not in keywords
+        ):
+            once(
+                ctx,
+                call.lineno,
+                call.col_offset + 1,
+                _MESSAGE.format(tp=tp.value).replace(
+                    "`--distributed-executor-backend mp`", '`distributed_executor_backend="mp"`'
+                ),
+                length=len(name),
+            )
 
 
 RULE = text_rule(

@@ -45,15 +45,28 @@ def check(ctx) -> None:
             if name in ("container", "image", "services"):
                 for scalar in yaml_doc.scalars(value):
                     if cuda_image(scalar.value):
-                        seen = ("this job builds the NVIDIA side only" if ctx.port.ported
-                                else "the HIP build is never compiled")
-                        once(ctx, yaml_doc.line_of(scalar), yaml_doc.col_of(scalar), f"CI runs in the CUDA image "
-                             f"`{scalar.value}`: {seen}. Use {cuda_image(scalar.value)} for the ROCm job.",
-                             length=len(scalar.value))
+                        seen = (
+                            "this job builds the NVIDIA side only"
+                            if ctx.port.ported
+                            else "the HIP build is never compiled"
+                        )
+                        once(
+                            ctx,
+                            yaml_doc.line_of(scalar),
+                            yaml_doc.col_of(scalar),
+                            f"CI runs in the CUDA image "
+                            f"`{scalar.value}`: {seen}. Use {cuda_image(scalar.value)} for the ROCm job.",
+                            length=len(scalar.value),
+                        )
             elif name == "uses" and _ACTION.match(yaml_doc.text(value)):
-                once(ctx, yaml_doc.line_of(value), yaml_doc.col_of(value), f"`{yaml_doc.text(value)}` installs the "
-                     "CUDA toolkit: the ROCm job needs a `rocm/*` container or ROCm from repo.radeon.com instead.",
-                     length=len(yaml_doc.text(value)))
+                once(
+                    ctx,
+                    yaml_doc.line_of(value),
+                    yaml_doc.col_of(value),
+                    f"`{yaml_doc.text(value)}` installs the "
+                    "CUDA toolkit: the ROCm job needs a `rocm/*` container or ROCm from repo.radeon.com instead.",
+                    length=len(yaml_doc.text(value)),
+                )
 
 
 RULE = text_rule(

@@ -30,8 +30,11 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
-_NVIDIA = re.compile(r"(?<![a-z0-9])(gpu|gpus|cuda|nvidia|a100|a10g|a10|h100|h200|b200|gh200|v100|t4|l4|l40s?"
-                     r"|rtx[\w-]*|tesla[\w-]*)(?![a-z0-9])", re.I)
+_NVIDIA = re.compile(
+    r"(?<![a-z0-9])(gpu|gpus|cuda|nvidia|a100|a10g|a10|h100|h200|b200|gh200|v100|t4|l4|l40s?"
+    r"|rtx[\w-]*|tesla[\w-]*)(?![a-z0-9])",
+    re.I,
+)
 _AMD = re.compile(r"rocm|amd|mi\d{3}|gfx\d+|radeon|instinct", re.I)
 
 
@@ -56,12 +59,16 @@ def _labels(ctx, node, key: str) -> None:
         match = _NVIDIA.search(label.value)
         if match:
             if ctx.port.ported:  # the repository builds for ROCm somewhere: do not claim CI never does
-                message = (f"`{key}: {label.value}` pins this job to an NVIDIA GPU runner: it tests the NVIDIA side "
-                           "only; make sure an AMD GPU runner (ROCm, e.g. MI300X) runs the same tests.")
+                message = (
+                    f"`{key}: {label.value}` pins this job to an NVIDIA GPU runner: it tests the NVIDIA side "
+                    "only; make sure an AMD GPU runner (ROCm, e.g. MI300X) runs the same tests."
+                )
             else:
-                message = (f"`{key}: {label.value}` pins this job to an NVIDIA GPU runner: the ROCm port is never "
-                           "built or tested in CI. Add a job on an AMD GPU runner (ROCm, e.g. MI300X) with a "
-                           "`rocm/*` image.")
+                message = (
+                    f"`{key}: {label.value}` pins this job to an NVIDIA GPU runner: the ROCm port is never "
+                    "built or tested in CI. Add a job on an AMD GPU runner (ROCm, e.g. MI300X) with a "
+                    "`rocm/*` image."
+                )
             once(ctx, yaml_doc.line_of(label), yaml_doc.col_of(label), message, length=len(label.value))
             return
 

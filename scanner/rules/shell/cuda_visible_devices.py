@@ -35,12 +35,16 @@ from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, tex
 
 _NAME = "CUDA_VISIBLE_DEVICES"
 _VARIABLE = re.compile(rf"(?<![\w]){_NAME}(?!\w)")
-_SET = (f"`{_NAME}` works on ROCm: HIP honours it, as it does `HIP_VISIBLE_DEVICES`. ROCm's own variables are "
-        "`HIP_VISIBLE_DEVICES` and `ROCR_VISIBLE_DEVICES` (beneath HIP, for the whole ROCm stack); only tools outside "
-        "HIP ignore the CUDA name.")
-_READ = (f"Reading `{_NAME}` to learn the GPUs: on AMD nodes a launcher may set only `ROCR_VISIBLE_DEVICES` or "
-         "`HIP_VISIBLE_DEVICES`, so it can be unset while GPUs are assigned; read those too, or ask the runtime "
-         "(`torch.cuda.device_count()`).")
+_SET = (
+    f"`{_NAME}` works on ROCm: HIP honours it, as it does `HIP_VISIBLE_DEVICES`. ROCm's own variables are "
+    "`HIP_VISIBLE_DEVICES` and `ROCR_VISIBLE_DEVICES` (beneath HIP, for the whole ROCm stack); only tools outside "
+    "HIP ignore the CUDA name."
+)
+_READ = (
+    f"Reading `{_NAME}` to learn the GPUs: on AMD nodes a launcher may set only `ROCR_VISIBLE_DEVICES` or "
+    "`HIP_VISIBLE_DEVICES`, so it can be unset while GPUs are assigned; read those too, or ask the runtime "
+    "(`torch.cuda.device_count()`)."
+)
 
 
 def check(ctx) -> None:
@@ -49,8 +53,10 @@ def check(ctx) -> None:
     if ctx.language == "python":
         uses = [(use.line, use.col, use.kind == READ) for use in env_uses(ctx.facts, _VARIABLE)]
     else:
-        uses = [(line, col, ctx.line_text(line)[: col - 1].endswith(("$", "${")))
-                for line, col, _ in matches(ctx, _VARIABLE)]
+        uses = [
+            (line, col, ctx.line_text(line)[: col - 1].endswith(("$", "${")))
+            for line, col, _ in matches(ctx, _VARIABLE)
+        ]
     for line, col, read in uses:
         if read:
             once(ctx, line, col, _READ, length=len(_NAME))

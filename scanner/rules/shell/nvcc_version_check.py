@@ -27,8 +27,10 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
-_CHECK = re.compile(r"(?<![\w.-])(?:[\w${}()./-]*/)?nvcc\s+(?:--version|-V)\b"
-                    r"|\b(?:which|command\s+-v|type|hash)\s+(?:[\w${}()./-]*/)?nvcc\b")
+_CHECK = re.compile(
+    r"(?<![\w.-])(?:[\w${}()./-]*/)?nvcc\s+(?:--version|-V)\b"
+    r"|\b(?:which|command\s+-v|type|hash)\s+(?:[\w${}()./-]*/)?nvcc\b"
+)
 
 
 def check(ctx) -> None:
@@ -36,11 +38,15 @@ def check(ctx) -> None:
         return
     for line, col, match in command_matches(ctx, _CHECK):
         if ctx.port.ported:  # the repository builds for ROCm: this probe is on (or next to) its NVIDIA path
-            message = (f"`{match.group(0)}` probes for the CUDA toolkit: right for the NVIDIA build, but where this "
-                       "also runs on the ROCm path, probe `hipcc --version` / `hipconfig --version` there.")
+            message = (
+                f"`{match.group(0)}` probes for the CUDA toolkit: right for the NVIDIA build, but where this "
+                "also runs on the ROCm path, probe `hipcc --version` / `hipconfig --version` there."
+            )
         else:
-            message = (f"`{match.group(0)}` probes for the CUDA toolkit, which ROCm machines do not have: check "
-                       "`hipcc --version` / `hipconfig --version` or `$ROCM_PATH/.info/version` instead.")
+            message = (
+                f"`{match.group(0)}` probes for the CUDA toolkit, which ROCm machines do not have: check "
+                "`hipcc --version` / `hipconfig --version` or `$ROCM_PATH/.info/version` instead."
+            )
         once(ctx, line, col, message, length=len(match.group(0)))
 
 

@@ -36,8 +36,10 @@ _COMMAND = re.compile(r"(?<![\w.-])nvidia-smi(?![\w.-])")
 _STATEMENT_START = re.compile(r"(?:^|;|&&|\bthen|\bdo|\belse)\s*(?:-\s+)?(?:run:\s*|RUN\s+|@)?(?:sudo\s+)?$")
 _ERREXIT = re.compile(r"^\s*set\s+-[a-zA-Z]*e|^\s*set\s+-o\s+errexit|^#!.*\s-[a-zA-Z]*e\b", re.M)
 _RUNNERS = frozenset({"os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.Popen"})
-_MESSAGE = ("nvidia-smi does not exist on AMD hosts: use `amd-smi` (list / static / metric / monitor, `--json` for "
-            "parsing); rocm-smi is being retired.")
+_MESSAGE = (
+    "nvidia-smi does not exist on AMD hosts: use `amd-smi` (list / static / metric / monitor, `--json` for "
+    "parsing); rocm-smi is being retired."
+)
 
 
 def check(ctx) -> None:
@@ -54,14 +56,25 @@ def check(ctx) -> None:
             once(ctx, line, col, _MESSAGE, length=len(match.group(0)))
         elif errexit and not guarded:
             with judged(ctx, Severity.LOW):
-                once(ctx, line, col, "nvidia-smi only prints the GPU state here, but this script runs with `set -e`: "
-                     "on an AMD host the missing command stops it. Use `amd-smi list` (or guard it: "
-                     "`nvidia-smi || true`).", length=len(match.group(0)))
+                once(
+                    ctx,
+                    line,
+                    col,
+                    "nvidia-smi only prints the GPU state here, but this script runs with `set -e`: "
+                    "on an AMD host the missing command stops it. Use `amd-smi list` (or guard it: "
+                    "`nvidia-smi || true`).",
+                    length=len(match.group(0)),
+                )
         else:
             with judged(ctx, Severity.INFO):
-                once(ctx, line, col, "nvidia-smi only prints the GPU state here (a diagnostic): on an AMD host the "
-                     "log just loses it; `amd-smi list` / `amd-smi static` print the same there.",
-                     length=len(match.group(0)))
+                once(
+                    ctx,
+                    line,
+                    col,
+                    "nvidia-smi only prints the GPU state here (a diagnostic): on an AMD host the "
+                    "log just loses it; `amd-smi list` / `amd-smi static` print the same there.",
+                    length=len(match.group(0)),
+                )
 
 
 def _shell_logged(text: str, start: int, end: int) -> tuple[bool, bool]:
@@ -101,8 +114,8 @@ def _python_logged(ctx) -> set[tuple[int, int]]:
         if name not in _RUNNERS:
             continue
         if name.startswith("subprocess.") and not any(
-                k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True
-                for k in node.keywords):
+            k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords
+        ):
             continue  # the list form raises FileNotFoundError where the command is missing
         for part in ast.walk(node.args[0]):
             if isinstance(part, (ast.Constant, ast.JoinedStr)) and hasattr(part, "lineno"):

@@ -34,8 +34,13 @@ def check(ctx) -> None:
     if not mentions(ctx, "rocm-smi"):
         return
     for line, col, match in command_matches(ctx, _COMMAND):
-        once(ctx, line, col, "rocm-smi is being retired: use `amd-smi` (static / metric / monitor, `--json` for "
-             "parsing).", length=len(match.group(0)))
+        once(
+            ctx,
+            line,
+            col,
+            "rocm-smi is being retired: use `amd-smi` (static / metric / monitor, `--json` for parsing).",
+            length=len(match.group(0)),
+        )
 
 
 RULE = text_rule(

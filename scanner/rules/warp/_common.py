@@ -15,22 +15,49 @@ K = ci.CursorKind
 
 # Shuffles whose offset argument walks lanes (index 2 for the *_sync forms, 1 for the legacy forms).
 SHUFFLE_OFFSET_ARG = {
-    "__shfl_down_sync": 2, "__shfl_xor_sync": 2, "__shfl_up_sync": 2,
-    "__shfl_down": 1, "__shfl_xor": 1, "__shfl_up": 1,
+    "__shfl_down_sync": 2,
+    "__shfl_xor_sync": 2,
+    "__shfl_up_sync": 2,
+    "__shfl_down": 1,
+    "__shfl_xor": 1,
+    "__shfl_up": 1,
 }
 SHUFFLE_WIDTH_ARG = {
-    "__shfl_sync": 3, "__shfl_down_sync": 3, "__shfl_xor_sync": 3, "__shfl_up_sync": 3,
-    "__shfl": 2, "__shfl_down": 2, "__shfl_xor": 2, "__shfl_up": 2,
+    "__shfl_sync": 3,
+    "__shfl_down_sync": 3,
+    "__shfl_xor_sync": 3,
+    "__shfl_up_sync": 3,
+    "__shfl": 2,
+    "__shfl_down": 2,
+    "__shfl_xor": 2,
+    "__shfl_up": 2,
 }
 # Warp intrinsics whose first argument is a lane mask.
-MASKED_INTRINSICS = frozenset({
-    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
-    "__all_sync", "__uni_sync", "__match_any_sync", "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
-    "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync", "__syncwarp",
-})
+MASKED_INTRINSICS = frozenset(
+    {
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__ballot_sync",
+        "__any_sync",
+        "__all_sync",
+        "__uni_sync",
+        "__match_any_sync",
+        "__match_all_sync",
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+        "__syncwarp",
+    }
+)
 # Intrinsics that return a lane mask (64-bit on HIP: unsigned long long).
-MASK_RESULTS = frozenset({"__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync",
-                          "__match_any", "__match_all"})
+MASK_RESULTS = frozenset(
+    {"__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync", "__match_any", "__match_all"}
+)
 
 FULL_MASK_32 = 0xFFFFFFFF
 
@@ -59,7 +86,7 @@ def int_value(node: Node | None) -> int | None:
 
 
 def named_constant(expr: Node) -> str:
-    """"`WARP_SIZE` is 32" when a name in `expr` stands for a warp constant (32, 31, 16 or 5): a macro (its
+    """ "`WARP_SIZE` is 32" when a name in `expr` stands for a warp constant (32, 31, 16 or 5): a macro (its
     expansion's text is the macro's name), a constant, or a template parameter at its default. Empty if none."""
     for node in expr.walk():
         if node.kind in (K.INTEGER_LITERAL, K.DECL_REF_EXPR) and re.fullmatch(r"[A-Za-z_]\w*", node.text or ""):
@@ -125,8 +152,27 @@ def declared_auto(decl: Node) -> bool:
 _SIZE_WORDS = frozenset({"size", "width", "lanes", "threads", "len", "sz"})
 _WARP_WORDS = frozenset({"warp", "wave", "wavefront"})
 _COMPOUND = re.compile(r"(warp|wave(front)?)(size|width|lanes|threads|len|sz)")
-_NOT_SIZE_WORDS = frozenset({"warps", "waves", "num", "count", "cnt", "idx", "index", "id", "log", "log2",
-                             "shift", "bits", "mask", "block", "blocks", "cta", "sm"})
+_NOT_SIZE_WORDS = frozenset(
+    {
+        "warps",
+        "waves",
+        "num",
+        "count",
+        "cnt",
+        "idx",
+        "index",
+        "id",
+        "log",
+        "log2",
+        "shift",
+        "bits",
+        "mask",
+        "block",
+        "blocks",
+        "cta",
+        "sm",
+    }
+)
 
 
 def _words(name: str) -> list[str]:
@@ -149,7 +195,7 @@ def is_warp_size_name(name: str) -> bool:
         return True  # `#define WARP 32`
     if "per" in words:
         at = words.index("per")
-        return words[at + 1:] in (["warp"], ["wave"]) and any(w in ("threads", "lanes") for w in words[:at])
+        return words[at + 1 :] in (["warp"], ["wave"]) and any(w in ("threads", "lanes") for w in words[:at])
     if any(w in _NOT_SIZE_WORDS for w in words):
         return False
     if any(_COMPOUND.fullmatch(w) for w in words):
@@ -189,8 +235,6 @@ def directive_guards(directives, line: int) -> list[str]:
     return stack
 
 
-
-
 def in_platform_macro(ctx, node: Node) -> bool:
     """The node comes from a macro of this file that is defined per platform
     (`#if defined(USE_ROCM) #define WARP_SHFL_DOWN(v, d) __shfl_down(v, d) #else ... #endif`)."""
@@ -222,9 +266,11 @@ def per_platform_name(ctx, text: str) -> str:
 FRAMEWORK_PER_PLATFORM = frozenset({"C10_WARP_SIZE"})
 
 
-_WARP_OPS = re.compile(r"(?i)shfl|ballot|activemask|syncwarp|^__any|^__all|^__uni|^__match_|^__reduce_|warp_?reduce|"
-                       r"reduce_?warp|warp_?(?:sum|max|min|scan|all|any)|block_?reduce|tiled_partition|"
-                       r"thread_block_tile|^Warp(?:Reduce|Scan|Exchange|Load|Store)$")
+_WARP_OPS = re.compile(
+    r"(?i)shfl|ballot|activemask|syncwarp|^__any|^__all|^__uni|^__match_|^__reduce_|warp_?reduce|"
+    r"reduce_?warp|warp_?(?:sum|max|min|scan|all|any)|block_?reduce|tiled_partition|"
+    r"thread_block_tile|^Warp(?:Reduce|Scan|Exchange|Load|Store)$"
+)
 
 
 def has_warp_ops(ctx, function=None) -> bool:
@@ -236,8 +282,11 @@ def has_warp_ops(ctx, function=None) -> bool:
     key = ("rocport:warp-ops", function.start_line, function.end_line)
     cache = ctx.facts.cache
     if key not in cache:
-        cache[key] = any(tok.kind == "identifier" and _WARP_OPS.search(tok.text)
-                         for tok in ctx.facts.view.code if function.start_line <= tok.line <= function.end_line)
+        cache[key] = any(
+            tok.kind == "identifier" and _WARP_OPS.search(tok.text)
+            for tok in ctx.facts.view.code
+            if function.start_line <= tok.line <= function.end_line
+        )
     return cache[key]
 
 
@@ -284,8 +333,13 @@ def _variable_bound(ctx, ref: Node, depth: int) -> int | None:
         if ancestor.kind == K.FOR_STMT and len(ancestor.children) >= 3:
             init, cond = ancestor.children[0], ancestor.children[1]
             declared = [c for c in init.walk() if c.kind == K.VAR_DECL and c.name == name]
-            if declared and cond.kind == K.BINARY_OPERATOR and cond.operator in ("<", "<=") and \
-                    len(cond.children) == 2 and cond.children[0].strip().name == name:
+            if (
+                declared
+                and cond.kind == K.BINARY_OPERATOR
+                and cond.operator in ("<", "<=")
+                and len(cond.children) == 2
+                and cond.children[0].strip().name == name
+            ):
                 limit = int_value(cond.children[1])
                 if limit is not None:
                     return limit - 1 if cond.operator == "<" else limit
@@ -294,12 +348,20 @@ def _variable_bound(ctx, ref: Node, depth: int) -> int | None:
     if decl is None or decl.kind != K.VAR_DECL:
         return None
     for node in function.walk():  # assigned again after its declaration: its bound is not the initialiser's
-        if node.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and node.operator.endswith("=") and \
-                node.operator not in ("==", "<=", ">=", "!=") and node.children and \
-                node.children[0].strip().kind == K.DECL_REF_EXPR and node.children[0].strip().name == name:
+        if (
+            node.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR)
+            and node.operator.endswith("=")
+            and node.operator not in ("==", "<=", ">=", "!=")
+            and node.children
+            and node.children[0].strip().kind == K.DECL_REF_EXPR
+            and node.children[0].strip().name == name
+        ):
             return None
-        if node.kind == K.UNARY_OPERATOR and node.operator in ("++", "--") and \
-                any(c.strip().name == name for c in node.children):
+        if (
+            node.kind == K.UNARY_OPERATOR
+            and node.operator in ("++", "--")
+            and any(c.strip().name == name for c in node.children)
+        ):
             return None
     values = [c for c in decl.children if c.kind.is_expression()]
     return upper_bound(ctx, values[-1], depth + 1) if values else None

@@ -24,28 +24,57 @@ from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import SHUFFLE_WIDTH_ARG, has_warp_ops, per_platform_name
 
 # Names that work on the whole hardware wavefront.
-_WAVEFRONT_NAMES = frozenset({
-    "warpSize", "__ballot", "__ballot_sync", "__activemask", "__any_sync", "__all_sync", "__any", "__all",
-    "__uni_sync", "__match_any_sync", "__match_all_sync", "__popcll", "__lanemask_lt", "__lanemask_gt",
-    "__lanemask_eq", "__lane_id", "LaneId", "getLaneId", "__AMDGCN_WAVEFRONT_SIZE", "C10_WARP_SIZE",
-})
+_WAVEFRONT_NAMES = frozenset(
+    {
+        "warpSize",
+        "__ballot",
+        "__ballot_sync",
+        "__activemask",
+        "__any_sync",
+        "__all_sync",
+        "__any",
+        "__all",
+        "__uni_sync",
+        "__match_any_sync",
+        "__match_all_sync",
+        "__popcll",
+        "__lanemask_lt",
+        "__lanemask_gt",
+        "__lanemask_eq",
+        "__lane_id",
+        "LaneId",
+        "getLaneId",
+        "__AMDGCN_WAVEFRONT_SIZE",
+        "C10_WARP_SIZE",
+    }
+)
 # Shuffles that move values by lane number rather than by xor: at the default width they cross 32-lane halves.
 _INDEXED = frozenset({"__shfl_sync", "__shfl"})
-_OFFSET_ARG = {"__shfl_xor_sync": 2, "__shfl_xor": 1, "__shfl_down_sync": 2, "__shfl_down": 1,
-               "__shfl_up_sync": 2, "__shfl_up": 1}
+_OFFSET_ARG = {
+    "__shfl_xor_sync": 2,
+    "__shfl_xor": 1,
+    "__shfl_down_sync": 2,
+    "__shfl_down": 1,
+    "__shfl_up_sync": 2,
+    "__shfl_up": 1,
+}
 # Project shuffle helpers that read an absolute lane (ATen's `WARP_SHFL(v, srcLane)`, width warpSize by default).
 _MACRO_INDEXED = re.compile(r"(?i)^\w*_shfl(?:_sync)?$")
 # Helpers that work per warp by their name (warpReduceSum, block_reduce): a call clang could not resolve to a
 # definition leaves the question open.
-_WARP_HELPER = re.compile(r"(?i)warp_?(?:reduce|scan|sum|max|min|all|any|broadcast)|(?:reduce|scan)_?warp|"
-                          r"block_?reduce")
+_WARP_HELPER = re.compile(
+    r"(?i)warp_?(?:reduce|scan|sum|max|min|all|any|broadcast)|(?:reduce|scan)_?warp|"
+    r"block_?reduce"
+)
 _MAX_CALLEES = 24
 _CUB_WARP = frozenset({"WarpReduce", "WarpScan"})
 
 
-KEEPS_32_NOTE = ("Consistent here, so only a note: {where} keeps to 32-lane groups (no warpSize, ballot or shuffle "
-                 "that crosses 32 lanes), which a 64-lane wavefront runs as two side by side. A port that wants "
-                 "whole-wavefront reductions changes the 32s together; one that mixes in warpSize must.")
+KEEPS_32_NOTE = (
+    "Consistent here, so only a note: {where} keeps to 32-lane groups (no warpSize, ballot or shuffle "
+    "that crosses 32 lanes), which a 64-lane wavefront runs as two side by side. A port that wants "
+    "whole-wavefront reductions changes the 32s together; one that mixes in warpSize must."
+)
 
 
 def lane_report(ctx, message: str, at=None, function=None) -> None:
@@ -73,11 +102,10 @@ def consistent_message(message: str, where: str) -> str:
     for i, char in enumerate(message):
         if char == "`":
             in_code = not in_code
-        elif not in_code and char in ":;." and message[i + 1:i + 2] in (" ", ""):
+        elif not in_code and char in ":;." and message[i + 1 : i + 2] in (" ", ""):
             lead = message[:i]
             break
     return f"{lead}. {KEEPS_32_NOTE.format(where=where)}"
-
 
 
 def crossing_use(texts: list[str], values: dict[str, int]) -> str:
@@ -116,7 +144,7 @@ def crossing_use(texts: list[str], values: dict[str, int]) -> str:
 
 def _one_template_argument(texts: list[str], open_at: int) -> bool:
     depth = 0
-    for text in texts[open_at + 1:open_at + 40]:
+    for text in texts[open_at + 1 : open_at + 40]:
         if text in ("<", "(", "["):
             depth += 1
         elif text in (">", ")", "]"):
@@ -132,7 +160,7 @@ def _one_template_argument(texts: list[str], open_at: int) -> bool:
 
 def _arguments(texts: list[str], open_at: int) -> list[list[str]]:
     args, current, depth = [], [], 0
-    for text in texts[open_at + 1:open_at + 200]:
+    for text in texts[open_at + 1 : open_at + 200]:
         if text in ("(", "[", "{"):
             depth += 1
         elif text in (")", "]", "}"):
@@ -193,8 +221,9 @@ def file_keeps_to_32(ctx, name: str) -> bool:
         device = [f for f in ctx.facts.functions if f.runs_on_device]
         code = ctx.facts.view.code
         uses = {t.line for t in code if t.text == name}
-        cache[key] = any(works_per_warp(ctx, f) and any(f.start_line <= line <= f.end_line for line in uses)
-                         for f in device) and not any(wavefront_use(ctx, f) for f in device)
+        cache[key] = any(
+            works_per_warp(ctx, f) and any(f.start_line <= line <= f.end_line for line in uses) for f in device
+        ) and not any(wavefront_use(ctx, f) for f in device)
     return cache[key]
 
 
@@ -226,8 +255,13 @@ def _wavefront_use(ctx, function) -> str:
                 return f"`{inner}` (in `{name}`)"
     for i in range(len(texts) - 1):
         name = texts[i]
-        if texts[i + 1] == "(" and name != function.name and name not in own and name not in resolved and \
-                _WARP_HELPER.search(name):
+        if (
+            texts[i + 1] == "("
+            and name != function.name
+            and name not in own
+            and name not in resolved
+            and _WARP_HELPER.search(name)
+        ):
             return f"a call to `{name}`, whose code the scan could not read"
     return ""
 

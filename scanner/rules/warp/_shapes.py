@@ -11,11 +11,15 @@ THREAD = r"(?:threadIdx \. [xyz]|blockDim \. [xyz]|\b[A-Za-z_]*(?:tid|[Ll]ane|[T
 LANE_ARITHMETIC = re.compile(THREAD + r" (?P<op>%|/|&|>>)=? (?P<n>\d+[uU]?|[A-Za-z_]\w*)\b")
 WARP_CONSTANT = {"%": 32, "/": 32, "&": 31, ">>": 5}
 # A warp-stride loop on one line: the index starts from a lane or thread id and steps by 32 (or 32 * k).
-WARP_STRIDE = re.compile(r"\bfor \( (?:\w+ )*(?P<var>\w+) = (?P<init>[^;]*" + THREAD + r"[^;]*) ; [^;]* ; "
-                         r"(?P=var) \+= (?:32|32 \* \w+|\w+ \* 32) \)")
+WARP_STRIDE = re.compile(
+    r"\bfor \( (?:\w+ )*(?P<var>\w+) = (?P<init>[^;]*" + THREAD + r"[^;]*) ; [^;]* ; "
+    r"(?P=var) \+= (?:32|32 \* \w+|\w+ \* 32) \)"
+)
 
 # `[32]`, `[N / 32]`, `[N >> 5]`, `[32][33]`; not a square matrix tile `[32][32]` (the syntax-tree rule's choice too).
-PER_WARP_ARRAY = re.compile(r"\b__shared__\b.*?\b(?P<name>\w+) \[ (?:32(?! \] \[ 32 \])|[^\[\]]*? / 32|[^\[\]]*? >> 5) \]")
+PER_WARP_ARRAY = re.compile(
+    r"\b__shared__\b.*?\b(?P<name>\w+) \[ (?:32(?! \] \[ 32 \])|[^\[\]]*? / 32|[^\[\]]*? >> 5) \]"
+)
 
 SHUFFLE_CALL = re.compile(r"\b(?P<name>__shfl_(?:down|xor|up)(?:_sync)?) \(")
 
@@ -23,7 +27,7 @@ SHUFFLE_CALL = re.compile(r"\b(?P<name>__shfl_(?:down|xor|up)(?:_sync)?) \(")
 def call_args(line_code: str, open_paren: int) -> list[str]:
     """The arguments of the call whose "(" is at `open_paren`, split at its top-level commas (to the line's end)."""
     args, depth, current = [], 0, []
-    for char in line_code[open_paren + 1:]:
+    for char in line_code[open_paren + 1 :]:
         if char in "([{":
             depth += 1
         elif char in ")]}":
@@ -50,9 +54,13 @@ def shuffle_by_16(line_code: str, names: dict[str, int]) -> re.Match | None:
         if width is None or width >= 32:
             return match
     return None
-LOOP_FROM_16 = re.compile(r"\bfor \( (?:(?:unsigned|int|auto|const|long|short|size_t|uint32_t) )*(?P<var>\w+) = "
-                          r"\(? ?(?P<init>\w+)(?: (?P<half>/ 2|>> 1))? ?\)? ; "
-                          r"(?P=var) (?:>|>=|!=) (?:0|1) ; (?P=var) (?:>>= 1|/= 2|= (?P=var) (?:/ 2|>> 1))")
+
+
+LOOP_FROM_16 = re.compile(
+    r"\bfor \( (?:(?:unsigned|int|auto|const|long|short|size_t|uint32_t) )*(?P<var>\w+) = "
+    r"\(? ?(?P<init>\w+)(?: (?P<half>/ 2|>> 1))? ?\)? ; "
+    r"(?P=var) (?:>|>=|!=) (?:0|1) ; (?P=var) (?:>>= 1|/= 2|= (?P=var) (?:/ 2|>> 1))"
+)
 
 
 def loop_start(match: re.Match, names: dict[str, int]) -> int | None:
@@ -62,16 +70,23 @@ def loop_start(match: re.Match, names: dict[str, int]) -> int | None:
         value //= 2
     return value
 
-MASKED = (r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|uni|match_any|match_all|reduce_(?:add|min|max|and|or|xor))"
-          r"_sync|__syncwarp")
+
+MASKED = (
+    r"__(?:shfl(?:_up|_down|_xor)?|ballot|any|all|uni|match_any|match_all|reduce_(?:add|min|max|and|or|xor))"
+    r"_sync|__syncwarp"
+)
 FULL_MASK_LITERAL = r"(?:0[xX][fF]{8}[uUlL]*|~ 0[uU]?|- 1[uU]?|\( unsigned \) - 1|uint32_t \( - 1 \))"
 
-BALLOT_IN_32 = re.compile(r"\b(?:unsigned int|unsigned|int|uint32_t|uint) (?P<name>\w+) = (?:\( \w+ \) )?"
-                          r"(?P<call>__ballot(?:_sync)?|__activemask|__match_any_sync|__match_all_sync) \(")
+BALLOT_IN_32 = re.compile(
+    r"\b(?:unsigned int|unsigned|int|uint32_t|uint) (?P<name>\w+) = (?:\( \w+ \) )?"
+    r"(?P<call>__ballot(?:_sync)?|__activemask|__match_any_sync|__match_all_sync) \("
+)
 POPC_OF_BALLOT = re.compile(r"\b(?P<bit>__popc|__ffs|__clz|__brev) \( (?P<call>__ballot(?:_sync)?|__activemask) \(")
 
-LANE_SHIFT = re.compile(r"\b(?:1[uU]?|0[xX]1[uU]?) << (?:\( )?(?P<lane>[A-Za-z_]*(?:[Ll]ane|tid)[A-Za-z_0-9]*|threadIdx \. x)"
-                        r"(?! (?:&|%) )")
+LANE_SHIFT = re.compile(
+    r"\b(?:1[uU]?|0[xX]1[uU]?) << (?:\( )?(?P<lane>[A-Za-z_]*(?:[Ll]ane|tid)[A-Za-z_0-9]*|threadIdx \. x)"
+    r"(?! (?:&|%) )"
+)
 
 
 def named_values(lines: list[str]) -> dict[str, int]:
@@ -81,7 +96,9 @@ def named_values(lines: list[str]) -> dict[str, int]:
     for line in lines:
         match = re.search(r"^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)[uU]?\s*\)?\s*(?://.*)?$", line) or re.search(
             r"\b(?:static\s+)?(?:constexpr|const)\s+(?:unsigned\s+|signed\s+)?(?:int|long|size_t|uint32_t|int32_t|"
-            r"unsigned)?\s*(\w+)\s*=\s*(\d+)[uU]?\s*;", line)
+            r"unsigned)?\s*(\w+)\s*=\s*(\d+)[uU]?\s*;",
+            line,
+        )
         if match:
             values[match.group(1)] = int(match.group(2))
     return values

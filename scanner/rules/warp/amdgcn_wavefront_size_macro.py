@@ -28,14 +28,18 @@ _MACROS = frozenset({"__AMDGCN_WAVEFRONT_SIZE", "__AMDGCN_WAVEFRONT_SIZE__"})
 
 def check(ctx) -> None:
     if ctx.event == "identifier":
-        ctx.report(f"`{ctx.token.text}` is deprecated as a compile-time constant since ROCm 6.4; "
-                   "query warpSize at run time.")
+        ctx.report(
+            f"`{ctx.token.text}` is deprecated as a compile-time constant since ROCm 6.4; query warpSize at run time."
+        )
         return
     # Preprocessor lines are not code tokens: look at #if/#elif/#define bodies too.
     for tok in ctx.directive.tokens:
         if tok.text in _MACROS:
-            ctx.report(f"`{tok.text}` is deprecated as a compile-time constant since ROCm 6.4; "
-                       "an #if on it silently changes meaning once it is removed.", at=tok)
+            ctx.report(
+                f"`{tok.text}` is deprecated as a compile-time constant since ROCm 6.4; "
+                "an #if on it silently changes meaning once it is removed.",
+                at=tok,
+            )
 
 
 def _severity(profile, base):

@@ -49,8 +49,10 @@ def _check_decl(ctx) -> None:
         return
     source = _source(ctx, values[-1])
     if source and safe_size(decl) in (1, 2, 4):
-        ctx.report(f"`{decl.name}` keeps the {source}() mask in 32 bits ({decl.type_name}); on HIP it is "
-                   "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.")
+        ctx.report(
+            f"`{decl.name}` keeps the {source}() mask in 32 bits ({decl.type_name}); on HIP it is "
+            "64-bit and lanes 32-63 are lost. Use unsigned long long or auto."
+        )
 
 
 def _check_assign(ctx) -> None:
@@ -60,8 +62,10 @@ def _check_assign(ctx) -> None:
     target, value = node.children
     source = _source(ctx, value)
     if source and safe_size(target) in (1, 2, 4):
-        ctx.report(f"`{target.text}` keeps the {source}() mask in 32 bits; on HIP it is 64-bit and lanes "
-                   "32-63 are lost. Use unsigned long long.")
+        ctx.report(
+            f"`{target.text}` keeps the {source}() mask in 32 bits; on HIP it is 64-bit and lanes "
+            "32-63 are lost. Use unsigned long long."
+        )
 
 
 def _check_bitop(ctx) -> None:
@@ -81,8 +85,10 @@ def _check_bitop(ctx) -> None:
             if values and (declared_auto(decl) or safe_size(decl) == 8):
                 source = _source(ctx, values[-1])
     if source:
-        ctx.report(f"`{name}` takes 32 bits of the {source}() mask; on HIP it is 64-bit and lanes 32-63 are "
-                   f"ignored. Use {wide}.")
+        ctx.report(
+            f"`{name}` takes 32 bits of the {source}() mask; on HIP it is 64-bit and lanes 32-63 are "
+            f"ignored. Use {wide}."
+        )
 
 
 def check(ctx) -> None:
@@ -102,14 +108,19 @@ def check_tokens(ctx) -> None:
         return
     decl = _shapes.BALLOT_IN_32.search(ctx.line_code)
     if decl:
-        ctx.report(f"`{decl.group('name')}` keeps the {decl.group('call')}() mask in 32 bits; on HIP it is "
-                   "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.",
-                   at=ctx.token_at(decl.start("name")))
+        ctx.report(
+            f"`{decl.group('name')}` keeps the {decl.group('call')}() mask in 32 bits; on HIP it is "
+            "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.",
+            at=ctx.token_at(decl.start("name")),
+        )
         return
     bit = _shapes.POPC_OF_BALLOT.search(ctx.line_code)
     if bit:
-        ctx.report(f"`{bit.group('bit')}` counts 32 bits of the {bit.group('call')}() mask; on HIP it is 64-bit. "
-                   "Use the ll variant.", at=ctx.token_at(bit.start()))
+        ctx.report(
+            f"`{bit.group('bit')}` counts 32 bits of the {bit.group('call')}() mask; on HIP it is 64-bit. "
+            "Use the ll variant.",
+            at=ctx.token_at(bit.start()),
+        )
 
 
 RULE = Rule(

@@ -44,8 +44,27 @@ from scanner.rules.libraries._judgement import other_vendor_backend
 from scanner.rules.warp import _groups
 from scanner.rules.warp._common import directive_guards, is_warp_size_name
 
-_TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto", "size_t", "uint32_t",
-                         "int32_t", "uint64_t", "int64_t", "uint", "index_t", "uint16_t", "int16_t", "uint8_t"})
+_TYPE_WORDS = frozenset(
+    {
+        "int",
+        "unsigned",
+        "signed",
+        "long",
+        "short",
+        "char",
+        "auto",
+        "size_t",
+        "uint32_t",
+        "int32_t",
+        "uint64_t",
+        "int64_t",
+        "uint",
+        "index_t",
+        "uint16_t",
+        "int16_t",
+        "uint8_t",
+    }
+)
 
 
 def _is_32(text: str) -> bool:
@@ -72,8 +91,12 @@ def _check_define(ctx) -> None:
     guards = directive_guards(ctx.facts.view.directives, d.line) + [g.condition for g in ctx.guards]
     if any(_PLATFORM.search(g) for g in guards):
         return
-    _report(ctx, f"`#define {name_tok.text} 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
-            "Define it per platform or use warpSize.", name_tok)
+    _report(
+        ctx,
+        f"`#define {name_tok.text} 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
+        "Define it per platform or use warpSize.",
+        name_tok,
+    )
 
 
 def _check_tokens(ctx) -> None:
@@ -88,20 +111,27 @@ def _check_tokens(ctx) -> None:
         if eq.text == "=" and value.kind == LITERAL and _is_32(value.text):
             if after is None or after.text not in (";", ",", "}", ">"):
                 continue
-        elif eq.text == "{" and value.kind == LITERAL and _is_32(value.text) and after is not None \
-                and after.text == "}":
+        elif (
+            eq.text == "{" and value.kind == LITERAL and _is_32(value.text) and after is not None and after.text == "}"
+        ):
             pass
         else:
             continue
         before = code[i - 1] if i > 0 else None
-        declared = before is not None and (before.text in _TYPE_WORDS
-                                           or (before.kind == IDENT and before.text.endswith("_t")))
+        declared = before is not None and (
+            before.text in _TYPE_WORDS or (before.kind == IDENT and before.text.endswith("_t"))
+        )
         if not declared and not _in_enum(code, i):
             continue
         if any(_PLATFORM.search(g.condition) for g in view.guards_at(tok.line)):
             continue
-        _report(ctx, f"`{tok.text} = 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
-                "Choose the value per platform or use warpSize.", tok, _in_template_header(code, i))
+        _report(
+            ctx,
+            f"`{tok.text} = 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
+            "Choose the value per platform or use warpSize.",
+            tok,
+            _in_template_header(code, i),
+        )
 
 
 def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:

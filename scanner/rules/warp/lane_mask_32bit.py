@@ -77,8 +77,11 @@ def check(ctx) -> None:
         return
     mask = args[0].strip()
     if name.startswith("__reduce_"):
-        ctx.report(f"HIP has no `{name}` (CUDA's sm_80 warp reduction), whatever its mask: the build stops on "
-                   "every AMD GPU. Reduce with a shuffle loop over warpSize lanes.", at=args[0])
+        ctx.report(
+            f"HIP has no `{name}` (CUDA's sm_80 warp reduction), whatever its mask: the build stops on "
+            "every AMD GPU. Reduce with a shuffle loop over warpSize lanes.",
+            at=args[0],
+        )
         return
     if per_platform_name(ctx, args[0].text):
         return  # a mask the project defines per platform (64-bit on AMD)
@@ -98,8 +101,11 @@ def check(ctx) -> None:
         value = int_value(values[-1]) if values else None
     if size == 8:
         if value is not None and value & 0xFFFFFFFFFFFFFFFF == FULL_MASK_32:
-            ctx.report(f"`{name}` mask {_describe(mask, value)} names lanes 0-31 only; a 64-lane wavefront has "
-                       "lanes 32-63 too. Use __activemask() or 0xffffffffffffffffull.", at=args[0])
+            ctx.report(
+                f"`{name}` mask {_describe(mask, value)} names lanes 0-31 only; a 64-lane wavefront has "
+                "lanes 32-63 too. Use __activemask() or 0xffffffffffffffffull.",
+                at=args[0],
+            )
         return
     if size not in (1, 2, 4):
         return
@@ -107,20 +113,28 @@ def check(ctx) -> None:
         what = f"the 32-bit full mask `{_describe(mask, value)}`"
     else:
         what = f"the 32-bit mask `{_describe(mask, value)}`"
-    ctx.report(f"`{name}` gets {what}; HIP's *_sync functions require a 64-bit mask (static_assert) "
-               "and a full wavefront has 64 lanes. Use a 64-bit mask such as __activemask().", at=args[0])
+    ctx.report(
+        f"`{name}` gets {what}; HIP's *_sync functions require a 64-bit mask (static_assert) "
+        "and a full wavefront has 64 lanes. Use a 64-bit mask such as __activemask().",
+        at=args[0],
+    )
 
 
 def _syncwarp(ctx) -> None:
     """`__syncwarp()` without a mask: fine on current ROCm, a build break on ROCm before 7.0 unless enabled."""
     if ctx.target.rocm_at_least(7, 0):
-        ctx.report("`__syncwarp()` builds on ROCm 7.0 and later (HIP's warp-sync functions are on by default) and "
-                   f"waits for all 64 lanes of the wavefront; the target is ROCm {ctx.target.rocm_text}. ROCm 6.2-6.4 "
-                   "need -DHIP_ENABLE_WARP_SYNC_BUILTINS, older releases have no __syncwarp.", severity=Severity.INFO)
+        ctx.report(
+            "`__syncwarp()` builds on ROCm 7.0 and later (HIP's warp-sync functions are on by default) and "
+            f"waits for all 64 lanes of the wavefront; the target is ROCm {ctx.target.rocm_text}. ROCm 6.2-6.4 "
+            "need -DHIP_ENABLE_WARP_SYNC_BUILTINS, older releases have no __syncwarp.",
+            severity=Severity.INFO,
+        )
     else:
-        ctx.report(f"`__syncwarp()` does not build on ROCm {ctx.target.rocm_text} unless "
-                   "-DHIP_ENABLE_WARP_SYNC_BUILTINS is given (6.2-6.4; older releases have none). Define it, or "
-                   "use __builtin_amdgcn_wave_barrier() in HIP-only code.")
+        ctx.report(
+            f"`__syncwarp()` does not build on ROCm {ctx.target.rocm_text} unless "
+            "-DHIP_ENABLE_WARP_SYNC_BUILTINS is given (6.2-6.4; older releases have none). Define it, or "
+            "use __builtin_amdgcn_wave_barrier() in HIP-only code."
+        )
 
 
 def check_tokens(ctx) -> None:
@@ -130,9 +144,11 @@ def check_tokens(ctx) -> None:
         names = ctx.facts.cache["rocport:full-mask-names"] = _shapes.full_mask_names(ctx.facts.lines)
     match = _shapes.masked_call_with_32bit_mask(ctx.line_code, names)
     if match and not ctx.platform_guarded:
-        ctx.report(f"`{match.group('name')}` mask `{match.group('mask')}` names lanes 0-31 only; a 64-lane "
-                   "wavefront has lanes 32-63 too. Use __activemask() or 0xffffffffffffffffull.",
-                   at=ctx.token_at(match.start("mask")))
+        ctx.report(
+            f"`{match.group('name')}` mask `{match.group('mask')}` names lanes 0-31 only; a 64-lane "
+            "wavefront has lanes 32-63 too. Use __activemask() or 0xffffffffffffffffull.",
+            at=ctx.token_at(match.start("mask")),
+        )
 
 
 RULE = Rule(
@@ -141,7 +157,17 @@ RULE = Rule(
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
     on=("call",),
-    requires=("__shfl*", "__ballot*", "__any_sync", "__all_sync", "__uni_sync", "__activemask", "__match*", "__reduce*", "__syncwarp"),
+    requires=(
+        "__shfl*",
+        "__ballot*",
+        "__any_sync",
+        "__all_sync",
+        "__uni_sync",
+        "__activemask",
+        "__match*",
+        "__reduce*",
+        "__syncwarp",
+    ),
     check=check,
     token_check=check_tokens,
 )

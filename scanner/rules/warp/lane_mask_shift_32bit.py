@@ -106,21 +106,31 @@ def check(ctx) -> None:
         return
     if node.operator == ">>" and value & 0xFFFFFFFF != 0xFFFFFFFF:
         return  # only the all-ones mask shifted right is a lane mask
-    if not ctx.derives_from_thread_id(rhs) or _bounded_to_32(ctx, rhs) or _warp_index(ctx, rhs) or \
-            _global_index(ctx, rhs) or _narrow_destination(node):
+    if (
+        not ctx.derives_from_thread_id(rhs)
+        or _bounded_to_32(ctx, rhs)
+        or _warp_index(ctx, rhs)
+        or _global_index(ctx, rhs)
+        or _narrow_destination(node)
+    ):
         return
     if in_platform_macro(ctx, node):
         return
-    ctx.report(f"`{node.text}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront shift "
-               "out of range. Use a 64-bit constant (1ull, ~0ull).")
+    ctx.report(
+        f"`{node.text}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront shift "
+        "out of range. Use a 64-bit constant (1ull, ~0ull)."
+    )
 
 
 def check_tokens(ctx) -> None:
     """Without a syntax tree: `1u << lane` (a one-lane mask in 32 bits)."""
     match = _shapes.LANE_SHIFT.search(ctx.line_code)
     if match and not ctx.platform_guarded:
-        ctx.report(f"`{match.group(0)}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront "
-                   "overflow it. Use 1ull << lane.", at=ctx.token_at(match.start()))
+        ctx.report(
+            f"`{match.group(0)}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront "
+            "overflow it. Use 1ull << lane.",
+            at=ctx.token_at(match.start()),
+        )
 
 
 RULE = Rule(

@@ -71,12 +71,17 @@ def _padding(dim) -> bool:
     dim = dim.strip()
     if _is_literal(dim, "33"):
         return True
-    return (dim.kind == K.BINARY_OPERATOR and dim.operator == "+" and len(dim.children) == 2
-            and _is_literal(dim.children[0], "32") and _is_literal(dim.children[1], "1"))
+    return (
+        dim.kind == K.BINARY_OPERATOR
+        and dim.operator == "+"
+        and len(dim.children) == 2
+        and _is_literal(dim.children[0], "32")
+        and _is_literal(dim.children[1], "1")
+    )
 
 
 def _through(dims) -> str:
-    """" (`WARP_SIZE` is 32)" when the size is written with a name rather than the number."""
+    """ " (`WARP_SIZE` is 32)" when the size is written with a name rather than the number."""
     for dim in dims:
         note = named_constant(dim)
         if note:
@@ -114,26 +119,42 @@ def check(ctx) -> None:
     if not dims:
         return
     if any(_per_warp(d) for d in dims):
-        lane_report(ctx, f"`{node.name}`{_through(dims)} has one slot per 32-lane warp; on 64-lane wavefronts the warp count "
-                   "and the index disagree unless both use warpSize (or a per-platform constant).")
+        lane_report(
+            ctx,
+            f"`{node.name}`{_through(dims)} has one slot per 32-lane warp; on 64-lane wavefronts the warp count "
+            "and the index disagree unless both use warpSize (or a per-platform constant).",
+        )
         return
     if len(dims) == 1 and _is_literal(dims[0], "32"):
-        lane_report(ctx, f"`{node.name}[32]`{_through(dims)} assumes a 32-lane warp; lanes 32-63 of an AMD wavefront index past "
-                   "it. Size it from a per-platform warp constant (64 on AMD CDNA).")
+        lane_report(
+            ctx,
+            f"`{node.name}[32]`{_through(dims)} assumes a 32-lane warp; lanes 32-63 of an AMD wavefront index past "
+            "it. Size it from a per-platform warp constant (64 on AMD CDNA).",
+        )
         return
-    if len(dims) == 2 and any(_is_literal(d, "32") for d in dims) and any(_padding(d) for d in dims) and \
-            _indexed_by_lane(ctx, node.name):
-        lane_report(ctx, f"`{node.name}`{_through(dims)} is a 32-lane tile padded for 32 banks; check that rows are not indexed "
-                   "by lane on 64-lane wavefronts, or size it from a per-platform warp constant.")
+    if (
+        len(dims) == 2
+        and any(_is_literal(d, "32") for d in dims)
+        and any(_padding(d) for d in dims)
+        and _indexed_by_lane(ctx, node.name)
+    ):
+        lane_report(
+            ctx,
+            f"`{node.name}`{_through(dims)} is a 32-lane tile padded for 32 banks; check that rows are not indexed "
+            "by lane on 64-lane wavefronts, or size it from a per-platform warp constant.",
+        )
 
 
 def check_tokens(ctx) -> None:
     """Without a syntax tree: a `__shared__` array sized 32, `X / 32` or `X >> 5` on one line."""
     match = _shapes.PER_WARP_ARRAY.search(ctx.line_code)
     if match and not ctx.platform_guarded:
-        lane_report(ctx, f"`{match.group('name')}` has one slot per 32-lane warp (or 32 lanes); on 64-lane wavefronts "
-                   "the warp count and the index disagree unless both use a per-platform warp constant.",
-                   at=ctx.token_at(match.start("name")))
+        lane_report(
+            ctx,
+            f"`{match.group('name')}` has one slot per 32-lane warp (or 32 lanes); on 64-lane wavefronts "
+            "the warp count and the index disagree unless both use a per-platform warp constant.",
+            at=ctx.token_at(match.start("name")),
+        )
 
 
 RULE = Rule(

@@ -94,8 +94,11 @@ def _halves(step, var: str) -> bool:
         rhs = amount.strip()
         if rhs.kind == K.BINARY_OPERATOR and rhs.operator in ("/", ">>") and len(rhs.children) == 2:
             left = rhs.children[0].strip()
-            return (left.kind == K.DECL_REF_EXPR and left.name == var
-                    and int_value(rhs.children[1]) == (2 if rhs.operator == "/" else 1))
+            return (
+                left.kind == K.DECL_REF_EXPR
+                and left.name == var
+                and int_value(rhs.children[1]) == (2 if rhs.operator == "/" else 1)
+            )
     return False
 
 
@@ -117,8 +120,11 @@ def _check_loop(ctx) -> None:
         offset = _offset(call)
         # A per-platform shuffle macro (WARP_SHFL_DOWN) fixes the mask, not the 16: still reported.
         if offset is not None and _mentions(offset, var) and not _sub_warp(call):
-            lane_report(ctx, f"shuffle reduction starts at offset 16 ({call.callee_name}): it combines 32 lanes and "
-                       "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.")
+            lane_report(
+                ctx,
+                f"shuffle reduction starts at offset 16 ({call.callee_name}): it combines 32 lanes and "
+                "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.",
+            )
             return
 
 
@@ -139,8 +145,11 @@ def _check_call(ctx) -> None:
             o = _offset(other)
             if o is not None and int_value(o) == 32:
                 return
-    lane_report(ctx, f"`{name}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 of a 64-lane "
-               "wavefront are never combined. Add the 32 step or loop from warpSize / 2.")
+    lane_report(
+        ctx,
+        f"`{name}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 of a 64-lane "
+        "wavefront are never combined. Add the 32 step or loop from warpSize / 2.",
+    )
 
 
 def check(ctx) -> None:
@@ -159,14 +168,21 @@ def check_tokens(ctx) -> None:
     names = _shapes.file_values(ctx)
     loop = _shapes.LOOP_FROM_16.search(ctx.line_code)
     if loop and _shapes.loop_start(loop, names) == 16:
-        lane_report(ctx, f"`{loop.group('var')}` starts at 16: the reduction combines 32 lanes; lanes 32-63 of a "
-                   "64-lane wavefront are never combined. Start from warpSize / 2.", at=ctx.token_at(loop.start()))
+        lane_report(
+            ctx,
+            f"`{loop.group('var')}` starts at 16: the reduction combines 32 lanes; lanes 32-63 of a "
+            "64-lane wavefront are never combined. Start from warpSize / 2.",
+            at=ctx.token_at(loop.start()),
+        )
         return
     call = _shapes.shuffle_by_16(ctx.line_code, names)
     if call and ", 32" not in ctx.line_code:
-        lane_report(ctx, f"`{call.group('name')}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 "
-                   "of a 64-lane wavefront are never combined. Add the 32 step or loop from warpSize / 2.",
-                   at=ctx.token_at(call.start()))
+        lane_report(
+            ctx,
+            f"`{call.group('name')}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 "
+            "of a 64-lane wavefront are never combined. Add the 32 step or loop from warpSize / 2.",
+            at=ctx.token_at(call.start()),
+        )
 
 
 RULE = Rule(

@@ -43,9 +43,11 @@ from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, named_co
 from scanner.rules.warp._groups import lane_report
 
 # A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
-_THREAD_COUNT = re.compile(r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS)(?:_?[Pp]er_?(?:[Bb]lock|CTA|[Cc]ta)|"
-                           r"_PER_BLOCK|_PER_CTA)?|TPB|[kK]?(?:Num|NUM|n|N)?_?[Tt]hreads\w*|BLOCK_THREADS|"
-                           r"[kK]?[Bb]lock(?:_[Ss]|S)ize|BLOCK_SIZE|BLOCK_DIM|CTA_SIZE|[kK]?CtaSize)$")
+_THREAD_COUNT = re.compile(
+    r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS)(?:_?[Pp]er_?(?:[Bb]lock|CTA|[Cc]ta)|"
+    r"_PER_BLOCK|_PER_CTA)?|TPB|[kK]?(?:Num|NUM|n|N)?_?[Tt]hreads\w*|BLOCK_THREADS|"
+    r"[kK]?[Bb]lock(?:_[Ss]|S)ize|BLOCK_SIZE|BLOCK_DIM|CTA_SIZE|[kK]?CtaSize)$"
+)
 # Helpers that round a count up to whole warps: `divUp(numThreads, kWarpSize)`, `ceil_div(n, 32)`.
 _DIVIDE_UP = re.compile(r"(?i)^(?:div_?up|ceil_?div|cdiv|round_?up|align_?up|DIV_ROUND_UP)$")
 # Names of a number of warps: times the warp size they give a thread count.
@@ -64,16 +66,22 @@ def _steps_by_32(ctx, rhs) -> bool:
     if ctx.literal_value(rhs) == 32:
         return True
     node = rhs.strip()
-    return node.operator == "*" and len(node.children) == 2 and any(
-        ctx.literal_value(child) == 32 for child in node.children)
+    return (
+        node.operator == "*"
+        and len(node.children) == 2
+        and any(ctx.literal_value(child) == 32 for child in node.children)
+    )
 
 
 def _other_named_constant(expr) -> bool:
     """Written as a name that is not the warp size's (`QK8_1`, `TILE`): 32 by coincidence."""
     text = peel(expr).text.strip() if expr is not None else ""
     upper = text.upper()
-    return bool(re.fullmatch(r"[A-Za-z_]\w*", text)) and not is_warp_size_name(text) and not any(
-        word in upper for word in ("WARP", "WAVE", "LANE", "LOG", "BITS", "SHIFT", "MASK"))
+    return (
+        bool(re.fullmatch(r"[A-Za-z_]\w*", text))
+        and not is_warp_size_name(text)
+        and not any(word in upper for word in ("WARP", "WAVE", "LANE", "LOG", "BITS", "SHIFT", "MASK"))
+    )
 
 
 def _warp_size_named(expr) -> bool:
@@ -109,8 +117,11 @@ def check_call(ctx) -> None:
     args = ctx.args
     if len(args) == 2 and ctx.literal_value(args[1]) == 32 and not per_platform_name(ctx, args[1].text):
         through = named_constant(args[1])
-        lane_report(ctx, f"`{ctx.node.text}`{f' ({through})' if through else ''} rounds to warps of 32 threads; a "
-                    "64-lane wavefront holds twice as many, so the count is wrong on AMD. Use warpSize.")
+        lane_report(
+            ctx,
+            f"`{ctx.node.text}`{f' ({through})' if through else ''} rounds to warps of 32 threads; a "
+            "64-lane wavefront holds twice as many, so the count is wrong on AMD. Use warpSize.",
+        )
 
 
 def check(ctx) -> None:
@@ -123,8 +134,11 @@ def check(ctx) -> None:
         if name and not per_platform_name(ctx, ctx.node.text):
             at = None if ctx.node.text else _spelled_at(ctx, name)  # `ASSERT(prop.warpSize == 32, ...)`
             shown = ctx.node.text or f"{name} == 32"
-            ctx.report(f"`{shown}` tests for a 32-lane warp: false on AMD CDNA, where {name} is 64 "
-                       "(or must become 64). Handle both sizes.", at=at)
+            ctx.report(
+                f"`{shown}` tests for a 32-lane warp: false on AMD CDNA, where {name} is 64 "
+                "(or must become 64). Handle both sizes.",
+                at=at,
+            )
         return
     if operator == "*" and not ctx.platform_guarded:
         lhs, rhs = ctx.operands()
@@ -134,39 +148,57 @@ def check(ctx) -> None:
             name = index.strip().text
             if _WARP_COUNT.match(name) or (ctx.literal_value(index) == 32 and _warp_size_named(index)):
                 if _warp_size_named(size) or _warp_size_named(index):
-                    lane_report(ctx, f"`{ctx.node.text}` builds a thread count from warps of 32 lanes: on AMD "
-                                "a wavefront has 64, so the count changes with the warp size (and 64 x 64 exceeds "
-                                "the 1024-thread block limit). Derive it from a per-platform warp constant.")
+                    lane_report(
+                        ctx,
+                        f"`{ctx.node.text}` builds a thread count from warps of 32 lanes: on AMD "
+                        "a wavefront has 64, so the count changes with the warp size (and 64 x 64 exceeds "
+                        "the 1024-thread block limit). Derive it from a per-platform warp constant.",
+                    )
                     return
             if _WARP_INDEX.match(name):
                 through = named_constant(size)
-                lane_report(ctx, f"`{ctx.node.text}`{f' ({through})' if through else ''} scales a warp or lane index "
-                            "by 32 lanes: on a 64-lane wavefront the offsets of two warps overlap. Scale by "
-                            "warpSize.")
+                lane_report(
+                    ctx,
+                    f"`{ctx.node.text}`{f' ({through})' if through else ''} scales a warp or lane index "
+                    "by 32 lanes: on a 64-lane wavefront the offsets of two warps overlap. Scale by "
+                    "warpSize.",
+                )
                 return
         return
     if operator in ("<", ">=") and not ctx.platform_guarded:
         lhs, rhs = ctx.operands()
-        if ctx.literal_value(rhs) == 32 and ctx.derives_from_thread_id(lhs) and has_warp_ops(ctx) and \
-                lhs.strip().text.replace(" ", "") in ("threadIdx.x", "tid", "threadIdx_x", "thread_id", "tx"):
-            ctx.report(f"`{ctx.node.text}` picks the first 32 threads, one CUDA warp, for warp-level work; on AMD "
-                       "the first wavefront has 64 lanes, so lanes 32-63 of it sit out (correct only if the data was "
-                       "folded to 32 values and every shuffle stays within 32). Use warpSize.",
-                       severity=Severity.LOW)
+        if (
+            ctx.literal_value(rhs) == 32
+            and ctx.derives_from_thread_id(lhs)
+            and has_warp_ops(ctx)
+            and lhs.strip().text.replace(" ", "") in ("threadIdx.x", "tid", "threadIdx_x", "thread_id", "tx")
+        ):
+            ctx.report(
+                f"`{ctx.node.text}` picks the first 32 threads, one CUDA warp, for warp-level work; on AMD "
+                "the first wavefront has 64 lanes, so lanes 32-63 of it sit out (correct only if the data was "
+                "folded to 32 values and every shuffle stays within 32). Use warpSize.",
+                severity=Severity.LOW,
+            )
         return
     if operator == "+=":
         lhs, rhs = ctx.operands()
         if not _steps_by_32(ctx, rhs) or ctx.platform_guarded or not ctx.derives_from_thread_id(lhs):
             return
         if not _warps_of_32(ctx):
-            lane_report(ctx, f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
-                        "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.")
+            lane_report(
+                ctx,
+                f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
+                "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.",
+            )
             return
         why = _groups.wavefront_use(ctx, ctx.function)
         if why:  # lanes 32-63 are another warp of 32 with its own rows, but something here spans all 64
-            lane_report(ctx, f"`{ctx.node.text}` strides by 32 lanes within warps numbered by 32, while {why} works "
-                        "on the whole 64-lane wavefront: the two halves' rows meet there on AMD. Derive the stride, "
-                        "the warp index and the width from one per-platform warp size.")
+            lane_report(
+                ctx,
+                f"`{ctx.node.text}` strides by 32 lanes within warps numbered by 32, while {why} works "
+                "on the whole 64-lane wavefront: the two halves' rows meet there on AMD. Derive the stride, "
+                "the warp index and the width from one per-platform warp size.",
+            )
         return
     op = ctx.node.operator.rstrip("=") if ctx.node.operator not in ("==", "<=", ">=", "!=") else ""
     expected = _WARP_CONSTANTS.get(op)
@@ -185,14 +217,16 @@ def check(ctx) -> None:
     through = f" ({through})" if through else ""
     count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
     if op in ("/", ">>") and lhs is not None and (_THREAD_COUNT.match(count) or _warp_size_named(rhs)):
-        lane_report(ctx, f"`{ctx.node.text}`{through} counts warps of 32 threads; a 64-lane wavefront holds twice "
-                    "as many, so the count and every index built on it are wrong on AMD. Use warpSize.")
+        lane_report(
+            ctx,
+            f"`{ctx.node.text}`{through} counts warps of 32 threads; a 64-lane wavefront holds twice "
+            "as many, so the count and every index built on it are wrong on AMD. Use warpSize.",
+        )
         return
     if not ctx.derives_from_thread_id(lhs) and not (op in ("%", "&") and _names_a_lane(ctx.node)):
         return
     destination = _destination(ctx.node)
-    if op in ("/", "%") and not through and destination and not _WARPISH.search(destination) and \
-            not has_warp_ops(ctx):
+    if op in ("/", "%") and not through and destination and not _WARPISH.search(destination) and not has_warp_ops(ctx):
         return  # `ip = tid / 32` in a function that never works per warp: data layout (two halves of 64 threads)
     lane_report(ctx, f"`{ctx.node.text}`{through} assumes a 32-lane warp; use warpSize.")
 
@@ -212,9 +246,15 @@ def _warps_of_32(ctx) -> bool:
         if node.kind.name == "VAR_DECL" and _WARPISH.search(node.name):
             values = [c for c in node.children if c.kind.is_expression()]
             init = peel(values[-1]) if values else None
-            if init is not None and init.kind.name == "BINARY_OPERATOR" and len(init.children) == 2 and (
-                    (init.operator == "/" and ctx.literal_value(init.children[1]) == 32) or
-                    (init.operator == ">>" and ctx.literal_value(init.children[1]) == 5)):
+            if (
+                init is not None
+                and init.kind.name == "BINARY_OPERATOR"
+                and len(init.children) == 2
+                and (
+                    (init.operator == "/" and ctx.literal_value(init.children[1]) == 32)
+                    or (init.operator == ">>" and ctx.literal_value(init.children[1]) == 5)
+                )
+            ):
                 return True
     return False
 
@@ -258,8 +298,12 @@ def _destination(node) -> str:
         return ""
     if parent.kind.name == "VAR_DECL":
         return parent.name
-    if parent.kind.name == "BINARY_OPERATOR" and parent.operator == "=" and parent.children and \
-            parent.children[0].strip().kind.name == "DECL_REF_EXPR":
+    if (
+        parent.kind.name == "BINARY_OPERATOR"
+        and parent.operator == "="
+        and parent.children
+        and parent.children[0].strip().kind.name == "DECL_REF_EXPR"
+    ):
         return parent.children[0].strip().name
     return ""
 
@@ -279,12 +323,17 @@ def check_tokens(ctx) -> None:
     names = _shapes.file_values(ctx)
     stride = _shapes.WARP_STRIDE.search(ctx.line_code)
     if stride:
-        lane_report(ctx, f"`{stride.group('var')}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
-                   "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.",
-                   at=ctx.token_at(stride.start()))
+        lane_report(
+            ctx,
+            f"`{stride.group('var')}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
+            "lanes 32-63 walk the same elements as lanes 0-31. Stride by warpSize.",
+            at=ctx.token_at(stride.start()),
+        )
     for match in _shapes.LANE_ARITHMETIC.finditer(ctx.line_code):
         if _shapes.WARP_CONSTANT[match.group("op")] == _shapes.number(match.group("n"), names):
-            lane_report(ctx, f"`{match.group(0)}` assumes a 32-lane warp; use warpSize.", at=ctx.token_at(match.start()))
+            lane_report(
+                ctx, f"`{match.group(0)}` assumes a 32-lane warp; use warpSize.", at=ctx.token_at(match.start())
+            )
 
 
 RULE = Rule(

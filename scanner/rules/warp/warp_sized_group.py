@@ -65,8 +65,9 @@ def _is_32(tokens, values: dict[str, int]) -> str:
         # A constant's name (WARP_SIZE, kWarpSize) defined in a header counts; a variable (`warp`) may hold the
         # device's own warp size.
         constant_style = text.isupper() or (text[:1] == "k" and text[1:2].isupper())
-        if tokens[0].kind == IDENT and (values.get(text) == 32 or (
-                text not in values and constant_style and is_warp_size_name(text))):
+        if tokens[0].kind == IDENT and (
+            values.get(text) == 32 or (text not in values and constant_style and is_warp_size_name(text))
+        ):
             return text
     return ""
 
@@ -74,7 +75,7 @@ def _is_32(tokens, values: dict[str, int]) -> str:
 def _arguments(code, start: int, opener: str, closer: str, limit: int = 80) -> list[list] | None:
     """Top-level arguments between code[start] (the opener) and its closer, or None if it does not close."""
     args, current, depth = [], [], 0
-    window = code[start + 1:start + limit]
+    window = code[start + 1 : start + limit]
     for k, tok in enumerate(window):
         text = tok.text
         if closer == ">>>" and text == ">>" and k + 1 < len(window) and window[k + 1].text == ">":
@@ -121,19 +122,27 @@ def check(ctx) -> None:
                 return  # the kernel only indexes elements by threadIdx: 32 threads are a block size, not a warp
             if spelled:
                 kernel = ctx.launch_kernel or "the kernel"
-                _report(ctx, kernel_info, f"`{kernel}` is launched with blocks of {spelled} threads"
-                        f"{_value_note(spelled)}: one CUDA warp, half a 64-lane wavefront on AMD; code that treats "
-                        "the block as one warp needs checking (ballots and masks see 64 lanes). Size it from a "
-                        "per-platform warp constant.", at=tok)
+                _report(
+                    ctx,
+                    kernel_info,
+                    f"`{kernel}` is launched with blocks of {spelled} threads"
+                    f"{_value_note(spelled)}: one CUDA warp, half a 64-lane wavefront on AMD; code that treats "
+                    "the block as one warp needs checking (ballots and masks see 64 lanes). Size it from a "
+                    "per-platform warp constant.",
+                    at=tok,
+                )
         return
     if tok.text == "dim3":
         _check_dim3(ctx, code, i, values)
         return
     if i + 1 >= len(code) or code[i + 1].text != "<":
         if tok.text in _CUB and _cub_namespace(code, i):
-            ctx.report(f"`cub::{tok.text}` without a width uses the hardware warp: 32 lanes on NVIDIA, 64 with "
-                       "hipCUB on AMD CDNA; give the width explicitly (`, 32>`) or size its TempStorage per "
-                       "wavefront.", at=tok)
+            ctx.report(
+                f"`cub::{tok.text}` without a width uses the hardware warp: 32 lanes on NVIDIA, 64 with "
+                "hipCUB on AMD CDNA; give the width explicitly (`, 32>`) or size its TempStorage per "
+                "wavefront.",
+                at=tok,
+            )
         return
     args = _arguments(code, i + 1, "<", ">")
     if not args:
@@ -143,14 +152,20 @@ def check(ctx) -> None:
         function = ctx.facts.function_at(tok.line)
         why = _groups.wavefront_use(ctx, function) if function is not None else ""
         if spelled and not per_platform_name(ctx, spelled) and why and _raw_warp_code(ctx):
-            ctx.report(f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles, half of a 64-lane AMD "
-                       f"wavefront, in code that also works on the whole wavefront ({why}): code that takes the "
-                       "tile for the whole warp (per-warp slots, ballots) breaks. Size tiles from a per-platform "
-                       "warp constant.", at=tok)
+            ctx.report(
+                f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles, half of a 64-lane AMD "
+                f"wavefront, in code that also works on the whole wavefront ({why}): code that takes the "
+                "tile for the whole warp (per-warp slots, ballots) breaks. Size tiles from a per-platform "
+                "warp constant.",
+                at=tok,
+            )
     elif tok.text in _CUB and len(args) == 1 and _cub_namespace(code, i):
-        ctx.report(f"`cub::{tok.text}<{' '.join(t.text for t in args[0])}>` uses CUB's default logical warp: 32 "
-                   "lanes on NVIDIA, 64 with hipCUB on AMD CDNA. Give the width (`, 32>`) where the algorithm "
-                   "needs 32, or size TempStorage and the block per wavefront.", at=tok)
+        ctx.report(
+            f"`cub::{tok.text}<{' '.join(t.text for t in args[0])}>` uses CUB's default logical warp: 32 "
+            "lanes on NVIDIA, 64 with hipCUB on AMD CDNA. Give the width (`, 32>`) where the algorithm "
+            "needs 32, or size TempStorage and the block per wavefront.",
+            at=tok,
+        )
 
 
 def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
@@ -169,9 +184,11 @@ def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
     kernel = _launched_with(ctx, code, i)
     if kernel is not None and not _groups.works_per_warp(ctx, kernel):
         return  # the kernel it launches reduces through shared memory only: rows of 32 are a tile shape
-    message = (f"a block of 32 x {' '.join(t.text for t in args[1])} threads in a file that shuffles within warps: "
-               "each row of 32 threads is one CUDA warp but half a 64-lane AMD wavefront, so lane arithmetic on "
-               "threadIdx.x and shuffles see two rows per wavefront. Size x from a per-platform warp constant.")
+    message = (
+        f"a block of 32 x {' '.join(t.text for t in args[1])} threads in a file that shuffles within warps: "
+        "each row of 32 threads is one CUDA warp but half a 64-lane AMD wavefront, so lane arithmetic on "
+        "threadIdx.x and shuffles see two rows per wavefront. Size x from a per-platform warp constant."
+    )
     if kernel is not None and _groups.keeps_to_32(ctx, kernel):
         message = _groups.consistent_message(message, f"`{kernel.name}`")
         ctx.report(message, at=ctx.token, severity=Severity.INFO)
@@ -210,8 +227,7 @@ def _launched_with(ctx, code, i: int):
 def _report(ctx, kernel, message: str, at) -> None:
     """At the rule's severity, or as a note when the launched kernel keeps to 32-lane groups."""
     if kernel is not None and _groups.keeps_to_32(ctx, kernel):
-        ctx.report(_groups.consistent_message(message, f"`{kernel.name}`"), at=at,
-                   severity=Severity.INFO)
+        ctx.report(_groups.consistent_message(message, f"`{kernel.name}`"), at=at, severity=Severity.INFO)
     else:
         ctx.report(message, at=at)
 
@@ -222,8 +238,10 @@ def _raw_warp_code(ctx) -> bool:
     (`tile.thread_rank()`, `meta_group_rank()`, `cg::reduce(tile, ...)`) stays consistent on AMD."""
     cache = ctx.facts.cache
     if "rocport:raw-warp" not in cache:
-        cache["rocport:raw-warp"] = any(t.kind == IDENT and (t.text.startswith(("__shfl", "__ballot")) or t.text in (
-            "__activemask", "warpSize")) for t in ctx.facts.view.code)
+        cache["rocport:raw-warp"] = any(
+            t.kind == IDENT and (t.text.startswith(("__shfl", "__ballot")) or t.text in ("__activemask", "warpSize"))
+            for t in ctx.facts.view.code
+        )
     return cache["rocport:raw-warp"]
 
 

@@ -32,14 +32,27 @@ Known problems:
     that declare their own `warpSize` (a template parameter or a constant) are left alone.
 """
 
-
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, KEYWORD
 from scanner.rules.base import Rule
 from scanner.rules.warp._common import token_index
 
-_TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto", "size_t", "uint32_t",
-                         "int32_t", "const", "constexpr"})
+_TYPE_WORDS = frozenset(
+    {
+        "int",
+        "unsigned",
+        "signed",
+        "long",
+        "short",
+        "char",
+        "auto",
+        "size_t",
+        "uint32_t",
+        "int32_t",
+        "const",
+        "constexpr",
+    }
+)
 _STOP = frozenset({";", "{", "}"})
 
 
@@ -62,8 +75,9 @@ _DECLARES: list = [None, False]
 def _file_declares(ctx) -> bool:
     code = ctx.facts.view.code
     if _DECLARES[0] is not code:
-        defined = any(d.name == "define" and d.tokens and d.tokens[0].text == "warpSize"
-                      for d in ctx.facts.view.directives)
+        defined = any(
+            d.name == "define" and d.tokens and d.tokens[0].text == "warpSize" for d in ctx.facts.view.directives
+        )
         _DECLARES[0], _DECLARES[1] = code, defined or _declares_warpsize(code)
     return _DECLARES[1]
 
@@ -104,9 +118,15 @@ def _array_dimension(code, i: int) -> bool:
     if k <= 0 or code[k].kind != IDENT:
         return False
     before = code[k - 1]
-    return (before.kind == IDENT or before.text in _TYPE_WORDS or before.text in (">", "*", "&")
-            or (before.kind == KEYWORD and before.text in ("float", "double", "bool", "int", "char", "short",
-                                                            "long", "unsigned", "signed")))
+    return (
+        before.kind == IDENT
+        or before.text in _TYPE_WORDS
+        or before.text in (">", "*", "&")
+        or (
+            before.kind == KEYWORD
+            and before.text in ("float", "double", "bool", "int", "char", "short", "long", "unsigned", "signed")
+        )
+    )
 
 
 def _template_argument(code, i: int) -> bool:
@@ -224,14 +244,17 @@ def check(ctx) -> None:
     use = _constant_use(code, i)
     if not use or _file_declares(ctx):
         return
-    ctx.report(f"`warpSize` is used as {use}, which needs a compile-time constant; since ROCm 7.0 "
-               "warpSize is a run-time value. Use a per-platform constant instead.")
+    ctx.report(
+        f"`warpSize` is used as {use}, which needs a compile-time constant; since ROCm 7.0 "
+        "warpSize is a run-time value. Use a per-platform constant instead."
+    )
 
 
 def _severity(profile, base):
     if profile.rocm_at_least(7, 0):
-        return Severity.HIGH, (f"ROCm {profile.rocm_text}: warpSize is not constexpr (since 7.0), "
-                               "so this does not compile.")
+        return Severity.HIGH, (
+            f"ROCm {profile.rocm_text}: warpSize is not constexpr (since 7.0), so this does not compile."
+        )
     return Severity.LOW, f"Compiles with ROCm {profile.rocm_text} (warpSize constexpr), but not from ROCm 7.0 on."
 
 

@@ -14,8 +14,10 @@ from scanner.engine import FileJob
 from scanner.rules import catalogue, rules_run
 
 TREE = {"src/a.hip", "include/common.cuh", "src/k.hip"}
-LINES = {("src/k.hip", 4): "  unsigned int mask = __ballot(in[threadIdx.x] > 0);",
-         ("src/k.hip", 5): "  size_t n = 4; int m = n;"}
+LINES = {
+    ("src/k.hip", 4): "  unsigned int mask = __ballot(in[threadIdx.x] > 0);",
+    ("src/k.hip", 5): "  size_t n = 4; int m = n;",
+}
 
 
 def parse(output: str, stubbed: bool = False):
@@ -23,75 +25,102 @@ def parse(output: str, stubbed: bool = False):
 
 
 def test_a_device_error_reported_for_the_device_and_the_host_is_kept_once():
-    output = ("src/a.hip:19:10: error: use of undeclared identifier '__shfl_down_sync'\n"
-              "1 error generated when compiling for gfx90a.\n"
-              "src/a.hip:19:10: error: use of undeclared identifier '__shfl_down_sync'\n"
-              "1 error generated when compiling for host.\n")
+    output = (
+        "src/a.hip:19:10: error: use of undeclared identifier '__shfl_down_sync'\n"
+        "1 error generated when compiling for gfx90a.\n"
+        "src/a.hip:19:10: error: use of undeclared identifier '__shfl_down_sync'\n"
+        "1 error generated when compiling for host.\n"
+    )
     [d] = parse(output)
     assert (d.kind, d.path, d.hip_line, d.column) == ("undeclared-cuda-name", "src/a.hip", 19, 10)
 
 
 def test_an_error_in_a_header_remembers_the_include_line_that_led_to_it():
-    output = ("In file included from src/a.hip:3:\n"
-              "include/common.cuh:14:47: error: invalid output constraint '=f' in asm\n")
+    output = (
+        "In file included from src/a.hip:3:\ninclude/common.cuh:14:47: error: invalid output constraint '=f' in asm\n"
+    )
     [d] = parse(output)
     assert (d.kind, d.path, d.included_from) == ("inline-asm", "include/common.cuh", "src/a.hip:3")
 
 
 def test_a_note_saying_why_no_overload_matched_joins_the_message_and_decides_the_kind():
-    host = ("src/a.hip:11:22: error: no matching function for call to 'host_only'\n"
-            "src/a.hip:8:5: note: candidate function not viable: call to __host__ function from __global__ "
-            "function\n")
-    types = ("src/a.hip:7:3: error: no matching function for call to '__shfl'\n"
-             "/usr/include/hip/amd_detail/amd_warp_functions.h:70:5: note: candidate function not viable: no "
-             "known conversion from 'Pair' to 'int' for 1st argument\n")
+    host = (
+        "src/a.hip:11:22: error: no matching function for call to 'host_only'\n"
+        "src/a.hip:8:5: note: candidate function not viable: call to __host__ function from __global__ "
+        "function\n"
+    )
+    types = (
+        "src/a.hip:7:3: error: no matching function for call to '__shfl'\n"
+        "/usr/include/hip/amd_detail/amd_warp_functions.h:70:5: note: candidate function not viable: no "
+        "known conversion from 'Pair' to 'int' for 1st argument\n"
+    )
     [d] = parse(host)
-    assert d.kind == "other" and d.message.endswith("(candidate function not viable: call to __host__ function "
-                                                    "from __global__ function)")
+    assert d.kind == "other" and d.message.endswith(
+        "(candidate function not viable: call to __host__ function from __global__ function)"
+    )
     [d] = parse(types)
     assert d.kind == "type-mismatch" and "no known conversion" in d.message
 
 
 def test_only_the_truncation_of_a_wave_mask_is_promoted_from_a_warning():
-    output = ("src/k.hip:4:23: warning: implicit conversion loses integer precision: 'unsigned long long' to "
-              "'unsigned int' [-Wshorten-64-to-32]\n"
-              "src/k.hip:5:25: warning: implicit conversion loses integer precision: 'size_t' (aka 'unsigned "
-              "long') to 'int' [-Wshorten-64-to-32]\n"
-              "src/k.hip:5:1: warning: unused variable 'm' [-Wunused-variable]\n")
+    output = (
+        "src/k.hip:4:23: warning: implicit conversion loses integer precision: 'unsigned long long' to "
+        "'unsigned int' [-Wshorten-64-to-32]\n"
+        "src/k.hip:5:25: warning: implicit conversion loses integer precision: 'size_t' (aka 'unsigned "
+        "long') to 'int' [-Wshorten-64-to-32]\n"
+        "src/k.hip:5:1: warning: unused variable 'm' [-Wunused-variable]\n"
+    )
     [d] = parse(output)
     assert (d.kind, d.hip_line) == ("type-mismatch", 4)
     assert d.message.startswith("a 64-bit wavefront mask stored in 32 bits")
 
 
 def test_names_a_stubbed_header_would_declare_are_set_aside_but_cuda_names_are_not():
-    output = ("src/a.hip:9:11: error: unknown type name 'hipblasHandle_t'\n"
-              "src/a.hip:16:3: error: use of undeclared identifier 'nvtxRangePushA'\n")
+    output = (
+        "src/a.hip:9:11: error: unknown type name 'hipblasHandle_t'\n"
+        "src/a.hip:16:3: error: use of undeclared identifier 'nvtxRangePushA'\n"
+    )
     assert [d.kind for d in parse(output, stubbed=True)] == ["set-aside", "undeclared-cuda-name"]
     assert [d.kind for d in parse(output, stubbed=False)] == ["other", "undeclared-cuda-name"]
 
 
 def test_the_message_of_an_error_outside_the_repository_is_withheld():
-    output = ("In file included from src/a.hip:1:\n"
-              "/etc/passwd:1:1: error: unknown type name 'root'\n"
-              "<inline asm>:1:2: error: unknown directive\n"
-              "clang: error: cannot find ROCm device library for gfx1100\n")
+    output = (
+        "In file included from src/a.hip:1:\n"
+        "/etc/passwd:1:1: error: unknown type name 'root'\n"
+        "<inline asm>:1:2: error: unknown directive\n"
+        "clang: error: cannot find ROCm device library for gfx1100\n"
+    )
     outside, asm, driver = parse(output)
-    assert (outside.path, outside.message, outside.in_tree) == ("/etc/passwd",
-                                                                 "an error in a file outside the repository", False)
+    assert (outside.path, outside.message, outside.in_tree) == (
+        "/etc/passwd",
+        "an error in a file outside the repository",
+        False,
+    )
     assert (asm.kind, asm.message) == ("inline-asm", "unknown directive")
     assert (driver.kind, driver.path, driver.message) == ("other", "", "cannot find ROCm device library for gfx1100")
 
 
-@pytest.mark.parametrize("name, nvidia", [("nccl.h", True), ("nvToolsExt.h", True), ("cuda/std/atomic", True),
-                                          ("cub/cub.cuh", True), ("cudnn.h", True), ("thrust/sort.h", False),
-                                          ("hipblas.h", False), ("acme_vendor/acme.h", False)])
+@pytest.mark.parametrize(
+    "name, nvidia",
+    [
+        ("nccl.h", True),
+        ("nvToolsExt.h", True),
+        ("cuda/std/atomic", True),
+        ("cub/cub.cuh", True),
+        ("cudnn.h", True),
+        ("thrust/sort.h", False),
+        ("hipblas.h", False),
+        ("acme_vendor/acme.h", False),
+    ],
+)
 def test_nvidia_headers_are_told_from_headers_a_machine_may_lack(name, nvidia):
     assert diagnostics.is_nvidia_header(name) is nvidia
 
 
 def test_the_line_map_follows_lines_the_translation_inserted():
     original = "// k\n__global__ void k() {\n  x();\n}\n"
-    translated = "// k\n#include \"hip/hip_runtime.h\"\n__global__ void k() {\n  x();\n}\n"
+    translated = '// k\n#include "hip/hip_runtime.h"\n__global__ void k() {\n  x();\n}\n'
     lines = LineMap(original, translated)
     assert [lines.original(n) for n in range(1, 6)] == [1, 2, 2, 3, 4]
     assert lines.original(99) == 4
@@ -100,10 +129,15 @@ def test_the_line_map_follows_lines_the_translation_inserted():
 
 
 def test_a_header_is_checked_inside_its_first_includer_and_a_fragment_alone_is_not(tmp_path):
-    files = {"include/util.cuh": '#include "detail.inl"\n', "include/detail.inl": "",
-             "include/orphan.cuh": "", "include/alone.inl": "",
-             "src/b.cu": '#include "util.cuh"\n', "src/a.cpp": '#include <util.cuh>\n',
-             "src/c.cu": '#include "../include/util.cuh"\n#include "/etc/passwd"\n#include "../../outside.h"\n'}
+    files = {
+        "include/util.cuh": '#include "detail.inl"\n',
+        "include/detail.inl": "",
+        "include/orphan.cuh": "",
+        "include/alone.inl": "",
+        "src/b.cu": '#include "util.cuh"\n',
+        "src/a.cpp": "#include <util.cuh>\n",
+        "src/c.cu": '#include "../include/util.cuh"\n#include "/etc/passwd"\n#include "../../outside.h"\n',
+    }
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
@@ -122,11 +156,15 @@ def test_a_header_is_checked_inside_its_first_includer_and_a_fragment_alone_is_n
 
 
 def test_the_compile_section_of_the_configuration_is_checked():
-    options = from_mapping({"compile": {"offload_arch": "gfx90a", "std": "gnu++20", "timeout_seconds": 30}},
-                           ScanOptions())
+    options = from_mapping(
+        {"compile": {"offload_arch": "gfx90a", "std": "gnu++20", "timeout_seconds": 30}}, ScanOptions()
+    )
     assert (options.compile_arch, options.compile_std, options.compile_timeout_seconds) == ("gfx90a", "gnu++20", 30)
-    for section, key in (({"offload_arch": "sm_80"}, "compile.offload_arch"), ({"std": "c++17 -fplugin=x.so"},
-                         "compile.std"), ({"timeout_seconds": 0}, "compile.timeout_seconds")):
+    for section, key in (
+        ({"offload_arch": "sm_80"}, "compile.offload_arch"),
+        ({"std": "c++17 -fplugin=x.so"}, "compile.std"),
+        ({"timeout_seconds": 0}, "compile.timeout_seconds"),
+    ):
         with pytest.raises(ConfigError, match=key):
             from_mapping({"compile": section}, ScanOptions())
     with pytest.raises(ConfigError, match="compile.args"):  # compiler flags are the operator's, not the repository's
@@ -145,12 +183,14 @@ def test_compile_rules_count_as_run_only_where_the_check_built_the_file():
 def test_an_error_in_an_instantiated_hip_header_lands_on_the_line_that_asked_for_it():
     # clang 19 with HIP 6.3's headers: a 32-bit mask given to __shfl_xor_sync fails HIP's static_assert.
     header = "/cache/rocm-headers/include/hip/amd_detail/amd_warp_sync_functions.h"
-    output = ("In file included from src/k.hip:1:\n"
-              f"{header}:276:52: error: static assertion failed due to requirement 'sizeof(unsigned int) == 8': "
-              "The mask must be a 64-bit integer. Implicitly promoting a smaller integer is almost always an error.\n"
-              "src/k.hip:4:8: note: in instantiation of function template specialization "
-              "'__shfl_xor_sync<unsigned int, float>' requested here\n"
-              f"{header}:276:66: note: expression evaluates to '4 == 8'\n")
+    output = (
+        "In file included from src/k.hip:1:\n"
+        f"{header}:276:52: error: static assertion failed due to requirement 'sizeof(unsigned int) == 8': "
+        "The mask must be a 64-bit integer. Implicitly promoting a smaller integer is almost always an error.\n"
+        "src/k.hip:4:8: note: in instantiation of function template specialization "
+        "'__shfl_xor_sync<unsigned int, float>' requested here\n"
+        f"{header}:276:66: note: expression evaluates to '4 == 8'\n"
+    )
     [found] = parse(output)
     assert (found.path, found.hip_line, found.column, found.in_tree) == ("src/k.hip", 4, 8, True)
     assert found.kind == "type-mismatch" and "64-bit" in found.message

@@ -32,9 +32,11 @@ def test_every_kind_of_the_table_is_translated(entry):
 
 
 def test_a_file_with_no_cuda_is_returned_byte_for_byte():
-    text = ("// cudaMalloc is mentioned in this comment\n#include <vector>\n\n"
-            "int my_cudaMalloc(int cudaMallocWrapper) {  \t\n"
-            "  const char *s = \"cudaMalloc failed\";\r\n  return cudaMallocWrapper;\n}\n/* cudaFree */")
+    text = (
+        "// cudaMalloc is mentioned in this comment\n#include <vector>\n\n"
+        "int my_cudaMalloc(int cudaMallocWrapper) {  \t\n"
+        '  const char *s = "cudaMalloc failed";\r\n  return cudaMallocWrapper;\n}\n/* cudaFree */'
+    )
     result = hipify(text, name="plain.cpp")
     assert result.text == text
     assert result.stats.converted == result.stats.unconverted == 0
@@ -50,9 +52,11 @@ def test_comments_and_strings_are_untouched_by_default_and_translated_when_asked
 
 
 def test_user_identifiers_members_and_user_namespaces_are_not_renamed():
-    text = ("int my_cudaMalloc(); int cudaMallocWrapper();\n"
-            "void f(S x, S *p) {\n  x.cudaMalloc(1);\n  p->cudaFree(2);\n  mylib::cudaMalloc(3);\n"
-            "  ::cudaMalloc(4);\n  cudaMalloc(5);\n}\n")
+    text = (
+        "int my_cudaMalloc(); int cudaMallocWrapper();\n"
+        "void f(S x, S *p) {\n  x.cudaMalloc(1);\n  p->cudaFree(2);\n  mylib::cudaMalloc(3);\n"
+        "  ::cudaMalloc(4);\n  cudaMalloc(5);\n}\n"
+    )
     out = body(text)
     assert "my_cudaMalloc()" in out and "cudaMallocWrapper()" in out
     assert "x.cudaMalloc(1)" in out and "p->cudaFree(2)" in out and "mylib::cudaMalloc(3)" in out
@@ -60,11 +64,13 @@ def test_user_identifiers_members_and_user_namespaces_are_not_renamed():
 
 
 def test_macros_templates_and_inactive_branches_are_translated():
-    text = ("#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) puts(cudaGetErrorString(e)); } while (0)\n"
-            "template <typename T> void copy(T *d, const T *h, int n) {\n"
-            "  CHECK(cudaMemcpy(d, h, n * sizeof(T), cudaMemcpyHostToDevice));\n}\n"
-            "#if 0\nvoid old() { cudaThreadSynchronize(); }\n#endif\n"
-            "#ifdef __CUDACC__\nstatic cudaStream_t s;\n#endif\n")
+    text = (
+        "#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) puts(cudaGetErrorString(e)); } while (0)\n"
+        "template <typename T> void copy(T *d, const T *h, int n) {\n"
+        "  CHECK(cudaMemcpy(d, h, n * sizeof(T), cudaMemcpyHostToDevice));\n}\n"
+        "#if 0\nvoid old() { cudaThreadSynchronize(); }\n#endif\n"
+        "#ifdef __CUDACC__\nstatic cudaStream_t s;\n#endif\n"
+    )
     out = body(text)
     assert "hipError_t e = (x); if (e != hipSuccess) puts(hipGetErrorString(e));" in out
     assert "hipMemcpy(d, h, n * sizeof(T), hipMemcpyHostToDevice)" in out
@@ -73,8 +79,9 @@ def test_macros_templates_and_inactive_branches_are_translated():
 
 
 def test_unsupported_names_are_left_counted_and_reported():
-    entry = next(e for e in TABLE.entries if e.status == "unsupported" and e.cuda.startswith("cuda")
-                 and is_identifier(e.cuda))
+    entry = next(
+        e for e in TABLE.entries if e.status == "unsupported" and e.cuda.startswith("cuda") and is_identifier(e.cuda)
+    )
     text = f"void f() {{\n  cudaFree(0);\n  auto x = {entry.cuda};\n}}\n"
     result = hipify(text, insert_runtime_header=False)
     assert entry.cuda in result.text
@@ -114,8 +121,11 @@ def test_device_functions_keep_their_names_but_count_as_converted():
 def test_cuda_bf16_kernels_get_hip_bf16_and_its_types():
     # llm.c's kernels: cuda_bf16.h's own API (__bfloat162float takes its __nv_bfloat16), whose HIP twin is
     # hip_bf16.h's __hip_bfloat16; HIPIFY's table predates that header.
-    result = hipify("#include <cuda_bf16.h>\n__global__ void k(float* o, const __nv_bfloat16* x, nv_bfloat162 p) "
-                    "{ o[0] = __bfloat162float(x[0]); }\n", insert_runtime_header=False)
+    result = hipify(
+        "#include <cuda_bf16.h>\n__global__ void k(float* o, const __nv_bfloat16* x, nv_bfloat162 p) "
+        "{ o[0] = __bfloat162float(x[0]); }\n",
+        insert_runtime_header=False,
+    )
     assert "#include <hip/hip_bf16.h>" in result.text
     assert "const __hip_bfloat16* x, __hip_bfloat162 p" in result.text and "__nv_" not in result.text
 
@@ -126,20 +136,24 @@ def test_bf16_through_cublas_alone_keeps_hipblas_type():
 
 
 def test_full_warp_masks_become_64_bit_and_others_stay():
-    out = body("__global__ void k(float* o, unsigned m) {\n"
-               "  float v = __shfl_xor_sync(0xFFFFFFFF, o[0], 16);\n"
-               "  v += __shfl_down_sync(m, v, 1);\n"
-               "  unsigned long long b = __ballot_sync(0xffffffffu, v > 0);\n"
-               "  __syncwarp(0xffff);\n"
-               "  o[0] = v + b;\n}\n")
+    out = body(
+        "__global__ void k(float* o, unsigned m) {\n"
+        "  float v = __shfl_xor_sync(0xFFFFFFFF, o[0], 16);\n"
+        "  v += __shfl_down_sync(m, v, 1);\n"
+        "  unsigned long long b = __ballot_sync(0xffffffffu, v > 0);\n"
+        "  __syncwarp(0xffff);\n"
+        "  o[0] = v + b;\n}\n"
+    )
     assert "__shfl_xor_sync(0xffffffffffffffffull, o[0], 16)" in out
     assert "__ballot_sync(0xffffffffffffffffull, v > 0)" in out
     assert "__shfl_down_sync(m, v, 1)" in out and "__syncwarp(0xffff)" in out  # a person's decision
 
 
 def test_streaming_loads_and_stores_become_plain_ones():
-    out = body("__global__ void k(int4* o, const int4* x, cudaStream_t s) {\n"
-               "  __stcs(o + threadIdx.x, __ldcs(reinterpret_cast<const int4*>(x) + 1));\n}\n")
+    out = body(
+        "__global__ void k(int4* o, const int4* x, cudaStream_t s) {\n"
+        "  __stcs(o + threadIdx.x, __ldcs(reinterpret_cast<const int4*>(x) + 1));\n}\n"
+    )
     assert "(*(o + threadIdx.x) = ((*(reinterpret_cast<const int4*>(x) + 1))));" in out
     assert "hipStream_t s" in out  # the rest of the line is still translated
 

@@ -12,13 +12,17 @@ GGL = {"launch_syntax": "hipLaunchKernelGGL"}
 # -- includes ---------------------------------------------------------------------------------------------
 def test_runtime_header_is_inserted_before_the_first_include():
     text = "// header comment\n#include <stdio.h>\n__global__ void k() {}\n"
-    assert hipify(text).text == "// header comment\n\n#include <hip/hip_runtime.h>\n#include <stdio.h>\n" \
-                                "__global__ void k() {}\n"
+    assert (
+        hipify(text).text == "// header comment\n\n#include <hip/hip_runtime.h>\n#include <stdio.h>\n"
+        "__global__ void k() {}\n"
+    )
 
 
 def test_runtime_header_goes_after_pragma_once_or_at_the_top():
-    assert hipify("#pragma once\n__device__ int x;\n").text == \
-        "#pragma once\n#include <hip/hip_runtime.h>\n\n__device__ int x;\n"
+    assert (
+        hipify("#pragma once\n__device__ int x;\n").text
+        == "#pragma once\n#include <hip/hip_runtime.h>\n\n__device__ int x;\n"
+    )
     assert hipify("__global__ void k() {}\n").text == "\n#include <hip/hip_runtime.h>\n__global__ void k() {}\n"
 
 
@@ -47,16 +51,26 @@ def test_launches_stay_chevrons_by_default():
     assert body(text) == text
 
 
-@pytest.mark.parametrize("launch, expected", [
-    ("k<<<grid, block>>>(a, b);", "hipLaunchKernelGGL(k, dim3(grid), dim3(block), 0, 0, a, b);"),
-    ("k<<<(n + 255) / 256, 256, 0, stream>>>(x, n);",
-     "hipLaunchKernelGGL(k, dim3((n + 255) / 256), dim3(256), 0, stream, x, n);"),
-    ("k<<<dim3(1, 1), dim3(64), smem>>>(p);", "hipLaunchKernelGGL(k, dim3(1, 1), dim3(64), smem, 0, p);"),
-    ("k<<<1, n>>> ( );", "hipLaunchKernelGGL(k, dim3(1), dim3(n), 0, 0);"),
-    ("ns::k<float, 4><<<g, b>>>(x);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(g), dim3(b), 0, 0, x);"),
-    ("k<<<g, b, 0, cudaStreamPerThread>>>(std::min(a, b), c[i]);",
-     "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, hipStreamPerThread, std::min(a, b), c[i]);"),
-])
+@pytest.mark.parametrize(
+    "launch, expected",
+    [
+        ("k<<<grid, block>>>(a, b);", "hipLaunchKernelGGL(k, dim3(grid), dim3(block), 0, 0, a, b);"),
+        (
+            "k<<<(n + 255) / 256, 256, 0, stream>>>(x, n);",
+            "hipLaunchKernelGGL(k, dim3((n + 255) / 256), dim3(256), 0, stream, x, n);",
+        ),
+        ("k<<<dim3(1, 1), dim3(64), smem>>>(p);", "hipLaunchKernelGGL(k, dim3(1, 1), dim3(64), smem, 0, p);"),
+        ("k<<<1, n>>> ( );", "hipLaunchKernelGGL(k, dim3(1), dim3(n), 0, 0);"),
+        (
+            "ns::k<float, 4><<<g, b>>>(x);",
+            "hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(g), dim3(b), 0, 0, x);",
+        ),
+        (
+            "k<<<g, b, 0, cudaStreamPerThread>>>(std::min(a, b), c[i]);",
+            "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, hipStreamPerThread, std::min(a, b), c[i]);",
+        ),
+    ],
+)
 def test_launches_become_hipLaunchKernelGGL_when_asked(launch, expected):
     assert body(f"void f() {{ {launch} }}\n", **GGL) == f"void f() {{ {expected} }}\n"
 
@@ -68,8 +82,10 @@ def test_a_template_kernel_launched_without_explicit_arguments_gets_its_kernel_n
 
 def test_a_multiline_launch_keeps_its_arguments_verbatim():
     text = "void f() {\n  kernel<<<blocks,\n         threads>>>(a,\n                    b);\n}\n"
-    assert body(text, **GGL) == "void f() {\n  hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), 0, 0, a,\n" \
-                                "                    b);\n}\n"
+    assert (
+        body(text, **GGL) == "void f() {\n  hipLaunchKernelGGL(kernel, dim3(blocks), dim3(threads), 0, 0, a,\n"
+        "                    b);\n}\n"
+    )
 
 
 def test_launch_statistics_count_one_kernel_launch():
@@ -80,17 +96,26 @@ def test_launch_statistics_count_one_kernel_launch():
 # -- argument-dependent renames ---------------------------------------------------------------------------
 def test_symbol_arguments_are_wrapped_in_HIP_SYMBOL():
     text = "void f() { cudaMemcpyToSymbol(coef, h, 5 * sizeof(float)); cudaMemcpyFromSymbol(h, coef, 4); }\n"
-    assert body(text) == ("void f() { hipMemcpyToSymbol(HIP_SYMBOL(coef), h, 5 * sizeof(float)); "
-                          "hipMemcpyFromSymbol(h, HIP_SYMBOL(coef), 4); }\n")
+    assert body(text) == (
+        "void f() { hipMemcpyToSymbol(HIP_SYMBOL(coef), h, 5 * sizeof(float)); "
+        "hipMemcpyFromSymbol(h, HIP_SYMBOL(coef), 4); }\n"
+    )
 
 
 def test_kernel_pointers_are_cast_and_event_create_picks_its_overload():
-    text = ("void f() { cudaFuncGetAttributes(&attr, kernel); cudaEventCreate(&a); "
-            "cudaEventCreate(&b, cudaEventDisableTiming); }\n")
-    assert body(text) == ("void f() { hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)); "
-                          "hipEventCreate(&a); hipEventCreateWithFlags(&b, hipEventDisableTiming); }\n")
+    text = (
+        "void f() { cudaFuncGetAttributes(&attr, kernel); cudaEventCreate(&a); "
+        "cudaEventCreate(&b, cudaEventDisableTiming); }\n"
+    )
+    assert body(text) == (
+        "void f() { hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)); "
+        "hipEventCreate(&a); hipEventCreateWithFlags(&b, hipEventDisableTiming); }\n"
+    )
 
 
 def test_cub_namespace_becomes_hipcub_and_cooperative_group_headers_map():
     text = "#include <cooperative_groups/reduce.h>\ntypedef ::cub::BlockRadixSort<int, 128> Sort;\n"
-    assert body(text) == "#include <hip/cooperative_groups/hip_reduce.h>\ntypedef ::hipcub::BlockRadixSort<int, 128> Sort;\n"
+    assert (
+        body(text)
+        == "#include <hip/cooperative_groups/hip_reduce.h>\ntypedef ::hipcub::BlockRadixSort<int, 128> Sort;\n"
+    )

@@ -61,8 +61,15 @@ def stand_in(tmp_path):
 
 def test_hipify_clang_output_statistics_and_version_are_used(stand_in):
     script, log = stand_in
-    translator = Translator(TranslateOptions(backend="hipify-clang", hipify_clang=str(script), roc=True,
-                                             launch_syntax="hipLaunchKernelGGL", cuda_path="/opt/cuda"))
+    translator = Translator(
+        TranslateOptions(
+            backend="hipify-clang",
+            hipify_clang=str(script),
+            roc=True,
+            launch_syntax="hipLaunchKernelGGL",
+            cuda_path="/opt/cuda",
+        )
+    )
     result = translator.translate("k.cu", "void f(float **p) { cudaMalloc(p, 4); }\n")
     assert result.backend == "hipify-clang" and "18.0.0" in result.backend_version
     assert result.text == "void f(float **p) { hipMalloc(p, 4); }\n"
@@ -108,9 +115,27 @@ def test_the_cli_accepts_hipify_spellings_and_runs_the_stand_in(stand_in, tmp_pa
     src.mkdir()
     (src / "k.cu").write_text("void f(float **p) { cudaMalloc(p, 4); }\n")
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "-m", "scanner", "translate", str(src), "-o", str(out), "--backend",
-                           "hipify-clang", "--hipify-clang", str(script), "--hip-kernel-execution-syntax", "--roc"],
-                          capture_output=True, text=True, env={**os.environ}, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scanner",
+            "translate",
+            str(src),
+            "-o",
+            str(out),
+            "--backend",
+            "hipify-clang",
+            "--hipify-clang",
+            str(script),
+            "--hip-kernel-execution-syntax",
+            "--roc",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "hipify-clang (HIPIFY (stand-in) version 18.0.0)" in proc.stdout
     assert (out / "k.hip").read_text() == "void f(float **p) { hipMalloc(p, 4); }\n"

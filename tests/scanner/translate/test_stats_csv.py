@@ -49,8 +49,9 @@ def test_a_hipify_clang_block_is_parsed():
 
 
 def test_an_unconverted_only_block_goes_to_the_unconverted_counters():
-    text = HIPIFY_SAMPLE.replace("CONVERTED refs count;40", "CONVERTED refs count;0") \
-        .replace("UNCONVERTED refs count;0", "UNCONVERTED refs count;40")
+    text = HIPIFY_SAMPLE.replace("CONVERTED refs count;40", "CONVERTED refs count;0").replace(
+        "UNCONVERTED refs count;0", "UNCONVERTED refs count;40"
+    )
     [(_, stats, _)] = stats_csv.parse(text)
     assert stats.converted == 0 and stats.unconverted == 40
 

@@ -14,8 +14,9 @@ DEMO = ROOT / "demo" / "cuda-demo"
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "scanner", "translate", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "scanner", "translate", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_translating_the_demo_writes_hip_files_stats_and_a_summary(tmp_path):
@@ -27,16 +28,23 @@ def test_translating_the_demo_writes_hip_files_stats_and_a_summary(tmp_path):
     softmax = (out / "src" / "softmax.hip").read_text()
     assert "hipStream_t stream" in softmax and "<<<rows, 256, 0, stream>>>" in softmax
     blocks = stats_csv.parse((out / "rocport-stats.csv").read_text())
-    assert {name for name, _, _ in blocks} == {"include/common.cuh", "include/ptx_utils.cuh", "src/comm.cu",
-                                               "src/gemm.cu", "src/portable.cu", "src/softmax.cu"}
+    assert {name for name, _, _ in blocks} == {
+        "include/common.cuh",
+        "include/ptx_utils.cuh",
+        "src/comm.cu",
+        "src/gemm.cu",
+        "src/portable.cu",
+        "src/softmax.cu",
+    }
     assert "CUDA references:" in proc.stdout and "% converted" in proc.stdout
     assert "+  hipMalloc" in (out / "translation.diff").read_text() or "hip" in (out / "translation.diff").read_text()
 
 
 def test_json_statistics_and_launch_syntax_option(tmp_path):
     out = tmp_path / "hip"
-    proc = run(str(DEMO / "src" / "softmax.cu"), "-o", str(out), "--stats", "json", "--launch-syntax",
-               "hipLaunchKernelGGL")
+    proc = run(
+        str(DEMO / "src" / "softmax.cu"), "-o", str(out), "--stats", "json", "--launch-syntax", "hipLaunchKernelGGL"
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((out / "rocport-stats.json").read_text())
     assert data["schema"] == "rocport-translate/1"
@@ -54,10 +62,28 @@ def test_bad_paths_and_options_are_clear_errors(tmp_path):
 
 
 def test_scan_with_translate_gives_findings_statistics_and_diffs_in_one_pass(tmp_path):
-    (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k(float *x) {\n"
-                                   "  x[threadIdx.x % 32] = 0;\n}\nvoid f(float **p) { cudaMalloc(p, 4); }\n")
-    proc = subprocess.run([sys.executable, "-m", "scanner", "scan", str(tmp_path), "--translate", "--format", "json",
-                           "--fail-on", "never"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    (tmp_path / "k.cu").write_text(
+        "#include <cuda_runtime.h>\n__global__ void k(float *x) {\n"
+        "  x[threadIdx.x % 32] = 0;\n}\nvoid f(float **p) { cudaMalloc(p, 4); }\n"
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scanner",
+            "scan",
+            str(tmp_path),
+            "--translate",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     [file] = data["files"]

@@ -27,5 +27,6 @@ class Command(BaseCommand):
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
         repo, created = Repository.objects.update_or_create(
-            team=team_obj, name=name, defaults={"clone_url": url, "default_branch": branch, "tracked_branches": track})
+            team=team_obj, name=name, defaults={"clone_url": url, "default_branch": branch, "tracked_branches": track}
+        )
         self.stdout.write(f"{'created' if created else 'updated'}: repository {repo.name} (id {repo.pk})")

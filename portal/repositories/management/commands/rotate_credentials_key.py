@@ -18,8 +18,11 @@ class Command(BaseCommand):
     help = "Re-encrypt stored repository credentials and commit-status tokens under the newest credentials key."
 
     def add_arguments(self, parser):
-        parser.add_argument("--skip-unreadable", action="store_true",
-                            help="rotate what can be read and leave the unreadable values untouched")
+        parser.add_argument(
+            "--skip-unreadable",
+            action="store_true",
+            help="rotate what can be read and leave the unreadable values untouched",
+        )
 
     def handle(self, *args, skip_unreadable: bool = False, **options):
         pending, unreadable, current = [], [], 0
@@ -40,7 +43,8 @@ class Command(BaseCommand):
                 f"{len(unreadable)} stored secret(s) cannot be read with any configured key, so nothing was "
                 f"changed: {', '.join(unreadable)}. Add the key they were written with to ROCPORT_CREDENTIALS_KEYS "
                 f"(after the new one), or run with --skip-unreadable to rotate the others and leave these as they "
-                f"are.")
+                f"are."
+            )
         rotated = changed = 0
         for model, field, pk, token in pending:
             # Conditional: a value replaced since it was read is already under the newest key.
@@ -48,7 +52,9 @@ class Command(BaseCommand):
                 rotated += 1
             else:
                 changed += 1
-        self.stdout.write(f"re-encrypted {rotated}, already under the newest key {current}, changed meanwhile "
-                          f"{changed}, unreadable and left as they were {len(unreadable)}")
+        self.stdout.write(
+            f"re-encrypted {rotated}, already under the newest key {current}, changed meanwhile "
+            f"{changed}, unreadable and left as they were {len(unreadable)}"
+        )
         if unreadable:
             self.stderr.write("unreadable: " + ", ".join(unreadable))

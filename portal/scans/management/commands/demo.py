@@ -22,10 +22,14 @@ from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanTrigger
 
 DEMO_USER, DEMO_PASSWORD = "demo", "rocport-demo"
-_FIX = ("  int lane = threadIdx.x % 32;\n  int warp = threadIdx.x / 32;\n",
-        "  int lane = threadIdx.x % warpSize;\n  int warp = threadIdx.x / warpSize;\n")
-_NEW = ("void capture(cudaStream_t stream, cudaGraph_t *graph) {\n",
-        "void legacy_sync() { cudaThreadSynchronize(); }\n\nvoid capture(cudaStream_t stream, cudaGraph_t *graph) {\n")
+_FIX = (
+    "  int lane = threadIdx.x % 32;\n  int warp = threadIdx.x / 32;\n",
+    "  int lane = threadIdx.x % warpSize;\n  int warp = threadIdx.x / warpSize;\n",
+)
+_NEW = (
+    "void capture(cudaStream_t stream, cudaGraph_t *graph) {\n",
+    "void legacy_sync() { cudaThreadSynchronize(); }\n\nvoid capture(cudaStream_t stream, cudaGraph_t *graph) {\n",
+)
 
 
 class Command(BaseCommand):
@@ -33,8 +37,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--source", default=str(settings.BASE_DIR / "demo" / "cuda-demo"))
-        parser.add_argument("--reset", action="store_true",
-                            help="build the demo repository anew and scan it again even when it was set up before")
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="build the demo repository anew and scan it again even when it was set up before",
+        )
 
     def handle(self, source, reset=False, **options):
         if not settings.ROCPORT_ALLOW_LOCAL_REPOS:
@@ -48,22 +55,25 @@ class Command(BaseCommand):
         existing = Repository.objects.filter(team=team, name="cuda-demo").first()
         if existing and existing.scans.exists() and (repo_dir / ".git").is_dir() and not reset:
             # A second `make run` keeps what the first one made: its scans, and the triage done since.
-            self.stdout.write(f"demo already set up ({existing.scans.count()} scans); `manage.py demo --reset` "
-                              f"builds it anew")
+            self.stdout.write(
+                f"demo already set up ({existing.scans.count()} scans); `manage.py demo --reset` builds it anew"
+            )
             self.stdout.write(f"demo login: {DEMO_USER} / {DEMO_PASSWORD}")
             return
         commits = build_repository(Path(source), repo_dir)
         repository, _ = Repository.objects.update_or_create(
-            team=team, name="cuda-demo", defaults={"clone_url": f"file://{repo_dir}", "default_branch": "main"})
+            team=team, name="cuda-demo", defaults={"clone_url": f"file://{repo_dir}", "default_branch": "main"}
+        )
         for commit in commits:
-            scan = do_create_scan(repository, branch="main", commit_sha=commit, trigger=ScanTrigger.DEMO,
-                                  enqueue=False)
+            scan = do_create_scan(repository, branch="main", commit_sha=commit, trigger=ScanTrigger.DEMO, enqueue=False)
             pipeline.run(scan.pk)
             scan.refresh_from_db()
             tracking = scan.summary.get("tracking", {})
-            self.stdout.write(f"scan {scan.pk} of {commit[:10]}: {scan.status} {scan.error_message} "
-                              f"(new {tracking.get('new', 0)}, fixed {tracking.get('fixed', 0)}, "
-                              f"reopened {tracking.get('reopened', 0)})".replace("  ", " "))
+            self.stdout.write(
+                f"scan {scan.pk} of {commit[:10]}: {scan.status} {scan.error_message} "
+                f"(new {tracking.get('new', 0)}, fixed {tracking.get('fixed', 0)}, "
+                f"reopened {tracking.get('reopened', 0)})".replace("  ", " ")
+            )
         self.stdout.write(f"demo login: {DEMO_USER} / {DEMO_PASSWORD}")
 
 
@@ -88,9 +98,15 @@ def build_repository(source: Path, target: Path) -> list[str]:
 
 
 def _git(cwd: Path):
-    env = {"GIT_AUTHOR_NAME": "ROCport demo", "GIT_AUTHOR_EMAIL": "demo@rocport.invalid",
-           "GIT_COMMITTER_NAME": "ROCport demo", "GIT_COMMITTER_EMAIL": "demo@rocport.invalid",
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin:/usr/local/bin"}
+    env = {
+        "GIT_AUTHOR_NAME": "ROCport demo",
+        "GIT_AUTHOR_EMAIL": "demo@rocport.invalid",
+        "GIT_COMMITTER_NAME": "ROCport demo",
+        "GIT_COMMITTER_EMAIL": "demo@rocport.invalid",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "PATH": "/usr/bin:/bin:/usr/local/bin",
+    }
 
     def run(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout

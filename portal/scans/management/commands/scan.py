@@ -20,8 +20,11 @@ class Command(BaseCommand):
         parser.add_argument("--wait", action="store_true", help="wait for the worker to finish it")
 
     def handle(self, repository, ref, sync, wait, **options):
-        query = Repository.objects.filter(pk=int(repository)) if repository.isdigit() else \
-            Repository.objects.filter(name=repository)
+        query = (
+            Repository.objects.filter(pk=int(repository))
+            if repository.isdigit()
+            else Repository.objects.filter(name=repository)
+        )
         repo = query.first()
         if repo is None:
             raise CommandError(f"no repository {repository!r}")
