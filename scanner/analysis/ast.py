@@ -2,7 +2,9 @@
 
 Rules read Nodes through the Context; the libclang cursor stays private (`_c`). Everything beyond the
 kind and the children is computed lazily, because each libclang property is a native call and walking
-cursors from Python is the scanner's main cost.
+cursors from Python is the scanner's main cost. Rules ask what a node is through its `is_*` predicates
+(`node.is_call`, `node.is_decl_ref`, `node.is_shared`, ...), never by comparing libclang's cursor kinds: rules
+import no libclang.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ _TOP_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
 FUNCTION_KINDS = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR}
 _NO_SIZE = {ci.TypeKind.OVERLOAD, ci.TypeKind.DEPENDENT, ci.TypeKind.INVALID}
 _REF_KINDS = {K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.OVERLOADED_DECL_REF}
+_EXPLICIT_CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)
+_WRAPPERS = (K.UNEXPOSED_EXPR, K.PAREN_EXPR)
 
 
 class Node:
@@ -190,6 +194,89 @@ class Node:
 
     def has_attr(self, kind: ci.CursorKind) -> bool:
         return any(child.kind == kind for child in self.children)
+
+    # -- what kind of node: the questions rules ask ----------------------------------------------------
+    @property
+    def is_expression(self) -> bool:
+        return self.kind.is_expression()
+
+    @property
+    def is_call(self) -> bool:
+        return self.kind == K.CALL_EXPR
+
+    @property
+    def is_decl_ref(self) -> bool:
+        """A use of a declared name (`x`, `threadIdx`)."""
+        return self.kind == K.DECL_REF_EXPR
+
+    @property
+    def is_member_ref(self) -> bool:
+        """A member access (`a.x`, `p->x`)."""
+        return self.kind == K.MEMBER_REF_EXPR
+
+    @property
+    def is_binary_operator(self) -> bool:
+        """A binary operator (`a / b`, `a = b`), not a compound assignment (`a += b`)."""
+        return self.kind == K.BINARY_OPERATOR
+
+    @property
+    def is_compound_assignment(self) -> bool:
+        """`a += b`, `a >>= b` and the like."""
+        return self.kind == K.COMPOUND_ASSIGNMENT_OPERATOR
+
+    @property
+    def is_unary_operator(self) -> bool:
+        return self.kind == K.UNARY_OPERATOR
+
+    @property
+    def is_conditional_operator(self) -> bool:
+        """`c ? a : b`."""
+        return self.kind == K.CONDITIONAL_OPERATOR
+
+    @property
+    def is_array_subscript(self) -> bool:
+        return self.kind == K.ARRAY_SUBSCRIPT_EXPR
+
+    @property
+    def is_integer_literal(self) -> bool:
+        return self.kind == K.INTEGER_LITERAL
+
+    @property
+    def is_c_cast(self) -> bool:
+        """`(int)x`."""
+        return self.kind == K.CSTYLE_CAST_EXPR
+
+    @property
+    def is_explicit_cast(self) -> bool:
+        """`(int)x`, `static_cast<int>(x)`, `int(x)`."""
+        return self.kind in _EXPLICIT_CASTS
+
+    @property
+    def is_wrapper(self) -> bool:
+        """An implicit cast or parentheses (what `strip` looks under)."""
+        return self.kind in _WRAPPERS
+
+    @property
+    def is_var_decl(self) -> bool:
+        return self.kind == K.VAR_DECL
+
+    @property
+    def is_parm_decl(self) -> bool:
+        return self.kind == K.PARM_DECL
+
+    @property
+    def is_decl_stmt(self) -> bool:
+        """A declaration statement (`int i = 0, j;`), whose children are the VAR_DECLs."""
+        return self.kind == K.DECL_STMT
+
+    @property
+    def is_for(self) -> bool:
+        return self.kind == K.FOR_STMT
+
+    @property
+    def is_shared(self) -> bool:
+        """Declared `__shared__`."""
+        return self.has_attr(K.CUDASHARED_ATTR)
 
     # -- traversal ------------------------------------------------------------------------------------
     def walk(self):

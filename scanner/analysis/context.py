@@ -1,9 +1,24 @@
 """The Context a rule reads: what the event is about, where it sits, and a few semantic helpers.
 
-Rules never see libclang cursors: AST events carry a `Node` (ROCport's own, lazily computed view), token
-events a `Token`, `Include` or `Directive`. The helpers answer the questions the catalogue asks: the
-callee of a call, whether code runs on the device, which preprocessor guards enclose it, the value of a
-constant, and whether a value derives from a thread or lane id.
+`Context` is the only surface a rule sees (rules import no libclang: a test checks it). AST events carry a `Node`
+(ROCport's own, lazily computed view; its `is_*` predicates answer the cursor-kind questions), token events a
+`Token`, `Include` or `Directive`. The helpers answer the questions the catalogue asks: the callee of a call,
+whether code runs on the device, which preprocessor guards enclose it, the value of a constant, and whether a value
+derives from a thread or lane id.
+
+What a rule reads of the file, by name:
+- `ctx.view` (scanner.analysis.code_view.CodeView): the tokens, code tokens, directives and includes, and a code
+  token's index and neighbours (`ctx.view.index(tok)`, `ctx.view.neighbour(tok, step)`), indexed once per file;
+- `ctx.functions`, `ctx.function_at(line)`: the file's functions (FunctionInfo);
+- `ctx.path`, `ctx.language`, `ctx.lines`, `ctx.text`, `ctx.line_text(n)`, `ctx.names`, `ctx.target`, `ctx.port`,
+  `ctx.has_ast`, `ctx.guards`, `ctx.platform_guarded`, `ctx.hip_guarded`, `ctx.parsed`, `ctx.parse_error`;
+- `ctx.memo`: a per-file dict a rule may keep what it computed once per file in, under a key of its own
+  (`"rocport:..."`, or a tuple that starts with one);
+- report once: `ctx.seen()` (the keys this rule marked in this file: per line, per function, per file) and
+  `ctx.reported_on(line, containing)` (whether this rule already reported on a line); `ctx.reports` is the
+  file's reports so far, for the helpers that amend their own (scanner.rules.libraries._common's folding);
+- `ctx.source`: the file as scanner.formats' helpers take it (`yaml_doc.documents(ctx.source)`).
+The FileFacts under a Context (`_facts`) are the engine's: rules do not read them (a test checks it).
 
 Text files (build files, containers, scripts, YAML, Python: scanner.formats) have no tokens or AST: their
 "file" rules read `ctx.lines` / `ctx.text` and the parsed form (`ctx.parsed`, per scanner.formats.parse), and
@@ -19,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import clang.cindex as ci
 
 from scanner.analysis.ast import Node
+from scanner.analysis.code_view import CodeView
 from scanner.nametable import NameTable
 from scanner.parsing.tokens import Directive, Guard, Include, Token, TokenView
 from scanner.port import Port
@@ -146,6 +162,15 @@ class FileFacts:
     _guarded: dict = field(default_factory=dict)
     _identifiers: frozenset[str] | None = None
     _text: str | None = None
+    _code_view: CodeView | None = None
+    _seen: dict = field(default_factory=dict)  # rule name -> the keys it marked (Context.seen)
+
+    @property
+    def code_view(self) -> CodeView:
+        """The token view rules read (Context.view), made once per file."""
+        if self._code_view is None:
+            self._code_view = CodeView(self.view)
+        return self._code_view
 
     @property
     def text(self) -> str:
@@ -184,8 +209,12 @@ Anchor = Node | Token | Include | Directive
 
 
 class Context:
+    """What one rule sees of one event of one file: the event's subject (`node`, `token`, `include`, `directive`,
+    `asm_text`, `launch_kernel`, the "line" event's `line_code`), the enclosing `function`, the file (the module
+    docstring lists it) and the report methods."""
+
     __slots__ = (
-        "facts",
+        "_facts",
         "rule",
         "event",
         "node",
@@ -214,7 +243,7 @@ class Context:
         asm_text: str = "",
         launch_kernel: str = "",
     ):
-        self.facts = facts
+        self._facts = facts
         self.rule = rule
         self.event = event
         self.node = node
@@ -250,24 +279,48 @@ class Context:
     # -- where ----------------------------------------------------------------------------------------
     @property
     def path(self) -> str:
-        return self.facts.path
+        return self._facts.path
 
     @property
     def target(self) -> TargetProfile:
-        return self.facts.target
+        return self._facts.target
+
+    @property
+    def view(self) -> CodeView:
+        """The file's tokens, code tokens, directives and includes, with a code token's index and neighbours."""
+        return self._facts.code_view
+
+    @property
+    def functions(self) -> list[FunctionInfo]:
+        """The file's functions, in file order."""
+        return self._facts.functions
+
+    def function_at(self, line: int) -> FunctionInfo | None:
+        """The innermost function whose lines hold `line`."""
+        return self._facts.function_at(line)
+
+    @property
+    def memo(self) -> dict:
+        """A per-file dict for what a rule computes once per file; keys of its own (`"rocport:..."`)."""
+        return self._facts.cache
+
+    @property
+    def source(self) -> FileFacts:
+        """The file as scanner.formats' helpers take it (path, language, lines, text, parsed, their cache)."""
+        return self._facts
 
     @property
     def port(self) -> Port:
         """The repository's own ROCm path: its HIP switches and where it builds or tests for ROCm."""
-        return self.facts.port
+        return self._facts.port
 
     @property
     def names(self) -> NameTable:
-        return self.facts.names
+        return self._facts.names
 
     @property
     def has_ast(self) -> bool:
-        return self.facts.has_ast
+        return self._facts.has_ast
 
     @property
     def line(self) -> int:
@@ -276,25 +329,31 @@ class Context:
 
     @property
     def lines(self) -> list[str]:
-        return self.facts.lines
+        return self._facts.lines
 
     @property
     def text(self) -> str:
-        return self.facts.text
+        return self._facts.text
 
     @property
     def language(self) -> str:
-        return self.facts.language
+        return self._facts.language
 
     @property
     def parsed(self):
         """Text files: the parsed form of the file (scanner.formats.Parsed.value), None if it has none."""
-        parsed = self.facts.parsed
+        parsed = self._facts.parsed
         return parsed.value if parsed is not None else None
+
+    @property
+    def parse_error(self) -> str:
+        """Text files: the parser's complaint when it rejected the file ("" when it parsed, or has no parser)."""
+        parsed = self._facts.parsed
+        return parsed.error if parsed is not None else ""
 
     def line_text(self, line: int | None = None) -> str:
         line = self.line if line is None else line
-        lines = self.facts.lines
+        lines = self._facts.lines
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     @property
@@ -307,17 +366,17 @@ class Context:
 
     @property
     def guards(self) -> tuple[Guard, ...]:
-        return self.facts.view.guards_at(self.line)
+        return self._facts.view.guards_at(self.line)
 
     @property
     def platform_guarded(self) -> bool:
         """Inside an #if that tests the platform (a HIP branch, or the CUDA branch of such a test)."""
-        lines = self.facts.guarded_lines(PLATFORM_GUARD)
+        lines = self._facts.guarded_lines(PLATFORM_GUARD)
         return bool(lines) and self.line in lines
 
     @property
     def hip_guarded(self) -> bool:
-        lines = self.facts.guarded_lines(HIP_GUARD)
+        lines = self._facts.guarded_lines(HIP_GUARD)
         return bool(lines) and self.line in lines
 
     # -- what -----------------------------------------------------------------------------------------
@@ -353,9 +412,32 @@ class Context:
         return _mentions_thread(expr, derived)
 
     def name_entry(self, name: str):
-        return self.facts.names.get(name)
+        return self._facts.names.get(name)
 
     # -- report ---------------------------------------------------------------------------------------
+    @property
+    def reports(self) -> list[Report]:
+        """The file's reports so far, every rule's, in the order they were made."""
+        return self._facts.reports
+
+    def seen(self) -> set:
+        """The keys this rule marked in this file (a line, `("function", start)`, `("file", group)`, ...): the
+        one store of "report once" (scanner.rules.libraries._common.report_once, scanner.rules.textual.once).
+        Shared by the rule's judged variants (same name)."""
+        return self._facts._seen.setdefault(self.rule.name, set())
+
+    def is_own(self, report: Report) -> bool:
+        """Whether `report` is this rule's, whichever severity it was judged at."""
+        rule = self.rule
+        return report.rule is rule or (report.rule.code == rule.code and report.rule.name == rule.name)
+
+    def reported_on(self, line: int, containing: str = "") -> bool:
+        """Whether this rule already reported on `line` (with a message containing `containing`, when given)."""
+        return any(
+            self.is_own(report) and report.line == line and (not containing or containing in report.message)
+            for report in self._facts.reports
+        )
+
     def report(self, message: str, at: Anchor | None = None, severity=None) -> None:
         anchor = at if at is not None else self._anchor()
         if isinstance(anchor, Node):
@@ -372,16 +454,16 @@ class Context:
         if self.event == "line":
             message += (
                 " (found from tokens: clang could not parse this line)"
-                if self.facts.has_ast
+                if self._facts.has_ast
                 else " (found from tokens: this file was not parsed to a syntax tree)"
             )
-        self.facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function, severity))
+        self._facts.reports.append(Report(self.rule, message, line, col, end_line, end_col, function, severity))
 
     def report_at(self, line: int, col: int, message: str, length: int = 0, severity=None) -> None:
         """Report at a line and column of a text file; `length` characters wide (0: to the end of the line)."""
         end_col = col + length if length > 0 else len(self.line_text(line)) + 1
         function = self.function.name if self.function is not None else ""
-        self.facts.reports.append(Report(self.rule, message, line, col, line, max(end_col, col), function, severity))
+        self._facts.reports.append(Report(self.rule, message, line, col, line, max(end_col, col), function, severity))
 
     def _anchor(self) -> Anchor | None:
         return self.node or self.token or self.include or self.directive

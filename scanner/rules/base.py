@@ -1,5 +1,10 @@
 """What a rule is: metadata, the events it subscribes to, and the check function that reads a Context.
 
+A check is typed, `def check(ctx: Context) -> None` (a "repository" rule's reads a
+scanner.repository.RepositoryContext, a "compile" rule's a scanner.compile.findings.CompileContext), and reads
+nothing but its context: rule modules import no libclang and never reach under the Context
+(tests/architecture/test_rules_surface.py). scanner.analysis.context lists what a Context offers.
+
 A rule module defines exactly one `RULE = Rule(...)`; its docstring is the rule's documentation, in the
 sections *What it finds / Why it breaks on ROCm / Example / Use instead / References*. Codes are assigned
 only in `scanner.rules.codes`.

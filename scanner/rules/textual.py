@@ -44,7 +44,7 @@ def text_rule(
 
 def once(ctx, line: int, col: int, message: str, length: int = 0, key: str = "") -> bool:
     """Report unless this rule already reported `key` on this line; True when reported."""
-    seen = ctx.facts.cache.setdefault(("reported", ctx.rule.name), set())
+    seen = ctx.seen()
     if (line, key) in seen:
         return False
     seen.add((line, key))
@@ -59,7 +59,7 @@ def matches(
     build and YAML files, the string constants of Python files (their code lines with `python_lines`, for
     patterns spanning several constants, such as `os.environ["X"] = "v"`)."""
     if ctx.language == "python" and not python_lines:
-        for ref in python_src.strings(ctx.facts):
+        for ref in python_src.strings(ctx.source):
             for match in pattern.finditer(ref.text):
                 if ref.end_line > ref.line:  # a literal spanning lines: find the line inside it
                     before = ref.text[: match.start(group)]
@@ -69,17 +69,17 @@ def matches(
                         continue
                 yield ref.line, ref.col, match
         return
-    yield from text_lines.find(ctx.facts, pattern, group)
+    yield from text_lines.find(ctx.source, pattern, group)
 
 
 def logical(ctx):
     """Comment-free logical lines (continuations joined) of a script-like file."""
-    return text_lines.logical_lines(ctx.facts)
+    return text_lines.logical_lines(ctx.source)
 
 
 def mentions(ctx, needle: str) -> bool:
     """A cheap pre-filter on the raw text (case-insensitive)."""
-    return text_lines.has(ctx.facts, needle)
+    return text_lines.has(ctx.source, needle)
 
 
 def offload_arch(ctx) -> str:

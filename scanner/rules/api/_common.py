@@ -14,16 +14,16 @@ specific owns.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import posixpath
 import re
 
 from scanner import nametable
 from scanner.analysis.ast import Node
+from scanner.analysis.context import Context
 from scanner.model import Severity
 from scanner.parsing.tokens import Token
-from scanner.rules.libraries._judgement import cuda_code_only, judged, same_rule
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 
 # -- families other rules own ----------------------------------------------------------------------
 # cuDNN (ROC131), cuBLASLt (ROC138), NVRTC (ROC122), CUB (ROC135).
@@ -184,39 +184,10 @@ def names_owned_by(code: str) -> frozenset[str]:
 
 
 # -- token helpers ---------------------------------------------------------------------------------------
-def _code_index(ctx, tok: Token) -> int:
-    code = ctx.facts.view.code
-    offsets = _offsets(ctx.facts.view)
-    i = bisect.bisect_left(offsets, tok.offset)
-    return i if i < len(code) and code[i].offset == tok.offset else -1
-
-
-def _offsets(view) -> list[int]:
-    # Cached on the view object: one list per file, built on first use.
-    cached = getattr(view, "_rocport_api_offsets", None)
-    if cached is None or len(cached) != len(view.code):
-        cached = [t.offset for t in view.code]
-        try:
-            view._rocport_api_offsets = cached
-        except AttributeError:
-            pass
-    return cached
-
-
-def neighbour(ctx, tok: Token, step: int) -> Token | None:
-    """The code token `step` positions after (or before, if negative) `tok`."""
-    i = _code_index(ctx, tok)
-    if i < 0:
-        return None
-    j = i + step
-    code = ctx.facts.view.code
-    return code[j] if 0 <= j < len(code) else None
-
-
-def call_tokens(ctx, tok: Token, limit: int = 200) -> list[Token]:
+def call_tokens(ctx: Context, tok: Token, limit: int = 200) -> list[Token]:
     """The tokens of `name(...)` after the name, up to the closing parenthesis ([] if not a call)."""
-    i = _code_index(ctx, tok)
-    code = ctx.facts.view.code
+    i = ctx.view.index(tok)
+    code = ctx.view.code
     if i < 0 or i + 1 >= len(code) or code[i + 1].text != "(":
         return []
     out, depth = [], 0
@@ -229,14 +200,6 @@ def call_tokens(ctx, tok: Token, limit: int = 200) -> list[Token]:
             if depth == 0:
                 break
     return out
-
-
-def already_reported(ctx, line: int, key: str = "") -> bool:
-    """Whether this rule already reported `line` (with a message containing `key`, when given)."""
-    for report in ctx.facts.reports:
-        if same_rule(report, ctx) and report.line == line and (not key or key in report.message):
-            return True
-    return False
 
 
 # -- declarations, not uses -------------------------------------------------------------------------------
@@ -261,10 +224,9 @@ _MANY = 5
 def declaration_only(ctx) -> str:
     """Why this finding's line declares the CUDA API rather than uses it ("" for a use): a vendored copy of
     cuda.h, a dynamic loader's table of function pointers, a typedef of one, a name listed for dlsym."""
-    facts = ctx.facts
-    whole = facts.cache.get("api_declarations")
+    whole = ctx.memo.get("api_declarations")
     if whole is None:
-        whole = facts.cache["api_declarations"] = _declaring_file(facts)
+        whole = ctx.memo["api_declarations"] = _declaring_file(ctx)
     if whole:
         return whole
     line = ctx.line
@@ -274,13 +236,13 @@ def declaration_only(ctx) -> str:
     tok = ctx.token
     if tok is None:
         return ""
-    before, after = neighbour(ctx, tok, -1), neighbour(ctx, tok, 1)
+    before, after = ctx.view.neighbour(tok, -1), ctx.view.neighbour(tok, 1)
     if before is not None and before.text == "*" and after is not None and after.text in (")", ";", "=", ","):
         return (
             f"It declares `{tok.text}` as a function pointer (a loader's table), not a call: port the code that "
             "loads and calls it."
         )
-    before2 = neighbour(ctx, tok, -2)
+    before2 = ctx.view.neighbour(tok, -2)
     if (
         before is not None
         and before.text == "("
@@ -298,18 +260,18 @@ def declaration_only(ctx) -> str:
     return ""
 
 
-def _declaring_file(facts) -> str:
-    base = posixpath.basename(facts.path)
+def _declaring_file(ctx: Context) -> str:
+    base = posixpath.basename(ctx.path)
     if _VENDORED_HEADER.match(base):
         return (
             f"{base} is a vendored copy of NVIDIA's header: it declares the API, it does not use it (info); "
             "port the code that calls it."
         )
-    text = facts.text
+    text = ctx.text
     declarations = (
         len(_PROTOTYPE.findall(text)) + len(_POINTER_TYPEDEF.findall(text)) + len(_POINTER_DECLARATION.findall(text))
     )
-    if declarations < _MANY or declarations < _calls(facts):
+    if declarations < _MANY or declarations < _calls(ctx):
         return ""
     if _OPENS_DRIVER.search(text):
         return (
@@ -322,9 +284,9 @@ def _declaring_file(facts) -> str:
     )
 
 
-def _calls(facts) -> int:
+def _calls(ctx: Context) -> int:
     """Calls of a cu*/cuda* name in code (`cuInit(0)`), not declarations (`CUDAAPI cuInit(`, `(*cuInit)(`)."""
-    code = facts.view.code
+    code = ctx.view.code
     count = 0
     for i, tok in enumerate(code[:-1]):
         if (
@@ -338,18 +300,14 @@ def _calls(facts) -> int:
 
 
 def _line_literals(ctx, line: int) -> list[Token]:
-    return (
-        [t for t in ctx.facts.view.tokens if t.line == line and t.kind == "literal"]
-        if line in _literal_lines(ctx.facts)
-        else []
-    )
+    return [t for t in ctx.view.tokens if t.line == line and t.kind == "literal"] if line in _literal_lines(ctx) else []
 
 
-def _literal_lines(facts) -> frozenset[int]:
-    lines = facts.cache.get("api_literal_lines")
+def _literal_lines(ctx: Context) -> frozenset[int]:
+    lines = ctx.memo.get("api_literal_lines")
     if lines is None:
-        lines = facts.cache["api_literal_lines"] = frozenset(
-            t.line for t in facts.view.tokens if t.kind == "literal" and t.text.startswith('"cu')
+        lines = ctx.memo["api_literal_lines"] = frozenset(
+            t.line for t in ctx.view.tokens if t.kind == "literal" and t.text.startswith('"cu')
         )
     return lines
 
@@ -363,10 +321,10 @@ def api_rule_check(check):
         if not why:
             check(ctx)
             return
-        before = len(ctx.facts.reports)
+        before = len(ctx.reports)
         with judged(ctx, Severity.INFO):
             check(ctx)
-        for report in ctx.facts.reports[before:]:
+        for report in ctx.reports[before:]:
             report.message = f"{report.message} {why}"
 
     return cuda_code_only(judged_check)
@@ -387,11 +345,11 @@ def is_int_literal(node: Node | None) -> bool:
     if node is None:
         return False
     node = node.strip()
-    return node.kind.name == "INTEGER_LITERAL" or (
-        node.kind.name == "UNARY_OPERATOR"
+    return node.kind_name == "INTEGER_LITERAL" or (
+        node.kind_name == "UNARY_OPERATOR"
         and node.operator == "-"
         and len(node.children) == 1
-        and node.children[0].strip().kind.name == "INTEGER_LITERAL"
+        and node.children[0].strip().kind_name == "INTEGER_LITERAL"
     )
 
 
@@ -399,7 +357,7 @@ def climb(node: Node) -> Node:
     """The outermost expression that is `node` under implicit casts and parentheses."""
     while (
         node.parent is not None
-        and node.parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR")
+        and node.parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR")
         and len(node.parent.children) == 1
     ):
         node = node.parent

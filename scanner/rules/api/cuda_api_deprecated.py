@@ -31,16 +31,17 @@ Known problems:
     attributes) are reported as well; they compile on HIP but may never be returned.
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, api_rule_check, names_owned_by
+from scanner.rules.api._common import api_rule_check, names_owned_by
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC151")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     name = ctx.token.text
-    if ctx.platform_guarded or already_reported(ctx, ctx.token.line, f"`{name}`"):
+    if ctx.platform_guarded or ctx.reported_on(ctx.token.line, f"`{name}`"):
         return
     entry = ctx.names.get(name)
     if entry is None:

@@ -30,16 +30,17 @@ Known problems:
     ROC153, cuDNN names by ROC131; a removed name is never also reported as deprecated (ROC151).
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, api_rule_check, names_owned_by
+from scanner.rules.api._common import api_rule_check, names_owned_by
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC152")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     name = ctx.token.text
-    if ctx.platform_guarded or already_reported(ctx, ctx.token.line, f"`{name}`"):
+    if ctx.platform_guarded or ctx.reported_on(ctx.token.line, f"`{name}`"):
         return
     entry = ctx.names.get(name)
     if entry is None:

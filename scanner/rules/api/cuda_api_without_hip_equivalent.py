@@ -37,16 +37,17 @@ Known problems:
     CUDA-prefixed names and `_t` typedefs are matched, so library tag names such as `pruneInfo` are not.
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, api_rule_check, names_owned_by
+from scanner.rules.api._common import api_rule_check, names_owned_by
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC150")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     name = ctx.token.text
-    if ctx.platform_guarded or already_reported(ctx, ctx.token.line, f"`{name}`"):
+    if ctx.platform_guarded or ctx.reported_on(ctx.token.line, f"`{name}`"):
         return
     entry = ctx.names.get(name)
     if entry is None:

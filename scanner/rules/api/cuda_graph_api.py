@@ -34,16 +34,17 @@ Known problems:
     handle types (`cudaGraph_t`) and enumerators are not reported: the calls carry the finding.
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, api_rule_check, names_owned_by
+from scanner.rules.api._common import api_rule_check, names_owned_by
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC162")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     tok = ctx.token
-    if ctx.platform_guarded or already_reported(ctx, tok.line):
+    if ctx.platform_guarded or ctx.reported_on(tok.line):
         return
     entry = ctx.names.get(tok.text)
     if entry is None or not entry.hip:

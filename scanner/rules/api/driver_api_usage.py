@@ -36,8 +36,9 @@ Known problems:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, api_rule_check, names_owned_by
+from scanner.rules.api._common import api_rule_check, names_owned_by
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC161")
@@ -45,9 +46,9 @@ _MODULE = re.compile(r"^(cuModule|cuLink|cuLibrary|CUmodule$|CUlinkState$|CUlibr
 _CONTEXT = re.compile(r"^(cuCtx|cuDevicePrimaryCtx|CUcontext$)")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     tok = ctx.token
-    if ctx.platform_guarded or already_reported(ctx, tok.line):
+    if ctx.platform_guarded or ctx.reported_on(tok.line):
         return
     entry = ctx.names.get(tok.text)
     if entry is None:

@@ -41,8 +41,9 @@ Known problems:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, base_type, is_int_literal, neighbour
+from scanner.rules.api._common import base_type, is_int_literal
 from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import cuda_code_only
 
@@ -84,7 +85,7 @@ def _error_kind(ctx, expr) -> str:
             return "cuda"
         if kind in _HIP_ERROR:
             return "hip"
-    if node.kind.name == "CALL_EXPR" and node.name.startswith("cu") and not _NOT_ERROR_CALLS.search(node.name):
+    if node.kind_name == "CALL_EXPR" and node.name.startswith("cu") and not _NOT_ERROR_CALLS.search(node.name):
         entry = ctx.names.get(node.name)
         if entry is not None and entry.api in _CALLABLE_API and entry.kind not in ("type", "numeric_literal"):
             return "cuda"
@@ -100,7 +101,7 @@ def _named(value: int) -> str:
     return f" (use `{name}`)" if name else " (use the named code)"
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.platform_guarded:
         return
     event = ctx.event
@@ -146,7 +147,7 @@ def _cast(ctx, node) -> None:
     target = base_type(node)
     if target not in _ERROR_TYPES and target not in _HIP_ERROR:
         return
-    operand = next((c for c in reversed(node.children) if c.kind.name not in ("TYPE_REF", "TEMPLATE_REF")), None)
+    operand = next((c for c in reversed(node.children) if c.kind_name not in ("TYPE_REF", "TEMPLATE_REF")), None)
     if operand is None:
         return
     source = _error_kind(ctx, operand)
@@ -159,7 +160,7 @@ def _cast(ctx, node) -> None:
             _report(ctx, node, f"`{node.text}` reinterprets a hipError_t as a CUDA error; {_ADVICE}: map the codes.")
         return
     inner = operand.strip()
-    if inner.kind.name == "DECL_REF_EXPR" and ctx.names.get(inner.name) is not None:
+    if inner.kind_name == "DECL_REF_EXPR" and ctx.names.get(inner.name) is not None:
         return  # a named enumerator: hipify translates it
     value = _literal(operand)
     if value == 0:
@@ -174,7 +175,7 @@ def _case(ctx, node) -> None:
     value = _literal(node.children[0])
     if not value:
         return
-    switch = next((a for a in node.ancestors() if a.kind.name == "SWITCH_STMT"), None)
+    switch = next((a for a in node.ancestors() if a.kind_name == "SWITCH_STMT"), None)
     if switch is None or not switch.children or _error_kind(ctx, switch.children[0]) != "cuda":
         return
     _report(ctx, node, f"`case {value}:` in a switch over a CUDA error{_named(value)}; {_ADVICE}.")
@@ -195,7 +196,7 @@ def _declaration(ctx, node) -> None:
     init = _initializer(node)
     if (
         init is not None
-        and init.kind.name not in ("CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR")
+        and init.kind_name not in ("CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR")
         and _error_kind(ctx, init) == "cuda"
     ):
         _report(
@@ -205,7 +206,7 @@ def _declaration(ctx, node) -> None:
 
 def _initializer(node):
     for child in node.children:
-        if child.kind.name not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF"):
+        if child.kind_name not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF"):
             return child
     return None
 
@@ -214,14 +215,14 @@ def _hip_error_tokens(ctx) -> None:
     """`hipError_t h = cudaX(...)` / `(hipError_t)cudaX(...)` by tokens: with HIP's headers stubbed, clang
     drops such declarations and casts from the AST."""
     tok = ctx.token
-    following = [neighbour(ctx, tok, k) for k in (1, 2, 3, 4)]
+    following = [ctx.view.neighbour(tok, k) for k in (1, 2, 3, 4)]
     if any(t is None for t in following):
         return
     texts = [t.text for t in following]
     if texts[1] == "=" and texts[3] == "(":
         callee = following[2]  # hipError_t h = cudaX(
     elif texts[0] == ")" and texts[2] == "(":
-        before = neighbour(ctx, tok, -1)
+        before = ctx.view.neighbour(tok, -1)
         if before is None or before.text != "(":
             return
         callee = following[1]  # (hipError_t)cudaX(
@@ -238,7 +239,7 @@ def _hip_error_tokens(ctx) -> None:
 
 
 def _report(ctx, at, message: str) -> None:
-    if not already_reported(ctx, at.line):
+    if not ctx.reported_on(at.line):
         ctx.report(message, at=at)
 
 

@@ -35,8 +35,9 @@ Known problems:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import already_reported, base_type, climb, is_int_literal, neighbour
+from scanner.rules.api._common import base_type, climb, is_int_literal
 from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import cuda_code_only
 
@@ -50,7 +51,7 @@ _INT_TYPE = re.compile(r"^(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|lon
 _PRINTERS = frozenset({"printf", "fprintf", "sprintf", "snprintf", "operator<<", "format", "to_string"})
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.platform_guarded:
         return
     if ctx.event == "identifier":
@@ -71,8 +72,8 @@ def check(ctx) -> None:
 
 def _memory_type_field(ctx) -> None:
     tok = ctx.token
-    prev = neighbour(ctx, tok, -1)
-    if prev is None or prev.text not in (".", "->") or already_reported(ctx, tok.line, "memoryType"):
+    prev = ctx.view.neighbour(tok, -1)
+    if prev is None or prev.text not in (".", "->") or ctx.reported_on(tok.line, "memoryType"):
         return
     ctx.report(
         "`.memoryType` was removed from cudaPointerAttributes in CUDA 11 and renamed `type` in HIP 6.0 "
@@ -88,9 +89,9 @@ def _field_of(node):
         parent = current.parent
         if parent is None:
             return None
-        if parent.kind.name in ("MEMBER_REF_EXPR", "UNEXPOSED_EXPR") and _FIELD.search(parent.text):
+        if parent.kind_name in ("MEMBER_REF_EXPR", "UNEXPOSED_EXPR") and _FIELD.search(parent.text):
             return parent
-        if parent.kind.name not in ("UNEXPOSED_EXPR", "PAREN_EXPR"):
+        if parent.kind_name not in ("UNEXPOSED_EXPR", "PAREN_EXPR"):
             return None
         current = parent
     return None
@@ -101,7 +102,7 @@ def _classify(ctx, expr, what: str, compare: bool) -> None:
     parent = top.parent
     if parent is None:
         return
-    kind = parent.kind.name
+    kind = parent.kind_name
     if compare and kind == "BINARY_OPERATOR" and parent.operator in _COMPARE and len(parent.children) == 2:
         other = parent.children[1] if parent.children[0] is top else parent.children[0]
         if is_int_literal(other):
@@ -120,16 +121,16 @@ def _cases(switch):
     stack = list(switch.children[1:])
     while stack:
         node = stack.pop()
-        if node.kind.name == "SWITCH_STMT":
+        if node.kind_name == "SWITCH_STMT":
             continue
-        if node.kind.name == "CASE_STMT":
+        if node.kind_name == "CASE_STMT":
             yield node
         stack.extend(node.children)
 
 
 def _printed(node) -> bool:
     for ancestor in node.ancestors():
-        name = ancestor.kind.name
+        name = ancestor.kind_name
         if name == "CALL_EXPR" and ancestor.name in _PRINTERS:
             return True
         if name.endswith("_STMT") or name == "VAR_DECL":
@@ -138,7 +139,7 @@ def _printed(node) -> bool:
 
 
 def _report(ctx, at, what: str) -> None:
-    if already_reported(ctx, at.line):
+    if ctx.reported_on(at.line):
         return
     ctx.report(
         f"{what}: cudaMemoryType and hipMemoryType are numbered differently before ROCm 6.0 and hipify "

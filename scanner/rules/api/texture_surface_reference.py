@@ -37,8 +37,9 @@ Known problems:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._common import TEXREF_TEMPLATES, already_reported, api_rule_check, names_owned_by, neighbour
+from scanner.rules.api._common import TEXREF_TEMPLATES, api_rule_check, names_owned_by
 from scanner.rules.base import Rule
 
 NAMES = names_owned_by("ROC153")
@@ -49,13 +50,13 @@ _MESSAGE = (
 )
 
 
-def check(ctx) -> None:
-    if ctx.platform_guarded or already_reported(ctx, ctx.line):
+def check(ctx: Context) -> None:
+    if ctx.platform_guarded or ctx.reported_on(ctx.line):
         return
     if ctx.event == "identifier":
         name = ctx.token.text
         if name in TEXREF_TEMPLATES:
-            nxt = neighbour(ctx, ctx.token, 1)
+            nxt = ctx.view.neighbour(ctx.token, 1)
             if ctx.has_ast or nxt is None or nxt.text != "<":
                 return  # with an AST the declaration is seen as a type_ref
             ctx.report(f"`{name}<...>` declares a {name} reference: {_MESSAGE}")
@@ -64,7 +65,7 @@ def check(ctx) -> None:
         return
     node = ctx.node
     if ctx.event == "type_ref":
-        if node.kind.name != "TEMPLATE_REF" or node.name not in TEXREF_TEMPLATES:
+        if node.kind_name != "TEMPLATE_REF" or node.name not in TEXREF_TEMPLATES:
             return
         if node.parent is None or not _REF_TYPE.match(node.parent.type_name):
             return

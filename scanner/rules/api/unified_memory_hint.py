@@ -35,12 +35,13 @@ Known problems:
     them as unsupported (ROC150 then reports them too).
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.api._common import UNIFIED_HINT_CALLS, api_rule_check, call_tokens
 from scanner.rules.base import Rule
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     tok = ctx.token
     tokens = call_tokens(ctx, tok)
     if not tokens or ctx.platform_guarded:

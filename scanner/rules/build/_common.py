@@ -13,5 +13,5 @@ def build_matches(ctx, pattern: re.Pattern) -> Iterator[tuple[int, int, re.Match
     """`textual.matches`, except that a Python file `ast` rejects (a Python 2 setup.py) is read by its code lines
     instead of yielding nothing: its flags and paths are still findings; and that a Python message string
     (printed, logged, raised) is not a build setting."""
-    unparsed = ctx.language == "python" and python_src.tree(ctx.facts) is None
+    unparsed = ctx.language == "python" and python_src.tree(ctx.source) is None
     yield from command_matches(ctx, pattern, python_lines=unparsed)

@@ -24,6 +24,7 @@ References:
 import ast
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
@@ -40,7 +41,7 @@ _NO_COUNTERPART = {
 }
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for line, col, match in build_matches(ctx, _FLAG):
         _report(ctx, line, col, match.group(0), match.group(1), as_flag=True)
     if ctx.language == "python":
@@ -51,7 +52,7 @@ def check(ctx) -> None:
 def _library_lists(ctx) -> list[ast.Constant]:
     """The string constants of `libraries=[...]` arguments (Extension, CUDAExtension, setup) and of variables
     named `*libraries` assigned a list."""
-    module = python_src.tree(ctx.facts)
+    module = python_src.tree(ctx.source)
     if module is None:
         return []
     values = []

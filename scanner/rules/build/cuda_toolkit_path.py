@@ -25,6 +25,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
@@ -41,12 +42,12 @@ _LOCATION = re.compile(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for line, col, match in build_matches(ctx, _LOCATION):
         _report(ctx, line, col, match.group(0), match.group("variable"))
     if ctx.language == "python":
         # `cpp_extension.CUDA_HOME`, `from torch.utils.cpp_extension import CUDA_HOME`
-        for ref in python_src.imports(ctx.facts) + python_src.dotted_names(ctx.facts):
+        for ref in python_src.imports(ctx.source) + python_src.dotted_names(ctx.source):
             name = ref.text.rsplit(".", 1)[-1]
             if "." in ref.text and name in _VARIABLES:
                 _report(ctx, ref.line, ref.col, ref.text, name)

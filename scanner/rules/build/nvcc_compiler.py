@@ -28,6 +28,7 @@ References:
 import ast
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
@@ -59,7 +60,7 @@ _PROGRAM = re.compile(r"(?:[\w${}()./~-]*/)?nvcc")
 _PROBE_ARGS = frozenset({"--version", "-V", "--help", "-h"})
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "nvcc"):
         return
     if ctx.language == "python":
@@ -111,7 +112,7 @@ def _python(ctx) -> None:
         if message:
             once(ctx, line, col, message, length=len(match.group(1)))
     # Argument lists whose program is nvcc (a dict key such as `extra_compile_args={"nvcc": [...]}` is not one).
-    module = python_src.tree(ctx.facts)
+    module = python_src.tree(ctx.source)
     if module is None:
         return
     for node in ast.walk(module):

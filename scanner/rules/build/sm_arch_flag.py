@@ -29,6 +29,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
 from scanner.rules.libraries._judgement import cuda_code_only, judged
@@ -49,7 +50,7 @@ _FLAG = re.compile(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for line, col, match in build_matches(ctx, _FLAG):
         if match.group("torch"):
             with judged(ctx, Severity.INFO, Risk.PERFORMANCE):

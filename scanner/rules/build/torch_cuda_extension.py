@@ -28,6 +28,7 @@ References:
 import ast
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import lines as text_lines
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
@@ -46,14 +47,14 @@ _NVCC_ONLY = re.compile(
 _LINE_CALL = re.compile(r"(?<![\w])CUDAExtension\s*\(")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "CUDAExtension") and not mentions(ctx, "load"):
         return
-    if python_src.tree(ctx.facts) is None:
-        for line, col, _match in text_lines.find(ctx.facts, _LINE_CALL):
+    if python_src.tree(ctx.source) is None:
+        for line, col, _match in text_lines.find(ctx.source, _LINE_CALL):
             once(ctx, line, col, _message(ctx, "CUDAExtension", []), length=len("CUDAExtension"))
         return
-    for name, call in python_src.calls(ctx.facts, _CALLS):
+    for name, call in python_src.calls(ctx.source, _CALLS):
         if name != "CUDAExtension" and not _has_cuda_sources(name, call):
             continue
         func = call.func

@@ -6,7 +6,7 @@ from scanner.formats import cmake
 
 
 def commands(ctx) -> list[cmake.Command]:
-    return cmake.commands(ctx.facts)
+    return cmake.commands(ctx.source)
 
 
 def arg_position(arg: cmake.Arg, offset: int = 0) -> tuple[int, int]:

@@ -24,6 +24,7 @@ References:
     https://cmake.org/cmake/help/latest/module/FindCUDA.html
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import commands
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -45,7 +46,7 @@ _INSTEAD = {
 }
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for command in commands(ctx):
         instead = _INSTEAD.get(command.name)
         if instead:

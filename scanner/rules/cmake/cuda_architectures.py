@@ -24,6 +24,7 @@ References:
     https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -36,7 +37,7 @@ _NAMES = {
 }
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for command in commands(ctx):
         for arg in command.args:
             for name, hip in _NAMES.items():

@@ -26,6 +26,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -50,7 +51,7 @@ _BARE = {
 }
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for command in commands(ctx):
         for arg in command.args:
             for match in _IMPORTED.finditer(arg.value):

@@ -24,13 +24,14 @@ References:
     https://cmake.org/cmake/help/latest/prop_sf/LANGUAGE.html
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import commands
 from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for command in commands(ctx):
         if command.name not in ("enable_language", "project", "check_language"):
             continue

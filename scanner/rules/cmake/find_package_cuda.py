@@ -25,6 +25,7 @@ References:
     https://cmake.org/cmake/help/latest/module/FindCUDAToolkit.html
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import commands
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -46,7 +47,7 @@ _PACKAGES = {
 }
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for command in commands(ctx):
         if command.name != "find_package" or not command.args:
             continue

@@ -28,6 +28,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -58,7 +59,7 @@ NVCC_FLAGS: list[tuple[re.Pattern, str]] = [
 ]
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for command in commands(ctx):
         if command.name in ("message", "cuda_select_nvcc_arch_flags"):
             continue

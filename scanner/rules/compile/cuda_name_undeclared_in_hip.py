@@ -25,12 +25,19 @@ References:
     https://rocm.docs.amd.com/projects/HIPIFY/en/latest/
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.compile import LANGUAGES, report_kind
 
+if TYPE_CHECKING:
+    from scanner.compile.findings import CompileContext
 
-def check(ctx) -> None:
+
+def check(ctx: CompileContext) -> None:
     report_kind(ctx, "undeclared-cuda-name", "A CUDA name HIP does not declare: replace it by its HIP counterpart.")
 
 

@@ -26,12 +26,19 @@ References:
     https://clang.llvm.org/docs/DiagnosticsReference.html#wshorten-64-to-32
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.compile import LANGUAGES, report_kind
 
+if TYPE_CHECKING:
+    from scanner.compile.findings import CompileContext
 
-def check(ctx) -> None:
+
+def check(ctx: CompileContext) -> None:
     report_kind(ctx, "type-mismatch", "Types that do not fit for HIP: make both sides HIP types, masks 64-bit.")
 
 

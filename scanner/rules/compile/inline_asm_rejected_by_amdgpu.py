@@ -23,12 +23,19 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.compile import LANGUAGES, report_kind
 
+if TYPE_CHECKING:
+    from scanner.compile.findings import CompileContext
 
-def check(ctx) -> None:
+
+def check(ctx: CompileContext) -> None:
     report_kind(ctx, "inline-asm", "Inline assembly the AMD GPU assembler rejects: use a HIP intrinsic instead.")
 
 

@@ -22,7 +22,7 @@ class DockerRun:
 
 
 def docker_runs(ctx) -> list[DockerRun]:
-    cached = ctx.facts.cache.get("docker_runs")
+    cached = ctx.memo.get("docker_runs")
     if cached is not None:
         return cached
     out: list[DockerRun] = []
@@ -32,5 +32,5 @@ def docker_runs(ctx) -> list[DockerRun]:
                 rest = item.text[match.start() :]
                 end = re.search(r"&&|\|\||;", rest)
                 out.append(DockerRun(item, match.start(), rest[: end.start()] if end else rest))
-    ctx.facts.cache["docker_runs"] = out
+    ctx.memo["docker_runs"] = out
     return out

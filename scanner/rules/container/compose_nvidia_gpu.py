@@ -31,6 +31,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import yaml_doc
 from scanner.formats.lines import find
 from scanner.model import Risk, Severity
@@ -44,14 +45,14 @@ _INSTEAD = (
 _FALLBACK = re.compile(r"^\s*(runtime:\s*nvidia|driver:\s*[\"']?nvidia|gpus:)")
 
 
-def check(ctx) -> None:
-    if ctx.facts.parsed is not None and ctx.facts.parsed.error:
-        for line, col, match in find(ctx.facts, _FALLBACK, 1):
+def check(ctx: Context) -> None:
+    if ctx.parse_error:
+        for line, col, match in find(ctx.source, _FALLBACK, 1):
             once(ctx, line, col, f"`{match.group(1)}` requests GPUs from the NVIDIA runtime: {_INSTEAD}.")
         return
-    if "compose" not in yaml_doc.kinds(ctx.facts):
+    if "compose" not in yaml_doc.kinds(ctx.source):
         return
-    for doc in yaml_doc.documents(ctx.facts):
+    for doc in yaml_doc.documents(ctx.source):
         for _, _, service in yaml_doc.items(yaml_doc.get(doc, "services")):
             _service(ctx, service)
 

@@ -26,6 +26,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import matches, once, text_rule
@@ -43,7 +44,7 @@ _MESSAGE = re.compile(r"\$\((?:info|warning|error)\s|(?<![\w-])(?:echo|printf)\s
 _INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|zypper|microdnf)\b|\bpkg:|\bname:|\bpackages:|^\s*-\s")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for line, col, match in matches(ctx, _PATTERN):
         text = match.group(0)
         is_repo = "download.nvidia.com" in text or "keyring" in text or "container-toolkit" in text

@@ -24,6 +24,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.container._docker_run import docker_runs
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -33,7 +34,7 @@ _FLAG = re.compile(r"(?<![\w-])(--gpus(?:[= ]\S+)?|--runtime[= ]nvidia)")
 ROCM_FLAGS = "--device=/dev/kfd --device=/dev/dri --group-add video --shm-size 16G --security-opt seccomp=unconfined"
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for run in docker_runs(ctx):
         for match in _FLAG.finditer(run.text):
             line, col = run.where(match.start())

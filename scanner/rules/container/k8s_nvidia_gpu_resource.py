@@ -27,6 +27,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import yaml_doc
 from scanner.formats.lines import find
 from scanner.model import Risk, Severity
@@ -36,12 +37,12 @@ from scanner.rules.textual import mentions, once, text_rule
 _FALLBACK = re.compile(r"nvidia\.com/gpu[\w.-]*|runtimeClassName:\s*nvidia")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "nvidia"):
         return
-    docs = yaml_doc.documents(ctx.facts)
+    docs = yaml_doc.documents(ctx.source)
     if not docs:
-        for line, col, match in find(ctx.facts, _FALLBACK):
+        for line, col, match in find(ctx.source, _FALLBACK):
             _report(ctx, line, col, match.group(0))
         return
     for doc in docs:

@@ -23,6 +23,7 @@ References:
     https://hub.docker.com/u/rocm
 """
 
+from scanner.analysis.context import Context
 from scanner.formats import dockerfile, yaml_doc
 from scanner.formats.lines import words
 from scanner.model import Risk, Severity
@@ -31,9 +32,9 @@ from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.language == "dockerfile":
-        for item in dockerfile.instructions(ctx.facts):
+        for item in dockerfile.instructions(ctx.source):
             if item.keyword != "FROM":
                 continue
             image = next(((w, off) for w, off in words(item.args) if not w.startswith("--")), None)
@@ -41,9 +42,9 @@ def check(ctx) -> None:
                 line, col = item.where(image[1])
                 _report(ctx, line, col, image[0])
         return
-    if yaml_doc.is_ci(ctx.facts) or not yaml_doc.kinds(ctx.facts) & {"compose", "kubernetes"}:
+    if yaml_doc.is_ci(ctx.source) or not yaml_doc.kinds(ctx.source) & {"compose", "kubernetes"}:
         return
-    for doc in yaml_doc.documents(ctx.facts):
+    for doc in yaml_doc.documents(ctx.source):
         for path, _, value in yaml_doc.walk(doc):
             if path[-1] == "image" and cuda_image(yaml_doc.text(value)):
                 _report(ctx, yaml_doc.line_of(value), yaml_doc.col_of(value), yaml_doc.text(value))

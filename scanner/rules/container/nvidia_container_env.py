@@ -27,6 +27,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import matches, mentions, once, text_rule
@@ -37,7 +38,7 @@ _VARIABLE = re.compile(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "nvidia_"):
         return
     for line, col, match in matches(ctx, _VARIABLE):

@@ -26,6 +26,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.container._docker_run import docker_runs
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -39,7 +40,7 @@ _NEEDED = [
 ]
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for run in docker_runs(ctx):
         if "/dev/kfd" not in run.text:
             continue

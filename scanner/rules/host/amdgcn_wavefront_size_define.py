@@ -27,6 +27,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -34,7 +35,7 @@ from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 _MACRO = re.compile(r"__AMDGCN_WAVEFRONT_SIZE(?:__)?(?!\w)")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "__amdgcn_wavefront_size"):
         return
     for line, col, match in command_matches(ctx, _MACRO):

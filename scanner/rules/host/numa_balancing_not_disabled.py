@@ -35,10 +35,14 @@ References:
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import judged
+
+if TYPE_CHECKING:
+    from scanner.repository import RepositoryContext
 
 # Targets on multi-die MI300-class (and later) Instinct GPUs, where AMD requires NUMA balancing off.
 MI300_CLASS = frozenset({"gfx940", "gfx941", "gfx942", "gfx950"})
@@ -63,7 +67,7 @@ _NOT_SETUP = re.compile(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: RepositoryContext) -> None:
     candidates = []
     for file in ctx.files:
         text = file.text

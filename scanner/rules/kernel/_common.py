@@ -1,42 +1,20 @@
-"""Helpers shared by the kernel-feature rules: token lookups, guard tests, the cooperative-groups namespace."""
+"""Helpers shared by the kernel-feature rules: argument lists, guard tests, the cooperative-groups namespace."""
 
 from __future__ import annotations
 
-import bisect
 import re
+from typing import TYPE_CHECKING
 
-from scanner.parsing.tokens import Directive, Token, TokenView
+from scanner.parsing.tokens import Directive, Token
+
+if TYPE_CHECKING:
+    from scanner.analysis.code_view import CodeView
+    from scanner.analysis.context import Context
 
 # A guard that selects the host pass of a CUDA compile (`#ifndef __CUDA_ARCH__`, the #else of
 # `#ifdef __CUDA_ARCH__`, `#if !defined(__CUDA_ARCH__)`): code inside never runs on the device.
 _HOST_PASS = re.compile(r"!\s*\(?\s*defined\s*\(?\s*__CUDA_ARCH__\b")
 HIP_MACRO = re.compile(r"HIP|ROCM|AMDGCN|__gfx", re.IGNORECASE)
-
-
-def token_index(view: TokenView, tok: Token) -> int:
-    """The index of `tok` in view.code (tokens are in file order), or -1."""
-    code = view.code
-    offsets = _offsets(view)
-    i = bisect.bisect_left(offsets, tok.offset)
-    return i if i < len(code) and code[i].offset == tok.offset else -1
-
-
-_VIEW_CACHE: dict[str, tuple[TokenView, list[int]]] = {}
-
-
-def per_token(view: TokenView, field: str) -> list[int]:
-    """One attribute of every code token of the view (`offset`, `line`), computed once per file: the cache holds
-    the file being analysed and is replaced by the next one."""
-    cached = _VIEW_CACHE.get(field)
-    if cached is not None and cached[0] is view:
-        return cached[1]
-    values = [getattr(t, field) for t in view.code]
-    _VIEW_CACHE[field] = (view, values)
-    return values
-
-
-def _offsets(view: TokenView) -> list[int]:
-    return per_token(view, "offset")
 
 
 def paren_arguments(code: list[Token], open_index: int, close: str = ")") -> list[list[Token]] | None:
@@ -72,12 +50,12 @@ def int_of_tokens(tokens: list[Token]) -> int | None:
         return None
 
 
-def in_host_pass(ctx) -> bool:
+def in_host_pass(ctx: Context) -> bool:
     """Inside a guard that excludes the device pass (`#ifndef __CUDA_ARCH__` and the like)."""
     return any(_HOST_PASS.search(g.condition) for g in ctx.guards)
 
 
-def enclosing_conditions(view: TokenView, directive: Directive) -> list[str]:
+def enclosing_conditions(view: CodeView, directive: Directive) -> list[str]:
     """Conditions of the #if blocks around `directive`, plus the earlier branches of its own chain when it
     is an #elif/#else: what the preprocessor already decided before reaching it."""
     stack: list[list[str]] = []
@@ -105,7 +83,7 @@ def _condition(d: Directive) -> str:
 CG_NAMESPACE = "cooperative_groups"
 
 
-def cg_aliases(view: TokenView) -> tuple[frozenset[str], bool]:
+def cg_aliases(view: CodeView) -> tuple[frozenset[str], bool]:
     """Names that denote the cooperative_groups namespace in this file (`namespace cg = cooperative_groups;`),
     and whether the file has `using namespace cooperative_groups;` (or of an alias)."""
     cached = _CG_CACHE.get(id(view))
@@ -129,7 +107,7 @@ def cg_aliases(view: TokenView) -> tuple[frozenset[str], bool]:
     return result, using
 
 
-_CG_CACHE: dict[int, tuple[TokenView, frozenset[str], bool]] = {}
+_CG_CACHE: dict[int, tuple[CodeView, frozenset[str], bool]] = {}
 
 
 def _qualified_end(code: list[Token], i: int) -> str:

@@ -48,10 +48,11 @@ Known problems:
     `this_grid().sync()` is supported by HIP (with `hipLaunchCooperativeKernel`) and is not reported.
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.kernel._common import cg_aliases, cg_qualified, token_index
-from scanner.rules.libraries._judgement import cuda_code_only, judged, same_rule
+from scanner.rules.kernel._common import cg_aliases, cg_qualified
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 
 _ASYNC = "HIP has no asynchronous group copies; load into __shared__ memory and __syncthreads()"
 _COLLECTIVE = "HIP's cooperative groups lack this collective; use a __shfl_xor loop over warpSize lanes or hipCUB"
@@ -90,7 +91,7 @@ _HIP_HEADER = {"cooperative_groups/reduce.h": "hip_reduce.h", "cooperative_group
 _REDUCE_FIXED = (10, 0)
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.hip_guarded:
         return
     target = ctx.target
@@ -115,9 +116,9 @@ def check(ctx) -> None:
         return
     tok = ctx.token
     distinctive, advice = _GAPS[tok.text]
-    view = ctx.facts.view
+    view = ctx.view
     aliases, using = cg_aliases(view)
-    i = token_index(view, tok)
+    i = view.index(tok)
     if i < 0:
         return
     code = view.code
@@ -126,7 +127,7 @@ def check(ctx) -> None:
         # member (`x.wait()`), another namespace's name (`cuda::memcpy_async`) or a declaration of our own.
         if not (using and distinctive) or (i > 0 and code[i - 1].text in ("::", ".", "->")):
             return
-    if any(same_rule(r, ctx) and r.line == tok.line for r in ctx.facts.reports):
+    if ctx.reported_on(tok.line):
         return  # `cg::cluster_group c = cg::this_cluster();` is one finding
     since = _SINCE.get(tok.text)
     if since is not None and target.rocm_at_least(*since):

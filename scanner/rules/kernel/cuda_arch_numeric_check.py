@@ -45,9 +45,10 @@ import bisect
 import re
 
 from scanner.analysis import hip_branches
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions, per_token
+from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 
 _ARCH = "__CUDA_ARCH__"
@@ -72,7 +73,7 @@ _TRAPS = frozenset(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     d = ctx.directive
     if d.name not in ("if", "elif", "define"):
         return
@@ -92,7 +93,7 @@ def check(ctx) -> None:
     text = d.text
     if HIP_MACRO.search(text) or (not feature and _HOST_OR.search(text)):
         return
-    if any(HIP_MACRO.search(cond) for cond in enclosing_conditions(ctx.facts.view, d)):
+    if any(HIP_MACRO.search(cond) for cond in enclosing_conditions(ctx.view, d)):
         return
     what = (
         f"`{feature}` is never defined by HIP-Clang"
@@ -128,7 +129,7 @@ def _fallback(ctx, directive) -> str | None:
     """The branch HIP takes ("`#else` branch at line 12") when the #if chain of `directive` has an #else and
     every branch HIP may take holds code that computes something; None when HIP may take no branch, an empty
     one or one that traps."""
-    view = ctx.facts.view
+    view = ctx.view
     branches = _chain(view.directives, directive)
     if not branches or branches[-1][0].name != "else":
         return None
@@ -183,11 +184,11 @@ def _chain(directives, directive) -> list[tuple[object, int, int]]:
 def _dead(ctx) -> dict:
     """Lines HIP-Clang never compiles (scanner.analysis.hip_branches), reading a name compared with
     __CUDA_ARCH__ (`__CUDA_ARCH__ >= GGML_CUDA_CC_AMPERE`) as the positive SM number it stands for."""
-    facts = ctx.facts
-    dead = facts.cache.get("roc158_dead")
+    memo = ctx.memo
+    dead = memo.get("roc158_dead")
     if dead is None:
-        directives = [_sm_names_as_numbers(d) if d.name in ("if", "elif") else d for d in facts.view.directives]
-        dead = facts.cache["roc158_dead"] = hip_branches.dead_lines(directives, len(facts.lines), ctx.port.hip_macros)
+        directives = [_sm_names_as_numbers(d) if d.name in ("if", "elif") else d for d in ctx.view.directives]
+        dead = memo["roc158_dead"] = hip_branches.dead_lines(directives, len(ctx.lines), ctx.port.hip_macros)
     return dead
 
 
@@ -214,15 +215,11 @@ def _computes(view, first: int, last: int) -> bool:
     if any(d.name == "error" and first <= d.line <= last for d in view.directives):
         return False
     code = view.code
-    lines = _code_lines(view)
+    lines = view.per_token("line")
     tokens = code[bisect.bisect_left(lines, first) : bisect.bisect_right(lines, last)]
     if not tokens:
         return False
     return not any(t.text in _TRAPS or (t.kind == "literal" and "trap" in t.text) for t in tokens)
-
-
-def _code_lines(view) -> list[int]:
-    return per_token(view, "line")
 
 
 def _compared(tokens, i: int) -> bool:

@@ -32,9 +32,10 @@ Known problems:
     reported. A launch inside a `__device__` lambda defined in a host function is not seen.
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.kernel._common import in_host_pass, token_index
+from scanner.rules.kernel._common import in_host_pass
 from scanner.rules.libraries._judgement import cuda_code_only
 
 _DEVICE_RUNTIME = frozenset(
@@ -48,7 +49,7 @@ _DEVICE_RUNTIME = frozenset(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     fn = ctx.function
     if fn is None or not fn.runs_on_device or ctx.hip_guarded or in_host_pass(ctx):
         return
@@ -70,8 +71,8 @@ def check(ctx) -> None:
 
 def _template_kernel_name(ctx) -> str:
     """`child<256><<<...>>>`: the name before the template arguments."""
-    code = ctx.facts.view.code
-    i = token_index(ctx.facts.view, ctx.token) - 1
+    code = ctx.view.code
+    i = ctx.view.index(ctx.token) - 1
     if i < 0 or code[i].text not in (">", ">>"):
         return ""
     depth = 0

@@ -33,17 +33,18 @@ Known problems:
     and a value spelled as a macro or template parameter is not evaluated.
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.kernel._common import int_of_tokens, paren_arguments, token_index
+from scanner.rules.kernel._common import int_of_tokens, paren_arguments
 from scanner.rules.libraries._judgement import cuda_code_only
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.hip_guarded:
         return
-    view = ctx.facts.view
-    i = token_index(view, ctx.token)
+    view = ctx.view
+    i = view.index(ctx.token)
     code = view.code
     if i < 0 or i + 1 >= len(code) or code[i + 1].text != "(":
         return

@@ -35,13 +35,11 @@ Known problems:
     total. Arrays sized inside an inactive `#if` branch of the host-side parse are not seen.
 """
 
-import clang.cindex as ci
-
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import cuda_code_only
 
-K = ci.CursorKind
 _DYNAMIC_ATTRIBUTES = frozenset({"cudaFuncAttributeMaxDynamicSharedMemorySize"})
 
 
@@ -51,7 +49,7 @@ def _limit(ctx) -> str:
     return f"{lds // 1024} KiB ({lds} bytes) of LDS per workgroup on {targets}"
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.event == "function":
         _check_function(ctx)
     elif ctx.callee_name == "cudaFuncSetAttribute":
@@ -66,7 +64,7 @@ def _check_function(ctx) -> None:
         return
     total, count = 0, 0
     for node in ctx.node.walk():
-        if node.kind == K.VAR_DECL and node.has_attr(K.CUDASHARED_ATTR):
+        if node.is_var_decl and node.is_shared:
             size = node.type_size
             if size > 0:
                 total += size

@@ -13,16 +13,19 @@ another vendor's backend (`ggml-sycl/`: scanner.rules.libraries._judgement).
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import Token
 from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import cuda_code_only, judged
+
+if TYPE_CHECKING:
+    from scanner.analysis.context import Context
 
 # What a rule's `judge` says of one use: None (the rule's own severity), or (severity, risk or None, a sentence
 # saying why, appended to the message).
@@ -60,43 +63,23 @@ _WRAPPER = re.compile(r"(Check|CHECK|Assert|SafeCall|Checked)$")
 
 
 # -- token neighbourhood --------------------------------------------------------------------------------
-def _offsets(facts) -> list[int]:
-    cache = facts.__dict__.setdefault("_rocport_code_offsets", None)
-    if cache is None:
-        cache = [t.offset for t in facts.view.code]
-        facts.__dict__["_rocport_code_offsets"] = cache
-    return cache
-
-
-def neighbour(ctx, tok: Token, step: int) -> Token | None:
-    """The code token `step` positions after (positive) or before (negative) `tok`."""
-    code = ctx.facts.view.code
-    i = bisect.bisect_left(_offsets(ctx.facts), tok.offset) + step
-    return code[i] if 0 <= i < len(code) else None
-
-
-def is_scope(ctx, tok: Token) -> bool:
+def is_scope(ctx: Context, tok: Token) -> bool:
     """`X::`, `namespace X`, `using namespace X` or a namespace alias `namespace y = X;`."""
-    nxt, prev = neighbour(ctx, tok, 1), neighbour(ctx, tok, -1)
+    nxt, prev = ctx.view.neighbour(tok, 1), ctx.view.neighbour(tok, -1)
     if (nxt is not None and nxt.text == "::") or (prev is not None and prev.text == "namespace"):
         return True
-    before = neighbour(ctx, tok, -3)
+    before = ctx.view.neighbour(tok, -3)
     return prev is not None and prev.text == "=" and before is not None and before.text == "namespace"
 
 
-def is_call(ctx, tok: Token) -> bool:
-    nxt = neighbour(ctx, tok, 1)
+def is_call(ctx: Context, tok: Token) -> bool:
+    nxt = ctx.view.neighbour(tok, 1)
     return nxt is not None and nxt.text == "("
 
 
 # -- one finding per line / function / file ---------------------------------------------------------------
-def _seen(ctx) -> set:
-    store = ctx.facts.__dict__.setdefault("_rocport_reported", {})
-    return store.setdefault(ctx.rule.name, set())
-
-
 def report_once(
-    ctx,
+    ctx: Context,
     message: str,
     at=None,
     per: str = "line",
@@ -110,7 +93,7 @@ def report_once(
     per="file" reports the first use of `group` in a file, and nothing when the file's includes were reported.
     With `fold`, every use of the file goes into the file's one finding (`_fold`); `name` is what the use names.
     """
-    seen = _seen(ctx)
+    seen = ctx.seen()
     if fold:
         if per == "file" and "include" in seen:
             return False  # the file includes the library in platform-aware code: such uses are ported
@@ -164,19 +147,19 @@ class _Folded:
 def _fold(ctx, message: str, at, name: str, line: int | None) -> None:
     """Fold this use into the file's one finding of the rule: made at the first use, moved to an earlier one,
     raised to the strongest severity among the uses, its message counting them."""
-    store = ctx.facts.__dict__.setdefault("_rocport_folded", {})
+    store = ctx.memo.setdefault("rocport:folded", {})
     key = (ctx.rule.code, ctx.rule.name)
     line = ctx.line if line is None else line
     folded = store.get(key)
     if folded is None:
         ctx.report(message, at=at)
-        report = ctx.facts.reports[-1]
+        report = ctx.reports[-1]
         folded = store[key] = _Folded(report, message, set(), 0, {}, {})
     else:
         report = folded.report
         if line < report.line:
             ctx.report(message, at=at)  # where the earlier use is: take its place, then drop the extra report
-            earlier = ctx.facts.reports.pop()
+            earlier = ctx.reports.pop()
             report.line, report.col, report.end_line, report.end_col = (
                 earlier.line,
                 earlier.col,
@@ -249,7 +232,7 @@ def library_rule(
     quiet = quiet_when or hip_aware
     how = _How(fold, judge)
 
-    def check(ctx) -> None:
+    def check(ctx: Context) -> None:
         if ctx.event == "include":
             _check_include(ctx, compiled_headers, quiet(ctx), how)
         elif quiet(ctx):
@@ -295,7 +278,7 @@ def _check_include(ctx, headers, quiet: bool, how: _How) -> None:
         if regex.fullmatch(header) or (spec.basename and regex.fullmatch(base)):
             if quiet:
                 # The project includes the library in platform-aware code: per-file uses need no report.
-                _seen(ctx).add("include")
+                ctx.seen().add("include")
                 return
             entry = ctx.names.headers.get(header)
             hip = entry.hip if entry is not None else ""
@@ -326,7 +309,7 @@ def _check_identifier(ctx, uses, how: _How) -> None:
         else:
             entry = ctx.names.get(text)
             hip = entry.hip if entry is not None and entry.has_hip_equivalent else ""
-            sep, nxt = neighbour(ctx, tok, 1), neighbour(ctx, tok, 2)
+            sep, nxt = ctx.view.neighbour(tok, 1), ctx.view.neighbour(tok, 2)
             inner = nxt.text if sep is not None and sep.text == "::" and nxt is not None else "..."
             message = use.message.format(name=text, hip=hip, next=inner)
         if not message:

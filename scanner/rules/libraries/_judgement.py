@@ -20,6 +20,7 @@ import dataclasses
 import re
 from contextlib import contextmanager
 
+from scanner.analysis.context import Context, FileFacts
 from scanner.model import Risk, Severity
 from scanner.rules.textual import matches
 
@@ -62,11 +63,6 @@ def judged(ctx, severity: Severity, risk: Risk | None = None):
         ctx.rule = rule
 
 
-def same_rule(report, ctx) -> bool:
-    """Whether `report` is this rule's (whichever severity it was judged at)."""
-    return report.rule is ctx.rule or (report.rule.code == ctx.rule.code and report.rule.name == ctx.rule.name)
-
-
 # -- other vendors' backends ------------------------------------------------------------------------------
 # A directory named after another accelerator stack, alone or as a backend's name (`ggml-sycl`, `torch_xpu`,
 # `vulkan-shaders`), not a word inside a longer name (`simpleVulkan`, a CUDA-Vulkan interop sample, or
@@ -95,13 +91,12 @@ def cuda_code_only(check):
 
 
 def _in_other_backend(ctx) -> bool:
-    facts = getattr(ctx, "facts", None)
-    if facts is None:  # a repository-level context: its rules pick their own files
+    if not isinstance(ctx, Context):  # a repository-level or compile context: its rules pick their own files
         return False
-    cache = facts.cache
-    found = cache.get("other_vendor_backend")
+    memo = ctx.memo
+    found = memo.get("other_vendor_backend")
     if found is None:
-        found = cache["other_vendor_backend"] = other_vendor_backend(facts.path)
+        found = memo["other_vendor_backend"] = other_vendor_backend(ctx.path)
     return bool(found)
 
 
@@ -127,14 +122,14 @@ _MESSAGE_CALLS = frozenset(
 _MESSAGE_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message"})
 
 
-def python_messages(facts) -> list[tuple[int, int, int]]:
-    """(line, column, end line) of the string constants of a Python file that are messages: arguments of
-    print/logging/warnings calls, an assert's message, what a `raise` builds, `help=`-style keywords."""
-    cached = facts.cache.get("py_messages")
+def python_messages(source: FileFacts) -> list[tuple[int, int, int]]:
+    """(line, column, end line) of the string constants of a Python file (`ctx.source`) that are messages:
+    arguments of print/logging/warnings calls, an assert's message, what a `raise` builds, `help=`-style keywords."""
+    cached = source.cache.get("py_messages")
     if cached is not None:
         return cached
     out: list[tuple[int, int, int]] = []
-    parsed = facts.parsed
+    parsed = source.parsed
     module = parsed.value if parsed is not None else None
     if isinstance(module, ast.Module):
         roots: list[ast.AST] = []
@@ -157,7 +152,7 @@ def python_messages(facts) -> list[tuple[int, int, int]]:
                     and (isinstance(node, ast.JoinedStr) or isinstance(node.value, str))
                 ):
                     out.append((node.lineno, node.col_offset + 1, node.end_lineno or node.lineno))
-    facts.cache["py_messages"] = out
+    source.cache["py_messages"] = out
     return out
 
 
@@ -172,7 +167,7 @@ def in_python_message(ctx, line: int, col: int) -> bool:
     """Whether a match that `textual.matches` placed at (line, col) of a Python file lies in a message string."""
     if ctx.language != "python":
         return False
-    for start, start_col, end in python_messages(ctx.facts):
+    for start, start_col, end in python_messages(ctx.source):
         if start == line and start_col == col:
             return True
         if start < line <= end:  # inside a literal spanning lines

@@ -34,6 +34,7 @@ Known problems:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, library_rule
 
@@ -44,7 +45,7 @@ _HAS_NVML = re.compile(r"\b__has_include(?:_next)?\s*\(\s*[<\"]\s*nvml\s*\.\s*h\
 def _has_include_guard(ctx):
     """When this use sits behind `__has_include(<nvml.h>)`, directly or through a macro that such a branch
     defines (`#if USE_NVML`): the build without nvml.h leaves it out, so it breaks nothing on ROCm."""
-    where = _guarded_lines(ctx.facts).get(ctx.line)
+    where = _guarded_lines(ctx).get(ctx.line)
     if where is None:
         return None
     line, macro = where
@@ -57,13 +58,13 @@ def _has_include_guard(ctx):
     )
 
 
-def _guarded_lines(facts) -> dict[int, tuple[int, str]]:
+def _guarded_lines(ctx: Context) -> dict[int, tuple[int, str]]:
     """Lines behind `__has_include(<nvml.h>)`, each with the line of that test and the macro it goes through
     ("" when the test guards the line itself); computed once per file."""
-    cached = facts.__dict__.get("_rocport_nvml_guarded")
+    cached = ctx.memo.get("rocport:nvml-guarded")
     if cached is not None:
         return cached
-    view = facts.view
+    view = ctx.view
     at_line = {d.line: d for d in view.directives}
     tests: dict[str, int] = {}  # macros defined (non-zero) behind the test -> the test's line
 
@@ -95,7 +96,7 @@ def _guarded_lines(facts) -> dict[int, tuple[int, str]]:
             found = next((n for n in map(test_line, guards) if n is not None), None)
             if found is not None:
                 guarded[line] = found
-    facts.__dict__["_rocport_nvml_guarded"] = guarded
+    ctx.memo["rocport:nvml-guarded"] = guarded
     return guarded
 
 

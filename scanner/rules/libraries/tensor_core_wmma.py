@@ -32,7 +32,7 @@ References:
 import re
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._common import Header, Use, library_rule, neighbour, report_once
+from scanner.rules.libraries._common import Header, Use, library_rule, report_once
 
 _MMA_HEADERS = ("mma.h", "crt/mma.h")
 _PTX_MMA = re.compile(r"\b(w?g?mma)\.[a-z]")
@@ -40,12 +40,12 @@ _PTX_MMA = re.compile(r"\b(w?g?mma)\.[a-z]")
 
 def _nvcuda_file(ctx) -> bool:
     """Whether this file uses NVIDIA's wmma at all (so a bare `wmma::` is nvcuda's, not rocwmma's alias)."""
-    cache = ctx.facts.__dict__.get("_rocport_nvcuda_file")
+    cache = ctx.memo.get("rocport:nvcuda-file")
     if cache is None:
-        cache = any(t.text == "nvcuda" for t in ctx.facts.view.code) or any(
-            i.header in _MMA_HEADERS for i in ctx.facts.view.includes
+        cache = any(t.text == "nvcuda" for t in ctx.view.code) or any(
+            i.header in _MMA_HEADERS for i in ctx.view.includes
         )
-        ctx.facts.__dict__["_rocport_nvcuda_file"] = cache
+        ctx.memo["rocport:nvcuda-file"] = cache
     return cache
 
 
@@ -53,7 +53,7 @@ def _member(ctx, tok) -> str:
     """The name after `wmma::` (or `nvcuda::wmma::`), or ""."""
     step = 1
     while True:
-        sep, nxt = neighbour(ctx, tok, step), neighbour(ctx, tok, step + 1)
+        sep, nxt = ctx.view.neighbour(tok, step), ctx.view.neighbour(tok, step + 1)
         if sep is None or sep.text != "::" or nxt is None:
             return ""
         if nxt.text != "wmma":

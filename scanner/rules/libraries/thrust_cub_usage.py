@@ -30,11 +30,11 @@ References:
 """
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._common import Header, Use, library_rule, neighbour
+from scanner.rules.libraries._common import Header, Use, library_rule
 
 
 def _backend(ctx, tok) -> str | None:
-    inner = neighbour(ctx, tok, 2)
+    inner = ctx.view.neighbour(tok, 2)
     if inner is not None and inner.text in ("cuda", "cuda_cub"):
         return f"`thrust::{inner.text}` is Thrust's CUDA backend: use `thrust::hip` (rocThrust), e.g. thrust::hip::par."
     return None

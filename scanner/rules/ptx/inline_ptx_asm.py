@@ -22,6 +22,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 
@@ -34,7 +35,7 @@ _PTX = re.compile(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not _PTX.search(ctx.asm_text) or ctx.hip_guarded:
         return
     shown = ctx.asm_text if len(ctx.asm_text) <= 60 else ctx.asm_text[:57] + "..."

@@ -30,11 +30,11 @@ References:
 
 import re
 
-from scanner.analysis.context import PLATFORM_GUARD
+from scanner.analysis.context import PLATFORM_GUARD, Context
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, KEYWORD
 from scanner.rules.base import Rule
-from scanner.rules.libraries._common import is_call, neighbour, report_once
+from scanner.rules.libraries._common import is_call, report_once
 
 # Platform tests: code under them is the NVPTX side of portable code (or already the AMD side).
 # __nv_* names that are CUDA headers' types and conversion APIs, not libdevice.
@@ -74,7 +74,7 @@ def _hint(name: str) -> str:
     return "the matching CUDA/HIP intrinsic or a __builtin_amdgcn_* builtin"
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if any(PLATFORM_GUARD.search(g.condition) for g in ctx.guards):
         return
     tok = ctx.token
@@ -92,7 +92,7 @@ def check(ctx) -> None:
         return
     if not is_call(ctx, tok):
         return
-    prev = neighbour(ctx, tok, -1)
+    prev = ctx.view.neighbour(tok, -1)
     if prev is not None and (
         prev.text in (".", "->", "::") or (prev.kind in (IDENT, KEYWORD) and prev.text not in _EXPR_KEYWORDS)
     ):

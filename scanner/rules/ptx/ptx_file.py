@@ -31,6 +31,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import Token
 from scanner.rules.base import Rule
@@ -38,9 +39,9 @@ from scanner.rules.base import Rule
 _HEADER = re.compile(r"^\s*\.(version|target)\b\s*([\w.,\s]*)")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     anchor, target = None, ""
-    for number, line in enumerate(ctx.facts.lines, start=1):
+    for number, line in enumerate(ctx.lines, start=1):
         match = _HEADER.match(line)
         if match is None:
             continue

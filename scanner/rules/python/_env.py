@@ -14,8 +14,12 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scanner.rules.libraries._judgement import python_messages
+
+if TYPE_CHECKING:
+    from scanner.analysis.context import FileFacts
 
 SET, READ, MENTION = "set", "read", "mention"
 _SETTERS = frozenset({"setdefault", "putenv", "unsetenv", "pop"})
@@ -30,13 +34,14 @@ class EnvUse:
     col: int  # 1-based
 
 
-def env_uses(facts, names: re.Pattern) -> list[EnvUse]:
-    """Uses of the variables whose whole name matches `names`, in file order; [] for a file `ast` rejects."""
-    parsed = facts.parsed
+def env_uses(source: FileFacts, names: re.Pattern) -> list[EnvUse]:
+    """Uses of the variables whose whole name matches `names` in the file (`ctx.source`), in file order; [] for a
+    file `ast` rejects."""
+    parsed = source.parsed
     module = parsed.value if parsed is not None else None
     if not isinstance(module, ast.Module):
         return []
-    messages = {(line, col) for line, col, _ in python_messages(facts)}
+    messages = {(line, col) for line, col, _ in python_messages(source)}
     parents: dict[int, ast.AST] = {}
     docstrings: set[int] = set()
     for node in ast.walk(module):

@@ -38,6 +38,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.python._env import SET, env_uses
@@ -92,10 +93,10 @@ _VARIABLES = {
 _NAMES = re.compile("|".join(sorted(_VARIABLES)))
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "cuda_"):
         return
-    for use in env_uses(ctx.facts, _NAMES):
+    for use in env_uses(ctx.source, _NAMES):
         if use.kind != SET:
             continue
         what, severity, risk = _VARIABLES[use.name]

@@ -26,6 +26,7 @@ References:
     https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/3rd-party/pytorch-install.html
 """
 
+from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -45,8 +46,8 @@ _MODULES = {
 }
 
 
-def check(ctx) -> None:
-    for ref in python_src.imports(ctx.facts):
+def check(ctx: Context) -> None:
+    for ref in python_src.imports(ctx.source):
         module = ref.text
         for name, advice in _MODULES.items():
             if module == name or module.startswith(name + "."):

@@ -33,6 +33,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import packages
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -77,8 +78,8 @@ _CONDA = re.compile(
 _JAX_EXTRA = re.compile(r"^jax(?:lib)?\[[^\]]*cuda", re.I)
 
 
-def check(ctx) -> None:
-    for req in packages.requirements(ctx.facts):
+def check(ctx: Context) -> None:
+    for req in packages.requirements(ctx.source):
         advice = _advice(req)
         if advice:
             once(ctx, req.line, req.col, f"`{req.raw}` is CUDA-only: {advice}.", length=len(req.raw), key=req.name)

@@ -26,6 +26,7 @@ References:
     https://pytorch.org/docs/stable/profiler.html
 """
 
+from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -34,9 +35,9 @@ from scanner.rules.textual import once, text_rule
 _NAMES = ("torch.cuda.nvtx", "torch.autograd.profiler.emit_nvtx")
 
 
-def check(ctx) -> None:
-    refs = [r for r in python_src.imports(ctx.facts) if r.text.startswith(_NAMES)]
-    refs += [r for r in python_src.dotted_names(ctx.facts) if r.text.startswith(_NAMES)]
+def check(ctx: Context) -> None:
+    refs = [r for r in python_src.imports(ctx.source) if r.text.startswith(_NAMES)]
+    refs += [r for r in python_src.dotted_names(ctx.source) if r.text.startswith(_NAMES)]
     for ref in sorted(refs, key=lambda r: (r.line, r.col)):
         once(
             ctx,

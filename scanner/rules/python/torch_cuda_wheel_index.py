@@ -25,6 +25,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
@@ -35,7 +36,7 @@ _LOCAL = re.compile(r"\b(?:torch|torchvision|torchaudio|xformers)\s*={1,3}\s*[\d
 _CONDA = re.compile(r"(?<![\w-])pytorch-cuda\b|(?<![\w-])-c\s+nvidia\b")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     for pattern, what in (
         (_INDEX, "a PyTorch CUDA wheel index"),
         (_LOCAL, "a CUDA build of PyTorch"),
@@ -56,7 +57,7 @@ def check(ctx) -> None:
                 )
             once(ctx, line, col, message, length=len(match.group(0)))
     if ctx.language == "conda":
-        for doc in yaml_doc.documents(ctx.facts):
+        for doc in yaml_doc.documents(ctx.source):
             for channel in yaml_doc.elements(yaml_doc.get(doc, "channels")):
                 if yaml_doc.text(channel) == "nvidia":
                     once(

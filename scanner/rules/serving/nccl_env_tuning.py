@@ -35,6 +35,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -49,7 +50,7 @@ _SETTING = re.compile(r"(?<![\w$])(NCCL_[A-Z0-9_]+)(?=\s*[=:]|[\"']?\]?\s*=|\s+\
 _VALUE = re.compile(r"^[\"'\]]*\s*[=: ]\s*[\"']?([^\"'\s;]+)")
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "nccl_"):
         return
     for line, col, match in command_matches(ctx, _SETTING, 1):

@@ -26,6 +26,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
@@ -51,13 +52,13 @@ _SETTING = re.compile(r"(?:VLLM_ATTENTION_BACKEND[\"']?\]?\s*[=:,]\s*|--attentio
 _ADVICE = "on ROCm use `ROCM_AITER_FA` (with VLLM_ROCM_USE_AITER=1), `ROCM_ATTN` or `TRITON_ATTN`, or leave it unset"
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not (mentions(ctx, "vllm_attention_backend") or mentions(ctx, "--attention-backend")):
         return
     for line, col, match in command_matches(ctx, _SETTING, 1, python_lines=True):
         _report(ctx, line, col, match.group(1))
     if ctx.language == "yaml":  # Kubernetes `env: [{name: VLLM_ATTENTION_BACKEND, value: FLASHINFER}]`
-        for doc in yaml_doc.documents(ctx.facts):
+        for doc in yaml_doc.documents(ctx.source):
             for path, _, value in yaml_doc.walk(doc):
                 if path[-1] == "env":
                     for item in yaml_doc.elements(value):

@@ -26,6 +26,7 @@ References:
 import ast
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -40,7 +41,7 @@ _MESSAGE = (
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "vllm") and not mentions(ctx, "LLM("):
         return
     if ctx.language == "python":
@@ -57,7 +58,7 @@ def check(ctx) -> None:
 
 
 def _python(ctx) -> None:
-    for name, call in python_src.calls(ctx.facts, frozenset({"LLM", "EngineArgs", "AsyncEngineArgs"})):
+    for name, call in python_src.calls(ctx.source, frozenset({"LLM", "EngineArgs", "AsyncEngineArgs"})):
         keywords = {k.arg: k.value for k in call.keywords}
         tp = keywords.get("tensor_parallel_size")
         if (

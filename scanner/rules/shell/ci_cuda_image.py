@@ -26,6 +26,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
 from scanner.rules.container._images import cuda_image
@@ -35,11 +36,11 @@ from scanner.rules.textual import once, text_rule
 _ACTION = re.compile(r"^(?:Jimver|N-Storm)/cuda-toolkit@", re.I)
 
 
-def check(ctx) -> None:
-    kinds = yaml_doc.kinds(ctx.facts)
+def check(ctx: Context) -> None:
+    kinds = yaml_doc.kinds(ctx.source)
     if not kinds & {"github-actions", "gitlab-ci"}:
         return
-    for doc in yaml_doc.documents(ctx.facts):
+    for doc in yaml_doc.documents(ctx.source):
         for path, _key, value in yaml_doc.walk(doc):
             name = path[-1]
             if name in ("container", "image", "services"):

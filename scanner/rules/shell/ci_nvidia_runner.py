@@ -25,6 +25,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.formats import yaml_doc
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -38,9 +39,9 @@ _NVIDIA = re.compile(
 _AMD = re.compile(r"rocm|amd|mi\d{3}|gfx\d+|radeon|instinct", re.I)
 
 
-def check(ctx) -> None:
-    kinds = yaml_doc.kinds(ctx.facts)
-    for doc in yaml_doc.documents(ctx.facts):
+def check(ctx: Context) -> None:
+    kinds = yaml_doc.kinds(ctx.source)
+    for doc in yaml_doc.documents(ctx.source):
         if "github-actions" in kinds:
             for _, _, job in yaml_doc.items(yaml_doc.get(doc, "jobs")):
                 _labels(ctx, yaml_doc.get(job, "runs-on"), "runs-on")

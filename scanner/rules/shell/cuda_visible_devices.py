@@ -28,6 +28,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.python._env import READ, env_uses
@@ -47,11 +48,11 @@ _READ = (
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "cuda_visible_devices"):
         return
     if ctx.language == "python":
-        uses = [(use.line, use.col, use.kind == READ) for use in env_uses(ctx.facts, _VARIABLE)]
+        uses = [(use.line, use.col, use.kind == READ) for use in env_uses(ctx.source, _VARIABLE)]
     else:
         uses = [
             (line, col, ctx.line_text(line)[: col - 1].endswith(("$", "${")))

@@ -23,6 +23,7 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -33,7 +34,7 @@ _CHECK = re.compile(
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "nvcc"):
         return
     for line, col, match in command_matches(ctx, _CHECK):

@@ -27,6 +27,7 @@ References:
 import ast
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -42,7 +43,7 @@ _MESSAGE = (
 )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if not mentions(ctx, "nvidia-smi"):
         return
     logged = _python_logged(ctx) if ctx.language == "python" else set()

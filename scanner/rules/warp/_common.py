@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 
-import clang.cindex as ci
-
 from scanner.analysis.ast import Node
 from scanner.analysis.context import PLATFORM_GUARD
-
-K = ci.CursorKind
 
 # Shuffles whose offset argument walks lanes (index 2 for the *_sync forms, 1 for the legacy forms).
 SHUFFLE_OFFSET_ARG = {
@@ -89,7 +84,7 @@ def named_constant(expr: Node) -> str:
     """ "`WARP_SIZE` is 32" when a name in `expr` stands for a warp constant (32, 31, 16 or 5): a macro (its
     expansion's text is the macro's name), a constant, or a template parameter at its default. Empty if none."""
     for node in expr.walk():
-        if node.kind in (K.INTEGER_LITERAL, K.DECL_REF_EXPR) and re.fullmatch(r"[A-Za-z_]\w*", node.text or ""):
+        if (node.is_integer_literal or node.is_decl_ref) and re.fullmatch(r"[A-Za-z_]\w*", node.text or ""):
             value = node.const_value()
             if value in (32, 31, 16, 5):
                 return f"`{node.text}` is {value}"
@@ -99,8 +94,8 @@ def named_constant(expr: Node) -> str:
 def peel(node: Node) -> Node:
     """Under implicit casts, parentheses and explicit casts: the expression whose value is used."""
     node = node.strip()
-    while node.kind in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR) and node.children:
-        inner = [c for c in node.children if c.kind.is_expression()]
+    while node.is_explicit_cast and node.children:
+        inner = [c for c in node.children if c.is_expression]
         if not inner:
             break
         node = inner[-1].strip()
@@ -113,20 +108,20 @@ def mask_calls(expr: Node, names=MASK_RESULTS) -> list[Node]:
     found, stack = [], [expr]
     while stack:
         node = stack.pop()
-        if node.kind == K.CALL_EXPR:
+        if node.is_call:
             if node.callee_name in names:
                 found.append(node)
             continue
-        if node.kind == K.BINARY_OPERATOR:
+        if node.is_binary_operator:
             # `m | x` and `m & other_mask` stay masks; `m & 1`, `m >> lane` extract bits and fit in 32.
             if node.operator not in ("&", "|", "^"):
                 continue
             if node.operator == "&" and any(int_value(c) is not None for c in node.children):
                 continue
-        if node.kind == K.CONDITIONAL_OPERATOR:
+        if node.is_conditional_operator:
             stack.extend(node.children[1:])
             continue
-        if node.kind in (K.UNARY_OPERATOR,) and node.operator not in ("~",):
+        if node.is_unary_operator and node.operator not in ("~",):
             continue
         stack.extend(node.children)
     return found
@@ -138,7 +133,7 @@ def declaration_in(function_node: Node | None, name: str) -> Node | None:
         return None
     found = None
     for node in function_node.walk():
-        if node.kind in (K.VAR_DECL, K.PARM_DECL) and node.name == name:
+        if (node.is_var_decl or node.is_parm_decl) and node.name == name:
             found = node
     return found
 
@@ -203,19 +198,7 @@ def is_warp_size_name(name: str) -> bool:
     return any(w in _WARP_WORDS for w in words) and any(w in _SIZE_WORDS for w in words)
 
 
-# -- tokens ----------------------------------------------------------------------------------------
-_OFFSETS: list = [None, []]  # one-entry cache: (the code token list, its offsets)
-
-
-def token_index(code: list, tok) -> int:
-    """Index of a token in the view's code tokens (which are in offset order), or -1."""
-    if _OFFSETS[0] is not code:
-        _OFFSETS[0], _OFFSETS[1] = code, [t.offset for t in code]
-    offsets = _OFFSETS[1]
-    i = bisect.bisect_left(offsets, tok.offset)
-    return i if i < len(code) and code[i].offset == tok.offset else -1
-
-
+# -- directives ------------------------------------------------------------------------------------
 def directive_guards(directives, line: int) -> list[str]:
     """Conditions of the #if/#ifdef/#else blocks open at a directive's own line (the conditions as text)."""
     stack: list[str] = []
@@ -244,7 +227,7 @@ def in_platform_macro(ctx, node: Node) -> bool:
     name = match.group(1)
     if name == node.callee_name or name == node.name:
         return False
-    directives = ctx.facts.view.directives
+    directives = ctx.view.directives
     for d in directives:
         if d.name == "define" and d.tokens and d.tokens[0].text == name:
             if any(PLATFORM_GUARD.search(g) for g in directive_guards(directives, d.line)):
@@ -280,11 +263,11 @@ def has_warp_ops(ctx, function=None) -> bool:
     if function is None:
         return True  # nothing to judge by: keep the finding
     key = ("rocport:warp-ops", function.start_line, function.end_line)
-    cache = ctx.facts.cache
+    cache = ctx.memo
     if key not in cache:
         cache[key] = any(
             tok.kind == "identifier" and _WARP_OPS.search(tok.text)
-            for tok in ctx.facts.view.code
+            for tok in ctx.view.code
             if function.start_line <= tok.line <= function.end_line
         )
     return cache[key]
@@ -301,7 +284,7 @@ def upper_bound(ctx, expr: Node | None, depth: int = 0) -> int | None:
     value = int_value(node)
     if value is not None:
         return value
-    if node.kind == K.BINARY_OPERATOR and len(node.children) == 2:
+    if node.is_binary_operator and len(node.children) == 2:
         left, right = node.children
         op = node.operator
         if op == "%":
@@ -322,7 +305,7 @@ def upper_bound(ctx, expr: Node | None, depth: int = 0) -> int | None:
         if op == "<<":
             return a << b if b < 32 else None
         return None
-    if node.kind == K.DECL_REF_EXPR and ctx.function is not None and ctx.function.node is not None:
+    if node.is_decl_ref and ctx.function is not None and ctx.function.node is not None:
         return _variable_bound(ctx, node, depth)
     return None
 
@@ -330,12 +313,12 @@ def upper_bound(ctx, expr: Node | None, depth: int = 0) -> int | None:
 def _variable_bound(ctx, ref: Node, depth: int) -> int | None:
     name = ref.name
     for ancestor in ref.ancestors():
-        if ancestor.kind == K.FOR_STMT and len(ancestor.children) >= 3:
+        if ancestor.is_for and len(ancestor.children) >= 3:
             init, cond = ancestor.children[0], ancestor.children[1]
-            declared = [c for c in init.walk() if c.kind == K.VAR_DECL and c.name == name]
+            declared = [c for c in init.walk() if c.is_var_decl and c.name == name]
             if (
                 declared
-                and cond.kind == K.BINARY_OPERATOR
+                and cond.is_binary_operator
                 and cond.operator in ("<", "<=")
                 and len(cond.children) == 2
                 and cond.children[0].strip().name == name
@@ -345,23 +328,23 @@ def _variable_bound(ctx, ref: Node, depth: int) -> int | None:
                     return limit - 1 if cond.operator == "<" else limit
     function = ctx.function.node
     decl = declaration_in(function, name)
-    if decl is None or decl.kind != K.VAR_DECL:
+    if decl is None or not decl.is_var_decl:
         return None
     for node in function.walk():  # assigned again after its declaration: its bound is not the initialiser's
         if (
-            node.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR)
+            (node.is_binary_operator or node.is_compound_assignment)
             and node.operator.endswith("=")
             and node.operator not in ("==", "<=", ">=", "!=")
             and node.children
-            and node.children[0].strip().kind == K.DECL_REF_EXPR
+            and node.children[0].strip().is_decl_ref
             and node.children[0].strip().name == name
         ):
             return None
         if (
-            node.kind == K.UNARY_OPERATOR
+            node.is_unary_operator
             and node.operator in ("++", "--")
             and any(c.strip().name == name for c in node.children)
         ):
             return None
-    values = [c for c in decl.children if c.kind.is_expression()]
+    values = [c for c in decl.children if c.is_expression]
     return upper_bound(ctx, values[-1], depth + 1) if values else None

@@ -183,7 +183,7 @@ def wavefront_use(ctx, function) -> str:
     if function is None:
         return "no function"
     key = ("rocport:wavefront-use", function.start_line, function.end_line)
-    cache = ctx.facts.cache
+    cache = ctx.memo
     if key not in cache:
         cache[key] = "?"  # recursion through the file's own functions stops here
         cache[key] = _wavefront_use(ctx, function)
@@ -205,8 +205,8 @@ def works_per_warp(ctx, function, depth: int = 0) -> bool:
         return True
     if depth >= 2:
         return False
-    own = {f.name: f for f in ctx.facts.functions if f is not function}
-    code = ctx.facts.view.code
+    own = {f.name: f for f in ctx.functions if f is not function}
+    code = ctx.view.code
     texts = [t.text for t in code if function.start_line <= t.line <= function.end_line]
     called = {texts[i] for i in range(len(texts) - 1) if texts[i] in own and texts[i + 1] in ("(", "<")}
     return any(works_per_warp(ctx, own[name], depth + 1) for name in sorted(called))
@@ -216,10 +216,10 @@ def file_keeps_to_32(ctx, name: str) -> bool:
     """A device function of the file that works per warp uses `name`, and no device function of the file reaches
     past 32-lane groups."""
     key = ("rocport:file-keeps-32", name)
-    cache = ctx.facts.cache
+    cache = ctx.memo
     if key not in cache:
-        device = [f for f in ctx.facts.functions if f.runs_on_device]
-        code = ctx.facts.view.code
+        device = [f for f in ctx.functions if f.runs_on_device]
+        code = ctx.view.code
         uses = {t.line for t in code if t.text == name}
         cache[key] = any(
             works_per_warp(ctx, f) and any(f.start_line <= line <= f.end_line for line in uses) for f in device
@@ -228,13 +228,13 @@ def file_keeps_to_32(ctx, name: str) -> bool:
 
 
 def _wavefront_use(ctx, function) -> str:
-    code = ctx.facts.view.code
+    code = ctx.view.code
     texts = [t.text for t in code if function.start_line <= t.line <= function.end_line]
     found = crossing_use(texts, _shapes.file_values(ctx))
     if found:
         return f"`{found}`"
     # What it calls: the file's own functions by name, others through clang's reference to their definition.
-    own = {f.name: f for f in ctx.facts.functions if f is not function}
+    own = {f.name: f for f in ctx.functions if f is not function}
     called = {texts[i] for i in range(len(texts) - 1) if texts[i + 1] in ("(", "<") and texts[i] in own}
     for name in sorted(called):
         inner = wavefront_use(ctx, own[name])
@@ -268,13 +268,13 @@ def _wavefront_use(ctx, function) -> str:
 
 def _calls(root):
     for node in root.walk():
-        if node.kind.name == "CALL_EXPR":
+        if node.is_call:
             yield node
 
 
 def _definition_texts(ctx, call) -> list[str] | None:
     """The token spellings of the called function's definition, cached per file; None when clang has none."""
-    cache = ctx.facts.cache.setdefault("rocport:callee-bodies", {})
+    cache = ctx.memo.setdefault("rocport:callee-bodies", {})
     name = call.callee_name
     if name not in cache:
         cache[name] = call.definition_tokens()

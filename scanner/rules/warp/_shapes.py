@@ -106,9 +106,9 @@ def named_values(lines: list[str]) -> dict[str, int]:
 
 def file_values(ctx) -> dict[str, int]:
     """`named_values` of the context's file, computed once per file."""
-    values = ctx.facts.cache.get("rocport:named-values")
+    values = ctx.memo.get("rocport:named-values")
     if values is None:
-        values = ctx.facts.cache["rocport:named-values"] = named_values(ctx.facts.lines)
+        values = ctx.memo["rocport:named-values"] = named_values(ctx.lines)
     return values
 
 

@@ -20,13 +20,14 @@ References:
     https://github.com/ROCm/HIP/blob/develop/docs/how-to/hip_porting_guide.md
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 
 _MACROS = frozenset({"__AMDGCN_WAVEFRONT_SIZE", "__AMDGCN_WAVEFRONT_SIZE__"})
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.event == "identifier":
         ctx.report(
             f"`{ctx.token.text}` is deprecated as a compile-time constant since ROCm 6.4; query warpSize at run time."

@@ -25,14 +25,12 @@ References:
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#warp-vote-functions
 """
 
-import clang.cindex as ci
-
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, declared_auto, in_platform_macro, mask_calls, safe_size
 
-K = ci.CursorKind
 _BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
 
 
@@ -44,7 +42,7 @@ def _source(ctx, node) -> str:
 
 def _check_decl(ctx) -> None:
     decl = ctx.node
-    values = [c for c in decl.children if c.kind.is_expression()]
+    values = [c for c in decl.children if c.is_expression]
     if not values or declared_auto(decl):
         return
     source = _source(ctx, values[-1])
@@ -78,9 +76,9 @@ def _check_bitop(ctx) -> None:
     source = _source(ctx, arg)
     if not source:
         ref = arg.strip()
-        if ref.kind == K.DECL_REF_EXPR:
+        if ref.is_decl_ref:
             decl = declaration_in(ctx.function.node if ctx.function else None, ref.name)
-            values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+            values = [c for c in decl.children if c.is_expression] if decl is not None else []
             # A 32-bit variable is reported at its declaration; here only the 64-bit (or auto) ones.
             if values and (declared_auto(decl) or safe_size(decl) == 8):
                 source = _source(ctx, values[-1])
@@ -91,7 +89,7 @@ def _check_bitop(ctx) -> None:
         )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.platform_guarded:
         return
     if ctx.event == "var_decl":
@@ -102,7 +100,7 @@ def check(ctx) -> None:
         _check_bitop(ctx)
 
 
-def check_tokens(ctx) -> None:
+def check_tokens(ctx: Context) -> None:
     """Without a syntax tree: a ballot kept in a 32-bit variable, or counted with the 32-bit __popc."""
     if ctx.platform_guarded:
         return

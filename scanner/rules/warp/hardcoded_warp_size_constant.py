@@ -37,6 +37,7 @@ Known problems:
 """
 
 from scanner.analysis.context import PLATFORM_GUARD as _PLATFORM
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
@@ -88,7 +89,7 @@ def _check_define(ctx) -> None:
         return
     if not is_warp_size_name(name_tok.text):
         return
-    guards = directive_guards(ctx.facts.view.directives, d.line) + [g.condition for g in ctx.guards]
+    guards = directive_guards(ctx.view.directives, d.line) + [g.condition for g in ctx.guards]
     if any(_PLATFORM.search(g) for g in guards):
         return
     _report(
@@ -101,7 +102,7 @@ def _check_define(ctx) -> None:
 
 def _check_tokens(ctx) -> None:
     """`type NAME = 32;`, `NAME{32}`, template defaults and enumerators, in every #if branch."""
-    view = ctx.facts.view
+    view = ctx.view
     code = view.code
     for i, tok in enumerate(code):
         if tok.kind != IDENT or i + 2 >= len(code) or not is_warp_size_name(tok.text):
@@ -140,7 +141,7 @@ def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:
     functions use it per warp and none of them reaches past 32-lane groups."""
     if other_vendor_backend(ctx.path):
         return  # another vendor's backend (SYCL's sub-group of 32): HIP never compiles it
-    function = ctx.facts.function_at(tok.line) or (_templated_function(ctx, tok.line) if template_parameter else None)
+    function = ctx.function_at(tok.line) or (_templated_function(ctx, tok.line) if template_parameter else None)
     if function is not None and function.runs_on_device:
         where = f"`{function.name}`" if function.name else "the function that defines it"
         consistent = _groups.keeps_to_32(ctx, function)
@@ -172,7 +173,7 @@ def _in_template_header(code, i: int) -> bool:
 def _templated_function(ctx, line: int):
     """The function whose template header holds `line` (`template <int WARP_SIZE = 32>` above the kernel): the
     first function that starts within a few lines below it."""
-    following = [f for f in ctx.facts.functions if line < f.start_line <= line + 6]
+    following = [f for f in ctx.functions if line < f.start_line <= line + 6]
     return min(following, key=lambda f: f.start_line) if following else None
 
 
@@ -196,7 +197,7 @@ def _in_enum(code, i: int) -> bool:
     return False
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.event == "directive":
         _check_define(ctx)
     else:

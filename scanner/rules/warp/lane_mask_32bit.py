@@ -34,8 +34,7 @@ Known problems:
     initialised from `__activemask()`/`__ballot_sync()` is taken as 64-bit (it is on HIP).
 """
 
-import clang.cindex as ci
-
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.warp import _shapes
@@ -53,8 +52,6 @@ from scanner.rules.warp._common import (
     written_args,
 )
 
-K = ci.CursorKind
-
 
 def _describe(expr, value) -> str:
     text = expr.text.strip()
@@ -63,7 +60,7 @@ def _describe(expr, value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     call = ctx.node
     name = call.callee_name
     if name not in MASKED_INTRINSICS or ctx.platform_guarded or in_platform_macro(ctx, call):
@@ -85,19 +82,19 @@ def check(ctx) -> None:
         return
     if per_platform_name(ctx, args[0].text):
         return  # a mask the project defines per platform (64-bit on AMD)
-    if mask.kind == K.CALL_EXPR and mask.callee_name in MASK_RESULTS:
+    if mask.is_call and mask.callee_name in MASK_RESULTS:
         return  # __activemask() / __ballot_sync() return 64-bit masks on HIP
-    if mask.kind == K.DECL_REF_EXPR:
+    if mask.is_decl_ref:
         decl = declaration_in(ctx.function.node if ctx.function else None, mask.name)
         if decl is not None and declared_auto(decl):
-            values = [c for c in decl.children if c.kind.is_expression()]
+            values = [c for c in decl.children if c.is_expression]
             if values and mask_calls(values[-1]):
                 return
     size = safe_size(mask)
     value = int_value(mask)
-    if value is None and size == 8 and mask.kind == K.DECL_REF_EXPR:
+    if value is None and size == 8 and mask.is_decl_ref:
         decl = declaration_in(ctx.function.node if ctx.function else None, mask.name)
-        values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+        values = [c for c in decl.children if c.is_expression] if decl is not None else []
         value = int_value(values[-1]) if values else None
     if size == 8:
         if value is not None and value & 0xFFFFFFFFFFFFFFFF == FULL_MASK_32:
@@ -137,11 +134,11 @@ def _syncwarp(ctx) -> None:
         )
 
 
-def check_tokens(ctx) -> None:
+def check_tokens(ctx: Context) -> None:
     """Without a syntax tree: a warp intrinsic whose mask is 0xffffffff (or a name the file defines so)."""
-    names = ctx.facts.cache.get("rocport:full-mask-names")
+    names = ctx.memo.get("rocport:full-mask-names")
     if names is None:
-        names = ctx.facts.cache["rocport:full-mask-names"] = _shapes.full_mask_names(ctx.facts.lines)
+        names = ctx.memo["rocport:full-mask-names"] = _shapes.full_mask_names(ctx.lines)
     match = _shapes.masked_call_with_32bit_mask(ctx.line_code, names)
     if match and not ctx.platform_guarded:
         ctx.report(

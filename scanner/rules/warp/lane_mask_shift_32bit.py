@@ -34,14 +34,11 @@ Known problems:
 
 import re
 
-import clang.cindex as ci
-
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size, upper_bound
-
-K = ci.CursorKind
 
 
 def _bounded_to_32(ctx, expr) -> bool:
@@ -56,17 +53,17 @@ def _warp_index(ctx, expr) -> bool:
     """A warp index (`warp_id`, `wid`, `tid / 32`, a variable set from `tid / 32`): at most 32 warps per
     block, so a 32-bit mask of warps is right."""
     node = expr.strip()
-    if node.kind == K.BINARY_OPERATOR and node.operator in ("/", ">>"):
+    if node.is_binary_operator and node.operator in ("/", ">>"):
         return True
-    if node.kind != K.DECL_REF_EXPR:
+    if not node.is_decl_ref:
         return False
     if re.search(r"warp|wid|wave", node.name, re.IGNORECASE):
         return True
     decl = declaration_in(ctx.function.node if ctx.function else None, node.name)
-    values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+    values = [c for c in decl.children if c.is_expression] if decl is not None else []
     if values:
         init = values[-1].strip()
-        return init.kind == K.BINARY_OPERATOR and init.operator in ("/", ">>")
+        return init.is_binary_operator and init.operator in ("/", ">>")
     return False
 
 
@@ -74,26 +71,26 @@ def _global_index(ctx, expr) -> bool:
     """A grid-wide thread index (`blockIdx.x * blockDim.x + threadIdx.x`, or a variable set from one): it counts
     threads across blocks, not lanes of a warp, so `1 << gid` is a bit pattern, not a lane mask."""
     node = expr.strip()
-    names = {n.name for n in node.walk() if n.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR)}
+    names = {n.name for n in node.walk() if (n.is_decl_ref or n.is_member_ref)}
     if "blockIdx" in names:
         return True
-    if node.kind != K.DECL_REF_EXPR:
+    if not node.is_decl_ref:
         return False
     decl = declaration_in(ctx.function.node if ctx.function else None, node.name)
-    return decl is not None and any(n.kind == K.DECL_REF_EXPR and n.name == "blockIdx" for n in decl.walk())
+    return decl is not None and any(n.is_decl_ref and n.name == "blockIdx" for n in decl.walk())
 
 
 def _narrow_destination(node) -> bool:
     """`uint8_t m = 1 << (4*n + j)`: stored in 8 or 16 bits it is a bit of packed data, never a lane mask."""
     parent = node.parent
-    while parent is not None and parent.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR):
-        if parent.kind == K.CSTYLE_CAST_EXPR and safe_size(parent) in (1, 2):
+    while parent is not None and (parent.is_wrapper or parent.is_c_cast):
+        if parent.is_c_cast and safe_size(parent) in (1, 2):
             return True
         parent = parent.parent
-    return parent is not None and parent.kind == K.VAR_DECL and safe_size(parent) in (1, 2)
+    return parent is not None and parent.is_var_decl and safe_size(parent) in (1, 2)
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     node = ctx.node
     if node.operator not in ("<<", ">>") or not ctx.in_device_code or ctx.platform_guarded:
         return
@@ -122,7 +119,7 @@ def check(ctx) -> None:
     )
 
 
-def check_tokens(ctx) -> None:
+def check_tokens(ctx: Context) -> None:
     """Without a syntax tree: `1u << lane` (a one-lane mask in 32 bits)."""
     match = _shapes.LANE_SHIFT.search(ctx.line_code)
     if match and not ctx.platform_guarded:

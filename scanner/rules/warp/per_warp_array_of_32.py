@@ -39,15 +39,12 @@ Known problems:
 
 import re
 
-import clang.cindex as ci
-
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, int_value, named_constant
 from scanner.rules.warp._groups import lane_report
-
-K = ci.CursorKind
 
 
 def _is_literal(node, value: str) -> bool:
@@ -59,7 +56,7 @@ def _is_literal(node, value: str) -> bool:
 def _per_warp(dim) -> bool:
     """`X / 32` or `X >> 5`: one slot per 32-lane warp."""
     dim = dim.strip()
-    if dim.kind != K.BINARY_OPERATOR or len(dim.children) != 2:
+    if not dim.is_binary_operator or len(dim.children) != 2:
         return False
     op = dim.operator
     rhs = dim.children[1]
@@ -72,7 +69,7 @@ def _padding(dim) -> bool:
     if _is_literal(dim, "33"):
         return True
     return (
-        dim.kind == K.BINARY_OPERATOR
+        dim.is_binary_operator
         and dim.operator == "+"
         and len(dim.children) == 2
         and _is_literal(dim.children[0], "32")
@@ -96,10 +93,10 @@ def _indexed_by_lane(ctx, name: str) -> bool:
     if function is None:
         return True
     for node in function.walk():
-        if node.kind != K.ARRAY_SUBSCRIPT_EXPR or not re.search(rf"\b{re.escape(name)}\b", node.text):
+        if not node.is_array_subscript or not re.search(rf"\b{re.escape(name)}\b", node.text):
             continue
         for ref in node.walk():
-            if ref.kind == K.DECL_REF_EXPR and re.search(r"(?i)lane", ref.name) and not _thread_x(function, ref.name):
+            if ref.is_decl_ref and re.search(r"(?i)lane", ref.name) and not _thread_x(function, ref.name):
                 return True
     return False
 
@@ -107,15 +104,15 @@ def _indexed_by_lane(ctx, name: str) -> bool:
 def _thread_x(function, name: str) -> bool:
     """`int laneId = threadIdx.x;`: the thread's x in a block whose rows are 32 wide, not a hardware lane."""
     decl = declaration_in(function, name)
-    values = [c for c in decl.children if c.kind.is_expression()] if decl is not None else []
+    values = [c for c in decl.children if c.is_expression] if decl is not None else []
     return bool(values) and values[-1].text.replace(" ", "") == "threadIdx.x"
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     node = ctx.node
-    if not node.has_attr(K.CUDASHARED_ATTR) or ctx.platform_guarded:
+    if not node.is_shared or ctx.platform_guarded:
         return
-    dims = [c for c in node.children if c.kind.is_expression()]
+    dims = [c for c in node.children if c.is_expression]
     if not dims:
         return
     if any(_per_warp(d) for d in dims):
@@ -145,7 +142,7 @@ def check(ctx) -> None:
         )
 
 
-def check_tokens(ctx) -> None:
+def check_tokens(ctx: Context) -> None:
     """Without a syntax tree: a `__shared__` array sized 32, `X / 32` or `X >> 5` on one line."""
     match = _shapes.PER_WARP_ARRAY.search(ctx.line_code)
     if match and not ctx.platform_guarded:

@@ -32,15 +32,12 @@ Known problems:
     warpSize or a ballot stays high even where lane 0 (whose sum covers its own 32 lanes) is the only reader.
 """
 
-import clang.cindex as ci
-
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value, written_args
 from scanner.rules.warp._groups import lane_report
-
-K = ci.CursorKind
 
 
 def _sub_warp(call) -> bool:
@@ -56,7 +53,7 @@ def _sub_warp(call) -> bool:
 
 def _shuffles(root):
     for node in root.walk():
-        if node.kind == K.CALL_EXPR and node.callee_name in SHUFFLE_OFFSET_ARG:
+        if node.is_call and node.callee_name in SHUFFLE_OFFSET_ARG:
             yield node
 
 
@@ -68,14 +65,14 @@ def _offset(call):
 
 def _loop_var(init) -> tuple[str, int | None]:
     """The loop variable and its initial value: `int o = 16` or `o = 16`."""
-    if init.kind == K.DECL_STMT:
-        decls = [c for c in init.children if c.kind == K.VAR_DECL]
+    if init.is_decl_stmt:
+        decls = [c for c in init.children if c.is_var_decl]
         if len(decls) == 1:
-            values = [c for c in decls[0].children if c.kind.is_expression()]
+            values = [c for c in decls[0].children if c.is_expression]
             return decls[0].name, int_value(values[-1]) if values else None
-    elif init.kind == K.BINARY_OPERATOR and init.operator == "=" and len(init.children) == 2:
+    elif init.is_binary_operator and init.operator == "=" and len(init.children) == 2:
         target = init.children[0].strip()
-        if target.kind == K.DECL_REF_EXPR:
+        if target.is_decl_ref:
             return target.name, int_value(init.children[1])
     return "", None
 
@@ -85,17 +82,17 @@ def _halves(step, var: str) -> bool:
     if len(step.children) != 2:
         return False
     target, amount = step.children[0].strip(), step.children[1]
-    if target.kind != K.DECL_REF_EXPR or target.name != var:
+    if not target.is_decl_ref or target.name != var:
         return False
     op = step.operator
     if op in ("/=", ">>="):
         return int_value(amount) == (2 if op == "/=" else 1)
     if op == "=":
         rhs = amount.strip()
-        if rhs.kind == K.BINARY_OPERATOR and rhs.operator in ("/", ">>") and len(rhs.children) == 2:
+        if rhs.is_binary_operator and rhs.operator in ("/", ">>") and len(rhs.children) == 2:
             left = rhs.children[0].strip()
             return (
-                left.kind == K.DECL_REF_EXPR
+                left.is_decl_ref
                 and left.name == var
                 and int_value(rhs.children[1]) == (2 if rhs.operator == "/" else 1)
             )
@@ -103,7 +100,7 @@ def _halves(step, var: str) -> bool:
 
 
 def _mentions(expr, var: str) -> bool:
-    return any(n.kind == K.DECL_REF_EXPR and n.name == var for n in expr.walk())
+    return any(n.is_decl_ref and n.name == var for n in expr.walk())
 
 
 def _check_loop(ctx) -> None:
@@ -113,7 +110,7 @@ def _check_loop(ctx) -> None:
     var, start = _loop_var(children[0])
     if not var or start != 16:
         return
-    steps = [c for c in children[1:-1] if c.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR)]
+    steps = [c for c in children[1:-1] if (c.is_binary_operator or c.is_compound_assignment)]
     if not any(_halves(s, var) for s in steps):
         return
     for call in _shuffles(children[-1]):
@@ -136,7 +133,7 @@ def _check_call(ctx) -> None:
     offset = _offset(call)
     if offset is None or int_value(offset) != 16:
         return
-    if offset.strip().kind != K.INTEGER_LITERAL:
+    if not offset.strip().is_integer_literal:
         return  # a loop variable or a named constant: the loop check and ROC104 cover those
     # A sequence that also shuffles by 32 already covers 64 lanes.
     scope = ctx.function.node if ctx.function is not None and ctx.function.node is not None else None
@@ -152,7 +149,7 @@ def _check_call(ctx) -> None:
     )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.platform_guarded:
         return
     if ctx.event == "for":
@@ -161,7 +158,7 @@ def check(ctx) -> None:
         _check_call(ctx)
 
 
-def check_tokens(ctx) -> None:
+def check_tokens(ctx: Context) -> None:
     """Without a syntax tree: a loop whose step starts at 16 and halves, or a shuffle by the literal 16."""
     if ctx.platform_guarded:
         return

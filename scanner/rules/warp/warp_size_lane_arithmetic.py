@@ -35,7 +35,7 @@ References:
 
 import re
 
-from scanner.analysis.context import LANE_NAME
+from scanner.analysis.context import LANE_NAME, Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _groups, _shapes
@@ -104,7 +104,7 @@ def _warp_size_test(ctx, lhs, rhs) -> str:
 def _spelled_at(ctx, name: str):
     """The token that spells `name` in the lines of a macro call the expression came from (its own location is
     the macro's name)."""
-    for tok in ctx.facts.view.code:
+    for tok in ctx.view.code:
         if ctx.node.line <= tok.line <= ctx.node.line + 8 and tok.text == name:
             return tok
     return None
@@ -124,7 +124,7 @@ def check_call(ctx) -> None:
         )
 
 
-def check(ctx) -> None:
+def check(ctx: Context) -> None:
     if ctx.event == "call":
         check_call(ctx)
         return
@@ -243,12 +243,12 @@ def _warps_of_32(ctx) -> bool:
     if function is None:
         return False
     for node in function.walk():
-        if node.kind.name == "VAR_DECL" and _WARPISH.search(node.name):
-            values = [c for c in node.children if c.kind.is_expression()]
+        if node.is_var_decl and _WARPISH.search(node.name):
+            values = [c for c in node.children if c.is_expression]
             init = peel(values[-1]) if values else None
             if (
                 init is not None
-                and init.kind.name == "BINARY_OPERATOR"
+                and init.is_binary_operator
                 and len(init.children) == 2
                 and (
                     (init.operator == "/" and ctx.literal_value(init.children[1]) == 32)
@@ -262,7 +262,7 @@ def _warps_of_32(ctx) -> bool:
 def _user(node):
     """The expression that uses `node`'s value, under parentheses and casts."""
     parent = node.parent
-    while parent is not None and parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
+    while parent is not None and parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
         parent = parent.parent
     return parent
 
@@ -270,7 +270,7 @@ def _user(node):
 def _bit_field(ctx, node) -> bool:
     """`(qh >> 5) & 0x00001000`: the shifted value is masked to bits above a lane number's, so it is packed data."""
     parent = _user(node)
-    if parent is None or parent.kind.name != "BINARY_OPERATOR" or parent.operator != "&":
+    if parent is None or parent.kind_name != "BINARY_OPERATOR" or parent.operator != "&":
         return False
     masks = [ctx.literal_value(child) for child in parent.children]
     return any(mask is not None and mask >= 64 for mask in masks)
@@ -280,11 +280,11 @@ def _alignment_test(node, lhs) -> bool:
     """`iqs % 32 != 0` on a value not named as a thread or lane: a test for a block boundary of the data, not a
     lane number (`threadIdx.x % 32 == 0`, one leader per warp, stays reported)."""
     parent = _user(node)
-    if parent is None or parent.kind.name != "BINARY_OPERATOR" or parent.operator not in ("==", "!="):
+    if parent is None or parent.kind_name != "BINARY_OPERATOR" or parent.operator not in ("==", "!="):
         return False
-    if not any(child.strip().kind.name == "INTEGER_LITERAL" and child.strip().text == "0" for child in parent.children):
+    if not any(child.strip().is_integer_literal and child.strip().text == "0" for child in parent.children):
         return False
-    names = [n.name for n in peel(lhs).walk() if n.kind.name in ("DECL_REF_EXPR", "MEMBER_REF_EXPR")]
+    names = [n.name for n in peel(lhs).walk() if (n.is_decl_ref or n.is_member_ref)]
     return bool(names) and not any(_THREADISH.search(name) for name in names)
 
 
@@ -292,17 +292,17 @@ def _destination(node) -> str:
     """The variable the expression's value is stored in (`int lane = ...`, `warp = ...`); empty when it is used in
     place (an index, an element, an argument)."""
     parent = node.parent
-    while parent is not None and parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
+    while parent is not None and parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
         parent = parent.parent
     if parent is None:
         return ""
-    if parent.kind.name == "VAR_DECL":
+    if parent.is_var_decl:
         return parent.name
     if (
-        parent.kind.name == "BINARY_OPERATOR"
+        parent.is_binary_operator
         and parent.operator == "="
         and parent.children
-        and parent.children[0].strip().kind.name == "DECL_REF_EXPR"
+        and parent.children[0].strip().is_decl_ref
     ):
         return parent.children[0].strip().name
     return ""
@@ -311,12 +311,12 @@ def _destination(node) -> str:
 def _names_a_lane(node) -> bool:
     """`int lane = i % 32;`: whatever `i` is, the result is named as a lane (host code laying data out per lane)."""
     parent = node.parent
-    while parent is not None and parent.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
+    while parent is not None and parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
         parent = parent.parent
-    return parent is not None and parent.kind.name == "VAR_DECL" and LANE_NAME.match(parent.name) is not None
+    return parent is not None and parent.is_var_decl and LANE_NAME.match(parent.name) is not None
 
 
-def check_tokens(ctx) -> None:
+def check_tokens(ctx: Context) -> None:
     """Without a syntax tree: `threadIdx.x % 32`, `lane & 31`, `tid >> 5` on one line."""
     if ctx.platform_guarded:
         return

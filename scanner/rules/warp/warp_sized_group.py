@@ -44,11 +44,12 @@ Known problems:
     threads whose kernel never relies on being one warp is reported anyway (at medium severity).
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _groups, _shapes
-from scanner.rules.warp._common import is_warp_size_name, per_platform_name, token_index
+from scanner.rules.warp._common import is_warp_size_name, per_platform_name
 
 _TILES = frozenset({"tiled_partition", "thread_block_tile"})
 _CUB = frozenset({"WarpReduce", "WarpScan"})
@@ -103,10 +104,10 @@ def _arguments(code, start: int, opener: str, closer: str, limit: int = 80) -> l
     return None
 
 
-def check(ctx) -> None:
-    code = ctx.facts.view.code
+def check(ctx: Context) -> None:
+    code = ctx.view.code
     tok = ctx.token
-    i = token_index(code, tok)
+    i = ctx.view.index(tok)
     if i < 0 or ctx.platform_guarded:
         return
     values = _shapes.file_values(ctx)
@@ -115,7 +116,7 @@ def check(ctx) -> None:
         args = _arguments(code, at - 1, "<<<", ">>>")
         if args and len(args) >= 2:
             spelled = _is_32(args[1], values)
-            kernel_info = next((f for f in ctx.facts.functions if f.name == ctx.launch_kernel and f.is_kernel), None)
+            kernel_info = next((f for f in ctx.functions if f.name == ctx.launch_kernel and f.is_kernel), None)
             if spelled and per_platform_name(ctx, spelled):
                 return
             if spelled and kernel_info is not None and not _groups.works_per_warp(ctx, kernel_info):
@@ -149,7 +150,7 @@ def check(ctx) -> None:
         return
     if tok.text in _TILES:
         spelled = _is_32(args[0], values)
-        function = ctx.facts.function_at(tok.line)
+        function = ctx.function_at(tok.line)
         why = _groups.wavefront_use(ctx, function) if function is not None else ""
         if spelled and not per_platform_name(ctx, spelled) and why and _raw_warp_code(ctx):
             ctx.report(
@@ -206,10 +207,10 @@ def _launched_with(ctx, code, i: int):
                 return None
             if code[j].text in ("<<<", "<<") and j > 0:
                 name = code[j - 1].text
-                return next((f for f in ctx.facts.functions if f.name == name and f.is_kernel), None)
+                return next((f for f in ctx.functions if f.name == name and f.is_kernel), None)
         return None
     name = code[i + 1].text
-    here = ctx.facts.function_at(code[i].line)
+    here = ctx.function_at(code[i].line)
     end = here.end_line if here is not None else code[-1].line
     for j in range(i + 2, len(code)):
         tok = code[j]
@@ -220,7 +221,7 @@ def _launched_with(ctx, code, i: int):
         at = j + (1 if tok.text == "<<<" else 2)
         args = _arguments(code, at - 1, "<<<", ">>>")
         if args and len(args) >= 2 and [t.text for t in args[1]] == [name]:
-            return next((f for f in ctx.facts.functions if f.name == code[j - 1].text and f.is_kernel), None)
+            return next((f for f in ctx.functions if f.name == code[j - 1].text and f.is_kernel), None)
     return None
 
 
@@ -236,11 +237,11 @@ def _raw_warp_code(ctx) -> bool:
     """The file also works on the hardware warp directly (a raw shuffle, ballot or activemask, warpSize): the
     place where a 32-lane tile and a 64-lane wavefront disagree. Code that goes through the tile's own API only
     (`tile.thread_rank()`, `meta_group_rank()`, `cg::reduce(tile, ...)`) stays consistent on AMD."""
-    cache = ctx.facts.cache
+    cache = ctx.memo
     if "rocport:raw-warp" not in cache:
         cache["rocport:raw-warp"] = any(
             t.kind == IDENT and (t.text.startswith(("__shfl", "__ballot")) or t.text in ("__activemask", "warpSize"))
-            for t in ctx.facts.view.code
+            for t in ctx.view.code
         )
     return cache["rocport:raw-warp"]
 

@@ -32,10 +32,10 @@ Known problems:
     that declare their own `warpSize` (a template parameter or a constant) are left alone.
 """
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, KEYWORD
 from scanner.rules.base import Rule
-from scanner.rules.warp._common import token_index
 
 _TYPE_WORDS = frozenset(
     {
@@ -73,11 +73,9 @@ _DECLARES: list = [None, False]
 
 
 def _file_declares(ctx) -> bool:
-    code = ctx.facts.view.code
+    code = ctx.view.code
     if _DECLARES[0] is not code:
-        defined = any(
-            d.name == "define" and d.tokens and d.tokens[0].text == "warpSize" for d in ctx.facts.view.directives
-        )
+        defined = any(d.name == "define" and d.tokens and d.tokens[0].text == "warpSize" for d in ctx.view.directives)
         _DECLARES[0], _DECLARES[1] = code, defined or _declares_warpsize(code)
     return _DECLARES[1]
 
@@ -234,9 +232,9 @@ def _constant_use(code, i: int) -> str:
     return ""
 
 
-def check(ctx) -> None:
-    code = ctx.facts.view.code
-    i = token_index(code, ctx.token)
+def check(ctx: Context) -> None:
+    code = ctx.view.code
+    i = ctx.view.index(ctx.token)
     if i < 0:
         return
     if i > 0 and code[i - 1].text in (".", "->", "::"):
