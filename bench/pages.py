@@ -35,6 +35,11 @@ os.environ.setdefault("ROCPORT_BENCH_DB", "rocport_bench_pages")
 from bench import jsonout, portal_db  # noqa: E402
 
 GOAL_MS = 200
+# What a page may weigh at first paint (issue: a 10,000-line file's page was 2.2 MB); fragments loaded later count
+# on their own.
+GOAL_BYTES = 300_000
+BIG_FILE_LINES = 10_000
+BIG_FILE_PATH = "train/big_train.cu"
 DEMO = portal_db.ROOT / "demo" / "cuda-demo"
 TOPS = ("src", "src/kernels", "lib/blas", "lib/sparse", "third_party/cub", "tests", "include", "tools")
 EXTS = ((".cu", 60), (".cuh", 20), (".cpp", 10), (".h", 10))
@@ -129,6 +134,68 @@ def demo_blobs() -> list[str]:
         )
         shas.append(sha)
     return shas
+
+
+def big_file_source() -> str:
+    """BIG_FILE_LINES lines of real CUDA: the demo's kernels one after another, renamed apart, with long lines as
+    training code has them (a table of constants)."""
+    parts = sorted((DEMO / "src").glob("*.cu"))
+    lines: list[str] = []
+    round_ = 0
+    while len(lines) < BIG_FILE_LINES:
+        for part in parts:
+            text = part.read_text().replace("__global__ void ", f"__global__ void r{round_}_")
+            lines += text.splitlines()
+        lines.append(f"static const float table_{round_}[] = {{{', '.join(f'{k}.5f' for k in range(300))}}};")
+        round_ += 1
+    return "\n".join(lines[:BIG_FILE_LINES]) + "\n"
+
+
+def add_big_file(data: dict, rng: random.Random) -> int:
+    """A 10,000-line file in the largest repository's newest main scan, scanned and translated by the scanner,
+    with 300 open findings along it; returns its number of findings."""
+    import tempfile
+
+    from portal.findings.models import Finding
+    from portal.scans.models import BlobResult, Scan, ScannedFile
+    from scanner import ScanOptions, scan
+
+    source = big_file_source()
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "big_train.cu").write_text(source)
+        [result] = list(scan(Path(tmp), ScanOptions(jobs=1, translate=True, translate_backend="builtin")))
+    payload = result.to_dict()
+    translation = payload.pop("translation", None) or {}
+    translated = translation.pop("text", "")
+    sha = hashlib.sha1(source.encode()).hexdigest()
+    BlobResult.objects.create(
+        blob_sha=sha, cache_key="bench", result=payload, translation=translation, source=source, translated=translated
+    )
+    big = data["repositories"][0]
+    newest = Scan.objects.get(pk=data["scans"][(big.pk, "main")][-1])
+    ScannedFile.objects.create(
+        scan=newest, path=BIG_FILE_PATH, blob_sha=sha, language="cuda", parse_mode=payload["parse"]["mode"]
+    )
+    findings = [
+        Finding(
+            repository=big,
+            branch="main",
+            path=BIG_FILE_PATH,
+            rule="ROC101",
+            fingerprint=f"big{n:029d}",
+            name="warp-size-lane-arithmetic",
+            risk="silent-wrong-result",
+            severity="high",
+            severity_rank=SEVERITY_RANK["high"],
+            line=1 + rng.randrange(BIG_FILE_LINES),
+            message="assumes 32 lanes (generated)",
+            first_seen=newest,
+            last_seen=newest,
+        )
+        for n in range(300)
+    ]
+    Finding.objects.bulk_create(findings)
+    return len(findings)
 
 
 def load(args, rng: random.Random) -> dict:
@@ -333,6 +400,13 @@ def targets(data: dict) -> list[tuple[str, str]]:
         ("findings: path prefix", f"/findings/?repository={big.pk}&path=src/kernels/"),
         ("findings: sort by path", f"/findings/?repository={big.pk}&sort=path"),
         (f"file page ({hot['n']} open)", f"/repositories/{big.pk}/files/{hot['path']}"),
+        (f"file page, {BIG_FILE_LINES:,} lines", f"/repositories/{big.pk}/files/{BIG_FILE_PATH}"),
+        ("  its translation (htmx)", f"/repositories/{big.pk}/translation/{BIG_FILE_PATH}", {"HX-Request": "true"}),
+        (
+            "  1,000 lines of a gap (htmx)",
+            f"/repositories/{big.pk}/lines/{BIG_FILE_PATH}?start=5000&end=6000",
+            {"HX-Request": "true"},
+        ),
         ("finding page", f"/findings/{finding.pk}/"),
         ("scan page", f"/scans/{newest}/"),
     ]
@@ -346,28 +420,29 @@ def measure(user, pages: list[tuple[str, str]], runs: int) -> tuple[list[tuple],
     client = Client(SERVER_NAME="localhost")  # an allowed host without the test environment's instrumentation
     client.force_login(user)
     rows, errors = [], 0
-    for label, url in pages:
-        times, status, queries = [], 0, 0
+    for label, url, *headers in pages:
+        times, status, queries, size = [], 0, 0, 0
         try:
             for i in range(runs + 2):  # two warm-up requests
                 with CaptureQueriesContext(connection) as captured:
                     start = time.perf_counter()
-                    response = client.get(url)
+                    response = client.get(url, headers=headers[0] if headers else None)
                     elapsed = time.perf_counter() - start
-                status, queries = response.status_code, len(captured)
+                status, queries, size = response.status_code, len(captured), len(response.content)
                 if i >= 2:
                     times.append(elapsed * 1000)
         except Exception as exc:  # noqa: BLE001 - a page that crashes is reported, and the run fails
             print(f"ERROR {label} {url}: {exc!r}", file=sys.stderr)
             errors += 1
-            rows.append((label, "error", math.nan, math.nan, 0, ""))
+            rows.append((label, "error", math.nan, math.nan, 0, 0, ""))
             continue
         if status >= 400:
             errors += 1
         ordered = sorted(times)
         p95 = ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
-        note = "placeholder redirect" if status in (301, 302) else ("ok" if p95 < GOAL_MS else "MISSED")
-        rows.append((label, status, statistics.median(times), p95, queries, note))
+        met = p95 < GOAL_MS and size <= GOAL_BYTES
+        note = "placeholder redirect" if status in (301, 302) else ("ok" if met else "MISSED")
+        rows.append((label, status, statistics.median(times), p95, queries, size, note))
     return rows, errors
 
 
@@ -393,12 +468,14 @@ def main() -> int:
         f"{len(data['paths'][data['repositories'][0].pk])} files",
         flush=True,
     )
+    big_findings = add_big_file(data, random.Random(args.seed))
+    print(f"  a {BIG_FILE_LINES:,}-line file with {big_findings} open findings in the largest repository", flush=True)
     rows, errors = measure(data["user"], targets(data), args.runs)
-    print(f"\n{args.runs} requests per page after 2 warm-ups; goal p95 < {GOAL_MS} ms\n")
-    print(f"{'page':<30} {'status':>6} {'median ms':>10} {'p95 ms':>8} {'queries':>8}  goal")
-    for label, status, median, p95, queries, note in rows:
-        print(f"{label:<30} {status!s:>6} {median:>10.1f} {p95:>8.1f} {queries:>8}  {note}")
-    measured = [p95 for _label, _status, _median, p95, _queries, _note in rows if not math.isnan(p95)]
+    print(f"\n{args.runs} requests per page after 2 warm-ups; goal p95 < {GOAL_MS} ms and ≤ {GOAL_BYTES:,} bytes\n")
+    print(f"{'page':<32} {'status':>6} {'median ms':>10} {'p95 ms':>8} {'queries':>8} {'bytes':>9}  goal")
+    for label, status, median, p95, queries, size, note in rows:
+        print(f"{label:<32} {status!s:>6} {median:>10.1f} {p95:>8.1f} {queries:>8} {size:>9,}  {note}")
+    measured = [p95 for _label, _status, _median, p95, _queries, _size, _note in rows if not math.isnan(p95)]
     jsonout.write(
         args.json,
         {
@@ -407,6 +484,7 @@ def main() -> int:
             "scans_per_repository": args.scans,
             "runs": args.runs,
             "goal_p95_ms": GOAL_MS,
+            "goal_bytes": GOAL_BYTES,
             "errors": errors,
             "largest_repository": {
                 "findings": data["sizes"][0],
@@ -414,6 +492,7 @@ def main() -> int:
             },
             "rollup_build_seconds": round(data["rollup_seconds"], 2),
             "max_p95_ms": max(measured) if measured else None,
+            "max_bytes": max(row[5] for row in rows),
             "pages": [
                 {
                     "page": label,
@@ -421,9 +500,10 @@ def main() -> int:
                     "median_ms": None if math.isnan(median) else round(median, 1),
                     "p95_ms": None if math.isnan(p95) else round(p95, 1),
                     "queries": queries,
+                    "bytes": size,
                     "goal": note,
                 }
-                for label, status, median, p95, queries, note in rows
+                for label, status, median, p95, queries, size, note in rows
             ],
         },
     )

@@ -26,6 +26,8 @@ HIGHLIGHT_MAX_CHARS = 400_000
 # The side-by-side view pairs lines with difflib (quadratic in the worst case): bigger files show only counts.
 DIFF_MAX_LINES = 20_000
 CONTEXT = 3
+# The version of Row's shape, part of the cache key of computed diffs (portal.files.windows): bump it on a change.
+DIFF_FORMAT = 1
 
 _LEXER_BY_SUFFIX = {
     ".cu": "cuda",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
@@ -15,7 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from portal.accounts.access import get_repository_for_user, require_write
 from portal.files import patch as patches
-from portal.files import queries
+from portal.files import queries, windows
 from portal.files import render as rendering
 from portal.files.actions import check_review_translation
 from portal.files.models import TranslationReview
@@ -40,6 +40,43 @@ def _review_context(repository, path: str, version, membership, review=None, err
     }
 
 
+def _source_context(version, path: str, findings: list, unconverted: list) -> dict:
+    """The source table: every line of a file up to FULL_SOURCE_LINES, else its head and the lines that matter
+    (findings, unconverted references) with their context, and gaps that load the rest."""
+    by_line = queries.findings_by_line(findings)
+    total = len(rendering.split_lines(version.source)) if version.source else 0
+    if total <= windows.FULL_SOURCE_LINES:
+        lines = rendering.highlighted_lines(version.source, path) if version.source else []
+        rows = [(n, html, by_line.get(n, ())) for n, html in enumerate(lines, start=1)]
+    else:
+        interesting = set(by_line) | {int(u.get("line", 0) or 0) for u in unconverted}
+        rows = windows.source_rows(version, path, windows.shown_ranges(total, interesting), by_line, total)
+    return {"source_rows": rows, "total_lines": total, "big_file": total > windows.FULL_SOURCE_LINES}
+
+
+def _diff_context(request, repository, path: str, version, compiled: dict, offset: int | None = None) -> dict:
+    """The translation's rows in the view the request asks for: all of them, or with an `offset` one page."""
+    unconverted = version.translation.get("unconverted") or []
+    if offset is None:
+        shown = rows = rendering.side_by_side(
+            version.source, version.translated, unconverted, errors=compiled.get("here")
+        )
+        total, more, offset = len(rows), None, 0
+    else:
+        shown, total = windows.diff_page(version, unconverted, compiled.get("here"), offset)
+        offset -= offset % windows.DIFF_PAGE
+        more = offset + len(shown) if offset + len(shown) < total else None
+    return {
+        "repository": repository,
+        "path": path,
+        "diff": shown,
+        "diff_view": "unified" if request.GET.get("view") == "unified" else "split",
+        "diff_more": more,
+        "diff_offset": offset,
+        "diff_rows_total": total,
+    }
+
+
 @require_GET
 @login_required
 def file_page(request, pk: int, path: str):
@@ -49,18 +86,17 @@ def file_page(request, pk: int, path: str):
     context["membership"] = membership
     if version is not None:
         findings = queries.open_findings(repository, path)
-        by_line = queries.findings_by_line(findings)
-        lines = rendering.highlighted_lines(version.source, path) if version.source else []
         translation = version.translation
         unconverted = translation.get("unconverted") or []
-        too_big = len(lines) > rendering.DIFF_MAX_LINES
         compiled = compile_status.for_file_page(version.compile, path)
+        source = _source_context(version, path, findings, unconverted)
+        too_big = source["total_lines"] > rendering.DIFF_MAX_LINES
+        context.update(source)
         context.update(
             {
                 "compiled": compiled,
                 "findings": findings,
-                "lines": [(n, html, by_line.get(n, ())) for n, html in enumerate(lines, start=1)],
-                "off_lines": [f for f in findings if f.line > len(lines)],  # the file changed since, or no source
+                "off_lines": [f for f in findings if f.line > source["total_lines"]],  # changed since, or no text
                 "parse": version.parse,
                 "translation": translation,
                 "stats": translation.get("stats") or {},
@@ -70,14 +106,67 @@ def file_page(request, pk: int, path: str):
                 )[:30],
                 "unconverted": unconverted,
                 "diff_too_big": too_big,
-                "diff": rendering.side_by_side(
-                    version.source, version.translated, unconverted, errors=compiled.get("here")
-                )
-                if version.has_translation and version.source and not too_big
-                else [],
+                # a big file's translation is loaded when the reader gets to it (translation view below)
+                "diff_lazy": source["big_file"] and not too_big,
+                "diff_view": "split",
             }
         )
+        if version.has_translation and version.source and not too_big and not source["big_file"]:
+            context.update(_diff_context(request, repository, path, version, compiled))
     return render(request, "files/file.html", context)
+
+
+def _int_param(request, name: str, default: int) -> int | None:
+    """A non-negative whole number from the query string; None when it is something else."""
+    value = request.GET.get(name, "")
+    if value == "":
+        return default
+    return int(value) if value.isdigit() else None
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def source_lines(request, pk: int, path: str):
+    """The source lines a gap of a big file's page stands for (htmx swaps them in for the gap row)."""
+    repository, _membership = get_repository_for_user(request, pk)
+    version = queries.file_version(repository, path)
+    if version is None or not version.source:
+        raise Http404("No stored text for this file.")
+    start, end = _int_param(request, "start", 1), _int_param(request, "end", 1)
+    gap_from = _int_param(request, "before", 0)
+    if start is None or end is None or gap_from is None or start < 1 or end < start:
+        return HttpResponseBadRequest("start, end and before must be line numbers, with start ≤ end.")
+    by_line = queries.findings_by_line(queries.open_findings(repository, path))
+    rows = windows.chunk_rows(version, path, start, end, by_line, gap_from or None)
+    context = {"repository": repository, "path": path, "version": version, "source_rows": rows}
+    if request.htmx:
+        return render(request, "files/file.html#source-rows", context)
+    return render(request, "files/lines.html", {**context, "start": start, "end": end})
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def translation(request, pk: int, path: str):
+    """The side-by-side (or unified) view of a file's translation, a page of rows at a time: a big file's page
+    loads it on demand, and the view switch and "more" rows of every file page come here."""
+    repository, _membership = get_repository_for_user(request, pk)
+    version = queries.file_version(repository, path)
+    if version is None or not (version.has_translation and version.source):
+        raise Http404("No stored translation for this file.")
+    if len(rendering.split_lines(version.source)) > rendering.DIFF_MAX_LINES:
+        raise Http404("This file is too large to show side by side; download the patch to see its translation.")
+    compiled = compile_status.for_file_page(version.compile, path)
+    offset = _int_param(request, "offset", 0)
+    if offset is None:
+        return HttpResponseBadRequest("offset must be a row number.")
+    context = _diff_context(request, repository, path, version, compiled, offset)
+    context["version"] = version
+    if request.htmx:
+        template = "files/_diff.html#diff-rows" if context["diff_offset"] else "files/_diff.html"
+        return render(request, template, context)
+    return render(request, "files/translation.html", context)
 
 
 @require_POST

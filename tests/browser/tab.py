@@ -55,10 +55,11 @@ class Tab:
             self.page.get_by_role("button", name="Sign in").click()
         assert "/accounts/login/" not in self.page.url, "sign-in failed"
 
-    def shoot(self, label: str) -> Path:
+    def shoot(self, label: str, full_page: bool = True) -> Path:
+        """A screenshot of the whole page, or with full_page=False of what the window shows (a long page)."""
         self.shots += 1
         path = self.artifacts / f"{self.name}-{self.shots:02d}-{label}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        self.page.screenshot(path=str(path), full_page=full_page)
         return path
 
     def mark(self) -> None:

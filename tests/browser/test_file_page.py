@@ -44,3 +44,36 @@ def test_the_file_page_shows_the_diff_and_an_inline_finding(tab, project):
     page.locator(f'main a[href*="/files/{path}"]').first.click()
     page.wait_for_load_state()
     expect(page.locator("h1")).to_contain_text("gemm.cu")
+
+
+def test_a_big_files_page_wraps_long_lines_and_opens_the_gap_a_link_points_into(tab, people):
+    from portal.repositories.models import Repository
+    from tests.portal.test_big_file_page import DEEP, PATH, big_source
+    from tests.portal.test_file_views import add_finding, add_scan
+
+    repository = Repository.objects.create(team=people.team, name="trainer", clone_url="https://example.com/t.git")
+    scan = add_scan(repository, {PATH: big_source()})
+    add_finding(repository, scan, line=DEEP, path=PATH)
+    tab.sign_in(people.bob)
+    page = tab.page
+    # a line inside a gap: the page opens that gap, then shows the line
+    tab.go(f"/repositories/{repository.pk}/files/{PATH}#L1234")
+    expect(page.locator("#L1234")).to_be_visible()
+    expect(page.locator("#L1234")).to_contain_text("1234")
+    tab.shoot("big-file-line", full_page=False)
+    # the gap opens from 200 lines above the target; the lines before that stay a gap of their own
+    assert page.locator("#L1000").count() == 0
+    expect(page.locator('tr.gap[data-start="101"][data-end="1033"]')).to_be_attached()
+    # the translation loads when the reader gets to it, and its lines (400 numbers long) wrap inside the box
+    page.locator("#diff").scroll_into_view_if_needed()
+    table = page.locator("table.sbs")
+    expect(table).to_be_visible(timeout=60_000)  # the first request computes the diff (seconds on a busy machine)
+    box = page.locator("#translation .table-wrap").first
+    widths = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert widths[0] <= widths[1] + 1, widths
+    expect(table.locator("td.code.new").filter(has_text="hipMemcpy").first).to_be_visible()
+    tab.shoot("big-file-split", full_page=False)
+    page.get_by_role("link", name="Unified").click()
+    expect(page.locator("table.sbs.unified")).to_be_visible(timeout=30_000)
+    expect(page.locator("table.sbs.unified tr.row-insert").filter(has_text="hipMemcpy").first).to_be_visible()
+    tab.shoot("big-file-unified", full_page=False)
