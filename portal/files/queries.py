@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import dataclass
 
 from portal.findings.models import Finding
-from portal.scans.constants import ScanStatus
+from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import BlobResult, Scan, ScannedFile
 
 
@@ -22,6 +22,10 @@ class FileVersion:
     scan: Scan
     scanned: ScannedFile
     blob: BlobResult | None  # None when the file was not analysed (an error) and nothing was stored
+    # A CI upload carries findings and counts, never the file's text (portal.scans.actions.do_ingest_upload): its
+    # text, translation and compile check come from a worker's scan of the same commit (`text_scan`) if one exists.
+    uploaded: bool = False
+    text_scan: Scan | None = None
 
     @property
     def source(self) -> str:
@@ -106,7 +110,24 @@ def file_version(repository, path: str) -> FileVersion | None:
     )
     if scanned is None:
         return None
-    return FileVersion(scanned.scan, scanned, blob_for(scanned.blob_sha))
+    if scanned.scan.trigger != ScanTrigger.UPLOAD or scanned.blob_sha:
+        return FileVersion(scanned.scan, scanned, blob_for(scanned.blob_sha))
+    twin = (
+        ScannedFile.objects.filter(
+            scan__repository=repository,
+            scan__commit_sha=scanned.scan.commit_sha,
+            scan__status=ScanStatus.FINISHED,
+            path=path,
+        )
+        .exclude(blob_sha="")
+        .exclude(scan__trigger=ScanTrigger.UPLOAD)
+        .select_related("scan")
+        .order_by("-scan__finished", "-scan_id")
+        .first()
+    )
+    if twin is None:
+        return FileVersion(scanned.scan, scanned, None, uploaded=True)
+    return FileVersion(scanned.scan, twin, blob_for(twin.blob_sha), uploaded=True, text_scan=twin.scan)
 
 
 def open_findings(repository, path: str) -> list[Finding]:

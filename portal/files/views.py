@@ -99,7 +99,8 @@ def file_page(request, pk: int, path: str):
                 "off_lines": [f for f in findings if f.line > source["total_lines"]],  # changed since, or no text
                 "parse": version.parse,
                 "translation": translation,
-                "stats": translation.get("stats") or {},
+                # an upload without a worker's twin has only the counts it sent
+                "stats": translation.get("stats") or (version.scanned.stats or {}).get("translation") or {},
                 "converted_names": sorted(
                     ((translation.get("stats") or {}).get("converted_by_name") or {}).items(),
                     key=lambda item: (-item[1], item[0]),
