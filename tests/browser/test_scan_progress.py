@@ -51,6 +51,11 @@ def test_a_scan_started_from_the_repository_page_moves_to_finished(tab, people, 
     new = scan.summary["tracking"]["new"]
     assert new > 50
     expect(page.locator("#scan-progress")).to_contain_text(str(new))
+    # what the finished scan says about itself, updated in place: its commit, times, size and parse modes
+    expect(page.locator("#scan-progress h1")).to_contain_text(scan.commit_sha[:10])
+    expect(page.locator("#scan-times")).to_contain_text("took")
+    expect(page.locator("#scan-size")).to_contain_text(f"{scan.summary['lines']} lines")
+    expect(page.locator("#scan-parse-modes")).to_contain_text("ast")
     tab.shoot("scan-finished")
     # polling stopped at the final state (HTTP 286): no more progress requests
     polls = []

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
@@ -56,3 +59,47 @@ def test_another_teams_scan_is_404_and_methods_are_checked(people, repository):
     assert client_for(people.alice).post(reverse("scans:detail", args=[scan.pk])).status_code == 405
     assert client_for(people.alice).get(reverse("scans:detail", args=[99999])).status_code == 404
     assert Client().get(reverse("scans:detail", args=[scan.pk])).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_heading_follows_the_scan_from_queued_to_resolved(people, repository):
+    scan = Scan.objects.create(repository=repository, branch="main", status="queued")
+    client = client_for(people.vera)
+    queued = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"}).content.decode()
+    assert "<h1>Scan of main</h1>" in queued and "waiting for a worker" in queued
+    started = timezone.now() - timedelta(seconds=75)
+    Scan.objects.filter(pk=scan.pk).update(status="scanning", commit_sha="ab" * 20, started=started)
+    running = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"}).content.decode()
+    # the polled partial carries the heading, so the resolved commit replaces "queued" without a reload
+    assert "<h1>Scan of main at ababababab</h1>" in running and "waiting for a worker" not in running
+    assert "running for" in running and "1 min 1" in running  # 75 s and counting
+
+
+@pytest.mark.django_db
+def test_a_finished_scan_says_when_how_long_how_big_and_how_its_files_were_read(people, repository):
+    started = timezone.now() - timedelta(minutes=3)
+    scan = Scan.objects.create(
+        repository=repository,
+        branch="main",
+        status="finished",
+        commit_sha="cd" * 20,
+        started=started,
+        finished=started + timedelta(minutes=2, seconds=5),
+        files_total=12,
+        files_done=12,
+        files_reused=4,
+        summary={
+            "tracking": {"new": 1, "fixed": 0, "reopened": 0},
+            "files": 12,
+            "lines": 3456,
+            "parse_modes": {"ast": 7, "ast-stubbed": 2, "tokens": 1, "text": 2},
+        },
+    )
+    html = client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content.decode()
+    assert "took" in html and "2 min 5 s" in html
+    assert html.count("<time datetime=") == 3  # queued, started, finished
+    assert "12 files, 3456 lines" in html and "4 unchanged since an earlier scan" in html
+    modes = html[html.index('id="scan-parse-modes"') :]
+    for mode, n in (("ast", 7), ("ast-stubbed", 2), ("tokens", 1), ("text", 2)):
+        assert f'mode-{mode}">{mode}</span></td><td class="num">{n}</td>' in modes
+    assert "tokens only: syntax-tree rules did not run" in modes
