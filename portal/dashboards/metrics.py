@@ -246,6 +246,19 @@ def trend(repository: Repository) -> list[dict]:
     return rows
 
 
+def fill_parse_modes(scan_id: int, files: list[effort.FileWork]) -> None:
+    """The parse mode of the shown files the rollup left without one (it keeps modes only for files with
+    unconverted references or a parse penalty, so a stubbed file with findings came out blank): one query for
+    the shown files whatever they lack, so the page's query count does not depend on the data."""
+    if not files:
+        return
+    by_path = {work.path: work for work in files}
+    for path, mode in ScannedFile.objects.filter(scan_id=scan_id, path__in=list(by_path)).values_list(
+        "path", "parse_mode"
+    ):
+        by_path[path].parse_mode = by_path[path].parse_mode or mode
+
+
 def branches(repository: Repository) -> list[dict]:
     """Each tracked branch (default first) with its newest scan, in one query: a row number per branch over
     `scan_branch_recent`, keeping the first."""

@@ -81,8 +81,9 @@ def repository_dashboard(request, pk: int):
     work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))
     top_hours = work[0].hours if work else 0
     labels = [_short_date(row["created"]) for row in trend]
+    # floored as the headline and the ring show it: 94.6% is "94%" everywhere on the page
     with_refs = [
-        (label, row["progress"].percent) for label, row in zip(labels, trend) if row["progress"].percent is not None
+        (label, row["progress"].floor) for label, row in zip(labels, trend) if row["progress"].floor is not None
     ]
     health = metrics.parse_health(latest["pk"] if latest else None)
     builds = Share.of(latest["compile"]) if latest else None
@@ -133,6 +134,8 @@ def repository_dashboard(request, pk: int):
     context["top_rules"], context["more_rules"] = found.by_rule[:TOP_RULES], found.by_rule[TOP_RULES:]
     for item in context["files"]:
         item.share = round(100 * item.hours / top_hours, 2) if top_hours else 0
+    if latest:
+        metrics.fill_parse_modes(latest["pk"], context["files"])
     return render(request, "dashboards/repository.html", context)
 
 

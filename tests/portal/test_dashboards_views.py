@@ -523,3 +523,39 @@ def test_a_dashboard_built_by_the_real_scan_pipeline(people, repo_factory):
     [portfolio_row] = [r for r in metrics.portfolio(people.team.pk) if r.repository.pk == row.pk]
     assert portfolio_row.open_total == owners["@gpu-team"]["open"]
     assert portfolio_row.progress.percent == response.context["progress"].percent
+
+
+@pytest.mark.django_db
+def test_a_stubbed_file_with_findings_but_nothing_unconverted_shows_its_parse_mode(people, repository):
+    newest = add_scan(repository, {"src/stubbed.cu": (CLEAN, "ast-stubbed", "")}, tracking={"new": 1})
+    add_findings(repository, newest, [("src/stubbed.cu", "ROC150", "build-break", "medium", "untriaged", "open")])
+    rollups.refresh_after_ingest(newest)
+    response = client_for(people.vera).get(reverse("dashboards:repository", args=[repository.pk]))
+    [work] = [w for w in response.context["files"] if w.path == "src/stubbed.cu"]
+    assert work.parse_mode == "ast-stubbed"
+    row = response.content.decode().split("src/stubbed.cu", 2)[-1].split("</tr>", 1)[0]
+    assert 'class="badge mode-ast-stubbed"' in row
+
+
+@pytest.mark.django_db
+def test_the_trend_chart_shows_the_headline_percentage_floored_not_rounded(people, repository):
+    # 947 of 1,000 references converted: 94.7%, which rounds to 95 and floors to 94
+    scan = Scan.objects.filter(repository=repository, status="finished").order_by("-created").first()
+    scan.summary["translation"] = {"converted": 947, "unconverted": 53}
+    scan.save(update_fields=["summary"])
+    html = client_for(people.vera).get(reverse("dashboards:repository", args=[repository.pk])).content.decode()
+    assert ">94%<" in html  # the ring
+    chart = html[html.index('id="progress-title"') :] if 'id="progress-title"' in html else html
+    assert "95%" not in chart and "94%" in chart
+
+
+@pytest.mark.django_db
+def test_the_portfolio_and_the_dashboard_give_the_same_age_for_the_same_scan(people, repository):
+    newest = Scan.objects.filter(repository=repository, status="finished").order_by("-created").first()
+    Scan.objects.filter(pk=newest.pk).update(
+        created=timezone.now() - timedelta(hours=5), finished=timezone.now() - timedelta(minutes=20)
+    )
+    portfolio = client_for(people.vera).get(reverse("dashboards:portfolio")).content.decode()
+    dashboard = client_for(people.vera).get(reverse("dashboards:repository", args=[repository.pk])).content.decode()
+    assert "20\xa0minutes ago" in dashboard and "20\xa0minutes ago" in portfolio
+    assert "5\xa0hours ago" not in portfolio
