@@ -5,13 +5,25 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run scan-demo test test-tools format docs bench clean
+.PHONY: run scan-demo test test-tools format docs bench clean venv serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip==24.3.1
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+# Only the virtualenv (.venv with the pinned dependencies and the test tools), nothing started.
+venv: $(STAMP)
+
+# The portal as in production, outside Docker: migrate, then gunicorn, a Celery worker and beat, the Procfile's
+# three commands (Ctrl-C stops all three). Needs DATABASE_URL (and CELERY_BROKER_URL for Redis; see .env.example);
+# `make run` is the all-in-one demo instead. PORT, WEB_CONCURRENCY, WORKER_CONCURRENCY as in the Procfile.
+serve: $(STAMP)
+	@test -n "$$DATABASE_URL" || { echo "make serve: set DATABASE_URL (see .env.example); make run starts a private PostgreSQL instead" >&2; exit 2; }
+	$(PY) manage.py migrate --noinput
+	@grep -E '^(web|worker|beat):' Procfile | sed 's/^[a-z]*: //' > $(VENV)/.serve-commands
+	bash -c 'trap "kill \$$(jobs -p) 2>/dev/null; wait" INT TERM EXIT; while read -r cmd; do eval "$$cmd &"; done < $(VENV)/.serve-commands; wait -n'
 
 # The portal with the demo repository scanned, a Celery worker and the web server (scripts/run.sh).
 run: $(STAMP)

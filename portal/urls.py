@@ -3,9 +3,11 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponse
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from portal.accounts import views as account_views
+from portal.api.main import json_405
+from portal.api.main import not_found as api_not_found
 from portal.api.main import urls as api_urls
 from portal.scans import upload_views
 
@@ -29,8 +31,9 @@ urlpatterns = [
     path("hooks/", include("portal.webhooks.urls")),
     path("notifications/", include("portal.statuses.urls")),
     # A plain view, before the API's include: the scanner's CI upload (portal/scans/upload_views.py).
-    path("api/v1/uploads/", upload_views.upload, name="upload"),
+    path("api/v1/uploads/", json_405(upload_views.upload), name="upload"),
     path("api/v1/", api_urls()),  # the REST API (portal/api); it defines no /api/v1/uploads/
+    re_path(r"^api(?:/|$)", api_not_found),  # any other path under /api/: a JSON 404, never an HTML page
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -10,8 +10,10 @@ import functools
 import logging
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponseNotAllowed, JsonResponse
+from django.http import Http404, HttpResponseNotAllowed, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, re_path, resolve
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError
 from ninja.errors import ValidationError as SchemaError
@@ -114,9 +116,45 @@ def _json_405(view):
     return wrapped
 
 
+def json_405(view):
+    """_json_405 for the API's plain Django views (the CI upload in portal/urls.py), keeping the view's own CSRF
+    decision (only ninja's views are exempted wholesale)."""
+    wrapped = _json_405(view)
+    wrapped.csrf_exempt = getattr(view, "csrf_exempt", False)
+    return wrapped
+
+
+@csrf_exempt
+def not_found(request, *args, **kwargs):
+    """Any path under /api/ that no operation matches: a JSON 404 with a `detail`, like every API error (Django's
+    would be an HTML page). A GET of a known path without its trailing slash is redirected to it, as APPEND_SLASH
+    did before this catch-all existed (a POST cannot be redirected without losing its body: it gets the 404 with a
+    hint)."""
+    path = request.path_info
+    if not path.endswith("/"):
+        try:
+            match = resolve(path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            if request.method in ("GET", "HEAD"):
+                query = request.META.get("QUERY_STRING", "")
+                return HttpResponsePermanentRedirect(request.path + "/" + (f"?{query}" if query else ""))
+            return JsonResponse(
+                {
+                    "detail": _("No API operation at %(path)s: did you mean %(slashed)s?")
+                    % {"path": request.path, "slashed": request.path + "/"}
+                },
+                status=404,
+            )
+    return JsonResponse({"detail": _("No API operation at %(path)s.") % {"path": request.path}}, status=404)
+
+
 def urls():
-    """The API's URL patterns, for `path("api/v1/", urls())`."""
+    """The API's URL patterns, for `path("api/v1/", urls())`; every path they do not match answers JSON too."""
     patterns, app_name, namespace = api.urls
     for pattern in patterns:
-        pattern.callback = _json_405(pattern.callback)
+        # ninja's root ("api-root") raises Http404 outside DEBUG, which Django renders as HTML
+        pattern.callback = not_found if pattern.name == "api-root" else _json_405(pattern.callback)
+    patterns = [*patterns, re_path(r"^", not_found, name="not_found")]
     return patterns, app_name, namespace

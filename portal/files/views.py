@@ -7,9 +7,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -117,6 +118,14 @@ def file_page(request, pk: int, path: str):
     return render(request, "files/file.html", context)
 
 
+def _nothing_to_show(request, repository, path: str, message: str):
+    """The on-demand views' empty state: the same answer a file page gives, a message where the rows would be."""
+    context = {"repository": repository, "path": path, "message": message}
+    if request.htmx:
+        return render(request, "files/_nothing.html", context)
+    return render(request, "files/nothing.html", context)
+
+
 def _int_param(request, name: str, default: int) -> int | None:
     """A non-negative whole number from the query string; None when it is something else."""
     value = request.GET.get(name, "")
@@ -133,7 +142,7 @@ def source_lines(request, pk: int, path: str):
     repository, _membership = get_repository_for_user(request, pk)
     version = queries.file_version(repository, path)
     if version is None or not version.source:
-        raise Http404("No stored text for this file.")
+        return _nothing_to_show(request, repository, path, _("No finished scan stored the text of this file."))
     start, end = _int_param(request, "start", 1), _int_param(request, "end", 1)
     gap_from = _int_param(request, "before", 0)
     if start is None or end is None or gap_from is None or start < 1 or end < start:
@@ -155,9 +164,14 @@ def translation(request, pk: int, path: str):
     repository, _membership = get_repository_for_user(request, pk)
     version = queries.file_version(repository, path)
     if version is None or not (version.has_translation and version.source):
-        raise Http404("No stored translation for this file.")
+        return _nothing_to_show(request, repository, path, _("No finished scan stored a translation of this file."))
     if len(rendering.split_lines(version.source)) > rendering.DIFF_MAX_LINES:
-        raise Http404("This file is too large to show side by side; download the patch to see its translation.")
+        return _nothing_to_show(
+            request,
+            repository,
+            path,
+            _("This file is too large to show side by side; download the patch to see its translation."),
+        )
     compiled = compile_status.for_file_page(version.compile, path)
     offset = _int_param(request, "offset", 0)
     if offset is None:

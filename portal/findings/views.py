@@ -10,8 +10,9 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -118,7 +119,7 @@ def finding_detail(request, pk: int):
             "code": _code_around(finding),
             "rule": rule,
             "doc": doc,
-            "events": finding.events.select_related("actor", "scan").order_by("-created", "-id")[:200],
+            "events": _history(finding),
             "triage_choices": Finding.Triage.choices,
             "members": get_user_model().objects.filter(memberships__team=finding.repository.team).order_by("username"),
         },
@@ -142,18 +143,21 @@ def triage(request, pk: int):
         error = " ".join(exc.messages)
     finding.refresh_from_db()
     if request.htmx:
-        template = "findings/list.html#row" if request.POST.get("context") == "row" else "findings/detail.html#triage"
-        return render(
-            request,
-            template,
-            {
-                "row": finding,
-                "finding": finding,
-                "can_triage": True,
-                "triage_choices": Finding.Triage.choices,
-                "error": error,
-            },
+        context = {
+            "row": finding,
+            "finding": finding,
+            "can_triage": True,
+            "triage_choices": Finding.Triage.choices,
+            "error": error,
+        }
+        if request.POST.get("context") == "row":
+            return render(request, "findings/list.html#row", context)
+        # The triage section, and the history with its new event swapped in out of band (hx-swap-oob)
+        triage_html = render_to_string("findings/detail.html#triage", context, request)
+        history_html = render_to_string(
+            "findings/detail.html#history", {"events": _history(finding), "oob": True}, request
         )
+        return HttpResponse(triage_html + history_html)
     if error:
         messages.error(request, error)
     return redirect("findings:detail", pk=finding.pk)
@@ -187,6 +191,11 @@ def comment(request, pk: int):
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     return redirect("findings:detail", pk=finding.pk)
+
+
+def _history(finding: Finding):
+    """The finding page's history, newest first."""
+    return finding.events.select_related("actor", "scan").order_by("-created", "-id")[:200]
 
 
 def _code_around(finding: Finding) -> list[tuple[int, str, bool]]:

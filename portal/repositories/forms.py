@@ -1,9 +1,12 @@
-"""The repository form: a bad clone URL is refused here with a message the user can act on."""
+"""The repository form: a bad clone URL, or a default branch the remote does not have, is refused here with a
+message the user can act on."""
 
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
+from portal.repositories.branchcheck import check_default_branch
 from portal.repositories.models import Repository
 from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
@@ -13,20 +16,45 @@ class RepositoryForm(forms.ModelForm):
     credentials_secret = forms.CharField(
         required=False,
         widget=forms.PasswordInput(render_value=False),
-        label="Token, password or SSH private key",
-        help_text="Stored encrypted; never shown again. Leave empty for a public repository.",
+        label=_("Token, password or SSH private key"),
+        help_text=_("Stored encrypted; never shown again. Leave empty for a public repository."),
     )
 
     class Meta:
         model = Repository
         fields = ["name", "clone_url", "default_branch", "credentials_username"]
-        labels = {"credentials_username": "Username (for https)"}
+        labels = {
+            "name": _("Name"),
+            "clone_url": _("Clone URL"),
+            "default_branch": _("Default branch"),
+            "credentials_username": _("Username (for https)"),
+        }
+        help_texts = {
+            "clone_url": _("The address git clones it from; the default branch is checked there."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.branch_warning = ""  # the remote could not be reached to check the branch (registered anyway)
+        self.fields["clone_url"].widget.attrs.update({"spellcheck": "false", "autocomplete": "off"})
 
     def clean_clone_url(self) -> str:
         return validate_clone_url(self.cleaned_data["clone_url"])
 
     def clean_default_branch(self) -> str:
         return validate_branch_name(self.cleaned_data["default_branch"])
+
+    def clean(self):
+        data = super().clean()
+        if "clone_url" in data and "default_branch" in data:
+            secret = data.get("credentials_secret")
+            credentials = (data.get("credentials_username", ""), secret) if secret else None
+            try:
+                self.branch_warning = check_default_branch(data["clone_url"], data["default_branch"], credentials)
+            except forms.ValidationError as error:
+                field = "credentials_secret" if error.code == "auth_failed" else "default_branch"
+                self.add_error(field, error)
+        return data
 
     def save(self, commit: bool = True) -> Repository:
         repository = super().save(commit=False)

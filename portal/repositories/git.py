@@ -27,6 +27,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from portal.repositories.urlcheck import transport_allowed
+
 # ScannedFile.path and Finding.path hold 1,000 characters: a longer path (a 1,000-deep tree) is refused up front,
 # not left to fail the ingestion.
 MAX_PATH_CHARS = 1000
@@ -110,14 +112,11 @@ class GitSession:
         return path
 
     def _config(self) -> list[str]:
-        local = "always" if settings.ROCPORT_ALLOW_LOCAL_REPOS else "never"
-        pairs = {
-            "protocol.allow": "never",
-            "protocol.https.allow": "always",
-            "protocol.http.allow": "always" if settings.ROCPORT_ALLOW_PRIVATE_HOSTS else "never",
-            "protocol.ssh.allow": "always",
-            "protocol.git.allow": "always",
-            "protocol.file.allow": local,
+        # The transports: the same rule as the URL check (portal.repositories.urlcheck.transport_allowed)
+        pairs = {"protocol.allow": "never"}
+        for scheme in ("https", "http", "ssh", "git", "file"):
+            pairs[f"protocol.{scheme}.allow"] = "always" if transport_allowed(scheme) else "never"
+        pairs |= {
             "core.hooksPath": os.devnull,
             "core.symlinks": "false",
             "core.fsmonitor": "false",
@@ -189,6 +188,17 @@ class GitSession:
             if name in (ref, f"refs/heads/{ref}", f"refs/tags/{ref}"):
                 return sha
         raise CloneError("ref_not_found", f"the branch or ref {ref!r} does not exist in the repository")
+
+    def branches(self) -> list[str]:
+        """The remote's branch names (`git ls-remote --heads`), with the same hardening as a clone."""
+        self.work.mkdir(exist_ok=True)
+        out = self.git("ls-remote", "--heads", "--", self.url, cwd=self.root)
+        names = []
+        for line in out.splitlines():
+            _sha, _, name = line.partition("\t")
+            if name.startswith("refs/heads/"):
+                names.append(name[len("refs/heads/") :])
+        return names
 
     def fetch(self, commit: str, ref: str = "", previous: str = "") -> Checkout:
         """Fetch exactly `commit` (shallow), check it out with symlinks off, and list its blobs; with `previous`,

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Membership
 from portal.findings.models import SEVERITY_RANK
+from portal.repositories.branchcheck import check_default_branch
 from portal.repositories.models import Repository
 from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
@@ -41,6 +42,26 @@ class RepositorySettingsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tracked"].initial = ", ".join(self.instance.tracked_branches)
+        self.fields["clone_url"].widget.attrs.update({"spellcheck": "false", "autocomplete": "off"})
+        self.branch_warning = ""  # the remote could not be reached to check the branch (saved anyway)
+
+    def clean(self):
+        """A changed clone URL or default branch is checked on the remote, as at registration
+        (portal.repositories.branchcheck)."""
+        data = super().clean()
+        changed = {"clone_url", "default_branch", "credentials_secret"} & set(self.changed_data)
+        if changed and "clone_url" in data and "default_branch" in data:
+            if data.get("credentials_secret"):
+                credentials = (data.get("credentials_username", ""), data["credentials_secret"])
+            elif data.get("clear_credentials"):
+                credentials = None
+            else:
+                credentials = self.instance.credentials()
+            try:
+                self.branch_warning = check_default_branch(data["clone_url"], data["default_branch"], credentials)
+            except forms.ValidationError as error:
+                self.add_error("credentials_secret" if error.code == "auth_failed" else "default_branch", error)
+        return data
 
     def clean_clone_url(self) -> str:
         return validate_clone_url(self.cleaned_data["clone_url"])
@@ -128,14 +149,15 @@ class CommitStatusForm(forms.Form):
                 "project": config.project,
                 "threshold": config.threshold,
             }
+            # Empty means "derived from the clone URL" (the fields' help): a stored value equal to what would be
+            # derived is shown empty, so it keeps following the clone URL's host when saved again.
+            if config.api_url == providers.default_api_url(config.provider, repository.clone_url):
+                initial["api_url"] = ""
+            if config.project == providers.default_project(config.provider, repository.clone_url):
+                initial["project"] = ""
         else:
-            provider = providers.guess_provider(repository.clone_url)
-            initial = {
-                "provider": provider,
-                "threshold": "high",
-                "api_url": providers.default_api_url(provider, repository.clone_url),
-                "project": providers.default_project(provider, repository.clone_url),
-            }
+            # Nothing prefilled but the guessed host: an empty API URL and project are derived when saved.
+            initial = {"provider": providers.guess_provider(repository.clone_url), "threshold": "high"}
         kwargs.setdefault("initial", initial)
         super().__init__(*args, **kwargs)
 

@@ -10,9 +10,29 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
-ALLOWED_SCHEMES = ("https", "ssh", "git")
+_ALWAYS = ("https", "ssh", "git")
 _SCP_LIKE = re.compile(r"^(?P<user>[A-Za-z0-9._-]+)@(?P<host>[A-Za-z0-9.-]+):(?P<path>[^\s]+)$")
+
+
+def transport_allowed(scheme: str) -> bool:
+    """The one rule for git transports, used by the URL check below and by the clone's git config
+    (portal.repositories.git): https, ssh and git always; plain http with ROCPORT_ALLOW_PRIVATE_HOSTS (a server on
+    a private network, as .env.example says); file (and local paths) with ROCPORT_ALLOW_LOCAL_REPOS; nothing else."""
+    scheme = scheme.lower()
+    if scheme in _ALWAYS:
+        return True
+    if scheme == "http":
+        return bool(settings.ROCPORT_ALLOW_PRIVATE_HOSTS)
+    if scheme == "file":
+        return bool(settings.ROCPORT_ALLOW_LOCAL_REPOS)
+    return False
+
+
+def allowed_schemes() -> list[str]:
+    """The network schemes a clone URL may use on this server, in the order a message names them."""
+    return [scheme for scheme in ("https", "http", "ssh", "git") if transport_allowed(scheme)]
 
 
 def host_of(url: str) -> str | None:
@@ -33,7 +53,7 @@ def validate_clone_url(url: str) -> str:
         raise ValidationError("Remote helper URLs (transport::address) are not allowed.")
     local = url.startswith("file://") or url.startswith("/") or url.startswith(".")
     if local:
-        if not settings.ROCPORT_ALLOW_LOCAL_REPOS:
+        if not transport_allowed("file"):
             raise ValidationError("Local repositories (file:// or a path) are not allowed on this server.")
         path = Path(url[len("file://") :] if url.startswith("file://") else url)
         try:
@@ -48,8 +68,15 @@ def validate_clone_url(url: str) -> str:
             scheme = "ssh"
         else:
             scheme = urlsplit(url).scheme.lower()
-            if scheme not in ALLOWED_SCHEMES:
-                raise ValidationError(f"Use an https://, ssh:// or git:// URL (not {scheme or 'a bare path'}).")
+            if scheme == "file" or not transport_allowed(scheme):
+                names = [f"{name}://" for name in allowed_schemes()]
+                raise ValidationError(
+                    _("Use an %(schemes)s URL (not %(scheme)s).")
+                    % {
+                        "schemes": _(" or ").join([", ".join(names[:-1]), names[-1]]),
+                        "scheme": scheme or _("a bare path"),
+                    }
+                )
             if urlsplit(url).password:
                 raise ValidationError(
                     "Do not put a password in the URL: use the credentials field, which is encrypted."

@@ -110,6 +110,8 @@ def add_repository(request, team_id: int):
                 request,
                 _("Repository %(name)s registered. Start its first scan from here.") % {"name": repository.name},
             )
+            if form.branch_warning:
+                messages.warning(request, form.branch_warning)
             return redirect("dashboards:repository", pk=repository.pk)
     return render(request, "repositories/add.html", {"form": form, "team": membership.team})
 
@@ -175,6 +177,8 @@ def _save_repository(request, repository, membership, page) -> str:
     if not page.form.is_valid():
         return ""
     page.form.save()
+    if page.form.branch_warning:
+        messages.warning(request, page.form.branch_warning)
     return _("Settings saved.")
 
 

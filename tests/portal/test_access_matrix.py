@@ -26,6 +26,9 @@ PUBLIC = {
     "api/v1/",
     "hooks/<int:repository_id>/<str:provider>/",
     "api/v1/uploads/",
+    # Any other path under /api/: a JSON 404 for everyone (tests/portal/test_api_unmatched.py)
+    "api/v1/^",
+    "^api(?:/|$)",
 }
 # Pages of the signed-in user's own scope (their teams, their tokens, the rule catalogue): an outsider gets a
 # page, but never another team's data (tests of each view check that).
