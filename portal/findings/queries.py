@@ -190,6 +190,16 @@ _SORT_FIELDS = {"severity": ("severity_rank", "id"), "path": ("path", "line", "i
 _SORT_ORDER = {"severity": ("-severity_rank", "-id"), "path": ("path", "line", "id"), "newest": ("-id",)}
 
 
+# Counting every match of a filter over a million findings costs a scan of them all; the list says "more than
+# 10,000" instead, and counts at most COUNT_CAP + 1 rows.
+COUNT_CAP = 10_000
+
+
+def capped_count(base) -> int:
+    """How many findings match, counted up to COUNT_CAP + 1 (a bounded query whatever the filter)."""
+    return base.order_by()[: COUNT_CAP + 1].count()
+
+
 def page(
     query: QuerySet, filters: Filters, cursor: str, arms: list[QuerySet] | None = None
 ) -> tuple[list[Finding], str]:

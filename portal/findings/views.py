@@ -52,6 +52,8 @@ def finding_list(request):
     context = {
         "filters": filters,
         "rows": rows,
+        "total": queries.capped_count(base),
+        "count_cap": queries.COUNT_CAP,
         "next_url": f"?{urlencode({**filters.as_query(), 'after': next_cursor})}" if next_cursor else "",
         "first_url": f"?{urlencode(filters.as_query())}",
         "is_deep": bool(request.GET.get("after")),
@@ -74,9 +76,29 @@ def bulk_triage(request):
     require_write(membership)
     filters = queries.Filters.from_query(request.POST)
     base = queries.filtered([membership.team_id], filters, request.user)
+    ids = [int(i) for i in request.POST.getlist("ids") if i.isdigit()]
     if request.POST.get("scope") != "all":
-        ids = [int(i) for i in request.POST.getlist("ids") if i.isdigit()]
         base = base.filter(pk__in=ids)
+    decision = request.POST.get("decision", "")
+    if decision not in Finding.Triage.values:
+        messages.error(request, _("Choose a decision for the selected findings."))
+        return redirect(f"{reverse('findings:list')}?{urlencode(filters.as_query())}")
+    if request.POST.get("confirm") != "1":
+        # nothing changes before the person has seen how many findings the decision takes
+        return render(
+            request,
+            "findings/bulk_confirm.html",
+            {
+                "count": base.count(),
+                "decision": decision,
+                "decision_label": Finding.Triage(decision).label,
+                "reason": request.POST.get("reason", ""),
+                "scope": request.POST.get("scope", "selected"),
+                "ids": ids,
+                "filters": filters,
+                "back_url": f"{reverse('findings:list')}?{urlencode(filters.as_query())}",
+            },
+        )
     try:
         count = do_triage_findings(
             base, request.POST.get("decision", ""), request.POST.get("reason", ""), acting_user=request.user

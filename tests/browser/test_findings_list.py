@@ -92,7 +92,13 @@ def test_bulk_triage_of_a_filtered_selection(tab, project):
     page.locator("select[name=scope]").select_option("selected")
     tab.shoot("bulk-selection")
     with page.expect_navigation():
-        page.get_by_role("button", name="Apply").click()
+        page.get_by_role("button", name="Review and apply").click()
+    # nothing applied yet: the count and the decision, to confirm or cancel
+    expect(page.locator("#bulk-summary")).to_contain_text("Mark 3 findings as “False positive”?")
+    assert not Finding.objects.filter(pk__in=ids).exclude(triage="untriaged").exists()
+    tab.shoot("bulk-confirm")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Triage 3 findings").click()
     assert "severity=high" in page.url  # back to the same filtered list
     expect(page.get_by_role("status")).to_contain_text("3")
     for pk in chosen:

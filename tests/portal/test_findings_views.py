@@ -77,18 +77,60 @@ def test_hiding_a_finding_needs_a_reason(people):
 
 
 @pytest.mark.django_db
+def test_a_bulk_triage_asks_first_how_many_it_takes_and_has_no_default_decision(people):
+    make_findings(people.team, 80)
+    client = client_for(people.bob)
+    listing = client.get(reverse("findings:list")).content.decode()
+    assert "80 findings match." in listing
+    decision = listing[listing.index('<select name="decision" required>') :].split("</select>", 1)[0]
+    assert '<option value="">' in decision.split("</option>", 1)[0] + "</option>"  # "Choose…" first, not Untriaged
+    asked = client.post(reverse("findings:bulk"), {"decision": "false_positive", "reason": "noise", "scope": "all"})
+    html = asked.content.decode()
+    assert asked.status_code == 200 and 'data-count="80"' in html and "False positive" in html
+    assert not Finding.objects.exclude(triage="untriaged").exists()  # nothing applied before the confirmation
+    assert 'name="confirm" value="1"' in html and 'name="scope" value="all"' in html
+    no_decision = client.post(reverse("findings:bulk"), {"decision": "", "scope": "all", "confirm": "1"})
+    assert no_decision.status_code == 302 and not Finding.objects.exclude(triage="untriaged").exists()
+    client.post(
+        reverse("findings:bulk"), {"decision": "false_positive", "reason": "noise", "scope": "all", "confirm": "1"}
+    )
+    assert Finding.objects.filter(triage="false_positive").count() == 80
+
+
+@pytest.mark.django_db
+def test_the_list_counts_its_matches_up_to_a_cap(people, monkeypatch):
+    from portal.findings import queries
+
+    make_findings(people.team, 12)
+    client = client_for(people.bob)
+    assert "12 findings match." in client.get(reverse("findings:list")).content.decode()
+    monkeypatch.setattr(queries, "COUNT_CAP", 10)
+    assert "More than 10 findings match." in client.get(reverse("findings:list")).content.decode()
+
+
+@pytest.mark.django_db
+def test_quick_filter_changes_replace_the_request_in_flight(people):
+    html = client_for(people.bob).get(reverse("findings:list")).content.decode()
+    form = html[html.index('<form class="filters"') :].split(">", 1)[0]
+    assert 'hx-sync="this:replace"' in form  # the newest filter wins: an older answer cannot land after it
+
+
+@pytest.mark.django_db
 def test_bulk_triage_of_a_selection_and_of_everything_matching_the_filter(people):
     make_findings(people.team, 20)
     ids = list(Finding.objects.order_by("id").values_list("pk", flat=True)[:3])
     client = client_for(people.bob)
-    client.post(reverse("findings:bulk"), {"ids": ids, "decision": "confirmed", "scope": "selected"})
+    client.post(reverse("findings:bulk"), {"ids": ids, "decision": "confirmed", "scope": "selected", "confirm": "1"})
     assert set(Finding.objects.filter(triage="confirmed").values_list("pk", flat=True)) == set(ids)
     client.post(
-        reverse("findings:bulk"), {"severity": "low", "decision": "accepted_risk", "reason": "legacy", "scope": "all"}
+        reverse("findings:bulk"),
+        {"severity": "low", "decision": "accepted_risk", "reason": "legacy", "scope": "all", "confirm": "1"},
     )
     assert Finding.objects.filter(triage="accepted_risk").count() == Finding.objects.filter(severity="low").count()
     assert (
-        client_for(people.vera).post(reverse("findings:bulk"), {"decision": "confirmed", "scope": "all"}).status_code
+        client_for(people.vera)
+        .post(reverse("findings:bulk"), {"decision": "confirmed", "scope": "all", "confirm": "1"})
+        .status_code
         == 403
     )
 

@@ -117,11 +117,12 @@ def test_triage_one_a_selection_everything_matching_and_through_the_api_moves_th
     assert_rollup_is_live(row)
 
     bob.post(
-        reverse("findings:bulk"), {"ids": ids[1:3], "decision": "wont_fix", "reason": "legacy", "scope": "selected"}
+        reverse("findings:bulk"),
+        {"ids": ids[1:3], "decision": "wont_fix", "reason": "legacy", "scope": "selected", "confirm": "1"},
     )
     assert_rollup_is_live(row)
 
-    bob.post(reverse("findings:bulk"), {"decision": "confirmed", "rule": "ROC101", "scope": "all"})
+    bob.post(reverse("findings:bulk"), {"decision": "confirmed", "rule": "ROC101", "scope": "all", "confirm": "1"})
     assert Finding.objects.filter(repository=row, rule="ROC101", triage="confirmed").count() >= 2
     assert_rollup_is_live(row)
 
@@ -153,7 +154,7 @@ def test_a_second_branch_inherits_triage_and_each_branch_keeps_its_own_rollup(pe
     dismissed = Finding.objects.filter(repository=row, rule="ROC101").count()
     client_for(people.bob).post(
         reverse("findings:bulk"),
-        {"decision": "false_positive", "reason": "test code", "rule": "ROC101", "scope": "all"},
+        {"decision": "false_positive", "reason": "test code", "rule": "ROC101", "scope": "all", "confirm": "1"},
     )
     repo.branch("develop")
     develop = scan(row, repo.commit("more", **{"src__extra.cu": LANE.format(body=BAD)}), branch="develop")
@@ -185,7 +186,7 @@ def test_a_branch_deleted_on_the_remote_keeps_rollups_equal_to_its_findings(peop
     assert_rollup_is_live(row, "main")
     # and its figures still move with triage, like any branch's
     client_for(people.bob).post(
-        reverse("findings:bulk"), {"decision": "confirmed", "branch": "develop", "scope": "all"}
+        reverse("findings:bulk"), {"decision": "confirmed", "branch": "develop", "scope": "all", "confirm": "1"}
     )
     assert Finding.objects.filter(repository=row, branch="develop", triage="confirmed").exists()
     assert_rollup_is_live(row, "develop")
