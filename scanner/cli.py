@@ -305,13 +305,13 @@ def _progress(args, total: int):
 
 
 def _explain(name: str) -> int:
-    from scanner.rules import catalogue
+    from scanner.rules import resolve
     from scanner.rules.docs import explain
 
-    for rule in catalogue().values():
-        if name in (rule.code, rule.name):
-            sys.stdout.write(explain(rule))
-            return EXIT_OK
+    rule = resolve(name)  # a code, a name, or a name the rule had before
+    if rule is not None:
+        sys.stdout.write(explain(rule))
+        return EXIT_OK
     print(f"rocport: error: no rule {name!r}; see `python -m scanner rules`", file=sys.stderr)
     return EXIT_USAGE
 

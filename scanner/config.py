@@ -7,7 +7,7 @@ error that names it.
     timeout_seconds = 60                         # per file
 
     [rules]
-    disable = ["ROC134", "nvtx-usage"]          # codes or names
+    disable = ["ROC134", "libraries-nvtx-usage"]  # codes or names (former names too)
     enable = []                                  # when set, only these
 
     [parse]
@@ -210,11 +210,10 @@ def _short(value, limit: int = 80) -> str:
 
 
 def _check_rule_names(values: list[str], key: str) -> None:
-    from scanner.rules import catalogue
+    from scanner.rules import resolve
 
-    known = {code for code in catalogue()} | {rule.name for rule in catalogue().values()}
     for value in values:
-        if value not in known:
+        if resolve(value) is None:  # a code, a name, or a name the rule had before
             raise ConfigError(f"{CONFIG_FILE}: '{key}' names an unknown rule {_short(value)}")
 
 

@@ -3,6 +3,9 @@
 C, C++ and CUDA comments come from libclang's tokens; text files (CMake, shell, YAML, Dockerfiles, Python, ...)
 use `# rocport: ignore[ROC221] reason`, read by `hash_comments`.
 
+The brackets hold codes or rule names, comma-separated; a name a rule had before (`Rule.formerly`) still works:
+it is read as the rule's current name (scanner.rules.canonical).
+
 The comment applies to its own line, or, when it stands alone on a line, to the next line of code.
 A suppressed finding is still reported, marked suppressed with its reason: it is never dropped.
 """
@@ -20,17 +23,19 @@ _MARKER = re.compile(r"rocport:\s*ignore\[([A-Za-z0-9_,\s-]+)\]\s*(.*?)\s*(?:\*/
 @dataclass(frozen=True)
 class Suppression:
     line: int
-    rules: frozenset[str]  # codes or rule names
+    rules: frozenset[str]  # codes or rule names (former names read as current ones)
     reason: str
 
 
 def collect(comments: list[Token], lines: list[str]) -> dict[int, list[Suppression]]:
+    from scanner.rules import canonical
+
     by_line: dict[int, list[Suppression]] = {}
     for comment in comments:
         match = _MARKER.search(comment.text)
         if not match:
             continue
-        rules = frozenset(part.strip() for part in match.group(1).split(",") if part.strip())
+        rules = frozenset(canonical(part.strip()) for part in match.group(1).split(",") if part.strip())
         reason = match.group(2).strip()
         line = comment.line
         before = lines[line - 1][: max(comment.col - 1, 0)] if line <= len(lines) else ""

@@ -23,11 +23,37 @@ def catalogue() -> dict[str, Rule]:
     return rules
 
 
+@functools.cache
+def _by_word() -> dict[str, Rule]:
+    """Every word a user may write for a rule: its code, its name and its former names."""
+    words: dict[str, Rule] = {}
+    for rule in catalogue().values():
+        for word in (rule.code, rule.name, *rule.formerly):
+            other = words.setdefault(word, rule)
+            if other is not rule:
+                raise ValueError(f"{word!r} names both {other.code} and {rule.code}")
+    return words
+
+
+def resolve(word: str) -> Rule | None:
+    """The rule a user means by `word`: a code (ROC101), a name, or a name the rule had before (`Rule.formerly`);
+    None for anything else."""
+    return _by_word().get(word)
+
+
+def canonical(word: str) -> str:
+    """A former name as the rule's current name; a code, a current name or an unknown word as written."""
+    rule = resolve(word)
+    return rule.name if rule is not None and word in rule.formerly else word
+
+
 def select(enabled: list[str] | None = None, disabled: list[str] | None = None) -> list[Rule]:
+    """The rules `enabled` names (all when empty) less those `disabled` names; codes, names and former names."""
     rules = catalogue()
-    chosen = [r for code, r in rules.items() if not enabled or code in enabled or r.name in enabled]
-    drop = set(disabled or ())
-    return [r for r in chosen if r.code not in drop and r.name not in drop]
+    wanted = {rule.code for word in enabled or () if (rule := resolve(word)) is not None}
+    drop = {rule.code for word in disabled or () if (rule := resolve(word)) is not None}
+    chosen = [r for code, r in rules.items() if not enabled or code in wanted]
+    return [r for r in chosen if r.code not in drop]
 
 
 def rules_run(mode: str, language: str, enabled: list[Rule], compiled: bool = False) -> frozenset[str]:

@@ -9,6 +9,13 @@ A rule module defines exactly one `RULE = Rule(...)`; its docstring is the rule'
 sections *What it finds / Why it breaks on ROCm / Example / Use instead / References*. Codes are assigned
 only in `scanner.rules.codes`.
 
+Codes and names: the code (ROC101) is the stable identity, stored by the portal and exported in SARIF, never
+renumbered. The name is `<family>-<module>`: the family package and the module name with `_` as `-`, the family
+word said once when the module already starts with it (warp.warp_sized_group -> `warp-sized-group`,
+container.cuda_apt_repository -> `container-cuda-apt-repository`); `expected_name` computes it and a test holds
+every rule to it. A rule renamed keeps its old names in `formerly`: suppression comments, `.rocport.toml`'s
+`rules.enable`/`rules.disable` and `explain` accept them (scanner.rules.resolve), and docs/rules.md lists them.
+
 Events a rule can subscribe to (`on=`):
 - AST (full or stubbed parse only): "call", "binary_op", "unary_op", "var_decl", "function", "for",
   "decl_ref", "member_ref", "type_ref", "cast", "case";
@@ -66,7 +73,7 @@ TargetSeverity = Callable[["TargetProfile", Severity], tuple[Severity, str]]
 
 @dataclass
 class Rule:
-    name: str
+    name: str  # `<family>-<module>` (expected_name); codes, not names, identify findings
     risk: Risk
     severity: Severity
     on: tuple[str, ...]
@@ -90,6 +97,8 @@ class Rule:
     # The rule checks the ROCm side itself (a ROCm run flag, rocm-smi, NUMA balancing on an MI300X host): an
     # existing port does not make its findings the "NVIDIA side" (scanner.analysis.port_notes).
     rocm_side: bool = False
+    # Names the rule had before (oldest first): still accepted wherever a user writes a rule's name.
+    formerly: tuple[str, ...] = ()
 
     def __post_init__(self):
         unknown = set(self.on) - ALL_EVENTS
@@ -112,6 +121,15 @@ class Rule:
         if self.target_severity is None:
             return self.severity, ""
         return self.target_severity(profile, self.severity)
+
+
+def expected_name(module: str) -> str:
+    """The name a rule in `module` ("container.cuda_apt_repository", as in codes.CODES) must have:
+    `<family>-<module>` with `_` as `-`, the family word not repeated ("warp.warp_sized_group" -> "warp-sized-group").
+    """
+    family, _, leaf = module.partition(".")
+    dashed = leaf.replace("_", "-")
+    return dashed if leaf.startswith(family + "_") else f"{family}-{dashed}"
 
 
 def wave64_severity(profile: TargetProfile, base: Severity) -> tuple[Severity, str]:

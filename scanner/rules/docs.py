@@ -45,6 +45,7 @@ def explain(rule: Rule) -> str:
     out = [
         f"{rule.code} {rule.name}: {sections.get('', rule.summary)}",
         f"risk: {rule.risk.value}, default severity: {_severity_text(rule)}",
+        *([f"formerly: {', '.join(rule.formerly)}"] if rule.formerly else []),
         "",
     ]
     for name in (*DOC_SECTIONS, "Known problems"):
@@ -98,6 +99,13 @@ def markdown(rules: list[Rule]) -> str:
         "Generated from the rule docstrings by `python -m scanner docs` (`make docs`); do not edit by hand.",
         "A test fails when this file is out of date.",
         "",
+        "Codes are stable: a finding is identified by its code (the portal stores it, SARIF exports it as the",
+        "rule id), a code is never renumbered, and a retired rule keeps its number. The family is in the name:",
+        "`<family>-<module>`, from the rule's package and module under `scanner/rules/` (the family word said",
+        "once: `warp.warp_sized_group` is `warp-sized-group`). A renamed rule keeps its former names, listed",
+        "under its heading: suppression comments, `.rocport.toml`'s `rules.enable` / `rules.disable` and",
+        "`python -m scanner explain` accept them as well as the code and the current name.",
+        "",
         "| code | name | risk | severity | summary |",
         "| --- | --- | --- | --- | --- |",
     ]
@@ -117,6 +125,8 @@ def markdown(rules: list[Rule]) -> str:
             f"Risk: {rule.risk.value}. Default severity: {_severity_text(rule)}.",
             "",
         ]
+        if rule.formerly:
+            out += ["Formerly: " + ", ".join(f"`{name}`" for name in rule.formerly) + ".", ""]
         for name in (*DOC_SECTIONS, "Known problems"):
             body = sections.get(name)
             if not body:

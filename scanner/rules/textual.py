@@ -29,6 +29,7 @@ def text_rule(
     languages,
     check: Callable,
     target_severity: TargetSeverity | None = None,
+    formerly: tuple[str, ...] = (),
 ) -> Rule:
     return Rule(
         name=name,
@@ -39,6 +40,7 @@ def text_rule(
         check=check,
         languages=frozenset(languages),
         target_severity=target_severity,
+        formerly=formerly,
     )
 
 

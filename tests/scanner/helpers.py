@@ -15,6 +15,8 @@ from scanner.target import TargetProfile
 FIXTURES = Path(__file__).parent / "fixtures"
 RULE_FIXTURES = FIXTURES / "rules"
 EXPECT = re.compile(r"expect:\s*((?:ROC\d+\s*,?\s*)+)")
+# A negative case: the line ends with the comment `// ok` (C, C++, CUDA, PTX) or `# ok` (the text languages).
+OK_MARK = re.compile(r"(?:^|\s)(?://|#)\s*ok\s*$")
 
 
 @functools.cache
@@ -107,6 +109,11 @@ def expectations(path: Path) -> set[tuple[int, str]]:
             for code in re.findall(r"ROC\d+", match.group(1)):
                 out.add((number, code))
     return out
+
+
+def ok_lines(path: Path) -> set[int]:
+    """The lines of a fixture marked as negative cases (`OK_MARK`): no finding of the fixture's rule may land there."""
+    return {number for number, line in enumerate(path.read_text().splitlines(), start=1) if OK_MARK.search(line)}
 
 
 def fixture_for(code: str) -> list[Path]:

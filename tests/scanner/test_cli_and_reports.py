@@ -126,6 +126,12 @@ def test_explain_prints_the_rule_documentation():
     assert run("explain", "ROC999").returncode == 2
 
 
+def test_explain_accepts_a_former_rule_name():
+    proc = run("explain", "ci-nvidia-runner")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("ROC235 shell-ci-nvidia-runner:") and "formerly: ci-nvidia-runner" in proc.stdout
+
+
 def test_wave32_target_lowers_warp_size_findings(tmp_path):
     (tmp_path / "k.cu").write_text("__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\n")
     proc = run("scan", str(tmp_path), "--format", "json", "--target", "gfx1100", "--fail-on", "never")

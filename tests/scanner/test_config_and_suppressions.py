@@ -66,3 +66,34 @@ def test_a_suppression_for_another_rule_does_not_apply(tmp_path):
     text = KERNEL.format(comment="  // rocport: ignore[ROC106] wrong rule")
     result = analyze_text(tmp_path, text, codes=["ROC101"])
     assert not result.findings[0].suppressed
+
+
+# ROC109 was `amdgcn-wavefront-size-macro` before names took their family (`warp-`): the old name still works.
+WAVEFRONT = "int w = __AMDGCN_WAVEFRONT_SIZE;{comment}\n"
+
+
+@pytest.mark.parametrize("written", ["ROC109", "warp-amdgcn-wavefront-size-macro", "amdgcn-wavefront-size-macro"])
+def test_a_suppression_comment_accepts_the_code_the_name_and_a_former_name(tmp_path, written):
+    text = WAVEFRONT.format(comment=f"  // rocport: ignore[{written}] NVIDIA-only")
+    [finding] = analyze_text(tmp_path, text, codes=["ROC109"]).findings
+    assert finding.suppressed and finding.suppression_reason == "NVIDIA-only"
+
+
+def test_a_former_name_in_a_hash_comment_suppresses_in_a_text_file(tmp_path):
+    text = "# rocport: ignore[container-nvidia-runtime-env] NVIDIA job\nENV NVIDIA_VISIBLE_DEVICES=all\n"
+    [finding] = analyze_text(tmp_path, text, name="Dockerfile", codes=["ROC222"]).findings
+    assert finding.suppressed
+
+
+@pytest.mark.parametrize("key", ["disable", "enable"])
+def test_rocport_toml_accepts_a_former_rule_name(tmp_path, key):
+    (tmp_path / ".rocport.toml").write_text(f'[rules]\n{key} = ["amdgcn-wavefront-size-macro"]\n')
+    (tmp_path / "mine.cu").write_text(KERNEL.format(comment="") + WAVEFRONT.format(comment=""))
+    [result] = list(scan(tmp_path))
+    expected = ["ROC101"] if key == "disable" else ["ROC109"]
+    assert [f.rule for f in result.findings] == expected
+
+
+def test_an_unknown_rule_name_in_rocport_toml_is_still_an_error():
+    with pytest.raises(ConfigError, match="amdgcn-wavefront-size"):
+        from_mapping({"rules": {"disable": ["amdgcn-wavefront-size"]}}, ScanOptions())

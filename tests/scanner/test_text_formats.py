@@ -102,7 +102,7 @@ def test_binary_text_files_are_errors_and_non_utf8_ones_are_read_with_the_guess_
 def test_hash_comment_suppressions_work_in_text_files(tmp_path):
     text = (
         "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04  # rocport: ignore[ROC221] CUDA build stage, kept\n"
-        "# rocport: ignore[container-nvidia-runtime-env] read by the NVIDIA job only\n"
+        "# rocport: ignore[container-nvidia-container-env] read by the NVIDIA job only\n"
         "ENV NVIDIA_VISIBLE_DEVICES=all\n"
         "ENV NVIDIA_DRIVER_CAPABILITIES=compute\n"
     )

@@ -54,7 +54,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="cuda-api-deprecated",
+    name="api-cuda-api-deprecated",
+    formerly=("cuda-api-deprecated",),
     summary="CUDA API name deprecated by NVIDIA (port to its replacement)",
     risk=Risk.DEPRECATION,
     severity=Severity.LOW,

@@ -54,7 +54,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="cuda-api-removed",
+    name="api-cuda-api-removed",
+    formerly=("cuda-api-removed",),
     summary="CUDA API name removed from current CUDA releases",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

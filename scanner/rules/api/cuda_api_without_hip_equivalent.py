@@ -64,7 +64,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="cuda-api-without-hip-equivalent",
+    name="api-cuda-api-without-hip-equivalent",
+    formerly=("cuda-api-without-hip-equivalent",),
     summary="CUDA API name with no HIP equivalent in HIPIFY's tables",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

@@ -57,7 +57,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="cuda-graph-api",
+    name="api-cuda-graph-api",
+    formerly=("cuda-graph-api",),
     summary="CUDA graph / stream capture API (HIP graphs are partial)",
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.LOW,

@@ -64,7 +64,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="driver-api-usage",
+    name="api-driver-api-usage",
+    formerly=("driver-api-usage",),
     summary="CUDA driver API (cu* functions, CUcontext/CUmodule handles)",
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.MEDIUM,

@@ -244,7 +244,8 @@ def _report(ctx, at, message: str) -> None:
 
 
 RULE = Rule(
-    name="error-code-assumed-equal",
+    name="api-error-code-assumed-equal",
+    formerly=("error-code-assumed-equal",),
     summary="cudaError_t/CUresult handled as raw numbers (hipError_t numbering differs)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,

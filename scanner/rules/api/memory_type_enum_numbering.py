@@ -160,7 +160,8 @@ def _severity(profile, base):
 
 
 RULE = Rule(
-    name="memory-type-enum-numbering",
+    name="api-memory-type-enum-numbering",
+    formerly=("memory-type-enum-numbering",),
     summary="Numeric use of cudaMemoryType values (hipMemoryType numbered differently before ROCm 6.0)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,

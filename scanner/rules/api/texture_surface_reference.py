@@ -77,7 +77,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="texture-surface-reference",
+    name="api-texture-surface-reference",
+    formerly=("texture-surface-reference",),
     summary="Texture/surface references (removed in CUDA 12, deprecated in HIP)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

@@ -72,7 +72,8 @@ def _severity(profile, base):
 
 
 RULE = Rule(
-    name="unified-memory-hint",
+    name="api-unified-memory-hint",
+    formerly=("unified-memory-hint",),
     summary="cudaMemAdvise / cudaMemPrefetchAsync hints (need XNACK on Instinct GPUs)",
     risk=Risk.PERFORMANCE,
     severity=Severity.MEDIUM,

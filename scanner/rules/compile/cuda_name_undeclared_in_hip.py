@@ -42,7 +42,8 @@ def check(ctx: CompileContext) -> None:
 
 
 RULE = Rule(
-    name="cuda-name-undeclared-in-hip",
+    name="compile-cuda-name-undeclared-in-hip",
+    formerly=("cuda-name-undeclared-in-hip",),
     summary="A CUDA name left in the translation that the HIP compiler does not declare (compile check)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

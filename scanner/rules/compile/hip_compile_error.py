@@ -43,7 +43,8 @@ def check(ctx: CompileContext) -> None:
 
 
 RULE = Rule(
-    name="hip-compile-error",
+    name="compile-hip-compile-error",
+    formerly=("hip-compile-error",),
     summary="The HIP translation does not compile for the AMD target (compile check)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

@@ -43,7 +43,8 @@ def check(ctx: CompileContext) -> None:
 
 
 RULE = Rule(
-    name="hip-type-mismatch",
+    name="compile-hip-type-mismatch",
+    formerly=("hip-type-mismatch",),
     summary="Types the HIP compiler rejects, or a 64-bit wavefront mask truncated to 32 bits (compile check)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

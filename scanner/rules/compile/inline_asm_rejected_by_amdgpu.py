@@ -40,7 +40,8 @@ def check(ctx: CompileContext) -> None:
 
 
 RULE = Rule(
-    name="inline-asm-rejected-by-amdgpu",
+    name="compile-inline-asm-rejected-by-amdgpu",
+    formerly=("inline-asm-rejected-by-amdgpu",),
     summary="Inline assembly (PTX) the AMDGPU assembler rejects when the translation is compiled (compile check)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

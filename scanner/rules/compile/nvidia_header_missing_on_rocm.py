@@ -42,7 +42,8 @@ def check(ctx: CompileContext) -> None:
 
 
 RULE = Rule(
-    name="nvidia-header-missing-on-rocm",
+    name="compile-nvidia-header-missing-on-rocm",
+    formerly=("nvidia-header-missing-on-rocm",),
     summary="An NVIDIA-only header still included by the translation, not found by the HIP compiler (compile check)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

@@ -77,7 +77,8 @@ def _install_context(ctx, line: int) -> bool:
 
 
 RULE = text_rule(
-    name="container-cuda-package-repository",
+    name="container-cuda-apt-repository",
+    formerly=("container-cuda-package-repository",),
     summary="CUDA package repository or CUDA packages installed (cuda-keyring, cuda-toolkit, libcudnn)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

@@ -69,7 +69,8 @@ def _report(ctx, line: int, col: int, what: str) -> None:
 
 
 RULE = text_rule(
-    name="container-k8s-nvidia-gpu",
+    name="container-k8s-nvidia-gpu-resource",
+    formerly=("container-k8s-nvidia-gpu",),
     summary="Kubernetes workload requesting nvidia.com/gpu instead of amd.com/gpu",
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.HIGH,

@@ -55,7 +55,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = text_rule(
-    name="container-nvidia-runtime-env",
+    name="container-nvidia-container-env",
+    formerly=("container-nvidia-runtime-env",),
     summary="NVIDIA container runtime variables (NVIDIA_VISIBLE_DEVICES, NVIDIA_DRIVER_CAPABILITIES)",
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.LOW,

@@ -153,7 +153,8 @@ def _until(since, target) -> str:
 
 
 RULE = Rule(
-    name="cooperative-groups-gap",
+    name="kernel-cooperative-groups-gap",
+    formerly=("cooperative-groups-gap",),
     summary="Cooperative-groups API that HIP lacks (clusters, memcpy_async, reduce/scan, labeled_partition)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

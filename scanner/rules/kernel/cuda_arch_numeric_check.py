@@ -241,7 +241,8 @@ def _compare_text(tokens) -> str:
 
 
 RULE = Rule(
-    name="cuda-arch-numeric-check",
+    name="kernel-cuda-arch-numeric-check",
+    formerly=("cuda-arch-numeric-check",),
     summary="#if comparing __CUDA_ARCH__ with an SM version (undefined, so 0, under HIP-Clang)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,

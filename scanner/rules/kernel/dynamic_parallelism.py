@@ -86,7 +86,8 @@ def _template_kernel_name(ctx) -> str:
 
 
 RULE = Rule(
-    name="dynamic-parallelism",
+    name="kernel-dynamic-parallelism",
+    formerly=("dynamic-parallelism",),
     summary="Kernel launched from device code (dynamic parallelism), unsupported by HIP",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

@@ -69,7 +69,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="launch-bounds-second-argument",
+    name="kernel-launch-bounds-second-argument",
+    formerly=("launch-bounds-second-argument",),
     summary="__launch_bounds__ second argument means min blocks/SM in CUDA but min waves/EU in HIP",
     risk=Risk.PERFORMANCE,
     severity=Severity.MEDIUM,

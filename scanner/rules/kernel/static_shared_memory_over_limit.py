@@ -108,7 +108,8 @@ def _check_launch(ctx) -> None:
 
 
 RULE = Rule(
-    name="static-shared-memory-over-limit",
+    name="kernel-static-shared-memory-over-limit",
+    formerly=("static-shared-memory-over-limit",),
     summary="Shared memory per block above the AMD LDS limit (64 KiB on MI300X)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

@@ -221,6 +221,7 @@ def library_rule(
     fold: bool = False,
     judge: Callable[..., Judgement] | None = None,
     cuda_only: bool = False,
+    formerly: tuple[str, ...] = (),
 ) -> Rule:
     """A Rule reporting matching includes and identifier uses; `extra` adds checks for other events.
 
@@ -251,6 +252,7 @@ def library_rule(
         on=events,
         check=cuda_code_only(check) if cuda_only else check,
         prefixes=tuple(sorted({u.prefix for u in uses})),
+        formerly=formerly,
     )
 
 

@@ -35,7 +35,8 @@ def _use(ctx, tok) -> str:
 
 
 RULE = library_rule(
-    name="cublaslt-usage",
+    name="libraries-cublaslt-usage",
+    formerly=("cublaslt-usage",),
     summary="cuBLASLt use (port to hipBLASLt: epilogues and heuristics differ)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

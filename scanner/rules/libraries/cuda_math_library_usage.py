@@ -66,7 +66,8 @@ def _header(ctx, header) -> str:
 
 
 RULE = library_rule(
-    name="cuda-math-library-usage",
+    name="libraries-cuda-math-library-usage",
+    formerly=("cuda-math-library-usage",),
     summary="cuBLAS/cuFFT/cuRAND/cuSPARSE/cuSOLVER use (port to hipBLAS/hipFFT/hipRAND/hipSPARSE/hipSOLVER)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.LOW,

@@ -58,7 +58,8 @@ def _use(ctx, tok) -> str:
 
 
 RULE = library_rule(
-    name="cudnn-usage",
+    name="libraries-cudnn-usage",
+    formerly=("cudnn-usage",),
     summary="cuDNN use (port to MIOpen: a different API, not a rename)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

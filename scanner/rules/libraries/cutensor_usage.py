@@ -29,7 +29,8 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, library_rule
 
 RULE = library_rule(
-    name="cutensor-usage",
+    name="libraries-cutensor-usage",
+    formerly=("cutensor-usage",),
     summary="cuTENSOR use (port to hipTensor, which covers a subset)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

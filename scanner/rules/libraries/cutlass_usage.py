@@ -32,7 +32,8 @@ from scanner.rules.libraries._common import Header, Use, library_rule
 _FIX = "has no ROCm port: reimplement with hipBLASLt/rocBLAS or Composable Kernel (CK)."
 
 RULE = library_rule(
-    name="cutlass-usage",
+    name="libraries-cutlass-usage",
+    formerly=("cutlass-usage",),
     summary="CUTLASS/CuTe use (no ROCm port: Composable Kernel or hipBLASLt)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.CRITICAL,

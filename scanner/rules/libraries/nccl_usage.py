@@ -28,7 +28,8 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, library_rule
 
 RULE = library_rule(
-    name="nccl-usage",
+    name="libraries-nccl-usage",
+    formerly=("nccl-usage",),
     summary="NCCL use (port to RCCL: same API, different header and library)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.LOW,

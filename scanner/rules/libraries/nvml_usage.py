@@ -110,7 +110,8 @@ def _positive(text: str, pattern: re.Pattern) -> bool:
 
 
 RULE = library_rule(
-    name="nvml-usage",
+    name="libraries-nvml-usage",
+    formerly=("nvml-usage",),
     summary="NVML use (port to AMD SMI: a different API)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

@@ -59,7 +59,8 @@ def _use(ctx, tok) -> str:
 
 
 RULE = library_rule(
-    name="nvtx-usage",
+    name="libraries-nvtx-usage",
+    formerly=("nvtx-usage",),
     summary="NVTX annotations (port to roctx)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.LOW,

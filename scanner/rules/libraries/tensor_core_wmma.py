@@ -88,7 +88,8 @@ def _asm(ctx) -> None:
 
 
 RULE = library_rule(
-    name="tensor-core-wmma",
+    name="libraries-tensor-core-wmma",
+    formerly=("tensor-core-wmma",),
     summary="Tensor-core WMMA/MMA code (nvcuda::wmma, PTX mma.sync): port to rocWMMA or MFMA",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

@@ -35,7 +35,8 @@ _USE = (
 )
 
 RULE = library_rule(
-    name="tensorrt-usage",
+    name="libraries-tensorrt-usage",
+    formerly=("tensorrt-usage",),
     summary="TensorRT use (no ROCm equivalent: MIGraphX or ONNX Runtime)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.CRITICAL,

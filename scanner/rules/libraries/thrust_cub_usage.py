@@ -47,7 +47,8 @@ def _header(ctx, header) -> str:
 
 
 RULE = library_rule(
-    name="thrust-cub-usage",
+    name="libraries-thrust-cub-usage",
+    formerly=("thrust-cub-usage",),
     summary="Thrust/CUB use (port to rocThrust/hipCUB)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.LOW,

@@ -43,7 +43,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="inline-ptx-asm",
+    name="ptx-inline-ptx-asm",
+    formerly=("inline-ptx-asm",),
     summary="Inline PTX assembly (asm/asm volatile with PTX instructions)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

@@ -52,7 +52,8 @@ def _use(ctx, tok) -> str:
 
 
 RULE = library_rule(
-    name="nvrtc-runtime-compilation",
+    name="ptx-nvrtc-runtime-compilation",
+    formerly=("nvrtc-runtime-compilation",),
     summary="NVRTC runtime compilation (port to hipRTC, which emits AMDGPU code objects, not PTX)",
     risk=Risk.RUNTIME_FAILURE,
     severity=Severity.MEDIUM,

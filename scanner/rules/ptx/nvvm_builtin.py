@@ -106,7 +106,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="nvvm-builtin",
+    name="ptx-nvvm-builtin",
+    formerly=("nvvm-builtin",),
     summary="NVVM builtins (__nvvm_*) and libdevice calls (__nv_*) that exist only for NVPTX",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

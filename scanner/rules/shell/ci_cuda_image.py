@@ -71,7 +71,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = text_rule(
-    name="ci-cuda-image",
+    name="shell-ci-cuda-image",
+    formerly=("ci-cuda-image",),
     summary="CI job in a CUDA container or installing the CUDA toolkit",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

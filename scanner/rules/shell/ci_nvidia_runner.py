@@ -75,7 +75,8 @@ def _labels(ctx, node, key: str) -> None:
 
 
 RULE = text_rule(
-    name="ci-nvidia-runner",
+    name="shell-ci-nvidia-runner",
+    formerly=("ci-nvidia-runner",),
     summary="CI job pinned to NVIDIA GPU runners (runs-on / tags)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.MEDIUM,

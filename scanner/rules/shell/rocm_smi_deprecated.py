@@ -45,7 +45,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = text_rule(
-    name="shell-rocm-smi",
+    name="shell-rocm-smi-deprecated",
+    formerly=("shell-rocm-smi",),
     summary="rocm-smi (being retired; → amd-smi)",
     risk=Risk.DEPRECATION,
     severity=Severity.LOW,

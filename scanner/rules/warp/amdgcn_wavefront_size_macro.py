@@ -50,7 +50,8 @@ def _severity(profile, base):
 
 
 RULE = Rule(
-    name="amdgcn-wavefront-size-macro",
+    name="warp-amdgcn-wavefront-size-macro",
+    formerly=("amdgcn-wavefront-size-macro",),
     summary="__AMDGCN_WAVEFRONT_SIZE used as a compile-time constant (deprecated since ROCm 6.4)",
     risk=Risk.DEPRECATION,
     severity=Severity.MEDIUM,

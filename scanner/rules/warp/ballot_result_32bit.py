@@ -122,7 +122,8 @@ def check_tokens(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="ballot-result-32bit",
+    name="warp-ballot-result-32bit",
+    formerly=("ballot-result-32bit",),
     summary="__ballot_sync/__activemask result stored in 32 bits or passed to __popc/__ffs/__clz",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,

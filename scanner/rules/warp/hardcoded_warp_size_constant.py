@@ -205,7 +205,8 @@ def check(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="hardcoded-warp-size-constant",
+    name="warp-hardcoded-warp-size-constant",
+    formerly=("hardcoded-warp-size-constant",),
     summary="Warp size macro or constant defined as 32 (#define WARP_SIZE 32, kWarpSize = 32)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,

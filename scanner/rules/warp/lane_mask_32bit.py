@@ -149,7 +149,8 @@ def check_tokens(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="lane-mask-32bit",
+    name="warp-lane-mask-32bit",
+    formerly=("lane-mask-32bit",),
     summary="32-bit lane mask (0xffffffff, unsigned) passed to a *_sync warp intrinsic",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,

@@ -131,7 +131,8 @@ def check_tokens(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="lane-mask-shift-32bit",
+    name="warp-lane-mask-shift-32bit",
+    formerly=("lane-mask-shift-32bit",),
     summary="Lane mask built with a 32-bit shift by a lane id (1 << lane)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,

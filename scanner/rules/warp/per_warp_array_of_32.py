@@ -155,7 +155,8 @@ def check_tokens(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="per-warp-array-of-32",
+    name="warp-per-warp-array-of-32",
+    formerly=("per-warp-array-of-32",),
     summary="__shared__ array sized for a 32-lane warp ([32], [32][33], [N / 32])",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,

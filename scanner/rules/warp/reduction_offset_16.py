@@ -183,7 +183,8 @@ def check_tokens(ctx: Context) -> None:
 
 
 RULE = Rule(
-    name="reduction-offset-16",
+    name="warp-reduction-offset-16",
+    formerly=("reduction-offset-16",),
     summary="Warp shuffle reduction starting at offset 16 (covers 32 lanes only)",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,

@@ -257,7 +257,8 @@ def _severity(profile, base):
 
 
 RULE = Rule(
-    name="warpsize-as-constant",
+    name="warp-warpsize-as-constant",
+    formerly=("warpsize-as-constant",),
     summary="warpSize used as a compile-time constant (array size, template argument, static_assert)",
     risk=Risk.BUILD_BREAK,
     severity=Severity.HIGH,
