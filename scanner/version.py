@@ -1,3 +1,3 @@
 """ROCport's version, as reported in JSON and SARIF output."""
 
-TOOL_VERSION = "0.2.0"  # 0.2: files read whole (one-pass stubs, libc prelude), Latin-1 read; cached results change
+TOOL_VERSION = "0.3.0"  # 0.3: rule names <family>-<module> (cached results carry names); 0.2: files read whole

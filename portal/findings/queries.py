@@ -134,14 +134,13 @@ def _narrowed(query: QuerySet, filters: Filters, user, team_ids: list[int]) -> Q
 
 
 def _rule_code(rule: str) -> str:
-    """A rule's code from its code or its name, so the filter is one indexed equality (`finding_rule_count`)."""
-    from scanner.rules import catalogue
+    """A rule's code from its code, its name or a name it had before, so the filter is one indexed equality
+    (`finding_rule_count`)."""
+    from scanner.rules import resolve
 
     wanted = rule.strip()
-    for code, entry in catalogue().items():
-        if wanted.upper() == code or wanted == entry.name:
-            return code
-    return wanted
+    found = resolve(wanted.upper()) or resolve(wanted)
+    return found.code if found is not None else wanted
 
 
 def ordered(query: QuerySet, sort: str) -> QuerySet:

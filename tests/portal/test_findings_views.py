@@ -206,7 +206,7 @@ def test_pages_across_repositories_merge_in_order_on_each_default_branch(people)
 
 
 @pytest.mark.django_db
-def test_rule_filter_takes_a_code_or_a_rule_name(people):
+def test_rule_filter_takes_a_code_a_rule_name_or_a_former_name(people):
     from scanner.rules import catalogue
 
     make_findings(people.team, 30)
@@ -214,4 +214,6 @@ def test_rule_filter_takes_a_code_or_a_rule_name(people):
     client = client_for(people.vera)
     by_code = {f.pk for f in client.get(reverse("findings:list"), {"rule": "roc102"}).context["rows"]}
     by_name = {f.pk for f in client.get(reverse("findings:list"), {"rule": name}).context["rows"]}
-    assert by_code == by_name == set(Finding.objects.filter(rule="ROC102").values_list("pk", flat=True))
+    [former] = catalogue()["ROC102"].formerly  # the name it had before the family prefix
+    by_former = {f.pk for f in client.get(reverse("findings:list"), {"rule": former}).context["rows"]}
+    assert by_code == by_name == by_former == set(Finding.objects.filter(rule="ROC102").values_list("pk", flat=True))

@@ -51,7 +51,8 @@ _DISABLES = [
     re.compile(r"kernel[./]numa_balancing\s*=\s*[\"']?0\b"),
     re.compile(r"\becho\s+[\"']?0[\"']?\s*>+\s*\S*/proc/sys/kernel/numa_balancing"),
     re.compile(r"\bnuma_balancing\s*=\s*[\"']?(?:disable|0)\b"),
-    re.compile(r"kernel\.numa_balancing[\"']?\s*(?:\n[^\n]*){0,3}?\n\s*value:\s*[\"']?0\b"),  # Ansible sysctl task
+    # Ansible sysctl task: `name:` then `value: 0` within three lines; either may carry a trailing comment
+    re.compile(r"kernel\.numa_balancing[\"']?[ \t]*(?:#[^\n]*)?(?:\n[^\n]*){0,3}?\n\s*value:\s*[\"']?0\b"),
 ]
 _SHELL_SETUP = re.compile(
     r"(?<![\w-])(?:sysctl\s+-[wp]|modprobe\s|amdgpu-install|amdgpu-dkms|update-grub|grub2?-mkconfig"
