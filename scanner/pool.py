@@ -11,10 +11,8 @@ buffer, so memory stays bounded by the number of workers, not the number of file
 
 from __future__ import annotations
 
-import ctypes
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -26,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
+from scanner import faultpoints
 from scanner.config import ScanOptions
 from scanner.engine import FileJob, error_result
 from scanner.model import FileResult
@@ -106,7 +105,7 @@ def _serve() -> None:
                 return
             if job is None:
                 return
-            _fault_injection(job)
+            faultpoints.reached("pool.file", path=job.rel)  # tests break a file here (tests/faults/points.py)
             try:
                 result = analyzer.analyze(job)
             except Exception:  # a rule or parser bug must cost one file, and say so
@@ -115,34 +114,6 @@ def _serve() -> None:
     finally:
         if compiler is not None:
             compiler.close()
-
-
-def _fault_injection(job: FileJob) -> None:
-    """Test seam: ROCPORT_FAULT="crash:NAME" or "hang:NAME" makes the worker die or hang on that file, the way
-    a libclang segfault or infinite loop would, so the tests exercise the real kill-and-replace path. With
-    ROCPORT_FAULT_ONCE=PATH the fault fires only while PATH does not exist (it is created when it fires)."""
-    fault = os.environ.get("ROCPORT_FAULT", "")
-    kind, _, name = fault.partition(":")
-    if not name or not job.rel.endswith(name):
-        return
-    once = os.environ.get("ROCPORT_FAULT_ONCE")
-    if once:
-        if os.path.exists(once):
-            return
-        open(once, "w").close()
-    if kind == "crash":
-        # LLVM's own SIGSEGV handler (installed by libclang's crash recovery) returns for a signal that was sent
-        # rather than caused by a fault, and the process would go on: restore the default action first (through
-        # libc: Python's signal module works on the main thread only, and this is the analysis thread).
-        ctypes.CDLL(None).signal(signal.SIGSEGV, 0)  # SIG_DFL
-        signal.pthread_kill(threading.get_ident(), signal.SIGSEGV)  # on this thread, as a real fault would be
-        time.sleep(2)
-        os.kill(os.getpid(), signal.SIGKILL)  # a handler that swallowed the SIGSEGV must not keep the worker alive
-    elif kind == "hang":
-        parent = os.getppid()
-        while os.getppid() == parent:  # hang until our parent is gone, then leave no orphan behind
-            time.sleep(0.2)
-        os._exit(1)
 
 
 def _parser(options: ScanOptions):

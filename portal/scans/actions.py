@@ -5,8 +5,16 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from portal.findings import tracking
+from portal.findings.models import Finding
+from portal.repositories.models import Repository
+from portal.scans import signals
 from portal.scans.constants import ScanStatus, ScanTrigger
-from portal.scans.models import Scan
+from portal.scans.endings import announce
+from portal.scans.ingestion import record, summarize
+from portal.scans.models import Scan, ScannedFile
+from portal.scans.tasks import scan_repository
+from scanner.rules import catalogue, select
 
 
 def do_create_scan(
@@ -20,10 +28,6 @@ def do_create_scan(
 ) -> Scan:
     """A queued Scan row, older unfinished scans of the branch superseded (and announced as ended: a git host
     showing their "pending" status gets a verdict), the task sent after commit."""
-    from portal.scans import signals
-    from portal.scans.pipeline import _announce
-    from portal.scans.tasks import scan_repository
-
     with transaction.atomic():
         scan = Scan.objects.create(
             repository=repository,
@@ -33,7 +37,7 @@ def do_create_scan(
             trigger=trigger,
         )
         for older in Scan.objects.select_related("repository").filter(pk__in=Scan.objects.supersede_older(scan)):
-            _announce(signals.scan_ended, older)
+            announce(signals.scan_ended, older)
         if enqueue:
             transaction.on_commit(lambda: scan_repository.delay(scan.pk))
     return scan
@@ -49,17 +53,8 @@ def do_ingest_upload(repository, upload, *, commit_sha: str, branch: str, acting
     cache, because both are shared across repositories by sha (a claimed sha would show another repository's
     source, or poison its cached results). Without the commit's file list (`upload.tree`), no finding is fixed
     for its file's absence: a file left out of the scan and a deleted one look the same."""
-    from portal.findings import tracking
-    from portal.findings.models import Finding
-    from portal.repositories.models import Repository
-    from portal.scans import signals
-    from portal.scans.models import ScannedFile
-
     # The pipeline's own steps (one code path for a worker's scan and an upload): result -> ScannedFile and
-    # FileOutcome, the summary, the signals sent after commit.
-    from portal.scans.pipeline import _announce, _record, _summary
-    from scanner.rules import catalogue, rules_run, select
-
+    # FileOutcome (ingestion.record), the summary, the signals sent after commit.
     known = catalogue()
     enabled = select() if upload.rules is None else [known[code] for code in upload.rules if code in known]
     now = timezone.now()
@@ -81,7 +76,7 @@ def do_ingest_upload(repository, upload, *, commit_sha: str, branch: str, acting
         )
         outcomes, files = [], []
         for data in upload.files:
-            _record(
+            record(
                 scan,
                 data,
                 data["path"],
@@ -89,7 +84,6 @@ def do_ingest_upload(repository, upload, *, commit_sha: str, branch: str, acting
                 outcomes,
                 files,
                 enabled,
-                rules_run,
                 reused=False,
                 translation=upload.translations.get(data["path"]),
             )
@@ -102,7 +96,7 @@ def do_ingest_upload(repository, upload, *, commit_sha: str, branch: str, acting
             )
         ScannedFile.objects.bulk_create(files, batch_size=2000)
         report = tracking.ingest(scan, outcomes, present, {}, first_scan_of_branch=first)
-        summary = _summary(scan, files, report)
+        summary = summarize(scan, files, report)
         summary["upload"] = {
             "by": acting_user.get_username(),
             "tool_version": upload.tool_version,
@@ -111,7 +105,7 @@ def do_ingest_upload(repository, upload, *, commit_sha: str, branch: str, acting
         Scan.objects.filter(pk=scan.pk).update(
             status=ScanStatus.FINISHED, finished=timezone.now(), heartbeat=timezone.now(), summary=summary
         )
-        _announce(signals.scan_started, scan)
+        announce(signals.scan_started, scan)
         finished = Scan.objects.select_related("repository").get(pk=scan.pk)
-        _announce(signals.scan_ended, finished)
+        announce(signals.scan_ended, finished)
     return finished

@@ -22,6 +22,8 @@ class ScanStatus(models.TextChoices):
 # Kept outside the enum: a class attribute of a TextChoices would become a member.
 FINAL_STATUSES = frozenset({ScanStatus.FINISHED, ScanStatus.FAILED, ScanStatus.CANCELLED, ScanStatus.SUPERSEDED})
 ACTIVE_STATUSES = frozenset({ScanStatus.CLONING, ScanStatus.SCANNING, ScanStatus.INGESTING})
+# The statuses an attempt may move a scan out of (only the newest attempt, by `attempts`).
+CLAIMABLE_STATUSES = (ScanStatus.QUEUED, *ACTIVE_STATUSES)
 
 
 class ShardStatus(models.TextChoices):

@@ -26,6 +26,11 @@ from portal.findings import queries
 from portal.findings.models import DISMISSED_TRIAGE, Finding, FindingEvent
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
+from scanner.fingerprint import identity
+from scanner.report.sarif import SCHEMA_URI, level, region_of, rule_descriptor
+from scanner.rules import catalogue
+from scanner.target import TargetProfile
+from scanner.version import TOOL_VERSION
 
 CHUNK = 1000
 SARIF_FILTERS = queries.Filters(state="open", sort="path")
@@ -190,11 +195,6 @@ def sarif_stream(scan, query: QuerySet, links: Links) -> Iterator[str]:
     """One SARIF 2.1.0 run: the whole rule catalogue (with each rule's documentation and page), one result per
     finding with its repository-relative location and ROCport's fingerprints; inline suppressions and dismissing
     triage decisions become `suppressions`."""
-    from scanner.report.sarif import SCHEMA_URI, rule_descriptor
-    from scanner.rules import catalogue
-    from scanner.target import TargetProfile
-    from scanner.version import TOOL_VERSION
-
     rules = list(catalogue().values())
     index = {rule.code: i for i, rule in enumerate(rules)}
     target = TargetProfile()  # the default targets; a repository's .rocport.toml may name others for its results
@@ -225,9 +225,6 @@ def sarif_stream(scan, query: QuerySet, links: Links) -> Iterator[str]:
 
 
 def sarif_result(finding: Finding, index: dict[str, int], links: Links) -> dict:
-    from scanner.fingerprint import identity
-    from scanner.report.sarif import level
-
     location: dict = {"artifactLocation": {"uri": urllib.parse.quote(finding.path, safe="/"), "uriBaseId": "SRCROOT"}}
     region = _region(finding)
     if region:
@@ -273,8 +270,6 @@ def _region(finding: Finding) -> dict:
     # A repository-level finding (path ".") has its line in the file that locates it, which is not stored.
     if finding.path == "." or finding.line < 1:
         return {}
-    from scanner.report.sarif import region_of
-
     return region_of(finding.line, finding.column, finding.end_line, finding.end_column, finding.snippet)
 
 

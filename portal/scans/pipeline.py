@@ -2,53 +2,52 @@
 
 - claim the scan (a new attempt number: only the newest attempt may move it);
 - plan: clone exactly the commit (portal.repositories.git, kept for this process by portal.scans.checkouts), with
-  the previous scan's commit for rename detection; list the files; those whose blob was scanned before with the
-  same scanner version and configuration reuse the stored result; run the repository-level pass; cut the other
-  files into shards (portal.scans.shards) and store the plan, so that any worker can scan a shard;
-- scan the shards: here, one after the other (the demo, `make run`, a repository that fits in one shard), or as
-  one Celery task each on any worker (`run(..., distribute=True)`); each shard stores its results as it goes;
-- ingest once every shard is done, in one transaction: scanned files, tracked findings, the summary, and the
-  FINISHED state together.
+  the previous scan's commit for rename detection; list the files (portal.scans.planning); those whose blob was
+  scanned before with the same scanner version and configuration reuse the stored result; run the
+  repository-level pass; cut the other files into shards (portal.scans.shards) and store the plan, so that any
+  worker can scan a shard;
+- scan the shards: here, one after the other (the demo, `make run`, a repository that fits in one shard), or,
+  given `send_shards` (the Celery task's way to enqueue them, portal.scans.tasks), one task each on any worker;
+  each shard stores its results as it goes;
+- ingest once every shard is done (portal.scans.ingestion), in one transaction: scanned files, tracked
+  findings, the summary, and the FINISHED state together.
+
+The modules import one way (tests/architecture/test_imports.py): tasks -> pipeline -> shards -> ingestion ->
+planning, results, endings -> errors. Only the tasks module knows Celery's tasks: it hands `run` the function that
+enqueues shards, and `shards.Outcome` tells it when the ingestion is due.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import F
 from django.utils import timezone
 
-from portal.findings import tracking
+from portal.findings.ownership import LOCATIONS
 from portal.repositories.crypto import CredentialsUnreadable
 from portal.repositories.git import CloneError, GitSession
 from portal.repositories.urlcheck import validate_clone_url
-from portal.scans import signals
-from portal.scans.constants import ACTIVE_STATUSES, APP_ERROR, USER_ERRORS, WORKER_LOST, ScanStatus
+from portal.scans import checkouts, shards, signals
+from portal.scans.constants import APP_ERROR, CLAIMABLE_STATUSES, USER_ERRORS, WORKER_LOST, ScanStatus
+from portal.scans.endings import announce, fail
+from portal.scans.errors import ScanUserError, Superseded, timed_out
 from portal.scans.heartbeat import Heartbeat
-from portal.scans.models import BlobResult, Scan, ScannedFile, ScanPlan, ScanShard, ShardFileResult
-from scanner.sourcetext import decode_source
+from portal.scans.ingestion import ingest
+from portal.scans.models import Scan, ScanPlan, ScanShard, ShardFileResult
+from portal.scans.planning import cached_paths, plan_files
+from portal.scans.results import fresh_result, read_text
+from scanner import faultpoints
+from scanner import repository as repository_pass
 
 log = logging.getLogger(__name__)
-_CLAIMABLE = (ScanStatus.QUEUED, *ACTIVE_STATUSES)
-
-
-class ScanUserError(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class Superseded(Exception):
-    """The scan was superseded or cancelled while running: stop quietly."""
+SendShards = Callable[[list[int]], None]
 
 
 class Run:
@@ -64,12 +63,10 @@ class Run:
 
     def check_deadline(self) -> None:
         if time.monotonic() > self.deadline:
-            raise ScanUserError(
-                "timeout", f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)"
-            )
+            raise timed_out()
 
     def move(self, to: ScanStatus, **fields) -> None:
-        updated = Scan.objects.filter(pk=self.scan.pk, attempts=self.attempt, status__in=_CLAIMABLE).update(
+        updated = Scan.objects.filter(pk=self.scan.pk, attempts=self.attempt, status__in=CLAIMABLE_STATUSES).update(
             status=to, heartbeat=timezone.now(), **fields
         )
         if updated != 1:
@@ -91,9 +88,7 @@ class Run:
 
 def claim(scan_id: int) -> Run | None:
     """Start a new attempt; None when the scan is already final (or lost: too many attempts)."""
-    from django.db.models import F
-
-    updated = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE).update(
+    updated = Scan.objects.filter(pk=scan_id, status__in=CLAIMABLE_STATUSES).update(
         attempts=F("attempts") + 1, heartbeat=timezone.now()
     )
     if updated != 1:
@@ -109,12 +104,12 @@ def claim(scan_id: int) -> Run | None:
     return Run(scan, scan.attempts)
 
 
-def run(scan_id: int, *, distribute: bool = False, task_id: str = "", worker: str = "") -> None:
-    """Plan the scan, then scan its shards here one after the other and ingest; with `distribute` (the Celery
-    task), a plan of several shards is sent to the broker instead, one task per shard, and the shard that finishes
-    last queues the ingestion. A single shard is scanned here either way: no round trip for a small repository."""
-    from portal.scans import checkouts, shards
-
+def run(scan_id: int, *, send_shards: SendShards | None = None, task_id: str = "", worker: str = "") -> None:
+    """Plan the scan, then scan its shards here one after the other and ingest; given `send_shards` (the Celery
+    task's enqueueing, which also sends the ingestion when the last shard is done), a plan of several shards is
+    handed to it instead, one task per shard. A single shard is scanned here either way: no round trip for a
+    small repository."""
+    distribute = send_shards is not None
     attempt = claim(scan_id)
     if attempt is None:
         return
@@ -130,7 +125,7 @@ def run(scan_id: int, *, distribute: bool = False, task_id: str = "", worker: st
                 outcome = shards.run(
                     shard_id,
                     task_id=task_id or shards.new_task_id(),
-                    worker=worker or _hostname(),
+                    worker=worker,
                     deadline=attempt.deadline,
                 )
                 if outcome is shards.Outcome.RETRY and distribute:
@@ -158,64 +153,13 @@ def run(scan_id: int, *, distribute: bool = False, task_id: str = "", worker: st
             checkouts.release()  # the demo and the tests: nothing left on disk
 
 
-def send_shards(shard_ids: list[int]) -> None:
-    """One Celery task per shard, sent after the current transaction commits."""
-    from portal.scans.tasks import scan_shard
-
-    ScanShard.objects.filter(pk__in=shard_ids).update(queued_at=timezone.now())
-    for shard_id in shard_ids:
-        transaction.on_commit(lambda shard_id=shard_id: scan_shard.delay(shard_id))
-
-
-def _hostname() -> str:
-    import socket
-
-    return f"{os.getpid()}@{socket.gethostname()}"
-
-
-def fail(scan_id: int, code: str, message: str, attempt: int | None = None) -> bool:
-    """Write the FAILED state (unless the scan is already final); the final state is always written. The stored
-    results of its shards go (the blob cache keeps what is reusable); the shard rows stay, for the scan page."""
-    query = Scan.objects.filter(pk=scan_id, status__in=_CLAIMABLE)
-    if attempt is not None:
-        query = query.filter(attempts=attempt)
-    failed = (
-        query.update(
-            status=ScanStatus.FAILED,
-            error_code=code,
-            error_message=message[:2000],
-            finished=timezone.now(),
-            heartbeat=timezone.now(),
-        )
-        == 1
-    )
-    if failed:
-        ShardFileResult.objects.filter(scan_id=scan_id).delete()
-        ScanPlan.objects.filter(pk=scan_id).delete()
-        _announce(signals.scan_ended, Scan.objects.select_related("repository").get(pk=scan_id))
-    return failed
-
-
-def _announce(signal, scan: Scan) -> None:
-    """Tell the listeners after the current transaction commits; a listener's error never touches the scan."""
-
-    def send():
-        for receiver, result in signal.send_robust(sender=Scan, scan=scan):
-            if isinstance(result, Exception):
-                log.error("scan %s: %s failed: %r", scan.pk, getattr(receiver, "__qualname__", receiver), result)
-
-    transaction.on_commit(send)
-
-
 def _plan(run_: Run) -> list[int]:
     """Clone, list the files, look up the blob cache, run the repository-level pass, and store the plan and its
     shards (replacing those of an earlier attempt); returns the shard ids, in path order."""
-    from portal.scans import checkouts, shards
-    from scanner import repository as repository_pass
-
     scan = run_.scan
     repository = scan.repository
     run_.move(ScanStatus.CLONING, started=scan.started or timezone.now())
+    faultpoints.reached("pipeline.clone", scan=scan.pk, attempt=run_.attempt)
     previous = (
         Scan.objects.filter(repository=repository, branch=scan.branch, status=ScanStatus.FINISHED)
         .exclude(pk=scan.pk)
@@ -239,11 +183,12 @@ def _plan(run_: Run) -> list[int]:
         if scan.branch == repository.default_branch:
             _store_codeowners(repository, root)
         options, jobs, enabled, keys = plan_files(root, checkout.blobs, memo)
-        reused = _cached_paths(jobs, checkout.blobs, keys)
+        reused = cached_paths(jobs, checkout.blobs, keys)
         run_.check_deadline()
         # Repository-level findings (path "."): never cached by blob, the pass re-reads only the few files it needs.
         extra = repository_pass.finalize(root, options, jobs)
         groups = shards.split([job for job in jobs if job.rel not in reused], root)
+    faultpoints.reached("pipeline.plan", scan=scan.pk, attempt=run_.attempt)
     with transaction.atomic():
         if run_.attempt > 1:  # an earlier attempt's plan: its tasks find nothing to do
             ScanShard.objects.filter(scan=scan).delete()
@@ -286,336 +231,25 @@ def _plan(run_: Run) -> list[int]:
         if moved != 1:
             raise Superseded()  # rolls the plan back
         scan.status = ScanStatus.SCANNING
-        _announce(signals.scan_started, scan)
+        announce(signals.scan_started, scan)
     return [shard.pk for shard in created]
 
 
-def plan_files(root: Path, blobs: dict[str, str], memo: dict):
-    """The scanner's plan of a checkout: (options, jobs, enabled rules, cache key per path). Computed once per
-    checkout and settings (`memo` lives as long as the kept checkout): the planner and every shard on this process
-    share it."""
-    from scanner import ConfigError, ScanOptions, plan
-    from scanner.rules import select
-
-    wanted = (settings.ROCPORT_SCAN_JOBS, settings.ROCPORT_COMPILE_CHECK, settings.ROCPORT_HIPCC)
-    if memo.get("settings") != wanted:
-        try:
-            options, jobs = plan(
-                root,
-                ScanOptions(
-                    jobs=settings.ROCPORT_SCAN_JOBS,
-                    translate=True,
-                    translate_backend="builtin",
-                    compile_check=settings.ROCPORT_COMPILE_CHECK == "auto",
-                    hipcc=settings.ROCPORT_HIPCC,
-                ),
-            )
-        except ConfigError as exc:
-            raise ScanUserError("bad_config", str(exc)) from None
-        enabled = select(list(options.enable), list(options.disable))
-        compiled = _compile_keys(options, jobs, blobs)
-        keys = {
-            job.rel: cache_key(options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root) for job in jobs
-        }
-        memo.update(settings=wanted, plan=(options, jobs, enabled, keys))
-    return memo["plan"]
-
-
-def ingest(scan_id: int) -> None:
-    """Read every stored result of the scan and ingest once, in one transaction (the ingestion task, or the
-    planner when it scanned the shards itself). A second delivery finds the scan final or ingested: a no-op."""
-    from django.db.models import F
-
-    plan = ScanPlan.objects.filter(pk=scan_id).first()
-    if plan is None:
-        return
-    claimed = Scan.objects.filter(
-        pk=scan_id, attempts=plan.attempt, status__in=(ScanStatus.SCANNING, ScanStatus.INGESTING)
-    )
-    if claimed.update(status=ScanStatus.INGESTING, heartbeat=timezone.now()) != 1:
-        return
-    ScanPlan.objects.filter(pk=scan_id).update(ingest_attempts=F("ingest_attempts") + 1)
-    plan.ingest_attempts += 1  # counts ingestions that died: a rare race between two only miscounts by one
-    if plan.ingest_attempts > settings.SCAN_MAX_ATTEMPTS:
-        fail(
-            scan_id,
-            WORKER_LOST,
-            f"gave up ingesting after {plan.ingest_attempts - 1} attempts that did not "
-            "finish (the worker died or was killed each time)",
-            plan.attempt,
-        )
-        return
-    scan = Scan.objects.select_related("repository").get(pk=scan_id)
-    try:
-        with Heartbeat(lambda: Scan.objects.filter(pk=scan_id, attempts=plan.attempt, status=ScanStatus.INGESTING)):
-            outcomes, files, missing = _stored_results(scan, plan)
-            if missing:
-                fail(
-                    scan_id,
-                    APP_ERROR,
-                    f"{len(missing)} files have no stored result "
-                    f"({', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''})",
-                    plan.attempt,
-                )
-                return
-            with transaction.atomic():
-                # The plan row serialises ingestions: a second one waits here, then finds the plan gone.
-                if not ScanPlan.objects.select_for_update().filter(pk=scan_id, attempt=plan.attempt).exists():
-                    return
-                ScannedFile.objects.bulk_create(files, batch_size=2000)
-                report = tracking.ingest(
-                    scan, outcomes, set(plan.present), plan.renames, first_scan_of_branch=plan.first_scan_of_branch
-                )
-                summary = _summary(scan, files, report)
-                ShardFileResult.objects.filter(scan_id=scan_id).delete()
-                ScanShard.objects.filter(scan_id=scan_id).update(entries=[])  # the counts stay, for the scan page
-                ScanPlan.objects.filter(pk=scan_id).delete()
-                updated = Scan.objects.filter(pk=scan_id, attempts=plan.attempt, status=ScanStatus.INGESTING).update(
-                    status=ScanStatus.FINISHED, finished=timezone.now(), heartbeat=timezone.now(), summary=summary
-                )
-                if updated != 1:
-                    raise Superseded()  # rolls the whole ingestion back
-    except Superseded:
-        log.info("scan %s: ingestion stopped, the scan was superseded or cancelled", scan_id)
-        return
-    _announce(signals.scan_ended, Scan.objects.select_related("repository").get(pk=scan_id))
-
-
-def _stored_results(scan: Scan, plan: ScanPlan):
-    """(FileOutcomes, ScannedFiles, paths without a result) from the shards' rows and the blob cache."""
-    from scanner.rules import catalogue, rules_run
-
-    known = catalogue()
-    stored = {
-        path: (result, translation)
-        for path, result, translation in ShardFileResult.objects.filter(scan_id=scan.pk)
-        .values_list("path", "result", "translation")
-        .iterator(chunk_size=2000)
-    }
-    from_cache = [
-        (path, blob, key) for path, blob, key, _reused in plan.files if stored.get(path, (None, None))[0] is None
-    ]
-    cached = _cached_results(from_cache)
-    blobs = {path: blob for path, blob, _key, _reused in plan.files}
-    outcomes: list[tracking.FileOutcome] = []
-    files: list[ScannedFile] = []
-    missing: list[str] = []
-    enabled = [known[code] for code in plan.rules if code in known]  # as the planner resolved them
-    for path, blob, key, reused in plan.files:
-        result, translation = stored.get(path, (None, None))
-        if result is None:
-            row = cached.get((blob, key)) if (reused or path in stored) else None
-            if row is None:
-                missing.append(path)
-                continue
-            result = dict(row.result, path=path)
-            translation = {"stats": row.translation_stats} if row.translation_stats else None
-        _record(scan, result, path, blobs, outcomes, files, enabled, rules_run, reused=reused, translation=translation)
-    for path, (result, translation) in stored.items():
-        if path not in blobs and result is not None:  # the repository-level result (path ".")
-            _record(
-                scan, result, path, blobs, outcomes, files, enabled, rules_run, reused=False, translation=translation
-            )
-    return outcomes, files, missing
-
-
-def fresh_result(root: Path, result, blobs, keys) -> tuple[dict, dict | None, BlobResult | None]:
-    """A fresh scanner result as stored: (its dict, its translation without the text, the blob cache row to
-    write, or None when the result must not be remembered). The cache row has the file's text and its
-    translation, for the file and finding pages."""
-    data = result.to_dict()
-    translation = data.pop("translation", None)
-    translated = translation.pop("text", "") if translation else ""
-    blob = blobs.get(result.path)
-    # A compile check that timed out or crashed is tried again next time, not remembered.
-    if blob and not result.error and (result.compile or {}).get("cacheable", True):
-        return (
-            data,
-            translation,
-            BlobResult(
-                blob_sha=blob,
-                cache_key=keys[result.path],
-                result=_without_path(data),
-                translation=translation,
-                source=_read_text(root / result.path),
-                translated=translated,
-            ),
-        )
-    return data, translation, None
-
-
 def _store_codeowners(repository, root: Path) -> None:
-    from portal.findings.ownership import LOCATIONS
-
-    text = next((_read_text(root / name) for name in LOCATIONS if (root / name).is_file()), "")
+    text = next((read_text(root / name) for name in LOCATIONS if (root / name).is_file()), "")
     if text != repository.codeowners:
         type(repository).objects.filter(pk=repository.pk).update(codeowners=text[:100_000])
 
 
-def _read_text(path: Path) -> str:
-    try:
-        # Bytes, not read_text: universal newlines would turn CRLF into LF and shift every column. Never more
-        # than the cap is read: a 2 GB CODEOWNERS must not cost 2 GB of memory.
-        with open(path, "rb") as handle:
-            data = handle.read(2_000_001)
-        # As the scanner read it (Latin-1 when it is not UTF-8), so the page shows the lines its findings are on.
-        return "" if len(data) > 2_000_000 else decode_source(data)[0]
-    except OSError:
-        return ""
-
-
-def _record(scan, data, path, blobs, outcomes, files, enabled, rules_run, reused, translation) -> None:
-    mode = data["parse"]["mode"]
-    stats = dict(data["stats"])
-    if translation:
-        stats["translation"] = {k: translation["stats"][k] for k in ("converted", "unconverted", "changed_lines")}
-    check = data.get("compile")
-    if check:  # the compile check's outcome (the diagnostics stay in the blob's result)
-        stats["compile"] = {
-            "status": check["status"],
-            "target": check["target"],
-            "errors": sum(check["counts"].values()),
-        }
-    files.append(
-        ScannedFile(
-            scan=scan,
-            path=path,
-            blob_sha=blobs.get(path, ""),
-            language=data["language"],
-            parse_mode=mode,
-            error=data["error"],
-            stats=stats,
-            reused=reused,
-        )
-    )
-    compiled = bool(check) and check["status"] in ("compiles", "compiles-with-stubs", "fails")
-    outcomes.append(tracking.FileOutcome(path, rules_run(mode, data["language"], enabled, compiled), data["findings"]))
-
-
-def _without_path(data: dict) -> dict:
-    out = dict(data)
-    out["path"] = ""
-    out["findings"] = [dict(f, path="") for f in data["findings"]]
-    return out
-
-
-def _cached_paths(jobs, blobs: dict[str, str], keys: dict[str, str]) -> set[str]:
-    """The paths whose (blob, cache key) is in the blob cache (their pairs only: the results are read once, by the
-    ingestion)."""
-    wanted: dict[tuple[str, str], list[str]] = {}
-    for job in jobs:
-        if job.rel in blobs:
-            wanted.setdefault((blobs[job.rel], keys[job.rel]), []).append(job.rel)
-    found: set[str] = set()
-    shas = sorted({sha for sha, _ in wanted})
-    for start in range(0, len(shas), 5000):
-        for pair in BlobResult.objects.filter(blob_sha__in=shas[start : start + 5000]).values_list(
-            "blob_sha", "cache_key"
-        ):
-            found.update(wanted.get(pair, ()))
-    return found
-
-
-def _cached_results(entries) -> dict[tuple[str, str], BlobResult]:
-    """Stored results by (blob, cache key) for `entries` [(path, blob, key)]; the same blob at two paths reuses
-    one row."""
-    wanted = {(blob, key) for _path, blob, key in entries if blob}
-    found: dict[tuple[str, str], BlobResult] = {}
-    shas = sorted({sha for sha, _ in wanted})
-    for start in range(0, len(shas), 5000):
-        # Only the translation's statistics: the diff text (kilobytes a file) is for the file page, not ingestion.
-        rows = (
-            BlobResult.objects.filter(blob_sha__in=shas[start : start + 5000])
-            .only("blob_sha", "cache_key", "result")
-            .annotate(translation_stats=F("translation__stats"))
-        )
-        for row in rows:
-            if (row.blob_sha, row.cache_key) in wanted:
-                found[(row.blob_sha, row.cache_key)] = row
-    return found
-
-
-def _compile_keys(options, jobs, blobs: dict[str, str]) -> dict[str, str]:
-    """Per file, what its compile check depends on besides its blob (scanner.compile.key_material): the compiler,
-    its version, target and flags, and the blobs of the files its translation unit includes."""
-    if not options.compile_check:
-        return {}
-    from scanner import compile as compile_check
-
-    description = compile_check.describe(options)
-    return {job.rel: compile_check.key_material(description, job, blobs.get) for job in jobs}
-
-
-def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "", root: Path | None = None) -> str:
-    """Scanner version + everything that changes a file's result, except the file's content (the blob);
-    `compile_key`: with the compile check on, what it depends on (`_compile_keys`). Include directories inside
-    the checkout count relative to it (`root`): each scan clones into another temporary directory."""
-    from scanner.version import TOOL_VERSION
-
-    suffix = Path(rel).suffix.lower()
-    material = {
-        "scanner": TOOL_VERSION,
-        "rules": sorted(rule.code for rule in enabled),
-        "target": options.target.to_dict(),
-        "defines": list(options.defines),
-        "include_dirs": [_relative(str(d), root) for d in options.include_dirs],
-        "suffix": suffix,
-        # A Dockerfile and a Makefile share the empty suffix; the language discovery gave decides the rules.
-        "language": language,
-        "max_file_bytes": options.max_file_bytes,
-        "port": options.port.key(),  # the repository's own ROCm path changes what a finding says
-        **({"compile": compile_key} if compile_key else {}),
-    }
-    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
-
-
-def _relative(directory: str, root: Path | None) -> str:
-    base = str(root).rstrip("/") + "/" if root else ""
-    return "./" + directory[len(base) :] if base and directory.startswith(base) else directory
-
-
-def _summary(scan: Scan, files: list[ScannedFile], report: tracking.IngestReport) -> dict:
-    from collections import Counter
-
-    from portal.findings.models import DISMISSED_TRIAGE, Finding
-
-    modes = Counter(f.parse_mode for f in files)
-    open_rows = list(
-        Finding.objects.filter(repository=scan.repository, branch=scan.branch, state=Finding.State.OPEN)
-        .values_list("risk", "severity", "triage")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    open_by_risk: Counter = Counter()
-    # The portfolio's work-left estimate: open findings not dismissed by triage, by risk and severity.
-    open_by_risk_severity: dict[str, dict[str, int]] = {}
-    for risk, severity, triage, n in open_rows:
-        open_by_risk[risk] += n
-        if triage not in DISMISSED_TRIAGE:
-            by_severity = open_by_risk_severity.setdefault(risk, {})
-            by_severity[severity] = by_severity.get(severity, 0) + n
-    checks = [f.stats["compile"] for f in files if f.stats.get("compile")]
-    compile_summary = (
-        {
-            "target": next((c["target"] for c in checks if c.get("target")), ""),
-            "files": dict(Counter(c["status"] for c in checks)),
-        }
-        if checks
-        else None
-    )
-    converted = sum(f.stats.get("translation", {}).get("converted", 0) for f in files)
-    unconverted = sum(f.stats.get("translation", {}).get("unconverted", 0) for f in files)
-    return {
-        "tracking": report.to_dict(),
-        "untouched_paths": report.untouched_paths,
-        "parse_modes": dict(modes),
-        "open_by_risk": dict(open_by_risk),
-        "open_by_risk_severity": open_by_risk_severity,
-        "files": len(files),
-        "lines": sum(f.stats.get("lines", 0) for f in files),
-        "translation": {"converted": converted, "unconverted": unconverted},
-        **({"compile": compile_summary} if compile_summary else {}),
-    }
-
-
-__all__ = ["run", "fail", "claim", "ScanUserError", "APP_ERROR"]
+# The names callers of the pipeline use (the tasks, the management commands, the tests).
+__all__ = [
+    "run",
+    "fail",
+    "claim",
+    "ingest",
+    "fresh_result",
+    "plan_files",
+    "ScanUserError",
+    "Superseded",
+    "APP_ERROR",
+]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import time
 import traceback
 import uuid
@@ -23,16 +24,23 @@ from datetime import timedelta
 from enum import Enum
 from pathlib import Path
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from portal.repositories.git import CloneError
-from portal.scans import checkouts, pipeline
+from portal.scans import checkouts
 from portal.scans.constants import SHARD_FAILED, USER_ERRORS, ScanStatus, ShardStatus
+from portal.scans.endings import fail
+from portal.scans.errors import ScanUserError, Superseded, timed_out, timeout_message
 from portal.scans.heartbeat import Heartbeat
 from portal.scans.models import BlobResult, Scan, ScanPlan, ScanShard, ShardFileResult
+from portal.scans.planning import plan_files
+from portal.scans.results import fresh_result
+from scanner import faultpoints
+from scanner.pool import DeadlineExceeded, WorkerPool
 
 log = logging.getLogger(__name__)
 _BATCH_FILES = 50  # results stored per transaction, at most...
@@ -76,9 +84,7 @@ class ShardRun:
 
     def check_deadline(self) -> None:
         if time.monotonic() > self.deadline:
-            raise pipeline.ScanUserError(
-                "timeout", f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)"
-            )
+            raise timed_out()
 
     def mine(self):
         """The shard row while this attempt holds it."""
@@ -87,6 +93,22 @@ class ShardRun:
 
 def new_task_id() -> str:
     return str(uuid.uuid4())
+
+
+def mark_queued(shard_ids: list[int]) -> None:
+    """The shards are about to be sent (again): a message that never arrives makes them lost for the sweeper."""
+    ScanShard.objects.filter(pk__in=shard_ids).update(queued_at=timezone.now())
+
+
+def process_identity(worker: str) -> str:
+    """Which process ran an attempt: the worker's name (Celery's hostname, the same for all its pool
+    processes) and this process's id, so the scan page can tell worker processes from workers."""
+    return f"{worker or socket.gethostname()} pid {os.getpid()}"
+
+
+def worker_name(identity: str) -> str:
+    """The worker of a process identity (process_identity), without the process id."""
+    return identity.rsplit(" pid ", 1)[0]
 
 
 def claim(shard_id: int, task_id: str, worker: str, deadline: float | None = None) -> ShardRun | None:
@@ -112,6 +134,7 @@ def claim(shard_id: int, task_id: str, worker: str, deadline: float | None = Non
         if scan.status != ScanStatus.SCANNING or scan.attempts != shard.scan_attempt:
             return None  # superseded, cancelled, failed, or planned again by a newer attempt
         shard.attempts += 1
+        worker = process_identity(worker)
         shard.workers = [*shard.workers, worker]
         ScanShard.objects.filter(pk=shard.pk).update(
             status=ShardStatus.RUNNING,
@@ -123,7 +146,7 @@ def claim(shard_id: int, task_id: str, worker: str, deadline: float | None = Non
             started=now,
         )
     if shard.attempts > settings.SCAN_MAX_ATTEMPTS:
-        _give_up(shard, scan)
+        give_up(shard, scan)
         return None
     return ShardRun(
         shard,
@@ -135,8 +158,6 @@ def claim(shard_id: int, task_id: str, worker: str, deadline: float | None = Non
 
 def run(shard_id: int, *, task_id: str, worker: str, deadline: float | None = None) -> Outcome:
     """One attempt at one shard; never raises for the shard's own failures (see Outcome)."""
-    from celery.exceptions import SoftTimeLimitExceeded
-
     shard_run = claim(shard_id, task_id, worker, deadline)
     if shard_run is None:
         return Outcome.STOPPED
@@ -144,19 +165,14 @@ def run(shard_id: int, *, task_id: str, worker: str, deadline: float | None = No
         with Heartbeat(shard_run.mine):
             _scan(shard_run)
         return _finish(shard_run)
-    except pipeline.Superseded:
+    except Superseded:
         log.info("%s stopped: the scan was superseded, cancelled or planned again", shard_run.shard)
         return Outcome.STOPPED
     except SoftTimeLimitExceeded:
-        pipeline.fail(
-            shard_run.scan.pk,
-            USER_ERRORS["timeout"],
-            f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)",
-            shard_run.scan.attempts,
-        )
+        fail(shard_run.scan.pk, USER_ERRORS["timeout"], timeout_message(), shard_run.scan.attempts)
         return Outcome.STOPPED
-    except pipeline.ScanUserError as exc:  # the scan's limit or its configuration: another attempt would not help
-        pipeline.fail(
+    except ScanUserError as exc:  # the scan's limit or its configuration: another attempt would not help
+        fail(
             shard_run.scan.pk, USER_ERRORS.get(exc.code, f"scan:user:{exc.code}"), exc.message, shard_run.scan.attempts
         )
         return Outcome.STOPPED
@@ -168,12 +184,11 @@ def run(shard_id: int, *, task_id: str, worker: str, deadline: float | None = No
 
 
 def _scan(shard_run: ShardRun) -> None:
-    from scanner.pool import DeadlineExceeded, WorkerPool
-
     scan, shard = shard_run.scan, shard_run.shard
-    _fault_injection(shard)
+    paths = [entry[0] for entry in shard.entries]
+    faultpoints.reached("shard.start", scan=scan.pk, shard=shard.pk, attempt=shard_run.attempt, paths=paths)
     tree, memo = checkouts.checkout(scan.repository, scan.commit_sha, ref=scan.branch)
-    options, jobs, _enabled, keys = pipeline.plan_files(tree.path, tree.blobs, memo)
+    options, jobs, _enabled, keys = plan_files(tree.path, tree.blobs, memo)
     planned = {path: key for path, _blob, key in shard.entries}
     stored: set[str] = set()
     if shard_run.attempt > 1:  # what earlier attempts stored is kept (the first has nothing to look up)
@@ -194,7 +209,8 @@ def _scan(shard_run: ShardRun) -> None:
         # No more scanner processes than files: each one builds the prelude PCH when it starts.
         pool = WorkerPool(options, max(1, min(options.jobs, len(todo))), deadline=shard_run.deadline)
         for result in pool.run(todo) if todo else ():
-            data, translation, cached = pipeline.fresh_result(tree.path, result, tree.blobs, keys)
+            faultpoints.reached("shard.file", scan=scan.pk, shard=shard.pk, path=result.path)
+            data, translation, cached = fresh_result(tree.path, result, tree.blobs, keys)
             if cached is not None:
                 fresh.append(cached)
                 rows.append(ShardFileResult(scan=scan, path=result.path))
@@ -208,6 +224,7 @@ def _scan(shard_run: ShardRun) -> None:
         raise
     if rows:
         _store(shard_run, rows, fresh)
+    faultpoints.reached("shard.finish", scan=scan.pk, shard=shard.pk)
 
 
 def _store(shard_run: ShardRun, rows: list[ShardFileResult], fresh: list[BlobResult]) -> None:
@@ -219,13 +236,14 @@ def _store(shard_run: ShardRun, rows: list[ShardFileResult], fresh: list[BlobRes
     with transaction.atomic():
         # Row locks in one order everywhere (plan, shard, scan): no deadlock between shards and the ingestion.
         if shard_run.mine().update(files_done=F("files_done") + len(rows), heartbeat=now) != 1:
-            raise pipeline.Superseded()  # a newer attempt took the shard over
+            raise Superseded()  # a newer attempt took the shard over
         scanned = Scan.objects.filter(
             pk=shard_run.scan.pk, attempts=shard_run.shard.scan_attempt, status=ScanStatus.SCANNING
         )
         if scanned.update(files_done=F("files_done") + len(rows), heartbeat=now) != 1:
-            raise pipeline.Superseded()
+            raise Superseded()
         ShardFileResult.objects.bulk_create(rows)
+    faultpoints.reached("shard.stored", scan=shard_run.scan.pk, shard=shard_run.shard.pk, files=len(rows))
     shard_run.check_deadline()
 
 
@@ -234,10 +252,10 @@ def _finish(shard_run: ShardRun) -> Outcome:
         # The plan row serialises the shards' last steps: exactly one of them sees every shard done.
         plan = ScanPlan.objects.select_for_update().filter(pk=shard_run.scan.pk).first()
         if plan is None or plan.attempt != shard_run.shard.scan_attempt:
-            raise pipeline.Superseded()
+            raise Superseded()
         now = timezone.now()
         if shard_run.mine().update(status=ShardStatus.DONE, finished=now, heartbeat=now, error="") != 1:
-            raise pipeline.Superseded()
+            raise Superseded()
         # Under the lock, the shards' DONE updates are serialised and a shard that is done is never claimed again:
         # exactly one shard sees none left.
         left = (
@@ -256,27 +274,20 @@ def _failed(shard_run: ShardRun, why: str) -> Outcome:
         return Outcome.STOPPED
     if shard_run.attempt >= settings.SCAN_MAX_ATTEMPTS:
         shard.refresh_from_db()
-        _give_up(shard, shard_run.scan)
+        give_up(shard, shard_run.scan)
         return Outcome.STOPPED
     return Outcome.RETRY
 
 
-def _give_up(shard: ScanShard, scan: Scan) -> None:
+def give_up(shard: ScanShard, scan: Scan) -> None:
+    """The shard failed its last attempt: fail the scan naming it, its workers and its last error."""
     shard.refresh_from_db()
     ScanShard.objects.filter(pk=shard.pk).update(status=ShardStatus.FAILED, finished=timezone.now())
     last = shard.error.splitlines()[0] if shard.error else "its worker stopped responding each time"
-    pipeline.fail(
+    fail(
         scan.pk,
         SHARD_FAILED,
         f"{shard.describe()} did not finish after {min(shard.attempts, settings.SCAN_MAX_ATTEMPTS)} "
         f"attempts (on {', '.join(dict.fromkeys(shard.workers)) or 'no worker'}); last error: {last}",
         shard.scan_attempt,
     )
-
-
-def _fault_injection(shard: ScanShard) -> None:
-    """Test seam: ROCPORT_SHARD_FAULT=NAME makes every attempt at a shard holding a file named NAME raise, the
-    way a bug or a broken worker would, so the tests exercise the real retry-and-give-up path."""
-    name = os.environ.get("ROCPORT_SHARD_FAULT", "")
-    if name and any(entry[0].endswith(name) for entry in shard.entries):
-        raise RuntimeError(f"injected shard failure (ROCPORT_SHARD_FAULT={name})")

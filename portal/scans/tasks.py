@@ -1,5 +1,7 @@
 """Celery tasks: a scan's planning, its shards and its ingestion (ids only on the wire), and the periodic sweep
-of scans and shards whose worker died."""
+of scans and shards whose worker died. Everything a scan sends to the broker is sent from here: the pipeline
+and the shards say what is due (`send_shards` is handed to `pipeline.run`; `shards.Outcome` says when the
+ingestion is), and import nothing of this module."""
 
 from __future__ import annotations
 
@@ -10,12 +12,16 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_shutdown
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from portal.scans import checkouts, pipeline, shards
 from portal.scans.constants import APP_ERROR, FINAL_STATUSES, USER_ERRORS, WORKER_LOST, ScanStatus, ShardStatus
+from portal.scans.endings import fail
+from portal.scans.errors import timeout_message
+from portal.scans.ingestion import ingest
 from portal.scans.models import Scan, ScanPlan, ScanShard, ShardFileResult
 
 log = logging.getLogger(__name__)
@@ -37,19 +43,15 @@ def scan_repository(self, scan_id: int) -> None:
     try:
         pipeline.run(
             scan_id,
-            distribute=not self.request.is_eager,
+            send_shards=None if self.request.is_eager else send_shards,
             task_id=self.request.id or "",
             worker=self.request.hostname or "",
         )
     except SoftTimeLimitExceeded:
-        pipeline.fail(
-            scan_id,
-            USER_ERRORS["timeout"],
-            f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)",
-        )
+        fail(scan_id, USER_ERRORS["timeout"], timeout_message())
     except Exception as exc:  # a bug or an infrastructure failure: still a final state, and a log entry
         log.exception("scan %s failed with an internal error", scan_id)
-        pipeline.fail(scan_id, APP_ERROR, f"internal error: {type(exc).__name__}")
+        fail(scan_id, APP_ERROR, f"internal error: {type(exc).__name__}")
 
 
 @shared_task(bind=True, **_DURABLE)
@@ -57,7 +59,7 @@ def scan_shard(self, shard_id: int) -> None:
     """One shard of a scan, on whichever worker took the message."""
     outcome = shards.run(shard_id, task_id=self.request.id or shards.new_task_id(), worker=self.request.hostname or "")
     if outcome is shards.Outcome.RETRY:
-        pipeline.send_shards([shard_id])
+        send_shards([shard_id])
     elif outcome is shards.Outcome.LAST:
         scan_id = ScanShard.objects.filter(pk=shard_id).values_list("scan_id", flat=True).first()
         ingest_scan.delay(scan_id)
@@ -67,16 +69,19 @@ def scan_shard(self, shard_id: int) -> None:
 def ingest_scan(self, scan_id: int) -> None:
     """Every shard is done: ingest the stored results once, in one transaction."""
     try:
-        pipeline.ingest(scan_id)
+        ingest(scan_id)
     except SoftTimeLimitExceeded:
-        pipeline.fail(
-            scan_id,
-            USER_ERRORS["timeout"],
-            f"the scan took longer than {settings.SCAN_SOFT_TIME_LIMIT}s (ROCPORT_SCAN_SOFT_TIME_LIMIT)",
-        )
+        fail(scan_id, USER_ERRORS["timeout"], timeout_message())
     except Exception as exc:
         log.exception("scan %s: ingestion failed with an internal error", scan_id)
-        pipeline.fail(scan_id, APP_ERROR, f"internal error while ingesting: {type(exc).__name__}")
+        fail(scan_id, APP_ERROR, f"internal error while ingesting: {type(exc).__name__}")
+
+
+def send_shards(shard_ids: list[int]) -> None:
+    """One Celery task per shard, sent after the current transaction commits."""
+    shards.mark_queued(shard_ids)
+    for shard_id in shard_ids:
+        transaction.on_commit(lambda shard_id=shard_id: scan_shard.delay(shard_id))
 
 
 @shared_task
@@ -102,18 +107,18 @@ def sweep_stuck_scans() -> int:
     for shard in dead.select_related("scan"):
         if shard.attempts >= settings.SCAN_MAX_ATTEMPTS:
             if ScanShard.objects.filter(pk=shard.pk, status=ShardStatus.RUNNING, heartbeat__lt=stale).exists():
-                shards._give_up(shard, shard.scan)
+                shards.give_up(shard, shard.scan)
         elif ScanShard.objects.filter(pk=shard.pk, status=ShardStatus.RUNNING, heartbeat__lt=stale).update(
             status=ShardStatus.PENDING, task_id="", error="its worker stopped responding"
         ):
-            pipeline.send_shards([shard.pk])
+            send_shards([shard.pk])
         count += 1
     alive = ScanShard.objects.filter(scan_id=OuterRef("scan_id"), status=ShardStatus.RUNNING, heartbeat__gte=stale)
     lost = ScanShard.objects.filter(
         status=ShardStatus.PENDING, queued_at__lt=stale, scan__status=ScanStatus.SCANNING
     ).filter(~Exists(alive))
     for shard in lost:
-        pipeline.send_shards([shard.pk])
+        send_shards([shard.pk])
         count += 1
     # What scans that ended while their shards ran (superseded, cancelled) left: their stored results and plan.
     ended = Scan.objects.filter(pk=OuterRef("scan_id"), status__in=FINAL_STATUSES)
@@ -126,7 +131,7 @@ def sweep_stuck_scans() -> int:
         if plan is not None and scan.status == ScanStatus.INGESTING:
             ingest_scan.delay(scan.pk)
         elif scan.attempts >= settings.SCAN_MAX_ATTEMPTS:
-            pipeline.fail(scan.pk, WORKER_LOST, "the worker stopped responding and no attempts are left")
+            fail(scan.pk, WORKER_LOST, "the worker stopped responding and no attempts are left")
         else:
             # Back to queued so the next attempt can claim it; the attempt counter keeps the old one out. The
             # heartbeat marks when its message was sent, for the queued-scan limit.

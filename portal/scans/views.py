@@ -4,7 +4,6 @@ what went wrong and what to do, never a stack trace."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -12,6 +11,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from portal.accounts.access import membership_for
+from portal.scans import shards as shard_runs
 from portal.scans.models import Scan
 
 # error_code -> what to do about it (user errors name the fix; app errors say it is ours)
@@ -111,9 +111,11 @@ def _parse_modes(scan: Scan) -> list[tuple[str, str, int]]:
 
 
 def _context(scan: Scan) -> dict:
-    # One query: how the scan was split, and over how many worker processes (hostname of each shard's last run).
-    shards = scan.shards.aggregate(count=Count("id"), workers=Count("worker", distinct=True))
+    # How the scan was split, and over how many processes of how many workers (each shard's last run).
+    processes = set(scan.shards.exclude(worker="").values_list("worker", flat=True))
+    shards = {"count": scan.shards.count(), "workers": len({shard_runs.worker_name(p) for p in processes})}
     return {
+        "shard_processes": len(processes),
         **_timing(scan),
         "parse_modes": _parse_modes(scan),
         "scan": scan,

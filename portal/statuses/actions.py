@@ -1,5 +1,6 @@
 """Changes to the commit status and notification settings (by managers), and queueing what a scan's start and end
-ask for: at most one status post per scan and phase, at most one email per scan, each sent by a Celery task."""
+ask for: at most one status post per scan and phase, at most one email per scan, each sent by a Celery task
+(portal.statuses.tasks, published through portal.statuses.publishing; neither imports this module)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,10 @@ from django.utils.translation import gettext as _
 from portal.repositories.urlcheck import check_host_is_public
 from portal.scans.constants import ScanStatus
 from portal.statuses.models import CommitStatusConfig, NotificationSetting, ScanNotification, StatusPost
+from portal.statuses.publishing import publish
+from portal.statuses.tasks import post_commit_status, send_scan_notification
 
 log = logging.getLogger(__name__)
-
-# The mark on a post or email whose task never reached the broker; `resend_unpublished` looks for it.
-UNPUBLISHED = "the broker was unavailable; it will be sent again"
 
 
 def check_api_url(url: str) -> str:
@@ -90,8 +90,6 @@ def do_save_notification_setting(
 def queue_commit_status(scan, phase: str) -> StatusPost | None:
     """Record the status the scan's start or end asks for and hand it to the posting task; None when the repository
     posts no statuses or this scan and phase were queued already (a signal sent twice)."""
-    from portal.statuses.tasks import post_commit_status
-
     config = CommitStatusConfig.objects.filter(repository_id=scan.repository_id, enabled=True).first()
     if config is None:
         return None
@@ -110,8 +108,6 @@ def queue_commit_status(scan, phase: str) -> StatusPost | None:
 def queue_notification(scan) -> ScanNotification | None:
     """Claim the scan's one email when the team wants one and the scan added findings; None otherwise, and when
     the email was claimed already."""
-    from portal.statuses.tasks import send_scan_notification
-
     if scan.status != ScanStatus.FINISHED or not scan.summary.get("tracking", {}).get("new"):
         return None
     team_id = scan.repository.team_id
@@ -124,22 +120,6 @@ def queue_notification(scan) -> ScanNotification | None:
         return None  # claimed by an earlier delivery of the signal
     transaction.on_commit(lambda: publish(send_scan_notification, ScanNotification, notification.pk))
     return notification
-
-
-def publish(task, model, pk: int) -> bool:
-    """Hand the row's task to the broker; when the broker is down, mark the row for `resend_unpublished` instead of
-    losing it (the scan that queued it has committed: nothing must fail there)."""
-    from kombu.exceptions import OperationalError
-
-    try:
-        task.delay(pk)
-    except OperationalError as exc:
-        log.warning(
-            "%s %s: the broker is unavailable (%s); it will be sent again", model.__name__, pk, type(exc).__name__
-        )
-        model.objects.filter(pk=pk).update(detail=UNPUBLISHED)
-        return False
-    return True
 
 
 def _skip(post: StatusPost, why: str) -> None:

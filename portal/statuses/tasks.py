@@ -15,6 +15,7 @@ from django.utils import timezone
 from portal.repositories.urlcheck import check_host_is_public
 from portal.statuses import notifications, outcome, providers
 from portal.statuses.models import CommitStatusConfig, NotificationSetting, ScanNotification, StatusPost
+from portal.statuses.publishing import UNPUBLISHED, publish
 
 log = logging.getLogger(__name__)
 
@@ -101,10 +102,8 @@ def post_commit_status(self, post_id: int) -> str:
 @shared_task
 def resend_unpublished() -> int:
     """Publish again the posts and emails whose task never reached the broker (beat, every minute); returns how
-    many reached it this time. Only rows marked by `actions.publish` are touched, so a task that is merely waiting
-    in a long queue is never sent twice."""
-    from portal.statuses.actions import UNPUBLISHED, publish
-
+    many reached it this time. Only rows marked by `publishing.publish` are touched, so a task that is merely
+    waiting in a long queue is never sent twice."""
     sent = 0
     for task, model in ((post_commit_status, StatusPost), (send_scan_notification, ScanNotification)):
         for pk in model.objects.filter(outcome="queued", detail=UNPUBLISHED).values_list("pk", flat=True)[:1000]:

@@ -1,6 +1,7 @@
 """The layers hold: no module-level import cycle between two modules of scanner/ or portal/, and every module
 imports in a fresh process (where a cycle hidden by import order would fail). The scanner never imports Django or
-Celery."""
+Celery. In portal.scans and portal.statuses not even an import inside a function closes a cycle, and the scan
+pipeline is a one-way street: tasks -> pipeline -> shards -> the modules below them."""
 
 from __future__ import annotations
 
@@ -25,15 +26,17 @@ def _modules() -> dict[str, Path]:
     return out
 
 
-def _imports(path: Path, name: str, known: dict[str, Path]) -> set[str]:
-    """Modules of `known` that `path` imports at module level (not inside functions, not under TYPE_CHECKING);
-    `from pkg import submodule` is an edge to the submodule, not to the package."""
+def _imports(path: Path, name: str, known: dict[str, Path], everywhere: bool = False) -> set[str]:
+    """Modules of `known` that `path` imports at module level (not inside functions, not under TYPE_CHECKING),
+    or with `everywhere` also inside functions and classes; `from pkg import submodule` is an edge to the
+    submodule, not to the package."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     out = set()
     for top in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(top, ast.If) and "TYPE_CHECKING" in ast.unparse(top.test):
             continue
-        for node in ast.walk(top) if isinstance(top, (ast.If, ast.Try)) else [top]:
+        deep = everywhere or isinstance(top, (ast.If, ast.Try))
+        for node in ast.walk(top) if deep else [top]:
             if isinstance(node, ast.Import):
                 out.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
@@ -94,6 +97,37 @@ def test_no_module_level_import_cycle():
     known = _modules()
     graph = {name: _imports(path, name, known) for name, path in known.items()}
     assert _cycles(graph) == []
+
+
+# The packages where an import inside a function may not close a cycle either (the rest of the tree has a few
+# that the function-level import breaks on purpose: scanner.rules.base <-> scanner.analysis.context).
+NO_CYCLE_AT_ALL = ("portal.scans", "portal.statuses")
+# The scan pipeline from the top: a module may import those below it, never one above (inside functions neither).
+PIPELINE_LAYERS = (
+    {"portal.scans.tasks"},
+    {"portal.scans.pipeline"},
+    {"portal.scans.shards"},
+    {"portal.scans.ingestion"},
+    {"portal.scans.planning", "portal.scans.results", "portal.scans.endings"},
+    {"portal.scans.errors"},
+)
+
+
+def test_no_import_cycle_in_the_scan_and_status_packages_even_inside_functions():
+    known = _modules()
+    graph = {name: _imports(path, name, known, everywhere=True) for name, path in known.items()}
+    involved = [cycle for cycle in _cycles(graph) if any(m.startswith(p) for m in cycle for p in NO_CYCLE_AT_ALL)]
+    assert involved == []
+
+
+def test_the_scan_pipeline_imports_one_way():
+    known = _modules()
+    above: set[str] = set()
+    for layer in PIPELINE_LAYERS:
+        for name in layer:
+            upward = _imports(known[name], name, known, everywhere=True) & (above | (layer - {name}))
+            assert not upward, f"{name} imports {sorted(upward)}, which sit above it or beside it"
+        above |= layer
 
 
 def test_the_cycle_finder_finds_a_cycle():

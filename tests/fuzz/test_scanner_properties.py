@@ -5,7 +5,6 @@ always gives text."""
 
 from __future__ import annotations
 
-import os
 import random
 import tempfile
 from functools import cache
@@ -20,6 +19,7 @@ from scanner import ScanOptions, scan
 from scanner.discovery import language_of
 from scanner.model import ParseMode
 from scanner.translate import TranslateOptions, Translator, unified_diff
+from tests.faults.points import FaultPlan
 from tests.fuzz.budget import fuzz_settings
 from tests.fuzz.mutations import (
     CXX_SUFFIXES,
@@ -127,7 +127,8 @@ def _check_result(result, data: bytes) -> None:
         assert result.health.mode == ParseMode.ERROR
         assert not any(bug in result.error for bug in SCANNER_BUGS), (result.path, result.error)
         return
-    lines = data.count(b"\n") + 1
+    # lines as clang, the text parsers and editors count them: \r\n, \r and \n each end one
+    lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
     for finding in result.findings:
         assert 1 <= finding.line <= lines, (result.path, finding)
         assert finding.rule.startswith("ROC") and finding.fingerprint, finding
@@ -148,20 +149,16 @@ def test_a_hostile_file_costs_itself_and_never_the_scan(some, more, crash_one):
             f"fuzz/{i}/{name if not name.startswith('.') else 'f' + name}": data for i, (name, data) in enumerate(files)
         }
         _write(root, {**CONTROLS, **fuzzed})
-        previous = os.environ.get("ROCPORT_FAULT")
         crashed = ""
-        if crash_one:
-            # The pool's kill-and-replace path with the fuzzed files around it: the worker dies (SIGSEGV, as a
-            # libclang crash would) on the first fuzzed file, and every other file still gets its result.
-            crashed = next(iter(fuzzed))
-            os.environ["ROCPORT_FAULT"] = f"crash:{crashed}"
-        try:
-            results = list(scan(root, OPTIONS))  # no exception, whatever the files hold
-        finally:
-            if previous is None:
-                os.environ.pop("ROCPORT_FAULT", None)
-            else:
-                os.environ["ROCPORT_FAULT"] = previous
+        with tempfile.TemporaryDirectory(prefix="rocport-faults-") as plan_dir:
+            faults = FaultPlan(Path(plan_dir))
+            if crash_one:
+                # The pool's kill-and-replace path with the fuzzed files around it: the worker dies (SIGSEGV, as a
+                # libclang crash would) on the first fuzzed file, and every other file still gets its result.
+                crashed = next(iter(fuzzed))
+                faults.add("pool.file", "crash", once=False, path=crashed)
+            with faults.in_children():
+                results = list(scan(root, OPTIONS))  # no exception, whatever the files hold
     by_path = {r.path: r for r in results}
     assert len(by_path) == len(results), "one result per file"
     paths = [r.path for r in results if r.path != "."]

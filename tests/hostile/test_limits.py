@@ -12,6 +12,7 @@ from django.test import override_settings
 from portal.repositories.git import GitSession, remove_tree
 from portal.scans.models import BlobResult
 from scanner import ScanOptions, scan
+from tests.faults.points import FaultPlan
 from tests.hostile.harness import FILE, fast_import, files_of, register, run_scan
 
 KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
@@ -193,8 +194,13 @@ def test_binary_sources_are_per_file_errors_and_latin1_ones_are_read(people, rep
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("fault, expected", [("crash", "died"), ("hang", "timed out after 3s")])
-def test_a_file_that_crashes_or_hangs_libclang_costs_that_file(people, repo_factory, monkeypatch, fault, expected):
-    monkeypatch.setenv("ROCPORT_FAULT", f"{fault}:evil.cu")  # the pipeline's worker processes inherit it
+def test_a_file_that_crashes_or_hangs_libclang_costs_that_file(
+    people, repo_factory, monkeypatch, tmp_path, fault, expected
+):
+    faults = FaultPlan(tmp_path / "faults")
+    faults.add("pool.file", fault, once=False, path="evil.cu")
+    for key, value in faults.env().items():
+        monkeypatch.setenv(key, value)  # the pipeline's scanner processes inherit it
     repo = repo_factory()
     commit = fast_import(
         repo,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal.scans.actions import do_create_scan
+from tests.faults.points import FaultPlan
 from tests.hostile.harness import FILE, fast_import, files_of, register
 from tests.portal.worker import Worker, wait_final
 
@@ -16,7 +17,9 @@ KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
 def test_a_worker_gives_each_hostile_repository_a_clear_final_state_and_survives(
     people, repo_factory, tmp_path, canary
 ):
-    worker = Worker(tmp_path / "worker.log", ROCPORT_FAULT="crash:crash.cu")
+    faults = FaultPlan(tmp_path / "faults")
+    faults.add("pool.file", "crash", once=False, path="crash.cu")  # as a libclang segfault on that file would
+    worker = Worker(tmp_path / "worker.log", faults=faults)
     try:
         deep = repo_factory("deep")
         deep_commit = fast_import(deep, [("d/" * 1000 + "deep.cu", FILE, KERNEL)])

@@ -12,8 +12,9 @@ from django.conf import settings
 from portal.celery import app as celery_app
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
-from portal.statuses.actions import UNPUBLISHED, queue_commit_status
+from portal.statuses.actions import queue_commit_status
 from portal.statuses.models import StatusPost
+from portal.statuses.publishing import UNPUBLISHED
 from portal.statuses.tasks import post_commit_status, resend_unpublished
 from tests.portal.githosts import GitHost
 from tests.portal.test_commit_status import KERNEL, expected_path, register

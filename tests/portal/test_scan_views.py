@@ -103,3 +103,21 @@ def test_a_finished_scan_says_when_how_long_how_big_and_how_its_files_were_read(
     for mode, n in (("ast", 7), ("ast-stubbed", 2), ("tokens", 1), ("text", 2)):
         assert f'mode-{mode}">{mode}</span></td><td class="num">{n}</td>' in modes
     assert "tokens only: syntax-tree rules did not run" in modes
+
+
+@pytest.mark.django_db
+def test_shards_are_counted_by_worker_process_and_by_worker(people, repository):
+    from portal.scans.models import ScanShard
+    from portal.scans.shards import process_identity
+
+    scan = Scan.objects.create(repository=repository, branch="main", status="scanning", attempts=1)
+    # one worker (Celery's hostname is the same in both of its pool processes), two processes
+    ran_by = ["worker@box pid 11", "worker@box pid 12", "worker@box pid 11", "worker@box pid 12"]
+    for n, identity in enumerate(ran_by):
+        ScanShard.objects.create(scan=scan, scan_attempt=1, number=n + 1, worker=identity)
+    html = client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content.decode()
+    assert "4 shards on 2 processes of 1 worker" in html
+    ScanShard.objects.filter(worker="worker@box pid 12").update(worker="other@box pid 12")
+    html = client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content.decode()
+    assert "4 shards on 2 workers" in html
+    assert process_identity("w0@host").startswith("w0@host pid ")

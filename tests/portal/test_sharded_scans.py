@@ -20,6 +20,7 @@ from portal.scans.actions import do_create_scan
 from portal.scans.constants import ShardStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile, ScanPlan, ScanShard, ShardFileResult
 from portal.scans.tasks import sweep_stuck_scans
+from tests.faults.points import FaultPlan, suffix
 from tests.portal.people import client_for
 from tests.portal.worker import Worker, wait_final, wait_until
 
@@ -114,13 +115,15 @@ def test_both_workers_take_shards_and_the_findings_equal_an_unsharded_scan(peopl
 
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_in_the_middle_of_a_shard_costs_that_shard_one_attempt(people, repo_factory, workers, tmp_path):
-    marker = tmp_path / "hung-once"
-    # Whichever worker reaches slow.cu first hangs there (once): it is then killed, process group and all.
-    pair = workers(ROCPORT_FAULT="hang:slow.cu", ROCPORT_FAULT_ONCE=str(marker))
+    faults = FaultPlan(tmp_path / "faults")
+    # Whichever worker scans slow.cu first dies there (once), process group and all, before the file's result is
+    # stored: its message stays unacknowledged in Redis.
+    faults.add("shard.file", "kill-group", path="src/gen/slow.cu", name="machine-dies")
+    pair = workers(faults=faults)
     repo, commit = project(repo_factory, **{"src/gen/slow.cu": KERNEL.format(n=99)})
     repository = Repository.objects.create(team=people.team, name="sharded", clone_url=repo.url)
     created = do_create_scan(repository, commit_sha=commit)
-    wait_until(marker.exists, timeout=120, what="a worker to reach the hanging file")
+    wait_until(lambda: faults.fired("machine-dies"), timeout=120, what="a worker to reach slow.cu")
     hung = next(
         row
         for row in ScanShard.objects.filter(scan=created)
@@ -129,7 +132,8 @@ def test_a_worker_killed_in_the_middle_of_a_shard_costs_that_shard_one_attempt(p
     assert hung.status == ShardStatus.RUNNING and hung.attempts == 1
     victim = next(worker for worker in pair if hung.worker.startswith(worker.name + "@"))
     survivor = next(worker for worker in pair if worker is not victim)
-    victim.stop()  # SIGKILL to the whole process group: its message stays unacknowledged in Redis
+    wait_until(victim.died, timeout=10, what="the victim's main process to die with its group")
+    assert not survivor.died()
 
     # Its heartbeat stops; the periodic sweeper (called here as beat would) sends the shard again.
     def stale() -> bool:
@@ -148,16 +152,21 @@ def test_a_worker_killed_in_the_middle_of_a_shard_costs_that_shard_one_attempt(p
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_shard_that_always_fails_fails_the_scan_naming_the_shard_and_its_files(people, repo_factory, workers):
-    workers(ROCPORT_SHARD_FAULT="k07.cu")
+def test_a_shard_that_always_fails_fails_the_scan_naming_the_shard_and_its_files(
+    people, repo_factory, workers, tmp_path
+):
+    faults = FaultPlan(tmp_path / "faults")
+    # Every attempt at the shard holding k07.cu raises, the way a bug or a broken worker would.
+    faults.add("shard.start", "raise", once=False, paths=suffix("k07.cu"), name="shard-k07")
+    workers(faults=faults)
     repo, commit = project(repo_factory)
     repository = Repository.objects.create(team=people.team, name="sharded", clone_url=repo.url)
     scan = wait_final(do_create_scan(repository, commit_sha=commit).pk, timeout=180)
     assert (scan.status, scan.error_code) == ("failed", "scan:app:shard-failed")
     broken = ScanShard.objects.get(scan=scan, status=ShardStatus.FAILED)
-    assert broken.attempts == 3 and "injected shard failure" in broken.error
+    assert broken.attempts == 3 and "injected failure (shard-k07 at shard.start)" in broken.error
     assert f"shard {broken.number} (" in scan.error_message and "did not finish after 3 attempts" in scan.error_message
-    assert "src/gen/k07.cu" in scan.error_message and "injected shard failure" in scan.error_message
+    assert "src/gen/k07.cu" in scan.error_message and "injected failure" in scan.error_message
     assert Finding.objects.count() == 0 and ScannedFile.objects.count() == 0  # nothing half-ingested
     assert not ShardFileResult.objects.exists()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import time
 
 import pytest
@@ -17,6 +16,7 @@ from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
 from portal.scans.tasks import sweep_stuck_scans
+from tests.faults.points import FaultPlan, suffix
 from tests.portal.worker import Worker, wait_final, wait_until
 
 KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"
@@ -54,8 +54,10 @@ def test_a_push_scan_runs_on_the_worker_and_a_bad_clone_is_a_user_error(people, 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_scan_past_its_time_limit_fails_with_a_timeout(people, repo_factory, worker_env):
-    worker_env(ROCPORT_SCAN_SOFT_TIME_LIMIT="10", ROCPORT_FAULT="hang:slow.cu")
+def test_a_scan_past_its_time_limit_fails_with_a_timeout(people, repo_factory, worker_env, tmp_path):
+    faults = FaultPlan(tmp_path / "faults")
+    faults.add("pool.file", "hang", once=False, path=suffix("slow.cu"))  # as a libclang loop would, every time
+    worker_env(ROCPORT_SCAN_SOFT_TIME_LIMIT="10", faults=faults)
     repo = repo_factory()
     commit = repo.commit("add", **{"k.cu": KERNEL, "slow.cu": KERNEL})
     scan = wait_final(do_create_scan(register(people, repo), commit_sha=commit).pk, timeout=90)
@@ -65,16 +67,16 @@ def test_a_scan_past_its_time_limit_fails_with_a_timeout(people, repo_factory, w
 
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_scan_completes_on_retry_without_duplicates(people, repo_factory, worker_env, tmp_path):
-    marker = tmp_path / "hung-once"
-    worker = worker_env(ROCPORT_FAULT="hang:slow.cu", ROCPORT_FAULT_ONCE=str(marker))
+    faults = FaultPlan(tmp_path / "faults")
+    # The pool process running the task SIGKILLs itself once slow.cu is scanned, before its result is stored, as
+    # the OOM killer would pick it.
+    faults.add("shard.file", "kill", path="slow.cu", name="oom")
+    worker_env(faults=faults)
     repo = repo_factory()
     commit = repo.commit("add", **{"k.cu": KERNEL, "slow.cu": KERNEL})
     created = do_create_scan(register(people, repo), commit_sha=commit)
-    wait_until(marker.exists, what="the scan to reach the hanging file")
-    assert Scan.objects.get(pk=created.pk).status == ScanStatus.SCANNING
-    for pid in worker.pool_children():
-        os.kill(pid, signal.SIGKILL)  # the process running the task dies, as in an OOM kill
     scan = wait_final(created.pk, timeout=120)
+    assert [(kill["point"], kill["details"]["scan"]) for kill in faults.landed()] == [("shard.file", created.pk)]
     assert (scan.status, scan.attempts) == ("finished", 2)
     assert Finding.objects.filter(rule="ROC101").count() == 2  # k.cu and slow.cu, once each
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import redis
 from django.db import connection
 
+from tests.faults.points import FaultPlan
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -26,15 +28,17 @@ def clear_queue(broker: str) -> None:
 
 
 class Worker:
-    def __init__(self, log: Path, name: str = "test", flush: bool = True, **env: str):
+    def __init__(self, log: Path, name: str = "test", flush: bool = True, faults: FaultPlan | None = None, **env: str):
         """`name`: the worker's node name (-n NAME@host; two workers need two); `flush`: empty the broker's
-        Redis db first (the first worker of a test; a second one must not drop messages already sent)."""
+        Redis db first (the first worker of a test; a second one must not drop messages already sent); `faults`:
+        a plan of faults at named points (tests/faults/points.py) that the worker, its pool processes and their
+        scanner processes carry out."""
         # Read when a worker starts, not at import: the fault suite sets the broker after importing this module.
         broker = env.get("CELERY_BROKER_URL") or os.environ["CELERY_BROKER_URL"]
         if flush:
             clear_queue(broker)  # no message of an earlier test is redelivered here
         self.name = name
-        self.env = {**os.environ, "DATABASE_URL": test_database_url(), **env}
+        self.env = {**os.environ, "DATABASE_URL": test_database_url(), **(faults.env() if faults else {}), **env}
         self.log = log
         self.process = None
         self._start()
@@ -82,6 +86,10 @@ class Worker:
                 raise RuntimeError("worker exited:\n" + self.log.read_text()[-3000:])
             time.sleep(0.1)
         raise TimeoutError(f"worker never logged {text!r}:\n" + self.log.read_text()[-3000:])
+
+    def died(self) -> bool:
+        """The worker's main process is gone (a fault killed its process group)."""
+        return self.process.poll() is not None
 
     def pool_children(self) -> list[int]:
         """Pids of the prefork pool processes (children of the worker's main process)."""

@@ -1,0 +1,98 @@
+"""The scanner's plan of a checkout as the portal keeps it: the options and file jobs, the enabled rules, and per
+file the blob cache key (everything that changes a file's result except its content), and which files the blob
+cache already holds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from django.conf import settings
+
+from portal.scans.errors import ScanUserError
+from portal.scans.models import BlobResult
+from scanner import ConfigError, ScanOptions, plan
+from scanner import compile as compile_check
+from scanner.rules import select
+from scanner.version import TOOL_VERSION
+
+
+def plan_files(root: Path, blobs: dict[str, str], memo: dict):
+    """The scanner's plan of a checkout: (options, jobs, enabled rules, cache key per path). Computed once per
+    checkout and settings (`memo` lives as long as the kept checkout): the planner and every shard on this process
+    share it."""
+    wanted = (settings.ROCPORT_SCAN_JOBS, settings.ROCPORT_COMPILE_CHECK, settings.ROCPORT_HIPCC)
+    if memo.get("settings") != wanted:
+        try:
+            options, jobs = plan(
+                root,
+                ScanOptions(
+                    jobs=settings.ROCPORT_SCAN_JOBS,
+                    translate=True,
+                    translate_backend="builtin",
+                    compile_check=settings.ROCPORT_COMPILE_CHECK == "auto",
+                    hipcc=settings.ROCPORT_HIPCC,
+                ),
+            )
+        except ConfigError as exc:
+            raise ScanUserError("bad_config", str(exc)) from None
+        enabled = select(list(options.enable), list(options.disable))
+        compiled = _compile_keys(options, jobs, blobs)
+        keys = {
+            job.rel: cache_key(options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root) for job in jobs
+        }
+        memo.update(settings=wanted, plan=(options, jobs, enabled, keys))
+    return memo["plan"]
+
+
+def cached_paths(jobs, blobs: dict[str, str], keys: dict[str, str]) -> set[str]:
+    """The paths whose (blob, cache key) is in the blob cache (their pairs only: the results are read once, by the
+    ingestion)."""
+    wanted: dict[tuple[str, str], list[str]] = {}
+    for job in jobs:
+        if job.rel in blobs:
+            wanted.setdefault((blobs[job.rel], keys[job.rel]), []).append(job.rel)
+    found: set[str] = set()
+    shas = sorted({sha for sha, _ in wanted})
+    for start in range(0, len(shas), 5000):
+        for pair in BlobResult.objects.filter(blob_sha__in=shas[start : start + 5000]).values_list(
+            "blob_sha", "cache_key"
+        ):
+            found.update(wanted.get(pair, ()))
+    return found
+
+
+def _compile_keys(options, jobs, blobs: dict[str, str]) -> dict[str, str]:
+    """Per file, what its compile check depends on besides its blob (scanner.compile.key_material): the compiler,
+    its version, target and flags, and the blobs of the files its translation unit includes."""
+    if not options.compile_check:
+        return {}
+    description = compile_check.describe(options)
+    return {job.rel: compile_check.key_material(description, job, blobs.get) for job in jobs}
+
+
+def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "", root: Path | None = None) -> str:
+    """Scanner version + everything that changes a file's result, except the file's content (the blob);
+    `compile_key`: with the compile check on, what it depends on (`_compile_keys`). Include directories inside
+    the checkout count relative to it (`root`): each scan clones into another temporary directory."""
+    suffix = Path(rel).suffix.lower()
+    material = {
+        "scanner": TOOL_VERSION,
+        "rules": sorted(rule.code for rule in enabled),
+        "target": options.target.to_dict(),
+        "defines": list(options.defines),
+        "include_dirs": [_relative(str(d), root) for d in options.include_dirs],
+        "suffix": suffix,
+        # A Dockerfile and a Makefile share the empty suffix; the language discovery gave decides the rules.
+        "language": language,
+        "max_file_bytes": options.max_file_bytes,
+        "port": options.port.key(),  # the repository's own ROCm path changes what a finding says
+        **({"compile": compile_key} if compile_key else {}),
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+
+
+def _relative(directory: str, root: Path | None) -> str:
+    base = str(root).rstrip("/") + "/" if root else ""
+    return "./" + directory[len(base) :] if base and directory.startswith(base) else directory
