@@ -59,12 +59,11 @@ def _browser(sync_playwright):
         browser.close()
 
 
-@pytest.fixture
-def tab(request, live, chromium):
-    context = chromium.new_context(base_url=live.url(), locale="en-US", viewport={"width": 1280, "height": 900})
+def _tab(request, live, chromium, locale: str, suffix: str = ""):
+    context = chromium.new_context(base_url=live.url(), locale=locale, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
     page = context.new_page()
-    tab = Tab(page, live, request.node.name, artifacts_dir())
+    tab = Tab(page, live, request.node.name + suffix, artifacts_dir())
     yield tab
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
@@ -72,6 +71,17 @@ def tab(request, live, chromium):
     _SHOTS.append(tab.shots)
     context.close()
     assert not tab.console_errors, f"console errors on {request.node.name}: {tab.console_errors}"
+
+
+@pytest.fixture
+def tab(request, live, chromium):
+    yield from _tab(request, live, chromium, "en-US")
+
+
+@pytest.fixture
+def zh_tab(request, live, chromium):
+    """A tab whose browser asks for Simplified Chinese (zh-CN: the portal answers in zh-Hans)."""
+    yield from _tab(request, live, chromium, "zh-CN", "-zh")
 
 
 @pytest.fixture

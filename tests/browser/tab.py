@@ -49,10 +49,12 @@ class Tab:
 
     def sign_in(self, user, password: str = PASSWORD) -> None:
         self.go("/accounts/login/")
-        self.page.get_by_label("Username").fill(user.username)
-        self.page.get_by_label("Password").fill(password)
+        # by field name: the labels are in the page's language
+        form = self.page.locator("main form").filter(has=self.page.locator("input[name=password]"))
+        form.locator("input[name=username]").fill(user.username)
+        form.locator("input[name=password]").fill(password)
         with self.page.expect_navigation():
-            self.page.get_by_role("button", name="Sign in").click()
+            form.locator("button[type=submit]").click()
         assert "/accounts/login/" not in self.page.url, "sign-in failed"
 
     def shoot(self, label: str, full_page: bool = True) -> Path:

@@ -10,22 +10,9 @@ from playwright.sync_api import expect
 
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
-from tests.browser.live import artifacts_dir
-from tests.browser.tab import Tab
 from tests.portal.people import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def zh_tab(request, live, chromium):
-    """A tab whose browser asks for Simplified Chinese."""
-    context = chromium.new_context(base_url=live.url(), locale="zh-CN", viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    tab = Tab(context.new_page(), live, request.node.name + "-zh", artifacts_dir())
-    yield tab
-    context.close()
-    assert not tab.console_errors, tab.console_errors
 
 
 def sign_in(tab, user) -> None:
