@@ -1,8 +1,10 @@
 """The rule catalogue: every rule with its code, name, risk, severity and summary (filterable by risk and family,
 searchable), and a page per rule with its whole documentation and the current team's open findings of it.
 
-The documentation bodies are the rules' English docstrings (scanner.rules.docs.parse_sections), shown as
-written; the page around them goes through i18n. The catalogue is in memory, so filtering is plain Python."""
+The documentation bodies are the rules' English docstrings (scanner.rules.docs.parse_sections); a rule's title,
+summary and documentation sections are shown in the reader's language when
+portal.catalogue.translations has them (data keyed by rule code), in English otherwise, and the English
+sections are marked lang="en". The catalogue is in memory, so filtering is plain Python."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from portal.accounts.context import current_membership
+from portal.catalogue import translations
 from scanner.model import Risk
 from scanner.rules import catalogue
 from scanner.rules.base import Rule
@@ -58,15 +61,27 @@ class Entry:
     family: str
     family_label: str
     risk_label: str
+    summary: str  # in the reader's language when translated, else English
+    summary_translated: bool
 
 
 def _entry(rule: Rule) -> Entry:
     family = family_of(rule)
-    return Entry(rule, family, FAMILIES.get(family, family), RISKS.get(rule.risk.value, rule.risk.value))
+    return Entry(
+        rule,
+        family,
+        FAMILIES.get(family, family),
+        RISKS.get(rule.risk.value, rule.risk.value),
+        translations.text(rule.code, "summary", rule.summary),
+        translations.translated(rule.code, "summary"),
+    )
 
 
-def _matches(rule: Rule, words: list[str]) -> bool:
-    haystack = f"{rule.code} {rule.name} {rule.summary} {rule.doc}".lower()
+def _matches(entry: Entry, words: list[str]) -> bool:
+    """Words of the query in the code, name, English summary and documentation, or the translated texts."""
+    rule = entry.rule
+    local = " ".join(translations.text(rule.code, key, "") for key in ("title", "summary", *translations.SECTIONS))
+    haystack = f"{rule.code} {rule.name} {rule.summary} {rule.doc} {entry.summary} {local}".lower()
     return all(word in haystack for word in words)
 
 
@@ -80,7 +95,7 @@ def rule_list(request):
     shown = [
         e
         for e in entries
-        if (not risk or e.rule.risk.value == risk) and (not family or e.family == family) and _matches(e.rule, words)
+        if (not risk or e.rule.risk.value == risk) and (not family or e.family == family) and _matches(e, words)
     ]
     present = dict.fromkeys(e.family for e in entries)  # the families in code order
     context = {
@@ -157,19 +172,30 @@ def rule_detail(request, code: str):
     if rule is None:
         raise Http404
     sections = parse_sections(rule.doc)
+    code = rule.code
     return render(
         request,
         "catalogue/rule.html",
         {
             "entry": _entry(rule),
             "rule": rule,
-            "title": sections.get("") or rule.summary,
-            "what": _paragraphs(sections.get("What it finds", "")),
-            "why": _paragraphs(sections.get("Why it breaks on ROCm", "")),
+            "title": translations.text(code, "title", sections.get("") or rule.summary),
+            "summary": translations.text(code, "summary", rule.summary),
+            "what": _paragraphs(translations.text(code, "what", sections.get("What it finds", ""))),
+            "what_translated": translations.translated(code, "what"),
+            "why": _paragraphs(translations.text(code, "why", sections.get("Why it breaks on ROCm", ""))),
+            "why_translated": translations.translated(code, "why"),
             "example": sections.get("Example", ""),
-            "instead": _paragraphs(sections.get("Use instead", "")),
+            "instead": _paragraphs(translations.text(code, "instead", sections.get("Use instead", ""))),
+            "instead_translated": translations.translated(code, "instead"),
             "references": _references(sections.get("References", "")),
-            "known_problems": _paragraphs(sections.get("Known problems", "")),
+            "known_problems": _paragraphs(translations.text(code, "known", sections.get("Known problems", ""))),
+            "known_translated": translations.translated(code, "known"),
             "open_findings": _open_findings(request, rule.code),
+            # a section the docstring has that the reader's language lacks (shown in English, said so)
+            "untranslated": any(
+                sections.get(heading) and not translations.translated(code, key)
+                for key, heading in translations.SECTIONS.items()
+            ),
         },
     )

@@ -8,12 +8,11 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Membership
-from portal.findings.models import SEVERITY_RANK
 from portal.repositories.branchcheck import check_default_branch
 from portal.repositories.models import Repository
 from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
-from portal.statuses.models import PROVIDER_CHOICES
+from portal.statuses.models import PROVIDER_CHOICES, SEVERITY_CHOICES
 
 
 class RepositorySettingsForm(forms.ModelForm):
@@ -133,7 +132,7 @@ class CommitStatusForm(forms.Form):
     clear_token = forms.BooleanField(required=False, label=_("Remove the stored token"))
     threshold = forms.ChoiceField(
         label=_("Fail the status for new findings at or above"),
-        choices=[(name, name) for name in SEVERITY_RANK],
+        choices=SEVERITY_CHOICES,
         initial="high",
     )
 

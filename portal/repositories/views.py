@@ -13,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
@@ -133,7 +134,7 @@ def repository_settings(request, pk: int):
             return redirect("repositories:settings", pk=pk)
     base = settings.SITE_URL.rstrip("/")
     endpoints = [
-        (name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", steps)
+        (name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", str(steps))
         for provider, name, steps in _SETUP
     ]
     return render(
@@ -224,31 +225,41 @@ _SETTINGS_ACTIONS = {
 }
 
 
+# The host's own menu and field names are in backticks (shown as <code>): they are what the reader looks for on the
+# host's pages, which may be in English whatever the portal's language.
 _SETUP = (
     (
         "github",
         "GitHub",
-        "Settings → Webhooks → Add webhook. Payload URL: the URL above; Content type: "
-        "application/json; Secret: the secret; events: Just the push event.",
+        gettext_lazy(
+            "`Settings → Webhooks → Add webhook`. `Payload URL`: the URL above; `Content type`: "
+            "`application/json`; `Secret`: the secret; events: `Just the push event`."
+        ),
     ),
     (
         "gitlab",
         "GitLab",
-        "Settings → Webhooks → Add new webhook. URL: the URL above; Secret token: the secret; "
-        "Trigger: Push events (and Tag push events if you like).",
+        gettext_lazy(
+            "`Settings → Webhooks → Add new webhook`. `URL`: the URL above; `Secret token`: the secret; "
+            "`Trigger`: `Push events` (and `Tag push events` if you like)."
+        ),
     ),
     (
         "gitea",
         "Gitea",
-        "Settings → Webhooks → Add Webhook → Gitea. Target URL: the URL above; HTTP method POST; "
-        "POST content type application/json; Secret: the secret; Trigger on: Push events "
-        "(add Delete events so that branch deletions are seen).",
+        gettext_lazy(
+            "`Settings → Webhooks → Add Webhook → Gitea`. `Target URL`: the URL above; `HTTP method`: `POST`; "
+            "`POST content type`: `application/json`; `Secret`: the secret; `Trigger on`: `Push events` "
+            "(add `Delete events` so that branch deletions are seen)."
+        ),
     ),
     (
         "forgejo",
         "Forgejo",
-        "Settings → Webhooks → Add webhook → Forgejo. Target URL: the URL above; Secret: the "
-        "secret; Trigger on: Push events and Delete events.",
+        gettext_lazy(
+            "`Settings → Webhooks → Add webhook → Forgejo`. `Target URL`: the URL above; `Secret`: the "
+            "secret; `Trigger on`: `Push events` and `Delete events`."
+        ),
     ),
 )
 
