@@ -41,19 +41,14 @@ _PROBE = (
     "#include <hip/hip_runtime.h>\n"
     "__global__ void rocport_probe(float *p) { p[threadIdx.x] = __shfl_xor_sync(~0ull, p[0], 1); }\n"
 )
-# What CUDA code uses that HIP added after the bundled headers (6.3) and ROCm 7 has: an error naming one is the
-# toolchain's gap (scanner.compile.diagnostics.TOOLCHAIN_GAP), not the translation's.
+# The cooperative-groups collectives HIP added after the bundled headers (6.3), written for ROCport and included
+# before every unit, so code that uses them is checked whole (see the header's own comment).
+BACKFILL = Path(__file__).resolve().parent / "backfill" / "rocport_hip_backfill.h"
+BACKFILLED = "cooperative_groups reduce/inclusive_scan/exclusive_scan of newer HIP backfilled by ROCport"
+# What CUDA code uses that HIP added after the bundled headers (6.3), ROCm 7 has and the backfill does not: an error
+# naming one is the toolchain's gap (scanner.compile.diagnostics.TOOLCHAIN_GAP), not the translation's.
 NEWER_THAN_BUNDLED = frozenset(
     {
-        "cooperative_groups::reduce",
-        "cooperative_groups::plus",
-        "cooperative_groups::less",
-        "cooperative_groups::greater",
-        "cooperative_groups::bit_and",
-        "cooperative_groups::bit_or",
-        "cooperative_groups::bit_xor",
-        "cooperative_groups::inclusive_scan",
-        "cooperative_groups::exclusive_scan",
         "__reduce_add_sync",
         "__reduce_min_sync",
         "__reduce_max_sync",
@@ -103,7 +98,8 @@ def resolve(wanted: tuple[str, ...], std: str, timeout: float) -> Toolchain:
                     f"{', '.join(a for a, _ in tried)}: not buildable with {version} ({tried[0][1][:120]}); "
                     f"checked for {arch} instead"
                 )
-            return Toolchain(clang, f"{version}, {headers.describe()}", arch, argv, note, env, kind="clang")
+            described = f"{version}, {headers.describe()}; {BACKFILLED}"
+            return Toolchain(clang, described, arch, argv, note, env, kind="clang")
         tried.append((arch, problem))
     raise ToolchainError(f"{clang} cannot build HIP for {DEFAULT_ARCH}: {tried[-1][1]}")
 
@@ -119,6 +115,8 @@ def command(clang: str, arch: str, std: str, include: Path) -> tuple[str, ...]:
         "-nogpuinc",
         "-include",
         "__clang_hip_runtime_wrapper.h",
+        "-include",
+        str(BACKFILL),
         "-isystem",
         str(include),
         "-isystem",

@@ -34,7 +34,7 @@ from scanner import nametable
 
 KINDS = ("undeclared-cuda-name", "type-mismatch", "inline-asm", "missing-header", "other")
 SET_ASIDE = "set-aside"
-# A name the toolchain's headers predate (cooperative_groups::reduce is in HIP 7, the bundled headers are 6.3):
+# A name the toolchain's headers predate (__reduce_add_sync is in newer HIP; the bundled headers are 6.3):
 # the environment's gap, not the code's error. Set aside like the stubs' names, and said so.
 TOOLCHAIN_GAP = "toolchain-gap"
 NOT_ERRORS = frozenset({SET_ASIDE, TOOLCHAIN_GAP})

@@ -38,11 +38,20 @@ MODERN = """
         cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, 4, a, 4, &one, c, 4);
     }
 """
-# cooperative_groups::reduce came to HIP after the bundled headers (6.3): the toolchain's gap, not the code's.
+# cooperative_groups::reduce and the scans came to HIP after the bundled headers (6.3): ROCport's backfill
+# (scanner/compile/backfill/) declares them, so the unit is checked whole.
 REDUCE = """
     __global__ void total(float* out) {
         auto tile = cg::tiled_partition<32>(cg::this_thread_block());
-        out[blockIdx.x] = cg::reduce(tile, out[threadIdx.x], cg::plus<float>());
+        float sum = cg::reduce(tile, out[threadIdx.x], cg::plus<float>());
+        int most = cg::reduce(tile, (int)threadIdx.x, cg::greater<int>());
+        out[blockIdx.x] = sum + most + cg::exclusive_scan(tile, 1.f) + cg::inclusive_scan(tile, 2, cg::plus<int>());
+    }
+"""
+# __reduce_add_sync is in HIP 7 and not backfilled: the toolchain's gap, not the code's.
+REDUCE_SYNC = """
+    __global__ void count(unsigned* out) {
+        out[0] = __reduce_add_sync(0xffffffffu, threadIdx.x);
     }
 """
 
@@ -65,8 +74,23 @@ def test_current_hip_builds_for_gfx942_where_debians_hipcc_cannot(tmp_path):
     assert check["causes"] == {}
 
 
-def test_an_api_newer_than_the_bundled_headers_is_not_the_codes_failure(tmp_path):
+def test_the_issues_fixture_with_cooperative_groups_reduce_compiles_whole_for_gfx942(tmp_path):
+    # __shfl_xor_sync, cooperative_groups::reduce (and the scans), a hipBLAS call and bf16 types
     check = _scan(tmp_path, {"k.cu": MODERN + REDUCE})["k.cu"]
+    assert check["status"] == "compiles", check
+    assert check["target"] == "gfx942" and check["set_aside"] == 0 and check["diagnostics"] == []
+    assert "backfilled by ROCport" in check["compiler"]
+
+
+def test_a_misused_backfilled_collective_is_the_codes_error(tmp_path):
+    wrong = REDUCE.replace("cg::plus<float>()", "42")  # not callable: an error in the code, not a gap
+    check = _scan(tmp_path, {"k.cu": MODERN + wrong})["k.cu"]
+    assert check["status"] == "fails", check
+    assert "toolchain-gap" not in {d["kind"] for d in check["diagnostics"]}
+
+
+def test_an_api_newer_than_the_bundled_headers_and_the_backfill_is_not_the_codes_failure(tmp_path):
+    check = _scan(tmp_path, {"k.cu": MODERN + REDUCE_SYNC})["k.cu"]
     assert check["status"] == "compiles-with-stubs", check  # checked, except for what the headers predate
     assert "predate" in check["note"] and check["causes"] == {"environment": check["set_aside"]}
     kinds = {d["kind"] for d in check["diagnostics"]}
