@@ -403,7 +403,7 @@ def targets(data: dict) -> list[tuple[str, str]]:
         (f"file page, {BIG_FILE_LINES:,} lines", f"/repositories/{big.pk}/files/{BIG_FILE_PATH}"),
         ("  its translation (htmx)", f"/repositories/{big.pk}/translation/{BIG_FILE_PATH}", {"HX-Request": "true"}),
         (
-            "  1,000 lines of a gap (htmx)",
+            "  a gap, 500 lines (htmx)",
             f"/repositories/{big.pk}/lines/{BIG_FILE_PATH}?start=5000&end=6000",
             {"HX-Request": "true"},
         ),
