@@ -375,3 +375,12 @@ def test_the_patch_of_reviewed_translations_applies_to_the_scanned_commit(people
 def test_a_repository_without_reviews_gets_a_patch_that_says_so(people, repository, scanned):
     response = client_for(people.vera).get(reverse("files:patch", args=[repository.pk]))
     assert response.status_code == 200 and b"# files: 0" in response.content and b"diff --git" not in response.content
+
+
+@pytest.mark.django_db
+def test_inline_finding_messages_show_code_spans_and_stay_escaped(people, repository, scanned):
+    finding = add_finding(repository, scanned, line=4, n=99)
+    Finding.objects.filter(pk=finding.pk).update(message="`warp_max` has one slot per <b>lane</b>")
+    html = client_for(people.vera).get(file_url(repository)).content.decode()
+    assert "<code>warp_max</code> has one slot per &lt;b&gt;lane&lt;/b&gt;" in html
+    assert "`warp_max`" not in html

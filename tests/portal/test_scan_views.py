@@ -98,7 +98,7 @@ def test_a_finished_scan_says_when_how_long_how_big_and_how_its_files_were_read(
     html = client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content.decode()
     assert "took" in html and "2 min 5 s" in html
     assert html.count("<time datetime=") == 3  # queued, started, finished
-    assert "12 files, 3456 lines" in html and "4 unchanged since an earlier scan" in html
+    assert "12 files, 3456 lines" in html and "(4 unchanged since an earlier scan)" in html
     modes = html[html.index('id="scan-parse-modes"') :]
     for mode, n in (("ast", 7), ("ast-stubbed", 2), ("tokens", 1), ("text", 2)):
         assert f'mode-{mode}">{mode}</span></td><td class="num">{n}</td>' in modes
