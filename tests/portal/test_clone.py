@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import override_settings
 
-from portal.repositories.git import CloneError, GitSession
+from portal.repositories.git import CloneError, GitSession, classify
 from portal.repositories.urlcheck import validate_clone_url
 from tests.portal.servers import GitDaemon, GitHttpServer
 
@@ -65,6 +65,23 @@ def test_credentials_are_used_and_bad_ones_are_auth_failed(tmp_path, repo_factor
         assert "wrong" not in bad.value.message and "s3cret" not in bad.value.message
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    "stderr, code",
+    [
+        # A redirect refused by a server on port 40312: the digits of the URL are not an HTTP 403 (a CI run failed so).
+        (
+            "fatal: unable to access 'http://127.0.0.1:40312/r.git/': Failed to connect to 127.0.0.1 port 40312",
+            "clone_failed",
+        ),
+        ("fatal: repository 'http://h/team-403/r.git/' not found", "clone_failed"),
+        ("fatal: unable to access 'http://h:8080/r.git/': The requested URL returned error: 403", "auth_failed"),
+        ("remote: HTTP Basic: Access denied\nfatal: Authentication failed for 'https://h/r.git/'", "auth_failed"),
+    ],
+)
+def test_only_an_http_status_of_403_counts_as_refused_credentials(stderr, code):
+    assert classify(stderr, "http://h/r.git").code == code
 
 
 def test_a_symlink_in_the_repository_is_checked_out_as_a_plain_file(repo_factory):
