@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "portal.catalogue",
     "portal.files",
     "portal.statuses",
+    "portal.progress",
     "django_ratelimit",  # its system checks refuse a cache that cannot count for every process (see CACHES)
 ]
 

@@ -54,3 +54,9 @@ document.addEventListener("click", function (event) {
     done(document.execCommand("copy"));  // plain http on another host: no Clipboard API there
   }
 });
+
+// data-print: a button that opens the browser's print dialog (the reports; "Save as PDF" there makes the PDF).
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("button[data-print]");
+  if (button) window.print();
+});

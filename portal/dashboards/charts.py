@@ -219,3 +219,73 @@ def stacked_bar(parts: list[tuple[str, str, int]]) -> list[BarPart]:
         out.append(BarPart(key, label, value, round(x, 3), round(width, 3)))
         x += width
     return out
+
+
+@dataclass
+class Burndown:
+    """Work left over time on a date axis, and the forecast: a dashed line from today's figure to zero at the
+    likely date, inside a shaded cone from the earliest to the latest date (the cone's far edge runs off the chart
+    when the range is open)."""
+
+    points: list[LinePoint]
+    path: str
+    axis: Axis
+    forecast_path: str = ""
+    cone: str = ""
+    today_x: float | None = None
+    width: int = WIDTH
+    height: int = HEIGHT
+    baseline: float = HEIGHT - BOTTOM
+    left: float = LEFT
+    right: float = WIDTH - RIGHT
+
+
+def burndown(points, forecast, today, label) -> Burndown:
+    """`points`: portal.progress.history.Point (day, left) oldest first; `forecast`: its Forecast; `label`: a
+    date formatter for the axis. The date axis runs from the first point to the latest forecast date shown (at
+    most as far ahead again as the history reaches back, so that a far date does not squash the history)."""
+    from datetime import timedelta
+
+    if not points:
+        return Burndown(points=[], path="", axis=Axis([], [], 1))
+    start = points[0].day
+    history_days = max((today - start).days, 7)
+    end = today
+    if forecast.has_date:
+        far = forecast.latest or forecast.likely + (forecast.likely - forecast.earliest) + timedelta(days=7)
+        end = min(max(far, forecast.likely), today + timedelta(days=history_days))
+    span = max((end - start).days, 1)
+    y_ticks, top = _y_axis(max(p.left for p in points), lambda v: _count(v) + " h")
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(day) -> float:
+        return round(LEFT + plot_w * min(max((day - start).days, 0), span) / span, 2)
+
+    def y(value: float) -> float:
+        return round(TOP + plot_h - plot_h * max(value, 0) / top, 2)
+
+    out = [LinePoint(x(p.day), y(p.left), label(p.day), p.left, _count(round(p.left, 1)) + " h") for p in points]
+    # a step line: the figure holds until the next snapshot changes it
+    path = ""
+    for index, point in enumerate(out):
+        path += f"M{point.x},{point.y}" if index == 0 else f"H{point.x}V{point.y}"
+    last = out[-1]
+    today_x = x(today)
+    if today_x > last.x:
+        path += f"H{today_x}"
+    chart = Burndown(points=out, path=path, axis=Axis([], [], top), today_x=today_x)
+    if forecast.has_date:
+        zero = y(0)
+        chart.forecast_path = f"M{today_x},{last.y}L{x(forecast.likely)},{zero}"
+        far_x = x(forecast.latest) if forecast.latest else chart.right
+        chart.cone = f"M{today_x},{last.y}L{x(forecast.earliest)},{zero}L{far_x},{zero}"
+        if not forecast.latest:
+            # an open range: the pessimistic edge leaves the chart above the axis
+            chart.cone += f"L{chart.right},{y(points[-1].left * 0.5)}"
+        chart.cone += "Z"
+    labels = [(x(start), label(start))] if today_x - x(start) > 60 else []
+    labels.append((today_x, label(today)))
+    if forecast.has_date and x(forecast.likely) - today_x > 60:
+        labels.append((x(forecast.likely), label(forecast.likely)))
+    chart.axis = Axis(ticks=[(round(t, 2), text) for t, text in y_ticks], x_labels=labels, top=top)
+    return chart

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.dashboards import effort
 from portal.findings import ownership, rollups
+from portal.progress.figures import MigrationProgress
 from portal.repositories.models import Repository
 from portal.scans.constants import FINAL_STATUSES, ScanStatus
 from portal.scans.models import Scan, ScannedFile
@@ -53,7 +54,8 @@ class Progress:
 
     @property
     def percent(self) -> float | None:
-        """Share of CUDA references with a HIP equivalent; None when the code has no CUDA reference at all."""
+        """Automatic translation coverage: the share of CUDA references with a HIP equivalent, which a translator
+        renames mechanically (not migration progress: portal.progress.figures); None without CUDA references."""
         return 100 * self.converted / self.total if self.total else None
 
     @property
@@ -91,6 +93,7 @@ class PortfolioRow:
     parse_modes: dict[str, int]
     hours: float | None
     hours_exact: bool  # False: the summary predates severities, so every finding counts as "medium"
+    migration: MigrationProgress = field(default_factory=MigrationProgress)  # portal.progress.figures
 
     @property
     def open_total(self) -> int:
@@ -119,7 +122,8 @@ def default_branch_totals(repositories, finished: dict[int, int | None]) -> dict
     stale = {
         (r.pk, r.default_branch): finished.get(r.pk)
         for r in repositories
-        if finished.get(r.pk) and (r.rollup_scan_id != finished[r.pk] or not r.rollup_totals)
+        if finished.get(r.pk)
+        and (r.rollup_scan_id != finished[r.pk] or not r.rollup_totals or "progress" not in r.rollup_totals)
     }
     for (pk, _branch), rollup in rollups.fresh(stale, {}).items():
         totals[pk] = rollup.totals
@@ -176,9 +180,18 @@ def portfolio(team_id: int, search: str = "") -> list[PortfolioRow]:
             hours = effort.repository_hours(
                 rollups.work_groups(totals[repository.pk]), progress.unconverted, parse_modes
             )
+        migration = MigrationProgress.of_totals(totals[repository.pk]) if finished else MigrationProgress()
         rows.append(
             PortfolioRow(
-                repository, scans.get(repository.newest_id), finished, progress, open_by_risk, parse_modes, hours, True
+                repository,
+                scans.get(repository.newest_id),
+                finished,
+                progress,
+                open_by_risk,
+                parse_modes,
+                hours,
+                True,
+                migration,
             )
         )
     return rows
@@ -189,7 +202,7 @@ def sort_rows(rows: list[PortfolioRow], sort: str) -> list[PortfolioRow]:
     Repositories without figures go last in every order but the name."""
     by_name = sorted(rows, key=lambda r: r.repository.name.lower())
     if sort == "progress":
-        return sorted(by_name, key=lambda r: (r.progress.percent is None, r.progress.percent or 0))
+        return sorted(by_name, key=lambda r: (r.migration.percent is None, r.migration.percent or 0))
     if sort == "open":
         return sorted(by_name, key=lambda r: (r.finished is None, -r.open_total))
     if sort == "work":
@@ -205,7 +218,11 @@ def team_totals(rows: list[PortfolioRow]) -> dict:
     for row in rows:
         for mode, n in row.parse_modes.items():
             modes[mode] = modes.get(mode, 0) + n
+    migration = MigrationProgress()
+    for row in rows:
+        migration = migration + row.migration
     return {
+        "migration": migration,
         "repositories": len(rows),
         "scanned": sum(1 for r in rows if r.finished),
         "failing": sum(1 for r in rows if r.newest and r.newest["status"] == ScanStatus.FAILED),
@@ -294,6 +311,7 @@ class Breakdown:
     open_total: int
     files: dict[str, effort.FileWork]
     open_by_path: dict[str, int] = field(default_factory=dict)
+    rollup: object = None  # the branch's BranchRollup, for portal.progress
 
 
 def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
@@ -322,6 +340,7 @@ def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
         open_total=sum(by_risk_counts.values()),
         files=files,
         open_by_path=open_by_path,
+        rollup=rollup,
     )
 
 

@@ -18,6 +18,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from portal.accounts.access import get_repository_for_user
 from portal.accounts.context import current_membership
 from portal.dashboards import charts, effort, metrics
+from portal.progress import figures, overview, stuck
 from portal.scans.compile_status import Share
 
 TOP_RULES = 12  # the rest of the rules fold into a <details>: a catalogue-sized table buries the sections below
@@ -33,6 +34,9 @@ def portfolio(request):
     sort = sort if sort in metrics.SORTS else "name"
     rows = metrics.portfolio(membership.team_id) if membership else []
     totals = metrics.team_totals(rows)  # the whole team's, whatever the search shows
+    team_outlook = (
+        overview.outlook([r.repository.pk for r in rows if r.finished]) if rows and not request.htmx else None
+    )
     shown = [r for r in rows if search.casefold() in r.repository.name.casefold()] if search else rows
     context = {
         "membership": membership,
@@ -43,7 +47,9 @@ def portfolio(request):
         "search": search,
         "sort": sort,
         "sorts": _sort_links(search, sort),
-        "ring": charts.ring(totals["progress"].percent),
+        "ring": charts.ring(totals["migration"].percent),
+        "coverage_ring": charts.ring(totals["progress"].percent),
+        "outlook": team_outlook,
         "parse_bar": charts.stacked_bar(totals["parse_modes"]),
         "risks": metrics.RISKS,
     }
@@ -78,6 +84,11 @@ def repository_dashboard(request, pk: int):
     latest = trend[-1] if trend else None
     previous = trend[-2] if len(trend) > 1 else None
     found = metrics.breakdown(repository, latest["pk"] if latest else None)
+    progress = overview.of_repository(repository, found.rollup) if latest else None
+    try:
+        old_days = min(max(int(request.GET.get("older_than", stuck.OLD_DAYS)), 1), 3650)
+    except ValueError:
+        old_days = stuck.OLD_DAYS
     work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))
     top_hours = work[0].hours if work else 0
     labels = [_short_date(row["created"]) for row in trend]
@@ -97,7 +108,14 @@ def repository_dashboard(request, pk: int):
         "trend": trend,
         "labels": labels,
         "progress": latest["progress"] if latest else metrics.Progress(),
-        "ring": charts.ring(latest["progress"].percent if latest else None),
+        "coverage_ring": charts.ring(latest["progress"].percent if latest else None),
+        "migration": progress.migration if progress else None,
+        "ring": progress.ring if progress else charts.ring(None),
+        "outlook": progress.outlook if progress else None,
+        "assignees": stuck.by_assignee(repository) if latest else [],
+        "old_high": stuck.old_high(repository, old_days) if latest else None,
+        "untouched": stuck.untouched(progress.files) if progress else (0, []),
+        "file_states": {path: item.state for path, item in progress.files.items()} if progress else {},
         "progress_delta": _delta(latest, previous),
         "burndown": charts.stacked_columns(
             [(label, row["open_by_risk"]) for label, row in zip(labels, trend)], metrics.RISKS
@@ -114,6 +132,7 @@ def repository_dashboard(request, pk: int):
         "top_hours": top_hours,
         "estimate": effort.total(found.files),
         "formula": effort.formula(),
+        "review_hours": figures.REVIEW_HOURS,
         "owners": metrics.owners(repository, found.open_by_path, found.files),
         "health": health,
         "parse_bar": charts.stacked_bar(health["modes"]),
@@ -134,6 +153,7 @@ def repository_dashboard(request, pk: int):
     context["top_rules"], context["more_rules"] = found.by_rule[:TOP_RULES], found.by_rule[TOP_RULES:]
     for item in context["files"]:
         item.share = round(100 * item.hours / top_hours, 2) if top_hours else 0
+        item.state = context["file_states"].get(item.path, "")
     if latest:
         metrics.fill_parse_modes(latest["pk"], context["files"])
     return render(request, "dashboards/repository.html", context)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from portal.files.models import TranslationReview
 from portal.files.queries import FileVersion
+from portal.progress import figures
 
 
 def check_review_translation(
@@ -32,9 +34,16 @@ def check_review_translation(
                 "Look at the new translation, then review it again."
             )
         )
-    review, _created = TranslationReview.objects.update_or_create(
-        repository=repository,
-        path=path,
-        defaults={"state": state, "blob_sha": seen_blob, "translation_sha": seen_translation, "reviewer": acting_user},
-    )
+    with transaction.atomic():
+        review, _created = TranslationReview.objects.update_or_create(
+            repository=repository,
+            path=path,
+            defaults={
+                "state": state,
+                "blob_sha": seen_blob,
+                "translation_sha": seen_translation,
+                "reviewer": acting_user,
+            },
+        )
+        figures.after_review(repository)  # a review is migration work done (or undone): portal.progress
     return review

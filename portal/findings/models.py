@@ -81,6 +81,13 @@ class Finding(models.Model):
                 condition=models.Q(state="open"),
                 name="finding_open_breakdown",
             ),
+            # work left per assignee (the dashboard's "where is it stuck"): assigned open findings only, a few
+            models.Index(
+                fields=["repository", "branch", "assignee"],
+                include=["risk", "severity_rank", "triage"],
+                condition=models.Q(state="open", assignee__isnull=False),
+                name="finding_open_assigned",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -135,6 +142,11 @@ class BranchRollup(models.Model):
     files = models.JSONField(default=dict, blank=True)
     # The scan's files with unconverted CUDA references or a parse problem: {path: [unconverted, mode, error]}.
     scanned = models.JSONField(default=dict, blank=True)
+    # The migration ledger portal.progress reads (its docstring defines the figures): {"baseline": scan id,
+    # "files": {path: [done h, descoped h, baseline h, touched]} over every finding the branch ever had,
+    # "cuda": {path: blob sha} of the scan's files with CUDA references, "baseline_cuda": [path, ...],
+    # "baseline_scanned": {path: [unconverted, mode]}}. Not read by the portfolio, which reads totals["progress"].
+    progress = models.JSONField(default=dict, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -38,7 +38,9 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from portal.findings import ledger
 from portal.findings.models import DISMISSED_TRIAGE, SEVERITY_RANK, BranchRollup, Finding
+from portal.progress import figures
 
 Pair = tuple[int, str]  # (repository id, branch)
 
@@ -125,13 +127,16 @@ def rebuild(pairs: list[Pair], scans: dict[Pair, int | None]) -> dict[Pair, Bran
         by_scan = {row.scan_id: row for row in rows.values() if row.scan_id}
         for scan_id, path, unconverted, mode, error in _scanned_with_work(list(by_scan)):
             by_scan[scan_id].scanned[path] = [unconverted, mode, error]
+        ledger.build(rows, _within(pairs), hours_expression())
         now = timezone.now()  # bulk_update skips auto_now
         for row in rows.values():
             row.groups.sort()
             row.totals = totals_of(row.groups)
             row.updated = now
+        figures.store(list(rows.values()))
         BranchRollup.objects.bulk_update(
-            list(rows.values()), ["scan", "groups", "totals", "files", "scanned", "open_total", "updated"]
+            list(rows.values()),
+            ["scan", "groups", "totals", "files", "scanned", "progress", "open_total", "updated"],
         )
     return rows
 
@@ -176,7 +181,13 @@ def fresh(
     are missing or were built at another scan. `rollups`: the ones the caller already read (else read here)."""
     if rollups is None:
         rollups = {(r.repository_id, r.branch): r for r in BranchRollup.objects.filter(_within(list(wanted)))}
-    stale = [pair for pair, scan_id in wanted.items() if rollups.get(pair) is None or rollups[pair].scan_id != scan_id]
+    stale = [
+        pair
+        for pair, scan_id in wanted.items()
+        if rollups.get(pair) is None
+        or rollups[pair].scan_id != scan_id
+        or "baseline" not in (rollups[pair].progress or {})  # built before the migration ledger existed
+    ]
     if stale:
         rollups = {**rollups, **rebuild(stale, wanted)}
     return {pair: rollups[pair] for pair in wanted}
@@ -224,14 +235,19 @@ TRIAGE_FIELDS = (
 
 def record_triage(rows: list[tuple], decision: str) -> None:
     """Move the rollups by the triage of `rows` (TRIAGE_FIELDS as they were before, read under FOR UPDATE) to
-    `decision`; call in the triage's transaction, after its UPDATE. Fixed findings count nowhere."""
+    `decision`; call in the triage's transaction, after its UPDATE. Fixed findings move only the migration ledger
+    (a fixed false positive was never work done)."""
     deltas: dict[Pair, list[tuple]] = defaultdict(list)
+    moves: dict[Pair, list[tuple]] = defaultdict(list)
     for _pk, old, repo, branch, path, rule, name, risk, severity, rank, state in rows:
-        if state == Finding.State.OPEN and old != decision:
+        if old == decision:
+            continue
+        if state == Finding.State.OPEN:
             deltas[(repo, branch)].append((old, path, rule, name, risk, severity, rank))
-    if not deltas:
+        moves[(repo, branch)].append((path, old, state, finding_hours(rank, risk)))
+    if not moves:
         return
-    pairs = sorted(deltas)
+    pairs = sorted(moves)
     locked = {
         (r.repository_id, r.branch): r
         for r in BranchRollup.objects.select_for_update().filter(_within(pairs)).order_by("pk")
@@ -239,15 +255,18 @@ def record_triage(rows: list[tuple], decision: str) -> None:
     missing = [pair for pair in pairs if pair not in locked]
     if missing:  # built now from the findings, which already carry the decision
         rebuild(missing, _newest_finished(missing))
-    for pair, changes in deltas.items():
+    for pair in pairs:
         if pair in locked:
-            _apply(locked[pair], changes, decision)
+            _apply(locked[pair], deltas.get(pair, []), decision)
+            for path, old, state, hours in moves[pair]:
+                ledger.move_triage(locked[pair], path, old, decision, state, hours)
     if locked:
         now = timezone.now()
         for rollup in locked.values():
             rollup.totals = totals_of(rollup.groups)
             rollup.updated = now
-        BranchRollup.objects.bulk_update(list(locked.values()), ["groups", "totals", "files", "updated"])
+        figures.store(list(locked.values()))
+        BranchRollup.objects.bulk_update(list(locked.values()), ["groups", "totals", "files", "progress", "updated"])
 
 
 def _apply(rollup: BranchRollup, changes: list[tuple], decision: str) -> None:

@@ -44,6 +44,7 @@ OWN_SCOPE = {
     "api/v1/repositories/",
     "api/v1/findings/",
     "api/v1/findings/triage/",
+    "digests/",  # the weekly digest's opt-in: the user's own subscriptions to their own teams
 }
 
 
@@ -67,6 +68,7 @@ def concrete(route: str, objects: dict) -> str:
         if name == "pk":
             for prefix, key in (
                 ("repositories/", "repository"),
+                ("progress/repositories/", "repository"),
                 ("findings/", "finding"),
                 ("scans/", "scan"),
                 ("accounts/tokens/", "token"),

@@ -17,8 +17,10 @@ from django.utils import timezone
 
 from portal.accounts.models import Membership
 from portal.dashboards import charts, effort, metrics
+from portal.files.models import TranslationReview
 from portal.findings import ownership, rollups
 from portal.findings.models import SEVERITY_RANK, Finding
+from portal.progress import figures
 from portal.repositories.models import Repository
 from portal.scans.models import Scan, ScannedFile
 from scanner.translate.builtin import BuiltinTranslator
@@ -247,7 +249,10 @@ def test_the_portfolio_shows_progress_open_findings_and_the_newest_scan_of_the_d
     assert row.open_by_risk == {"silent-wrong-result": 2, "build-break": 2}
     assert row.unparsed == 2
     html = client_for(people.vera).get(reverse("dashboards:portfolio")).content.decode()
-    assert '<progress class="progress" max="100" value="85"' in html  # 12 / 14, floored
+    assert '<td class="num">85%</td>' in html  # translation coverage: 12 / 14, floored
+    # migration progress is another figure: moved by the fixed and triaged findings of the fixture
+    assert row.migration.known and 0 < row.migration.floor < 85 and row.migration.done > 0
+    assert f'value="{row.migration.floor}" aria-label="Migration progress {repository.name}"' in html
     assert f"{reverse('findings:list')}?repository={repository.pk}&amp;risk=silent-wrong-result" in html
     assert reverse("scans:detail", args=[failed.pk]) in html and "status-failed" in html
 
@@ -275,8 +280,12 @@ def test_the_portfolio_sorts_and_searches_from_the_query_string(people, reposito
     vera = client_for(people.vera)
     by_name = vera.get(reverse("dashboards:portfolio")).content.decode()
     assert by_name.index(">alpha<") < by_name.index(">beta<") < by_name.index(">kernels<")
+    # alpha's one CUDA file has its translation approved: its migration is done; beta's has not started
+    alpha = Repository.objects.get(name="alpha")
+    TranslationReview.objects.create(repository=alpha, path="a.cu", blob_sha="b" * 40, state="ok")
+    figures.after_review(alpha)
     by_progress = vera.get(reverse("dashboards:portfolio") + "?sort=progress").content.decode()
-    assert by_progress.index(">beta<") < by_progress.index(">alpha<")  # 6/7 before 3/3
+    assert by_progress.index(">beta<") < by_progress.index(">alpha<")  # 0% before 100%
     searched = vera.get(reverse("dashboards:portfolio") + "?q=ALP").content.decode()
     assert ">alpha<" in searched and ">beta<" not in searched
     nothing = vera.get(reverse("dashboards:portfolio") + "?q=zzz").content.decode()
@@ -463,7 +472,9 @@ def test_the_query_count_does_not_grow_with_repositories_scans_or_findings(peopl
         add_scan(repository, {"src/k.cu": (KERNEL, "ast", "")})
     assert count_queries(vera, reverse("dashboards:portfolio")) == portfolio_before
     assert count_queries(vera, dashboard) == dashboard_before
-    assert portfolio_before <= 6 and dashboard_before <= 13
+    # the portfolio: 5 + the team's progress history (2); the dashboard: 13 + reviews, history (2) and where it
+    # is stuck (up to 4: assignees, the newest scan before the cutoff, the old findings' count and rows)
+    assert portfolio_before <= 7 and dashboard_before <= 20
 
 
 # --- the pieces ------------------------------------------------------------------------------------------------
@@ -544,7 +555,8 @@ def test_the_trend_chart_shows_the_headline_percentage_floored_not_rounded(peopl
     scan.summary["translation"] = {"converted": 947, "unconverted": 53}
     scan.save(update_fields=["summary"])
     html = client_for(people.vera).get(reverse("dashboards:repository", args=[repository.pk])).content.decode()
-    assert ">94%<" in html  # the ring
+    coverage = html[html.index('id="translation-coverage"') :]
+    assert ">94%<" in coverage  # the coverage ring
     chart = html[html.index('id="progress-title"') :] if 'id="progress-title"' in html else html
     assert "95%" not in chart and "94%" in chart
 

@@ -1,0 +1,278 @@
+"""Migration progress, defined here and only here: the share of the migration's work that is done, moved by what
+the team does. Work is counted in the work-left estimate's hours (portal.dashboards.effort), so "progress" and
+"work left" always agree:
+
+    done     = Σ hours of findings fixed in the code, or triaged "accepted risk" (a decision made)
+             + UNCONVERTED_HOURS × unconverted CUDA references resolved since the baseline (per file)
+             + the parse penalty of files that were unparsed at the baseline and are parsed now
+             + REVIEW_HOURS × files whose HIP translation was reviewed "translation OK" or "done" on their current
+               version, or that no longer hold CUDA (ported in the code, or deleted)
+    left     = the work-left estimate (open findings not dismissed, unconverted references, unparsed files)
+             + REVIEW_HOURS × files with CUDA references whose translation nobody has approved
+    progress = done / (done + left)
+
+Findings triaged "false positive" (never work) or "won't fix" (taken out of the migration) leave the scope: they
+are neither done nor left. The scope is the work known at the baseline — the branch's first finished scan —
+plus the work discovered since (new findings, new CUDA references), minus what left it:
+
+    done + left = baseline + discovered − out of scope
+
+so new findings raise the total and progress can go down, and the pages say so. A file is "not started" while
+it has work left and nobody has fixed, triaged or reviewed anything in it, "in progress" once someone has, and
+"done" when nothing is left. Right after the baseline scan nothing is done: progress is 0%.
+
+Automatic translation coverage (the share of CUDA references a translator renames mechanically) is another
+figure: portal.dashboards.metrics.Progress.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from portal.dashboards import effort
+
+# A person reading a file's HIP translation side by side with the source and approving it (or fixing it): the
+# part of the migration no finding stands for.
+REVIEW_HOURS = 0.5
+REVIEWED = ("ok", "done")  # TranslationReview states that approve a translation
+NOT_STARTED, IN_PROGRESS, DONE = "not_started", "in_progress", "done"
+STATES = (NOT_STARTED, IN_PROGRESS, DONE)
+
+
+@dataclass
+class MigrationProgress:
+    done: float = 0.0
+    left: float = 0.0
+    descoped: float = 0.0
+    baseline: float = 0.0
+    not_started: int = 0
+    in_progress: int = 0
+    files_done: int = 0
+    known: bool = False  # False: no finished scan yet (or figures from before progress was tracked)
+
+    @property
+    def scope(self) -> float:
+        return self.done + self.left
+
+    @property
+    def discovered(self) -> float:
+        return max(0.0, self.scope + self.descoped - self.baseline)
+
+    @property
+    def percent(self) -> float | None:
+        return 100 * self.done / self.scope if self.known and self.scope else None
+
+    @property
+    def floor(self) -> int | None:
+        """As shown: floored, so that "100%" means nothing is left and "0%" that nothing is done yet."""
+        percent = self.percent
+        if percent is None:
+            return None
+        return 100 if self.left <= 0 else min(99, math.floor(percent))
+
+    @property
+    def files(self) -> int:
+        return self.not_started + self.in_progress + self.files_done
+
+    def file_states(self) -> list[tuple[str, int]]:
+        return [(NOT_STARTED, self.not_started), (IN_PROGRESS, self.in_progress), (DONE, self.files_done)]
+
+    def __add__(self, other: MigrationProgress) -> MigrationProgress:
+        return MigrationProgress(
+            self.done + other.done,
+            self.left + other.left,
+            self.descoped + other.descoped,
+            self.baseline + other.baseline,
+            self.not_started + other.not_started,
+            self.in_progress + other.in_progress,
+            self.files_done + other.files_done,
+            self.known or other.known,
+        )
+
+    def as_totals(self) -> dict:
+        return {
+            "done": round(self.done, 3),
+            "left": round(self.left, 3),
+            "descoped": round(self.descoped, 3),
+            "baseline": round(self.baseline, 3),
+            "files": [self.not_started, self.in_progress, self.files_done],
+        }
+
+    @classmethod
+    def of_totals(cls, totals: dict | None) -> MigrationProgress:
+        """From a rollup's totals["progress"] (the portfolio reads only these)."""
+        figures = (totals or {}).get("progress")
+        if not isinstance(figures, dict):
+            return cls()
+        files = list(figures.get("files") or [0, 0, 0]) + [0, 0, 0]
+        return cls(
+            float(figures.get("done") or 0),
+            float(figures.get("left") or 0),
+            float(figures.get("descoped") or 0),
+            float(figures.get("baseline") or 0),
+            int(files[0]),
+            int(files[1]),
+            int(files[2]),
+            True,
+        )
+
+
+@dataclass
+class FileProgress:
+    path: str
+    done: float = 0.0
+    left: float = 0.0
+    descoped: float = 0.0
+    baseline: float = 0.0
+    touched: bool = False
+    review: str = ""  # the file's review state, "" when nobody reviewed it
+
+    @property
+    def state(self) -> str:
+        if self.left <= 0:
+            return DONE
+        return IN_PROGRESS if self.done > 0 or self.touched else NOT_STARTED
+
+
+def per_file(rollup, reviews: dict[str, tuple[str, str]]) -> dict[str, FileProgress]:
+    """Every file with migration work, known or done, on the rollup's branch; `reviews`: path -> (state, blob)."""
+    ledger = rollup.progress or {}
+    if ledger.get("baseline") is None:
+        return {}
+    out: dict[str, FileProgress] = {}
+
+    def file(path: str) -> FileProgress:
+        return out.get(path) or out.setdefault(path, FileProgress(path))
+
+    for path, (done, descoped, baseline, touched) in (ledger.get("files") or {}).items():
+        item = file(path)
+        item.done, item.descoped, item.baseline, item.touched = done, descoped, baseline, bool(touched)
+    for path, (_open, _live, hours) in (rollup.files or {}).items():
+        file(path).left += hours or 0.0
+    now_scanned = rollup.scanned or {}
+    then_scanned = ledger.get("baseline_scanned") or {}
+    for path in set(now_scanned) | set(then_scanned):
+        unconverted, mode = (now_scanned[path][:2]) if path in now_scanned else (0, "")
+        before, before_mode = then_scanned.get(path, (0, ""))
+        penalty, before_penalty = effort.PARSE_PENALTY.get(mode, 0.0), effort.PARSE_PENALTY.get(before_mode, 0.0)
+        item = file(path)
+        item.left += effort.UNCONVERTED_HOURS * int(unconverted or 0) + penalty
+        item.done += effort.UNCONVERTED_HOURS * max(0, int(before or 0) - int(unconverted or 0))
+        item.done += max(0.0, before_penalty - penalty)
+        item.baseline += effort.UNCONVERTED_HOURS * int(before or 0) + before_penalty
+    cuda = ledger.get("cuda") or {}
+    then_cuda = set(ledger.get("baseline_cuda") or ())
+    for path in set(cuda) | then_cuda:
+        item = file(path)
+        state, blob = reviews.get(path, ("", ""))
+        item.review = state
+        item.touched = item.touched or state not in ("", "not_reviewed")
+        if path in then_cuda:
+            item.baseline += REVIEW_HOURS
+        if path not in cuda or (state in REVIEWED and blob == cuda[path]):
+            item.done += REVIEW_HOURS
+        else:
+            item.left += REVIEW_HOURS
+    return {path: item for path, item in out.items() if item.done or item.left or item.descoped or item.baseline}
+
+
+def summarize(files: dict[str, FileProgress]) -> MigrationProgress:
+    figures = MigrationProgress(known=True)
+    for item in files.values():
+        figures.done += item.done
+        figures.left += item.left
+        figures.descoped += item.descoped
+        figures.baseline += item.baseline
+        state = item.state
+        if state == NOT_STARTED:
+            figures.not_started += 1
+        elif state == IN_PROGRESS:
+            figures.in_progress += 1
+        else:
+            figures.files_done += 1
+    return figures
+
+
+def reviews_of(repository_ids) -> dict[int, dict[str, tuple[str, str]]]:
+    """Each repository's translation reviews: path -> (state, blob sha); one query."""
+    from portal.files.models import TranslationReview
+
+    out: dict[int, dict[str, tuple[str, str]]] = {}
+    for repository_id, path, state, blob in TranslationReview.objects.filter(
+        repository_id__in=list(repository_ids)
+    ).values_list("repository_id", "path", "state", "blob_sha"):
+        out.setdefault(repository_id, {})[path] = (state, blob)
+    return out
+
+
+def store(rollups: list) -> None:
+    """Compute the figures of the rollups of default branches into their totals["progress"] and today's
+    snapshot; call in the transaction that writes the rollups, after their ledger and files are up to date.
+    Three queries whatever the number of rollups."""
+    from portal.progress.models import ProgressSnapshot
+    from portal.repositories.models import Repository
+
+    if not rollups:
+        return
+    defaults = dict(
+        Repository.objects.filter(pk__in={r.repository_id for r in rollups}).values_list("pk", "default_branch")
+    )
+    wanted = [r for r in rollups if defaults.get(r.repository_id) == r.branch and (r.progress or {}).get("baseline")]
+    if not wanted:
+        return
+    reviews = reviews_of({r.repository_id for r in wanted})
+    today = timezone.localdate()
+    snapshots = []
+    for rollup in wanted:
+        figures = summarize(per_file(rollup, reviews.get(rollup.repository_id, {})))
+        rollup.totals = {**(rollup.totals or {}), "progress": figures.as_totals()}
+        snapshots.append(
+            ProgressSnapshot(
+                repository_id=rollup.repository_id,
+                day=today,
+                done=figures.done,
+                left=figures.left,
+                descoped=figures.descoped,
+                baseline=figures.baseline,
+                files_not_started=figures.not_started,
+                files_in_progress=figures.in_progress,
+                files_done=figures.files_done,
+                updated=timezone.now(),
+            )
+        )
+    ProgressSnapshot.objects.bulk_create(
+        snapshots,
+        update_conflicts=True,
+        unique_fields=["repository", "day"],
+        update_fields=[
+            "done",
+            "left",
+            "descoped",
+            "baseline",
+            "files_not_started",
+            "files_in_progress",
+            "files_done",
+            "updated",
+        ],
+    )
+
+
+def after_review(repository) -> None:
+    """A translation review changed: move the default branch's figures (locks its rollup, as triage does)."""
+    from django.db import transaction
+
+    from portal.findings.models import BranchRollup
+
+    with transaction.atomic():
+        rollup = (
+            BranchRollup.objects.select_for_update()
+            .filter(repository=repository, branch=repository.default_branch)
+            .first()
+        )
+        if rollup is None:
+            return
+        store([rollup])
+        rollup.save(update_fields=["totals", "updated"])
