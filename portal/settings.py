@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "portal.files",
     "portal.statuses",
     "portal.progress",
+    "portal.digests",
     "django_ratelimit",  # its system checks refuse a cache that cannot count for every process (see CACHES)
 ]
 
@@ -220,6 +221,12 @@ CELERY_BEAT_SCHEDULE = {
     "redeliver-pending-webhooks": {"task": "portal.webhooks.tasks.redeliver_pending", "schedule": 60.0},
     "reconcile-branch-heads": {"task": "portal.webhooks.tasks.reconcile_heads", "schedule": 600.0},
     "resend-unpublished-statuses": {"task": "portal.statuses.tasks.resend_unpublished", "schedule": 60.0},
+    # Idempotent (one email per team, user and week), so hourly is enough, and a beat that was down on Monday
+    # still sends the week's digest on Tuesday.
+    "send-weekly-digests": {
+        "task": "portal.digests.tasks.send_weekly_digests",
+        "schedule": float(env_int("ROCPORT_DIGEST_INTERVAL", 3600, minimum=1)),
+    },
 }
 # Publishing a task must not hang a webhook request while the broker is down: fail fast, the delivery stays
 # pending and the redelivery task sends it later.

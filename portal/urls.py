@@ -30,6 +30,7 @@ urlpatterns = [
     path("repositories/", include("portal.files.urls")),
     path("hooks/", include("portal.webhooks.urls")),
     path("notifications/", include("portal.statuses.urls")),
+    path("digests/", include("portal.digests.urls")),
     path("progress/", include("portal.progress.urls")),
     # A plain view, before the API's include: the scanner's CI upload (portal/scans/upload_views.py).
     path("api/v1/uploads/", json_405(upload_views.upload), name="upload"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 # The viewBox every wide chart draws in; CSS scales it to the container's width.
 WIDTH, HEIGHT = 640, 220
@@ -233,6 +233,7 @@ class Burndown:
     forecast_path: str = ""
     cone: str = ""
     today_x: float | None = None
+    labels: list[tuple[float, str, str]] = field(default_factory=list)  # (x, text, text-anchor)
     width: int = WIDTH
     height: int = HEIGHT
     baseline: float = HEIGHT - BOTTOM
@@ -255,7 +256,8 @@ def burndown(points, forecast, today, label) -> Burndown:
         far = forecast.latest or forecast.likely + (forecast.likely - forecast.earliest) + timedelta(days=7)
         end = min(max(far, forecast.likely), today + timedelta(days=history_days))
     span = max((end - start).days, 1)
-    y_ticks, top = _y_axis(max(p.left for p in points), lambda v: _count(v) + " h")
+    hours = gettext("%(hours)s h")
+    y_ticks, top = _y_axis(max(p.left for p in points), lambda v: hours % {"hours": _count(v)})
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(day) -> float:
@@ -264,7 +266,10 @@ def burndown(points, forecast, today, label) -> Burndown:
     def y(value: float) -> float:
         return round(TOP + plot_h - plot_h * max(value, 0) / top, 2)
 
-    out = [LinePoint(x(p.day), y(p.left), label(p.day), p.left, _count(round(p.left, 1)) + " h") for p in points]
+    out = [
+        LinePoint(x(p.day), y(p.left), label(p.day), p.left, hours % {"hours": _count(round(p.left, 1))})
+        for p in points
+    ]
     # a step line: the figure holds until the next snapshot changes it
     path = ""
     for index, point in enumerate(out):
@@ -288,4 +293,8 @@ def burndown(points, forecast, today, label) -> Burndown:
     if forecast.has_date and x(forecast.likely) - today_x > 60:
         labels.append((x(forecast.likely), label(forecast.likely)))
     chart.axis = Axis(ticks=[(round(t, 2), text) for t, text in y_ticks], x_labels=labels, top=top)
+    # labels at the ends of the axis are anchored inside the chart, so that none is cut off
+    chart.labels = [
+        (lx, text, "end" if lx > chart.right - 30 else "start" if lx < LEFT + 30 else "middle") for lx, text in labels
+    ]
     return chart

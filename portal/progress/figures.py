@@ -28,7 +28,10 @@ figure: portal.dashboards.metrics.Progress.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import date
 
 from django.utils import timezone
 
@@ -39,6 +42,7 @@ from portal.dashboards import effort
 REVIEW_HOURS = 0.5
 REVIEWED = ("ok", "done")  # TranslationReview states that approve a translation
 NOT_STARTED, IN_PROGRESS, DONE = "not_started", "in_progress", "done"
+_SNAPSHOT_DAY: ContextVar[date | None] = ContextVar("progress_snapshot_day", default=None)
 STATES = (NOT_STARTED, IN_PROGRESS, DONE)
 
 
@@ -224,7 +228,7 @@ def store(rollups: list) -> None:
     if not wanted:
         return
     reviews = reviews_of({r.repository_id for r in wanted})
-    today = timezone.localdate()
+    today = _SNAPSHOT_DAY.get() or timezone.localdate()
     snapshots = []
     for rollup in wanted:
         figures = summarize(per_file(rollup, reviews.get(rollup.repository_id, {})))
@@ -258,6 +262,17 @@ def store(rollups: list) -> None:
             "updated",
         ],
     )
+
+
+@contextmanager
+def dated(day: date):
+    """Figures stored inside this block go into `day`'s snapshot instead of today's: `manage.py demo` lays its
+    commits a week apart so that a newcomer's burn-down has a history."""
+    token = _SNAPSHOT_DAY.set(day)
+    try:
+        yield
+    finally:
+        _SNAPSHOT_DAY.reset(token)
 
 
 def after_review(repository) -> None:

@@ -28,11 +28,20 @@ def clear_queue(broker: str) -> None:
 
 
 class Worker:
-    def __init__(self, log: Path, name: str = "test", flush: bool = True, faults: FaultPlan | None = None, **env: str):
+    def __init__(
+        self,
+        log: Path,
+        name: str = "test",
+        flush: bool = True,
+        faults: FaultPlan | None = None,
+        beat_schedule: Path | None = None,
+        **env: str,
+    ):
         """`name`: the worker's node name (-n NAME@host; two workers need two); `flush`: empty the broker's
         Redis db first (the first worker of a test; a second one must not drop messages already sent); `faults`:
         a plan of faults at named points (tests/faults/points.py) that the worker, its pool processes and their
-        scanner processes carry out."""
+        scanner processes carry out; `beat_schedule`: also run beat in the worker (--beat), keeping its state in
+        this file, which a restart reuses as a restarted beat would."""
         # Read when a worker starts, not at import: the fault suite sets the broker after importing this module.
         broker = env.get("CELERY_BROKER_URL") or os.environ["CELERY_BROKER_URL"]
         if flush:
@@ -40,6 +49,7 @@ class Worker:
         self.name = name
         self.env = {**os.environ, "DATABASE_URL": test_database_url(), **(faults.env() if faults else {}), **env}
         self.log = log
+        self.beat = ["--beat", "--schedule", str(beat_schedule)] if beat_schedule else []
         self.process = None
         self._start()
 
@@ -62,6 +72,7 @@ class Worker:
                 "--without-heartbeat",
                 "-n",
                 f"{self.name}@%h",
+                *self.beat,
             ],
             cwd=ROOT,
             env=self.env,

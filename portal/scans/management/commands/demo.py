@@ -1,5 +1,7 @@
 """manage.py demo: a local git repository with a few commits of the bundled CUDA project, a demo team and user,
-and a scan of each commit, so the pages show new, fixed and reopened findings.
+and a scan of each commit, so the pages show new, fixed and reopened findings; the commits are laid a week apart
+(five weeks ago to two weeks ago), with a week of review and triage between two of them, so that the migration
+progress has a history, a burn-down and a forecast to show.
 
 The repository is built under var/demo-repo from demo/cuda-demo; it is cloned like any other (file://), which
 needs ROCPORT_ALLOW_LOCAL_REPOS=1 (`make run` sets it).
@@ -9,17 +11,27 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import F
+from django.utils import timezone
 
 from portal.accounts.models import Membership, Team
+from portal.files import actions as file_actions
+from portal.files.models import TranslationReview
+from portal.files.queries import file_version
+from portal.findings import actions as finding_actions
+from portal.findings.models import Finding, FindingEvent
+from portal.progress import figures
 from portal.repositories.models import Repository
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanTrigger
+from portal.scans.models import Scan
 
 DEMO_USER, DEMO_PASSWORD = "demo", "rocport-demo"
 _FIX = (
@@ -64,9 +76,21 @@ class Command(BaseCommand):
         repository, _ = Repository.objects.update_or_create(
             team=team, name="cuda-demo", defaults={"clone_url": f"file://{repo_dir}", "default_branch": "main"}
         )
-        for commit in commits:
-            scan = do_create_scan(repository, branch="main", commit_sha=commit, trigger=ScanTrigger.DEMO, enqueue=False)
-            pipeline.run(scan.pk)
+        # A week between steps, the first five weeks ago: the pages then show a burn-down, a forecast (or why
+        # there is none) and findings open for more than 30 days, as a team's history would.
+        today = timezone.localdate()
+        steps = [(commits[0], 5), (commits[1], 4), (None, 3), (commits[2], 2)]
+        for commit, weeks_ago in steps:
+            day = today - timedelta(weeks=weeks_ago)
+            with figures.dated(day):
+                if commit is None:
+                    self._review_and_triage(repository, user, day)
+                    continue
+                scan = do_create_scan(
+                    repository, branch="main", commit_sha=commit, trigger=ScanTrigger.DEMO, enqueue=False
+                )
+                pipeline.run(scan.pk)
+            _backdate(scan, day)
             scan.refresh_from_db()
             tracking = scan.summary.get("tracking", {})
             self.stdout.write(
@@ -75,6 +99,44 @@ class Command(BaseCommand):
                 f"reopened {tracking.get('reopened', 0)})".replace("  ", " ")
             )
         self.stdout.write(f"demo login: {DEMO_USER} / {DEMO_PASSWORD}")
+
+    def _review_and_triage(self, repository, user, day) -> None:
+        """A week of the team's work between the second and third commits: gemm.cu's translation approved, and
+        one finding accepted as a risk, each with the reason a person would give."""
+        version = file_version(repository, "src/gemm.cu")
+        if version is not None and version.has_translation:
+            file_actions.check_review_translation(
+                repository,
+                "src/gemm.cu",
+                version,
+                TranslationReview.State.OK,
+                version.scanned.blob_sha,
+                version.translation_sha,
+                acting_user=user,
+            )
+            self.stdout.write("review of src/gemm.cu: translation OK")
+        accepted = Finding.objects.filter(repository=repository, branch="main", state="open", severity="low")[:1]
+        triaged = finding_actions.do_triage_findings(
+            Finding.objects.filter(pk__in=list(accepted.values_list("pk", flat=True))),
+            Finding.Triage.ACCEPTED_RISK,
+            "Demo: measured on MI300X, the difference is within tolerance.",
+            acting_user=user,
+        )
+        shift = timezone.now().date() - day
+        FindingEvent.objects.filter(finding__repository=repository, kind="triaged").update(created=F("created") - shift)
+        self.stdout.write(f"triage: {triaged} finding accepted as a risk")
+
+
+def _backdate(scan, day) -> None:
+    """The scan and the findings' events it wrote, moved to `day` (same time of day)."""
+    scan.refresh_from_db()
+    shift = timezone.now().date() - day
+    Scan.objects.filter(pk=scan.pk).update(
+        created=scan.created - shift,
+        started=(scan.started - shift) if scan.started else None,
+        finished=(scan.finished - shift) if scan.finished else None,
+    )
+    FindingEvent.objects.filter(scan=scan).update(created=F("created") - shift)
 
 
 def build_repository(source: Path, target: Path) -> list[str]:

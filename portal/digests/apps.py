@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DigestsConfig(AppConfig):
+    name = "portal.digests"
+    label = "digests"
