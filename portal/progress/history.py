@@ -66,6 +66,31 @@ def series(repository_ids, since: date, until: date | None = None) -> list[Point
     return points
 
 
+def series_each(repository_ids, since: date, until: date | None = None) -> dict[int, list[Point]]:
+    """`series` of each repository on its own, for all of them in the same two queries (the team report)."""
+    until = until or timezone.localdate()
+    ids = list(repository_ids)
+    out: dict[int, list[Point]] = {pk: [] for pk in ids}
+    for repo, done, left in (
+        ProgressSnapshot.objects.filter(repository_id__in=ids, day__lt=since)
+        .order_by("repository_id", "-day")
+        .distinct("repository_id")
+        .values_list("repository_id", "done", "left")
+    ):
+        out[repo].append(Point(since, done, left))
+    for repo, day, done, left in (
+        ProgressSnapshot.objects.filter(repository_id__in=ids, day__gte=since, day__lte=until)
+        .order_by("day")
+        .values_list("repository_id", "day", "done", "left")
+    ):
+        points = out[repo]
+        if points and points[-1].day == day:
+            points[-1] = Point(day, done, left)
+        else:
+            points.append(Point(day, done, left))
+    return out
+
+
 def _sum(day: date, current: dict) -> Point:
     return Point(day, sum(d for d, _l in current.values()), sum(left for _d, left in current.values()))
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from portal.accounts.access import get_repository_for_user, membership_for
 from portal.dashboards import charts, metrics
-from portal.progress import figures, overview, stuck
+from portal.progress import figures, history, overview, stuck
 
 TOP_FILES = 10
 
@@ -53,10 +53,12 @@ def team_report(request, team_id: int):
     rows = metrics.sort_rows(metrics.portfolio(team_id), "name")
     totals = metrics.team_totals(rows)
     scanned = [r for r in rows if r.finished]
-    repositories = []
-    for row in rows:
-        outlook = overview.outlook([row.repository.pk]) if row.finished else None
-        repositories.append({"row": row, "forecast": outlook.forecast if outlook else None})
+    today = timezone.localdate()
+    each = history.series_each([r.repository.pk for r in scanned], history.window_start(today), today)
+    repositories = [
+        {"row": row, "forecast": history.forecast(each[row.repository.pk], today) if row.finished else None}
+        for row in rows
+    ]
     context = {
         "team": membership.team,
         "now": timezone.now(),

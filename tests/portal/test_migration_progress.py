@@ -227,3 +227,20 @@ def test_the_team_burndown_adds_each_repository_carried_forward(people):
         (today - timedelta(days=2), 15, 60),
     ]
     assert overview.outlook([a.pk, b.pk]).points  # the pages' entry point reads the same history
+
+
+@pytest.mark.django_db
+def test_each_repositorys_series_is_its_own_series(people):
+    from portal.repositories.models import Repository
+
+    today = START.date()
+    a = Repository.objects.create(team=people.team, name="a", clone_url="https://example.com/a.git")
+    b = Repository.objects.create(team=people.team, name="b", clone_url="https://example.com/b.git")
+    for repo, back, left in ((a, 20, 80), (a, 9, 60), (a, 1, 40), (b, 3, 10)):
+        ProgressSnapshot.objects.create(repository=repo, day=today - timedelta(days=back), done=0, left=left)
+    since = today - timedelta(days=14)
+    each = history.series_each([a.pk, b.pk], since, today)
+    for repo in (a, b):
+        assert [(p.day, p.left) for p in each[repo.pk]] == [
+            (p.day, p.left) for p in history.series([repo.pk], since, today)
+        ]
