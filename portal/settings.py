@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "portal.statuses",
     "portal.progress",
     "portal.digests",
+    "portal.ports",
     "django_ratelimit",  # its system checks refuse a cache that cannot count for every process (see CACHES)
 ]
 
@@ -221,6 +222,8 @@ CELERY_BEAT_SCHEDULE = {
     "redeliver-pending-webhooks": {"task": "portal.webhooks.tasks.redeliver_pending", "schedule": 60.0},
     "reconcile-branch-heads": {"task": "portal.webhooks.tasks.reconcile_heads", "schedule": 600.0},
     "resend-unpublished-statuses": {"task": "portal.statuses.tasks.resend_unpublished", "schedule": 60.0},
+    # Merge requests ROCport opened: their state on the host (webhooks can be lost), and any stuck before opening.
+    "reconcile-merge-requests": {"task": "portal.ports.tasks.reconcile_merge_requests", "schedule": 600.0},
     # Idempotent (one email per team, user and week), so hourly is enough, and a beat that was down on Monday
     # still sends the week's digest on Tuesday.
     "send-weekly-digests": {

@@ -87,36 +87,52 @@ def _exact(blob: BlobResult) -> bool:
     return total is None or total == len(blob.source.encode("utf-8"))
 
 
-def build(repository) -> Patch:
+@dataclass
+class Reviewed:
+    """The reviewed translations that apply to the newest finished default-branch scan: what a patch or a port
+    branch may carry (portal.ports commits these)."""
+
+    commit: str = ""
+    blobs: dict[str, BlobResult] = field(default_factory=dict)  # path -> the blob whose translation was approved
+    outdated: list[str] = field(default_factory=list)
+    unusable: list[str] = field(default_factory=list)
+
+
+def reviewed(repository, paths: list[str] | None = None) -> Reviewed:
+    """The approved translations (all, or those of `paths`) that still apply to the newest scan."""
     scan = queries.newest_scan(repository)
     if scan is None:
-        return Patch()
-    patch = Patch(commit=scan.commit_sha)
-    reviews = {
-        r.path: r
-        for r in TranslationReview.objects.filter(repository=repository, state__in=TranslationReview.PATCHABLE)
-    }
+        return Reviewed()
+    out = Reviewed(commit=scan.commit_sha)
+    wanted = TranslationReview.objects.filter(repository=repository, state__in=TranslationReview.PATCHABLE)
+    if paths is not None:
+        wanted = wanted.filter(path__in=list(paths))
+    reviews = {r.path: r for r in wanted}
     if not reviews:
-        return patch
+        return out
     current = dict(ScannedFile.objects.filter(scan=scan, path__in=list(reviews)).values_list("path", "blob_sha"))
     blobs: dict[str, BlobResult] = {}
     for blob in BlobResult.objects.filter(blob_sha__in=set(current.values())).order_by("id"):
         blobs[blob.blob_sha] = blob  # the newest result of each blob wins, as on the file page
-    sections = []
     for path in sorted(reviews):
         blob = blobs.get(current.get(path, ""))
         if blob is None or not blob.translated:
-            patch.outdated.append(path)  # gone from the newest scan, or no translation stored
-            continue
-        if not reviews[path].applies_to(blob.blob_sha, queries.translation_digest(blob.translated)):
-            patch.outdated.append(path)
-            continue
-        if not _exact(blob):
-            patch.unusable.append(path)
-            continue
-        section = file_diff(path, blob.source, blob.translated)
-        if section:
-            sections.append(section)
-            patch.files.append(path)
+            out.outdated.append(path)  # gone from the newest scan, or no translation stored
+        elif not reviews[path].applies_to(blob.blob_sha, queries.translation_digest(blob.translated)):
+            out.outdated.append(path)
+        elif not _exact(blob):
+            out.unusable.append(path)
+        elif blob.translated != blob.source:
+            out.blobs[path] = blob
+    return out
+
+
+def build(repository) -> Patch:
+    selection = reviewed(repository)
+    patch = Patch(commit=selection.commit, outdated=selection.outdated, unusable=selection.unusable)
+    sections = []
+    for path, blob in selection.blobs.items():
+        sections.append(file_diff(path, blob.source, blob.translated))
+        patch.files.append(path)
     patch.text = "".join(sections)
     return patch

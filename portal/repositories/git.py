@@ -132,7 +132,16 @@ class GitSession:
         return out
 
     # -- running git ------------------------------------------------------------------------------------
-    def git(self, *args: str, cwd: Path | None = None, watch_size: bool = False) -> str:
+    def git(
+        self,
+        *args: str,
+        cwd: Path | None = None,
+        watch_size: bool = False,
+        stdin: bytes | None = None,
+        env: dict[str, str] | None = None,
+    ) -> str:
+        """Run git with the session's hardening; `stdin`: bytes to feed it (hash-object, commit-tree), `env`:
+        variables on top of the session's (an index file, an author)."""
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
             raise CloneError("timeout", f"getting the code took longer than {settings.ROCPORT_CLONE_TIMEOUT}s")
@@ -141,8 +150,8 @@ class GitSession:
         process = subprocess.Popen(
             cmd,
             cwd=cwd or self.work,
-            env=self._env(),
-            stdin=subprocess.DEVNULL,
+            env={**self._env(), **(env or {})},
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
@@ -151,7 +160,7 @@ class GitSession:
         if watch_size:
             threading.Thread(target=self._watch_size, args=(process, too_large), daemon=True).start()
         try:
-            raw_out, raw_err = process.communicate(timeout=remaining)
+            raw_out, raw_err = process.communicate(input=stdin, timeout=remaining)
         except subprocess.TimeoutExpired:
             _kill(process)
             raise CloneError(

@@ -121,14 +121,14 @@ def _shorten(text: str) -> str:
     return text if len(text) <= DESCRIPTION_MAX else text[: DESCRIPTION_MAX - 1] + "…"
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
+class NoRedirect(urllib.request.HTTPRedirectHandler):
     """A status API never redirects a POST; following one would carry the token to wherever it points."""
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         return None
 
 
-_opener = urllib.request.build_opener(_NoRedirect)
+_opener = urllib.request.build_opener(NoRedirect)
 
 
 def send(request: StatusRequest, *, timeout: float, token: str = "") -> int:
@@ -152,7 +152,7 @@ def send(request: StatusRequest, *, timeout: float, token: str = "") -> int:
         raise PermanentError(f"{host} refused the status: HTTP {exc.code}{excerpt}", exc.code) from None
     except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
         reason = getattr(exc, "reason", None) or exc
-        raise TransientError(f"{host} could not be reached: {_redact(str(reason), token)[:200]}") from None
+        raise TransientError(f"{host} could not be reached: {redact(str(reason), token)[:200]}") from None
 
 
 def _excerpt(exc: urllib.error.HTTPError, token: str) -> str:
@@ -165,10 +165,10 @@ def _excerpt(exc: urllib.error.HTTPError, token: str) -> str:
     except (ValueError, AttributeError):
         message = raw
     message = " ".join(str(message).split())[:200]
-    return f" ({_redact(message, token)})" if message else ""
+    return f" ({redact(message, token)})" if message else ""
 
 
-def _redact(text: str, token: str) -> str:
+def redact(text: str, token: str) -> str:
     return text.replace(token, "[token]") if token else text
 
 

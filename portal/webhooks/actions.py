@@ -67,6 +67,10 @@ def _act(repository: Repository, delivery: WebhookDelivery, push: providers.Push
         return 202, f"tag push {push.ref} recorded; tags are not scanned"
     if push.kind == "other":
         return 202, "event recorded; nothing to scan"
+    if push.kind == "merge_request":
+        from portal.ports.tracking import record_host_state
+
+        return 202, record_host_state(repository, push.number, push.branch, push.state)
     if push.branch not in repository.branches:
         return 202, f"branch {push.branch} is not tracked; nothing to scan"
     if push.kind == "branch_deleted":

@@ -77,13 +77,15 @@ def event_name(provider: str, headers) -> str:
 
 @dataclass
 class Push:
-    """What a delivery asks for. kind: ping | push | branch_deleted | tag | other."""
+    """What a delivery asks for. kind: ping | push | branch_deleted | tag | merge_request | other."""
 
     kind: str
-    branch: str = ""  # short name, for branch events
+    branch: str = ""  # short name, for branch events; a merge request's source branch
     ref: str = ""
     before: str = ""
     after: str = ""  # the commit to scan
+    number: int = 0  # a merge request's number on the host (GitLab's iid)
+    state: str = ""  # a merge request's state: open | merged | closed
 
 
 def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
@@ -108,6 +110,8 @@ def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
         if payload.get("ref_type") == "branch" and event_lower == "delete":
             return Push("branch_deleted", branch=_short(ref), ref=ref)
         return Push("other", ref=ref)
+    if event_lower in ("pull_request", "merge request hook"):
+        return _merge_request(provider, payload)
     is_push = event_lower in ("push", "push hook", "tag push hook")
     if not is_push:
         return Push("other")
@@ -123,6 +127,32 @@ def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
     if provider == "gitlab" and payload.get("checkout_sha"):
         after = _field(payload, "checkout_sha")
     return Push("push", branch=branch, ref=ref, before=before, after=after)
+
+
+def _merge_request(provider: str, payload: dict) -> Push:
+    """A pull request event (GitHub, Gitea, Forgejo: `pull_request` with action, number, pull_request.state,
+    .merged, .head.ref) or a GitLab "Merge Request Hook" (object_attributes.iid, .state, .source_branch)."""
+    if provider == "gitlab":
+        attributes = payload.get("object_attributes")
+        if not isinstance(attributes, dict):
+            raise ValueError("'object_attributes' is not an object")
+        number, branch = attributes.get("iid"), _field(attributes, "source_branch")
+        state = {"opened": "open", "locked": "open", "merged": "merged", "closed": "closed"}.get(
+            str(attributes.get("state")), ""
+        )
+    else:
+        pull = payload.get("pull_request")
+        if not isinstance(pull, dict):
+            raise ValueError("'pull_request' is not an object")
+        head = pull.get("head") if isinstance(pull.get("head"), dict) else {}
+        number, branch = pull.get("number", payload.get("number")), _field(head, "ref")
+        if pull.get("merged") is True:
+            state = "merged"
+        else:
+            state = {"open": "open", "closed": "closed"}.get(str(pull.get("state")), "")
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 2**31:
+        raise ValueError("the merge request has no number")
+    return Push("merge_request", branch=branch, number=number, state=state)
 
 
 def _field(payload: dict, key: str) -> str:

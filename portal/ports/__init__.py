@@ -1,0 +1,1 @@
+"""Merge requests ROCport opens: reviewed translations committed on a port branch, pushed, proposed, tracked."""

@@ -1,0 +1,167 @@
+"""The port branch: reviewed translations committed on the scanned commit and pushed as a new branch, with git's
+plumbing in a bare repository (no working copy is checked out, so no file of the repository is ever written to
+disk and no hook or filter of it runs).
+
+Safety, by construction rather than by care:
+- the branch is named by the caller from a fixed prefix and a row id, and is pushed only if it does not exist on
+  the remote (checked with ls-remote right before; a plain push, never forced, could otherwise only fast-forward);
+- the scanned commit must still be an ancestor of the target branch (in its newest 200 commits), else the caller
+  is told to rescan: a translation of code that is gone would undo someone's change;
+- the commit is deterministic (dates from the request's creation), so a retry after a push that was not recorded
+  makes the same commit and finds the branch already holding it;
+- every git command runs through GitSession: no shell, no system or global config, an askpass script for the
+  credentials, a time limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from portal.repositories.git import CloneError, GitSession
+
+ANCESTRY_DEPTH = 200
+
+
+class PortError(Exception):
+    """A step of the port failed; `code` is stable (pages and retries key on it), the message is for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Author:
+    name: str
+    email: str
+
+
+@dataclass
+class Pushed:
+    commit: str
+    already_there: bool  # a retry: the branch already held exactly this commit
+
+
+def _git_date(moment: datetime) -> str:
+    return f"{int(moment.timestamp())} +0000"
+
+
+def push_port(
+    session: GitSession,
+    *,
+    base: str,
+    target_branch: str,
+    branch: str,
+    files: dict[str, str],
+    message: str,
+    author: Author,
+    committer: Author,
+    when: datetime,
+) -> Pushed:
+    """Commit `files` (path -> new text) on `base` and push the commit as the new branch `branch`."""
+    if not branch.startswith("rocport/") or branch == target_branch:
+        raise PortError("bad_branch", f"refusing to push to {branch!r}: only new rocport/ branches are pushed")
+    session.work.mkdir(exist_ok=True)
+    session.git("init", "--quiet", "--bare", ".")
+    session.git("remote", "add", "origin", "--", session.url)
+    _check_base_on_target(session, base, target_branch)
+    commit = _commit(session, base, files, message, author, committer, when)
+    existing = _remote_head(session, branch)
+    if existing == commit:
+        return Pushed(commit, already_there=True)
+    if existing:
+        raise PortError(
+            "branch_exists",
+            f"the branch {branch} already exists on the remote with other commits; ROCport never overwrites a branch",
+        )
+    try:
+        session.git("push", "--quiet", "--no-verify", "origin", f"{commit}:refs/heads/{branch}")
+    except CloneError as error:
+        raise _push_error(error, branch) from None
+    return Pushed(commit, already_there=False)
+
+
+def _check_base_on_target(session: GitSession, base: str, target_branch: str) -> None:
+    try:
+        session.git(
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            f"--depth={ANCESTRY_DEPTH}",
+            "origin",
+            f"+refs/heads/{target_branch}:refs/remotes/origin/target",
+            watch_size=True,
+        )
+    except CloneError as error:
+        if error.code == "auth_failed":
+            raise PortError("auth_failed", "the repository refused the credentials: check them in Settings") from None
+        raise PortError("fetch_failed", f"could not read {target_branch}: {error.message}") from None
+    try:
+        session.git("merge-base", "--is-ancestor", base, "refs/remotes/origin/target")
+    except CloneError:
+        raise PortError(
+            "target_moved",
+            f"{target_branch} no longer contains the scanned commit {base[:10]} (or moved more than "
+            f"{ANCESTRY_DEPTH} commits past it): scan {target_branch} again and review the new translations",
+        ) from None
+
+
+def _commit(
+    session: GitSession,
+    base: str,
+    files: dict[str, str],
+    message: str,
+    author: Author,
+    committer: Author,
+    when: datetime,
+) -> str:
+    index = session.root / "port-index"
+    env = {"GIT_INDEX_FILE": str(index)}
+    session.git("read-tree", base, env=env)
+    for path, text in sorted(files.items()):
+        mode = _mode(session, base, path)
+        blob = session.git("hash-object", "-w", "--stdin", stdin=text.encode("utf-8")).strip()
+        session.git("update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}", env=env)
+    tree = session.git("write-tree", env=env).strip()
+    stamp = _git_date(when)
+    identity = {
+        "GIT_AUTHOR_NAME": author.name,
+        "GIT_AUTHOR_EMAIL": author.email,
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_NAME": committer.name,
+        "GIT_COMMITTER_EMAIL": committer.email,
+        "GIT_COMMITTER_DATE": stamp,
+    }
+    return session.git("commit-tree", tree, "-p", base, stdin=message.encode("utf-8"), env=identity).strip()
+
+
+def _mode(session: GitSession, base: str, path: str) -> str:
+    """The file's mode on `base` (an executable stays executable); a file the base does not have is 100644."""
+    out = session.git("ls-tree", "-z", base, "--", path)
+    mode = out.split(" ", 1)[0] if out else ""
+    return mode if mode in ("100644", "100755") else "100644"
+
+
+def _remote_head(session: GitSession, branch: str) -> str:
+    out = session.git("ls-remote", "--heads", "origin", f"refs/heads/{branch}")
+    for line in out.splitlines():
+        sha, _, name = line.partition("\t")
+        if name == f"refs/heads/{branch}":
+            return sha
+    return ""
+
+
+def _push_error(error: CloneError, branch: str) -> PortError:
+    text = error.message.lower()
+    if error.code == "auth_failed" or any(
+        s in text for s in ("permission", "denied", "403", "not allowed", "protected branch", "unauthorized")
+    ):
+        return PortError(
+            "no_write_access",
+            "the repository's credentials can read but not push: give them write access (or download the patch)",
+        )
+    if "rejected" in text or "non-fast-forward" in text or "already exists" in text:
+        return PortError("branch_exists", f"the remote refused to create {branch}: a branch of that name exists")
+    return PortError("push_failed", f"the push of {branch} failed: {error.message}")

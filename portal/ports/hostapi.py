@@ -1,0 +1,143 @@
+"""Opening a merge request and reading its state, on the four hosts, as each documents it:
+
+- GitHub: POST {api}/repos/{owner}/{repo}/pulls {title, head, base, body} -> 201 {number, html_url, state};
+  GET {api}/repos/{owner}/{repo}/pulls/{number} -> {state: open|closed, merged: bool};
+- GitLab: POST {api}/projects/{id}/merge_requests {source_branch, target_branch, title, description, remove_source_branch}
+  -> 201 {iid, web_url, state}; GET .../merge_requests/{iid} -> {state: opened|closed|locked|merged};
+- Gitea and Forgejo: POST {api}/repos/{owner}/{repo}/pulls {head, base, title, body} -> 201 {number, html_url,
+  state}; GET .../pulls/{number} -> {state: open|closed, merged: bool}.
+The token goes in the header the commit statuses use (portal.statuses.providers.auth_header); redirects are never
+followed (a redirected POST would carry the token elsewhere); answers are read up to a limit.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from portal.statuses.providers import NoRedirect, PermanentError, TransientError, auth_header, project_path, redact
+
+_ANSWER_MAX = 256 * 1024
+_opener = urllib.request.build_opener(NoRedirect)
+
+
+@dataclass(frozen=True)
+class Host:
+    provider: str  # github / gitlab / gitea / forgejo
+    api_url: str
+    project: str
+    token: str
+
+
+@dataclass
+class Opened:
+    number: int
+    url: str
+
+
+def _headers(host: Host) -> dict[str, str]:
+    name, value = auth_header(host.provider, host.token)
+    headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "ROCport", name: value}
+    if host.provider == "github":
+        headers["Accept"] = "application/vnd.github+json"
+        headers["X-GitHub-Api-Version"] = "2022-11-28"
+    return headers
+
+
+def _base(host: Host) -> str:
+    project = project_path(host.provider, host.project)
+    if host.provider == "gitlab":
+        return f"{host.api_url.rstrip('/')}/projects/{project}/merge_requests"
+    return f"{host.api_url.rstrip('/')}/repos/{project}/pulls"
+
+
+def open_request(host: Host, *, branch: str, target: str, title: str, body: str) -> Opened:
+    if host.provider == "gitlab":
+        payload = {
+            "source_branch": branch,
+            "target_branch": target,
+            "title": title,
+            "description": body,
+            "remove_source_branch": True,
+        }
+    else:
+        payload = {"head": branch, "base": target, "title": title, "body": body}
+    answer = _call(host, "POST", _base(host), payload)
+    number = answer.get("iid") if host.provider == "gitlab" else answer.get("number")
+    url = answer.get("web_url") if host.provider == "gitlab" else answer.get("html_url")
+    if not isinstance(number, int) or number <= 0:
+        raise PermanentError(f"{_hostname(host)} answered without a merge request number")
+    return Opened(number, url if isinstance(url, str) and url.startswith(("https://", "http://")) else "")
+
+
+def state_of(host: Host, number: int) -> str:
+    """ "open", "merged" or "closed", as the host has it now."""
+    answer = _call(host, "GET", f"{_base(host)}/{int(number)}", None)
+    state = str(answer.get("state", ""))
+    if host.provider == "gitlab":
+        return {"opened": "open", "locked": "open", "merged": "merged"}.get(state, "closed")
+    if answer.get("merged") or answer.get("merged_at"):
+        return "merged"
+    return "open" if state == "open" else "closed"
+
+
+def _hostname(host: Host) -> str:
+    return urlsplit(host.api_url).hostname or host.api_url
+
+
+def _call(host: Host, method: str, url: str, payload: dict | None) -> dict:
+    data = json.dumps(payload).encode() if payload is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers=_headers(host))
+    name = _hostname(host)
+    try:
+        with _opener.open(request, timeout=settings.ROCPORT_STATUS_TIMEOUT) as answer:
+            raw = answer.read(_ANSWER_MAX)
+    except urllib.error.HTTPError as exc:
+        excerpt = _excerpt(exc, host.token)
+        if exc.code >= 500 or exc.code in (408, 429):
+            raise TransientError(f"{name} answered HTTP {exc.code}{excerpt}", exc.code) from None
+        if exc.code in (401, 403):
+            raise PermanentError(
+                f"{name} refused the token (HTTP {exc.code}): it needs the right to open merge requests{excerpt}",
+                exc.code,
+            ) from None
+        if exc.code == 404:
+            raise PermanentError(
+                f"{name} does not know the project {host.project!r} or the token cannot see it (HTTP 404)", exc.code
+            ) from None
+        if 300 <= exc.code < 400:
+            raise PermanentError(
+                f"{name} answered with a redirect (HTTP {exc.code}): check the API URL", exc.code
+            ) from None
+        raise PermanentError(f"{name} refused the request: HTTP {exc.code}{excerpt}", exc.code) from None
+    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        raise TransientError(f"{name} could not be reached: {redact(str(reason), host.token)[:200]}") from None
+    try:
+        answer = json.loads(raw or b"{}")
+    except ValueError:
+        raise TransientError(f"{name} answered something that is not JSON") from None
+    return answer if isinstance(answer, dict) else {}
+
+
+def _excerpt(exc: urllib.error.HTTPError, token: str) -> str:
+    try:
+        raw = exc.read(2000).decode("utf-8", "replace")
+    except (OSError, http.client.HTTPException):
+        return ""
+    try:
+        parsed = json.loads(raw)
+        message = parsed.get("message", "") if isinstance(parsed, dict) else ""
+        errors = parsed.get("errors") if isinstance(parsed, dict) else None
+        if errors:
+            message = f"{message}: {errors}"
+    except ValueError:
+        message = raw
+    message = " ".join(str(message).split())[:300]
+    return f" ({redact(message, token)})" if message else ""
