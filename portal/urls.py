@@ -32,6 +32,7 @@ urlpatterns = [
     path("notifications/", include("portal.statuses.urls")),
     path("digests/", include("portal.digests.urls")),
     path("progress/", include("portal.progress.urls")),
+    path("repositories/", include("portal.ports.urls")),
     # A plain view, before the API's include: the scanner's CI upload (portal/scans/upload_views.py).
     path("api/v1/uploads/", json_405(upload_views.upload), name="upload"),
     path("api/v1/", api_urls()),  # the REST API (portal/api); it defines no /api/v1/uploads/

@@ -20,6 +20,7 @@ from portal.files import queries, windows
 from portal.files import render as rendering
 from portal.files.actions import check_review_translation
 from portal.files.models import TranslationReview
+from portal.ports.views import active_with
 from portal.scans import compile_status
 
 
@@ -38,6 +39,9 @@ def _review_context(repository, path: str, version, membership, review=None, err
         "review_choices": TranslationReview.State.choices,
         "can_review": membership.can_write and bool(version and version.has_translation),
         "error": error,
+        # the active merge request that carries this file (its badge), else the button that opens one
+        "merge_request": active_with(repository, path) if version else None,
+        "can_open_merge_request": membership.can_write and current and review.state in TranslationReview.PATCHABLE,
     }
 
 

@@ -23,6 +23,7 @@ from portal.accounts.context import current_membership
 from portal.findings import queries
 from portal.findings.actions import do_assign_finding, do_comment_finding, do_triage_findings
 from portal.findings.models import Finding
+from portal.ports.views import active_with
 from portal.repositories.models import Repository
 
 CONTEXT_LINES = 6
@@ -144,6 +145,12 @@ def finding_detail(request, pk: int):
             "events": _history(finding),
             "triage_choices": Finding.Triage.choices,
             "members": get_user_model().objects.filter(memberships__team=finding.repository.team).order_by("username"),
+            # the active merge request that carries the finding's file (the default branch's: what a port changes)
+            "merge_request": (
+                active_with(finding.repository, finding.path)
+                if finding.path != "." and finding.branch == finding.repository.default_branch
+                else None
+            ),
         },
     )
 

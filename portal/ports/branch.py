@@ -15,6 +15,7 @@ Safety, by construction rather than by care:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -44,6 +45,35 @@ class Pushed:
     already_there: bool  # a retry: the branch already held exactly this commit
 
 
+@dataclass
+class CommitSpec:
+    """One commit of the port: its message and the files it writes (path -> new text)."""
+
+    message: str
+    files: dict[str, str]
+
+
+class BaseReader:
+    """The scanned commit's files as the port's planner sees them, read from the fetched objects."""
+
+    def __init__(self, session: GitSession, base: str):
+        self.session, self.base = session, base
+
+    def paths(self) -> list[str]:
+        out = self.session.git("ls-tree", "-r", "-z", "--name-only", self.base)
+        return [path for path in out.split("\0") if path]
+
+    def text(self, path: str, limit: int = 1024 * 1024) -> str | None:
+        """The file's text; None when it is missing, larger than `limit` or not UTF-8 (left alone, then)."""
+        try:
+            if int(self.session.git("cat-file", "-s", f"{self.base}:{path}").strip()) > limit:
+                return None
+            text = self.session.git("cat-file", "blob", f"{self.base}:{path}")
+        except (CloneError, ValueError):
+            return None
+        return None if any("\udc80" <= c <= "\udcff" for c in text) else text  # surrogate escapes: not UTF-8
+
+
 def _git_date(moment: datetime) -> str:
     return f"{int(moment.timestamp())} +0000"
 
@@ -54,33 +84,45 @@ def push_port(
     base: str,
     target_branch: str,
     branch: str,
-    files: dict[str, str],
-    message: str,
+    plan: Callable[[BaseReader], list[CommitSpec]],
     author: Author,
     committer: Author,
     when: datetime,
 ) -> Pushed:
-    """Commit `files` (path -> new text) on `base` and push the commit as the new branch `branch`."""
+    """Commit what `plan` asks for (one commit per CommitSpec, in order, the first on `base`; `plan` may read the
+    scanned commit's files, e.g. build files to rewrite) and push the last as the new branch `branch`."""
     if not branch.startswith("rocport/") or branch == target_branch:
         raise PortError("bad_branch", f"refusing to push to {branch!r}: only new rocport/ branches are pushed")
+    try:
+        return _push_port(session, base, target_branch, branch, plan, author, committer, when)
+    except CloneError as error:  # any other git step (the remote failing between fetch and push, a timeout)
+        raise PortError("git_failed" if error.code != "timeout" else "timeout", error.message) from None
+
+
+def _push_port(session, base, target_branch, branch, plan, author, committer, when) -> Pushed:
     session.work.mkdir(exist_ok=True)
     session.git("init", "--quiet", "--bare", ".")
     session.git("remote", "add", "origin", "--", session.url)
     _check_base_on_target(session, base, target_branch)
-    commit = _commit(session, base, files, message, author, committer, when)
+    commits = [spec for spec in plan(BaseReader(session, base)) if spec.files]
+    if not commits:
+        raise PortError("nothing_to_commit", "the reviewed translations change no file: nothing to commit")
+    head = base
+    for spec in commits:
+        head = _commit(session, head, spec.files, spec.message, author, committer, when)
     existing = _remote_head(session, branch)
-    if existing == commit:
-        return Pushed(commit, already_there=True)
+    if existing == head:
+        return Pushed(head, already_there=True)
     if existing:
         raise PortError(
             "branch_exists",
             f"the branch {branch} already exists on the remote with other commits; ROCport never overwrites a branch",
         )
     try:
-        session.git("push", "--quiet", "--no-verify", "origin", f"{commit}:refs/heads/{branch}")
+        session.git("push", "--quiet", "--no-verify", "origin", f"{head}:refs/heads/{branch}")
     except CloneError as error:
         raise _push_error(error, branch) from None
-    return Pushed(commit, already_there=False)
+    return Pushed(head, already_there=False)
 
 
 def _check_base_on_target(session: GitSession, base: str, target_branch: str) -> None:
@@ -110,7 +152,7 @@ def _check_base_on_target(session: GitSession, base: str, target_branch: str) ->
 
 def _commit(
     session: GitSession,
-    base: str,
+    parent: str,
     files: dict[str, str],
     message: str,
     author: Author,
@@ -119,9 +161,9 @@ def _commit(
 ) -> str:
     index = session.root / "port-index"
     env = {"GIT_INDEX_FILE": str(index)}
-    session.git("read-tree", base, env=env)
+    session.git("read-tree", parent, env=env)
     for path, text in sorted(files.items()):
-        mode = _mode(session, base, path)
+        mode = _mode(session, parent, path)
         blob = session.git("hash-object", "-w", "--stdin", stdin=text.encode("utf-8")).strip()
         session.git("update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}", env=env)
     tree = session.git("write-tree", env=env).strip()
@@ -134,7 +176,7 @@ def _commit(
         "GIT_COMMITTER_EMAIL": committer.email,
         "GIT_COMMITTER_DATE": stamp,
     }
-    return session.git("commit-tree", tree, "-p", base, stdin=message.encode("utf-8"), env=identity).strip()
+    return session.git("commit-tree", tree, "-p", parent, stdin=message.encode("utf-8"), env=identity).strip()
 
 
 def _mode(session: GitSession, base: str, path: str) -> str:
@@ -154,7 +196,7 @@ def _remote_head(session: GitSession, branch: str) -> str:
 
 
 def _push_error(error: CloneError, branch: str) -> PortError:
-    text = error.message.lower()
+    text = (error.detail or error.message).lower()  # git names the refusal on a later line than the first
     if error.code == "auth_failed" or any(
         s in text for s in ("permission", "denied", "403", "not allowed", "protected branch", "unauthorized")
     ):

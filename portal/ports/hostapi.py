@@ -6,6 +6,9 @@
   -> 201 {iid, web_url, state}; GET .../merge_requests/{iid} -> {state: opened|closed|locked|merged};
 - Gitea and Forgejo: POST {api}/repos/{owner}/{repo}/pulls {head, base, title, body} -> 201 {number, html_url,
   state}; GET .../pulls/{number} -> {state: open|closed, merged: bool}.
+A create refused as a duplicate (GitHub 422, GitLab/Gitea/Forgejo 409) is answered by looking up the open request
+for our branch (GitHub GET .../pulls?head=owner:branch&state=open, GitLab GET .../merge_requests?source_branch=
+&state=opened, Gitea/Forgejo GET .../pulls?state=open): the request an earlier attempt made, whose answer was lost.
 The token goes in the header the commit statuses use (portal.statuses.providers.auth_header); redirects are never
 followed (a redirected POST would carry the token elsewhere); answers are read up to a limit.
 """
@@ -17,7 +20,7 @@ import json
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
@@ -68,11 +71,44 @@ def open_request(host: Host, *, branch: str, target: str, title: str, body: str)
         }
     else:
         payload = {"head": branch, "base": target, "title": title, "body": body}
-    answer = _call(host, "POST", _base(host), payload)
+    try:
+        answer = _call(host, "POST", _base(host), payload)
+    except PermanentError as error:
+        duplicate = 422 if host.provider == "github" else 409
+        found = find_open(host, branch) if error.status == duplicate else None
+        if found is None:
+            raise
+        return found
+    opened = _opened(host, answer)
+    if opened is None:
+        raise PermanentError(f"{_hostname(host)} answered without a merge request number")
+    return opened
+
+
+def find_open(host: Host, branch: str) -> Opened | None:
+    """The open request whose source is `branch`, if the host has one."""
+    if host.provider == "gitlab":
+        query = f"?source_branch={quote(branch, safe='')}&state=opened"
+    elif host.provider == "github":
+        owner = host.project.strip().strip("/").split("/")[0]
+        query = f"?head={quote(f'{owner}:{branch}', safe='')}&state=open"
+    else:  # Gitea/Forgejo cannot filter by head: the newest open ones, ours among them (it was just made)
+        query = "?state=open&sort=recentupdate&limit=50"
+    answers = _call(host, "GET", _base(host) + query, None, listing=True)
+    for answer in answers:
+        if not isinstance(answer, dict):
+            continue
+        head = answer.get("source_branch") if host.provider == "gitlab" else (answer.get("head") or {}).get("ref")
+        if head == branch:
+            return _opened(host, answer)
+    return None
+
+
+def _opened(host: Host, answer: dict) -> Opened | None:
     number = answer.get("iid") if host.provider == "gitlab" else answer.get("number")
     url = answer.get("web_url") if host.provider == "gitlab" else answer.get("html_url")
-    if not isinstance(number, int) or number <= 0:
-        raise PermanentError(f"{_hostname(host)} answered without a merge request number")
+    if not isinstance(number, int) or isinstance(number, bool) or number <= 0:
+        return None
     return Opened(number, url if isinstance(url, str) and url.startswith(("https://", "http://")) else "")
 
 
@@ -91,7 +127,8 @@ def _hostname(host: Host) -> str:
     return urlsplit(host.api_url).hostname or host.api_url
 
 
-def _call(host: Host, method: str, url: str, payload: dict | None) -> dict:
+def _call(host: Host, method: str, url: str, payload: dict | None, *, listing: bool = False):
+    """The answer's JSON object (a list when `listing`; anything else reads as empty)."""
     data = json.dumps(payload).encode() if payload is not None else None
     request = urllib.request.Request(url, data=data, method=method, headers=_headers(host))
     name = _hostname(host)
@@ -123,6 +160,8 @@ def _call(host: Host, method: str, url: str, payload: dict | None) -> dict:
         answer = json.loads(raw or b"{}")
     except ValueError:
         raise TransientError(f"{name} answered something that is not JSON") from None
+    if listing:
+        return answer if isinstance(answer, list) else []
     return answer if isinstance(answer, dict) else {}
 
 

@@ -38,6 +38,8 @@ class MergeRequest(models.Model):
     base_commit = models.CharField(max_length=64)
     target_branch = models.CharField(max_length=255)
     files = models.JSONField(default=list)  # the paths whose reviewed translation is committed
+    # in place (a .cu file's text becomes its translation) or side by side (a .hip sibling): portal.ports.planning
+    mode = models.CharField(max_length=20, default="in_place")
     left_for_people = models.JSONField(default=list)  # reviewed but not committed: [path, why]
     key = models.CharField(max_length=64)  # sha256 of base commit + sorted files: what "the same request" means
     # What came out.

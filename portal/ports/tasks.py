@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from portal.files import patch
 from portal.ports import branch as port_branch
-from portal.ports import describe, hostapi, tracking
+from portal.ports import describe, hostapi, planning, tracking
 from portal.ports.models import MergeRequest
-from portal.repositories.git import GitSession
+from portal.repositories.git import CloneError, GitSession
 from portal.statuses.providers import PermanentError, PostError, TransientError
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,8 @@ def open_merge_request(self, merge_request_id: int) -> str:
             _run(request)
         except port_branch.PortError as error:
             _fail(request, error.code, error.message)
+        except CloneError as error:  # the workspace itself (GitSession) could not be made
+            _fail(request, "git_failed", error.message)
         except PermanentError as error:
             _fail(request, "host_refused", str(error))
         except TransientError as error:
@@ -107,8 +109,12 @@ def _push(request: MergeRequest) -> None:
             base=request.base_commit,
             target_branch=request.target_branch,
             branch=request.branch,
-            files=files,
-            message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
+            plan=lambda reader: planning.commits(
+                reader,
+                files,
+                mode=request.mode,
+                message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
+            ),
             author=author,
             committer=port_branch.Author(committer_name or "ROCport", committer_email or "rocport@localhost"),
             when=request.created,

@@ -38,10 +38,14 @@ _OBJECT_ID = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")  # SHA-1 or SHA-256:
 class CloneError(Exception):
     """A user error while getting the code (bad URL, auth, missing commit, too large, timeout)."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, detail: str = ""):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.detail = detail  # git's whole stderr, lower-cased, URLs masked: for callers that classify further
+
+    def __reduce__(self):  # picklable (a Celery result or a failure crossing processes), args included
+        return (type(self), (self.code, self.message, self.detail))
 
 
 _ASKPASS = """#!/bin/sh
@@ -302,6 +306,13 @@ _URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
 
 
 def classify(stderr: str, url: str) -> CloneError:
+    error = _classify(stderr, url)
+    masked = stderr.replace(url, "<repository>") if url else stderr
+    error.detail = _URL.sub("<url>", masked.lower())[:4000]
+    return error
+
+
+def _classify(stderr: str, url: str) -> CloneError:
     text = _URL.sub("<url>", stderr.lower())
     first = next((line.strip() for line in stderr.splitlines() if line.strip()), "git failed")
     first = first.replace(url, "<repository>")[:300]

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 
 from portal.accounts import tokens
+from portal.ports.models import MergeRequest
 from tests.portal.findings_data import make_findings
 
 # Routes open to anyone, each with its own protection (a signature, a bearer token, or nothing to protect).
@@ -87,6 +88,9 @@ def team_objects(people):
     repository, scan = make_findings(people.team, 3)
     finding = repository.findings.first()
     token, _ = tokens.issue(people.bob, "ci")
+    merge_request = MergeRequest.objects.create(
+        repository=repository, base_commit="c" * 40, target_branch="main", key="k", state="failed"
+    )
     objects = {
         "repository": repository.pk,
         "scan": scan.pk,
@@ -100,6 +104,7 @@ def team_objects(people):
         "path": finding.path,
         "code": "ROC101",
         "provider": "github",
+        "mr": merge_request.pk,
     }
     return repository, scan, finding, objects
 
