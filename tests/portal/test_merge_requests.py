@@ -20,10 +20,13 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from portal.files.actions import check_review_translation
 from portal.files.queries import file_version
+from portal.findings.models import BranchRollup, Finding
 from portal.ports import branch as port_branch
 from portal.ports import hostapi, tasks
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
@@ -32,10 +35,14 @@ from portal.repositories.git import GitSession
 from portal.repositories.models import Repository
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
+from portal.scans.models import Scan
 from portal.statuses.models import CommitStatusConfig
 from portal.statuses.providers import PermanentError, TransientError
 from tests.portal.githttp import ServedRepo
 from tests.portal.pullhosts import PullHost
+from tests.portal.test_merge_request_tracking import deliver
+from tests.portal.test_merge_request_tracking import payload as pull_request_event
+from tests.portal.webhook_stack import push_body, signed
 from tests.portal.worker import Worker, wait_until
 
 TOKEN = "glpat-s3cret-pull-token-0123456789"
@@ -544,3 +551,45 @@ def test_side_by_side_keeps_the_sources_and_switches_the_build_in_a_second_commi
     assert "CUDA_ARCHITECTURES" in left and "src/c.cu" in left
     assert build.generated_by == "ROCport"
     assert len(stage.host.received) == 1 and stage.host.pulls[1].head == request.branch
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("provider", ["github", "gitlab"])
+def test_once_merged_the_push_scan_closes_the_ports_findings_and_progress_moves(provider, stage):
+    stage = stage(provider, extra={"CMakeLists.txt": CMAKE})
+    request, _, _ = stage.click()
+    assert run(request) == "open"
+    row = stage.row
+    # the build commit switches the language and the runtime target; the architectures are left for a person
+    ported = Finding.objects.filter(repository=row, branch="main", path="CMakeLists.txt", state="open")
+    ported_ids = set(ported.filter(rule__in=["ROC201", "ROC206"]).values_list("pk", flat=True))
+    untouched = set(ported.filter(rule="ROC204").values_list("pk", flat=True))
+    assert len(ported_ids) == 2 and len(untouched) == 1
+    before = BranchRollup.objects.get(repository=row, branch="main").totals["progress"]
+
+    # the host merges (a fast-forward of main to the port's head) and says so, then the push arrives
+    stage.served.git("update-ref", "refs/heads/main", request.head_commit, stage.base)
+    stage.host.set_state(request.number, "merged")
+    status, text = deliver(row, provider, pull_request_event(provider, request.number, request.branch, "merged"))
+    request.refresh_from_db()
+    assert (status, request.state) == (202, "merged"), text
+    raw = push_body(provider, "main", stage.base, request.head_commit)
+    with stage.capture(execute=False):
+        response = Client().post(
+            reverse("webhooks:receive", args=[row.pk, provider]),
+            data=raw,
+            content_type="application/json",
+            headers=signed(provider, row.webhook_secret, raw),
+        )
+    assert response.status_code == 202, response.content
+    scan = Scan.objects.filter(repository=row, trigger="push").get()
+    assert scan.commit_sha == request.head_commit
+    pipeline.run(scan.pk)
+    scan.refresh_from_db()
+    assert scan.status == "finished", (scan.error_code, scan.error_message)
+
+    closed = Finding.objects.filter(pk__in=ported_ids)
+    assert set(closed.values_list("state", flat=True)) == {"fixed"}  # closed: the CUDA they flagged is gone
+    assert set(Finding.objects.filter(pk__in=untouched).values_list("state", flat=True)) == {"open"}
+    after = BranchRollup.objects.get(repository=row, branch="main").totals["progress"]
+    assert after["left"] < before["left"] and after["done"] > before["done"]
