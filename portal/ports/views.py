@@ -22,6 +22,7 @@ from portal.files import patch
 from portal.ports import planning
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
 from portal.ports.models import MergeRequest
+from portal.repositories.models import Repository
 
 PER_PAGE = 25
 
@@ -132,7 +133,7 @@ def _request_for(repository, mr: int) -> MergeRequest:
     )
 
 
-def _new_form(repository, checked: list[str] | None = None, mode: str = planning.IN_PLACE) -> dict:
+def _new_form(repository, checked: list[str] | None = None, mode: str | None = None) -> dict:
     """The "new merge request" form: what applies (checked unless asked otherwise or already in an active
     request), what is left out and why, and whether the git host is connected."""
     selection = patch.reviewed(repository)
@@ -160,8 +161,8 @@ def _new_form(repository, checked: list[str] | None = None, mode: str = planning
         "candidates": rows,
         "left_out": sorted(left),
         "base_commit": selection.commit,
-        "mode": mode if mode in (planning.IN_PLACE, planning.SIDE_BY_SIDE) else planning.IN_PLACE,
-        "modes": ((planning.IN_PLACE, _("in place")), (planning.SIDE_BY_SIDE, _("side by side"))),
+        "mode": mode if mode in (planning.IN_PLACE, planning.SIDE_BY_SIDE) else repository.port_mode,
+        "modes": Repository.PortMode.choices,
     }
 
 
@@ -194,7 +195,7 @@ def new_merge_request(request, pk: int):
     repository, membership = get_repository_for_user(request, pk)
     require_write(membership)
     paths = [p for p in request.POST.getlist("paths") if p]
-    mode = request.POST.get("mode") or planning.IN_PLACE
+    mode = request.POST.get("mode") or repository.port_mode
     error = ""
     if not paths:
         error = _("Choose at least one file for the merge request.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Team
 from portal.repositories import crypto
@@ -15,6 +16,13 @@ def _webhook_secret() -> str:
 
 
 class Repository(models.Model):
+    class PortMode(models.TextChoices):
+        """How a merge request carries the reviewed translations (portal.ports.planning): each file edited where it
+        is, or each .cu source given a .hip sibling beside the original, with the build switched to the copies."""
+
+        IN_PLACE = "in_place", _("in place")
+        SIDE_BY_SIDE = "side_by_side", _("side by side, build switched")
+
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="repositories")
     name = models.CharField(max_length=200)
     clone_url = models.CharField(max_length=1000)
@@ -29,6 +37,7 @@ class Repository(models.Model):
     previous_secret_expires = models.DateTimeField(null=True, blank=True)
     gone_branches = models.JSONField(default=list, blank=True)  # tracked branches deleted on the remote
     codeowners = models.TextField(blank=True, default="")  # CODEOWNERS of the default branch, as last scanned
+    port_mode = models.CharField(max_length=20, choices=PortMode.choices, default=PortMode.IN_PLACE)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -28,10 +28,19 @@ class RepositorySettingsForm(forms.ModelForm):
         help_text=_("Write-only: the stored one is never shown. Leave empty to keep it."),
     )
     clear_credentials = forms.BooleanField(required=False, label=_("Remove the stored credentials"))
+    port_mode = forms.ChoiceField(
+        required=False,  # a form that leaves it out keeps the stored mode
+        choices=Repository.PortMode.choices,
+        label=_("Merge requests carry the translations"),
+        help_text=_(
+            "In place: each file becomes its HIP translation. Side by side: each .cu source gets a .hip copy, the "
+            "original stays, and the build files are switched to the copies. The default of the merge request form."
+        ),
+    )
 
     class Meta:
         model = Repository
-        fields = ["clone_url", "default_branch", "credentials_username"]
+        fields = ["clone_url", "default_branch", "credentials_username", "port_mode"]
         labels = {
             "clone_url": _("Clone URL"),
             "default_branch": _("Default branch"),
@@ -67,6 +76,9 @@ class RepositorySettingsForm(forms.ModelForm):
 
     def clean_default_branch(self) -> str:
         return validate_branch_name(self.cleaned_data["default_branch"])
+
+    def clean_port_mode(self) -> str:
+        return self.cleaned_data.get("port_mode") or self.instance.port_mode
 
     def clean_tracked(self) -> list[str]:
         return [validate_branch_name(b) for b in self.cleaned_data.get("tracked", "").split(",") if b.strip()]

@@ -396,3 +396,21 @@ def test_a_host_failing_for_now_is_shown_while_the_worker_tries_again(people, re
     )
     html = client_for(people.vera).get(detail_url(request), headers={"HX-Request": "true"}).content.decode()
     assert 'data-transient="1"' in html and "HTTP 502" in html and 'hx-trigger="every 2s"' in html
+
+
+@pytest.mark.django_db
+def test_the_repositorys_port_mode_is_the_forms_default(people, ready, settings):
+    settings.ROCPORT_ALLOW_PRIVATE_HOSTS = True
+    checked = 'name="mode" value="{}" checked'
+    assert checked.format("in_place") in client_for(people.bob).get(list_url(ready)).content.decode()
+    page = reverse("repositories:settings", args=[ready.pk])
+    data = {"action": "repository", "clone_url": ready.clone_url, "default_branch": ready.default_branch}
+    assert client_for(people.alice).post(page, {**data, "port_mode": "side_by_side"}).status_code == 302
+    ready.refresh_from_db()
+    assert ready.port_mode == "side_by_side"
+    assert checked.format("side_by_side") in client_for(people.bob).get(list_url(ready)).content.decode()
+    client_for(people.bob).post(new_url(ready), {"paths": [PATH]})  # no mode posted: the repository's
+    assert MergeRequest.objects.get().mode == "side_by_side"
+    client_for(people.alice).post(page, data)  # a form without the field keeps the stored mode
+    ready.refresh_from_db()
+    assert ready.port_mode == "side_by_side"
