@@ -7,12 +7,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
+from django.utils.formats import date_format, get_format
 from django.utils.translation import gettext, ngettext
 
 # The viewBox every wide chart draws in; CSS scales it to the container's width.
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28
+# A line's newest value is printed above its marker (dy=-8, 11px text): a point at the top of the scale ("100%")
+# needs this much more room above the plot, or its label is cut off at the SVG's edge.
+LINE_TOP = TOP + 12
+# Axis text is 11px (rocport.css): about 6.5 units for a Latin letter or digit, a full 11 for a CJK character.
+AXIS_FONT, NARROW = 11, 6.5
+# The letters of a locale's MONTH_DAY_FORMAT that spell the month out or pad the day, and their short forms.
+_SHORT_DAY = {"F": "M", "m": "n", "d": "j"}
 
 
 def nice_ticks(maximum: float, count: int = 4) -> list[float]:
@@ -53,6 +62,27 @@ def _x_labels(labels: list[str], xs: list[float]) -> list[tuple[float, str]]:
         else:
             picked.append(len(labels) - 1)
     return [(xs[i], labels[i]) for i in picked]
+
+
+def text_width(text: str) -> float:
+    """An upper estimate of the width of axis text in viewBox units: wide (CJK) characters count as a full em."""
+    return sum(AXIS_FONT if ord(ch) >= 0x2E80 else NARROW for ch in text)
+
+
+def left_margin(labels) -> float:
+    """Room for the y-axis labels (drawn 6 units left of the axis, anchored at their end), at least LEFT: a
+    Chinese "60 小时" is wider than the 44 units that fit "60 h"."""
+    return max([LEFT] + [math.ceil(text_width(label) + 6 + 4) for label in labels])
+
+
+def axis_date(day) -> str:
+    """A day on a date axis: the locale's month-and-day format with the month abbreviated and the day unpadded
+    ("Dec 4" in English, "12月4日" in Chinese, "4. Dez" in German). A fixed "M j" reads "十二月 4" in Chinese."""
+    fmt, short, escaped = get_format("MONTH_DAY_FORMAT"), [], False
+    for letter in fmt:
+        short.append(letter if escaped else _SHORT_DAY.get(letter, letter))
+        escaped = not escaped and letter == "\\"
+    return date_format(day, "".join(short))
 
 
 def _count(value: float) -> str:
@@ -159,20 +189,21 @@ class LineChart:
 
 
 def line_chart(points: list[tuple[str, float]], percent: bool = False) -> LineChart:
-    """A polyline with a marker per point; `percent` fixes the scale at 0-100."""
+    """A polyline with a marker per point; `percent` fixes the scale at 0-100. The plot starts LINE_TOP down, so
+    that the value label over a point at the top of the scale stays inside the chart."""
     fmt = (lambda v: f"{v:.0f}%") if percent else _count
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - LINE_TOP - BOTTOM
     if percent:
-        ticks = [0, 25, 50, 75, 100]
-        plot = HEIGHT - TOP - BOTTOM
-        y_ticks, top = [(TOP + plot - plot * t / 100, fmt(t)) for t in ticks], 100
+        ticks, top = [0, 25, 50, 75, 100], 100
     else:
-        y_ticks, top = _y_axis(max((v for _l, v in points), default=0), fmt)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+        ticks = nice_ticks(max((v for _l, v in points), default=0))
+        top = ticks[-1] or 1
+    y_ticks = [(LINE_TOP + plot_h - plot_h * t / top, fmt(t)) for t in ticks]
     slot = plot_w / max(len(points), 1)
     out = []
     for index, (label, value) in enumerate(points):
         x = LEFT + slot * index + slot / 2
-        y = TOP + plot_h - plot_h * value / top
+        y = LINE_TOP + plot_h - plot_h * value / top
         out.append(LinePoint(round(x, 2), round(y, 2), label, value, fmt(value)))
     path = " ".join(f"{'M' if i == 0 else 'L'}{p.x},{p.y}" for i, p in enumerate(out))
     axis = Axis(
@@ -188,6 +219,11 @@ class Ring:
     percent: float | None
     dash: float  # the arc's length on a circle of circumference 100 (pathLength="100")
     text: str
+
+    @property
+    def long(self) -> bool:
+        """Four characters ("100%") do not fit inside the ring at the font size of two or three: draw smaller."""
+        return len(self.text) > 3
 
 
 def ring(percent: float | None) -> Ring:
@@ -224,8 +260,8 @@ def stacked_bar(parts: list[tuple[str, str, int]]) -> list[BarPart]:
 @dataclass
 class Burndown:
     """Work left over time on a date axis, and the forecast: a dashed line from today's figure to zero at the
-    likely date, inside a shaded cone from the earliest to the latest date (the cone's far edge runs off the chart
-    when the range is open)."""
+    likely date, inside a shaded cone from the earliest to the latest date. Every point is drawn at its date; what
+    lies beyond the axis's end (a far latest date, an open range) is clipped at the right edge, not moved to it."""
 
     points: list[LinePoint]
     path: str
@@ -234,6 +270,7 @@ class Burndown:
     cone: str = ""
     today_x: float | None = None
     labels: list[tuple[float, str, str]] = field(default_factory=list)  # (x, text, text-anchor)
+    end: date | None = None  # the date at the right edge of the plot
     width: int = WIDTH
     height: int = HEIGHT
     baseline: float = HEIGHT - BOTTOM
@@ -241,27 +278,37 @@ class Burndown:
     right: float = WIDTH - RIGHT
 
 
-def burndown(points, forecast, today, label) -> Burndown:
-    """`points`: portal.progress.history.Point (day, left) oldest first; `forecast`: its Forecast; `label`: a
-    date formatter for the axis. The date axis runs from the first point to the latest forecast date shown (at
-    most as far ahead again as the history reaches back, so that a far date does not squash the history)."""
-    from datetime import timedelta
+def _at_right(x0: float, y0: float, x1: float, y1: float, right: float) -> tuple[float, float]:
+    """The end of the segment from (x0, y0) to (x1, y1), cut at x = right when it goes past it."""
+    if x1 <= right or x1 <= x0:
+        return x1, y1
+    return right, round(y0 + (y1 - y0) * (right - x0) / (x1 - x0), 2)
 
+
+def burndown(points, forecast, today, label=axis_date) -> Burndown:
+    """`points`: portal.progress.history.Point (day, left) oldest first; `forecast`: its Forecast; `label`: a
+    date formatter for the axis (axis_date unless told). The date axis runs from the first point to the latest
+    forecast date, but the future takes at most two thirds of the width (so that a far date does not squash the
+    history): a likely date past that end leaves the dashed line at the right edge, at its height there."""
     if not points:
         return Burndown(points=[], path="", axis=Axis([], [], 1))
     start = points[0].day
     history_days = max((today - start).days, 7)
     end = today
     if forecast.has_date:
+        # an open range has no latest date: show as far again past the likely date as the earliest is before it
         far = forecast.latest or forecast.likely + (forecast.likely - forecast.earliest) + timedelta(days=7)
-        end = min(max(far, forecast.likely), today + timedelta(days=history_days))
+        end = max(today, min(far, today + timedelta(days=2 * history_days)))
     span = max((end - start).days, 1)
     hours = gettext("%(hours)s h")
     y_ticks, top = _y_axis(max(p.left for p in points), lambda v: hours % {"hours": _count(v)})
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    left = left_margin(text for _y, text in y_ticks)
+    right = WIDTH - RIGHT
+    plot_w, plot_h = right - left, HEIGHT - TOP - BOTTOM
 
     def x(day) -> float:
-        return round(LEFT + plot_w * min(max((day - start).days, 0), span) / span, 2)
+        # not clamped: a date past `end` lies right of the plot, and what is drawn there is cut by _at_right
+        return round(left + plot_w * (day - start).days / span, 2)
 
     def y(value: float) -> float:
         return round(TOP + plot_h - plot_h * max(value, 0) / top, 2)
@@ -278,23 +325,31 @@ def burndown(points, forecast, today, label) -> Burndown:
     today_x = x(today)
     if today_x > last.x:
         path += f"H{today_x}"
-    chart = Burndown(points=out, path=path, axis=Axis([], [], top), today_x=today_x)
+    chart = Burndown(points=out, path=path, axis=Axis([], [], top), today_x=today_x, end=end, left=left, right=right)
     if forecast.has_date:
         zero = y(0)
-        chart.forecast_path = f"M{today_x},{last.y}L{x(forecast.likely)},{zero}"
-        far_x = x(forecast.latest) if forecast.latest else chart.right
-        chart.cone = f"M{today_x},{last.y}L{x(forecast.earliest)},{zero}L{far_x},{zero}"
-        if not forecast.latest:
-            # an open range: the pessimistic edge leaves the chart above the axis
-            chart.cone += f"L{chart.right},{y(points[-1].left * 0.5)}"
-        chart.cone += "Z"
+        apex = (today_x, last.y)
+        likely = _at_right(*apex, x(forecast.likely), zero, right)
+        chart.forecast_path = f"M{today_x},{last.y}L{likely[0]},{likely[1]}"
+        # the cone: from today's figure down to the axis between the earliest and the latest date, cut at the
+        # right edge; an open range's pessimistic edge leaves the chart halfway down (or above the optimistic one)
+        near = _at_right(*apex, x(forecast.earliest), zero, right)
+        if forecast.latest:
+            far = _at_right(*apex, x(forecast.latest), zero, right)
+        else:
+            far = (right, min(y(points[-1].left * 0.5), near[1]) if near[0] >= right else y(points[-1].left * 0.5))
+        corners = [apex, near]
+        if near[0] < right <= far[0] and far[1] < zero:
+            corners.append((right, zero))  # the axis runs under the cone up to the edge
+        corners.append(far)
+        chart.cone = "M" + "L".join(f"{cx},{cy}" for cx, cy in corners) + "Z"
     labels = [(x(start), label(start))] if today_x - x(start) > 60 else []
     labels.append((today_x, label(today)))
-    if forecast.has_date and x(forecast.likely) - today_x > 60:
+    if forecast.has_date and forecast.likely <= end and x(forecast.likely) - today_x > 60:
         labels.append((x(forecast.likely), label(forecast.likely)))
     chart.axis = Axis(ticks=[(round(t, 2), text) for t, text in y_ticks], x_labels=labels, top=top)
     # labels at the ends of the axis are anchored inside the chart, so that none is cut off
     chart.labels = [
-        (lx, text, "end" if lx > chart.right - 30 else "start" if lx < LEFT + 30 else "middle") for lx, text in labels
+        (lx, text, "end" if lx > right - 30 else "start" if lx < left + 30 else "middle") for lx, text in labels
     ]
     return chart
