@@ -15,7 +15,6 @@ followed (a redirected POST would carry the token elsewhere); answers are read u
 
 from __future__ import annotations
 
-import http.client
 import json
 import urllib.error
 import urllib.request
@@ -24,9 +23,22 @@ from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
-from portal.statuses.providers import NoRedirect, PermanentError, TransientError, auth_header, project_path, redact
+from portal.statuses.providers import (
+    NETWORK_ERRORS,
+    NoRedirect,
+    PermanentError,
+    TransientError,
+    auth_header,
+    http_failure,
+    project_path,
+    unreachable,
+)
 
 _ANSWER_MAX = 256 * 1024
+_SPECIFIC = {
+    401: "{host} refused the token (HTTP {code}): it needs the right to open merge requests{excerpt}",
+    403: "{host} refused the token (HTTP {code}): it needs the right to open merge requests{excerpt}",
+}
 _opener = urllib.request.build_opener(NoRedirect)
 
 
@@ -136,26 +148,13 @@ def _call(host: Host, method: str, url: str, payload: dict | None, *, listing: b
         with _opener.open(request, timeout=settings.ROCPORT_STATUS_TIMEOUT) as answer:
             raw = answer.read(_ANSWER_MAX)
     except urllib.error.HTTPError as exc:
-        excerpt = _excerpt(exc, host.token)
-        if exc.code >= 500 or exc.code in (408, 429):
-            raise TransientError(f"{name} answered HTTP {exc.code}{excerpt}", exc.code) from None
-        if exc.code in (401, 403):
-            raise PermanentError(
-                f"{name} refused the token (HTTP {exc.code}): it needs the right to open merge requests{excerpt}",
-                exc.code,
-            ) from None
-        if exc.code == 404:
-            raise PermanentError(
-                f"{name} does not know the project {host.project!r} or the token cannot see it (HTTP 404)", exc.code
-            ) from None
-        if 300 <= exc.code < 400:
-            raise PermanentError(
-                f"{name} answered with a redirect (HTTP {exc.code}): check the API URL", exc.code
-            ) from None
-        raise PermanentError(f"{name} refused the request: HTTP {exc.code}{excerpt}", exc.code) from None
-    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        raise TransientError(f"{name} could not be reached: {redact(str(reason), host.token)[:200]}") from None
+        specific = {
+            **_SPECIFIC,
+            404: f"{{host}} does not know the project {host.project!r} or the token cannot see it (HTTP 404)",
+        }
+        raise http_failure(exc, name, host.token, refused="the request", specific=specific) from None
+    except NETWORK_ERRORS as exc:
+        raise unreachable(exc, name, host.token) from None
     try:
         answer = json.loads(raw or b"{}")
     except ValueError:
@@ -163,20 +162,3 @@ def _call(host: Host, method: str, url: str, payload: dict | None, *, listing: b
     if listing:
         return answer if isinstance(answer, list) else []
     return answer if isinstance(answer, dict) else {}
-
-
-def _excerpt(exc: urllib.error.HTTPError, token: str) -> str:
-    try:
-        raw = exc.read(2000).decode("utf-8", "replace")
-    except (OSError, http.client.HTTPException):
-        return ""
-    try:
-        parsed = json.loads(raw)
-        message = parsed.get("message", "") if isinstance(parsed, dict) else ""
-        errors = parsed.get("errors") if isinstance(parsed, dict) else None
-        if errors:
-            message = f"{message}: {errors}"
-    except ValueError:
-        message = raw
-    message = " ".join(str(message).split())[:300]
-    return f" ({redact(message, token)})" if message else ""

@@ -142,17 +142,35 @@ def send(request: StatusRequest, *, timeout: float, token: str = "") -> int:
             answer.read(_ANSWER_MAX)
             return answer.status
     except urllib.error.HTTPError as exc:
-        excerpt = _excerpt(exc, token)
-        if exc.code >= 500 or exc.code in (408, 429):
-            raise TransientError(f"{host} answered HTTP {exc.code}{excerpt}", exc.code) from None
-        if 300 <= exc.code < 400:
-            raise PermanentError(
-                f"{host} answered with a redirect (HTTP {exc.code}): check the API URL", exc.code
-            ) from None
-        raise PermanentError(f"{host} refused the status: HTTP {exc.code}{excerpt}", exc.code) from None
-    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        raise TransientError(f"{host} could not be reached: {redact(str(reason), token)[:200]}") from None
+        raise http_failure(exc, host, token, refused="the status") from None
+    except NETWORK_ERRORS as exc:
+        raise unreachable(exc, host, token) from None
+
+
+NETWORK_ERRORS = (urllib.error.URLError, http.client.HTTPException, OSError)
+
+
+def http_failure(
+    exc: urllib.error.HTTPError, host: str, token: str, *, refused: str, specific: dict[int, str] | None = None
+) -> PostError:
+    """The error for a host's HTTP error answer (statuses and merge requests share it): 5xx, 408 and 429 are worth
+    another attempt, the rest not; `specific` gives a message per status ({host}, {code} and {excerpt} filled in).
+    Messages quote at most a short, token-free excerpt of the answer."""
+    excerpt = _excerpt(exc, token)
+    if exc.code >= 500 or exc.code in (408, 429):
+        return TransientError(f"{host} answered HTTP {exc.code}{excerpt}", exc.code)
+    if 300 <= exc.code < 400:
+        return PermanentError(f"{host} answered with a redirect (HTTP {exc.code}): check the API URL", exc.code)
+    if specific and exc.code in specific:
+        text = specific[exc.code]  # replace, not format: a project name may hold braces
+        text = text.replace("{host}", host).replace("{code}", str(exc.code)).replace("{excerpt}", excerpt)
+        return PermanentError(text, exc.code)
+    return PermanentError(f"{host} refused {refused}: HTTP {exc.code}{excerpt}", exc.code)
+
+
+def unreachable(exc: Exception, host: str, token: str) -> TransientError:
+    reason = getattr(exc, "reason", None) or exc
+    return TransientError(f"{host} could not be reached: {redact(str(reason), token)[:200]}")
 
 
 def _excerpt(exc: urllib.error.HTTPError, token: str) -> str:
@@ -161,10 +179,14 @@ def _excerpt(exc: urllib.error.HTTPError, token: str) -> str:
     except (OSError, http.client.HTTPException):
         return ""
     try:
-        message = json.loads(raw).get("message", "")
-    except (ValueError, AttributeError):
+        parsed = json.loads(raw)
+        message = parsed.get("message", "") if isinstance(parsed, dict) else ""
+        errors = parsed.get("errors") if isinstance(parsed, dict) else None
+        if errors:  # GitHub and Gitea put the reason of a 422 there ("A pull request already exists")
+            message = f"{message}: {errors}"
+    except ValueError:
         message = raw
-    message = " ".join(str(message).split())[:200]
+    message = " ".join(str(message).split())[:300]
     return f" ({redact(message, token)})" if message else ""
 
 
