@@ -78,22 +78,39 @@ class GitHost:
         self.server.server_close()
 
 
-class _Handler(BaseHTTPRequestHandler):
-    host: GitHost
+class JsonHandler(BaseHTTPRequestHandler):
+    """A JSON API's handler: the request's headers (lower-cased) and JSON body (None when it is not JSON), and
+    JSON answers with a length (keep-alive, as the hosts answer)."""
+
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args) -> None:
         pass
 
-    def do_POST(self) -> None:
-        host = self.host
+    def read_json(self) -> tuple[dict[str, str], object]:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         headers = {name.lower(): value for name, value in self.headers.items()}
         try:
-            body = json.loads(raw) if raw else None
+            return headers, (json.loads(raw) if raw else None)
         except ValueError:
-            body = None
+            return headers, None
+
+    def _answer(self, status: int, payload) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class _Handler(JsonHandler):
+    host: GitHost
+
+    def do_POST(self) -> None:
+        host = self.host
+        headers, body = self.read_json()
         record = Received("POST", self.path, headers, body, 0)
         host.received.append(record)
         if host.failures:
@@ -137,11 +154,3 @@ class _Handler(BaseHTTPRequestHandler):
         if provider == "gitlab":
             status["status"] = status.pop("state")
         return 201, status
-
-    def _answer(self, status: int, payload: dict) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)

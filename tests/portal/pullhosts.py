@@ -23,16 +23,15 @@ closed before the answer; `set_state(number, "merged"|"closed")`. GET on the col
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from urllib.parse import parse_qsl, unquote
 
-from tests.portal.githosts import Received
+from tests.portal.githosts import JsonHandler, Received
 
 _PREFIX = {"github": "", "gitlab": "/api/v4", "gitea": "/api/v1", "forgejo": "/api/v1"}
 _STR, _BOOL, _INT, _LIST = str, bool, int, list
@@ -281,22 +280,12 @@ class PullHost:
         }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JsonHandler):
     host: PullHost
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args) -> None:
-        pass
 
     def _serve(self) -> None:
         host = self.host
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        headers = {name.lower(): value for name, value in self.headers.items()}
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
+        headers, body = self.read_json()
         record = Received(self.command, self.path, headers, body, 0)
         with host.lock:
             host.received.append(record)
@@ -317,11 +306,3 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(status, payload)
 
     do_GET = do_POST = do_PUT = do_PATCH = _serve
-
-    def _answer(self, status: int, payload: dict) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
