@@ -314,21 +314,63 @@ class Breakdown:
     rollup: object = None  # the branch's BranchRollup, for portal.progress
 
 
+def work_of(files: dict, scanned: dict) -> dict[str, effort.FileWork]:
+    """The work left per file from a rollup's `files` and `scanned`: files with open findings not dismissed, or
+    with unconverted references or a parse problem in the newest scan."""
+    work: dict[str, effort.FileWork] = {}
+    for path, (_n, findings, hours) in files.items():
+        if findings:
+            work[path] = effort.FileWork(path, findings=findings, finding_hours=hours or 0.0)
+    for path, (unconverted, mode, error) in scanned.items():
+        item = work.setdefault(path, effort.FileWork(path))
+        item.parse_mode, item.error, item.unconverted = mode, error, int(unconverted or 0)
+    return work
+
+
+def top_work(work: dict[str, effort.FileWork]) -> list[effort.FileWork]:
+    """The files with the most work, most first: the dashboard's work table (TOP_FILES of them)."""
+    return sorted(work.values(), key=lambda w: (-w.hours, w.path))[:TOP_FILES]
+
+
+def _rollup_for_page(repository: Repository, scan_id: int | None):
+    """The default branch's rollup without its migration ledger (hundreds of KB of JSON on a large repository):
+    with the ledger's page-ready figures as `page` (portal.progress.figures.PAGE), read by PostgreSQL. A missing
+    or stale rollup, or one stored before the page figures existed, is rebuilt (rollups.fresh), ledger and all."""
+    from django.db.models import BooleanField, ExpressionWrapper, Q
+
+    from portal.findings.models import BranchRollup
+    from portal.progress.figures import PAGE
+
+    pair = (repository.pk, repository.default_branch)
+    rollup = (
+        BranchRollup.objects.filter(repository_id=pair[0], branch=pair[1])
+        .defer("progress")
+        .annotate(
+            has_ledger=ExpressionWrapper(Q(progress__has_key="baseline"), output_field=BooleanField()),
+            ledger_baseline=KT("progress__baseline"),
+            page=F(f"progress__{PAGE}"),
+        )
+        .first()
+    )
+    if (
+        rollup is None
+        or rollup.scan_id != scan_id
+        or not rollup.has_ledger
+        or (rollup.ledger_baseline is not None and not isinstance(rollup.page, dict))
+    ):
+        rollup = rollups.fresh({pair: scan_id}, {})[pair]
+        rollup.page = (rollup.progress or {}).get(PAGE)
+    return rollup
+
+
 def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
     """Open findings on the default branch by rule and by file, and the newest scan's files with unconverted
-    references or a parse problem, from the branch's rollup (one query; a missing or stale one is rebuilt)."""
-    pair = (repository.pk, repository.default_branch)
-    rollup = rollups.fresh({pair: scan_id})[pair]
+    references or a parse problem, from the branch's rollup (one query; a missing or stale one is rebuilt). The
+    rollup comes without its migration ledger, which loads on first use (portal.progress.overview)."""
+    rollup = _rollup_for_page(repository, scan_id)
     by_rule = rollups.by_rule(rollup)
-    files: dict[str, effort.FileWork] = {}
-    open_by_path: dict[str, int] = {}
-    for path, (n, work, hours) in rollup.files.items():
-        open_by_path[path] = n
-        if work:
-            files[path] = effort.FileWork(path, findings=work, finding_hours=hours or 0.0)
-    for path, (unconverted, mode, error) in rollup.scanned.items():
-        work = files.setdefault(path, effort.FileWork(path))
-        work.parse_mode, work.error, work.unconverted = mode, error, int(unconverted or 0)
+    files = work_of(rollup.files, rollup.scanned)
+    open_by_path = {path: n for path, (n, _work, _hours) in rollup.files.items()}
     by_risk_counts: dict[str, int] = {}
     labels = dict(RISKS)
     for row in by_rule:

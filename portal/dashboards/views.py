@@ -10,7 +10,6 @@ from urllib.parse import urlencode
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
@@ -89,7 +88,7 @@ def repository_dashboard(request, pk: int):
         old_days = min(max(int(request.GET.get("older_than", stuck.OLD_DAYS)), 1), 3650)
     except ValueError:
         old_days = stuck.OLD_DAYS
-    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))
+    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))  # as metrics.top_work
     top_hours = work[0].hours if work else 0
     labels = [_short_date(row["created"]) for row in trend]
     # floored as the headline and the ring show it: 94.6% is "94%" everywhere on the page
@@ -114,8 +113,7 @@ def repository_dashboard(request, pk: int):
         "outlook": progress.outlook if progress else None,
         "assignees": stuck.by_assignee(repository) if latest else [],
         "old_high": stuck.old_high(repository, old_days) if latest else None,
-        "untouched": stuck.untouched(progress.files) if progress else (0, []),
-        "file_states": {path: item.state for path, item in progress.files.items()} if progress else {},
+        "untouched": progress.untouched if progress else (0, []),
         "progress_delta": _delta(latest, previous),
         "burndown": charts.stacked_columns(
             [(label, row["open_by_risk"]) for label, row in zip(labels, trend)], metrics.RISKS
@@ -153,7 +151,7 @@ def repository_dashboard(request, pk: int):
     context["top_rules"], context["more_rules"] = found.by_rule[:TOP_RULES], found.by_rule[TOP_RULES:]
     for item in context["files"]:
         item.share = round(100 * item.hours / top_hours, 2) if top_hours else 0
-        item.state = context["file_states"].get(item.path, "")
+        item.state = progress.state_of(item.path) if progress else ""
     if latest:
         metrics.fill_parse_modes(latest["pk"], context["files"])
     return render(request, "dashboards/repository.html", context)
@@ -190,7 +188,7 @@ def _repo_findings(pk: int) -> str:
 
 
 def _short_date(value) -> str:
-    return date_format(timezone.localtime(value), "M j") if value else ""
+    return charts.axis_date(timezone.localtime(value)) if value else ""
 
 
 def _delta(latest: dict | None, previous: dict | None) -> float | None:

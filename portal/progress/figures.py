@@ -200,6 +200,48 @@ def summarize(files: dict[str, FileProgress]) -> MigrationProgress:
     return figures
 
 
+# What the repository dashboard shows of the per-file figures, kept in the ledger under "page" by `store` so that
+# a page view reads these few hundred bytes instead of decoding the whole ledger (hundreds of KB on a large
+# repository): files nobody touched since the baseline (their number and the ones with the most work left, as
+# portal.progress.stuck.untouched lists them) and the migration state of the files the dashboard's work table shows
+# (the first portal.dashboards.metrics.TOP_FILES by hours), and the files with the most work left (the printable
+# report's list). Floats rounded as the ledger's are.
+PAGE = "page"
+PAGE_FILES = 10  # files with the most work left kept in PAGE
+
+
+def _file_row(item: FileProgress) -> list:
+    return [
+        item.path,
+        round(item.done, 4),
+        round(item.left, 4),
+        round(item.descoped, 4),
+        round(item.baseline, 4),
+        item.touched,
+        item.review,
+    ]
+
+
+def file_of_row(row: list) -> FileProgress:
+    path, done, left, descoped, baseline, touched, review = row
+    return FileProgress(path, done, left, descoped, baseline, bool(touched), review)
+
+
+def page_of(rollup, files: dict[str, FileProgress]) -> dict:
+    """The page-ready figures of a default branch's rollup (see PAGE), from its per-file figures."""
+    from portal.dashboards import metrics
+    from portal.progress import stuck
+
+    count, waiting = stuck.untouched(files)
+    shown = metrics.top_work(metrics.work_of(rollup.files or {}, rollup.scanned or {}))
+    most = sorted((item for item in files.values() if item.left > 0), key=lambda f: (-f.left, f.path))
+    return {
+        "untouched": [count, [_file_row(item) for item in waiting]],
+        "most_left": [_file_row(item) for item in most[:PAGE_FILES]],
+        "states": {work.path: files[work.path].state if work.path in files else "" for work in shown},
+    }
+
+
 def reviews_of(repository_ids) -> dict[int, dict[str, tuple[str, str]]]:
     """Each repository's translation reviews: path -> (state, blob sha); one query."""
     from portal.files.models import TranslationReview
@@ -213,9 +255,10 @@ def reviews_of(repository_ids) -> dict[int, dict[str, tuple[str, str]]]:
 
 
 def store(rollups: list) -> None:
-    """Compute the figures of the rollups of default branches into their totals["progress"] and today's
-    snapshot; call in the transaction that writes the rollups, after their ledger and files are up to date.
-    Three queries whatever the number of rollups."""
+    """Compute the figures of the rollups of default branches into their totals["progress"], their ledger's
+    page-ready figures (PAGE) and today's snapshot; call in the transaction that writes the rollups (saving
+    `totals` and `progress`), after their ledger and files are up to date. Three queries whatever the number of
+    rollups."""
     from portal.progress.models import ProgressSnapshot
     from portal.repositories.models import Repository
 
@@ -231,8 +274,10 @@ def store(rollups: list) -> None:
     today = _SNAPSHOT_DAY.get() or timezone.localdate()
     snapshots = []
     for rollup in wanted:
-        figures = summarize(per_file(rollup, reviews.get(rollup.repository_id, {})))
+        files = per_file(rollup, reviews.get(rollup.repository_id, {}))
+        figures = summarize(files)
         rollup.totals = {**(rollup.totals or {}), "progress": figures.as_totals()}
+        rollup.progress = {**rollup.progress, PAGE: page_of(rollup, files)}
         snapshots.append(
             ProgressSnapshot(
                 repository_id=rollup.repository_id,
@@ -290,4 +335,4 @@ def after_review(repository) -> None:
         if rollup is None:
             return
         store([rollup])
-        rollup.save(update_fields=["totals", "updated"])
+        rollup.save(update_fields=["totals", "progress", "updated"])

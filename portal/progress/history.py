@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date, timedelta
+from itertools import groupby
+from operator import itemgetter
 
 from django.utils import timezone
 
@@ -57,8 +59,11 @@ def series(repository_ids, since: date, until: date | None = None) -> list[Point
     points: list[Point] = []
     if current:
         points.append(_sum(since, current))
-    for repo, day, done, left in rows:
-        current[repo] = (done, left)
+    # one sum per day, once all of that day's snapshots are in (a sum per snapshot was quadratic: 100 repositories
+    # over 8 weeks took 30 ms); the same additions in the same order, so the same floats
+    for day, group in groupby(rows, key=itemgetter(1)):
+        for repo, _day, done, left in group:
+            current[repo] = (done, left)
         if points and points[-1].day == day:
             points[-1] = _sum(day, current)
         else:

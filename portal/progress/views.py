@@ -24,7 +24,6 @@ def repository_report(request, pk: int):
     latest = trend[-1] if trend else None
     found = metrics.breakdown(repository, latest["pk"]) if latest else None
     progress = overview.of_repository(repository, found.rollup) if found else None
-    files = sorted(progress.files.values(), key=lambda f: (-f.left, f.path)) if progress else []
     context = {
         "repository": repository,
         "team": repository.team,
@@ -39,8 +38,8 @@ def repository_report(request, pk: int):
         "owners": metrics.owners(repository, found.open_by_path, found.files) if found else None,
         "assignees": stuck.by_assignee(repository) if latest else [],
         "old_high": stuck.old_high(repository) if latest else None,
-        "untouched": stuck.untouched(progress.files) if progress else (0, []),
-        "files": [f for f in files if f.left > 0][:TOP_FILES],
+        "untouched": progress.untouched if progress else (0, []),  # page-ready: the ledger stays unread
+        "files": progress.most_left(TOP_FILES) if progress else [],
         "review_hours": figures.REVIEW_HOURS,
     }
     return render(request, "progress/repository_report.html", context)

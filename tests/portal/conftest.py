@@ -30,8 +30,18 @@ import pytest  # noqa: E402
 
 django.setup()  # the models below are imported at collection time
 
+from django.utils import translation  # noqa: E402
+
 from tests.portal.gitrepos import GitRepo  # noqa: E402
 from tests.portal.people import People  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_language_carried_over():
+    """A request through LocaleMiddleware leaves its language active in the thread: a test that asked for a page in
+    Chinese must not make the next test's texts Chinese."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ def test_the_demo_is_at_zero_after_its_first_scan_and_moves_after_a_fix_and_a_re
     assert first.migration.percent == 0 and first.migration.floor == 0  # ...but nothing is migrated yet
     assert first.migration.left > 100 and first.migration.not_started == first.migration.files > 5
     html = client_for(people.alice).get(reverse("dashboards:portfolio")).content.decode()
-    assert ">0%<" in card(html, "migration-progress") and "0 of " in card(html, "migration-progress")
+    assert ">0%<" in card(html, "migration-progress") and "0 h of the migration" in card(html, "migration-progress")
     assert f">{first.progress.floor}%<" in card(html, "translation-coverage")
 
     # the demo's second commit fixes two findings (and adds one): progress moves

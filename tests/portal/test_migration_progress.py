@@ -244,3 +244,70 @@ def test_each_repositorys_series_is_its_own_series(people):
         assert [(p.day, p.left) for p in each[repo.pk]] == [
             (p.day, p.left) for p in history.series([repo.pk], since, today)
         ]
+
+
+@pytest.mark.django_db
+def test_the_dashboard_shows_the_ledgers_page_figures_without_reading_the_ledger(people, repo_factory):
+    """figures.store keeps what the dashboard shows of the per-file figures beside the ledger (figures.PAGE);
+    they are the ones the whole ledger gives, through triage and reviews, and the page reads only them."""
+    from django.test import Client
+
+    from portal.progress import stuck
+
+    repo = repo_factory()
+    row = register(people, repo)
+    sources = {f"src__k{k}.cu": LANE.format(body=BAD * (k + 1)) + (HOST if k % 2 else "") for k in range(14)}
+    with week(0):
+        scan(row, repo.commit("baseline", **sources))
+    newest = rollups._newest_finished([(row.pk, "main")])[(row.pk, "main")]
+
+    def check() -> None:
+        found = metrics.breakdown(row, newest)
+        assert "progress" in found.rollup.get_deferred_fields()
+        progress = overview.of_repository(row, found.rollup)
+        count, waiting = progress.untouched
+        states = {work.path: progress.state_of(work.path) for work in metrics.top_work(found.files)}
+        most_left = progress.most_left(10)
+        assert "progress" in found.rollup.get_deferred_fields()  # neither the figures nor the page read it
+        full = figures.per_file(found.rollup, figures.reviews_of([row.pk]).get(row.pk, {}))
+        expected_count, expected = stuck.untouched(full)
+        assert count == expected_count and [(f.path, f.state) for f in waiting] == [(f.path, f.state) for f in expected]
+        assert [f.left for f in waiting] == pytest.approx([f.left for f in expected])
+        assert states == {path: full[path].state if path in full else "" for path in states}
+        summed = figures.summarize(full)
+        assert progress.migration.files_done == summed.files_done
+        assert progress.migration.not_started == summed.not_started
+        assert (progress.migration.done, progress.migration.left) == pytest.approx((summed.done, summed.left), abs=1e-3)
+        most = sorted((f for f in full.values() if f.left > 0), key=lambda f: (-f.left, f.path))[:10]
+        assert [(f.path, f.state) for f in most_left] == [(f.path, f.state) for f in most]
+        assert progress.files == full  # what the report reads, loaded on first use
+
+    check()
+    actions.do_triage_findings(
+        Finding.objects.filter(repository=row, path="src/k3.cu"), "confirmed", "", acting_user=people.bob
+    )
+    actions.do_triage_findings(
+        Finding.objects.filter(repository=row, path="src/k5.cu"), "false_positive", "no", acting_user=people.bob
+    )
+    check()
+    version = file_version(row, "src/k1.cu")
+    if version is not None and version.has_translation:
+        file_actions.check_review_translation(
+            row, "src/k1.cu", version, "ok", version.scanned.blob_sha, version.translation_sha, acting_user=people.bob
+        )
+    check()
+
+    # a rollup stored before the page figures existed is rebuilt by the first page that reads it
+    from portal.findings.models import BranchRollup
+
+    stored = BranchRollup.objects.get(repository=row, branch="main")
+    stored.progress = {k: v for k, v in stored.progress.items() if k != figures.PAGE}
+    stored.save(update_fields=["progress"])
+    assert "progress" not in metrics.breakdown(row, newest).rollup.get_deferred_fields()  # rebuilt, ledger and all
+    assert figures.PAGE in BranchRollup.objects.get(repository=row, branch="main").progress
+    check()
+
+    client = Client()
+    client.force_login(people.bob)
+    html = client.get(f"/repositories/{row.pk}/dashboard/").content.decode()
+    assert "src/k0.cu" in html
