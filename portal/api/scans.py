@@ -39,9 +39,9 @@ def scan_out(scan: Scan) -> dict:
 
 
 def scan_detail(scan: Scan) -> dict:
-    from portal.scans.views import ADVICE  # the scan page's advice per error code, translated
+    from portal.scans.views import advice  # the scan page's advice per error code, translated
 
-    return {**scan_out(scan), "advice": str(ADVICE.get(scan.error_code, "")), "statistics": _statistics(scan)}
+    return {**scan_out(scan), "advice": advice(scan.error_code), "statistics": _statistics(scan)}
 
 
 def _statistics(scan: Scan) -> dict | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from portal.findings.models import Finding
 from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import BlobResult, Scan, ScannedFile
+from portal.scans.stand_ins import stand_ins
 
 
 @dataclass
@@ -26,6 +27,18 @@ class FileVersion:
     # text, translation and compile check come from a worker's scan of the same commit (`text_scan`) if one exists.
     uploaded: bool = False
     text_scan: Scan | None = None
+    # An upload of a commit no worker scanned: the blob of the newest earlier worker scan, which a review is
+    # matched against (portal.scans.stand_ins), and its stored result.
+    review_blob: str = ""
+    review_blob_result: BlobResult | None = None
+
+    @property
+    def review_key(self) -> tuple[str, str]:
+        """(blob sha, translation digest) a translation review must match to apply to this version."""
+        if self.review_blob:
+            result = self.review_blob_result
+            return self.review_blob, translation_digest(result.translated if result else "")
+        return self.scanned.blob_sha, self.translation_sha
 
     @property
     def source(self) -> str:
@@ -112,22 +125,16 @@ def file_version(repository, path: str) -> FileVersion | None:
         return None
     if scanned.scan.trigger != ScanTrigger.UPLOAD or scanned.blob_sha:
         return FileVersion(scanned.scan, scanned, blob_for(scanned.blob_sha))
-    twin = (
-        ScannedFile.objects.filter(
-            scan__repository=repository,
-            scan__commit_sha=scanned.scan.commit_sha,
-            scan__status=ScanStatus.FINISHED,
-            path=path,
-        )
-        .exclude(blob_sha="")
-        .exclude(scan__trigger=ScanTrigger.UPLOAD)
-        .select_related("scan")
-        .order_by("-scan__finished", "-scan_id")
-        .first()
-    )
-    if twin is None:
+    stand_in = stand_ins(scanned.scan, [path]).get(path)
+    if stand_in is None:
         return FileVersion(scanned.scan, scanned, None, uploaded=True)
-    return FileVersion(scanned.scan, twin, blob_for(twin.blob_sha), uploaded=True, text_scan=twin.scan)
+    if stand_in.scan.commit_sha != scanned.scan.commit_sha:
+        # an earlier commit's text is not shown as this one's, but its review still holds (portal.scans.stand_ins)
+        version = FileVersion(scanned.scan, scanned, None, uploaded=True)
+        version.review_blob = stand_in.blob_sha
+        version.review_blob_result = blob_for(stand_in.blob_sha)
+        return version
+    return FileVersion(scanned.scan, stand_in, blob_for(stand_in.blob_sha), uploaded=True, text_scan=stand_in.scan)
 
 
 def open_findings(repository, path: str) -> list[Finding]:

@@ -45,7 +45,8 @@ def baselines(pairs: list[tuple[int, str]]) -> dict[tuple[int, str], int]:
 
 def build(rows: dict, within: Q, hours) -> None:
     """Fill `progress` of each rollup row in `rows` ((repository, branch) -> BranchRollup, `scan_id` set);
-    `within`: the Q of those pairs; `hours`: the per-finding hours expression. Four queries whatever the pairs."""
+    `within`: the Q of those pairs; `hours`: the per-finding hours expression. Four queries whatever the pairs,
+    and up to three more per uploaded scan (its files' blobs, which an upload does not carry: stand_ins)."""
     base = baselines(list(rows))
     for pair, row in rows.items():
         if pair not in base and row.scan_id:
@@ -89,6 +90,7 @@ def build(rows: dict, within: Q, hours) -> None:
 def _scanned_files(rows: dict, base: dict) -> None:
     from portal.dashboards import effort
     from portal.scans.models import ScannedFile
+    from portal.scans.stand_ins import known_blobs
 
     current = {row.scan_id: row for row in rows.values() if row.scan_id}
     at_baseline = {pk: rows[pair] for pair, pk in base.items() if pair in rows}
@@ -117,6 +119,10 @@ def _scanned_files(rows: dict, base: dict) -> None:
                 ledger["baseline_cuda"].append(path)
             if int(unconverted or 0) or mode in effort.PARSE_PENALTY:
                 ledger["baseline_scanned"][path] = [int(unconverted or 0), mode]
+    for row in current.values():
+        cuda_blobs = row.progress["cuda"]
+        if cuda_blobs and not all(cuda_blobs.values()):  # an upload stores no blob (portal.scans.stand_ins)
+            row.progress["cuda"] = known_blobs(row.scan, cuda_blobs)
 
 
 def move_triage(rollup, path: str, old: str, new: str, state: str, hours: float) -> None:

@@ -63,6 +63,13 @@ class BaseReader:
         out = self.session.git("ls-tree", "-r", "-z", "--name-only", self.base)
         return [path for path in out.split("\0") if path]
 
+    def blob_sha(self, path: str) -> str:
+        """The file's blob id on the scanned commit; "" when it has none."""
+        try:
+            return self.session.git("rev-parse", "--verify", "--quiet", f"{self.base}:{path}").strip()
+        except CloneError:
+            return ""
+
     def text(self, path: str, limit: int = 1024 * 1024) -> str | None:
         """The file's text; None when it is missing, larger than `limit` or not UTF-8 (left alone, then)."""
         try:

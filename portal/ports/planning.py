@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 
-from portal.ports.branch import BaseReader, CommitSpec
+from portal.ports.branch import BaseReader, CommitSpec, PortError
 from portal.ports.describe import TRAILER
 from scanner.translate import buildfiles
 
@@ -39,7 +39,18 @@ def _build_files(paths: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def commits(reader: BaseReader, files: dict[str, str], *, mode: str, message: str) -> list[CommitSpec]:
+def commits(
+    reader: BaseReader, files: dict[str, str], *, mode: str, message: str, reviewed: dict[str, str] | None = None
+) -> list[CommitSpec]:
+    """`files`: path -> translation; `reviewed`: path -> the blob whose translation was approved. A file whose
+    blob on the scanned commit is not the reviewed one (a review matched through a CI upload's stand-in, say) is
+    refused: committing its translation would undo a change nobody reviewed."""
+    changed = sorted(path for path, blob in (reviewed or {}).items() if reader.blob_sha(path) != blob)
+    if changed:
+        raise PortError(
+            "reviews_changed",
+            f"{', '.join(changed[:5])} changed since its translation was reviewed: review it again on the newest scan",
+        )
     renames = {path: side_name(path) for path in files} if mode == SIDE_BY_SIDE else {}
     renames = {old: new for old, new in renames.items() if new != old}
     sources = {renames.get(path, path): text for path, text in files.items()}

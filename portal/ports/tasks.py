@@ -113,6 +113,7 @@ def _push(request: MergeRequest) -> None:
                 reader,
                 files,
                 mode=request.mode,
+                reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
                 message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
             ),
             author=author,

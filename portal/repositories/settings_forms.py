@@ -182,7 +182,16 @@ class CommitStatusForm(forms.Form):
             return data
         clone_url = self.repository.clone_url
         api_url = data.get("api_url", "").strip() or providers.default_api_url(provider, clone_url)
-        if not api_url:
+        if not api_url and not providers.api_url_derivable(clone_url):
+            self.add_error(
+                "api_url",
+                _(
+                    "Enter the API base URL (for example https://git.example.com/api/v3 for GitHub Enterprise, "
+                    "/api/v4 for GitLab, /api/v1 for Gitea and Forgejo): it is derived only from an https or ssh "
+                    "clone URL, and this repository's is not one."
+                ),
+            )
+        elif not api_url:
             self.add_error("api_url", _("Enter the instance's API URL (its address followed by /api/v1)."))
         else:
             try:

@@ -35,6 +35,12 @@ def allowed_schemes() -> list[str]:
     return [scheme for scheme in ("https", "http", "ssh", "git") if transport_allowed(scheme)]
 
 
+def allowed_schemes_text() -> str:
+    """The allowed schemes as a message names them: "https://, ssh:// or git://"."""
+    names = [f"{name}://" for name in allowed_schemes()]
+    return _(" or ").join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
 def host_of(url: str) -> str | None:
     match = _SCP_LIKE.match(url)
     if match:
@@ -69,13 +75,9 @@ def validate_clone_url(url: str) -> str:
         else:
             scheme = urlsplit(url).scheme.lower()
             if scheme == "file" or not transport_allowed(scheme):
-                names = [f"{name}://" for name in allowed_schemes()]
                 raise ValidationError(
                     _("Use an %(schemes)s URL (not %(scheme)s).")
-                    % {
-                        "schemes": _(" or ").join([", ".join(names[:-1]), names[-1]]),
-                        "scheme": scheme or _("a bare path"),
-                    }
+                    % {"schemes": allowed_schemes_text(), "scheme": scheme or _("a bare path")}
                 )
             if urlsplit(url).password:
                 raise ValidationError(

@@ -35,7 +35,7 @@ from portal.scans.models import Scan
 from portal.statuses.actions import do_save_commit_status_settings
 from portal.statuses.models import CommitStatusConfig
 
-_LISTED_SCAN_FIELDS = ("pk", "repository_id", "status", "branch", "commit_sha", "created")
+_LISTED_SCAN_FIELDS = ("pk", "repository_id", "status", "branch", "commit_sha", "created", "finished")
 
 
 @require_GET

@@ -6,11 +6,13 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from portal.accounts.access import membership_for
+from portal.repositories import urlcheck
 from portal.scans import shards as shard_runs
 from portal.scans.models import Scan
 
@@ -46,7 +48,6 @@ ADVICE = {
         "(ROCPORT_CREDENTIALS_KEYS). Enter the username and token again on the "
         "repository's settings page."
     ),
-    "scan:user:protocol-not-allowed": _("This URL's protocol is not allowed on this server. Use https or ssh."),
     "scan:app:worker-lost": _(
         "The scanning worker stopped several times. This is on our side; the "
         "administrators have the logs. Start the scan again later."
@@ -61,6 +62,26 @@ ADVICE = {
         "the scan again; if it fails the same way, report it."
     ),
 }
+
+
+# The codes whose fix is made on the repository's settings page: the advice links to it.
+SETTINGS_CODES = frozenset(
+    {
+        "scan:user:ref-not-found",
+        "scan:user:auth-failed",
+        "scan:user:credentials-unreadable",
+        "scan:user:protocol-not-allowed",
+    }
+)
+
+
+def advice(code: str) -> str:
+    """What to do about a failed scan's `code`, translated; "" for a code without advice."""
+    if code == "scan:user:protocol-not-allowed":  # names the schemes this server's settings allow
+        return gettext("This URL's protocol is not allowed on this server. Use an %(schemes)s URL.") % {
+            "schemes": urlcheck.allowed_schemes_text()
+        }
+    return str(ADVICE.get(code, ""))
 
 
 def _scan_for(request, pk: int) -> Scan:
@@ -119,7 +140,8 @@ def _context(scan: Scan) -> dict:
         **_timing(scan),
         "parse_modes": _parse_modes(scan),
         "scan": scan,
-        "advice": ADVICE.get(scan.error_code, ""),
+        "advice": advice(scan.error_code),
+        "advice_settings": scan.error_code in SETTINGS_CODES,
         "repository": scan.repository,
         "shard_count": shards["count"],
         "shard_workers": shards["workers"],

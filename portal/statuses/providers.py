@@ -212,10 +212,26 @@ def guess_provider(clone_url: str) -> str:
     return "github"
 
 
+def api_url_derivable(clone_url: str) -> bool:
+    """Whether a self-hosted instance's API URL can be read from the clone URL: an https or ssh one names the
+    host's web address; a git:// (git daemon) or plain http:// one does not say where an https API is."""
+    url = clone_url.strip()
+    if re.match(r"^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:", url):  # scp-like: ssh
+        return True
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return False
+    return scheme in ("https", "ssh", "git+ssh", "ssh+git")
+
+
 def default_api_url(provider: str, clone_url: str) -> str:
     """github.com and gitlab.com have fixed API hosts; a self-hosted instance serves its API under its own host
-    (GitHub Enterprise /api/v3, GitLab /api/v4, Gitea and Forgejo /api/v1)."""
+    (GitHub Enterprise /api/v3, GitLab /api/v4, Gitea and Forgejo /api/v1), derived from an https or ssh clone
+    URL only (`api_url_derivable`): "" otherwise, and the settings form asks for it."""
     host = (host_of(clone_url) or "").lower()
+    if host and host not in _PUBLIC_API and not api_url_derivable(clone_url):
+        return ""
     if provider == "github":
         return _PUBLIC_API["github.com"] if host in ("", "github.com") else f"https://{host}/api/v3"
     if provider == "gitlab":

@@ -410,3 +410,31 @@ def test_a_real_worker_posts_pending_then_the_verdict(people, repo_factory, host
     assert all(r.headers["authorization"] == f"token {TOKEN}" for r in host.received)
     wait_until(lambda: StatusPost.objects.filter(scan=scan, outcome="sent").count() == 2, what="both recorded")
     assert "posted to forgejo" in running.log.read_text() and TOKEN not in running.log.read_text()
+
+
+@pytest.mark.parametrize("clone_url", ["git://127.0.0.1/acme/kernels.git", "http://git.example.com/acme/kernels.git"])
+def test_no_api_url_is_derived_from_a_git_or_plain_http_clone_url(clone_url):
+    for provider in ("github", "gitlab", "gitea", "forgejo"):
+        assert providers.default_api_url(provider, clone_url) == ""  # never https://127.0.0.1/api/v3
+
+
+@pytest.mark.django_db
+def test_for_a_git_clone_url_the_settings_form_asks_for_the_api_url(people):
+    repository = Repository.objects.create(
+        team=people.team, name="kernels", clone_url="git://127.0.0.1/acme/kernels.git"
+    )
+    alice = client_for(people.alice)
+    page = alice.get(settings_url(repository)).content.decode()
+    assert "/api/v3" not in page.split('name="api_url"')[1].split(">")[0]  # nothing prefilled
+    refused = alice.post(settings_url(repository), FORM)
+    assert refused.status_code == 200
+    assert "Enter the API base URL" in refused.content.decode() and "derived only from an https or ssh" in (
+        refused.content.decode()
+    )
+    assert not CommitStatusConfig.objects.filter(repository=repository).exists()
+    given = {**FORM, "api_url": "https://127.0.0.1/api/v3"}  # the team says where its API is (private: allowed)
+    assert alice.post(settings_url(repository), given).status_code == 302
+    config = CommitStatusConfig.objects.get(repository=repository)
+    assert (config.api_url, config.project) == ("https://127.0.0.1/api/v3", "acme/kernels")
+    page = alice.get(settings_url(repository)).content.decode()
+    assert "https://127.0.0.1/api/v3" in page.split('name="api_url"')[1].split(">")[0]  # the stored value, shown

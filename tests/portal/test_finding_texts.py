@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from portal.findings.models import Finding
-from portal.findings.templatetags.findings_text import inline_code, triage_label
+from portal.findings.templatetags.findings_text import inline_code, triage_label, truncate_code
 from tests.portal.findings_data import make_findings
 from tests.portal.people import client_for
 
@@ -24,6 +24,29 @@ def test_inline_code_escapes_first_then_marks_code():
         "use <code>__shfl_sync(mask, v)</code> not <code>&lt;script&gt;alert(1)&lt;/script&gt;</code> &amp; co<br>next"
     )
     assert inline_code("an odd ` backtick") == "an odd ` backtick"
+
+
+def test_truncating_a_message_never_leaves_an_unmatched_backtick():
+    message = "x" * 120 + " use `__shfl_sync(0xffffffff, v, lane)` instead"  # 140 chars cut inside the span
+    short = truncate_code(message, 140)
+    assert short == "x" * 120 + " use…" and short.count("`") == 0 and len(short) <= 140
+    assert inline_code(short) == "x" * 120 + " use…"  # no stray backtick on the page
+    opening = "`" + "a" * 200 + "` is too wide"  # a span opening the text: kept, without its backticks
+    assert truncate_code(opening, 20) == "a" * 18 + "…"
+    assert truncate_code("use `a` and `b` then " + "y" * 200, 30) == "use `a` and `b` then " + "y" * 8 + "…"
+    assert truncate_code("short `code`", 140) == "short `code`"
+    for length in range(5, len(message) + 2):  # wherever the cut falls: an even number of backticks
+        assert truncate_code(message, length).count("`") % 2 == 0, length
+
+
+@pytest.mark.django_db
+def test_the_findings_list_shows_a_long_message_without_a_stray_backtick(people):
+    repository, _scan = make_findings(people.team, 1)
+    message = "Lane arithmetic " + "assumes 32 lanes " * 6 + "so use `__shfl_sync(0xffffffff, value, lane)` here"
+    Finding.objects.filter(repository=repository).update(message=message)
+    html = client_for(people.bob).get(reverse("findings:list")).content.decode()
+    cell = html.split("Lane arithmetic", 1)[1].split("</td>", 1)[0]
+    assert "`" not in cell and cell.endswith("so use…")
 
 
 @pytest.mark.django_db

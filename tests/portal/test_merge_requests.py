@@ -28,7 +28,7 @@ from portal.files.actions import check_review_translation
 from portal.files.queries import file_version
 from portal.findings.models import BranchRollup, Finding
 from portal.ports import branch as port_branch
-from portal.ports import hostapi, tasks
+from portal.ports import hostapi, planning, tasks
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
 from portal.ports.models import MergeRequest
 from portal.repositories.git import GitSession
@@ -593,3 +593,21 @@ def test_once_merged_the_push_scan_closes_the_ports_findings_and_progress_moves(
     assert set(Finding.objects.filter(pk__in=untouched).values_list("state", flat=True)) == {"open"}
     after = BranchRollup.objects.get(repository=row, branch="main").totals["progress"]
     assert after["left"] < before["left"] and after["done"] > before["done"]
+
+
+@pytest.mark.django_db
+def test_a_file_whose_blob_is_not_the_reviewed_one_is_never_committed(stage):
+    """A review matched through a CI upload's stand-in may be of an earlier blob: the port refuses the file."""
+    stage = stage("github")
+    reviewed_blob = file_version(stage.row, "src/a.cu").scanned.blob_sha
+    with GitSession(stage.row.clone_url, stage.row.credentials()) as session:
+        session.work.mkdir(exist_ok=True)
+        session.git("init", "--quiet", "--bare", ".")
+        session.git("remote", "add", "origin", "--", session.url)
+        session.git("fetch", "--quiet", "origin", "main")
+        reader = port_branch.BaseReader(session, stage.base)
+        files = {"src/a.cu": "translated\n"}
+        assert planning.commits(reader, files, mode="in_place", message="m", reviewed={"src/a.cu": reviewed_blob})
+        with pytest.raises(port_branch.PortError) as refused:
+            planning.commits(reader, files, mode="in_place", message="m", reviewed={"src/a.cu": "1" * 40})
+    assert refused.value.code == "reviews_changed" and "src/a.cu" in refused.value.message

@@ -143,3 +143,19 @@ def test_a_name_registered_between_the_check_and_the_insert_is_a_form_error_not_
     )
     # (the stand-in "other request" shares this request's transaction, so both inserts roll back here)
     assert response.status_code == 200 and b"already has a repository with that name" in response.content
+
+
+@pytest.mark.django_db
+def test_the_list_and_the_portfolio_give_a_scan_the_same_age_its_finish(people, repository):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    scan = Scan.objects.create(repository=repository, branch="main", status="finished", commit_sha="a" * 40)
+    Scan.objects.filter(pk=scan.pk).update(created=now - timedelta(days=3), finished=now - timedelta(minutes=5))
+    bob = client_for(people.bob)
+    listed = bob.get(reverse("repositories:list")).content.decode()
+    portfolio = bob.get(reverse("dashboards:portfolio")).content.decode()
+    assert "5\xa0minutes ago" in listed and "3\xa0days" not in listed  # the finish, not the creation
+    assert "5\xa0minutes ago" in portfolio and "3\xa0days" not in portfolio

@@ -12,6 +12,7 @@ from django.utils import timezone
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
 from tests.portal.people import client_for
+from tests.portal.uploads_data import bearer, token
 
 
 @pytest.fixture
@@ -121,3 +122,33 @@ def test_shards_are_counted_by_worker_process_and_by_worker(people, repository):
     html = client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content.decode()
     assert "4 shards on 2 workers" in html
     assert process_identity("w0@host").startswith("w0@host pid ")
+
+
+def failed_page(people, repository, code: str) -> str:
+    scan = Scan.objects.create(repository=repository, branch="main", status="failed", error_code=code)
+    return client_for(people.vera).get(reverse("scans:detail", args=[scan.pk])).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "private, schemes",
+    [(False, "https://, ssh:// or git://"), (True, "https://, http://, ssh:// or git://")],
+    ids=["http-refused", "http-allowed"],
+)
+def test_a_refused_protocol_names_the_schemes_this_server_allows(people, repository, settings, private, schemes):
+    settings.ROCPORT_ALLOW_PRIVATE_HOSTS = private
+    html = failed_page(people, repository, "scan:user:protocol-not-allowed")
+    assert f"Use an {schemes} URL." in html and "Use https or ssh" not in html
+    scan = Scan.objects.get(repository=repository)
+    api = bearer(token(people.vera, read_only=True)).get(f"/api/v1/scans/{scan.pk}/")
+    assert api.status_code == 200 and schemes in api.json()["advice"]  # the API gives the same advice
+
+
+@pytest.mark.django_db
+def test_a_missing_branch_links_to_the_repository_settings(people, repository):
+    html = failed_page(people, repository, "scan:user:ref-not-found")
+    settings_url = reverse("repositories:settings", args=[repository.pk])
+    assert "The branch does not exist on the remote" in html
+    assert f'<a href="{settings_url}" data-advice="settings">' in html
+    # advice that is not fixed on the settings page does not link there
+    assert 'data-advice="settings"' not in failed_page(people, repository, "scan:user:timeout")

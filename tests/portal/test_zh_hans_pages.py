@@ -21,6 +21,7 @@ from portal.accounts import tokens
 from portal.catalogue import translations
 from portal.findings.actions import do_triage_findings
 from portal.findings.models import Finding, FindingEvent
+from portal.ports.models import MergeRequest
 from portal.scans.models import Scan, ScannedFile
 from scanner.rules import catalogue
 from scanner.rules.docs import parse_sections
@@ -179,6 +180,25 @@ def _english_data(chunk: str, url: str, sources: tuple[str, str]) -> bool:
     return bool(piece) and re.match(r"^/(rules/ROC|findings/\d)", url) is not None and piece in docs
 
 
+MR_DETAIL = "the repository's credentials can read but not push"
+
+
+def _merge_request(repository) -> MergeRequest:
+    """A failed merge request: its page shows the advice for its error code, and what was left for people."""
+    return MergeRequest.objects.create(
+        repository=repository,
+        base_commit="c" * 40,
+        target_branch="main",
+        files=["src/gemm.cu"],
+        left_for_people=[["src/old.cu", "reviewed on an older version of the file: review it again"]],
+        key="zh",
+        branch="rocport/port-1",
+        state="failed",
+        error_code="no_write_access",
+        error_message=MR_DETAIL,
+    )
+
+
 def _pages(project, failed, superseded, token, finding) -> list[str]:
     repository = project.repository
     path = finding.path
@@ -195,6 +215,7 @@ def _pages(project, failed, superseded, token, finding) -> list[str]:
         "path": path,
         "code": "ROC101",
         "provider": "github",
+        "mr": _merge_request(repository).pk,
     }
     urls = []
     for route in routes():
@@ -235,7 +256,9 @@ def dataset(people, repo_factory):
 def test_no_page_shows_english_under_zh_hans(dataset):
     project, failed, superseded, token, finding = dataset
     data = data_strings(
-        project, ["ci-token", "new-token", "looked at it", "kept for the NVIDIA build", "ftp", "nonsense"]
+        project,
+        ["ci-token", "new-token", "looked at it", "kept for the NVIDIA build", "ftp", "nonsense"]
+        + [MR_DETAIL],  # the worker's recorded detail, shown after the translated advice: data, like a message
     )
     sources = english_sources(project)
     client = client_for(project.people.alice, headers=ZH)

@@ -25,6 +25,24 @@ def triage_label(value) -> str:
         return "" if value is None else str(value)
 
 
+@register.filter
+def truncate_code(text, length) -> str:
+    """As truncatechars (at most `length` characters, "…" included), but never through a `code span`: a span the
+    cut would split is left out whole (or, when it opens the text, shown without its backticks), so no unmatched
+    backtick is left for inline_code to show."""
+    text, length = "" if text is None else str(text), int(length)
+    if len(text) <= length:
+        return text
+    cut = max(0, length - 1)
+    kept = text[:cut]
+    for span in _INLINE_CODE.finditer(text):
+        if span.start() < cut < span.end():  # the cut falls inside this span
+            before = text[: span.start()].rstrip()
+            kept = before if before else text[span.start() + 1 : cut]
+            break
+    return f"{kept}…"
+
+
 @register.filter(needs_autoescape=False)
 def inline_code(text) -> SafeString:
     """The text escaped, with each `span` in backticks as <code>span</code> (rule documentation is Markdown); line
