@@ -27,7 +27,7 @@ from portal.scans import compile_status
 def _review_context(repository, path: str, version, membership, review=None, error: str = "") -> dict:
     if review is None:
         review = TranslationReview.objects.filter(repository=repository, path=path).select_related("reviewer").first()
-    current = bool(version and review and review.applies_to(version.scanned.blob_sha, version.translation_sha))
+    current = bool(version and review and review.applies_to(*version.review_key))
     return {
         "repository": repository,
         "path": path,
@@ -46,17 +46,21 @@ def _review_context(repository, path: str, version, membership, review=None, err
 
 
 def _source_context(version, path: str, findings: list, unconverted: list) -> dict:
-    """The source table: every line of a file up to FULL_SOURCE_LINES, else its head and the lines that matter
-    (findings, unconverted references) with their context, and gaps that load the rest."""
+    """The source table: every line of a file whose source and diff fit the first paint's budget
+    (windows.fits_inline), else its head and the lines that matter (findings, unconverted references) with their
+    context, as many as fit, and gaps that load the rest."""
     by_line = queries.findings_by_line(findings)
     total = len(rendering.split_lines(version.source)) if version.source else 0
-    if total <= windows.FULL_SOURCE_LINES:
-        lines = rendering.highlighted_lines(version.source, path) if version.source else []
+    with_diff = version.has_translation and total <= rendering.DIFF_MAX_LINES
+    lines = windows.fits_inline(version, path, by_line, with_diff) if version.source else []
+    if lines is not None:
         rows = [(n, html, by_line.get(n, ())) for n, html in enumerate(lines, start=1)]
     else:
         interesting = set(by_line) | {int(u.get("line", 0) or 0) for u in unconverted}
-        rows = windows.source_rows(version, path, windows.shown_ranges(total, interesting), by_line, total)
-    return {"source_rows": rows, "total_lines": total, "big_file": total > windows.FULL_SOURCE_LINES}
+        sizes = windows.line_sizes(version, path, by_line)
+        ranges = windows.shown_ranges(total, interesting, set(by_line), sizes, windows.WINDOWED_BYTES)
+        rows = windows.source_rows(version, path, ranges, by_line, total)
+    return {"source_rows": rows, "total_lines": total, "big_file": lines is None}
 
 
 def _diff_context(request, repository, path: str, version, compiled: dict, offset: int | None = None) -> dict:
@@ -111,6 +115,9 @@ def file_page(request, pk: int, path: str):
                     key=lambda item: (-item[1], item[0]),
                 )[:30],
                 "unconverted": unconverted,
+                # a big file's list is long (2,000 rows for 10,000 lines): the first ones, the diff marks the others
+                "unconverted_shown": unconverted[: windows.UNCONVERTED_SHOWN],
+                "unconverted_more": max(0, len(unconverted) - windows.UNCONVERTED_SHOWN),
                 "diff_too_big": too_big,
                 # a big file's translation is loaded when the reader gets to it (translation view below)
                 "diff_lazy": source["big_file"] and not too_big,

@@ -78,3 +78,40 @@ def test_a_big_files_page_wraps_long_lines_and_opens_the_gap_a_link_points_into(
     expect(page.locator("table.sbs.unified")).to_be_visible(timeout=30_000)
     expect(page.locator("table.sbs.unified tr.row-insert").filter(has_text="hipMemcpy").first).to_be_visible()
     tab.shoot("big-file-unified", full_page=False)
+
+
+def test_a_mid_size_files_page_loads_its_gaps_and_its_translation_on_demand(tab, people):
+    """A 1,000-line file of ordinary CUDA (~1.2 MB of HTML whole) gets the windowed page (issue 21, defect 2)."""
+    from portal.repositories.models import Repository
+    from tests.portal.test_big_file_page import cuda_source, finding_lines
+    from tests.portal.test_file_views import add_finding, add_scan
+
+    path = "train/mid.cu"
+    repository = Repository.objects.create(team=people.team, name="trainer", clone_url="https://example.com/t.git")
+    scan = add_scan(repository, {path: cuda_source(1_000)})
+    for k, line in enumerate(finding_lines(1_000), start=1):
+        add_finding(repository, scan, line=line, path=path, n=k)
+    tab.sign_in(people.bob)
+    page = tab.page
+    tab.go(f"/repositories/{repository.pk}/files/{path}")
+    expect(page.locator("[data-big-file]")).to_be_visible()
+    expect(page.locator("#L134")).to_contain_text("atomicAdd")  # a finding's line, shown at first paint
+    expect(page.locator("main")).to_contain_text("assumes 32 lanes 2")  # and the finding under it
+    # the first gap after the head: its link loads its lines in place
+    gap = page.locator("tr.gap[data-start]").first
+    start = int(gap.get_attribute("data-start"))
+    assert page.locator(f"#L{start}").count() == 0
+    gap.get_by_role("link").click()
+    expect(page.locator(f"#L{start}")).to_be_visible()
+    expect(page.locator(f"#L{start} td.code")).not_to_be_empty()
+    tab.shoot("mid-file-gap-opened", full_page=False)
+    # the translation is loaded when the reader gets to it, then switched to the unified view
+    page.locator("#diff").scroll_into_view_if_needed()
+    expect(page.locator("table.sbs.split")).to_be_visible(timeout=60_000)
+    expect(page.locator("table.sbs td.code.new").filter(has_text="hipMemcpyAsync").first).to_be_visible()
+    page.get_by_role("link", name="Unified").click()
+    expect(page.locator("table.sbs.unified tr.row-insert").filter(has_text="hipMemcpyAsync").first).to_be_visible(
+        timeout=30_000
+    )
+    page.locator("table.sbs.unified").scroll_into_view_if_needed()
+    tab.shoot("mid-file-unified", full_page=False)
