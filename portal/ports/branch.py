@@ -15,6 +15,7 @@ Safety, by construction rather than by care:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -194,7 +195,13 @@ def _mode(session: GitSession, base: str, path: str) -> str:
 
 
 def _remote_head(session: GitSession, branch: str) -> str:
-    out = session.git("ls-remote", "--heads", "origin", f"refs/heads/{branch}")
+    try:
+        out = session.git("ls-remote", "--heads", "origin", f"refs/heads/{branch}")
+    except CloneError as error:
+        if error.code in ("auth_failed", "timeout"):
+            raise
+        time.sleep(1)  # a connection reset between the fetch and this check: one more try before failing the port
+        out = session.git("ls-remote", "--heads", "origin", f"refs/heads/{branch}")
     for line in out.splitlines():
         sha, _, name = line.partition("\t")
         if name == f"refs/heads/{branch}":

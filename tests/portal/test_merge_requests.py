@@ -408,6 +408,7 @@ def test_a_request_opened_whose_answer_was_lost_is_found_on_the_retry(provider, 
     request, _, _ = stage.click()
     run_task(request.pk)
     request.refresh_from_db()
+    assert stage.host.posts(), (request.state, request.error_code, request.error_message)
     assert [r.answer for r in stage.host.posts()][0] == 201 and len(stage.host.pulls) == 1  # holds
     assert (request.state, request.error_code, request.number) == ("open", "", 1)
 
@@ -508,7 +509,7 @@ def test_the_remote_failing_between_the_fetch_and_the_push_leaves_a_clear_state(
     tasks.open_merge_request.apply(args=[request.pk])
     request.refresh_from_db()
     nothing_pushed(stage)
-    assert stage.host.received == [] and len(discoveries) == 2  # holds
+    assert stage.host.received == [] and len(discoveries) == 3  # the fetch, then ls-remote and its one retry
     assert request.state == "failed" and request.error_code and request.error_message
 
 
@@ -611,3 +612,20 @@ def test_a_file_whose_blob_is_not_the_reviewed_one_is_never_committed(stage):
         with pytest.raises(port_branch.PortError) as refused:
             planning.commits(reader, files, mode="in_place", message="m", reviewed={"src/a.cu": "1" * 40})
     assert refused.value.code == "reviews_changed" and "src/a.cu" in refused.value.message
+
+
+@pytest.mark.django_db
+def test_one_failed_check_of_the_remote_branch_is_tried_again(stage):
+    stage = stage("gitea")
+    request, _, _ = stage.click()
+    discoveries = []  # the fetch's ref discovery is served, ls-remote's first gets a 500, its second is served
+
+    def only_the_second(seen) -> bool:
+        discoveries.extend([seen] if seen.method == "GET" and "service=git-upload-pack" in seen.path else [])
+        return len(discoveries) == 2 and seen is discoveries[-1]
+
+    stage.served.fail_when = only_the_second
+    assert run(request) == "open", (request.error_code, request.error_message)
+    served = [s.status for s in stage.served.seen if s.user and s.method == "GET" and "git-upload-pack" in s.path]
+    assert served == [200, 500, 200]  # the fetch, ls-remote refused, ls-remote again
+    assert_port_branch(stage, request)
