@@ -2,7 +2,7 @@
 hipify-perl, both compiled by the same toolchain for the same target, through the same compile check
 (scanner.compile: its stubs for headers the machine lacks, its error kinds and causes).
 
-    python bench/compile_real.py DIR [DIR ...] --hipify-perl HIPIFY/bin/hipify-perl [--target gfx942]
+    python bench/compile_real.py DIR [DIR ...] --hipify-perl HIPIFY/bin/hipify-perl [--target gfx942] [--rocm 7.14]
         [--compiler clang] [--json FILE] [--files N]
 
 Every .cu file directly in each DIR is one kernel program (e.g. llm.c's dev/cuda/, whose kernels each build alone
@@ -29,6 +29,7 @@ from scanner.compile import CompileChecker, CompileSettings  # noqa: E402
 from scanner.compile.graph import attach  # noqa: E402
 from scanner.discovery import discover  # noqa: E402
 from scanner.engine import FileJob  # noqa: E402
+from scanner.target import TargetProfile  # noqa: E402
 from scanner.translate import TranslateOptions, Translator  # noqa: E402
 
 _LIBRARY = re.compile(
@@ -113,10 +114,12 @@ def main() -> int:
     parser.add_argument("--hipify-perl", default="", help="ROCm HIPIFY's bin/hipify-perl (else ROCport alone)")
     parser.add_argument("--target", default="gfx942")
     parser.add_argument("--compiler", default="clang", choices=("auto", "clang", "hipcc"))
+    parser.add_argument("--rocm", default="", help="the profile's ROCm (chooses the bundled HIP); default 7.2")
     parser.add_argument("--files", type=int, default=0, help="at most this many kernels per directory")
     jsonout.add_argument(parser)
     args = parser.parse_args()
-    settings = CompileSettings(compiler=args.compiler, arch=args.target, timeout_seconds=180)
+    rocm = TargetProfile.parse([args.target], args.rocm or None).rocm
+    settings = CompileSettings(compiler=args.compiler, arch=args.target, rocm=rocm, timeout_seconds=180)
     translators = {"rocport": rocport()}
     if args.hipify_perl:
         translators["hipify-perl"] = hipify_perl(args.hipify_perl)

@@ -5,6 +5,8 @@
 #   fonts-noto-cjk   Chinese text in those tests' screenshots (without it every character is an empty box)
 #   clang-19, lld-19, clang-tools-19   the compile check's default toolchain (scanner/compile/clang_hip.py): HIP for gfx942 with
 #                      the ROCm headers the scanner ships, no GPU needed
+#   clang-22, lld-22, clang-tools-22   the same for HIP 7.14's headers (a profile of ROCm 7.13 or later), which clang 19
+#                      cannot build
 #   hipcc, libamdhip64-dev   the compile check's hipcc toolchain (ROCm 5.2 in Debian 12), its own tests
 #   gettext          msgfmt, for the translation catalogue tests
 # As root with apt, what is missing is installed in one apt-get call; otherwise the script says what to install.
@@ -23,6 +25,9 @@ if [ -z "${ROCPORT_HIP_CLANG:-}" ]; then
   # clang-offload-bundler packs the device code object; clang-19 only recommends its package, and apt here installs
   # without recommends
   [ -x /usr/lib/llvm-19/bin/clang-offload-bundler ] || missing+=(clang-tools-19)
+  command -v clang++-22 >/dev/null 2>&1 || missing+=(clang-22)
+  [ -x /usr/lib/llvm-22/bin/lld ] || missing+=(lld-22)
+  [ -x /usr/lib/llvm-22/bin/clang-offload-bundler ] || missing+=(clang-tools-22)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

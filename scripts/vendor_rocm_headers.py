@@ -2,10 +2,22 @@
 commits, with their licences, for the compile check's clang toolchain (scanner.compile.headers unpacks it).
 
 The headers come from snapshots of ROCm's repositories (git directories, e.g. the ones the `fetch` tool brings to
-/work/.mirror/ROCm+HIP/repo); only files under the include directories listed below are taken, plus the version
-headers CMake would generate, written here from the pinned versions. Run it again to move the pin:
+/work/.mirror/ROCm+hipBLAS/repo); only files under the include directories listed below are taken, plus the version
+headers CMake would generate, written here from the pinned versions. Run it again to move a pin:
 
-    python scripts/vendor_rocm_headers.py --mirrors /work/.mirror --out scanner/compile/data/rocm-headers.tar.xz
+    python scripts/vendor_rocm_headers.py --mirrors /work/.mirror --out scanner/compile/data/rocm-headers.tar.xz \
+        --mirror ROCm/rocm-systems=/work/.mirror/NautRobot+Eze-P/repo
+
+HIP comes in two sets, so that the check answers for the profile's ROCm (scanner.compile.headers chooses):
+- HIP 7.2 (ROCm 7.2, the production line): ROCm/rocm-systems at the commit that wrote HIP 7.2's changelog on the
+  development branch (2025-11-19), when 7.2 was branched. No cooperative_groups::reduce (HIP 7.13 added it).
+- HIP 7.14 (ROCm 7.14): the last commit before HIP's headers began calling `__builtin_amdgcn_is_invocable`
+  (2026-06-29), which only AMD's own LLVM knows; these headers need clang 22 (clang 19 lacks
+  `__builtin_elementwise_exp10`).
+A snapshot of ROCm/rocm-systems itself may predate HIP's move into it; any clone that holds the pinned commits will
+do (`--mirror` points at it: the commit is checked, not the name). The libraries' standalone repositories end with
+ROCm 6.3 (they moved into ROCm/rocm-libraries, too large to fetch here), so hipBLAS, hipCUB and rocPRIM stay at their
+ROCm 6.3 commits, shared by both HIP sets.
 
 Every source is MIT-licensed except hipCUB (BSD-3-Clause, from CUB); each licence is kept under licenses/.
 """
@@ -20,16 +32,19 @@ import subprocess
 import tarfile
 from pathlib import Path
 
+# HIP version, commit of ROCm/rocm-systems, the oldest clang major that builds with them
+HIP_SETS = (((7, 2, 0), "78a9d9ff70", 19), ((7, 14, 0), "c63bc1c30e", 22))
+HIP_FOLDERS = (("projects/hip/include/hip", "hip"), ("projects/clr/hipamd/include/hip/amd_detail", "hip/amd_detail"))
+HIP_LICENCES = ("projects/hip/LICENSE.md", "projects/clr/LICENSE.md")
 # repository, commit, (directory in the repository, where it goes under include/), licence file
-SOURCES = (
-    ("ROCm/HIP", "c5e11fcac", (("include/hip", "hip"),), "LICENSE.txt"),
-    ("ROCm/clr", "f9f995c6d", (("hipamd/include/hip/amd_detail", "hip/amd_detail"),), "LICENCE"),
+LIBRARIES = (
     ("ROCm/hipBLAS", "27cf7beb", (("library/include", "hipblas"),), "LICENSE.md"),
     ("ROCm/hipBLAS-common", "9666c57", (("library/include", "hipblas-common"),), "LICENSE.md"),
     ("ROCm/hipCUB", "84d9c1c", (("hipcub/include/hipcub", "hipcub"),), "LICENSE.txt"),
     ("ROCm/rocPRIM", "0ce43c03", (("rocprim/include/rocprim", "rocprim"),), "LICENSE.txt"),
 )
-VERSIONS = {"hip": (6, 3, 0), "hipblas": (2, 4, 0), "hipcub": (3, 3, 0), "rocprim": (3, 3, 0)}
+# The libraries' ROCm release is said beside them: it is not HIP's (see above)
+VERSIONS = {"hipblas": (2, 4, 0), "hipcub": (3, 3, 0), "rocprim": (3, 3, 0), "libraries_rocm": (6, 3, 0)}
 
 GENERATED = {
     "hip/hip_version.h": """// Written by scripts/vendor_rocm_headers.py (CMake generates it in a ROCm build).
@@ -87,28 +102,54 @@ def _git(repo: Path, *args: str) -> bytes:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True).stdout
 
 
-def build(mirrors: Path, out: Path) -> dict:
-    manifest = {"versions": {k: ".".join(map(str, v)) for k, v in VERSIONS.items()}, "sources": []}
+def build(mirrors: Path, out: Path, overrides: dict[str, Path] | None = None) -> dict:
+    def mirror(repository: str) -> Path:
+        return (overrides or {}).get(repository) or mirrors / repository.replace("/", "+") / "repo"
+
+    manifest = {
+        "versions": {k: ".".join(map(str, v)) for k, v in VERSIONS.items()},
+        "hip_sets": [],
+        "sources": [],
+    }
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
+        added: set[str] = set()
 
         def add(name: str, data: bytes) -> None:
+            if name in added:
+                return  # one licence text for both HIP sets
+            added.add(name)
             info = tarfile.TarInfo(name)
             info.size, info.mode, info.mtime = len(data), 0o644, 0
             tar.addfile(info, io.BytesIO(data))
 
-        for repository, commit, folders, licence in SOURCES:
-            repo = mirrors / repository.replace("/", "+") / "repo"
+        def take(repository: str, commit: str, folders, licences, prefix: str) -> str:
+            repo = mirror(repository)
             full = _git(repo, "rev-parse", f"{commit}^{{commit}}").decode().strip()
             for folder, target in folders:
                 names = _git(repo, "ls-tree", "-r", "--name-only", full, folder).decode().splitlines()
                 for name in sorted(names):
                     if name.endswith(_HEADER_SUFFIXES):
-                        add(f"include/{target}/{name[len(folder) + 1 :]}", _git(repo, "show", f"{full}:{name}"))
-            add(f"licenses/{repository.split('/')[1]}-{licence}", _git(repo, "show", f"{full}:{licence}"))
+                        add(f"{prefix}/{target}/{name[len(folder) + 1 :]}", _git(repo, "show", f"{full}:{name}"))
+            for licence in licences:
+                name = f"{repository.split('/')[1]}-{licence.replace('/', '-')}"
+                add(f"licenses/{name}", _git(repo, "show", f"{full}:{licence}"))
             manifest["sources"].append({"repository": repository, "commit": full, "folders": [f for f, _ in folders]})
+            return full
+
+        for version, commit, min_clang in HIP_SETS:
+            short = ".".join(map(str, version[:2]))
+            prefix = f"hip-{short}"
+            full = take("ROCm/rocm-systems", commit, HIP_FOLDERS, HIP_LICENCES, prefix)
+            add(f"{prefix}/hip/hip_version.h", GENERATED["hip/hip_version.h"].format(hip=version).encode())
+            manifest["hip_sets"].append(
+                {"version": ".".join(map(str, version)), "dir": prefix, "commit": full, "min_clang": min_clang}
+            )
+        for repository, commit, folders, licence in LIBRARIES:
+            take(repository, commit, folders, (licence,), "include")
         for name, template in GENERATED.items():
-            add(f"include/{name}", template.format(**VERSIONS).encode())
+            if not name.startswith("hip/"):
+                add(f"include/{name}", template.format(**VERSIONS).encode())
         add("SOURCES.json", json.dumps(manifest, indent=2).encode())
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(lzma.compress(buffer.getvalue(), preset=9 | lzma.PRESET_EXTREME))
@@ -119,8 +160,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--out", type=Path, default=Path("scanner/compile/data/rocm-headers.tar.xz"))
+    parser.add_argument(
+        "--mirror",
+        action="append",
+        default=[],
+        metavar="OWNER/NAME=PATH",
+        help="a git directory holding a repository's pinned commit, where it is not under --mirrors",
+    )
     args = parser.parse_args()
-    manifest = build(args.mirrors, args.out)
+    overrides = {name: Path(path) for name, _, path in (m.partition("=") for m in args.mirror)}
+    manifest = build(args.mirrors, args.out, overrides)
     print(
         f"{args.out}: {args.out.stat().st_size:,} bytes; "
         + ", ".join(f"{s['repository']}@{s['commit'][:10]}" for s in manifest["sources"])

@@ -24,11 +24,11 @@ def _hipcc() -> str | None:
     return os.environ.get("ROCPORT_HIPCC") or shutil.which("hipcc")
 
 
-def _hip_clang() -> str | None:
-    """clang 17+ and lld: the compile check's default toolchain (scanner.compile.clang_hip)."""
+def _hip_clang(min_major: int = 17) -> str | None:
+    """clang 17+ and lld: the compile check's default toolchain (scanner.compile.clang_hip); 22+ for HIP 7.14."""
     from scanner.compile import clang_hip
 
-    found = clang_hip.find()
+    found = clang_hip.find(min_major)
     if found is None:
         return None
     bindir = os.path.dirname(os.path.realpath(found[0]))
@@ -40,6 +40,7 @@ def _hip_clang() -> str | None:
 TOOLS = {
     "chromium": (_chromium, "chromium"),
     "hip-clang": (_hip_clang, "clang-19 lld-19 clang-tools-19"),
+    "hip-clang-22": (lambda: _hip_clang(22), "clang-22 lld-22"),
     "hipcc": (_hipcc, "hipcc libamdhip64-dev"),
     "msgfmt": (lambda: shutil.which("msgfmt"), "gettext"),
 }

@@ -83,6 +83,7 @@ def describe(options) -> dict:
             settings.wanted_targets,
             settings.std,
             max(settings.timeout_seconds, PROBE_TIMEOUT),
+            settings.rocm,
         )
     except ToolchainError as exc:
         return {"available": False, "reason": str(exc)}

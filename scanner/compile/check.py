@@ -31,6 +31,7 @@ from scanner.compile.graph import CHECKED_LANGUAGES
 from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, run
 from scanner.compile.tree import TranslatedTree
 from scanner.parsing.clang_unit import _MISSING_HEADER, _safe_stub_name  # the parse's stub rules, reused
+from scanner.target import DEFAULT_ROCM
 
 COMPILES = "compiles"
 COMPILES_WITH_STUBS = "compiles-with-stubs"
@@ -50,6 +51,7 @@ class CompileSettings:
     compiler: str = "auto"  # scanner.compile.compilers: auto, clang (bundled ROCm headers) or hipcc
     arch: str = ""  # --offload-arch; empty: the profile's targets, the first this hipcc builds for, else gfx90a
     targets: tuple[str, ...] = ()  # the target profile's
+    rocm: tuple[int, int] = DEFAULT_ROCM  # the target profile's: which bundled HIP judges (scanner.compile.headers)
     std: str = DEFAULT_STD
     include_dirs: tuple[str, ...] = ()  # absolute; the ones inside the checkout are used in the translated tree
     defines: tuple[str, ...] = ()
@@ -139,6 +141,7 @@ class CompileChecker:
                     self.settings.wanted_targets,
                     self.settings.std,
                     max(self.settings.timeout_seconds, PROBE_TIMEOUT),
+                    self.settings.rocm,
                 )
             except ToolchainError as exc:
                 self._problem = str(exc)
@@ -390,6 +393,7 @@ def settings_from(options) -> CompileSettings:
         compiler=options.hip_compiler,
         arch=options.compile_arch,
         targets=options.target.targets,
+        rocm=options.target.rocm,
         std=options.compile_std,
         include_dirs=tuple(options.include_dirs),
         defines=tuple(options.defines),

@@ -34,7 +34,7 @@ from scanner import nametable
 
 KINDS = ("undeclared-cuda-name", "type-mismatch", "inline-asm", "missing-header", "other")
 SET_ASIDE = "set-aside"
-# A name the toolchain's headers predate (__reduce_add_sync is in newer HIP; the bundled headers are 6.3):
+# A name the toolchain's headers predate (clang_hip.NEWER_THAN_BUNDLED, empty while the bundled HIP is current):
 # the environment's gap, not the code's error. Set aside like the stubs' names, and said so.
 TOOLCHAIN_GAP = "toolchain-gap"
 NOT_ERRORS = frozenset({SET_ASIDE, TOOLCHAIN_GAP})

@@ -61,7 +61,7 @@ class Toolchain:
     """A working hipcc for one target: what it is, and the compiler command it runs."""
 
     hipcc: str  # the driver: hipcc, or clang++ for the clang toolchain
-    version: str  # "HIP 5.2.21153-0, clang 15.0.6"; "clang 19.1.7, ROCm 6.3 headers (HIP 6.3.0, ...)"
+    version: str  # "HIP 5.2.21153-0, clang 15.0.6"; "clang 19.1.7, HIP 7.2.0 (ROCm 7.2) headers; ..."
     arch: str  # the --offload-arch actually used
     argv: tuple[str, ...]  # the compiler command hipcc runs, with SOURCE and OUTPUT placeholders
     note: str = ""  # why `arch` is not the target that was asked for

@@ -14,6 +14,7 @@ from scanner import ScanOptions, scan
 from scanner.compile import describe
 from scanner.compile.clang_hip import resolve
 from scanner.compile.headers import bundled
+from scanner.target import TargetProfile
 from tests.tools import needs
 
 pytestmark = needs("hip-clang")
@@ -38,22 +39,23 @@ MODERN = """
         cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, 4, a, 4, &one, c, 4);
     }
 """
-# cooperative_groups::reduce and the scans came to HIP after the bundled headers (6.3): ROCport's backfill
-# (scanner/compile/backfill/) declares them, so the unit is checked whole.
+# cooperative_groups::reduce: HIP 7.13 added it (ROCm 7.2, HIP 6.3 and Debian's hipcc 5.2 lack it).
 REDUCE = """
+    #include <cooperative_groups/reduce.h>
     __global__ void total(float* out) {
         auto tile = cg::tiled_partition<32>(cg::this_thread_block());
         float sum = cg::reduce(tile, out[threadIdx.x], cg::plus<float>());
         int most = cg::reduce(tile, (int)threadIdx.x, cg::greater<int>());
-        out[blockIdx.x] = sum + most + cg::exclusive_scan(tile, 1.f) + cg::inclusive_scan(tile, 2, cg::plus<int>());
+        out[blockIdx.x] = sum + most;
     }
 """
-# __reduce_add_sync is in HIP 7 and not backfilled: the toolchain's gap, not the code's.
+# __reduce_add_sync: in HIP 7 (HIP 6.3's headers lacked it). HIP wants a 64-bit mask (ROC106 says so).
 REDUCE_SYNC = """
     __global__ void count(unsigned* out) {
-        out[0] = __reduce_add_sync(0xffffffffu, threadIdx.x);
+        out[0] = __reduce_add_sync(0xffffffffffffffffull, threadIdx.x);
     }
 """
+ROCM_7_14 = TargetProfile(("gfx942",), (7, 14))
 
 
 def _scan(root: Path, files: dict[str, str], **options) -> dict:
@@ -70,31 +72,39 @@ def test_current_hip_builds_for_gfx942_where_debians_hipcc_cannot(tmp_path):
     check = _scan(tmp_path, {"k.cu": MODERN})["k.cu"]
     assert check["status"] == "compiles", check
     assert check["target"] == "gfx942" and check["note"] == ""
-    assert check["compiler"].startswith("clang ") and "ROCm 6.3 headers (HIP 6.3.0" in check["compiler"]
+    assert check["compiler"].startswith("clang 19") and "HIP 7.2.0 (ROCm 7.2) headers" in check["compiler"]
     assert check["causes"] == {}
 
 
-def test_the_issues_fixture_with_cooperative_groups_reduce_compiles_whole_for_gfx942(tmp_path):
-    # __shfl_xor_sync, cooperative_groups::reduce (and the scans), a hipBLAS call and bf16 types
-    check = _scan(tmp_path, {"k.cu": MODERN + REDUCE})["k.cu"]
+@pytest.mark.needs_tool("hip-clang-22")
+def test_the_issues_fixture_with_cooperative_groups_reduce_compiles_whole_for_gfx942_on_rocm_7_14(tmp_path):
+    # __shfl_xor_sync, cooperative_groups::reduce, a hipBLAS call and bf16 types, for a profile of ROCm 7.14
+    check = _scan(tmp_path, {"k.cu": MODERN + REDUCE}, target=ROCM_7_14)["k.cu"]
     assert check["status"] == "compiles", check
     assert check["target"] == "gfx942" and check["set_aside"] == 0 and check["diagnostics"] == []
-    assert "backfilled by ROCport" in check["compiler"]
+    assert check["compiler"].startswith("clang 22") and "HIP 7.14.0 (ROCm 7.14) headers" in check["compiler"]
+    assert check["note"] == ""
 
 
-def test_a_misused_backfilled_collective_is_the_codes_error(tmp_path):
+def test_cooperative_groups_reduce_fails_for_rocm_7_2_which_lacks_it(tmp_path):
+    check = _scan(tmp_path, {"k.cu": MODERN + REDUCE})["k.cu"]  # the default profile: ROCm 7.2
+    assert check["status"] == "fails", check
+    assert "HIP 7.2.0" in check["compiler"]
+    assert any("reduce" in d["message"] for d in check["diagnostics"]), check["diagnostics"]
+
+
+@pytest.mark.needs_tool("hip-clang-22")
+def test_a_misused_collective_is_the_codes_error(tmp_path):
     wrong = REDUCE.replace("cg::plus<float>()", "42")  # not callable: an error in the code, not a gap
-    check = _scan(tmp_path, {"k.cu": MODERN + wrong})["k.cu"]
+    check = _scan(tmp_path, {"k.cu": MODERN + wrong}, target=ROCM_7_14)["k.cu"]
     assert check["status"] == "fails", check
     assert "toolchain-gap" not in {d["kind"] for d in check["diagnostics"]}
 
 
-def test_an_api_newer_than_the_bundled_headers_and_the_backfill_is_not_the_codes_failure(tmp_path):
+def test_the_warp_reduce_functions_of_hip_7_build(tmp_path):
     check = _scan(tmp_path, {"k.cu": MODERN + REDUCE_SYNC})["k.cu"]
-    assert check["status"] == "compiles-with-stubs", check  # checked, except for what the headers predate
-    assert "predate" in check["note"] and check["causes"] == {"environment": check["set_aside"]}
-    kinds = {d["kind"] for d in check["diagnostics"]}
-    assert kinds == {"toolchain-gap"}
+    assert check["status"] == "compiles", check
+    assert check["diagnostics"] == [] and check["causes"] == {}
 
 
 def test_a_translation_error_still_fails_and_says_it_is_the_translations(tmp_path):
@@ -128,12 +138,16 @@ def test_describe_names_the_toolchain_and_its_rocm(tmp_path):
 
 def test_the_headers_unpack_once_with_their_licences_and_pins(tmp_path):
     headers = bundled(cache=tmp_path)
-    assert (headers.include / "hip" / "hip_runtime.h").is_file()
+    assert all((hip.include / "hip" / "hip_runtime.h").is_file() for hip in headers.hip_sets)
     assert (headers.include / "hipblas" / "hipblas.h").is_file() and (headers.include / "hipcub").is_dir()
     licences = sorted(p.name for p in (headers.root / "licenses").iterdir())
-    assert len(licences) == len(headers.sources) == 6
+    assert len(licences) == 6  # HIP's and clr's (shared by both HIP sets), and the four libraries'
     assert all(len(source["commit"]) == 40 for source in headers.sources)
-    assert headers.versions["hip"] == "6.3.0"
+    assert [s.label for s in headers.hip_sets] == ["7.2.0", "7.14.0"]
+    older, newer = headers.hip_sets
+    assert (newer.include / "hip" / "amd_detail" / "amd_hip_cooperative_groups_reduce.h").is_file()
+    assert not (older.include / "hip" / "amd_detail" / "amd_hip_cooperative_groups_reduce.h").exists()
+    assert "#define HIP_VERSION_MINOR 14" in (newer.include / "hip" / "hip_version.h").read_text()
     again = bundled.__wrapped__(cache=tmp_path)  # a second worker: the finished tree is reused
     assert again.root == headers.root and len(list(tmp_path.iterdir())) == 1
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from scanner.compile import diagnostics
+from scanner.compile.check import CompileChecker, CompileSettings, _Unit
 from scanner.compile.graph import attach, build, units
 from scanner.compile.linemap import LineMap
+from scanner.compile.toolchain import Toolchain
 from scanner.config import ConfigError, ScanOptions, from_mapping
 from scanner.engine import FileJob
 from scanner.rules import catalogue, rules_run
@@ -194,3 +196,21 @@ def test_an_error_in_an_instantiated_hip_header_lands_on_the_line_that_asked_for
     [found] = parse(output)
     assert (found.path, found.hip_line, found.column, found.in_tree) == ("src/k.hip", 4, 8, True)
     assert found.kind == "type-mismatch" and "64-bit" in found.message
+
+
+def test_an_api_newer_than_the_bundled_headers_is_the_toolchains_gap_not_the_codes():
+    # No such name today (HIP 7.2 and 7.14 are bundled, each for its own ROCm): a made-up one stands for an API of
+    # a ROCm newer than the newest bundled HIP, which a profile of that ROCm may use.
+    newer = frozenset({"__rocport_future_sync"})
+    output = "src/k.hip:4:14: error: use of undeclared identifier '__rocport_future_sync'\n"
+    found = diagnostics.parse(output, lambda p: p in TREE, lambda p, n: "", False, newer)
+    assert [d.kind for d in found] == [diagnostics.TOOLCHAIN_GAP]
+    checker = CompileChecker(CompileSettings(), translate=None)
+    try:
+        toolchain = Toolchain("clang++-22", "clang 22.1.8, HIP 7.14.0 (ROCm 7.14) headers", "gfx942", ())
+        result = checker._result_for("src/k.hip", "src/k.hip", _Unit(found, []), toolchain)
+    finally:
+        checker.close()
+    assert result.status == "compiles-with-stubs"  # checked, except for what the headers predate
+    assert "predate" in result.note and result.causes == {"environment": 1}
+    assert parse(output) and parse(output)[0].kind == "undeclared-cuda-name"  # without `newer`: the code's error
