@@ -1,12 +1,13 @@
 """A Chinese engineer's first pages with a zh-CN browser: the sign-in page, the portfolio and the repository
-dashboard, a file page (findings, the HIP translation and its "no HIP equivalent" marks), the rule catalogue and a
-rule's page, and a failed scan, all in Simplified Chinese, with screenshots (var/test-artifacts/screenshots/)."""
+dashboard, a file page (findings with their messages translated, the HIP translation and its "no HIP equivalent"
+marks), a finding's page, the rule catalogue and a rule's page, and a failed scan, all in Simplified Chinese, with screenshots (var/test-artifacts/screenshots/)."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
+from portal.catalogue import messages
 from portal.findings.models import Finding
 from portal.scans.models import Scan
 from tests.browser.live import artifacts_dir
@@ -63,7 +64,18 @@ def test_a_chinese_engineer_signs_in_and_reads_the_pages_in_chinese(zh_tab, proj
         assert "HIP has no equivalent" not in main.inner_text()
     badges = page.locator(".badge[class*=sev-]")
     assert badges.count() and not set(badges.all_inner_texts()) & {"critical", "high", "medium", "low", "info"}
+    # the scanner's English message, translated for the page (portal.catalogue.messages); code spans as <code>
+    chinese = messages.translate(finding.rule, finding.message, "zh-hans")
+    assert chinese, finding.message
+    shown = page.locator("tr.inline-finding, .finding-list li").filter(has_text=chinese.replace("`", "")).first
+    expect(shown).to_be_visible()
+    if finding.rule == "ROC150":
+        expect(main).to_contain_text("在 HIP 中没有对应项（依据 HIPIFY")
+    assert finding.message.replace("`", "") not in main.inner_text()
     tab.shoot("file-zh-hans")
+    tab.go(f"/findings/{finding.pk}/")
+    expect(main).to_contain_text(chinese.replace("`", ""))
+    tab.shoot("finding-zh-hans")
 
     tab.go("/rules/")
     expect(page.locator("tr[data-rule=ROC101]")).to_contain_text("从线程号计算")

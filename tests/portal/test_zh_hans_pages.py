@@ -44,7 +44,7 @@ ALLOWED = {
     *"nvidia-smi rocm-smi amd-smi Nsight rocprofv3 autograd wheel Actions CI Celery PostgreSQL Redis".split(),
     *"GPU GPUs CPU MI300X MI100 MI350 NUMA warp warps lane lanes wave wavefront shuffle ballot tile cluster".split(),
     *"epilogue setup.py pyproject.toml requirements runs-on tags Bearer token OpenAPI Swagger UI ID".split(),
-    *"Triton Inference Server Volta NVLink rocprofiler cubin fatbin".split(),
+    *"Triton Inference Server Volta NVLink rocprofiler cubin fatbin Numba".split(),
     *"matmul fragment bank scratch trap lambda root".split(),
     *"pynvml flash-attn CK torchvision torchaudio cuda-python Omnitrace Systems Megatron Infinity Fabric".split(),
     *"rccl-tests Linux Ansible Helm sysctl cloud-init playbook role shell Action".split(),
@@ -132,15 +132,16 @@ def english_in(chunk: str, data: list[str]) -> list[str]:
 
 def data_strings(project, extra: list[str]) -> list[str]:
     """What the page shows as data, longest first: the user's (names, branches, paths, commits, comments) and the
-    scanner's. Finding.message, the translator's fallback reasons, clang's diagnostics, the parse errors and the
-    stored English detail of a failed scan are English data from the scanner and the pipeline: NOT TRANSLATED YET
-    (the pages show them as secondary text beside translated headings and explanations)."""
+    scanner's. The translator's fallback reasons, clang's diagnostics, the parse errors and the stored English detail
+    of a failed scan are English data from the scanner and the pipeline: NOT TRANSLATED YET (the pages show them as
+    secondary text beside translated headings and explanations). Finding.message is not data: the pages translate it
+    (portal.catalogue.messages), so an untranslated message fails the walk."""
     repository = project.repository
     values = {repository.name, repository.clone_url, repository.default_branch, *extra}
     for scan in Scan.objects.filter(repository=repository):
         values |= {scan.branch, scan.commit_sha, scan.commit_sha[:10], scan.error_message}
     for f in Finding.objects.filter(repository=repository):
-        values |= {f.path, f.name, f.rule, f.message, f.snippet, f.triage_reason}  # message: scanner data
+        values |= {f.path, f.name, f.rule, f.snippet, f.triage_reason}
     for event in FindingEvent.objects.filter(finding__repository=repository):
         values |= {str(v) for v in (event.data or {}).values() if isinstance(v, str)}
     for scanned in ScannedFile.objects.filter(scan__repository=repository):
@@ -151,17 +152,11 @@ def data_strings(project, extra: list[str]) -> list[str]:
     return sorted((v for v in values if v and len(v) > 1), key=len, reverse=True)
 
 
-def english_sources(project) -> tuple[str, str]:
-    """English the pages show on purpose, NOT TRANSLATED YET, as two texts to find a phrase in:
-    - the scanner's finding messages (Finding.message: English data from the scanner, on every page that lists
-      findings, cut into pieces around their `code` and truncated in tables);
-    - the rule documentation sections that have no translation in portal/catalogue/i18n (the "What it finds",
-      "Example", "References" and "Known problems" sections, and "Why it breaks on ROCm" / "Use instead" of the
-      rules not translated yet), on the rule pages and the finding page, marked lang="en"."""
-    messages = "\n".join(
-        " ".join(m.split())
-        for m in Finding.objects.filter(repository=project.repository).values_list("message", flat=True)
-    )
+def english_sources() -> str:
+    """English the pages show on purpose, NOT TRANSLATED YET: the rule documentation sections that have no
+    translation in portal/catalogue/i18n (the "What it finds", "Example", "References" and "Known problems" sections,
+    and "Why it breaks on ROCm" / "Use instead" of the rules not translated yet), on the rule pages and the finding
+    page, marked lang="en". The scanner's finding messages are no longer here: they are translated for display."""
     docs = []
     with translation.override("zh-hans"):
         for code, rule in catalogue().items():
@@ -169,14 +164,11 @@ def english_sources(project) -> tuple[str, str]:
                 key = {v: k for k, v in translations.SECTIONS.items()}.get(name)
                 if name and not (key and translations.translated(code, key)):
                     docs.append(" ".join(body.split()))
-    return messages, "\n".join(docs)
+    return "\n".join(docs)
 
 
-def _english_data(chunk: str, url: str, sources: tuple[str, str]) -> bool:
-    messages, docs = sources
+def _english_data(chunk: str, url: str, docs: str) -> bool:
     piece = chunk.strip().removesuffix("...").removesuffix("…").strip()
-    if piece and piece in messages:
-        return True
     return bool(piece) and re.match(r"^/(rules/ROC|findings/\d)", url) is not None and piece in docs
 
 
@@ -260,7 +252,7 @@ def test_no_page_shows_english_under_zh_hans(dataset):
         ["ci-token", "new-token", "looked at it", "kept for the NVIDIA build", "ftp", "nonsense"]
         + [MR_DETAIL],  # the worker's recorded detail, shown after the translated advice: data, like a message
     )
-    sources = english_sources(project)
+    sources = english_sources()
     client = client_for(project.people.alice, headers=ZH)
     found: dict[str, list[str]] = {}
     rendered = 0

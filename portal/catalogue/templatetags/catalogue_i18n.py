@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from portal.catalogue import translations
+from portal.catalogue import messages, translations
 
 register = template.Library()
 
@@ -31,6 +31,13 @@ def risk_label(value) -> str:
     from portal.catalogue.views import RISKS
 
     return str(RISKS.get(str(value), value))
+
+
+@register.filter
+def finding_message(code: str, english: str) -> str:
+    """`{{ f.rule|finding_message:f.message }}`: the scanner's English message in the reader's language
+    (portal.catalogue.messages), or whole in English when a part of it has no template; before any truncation."""
+    return messages.display(str(code), english)
 
 
 @register.filter
