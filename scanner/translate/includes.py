@@ -1,7 +1,7 @@
 """`#include` lines, the way hipify-clang treats them.
 
 - a header in the table becomes its HIP (or, with --roc, roc*) header, quote style kept; `cuda_runtime.h` also
-  brings `<math.h>`, as it does under nvcc;
+  brings `<math.h>`, `<string.h>` and `<assert.h>`, as it does under nvcc;
 - main headers (`cuda.h`, `cuda_runtime.h`, one per library) are kept once: a later include that maps to the
   same header is removed (its directive text emptied, the line stays), as are headers HIP has no counterpart
   for (`device_launch_parameters.h`);
@@ -24,10 +24,12 @@ _MAIN_KINDS = frozenset({"include_cuda_main_header", "include_cuda_main_header_v
 _DEDUPLICATED_TARGETS = frozenset({b"hiprand/hiprand_kernel.h", b"rocrand/rocrand_kernel.h"})
 _HEADER = re.compile(rb'\s*([<"])([^>"\n]+)([>"])')
 INSERTED = b"\n#include <hip/hip_runtime.h>\n"
-# cuda_runtime.h declares C's math for host code too (nvcc's crt/math_functions.h includes math.h): host code that
-# calls `isfinite(x)` unqualified relies on it, and hip_runtime.h does not provide it (clang's HIP wrapper brings
-# <cmath> and device overloads only, so a host template's `isfinite` finds no host function).
-HOST_MATH = b"\n#include <math.h>"
+# cuda_runtime.h declares C's math, string and assert functions for host code too (nvcc's crt/math_functions.h
+# includes math.h, crt/common_functions.h string.h and assert.h). Host code that calls `isfinite(x)`, `memset` or
+# `assert` relying on it fails with hip_runtime.h alone: clang's HIP wrapper brings <cmath> and device overloads
+# only, and HIP 7's hip_runtime_api.h no longer includes string.h as HIP 6's did (llm.c's common.h: every one of
+# its 22 kernels failed on `memset` with HIP 7.2's headers).
+HOST_C_HEADERS = b"\n#include <math.h>\n#include <string.h>\n#include <assert.h>"
 
 
 @dataclass
@@ -81,7 +83,7 @@ class IncludeRewriter:
             return [], target, counted
         edits = [(line.name_start, line.name_start + len(line.name), replacement)]
         if name == "cuda_runtime.h":
-            edits.append((line.end, line.end, HOST_MATH))
+            edits.append((line.end, line.end, HOST_C_HEADERS))
         return edits, target, counted
 
     @staticmethod

@@ -158,11 +158,13 @@ def test_streaming_loads_and_stores_become_plain_ones():
     assert "hipStream_t s" in out  # the rest of the line is still translated
 
 
-def test_cuda_runtime_h_keeps_bringing_cs_math_to_host_code():
-    # llm.c's common.h calls isfinite() in a host template, relying on cuda_runtime.h; hip_runtime.h alone leaves
-    # only the device overloads, so the HIP build failed until math.h came along.
+def test_cuda_runtime_h_keeps_bringing_cs_math_string_and_assert_to_host_code():
+    # llm.c's common.h calls isfinite() in a host template and memset() in host code, relying on cuda_runtime.h;
+    # hip_runtime.h alone leaves only the device overloads of the math, and HIP 7's no longer brings string.h.
     out = body("#include <cuda_runtime.h>\ntemplate <class T> bool ok(T v) { return isfinite(v); }\n")
-    assert out.startswith("#include <hip/hip_runtime.h>\n#include <math.h>\ntemplate")
+    assert out.startswith(
+        "#include <hip/hip_runtime.h>\n#include <math.h>\n#include <string.h>\n#include <assert.h>\ntemplate"
+    )
 
 
 def test_a_kernel_given_to_cudafuncsetattribute_is_cast_as_hipify_clang_does():
