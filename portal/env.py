@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -63,8 +64,6 @@ def env_secret(name: str, default: str = "") -> str:
 
 def env_rate(name: str, default: str) -> str:
     """A rate limit such as `30/m` (count per s, m, h or d; `100/5m` for a five-minute window)."""
-    import re
-
     raw = os.environ.get(name)
     value = default if raw is None or raw.strip() == "" else raw.strip()
     if not re.fullmatch(r"[1-9][0-9]*/(?:[1-9][0-9]*)?[smhd]", value):

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
+from cryptography.fernet import Fernet
+from django.core.exceptions import ImproperlyConfigured
 
 from portal.env import env_bool, env_int, env_list, env_rate, env_secret, env_str
 from portal.local import postgres as embedded_postgres
@@ -107,8 +110,6 @@ if _DATABASE_URL:
         # (tests/faults/test_service_restarts.py).
         DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
     except ValueError as exc:
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
 else:
     # The embedded default: the private PostgreSQL that `make run` starts under var/ (portal/local/postgres.py),
@@ -247,13 +248,9 @@ def _cache_url() -> str:
     broker = env_str("CELERY_BROKER_URL").strip()
     if url or not broker.startswith(("redis://", "rediss://")):
         return url
-    from urllib.parse import urlsplit, urlunsplit
-
     parts = urlsplit(broker)
     db = int(parts.path.strip("/") or 0)
     if db >= 15:
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured(
             "CELERY_BROKER_URL uses Redis database 15, so the cache cannot take the next "
             "one: set CACHE_URL (for example redis://host:6379/1)"
@@ -264,8 +261,6 @@ def _cache_url() -> str:
 CACHE_URL = _cache_url()
 if CACHE_URL:
     if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured(
             f"CACHE_URL must be a redis://, rediss:// or unix:// URL, not {CACHE_URL.split(':', 1)[0]!r}"
         )
@@ -321,8 +316,6 @@ ROCPORT_CLONE_MAX_FILES = env_int("ROCPORT_CLONE_MAX_FILES", 100_000, minimum=1)
 # so a new key is added in front and `manage.py rotate_credentials_key` moves the stored secrets onto it before
 # the old key is dropped. ROCPORT_CREDENTIALS_KEY (one key) still works; with both set it must be in the list.
 def _credential_keys() -> list[str]:
-    from django.core.exceptions import ImproperlyConfigured
-
     keys = [k.strip() for k in env_secret("ROCPORT_CREDENTIALS_KEYS").replace("\n", ",").split(",") if k.strip()]
     single = env_secret("ROCPORT_CREDENTIALS_KEY").strip()
     if single and keys and single not in keys:
@@ -331,8 +324,6 @@ def _credential_keys() -> list[str]:
             "(after the new key, while secrets are rotated) or unset it"
         )
     keys = keys or ([single] if single else [])
-    from cryptography.fernet import Fernet
-
     for position, key in enumerate(keys, 1):
         try:
             Fernet(key)
@@ -351,8 +342,6 @@ ROCPORT_CREDENTIALS_KEYS = _credential_keys()
 # hipcc on PATH (without one every file says "not checked" and why); "off" skips it.
 ROCPORT_COMPILE_CHECK = env_str("ROCPORT_COMPILE_CHECK", "auto").strip().lower()
 if ROCPORT_COMPILE_CHECK not in ("auto", "off"):
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured(f"ROCPORT_COMPILE_CHECK must be auto or off, not {ROCPORT_COMPILE_CHECK!r}")
 ROCPORT_HIPCC = env_str("ROCPORT_HIPCC")
 ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
@@ -382,8 +371,6 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)  # an SMTP server that hangs must not hold a worker
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "ROCport <rocport@localhost>"
 if EMAIL_USE_TLS and EMAIL_USE_SSL:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL are exclusive: set one of them")
 
 LOGGING = {

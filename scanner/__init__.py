@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from scanner import config, discovery, port
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode, Risk, Severity
+from scanner.parsing import compile_db
 
 __all__ = [
     "scan",
@@ -30,9 +32,8 @@ __all__ = [
 
 def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool = True):
     """The resolved options and the list of file jobs for `root`, without analysing anything."""
-    from scanner import config, discovery
+    # inside: scanner.engine loads libclang; `import scanner` (run by every scanner.x import) stays without it
     from scanner.engine import FileJob
-    from scanner.parsing import compile_db
 
     root = Path(root).resolve()
     if not root.is_dir():
@@ -51,10 +52,9 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
     jobs = [
         FileJob(str(c.path), c.rel, c.language, c.problem, flags.get(str(c.path.resolve()), ())) for c in candidates
     ]
-    from scanner import port
-
     options = options.merged(port=port.learn(str(root), jobs))
     if options.compile_check:  # which translation unit checks each file (scanner.compile.graph)
+        # inside: scanner.compile loads only when the compile check is on
         from scanner import compile as compile_check
 
         jobs = compile_check.attach(root, options, jobs)
@@ -64,7 +64,10 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
 def scan(root: str | Path, options: ScanOptions | None = None, read_config: bool = True) -> Iterator[FileResult]:
     """Stream one FileResult per candidate file of `root`, in path order, then the repository-level result
     (path ".", scanner.repository) when the repository has a finding of its own."""
+    # inside: scanner.repository loads libclang (suppressions); `import scanner` stays without it
     from scanner import repository
+
+    # inside: scanner.pool loads libclang (the engine); `import scanner` stays without it
     from scanner.pool import WorkerPool
 
     options, jobs = plan(root, options, read_config)

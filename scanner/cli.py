@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
+from tqdm import tqdm
+
+from scanner import plan
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import Severity
-from scanner.target import TargetError, TargetProfile
+from scanner.report.json_report import JsonReport
+from scanner.report.sarif import SarifReport
+from scanner.report.summary import Summary
+from scanner.report.text import TextReport
+from scanner.rules import catalogue, resolve, select
+from scanner.rules.docs import explain, markdown
+from scanner.target import _GFX, TargetError, TargetProfile
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
 _FAIL_ON = [s.value for s in Severity] + ["never"]
@@ -137,8 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--timeout", type=float, default=60.0, help="per-file limit for hipify-clang (s)")
     translate.add_argument("--exclude", action="append", default=[], metavar="GLOB")
 
-    explain = sub.add_parser("explain", help="show a rule's documentation")
-    explain.add_argument("rule", help="code (ROC101) or name")
+    explain_cmd = sub.add_parser("explain", help="show a rule's documentation")
+    explain_cmd.add_argument("rule", help="code (ROC101) or name")
     sub.add_parser("rules", help="list the rule catalogue")
     sub.add_parser("docs", help="print docs/rules.md")
     return parser
@@ -150,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "scan":
             return _scan(args)
         if args.command == "translate":
+            # inside: keeps `python -m scanner --help` from loading libclang (scanner.translate)
             from scanner.translate.cli import run_translate
 
             return run_translate(args)
@@ -158,9 +169,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "rules":
             return _rules()
         if args.command == "docs":
-            from scanner.rules import catalogue
-            from scanner.rules.docs import markdown
-
             sys.stdout.write(markdown(list(catalogue().values())))
             return EXIT_OK
     except (ConfigError, TargetError, ValueError) as exc:
@@ -198,24 +206,21 @@ def _scan(args) -> int:
     target = _upload_target(args, root) if args.upload else None
     if target is None or args.output:
         return _scan_to(args, root, Path(args.output) if args.output else None, target)
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="rocport-upload-") as tmp:  # the report, until it is sent
         return _scan_to(args, root, Path(tmp) / "report.json", target)
 
 
 def _scan_to(args, root: Path, report_path: Path | None, target=None) -> int:
-    from scanner import plan, repository
+    # inside: scanner.repository loads libclang (suppressions), which `python -m scanner --help` does without
+    from scanner import repository
+
+    # inside: scanner.pool loads libclang (the engine), which `python -m scanner --help` does without
     from scanner.pool import WorkerPool
-    from scanner.report.summary import Summary
-    from scanner.rules import select
 
     options, jobs = plan(root, _options(args), read_config=not args.no_config)
     if args.targets or args.rocm:  # the command line wins over .rocport.toml
         options = options.merged(target=_options(args).target)
     if args.offload_arch:
-        from scanner.target import _GFX
-
         if not _GFX.match(args.offload_arch):
             raise ConfigError(f"--offload-arch: unknown GPU target {args.offload_arch!r} (e.g. gfx90a)")
         options = options.merged(compile_arch=args.offload_arch)
@@ -251,6 +256,7 @@ def _scan_to(args, root: Path, report_path: Path | None, target=None) -> int:
 
 
 def _upload_target(args, root: Path):
+    # inside: urllib.request, http.client and ssl (about 30 ms) load only for --upload
     from scanner.upload import UploadError, prepare
 
     if args.format != "json":
@@ -264,6 +270,7 @@ def _upload_target(args, root: Path):
 
 
 def _upload(target, report_path: Path) -> bool:
+    # inside: urllib.request, http.client and ssl (about 30 ms) load only for --upload
     from scanner.upload import UploadError, send
 
     try:
@@ -282,32 +289,21 @@ def _upload(target, report_path: Path) -> bool:
 
 def _report(args, out, rules, target=None):
     if args.format == "json":
-        from scanner.report.json_report import JsonReport
-
         # With --upload, the commit's file list lets the portal tell a deleted file from one left out, and
         # translations keep their statistics only (the portal stores nothing else of them).
         extra = {"tree": target.tree} if target is not None and target.tree is not None else None
         return JsonReport(out, rules, extra, slim=target is not None)
     if args.format == "sarif":
-        from scanner.report.sarif import SarifReport
-
         return SarifReport(out, rules)
-    from scanner.report.text import TextReport
-
     return TextReport(out, show_suppressed=args.show_suppressed)
 
 
 def _progress(args, total: int):
-    from tqdm import tqdm
-
     enabled = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty() and total > 1)
     return tqdm(total=total, unit="file", disable=not enabled, file=sys.stderr, leave=False)
 
 
 def _explain(name: str) -> int:
-    from scanner.rules import resolve
-    from scanner.rules.docs import explain
-
     rule = resolve(name)  # a code, a name, or a name the rule had before
     if rule is not None:
         sys.stdout.write(explain(rule))
@@ -317,8 +313,6 @@ def _explain(name: str) -> int:
 
 
 def _rules() -> int:
-    from scanner.rules import catalogue
-
     for rule in catalogue().values():
         print(f"{rule.code}  {rule.name:<40} {rule.risk.value:<20} {rule.severity.value:<8} {rule.summary}")
     return EXIT_OK

@@ -38,7 +38,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scanner.port import Port
-from scanner.target import TargetError, TargetProfile
+from scanner.rules import resolve
+from scanner.target import _GFX, TargetError, TargetProfile
 
 CONFIG_FILE = ".rocport.toml"
 DEFAULT_EXCLUDE = (".git/**", "**/.git/**")
@@ -165,11 +166,11 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
 
 
 def _check_compile(section: dict) -> None:
+    # inside: scanner.compile loads libclang, and `import scanner` loads this module
     from scanner.compile.toolchain import STD_PATTERN
-    from scanner.target import _GFX as GFX_PATTERN  # the target profile's own check
 
     arch = section.get("offload_arch")
-    if arch is not None and not GFX_PATTERN.fullmatch(arch):
+    if arch is not None and not _GFX.fullmatch(arch):  # the target profile's own check
         raise ConfigError(
             f"{CONFIG_FILE}: 'compile.offload_arch': unknown GPU target {_short(arch)}: expected an LLVM "
             "AMDGPU name such as 'gfx90a'"
@@ -210,8 +211,6 @@ def _short(value, limit: int = 80) -> str:
 
 
 def _check_rule_names(values: list[str], key: str) -> None:
-    from scanner.rules import resolve
-
     for value in values:
         if resolve(value) is None:  # a code, a name, or a name the rule had before
             raise ConfigError(f"{CONFIG_FILE}: '{key}' names an unknown rule {_short(value)}")

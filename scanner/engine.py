@@ -150,6 +150,7 @@ class Analyzer:
         self, job: FileJob, text: str, lines: list[str], view: TokenView, function_nodes, result: FileResult
     ) -> None:
         """The compile check of this file's translation; its errors become findings of the "compile" rules."""
+        # inside: scanner.compile loads only when the compile check is on
         from scanner.compile import findings as compile_findings
 
         translation = result.translation
@@ -191,6 +192,7 @@ class Analyzer:
             )
 
     def _translate(self, job: FileJob, text: str) -> dict:
+        # inside: scanner.translate loads only when the scan translates
         from scanner.translate import unified_diff
 
         translated = self.translator.translate(job.rel, text, Path(job.path))

@@ -26,8 +26,10 @@ from multiprocessing.connection import Connection, wait
 
 from scanner import faultpoints
 from scanner.config import ScanOptions
-from scanner.engine import FileJob, error_result
+from scanner.engine import Analyzer, FileJob, error_result
 from scanner.model import FileResult
+from scanner.parsing.clang_unit import Parser, ParseSettings
+from scanner.rules import select
 
 _STARTUP_GRACE = 120.0  # importing libclang and building the prelude PCH, before the first file
 # The compile check's temporary trees live under one directory per run, which the pool removes at the end: a
@@ -70,16 +72,15 @@ def _serve() -> None:
     send = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # whatever a library prints goes to stderr, never into the protocol
     options: ScanOptions = receive.recv()
-    from scanner.engine import Analyzer
-    from scanner.rules import select
-
     translator = None
     if options.translate or options.compile_check:
+        # inside: scanner.translate (about 30 ms of imports) loads only in the workers of a scan that translates
         from scanner.translate import TranslateOptions, Translator
 
         translator = Translator(TranslateOptions(backend=options.translate_backend))
     compiler = None
     if options.compile_check:
+        # inside: scanner.compile loads only in the workers of a scan with the compile check on
         from scanner.compile import CompileChecker, settings_from
 
         compiler = CompileChecker(
@@ -117,8 +118,6 @@ def _serve() -> None:
 
 
 def _parser(options: ScanOptions):
-    from scanner.parsing.clang_unit import Parser, ParseSettings
-
     return Parser(
         ParseSettings(
             include_dirs=tuple(options.include_dirs), defines=tuple(options.defines), cuda_path=options.cuda_path

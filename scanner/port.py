@@ -19,6 +19,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from scanner.analysis.hip_branches import dead_lines
+
 _READ_CAP = 512 * 1024
 _MAX_EVIDENCE = 6
 # A project's own HIP switch, by its shape: USE_ROCM, GGML_USE_HIP, BNB_HIP, WITH_HIP, USE_HIPBLAS. Not an
@@ -291,8 +293,6 @@ def directives_of(text: str) -> list[_Dir]:
 
 
 def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -> frozenset[str]:
-    from scanner.analysis.hip_branches import dead_lines
-
     dead_defs: set[str] = set()
     live_defs: set[str] = set()
     for _rel, text in sources:

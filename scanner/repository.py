@@ -19,6 +19,7 @@ from pathlib import Path
 
 from scanner import fingerprint, suppressions
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
+from scanner.rules import select
 
 PATH = "."
 LANGUAGE = "repository"
@@ -62,8 +63,6 @@ def finalize(root: str | Path, options, jobs) -> FileResult | None:
     """The repository-level result of a scan of `root` (the `jobs` of `scanner.plan`), or None when it has no
     finding. Call it once, after the per-file results; it reads only the files the enabled repository rules
     need, and never raises for a file it cannot read."""
-    from scanner.rules import select
-
     rules = [r for r in select(list(options.enable), list(options.disable)) if "repository" in r.on]
     if not rules:
         return None

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from scanner.parsing.tokens import Token
+from scanner.rules import canonical
 
 _MARKER = re.compile(r"rocport:\s*ignore\[([A-Za-z0-9_,\s-]+)\]\s*(.*?)\s*(?:\*/)?\s*$", re.IGNORECASE)
 
@@ -28,8 +29,6 @@ class Suppression:
 
 
 def collect(comments: list[Token], lines: list[str]) -> dict[int, list[Suppression]]:
-    from scanner.rules import canonical
-
     by_line: dict[int, list[Suppression]] = {}
     for comment in comments:
         match = _MARKER.search(comment.text)

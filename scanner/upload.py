@@ -22,6 +22,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scanner.version import TOOL_VERSION
+
 ENDPOINT = "/api/v1/uploads/"
 TOKEN_ENV = "ROCPORT_TOKEN"
 _SHA = re.compile(r"^[0-9a-fA-F]{40}$")
@@ -183,8 +185,6 @@ def _loopback(url: str) -> bool:
 
 
 def _agent() -> str:
-    from scanner.version import TOOL_VERSION
-
     return f"rocport-scanner/{TOOL_VERSION}"
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from portal.accounts.models import Membership
+from portal.repositories.models import Repository
 
 
 def membership_for(user, team_id: int) -> Membership:
@@ -29,9 +31,5 @@ def require_manage(membership: Membership) -> None:
 
 def get_repository_for_user(request, pk: int):
     """(repository, membership); 404 when the user is not in the repository's team, as for a missing one."""
-    from django.shortcuts import get_object_or_404
-
-    from portal.repositories.models import Repository
-
     repository = get_object_or_404(Repository.objects.select_related("team"), pk=pk)
     return repository, membership_for(request.user, repository.team_id)

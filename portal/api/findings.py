@@ -22,6 +22,7 @@ from portal.api.access import memberships, need_engineer
 from portal.findings import queries
 from portal.findings.actions import do_comment_finding, do_triage_findings
 from portal.findings.models import Finding, FindingEvent
+from portal.repositories.models import Repository
 
 router = Router(tags=["findings"])
 
@@ -117,8 +118,6 @@ def list_findings(request, filters: Query[s.FindingFilters]):
 
 
 def _repository_team(pk: int) -> int | None:
-    from portal.repositories.models import Repository
-
     return Repository.objects.filter(pk=pk).values_list("team_id", flat=True).first()
 
 

@@ -10,6 +10,7 @@ from portal.accounts.access import membership_for
 from portal.api import schemas as s
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
+from portal.scans.views import advice  # the scan page's advice per error code, translated
 
 router = Router(tags=["scans"])
 
@@ -39,8 +40,6 @@ def scan_out(scan: Scan) -> dict:
 
 
 def scan_detail(scan: Scan) -> dict:
-    from portal.scans.views import advice  # the scan page's advice per error code, translated
-
     return {**scan_out(scan), "advice": advice(scan.error_code), "statistics": _statistics(scan)}
 
 

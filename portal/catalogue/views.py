@@ -21,6 +21,8 @@ from django.views.decorators.vary import vary_on_headers
 
 from portal.accounts.context import current_membership
 from portal.catalogue import translations
+from portal.dashboards.metrics import team_default_branch_totals
+from portal.findings import rollups
 from scanner.model import Risk
 from scanner.rules import catalogue
 from scanner.rules.base import Rule
@@ -156,9 +158,6 @@ def _references(body: str) -> list[tuple[str, bool]]:
 def _open_findings(request, code: str) -> int | None:
     """Open findings of the rule on the default branches of the current team's repositories; None without a
     team. Read from each default branch's rollup (portal.findings.rollups), not counted."""
-    from portal.dashboards.metrics import team_default_branch_totals
-    from portal.findings import rollups
-
     membership = current_membership(request)
     if membership is None:
         return None

@@ -15,14 +15,15 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, IntegerField, OuterRef, Subquery, Window
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, IntegerField, OuterRef, Q, Subquery, Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber
 from django.utils.translation import gettext_lazy as _
 
 from portal.dashboards import effort
 from portal.findings import ownership, rollups
-from portal.progress.figures import MigrationProgress
+from portal.findings.models import BranchRollup
+from portal.progress.figures import PAGE, MigrationProgress
 from portal.repositories.models import Repository
 from portal.scans.constants import FINAL_STATUSES, ScanStatus
 from portal.scans.models import Scan, ScannedFile
@@ -336,11 +337,6 @@ def _rollup_for_page(repository: Repository, scan_id: int | None):
     """The default branch's rollup without its migration ledger (hundreds of KB of JSON on a large repository):
     with the ledger's page-ready figures as `page` (portal.progress.figures.PAGE), read by PostgreSQL. A missing
     or stale rollup, or one stored before the page figures existed, is rebuilt (rollups.fresh), ledger and all."""
-    from django.db.models import BooleanField, ExpressionWrapper, Q
-
-    from portal.findings.models import BranchRollup
-    from portal.progress.figures import PAGE
-
     pair = (repository.pk, repository.default_branch)
     rollup = (
         BranchRollup.objects.filter(repository_id=pair[0], branch=pair[1])

@@ -9,7 +9,9 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
@@ -58,8 +60,6 @@ def portfolio(request):
 
 def _sort_links(search: str, current: str) -> list[tuple[str, str, bool]]:
     """(label, query string, is current) per sort order, keeping the search."""
-    from django.utils.translation import gettext as _
-
     labels = {
         "name": _("name"),
         "progress": _("least progress"),
@@ -176,14 +176,10 @@ def repository_branches(request, pk: int):
 
 
 def _dashboard_url(pk: int) -> str:
-    from django.urls import reverse
-
     return reverse("dashboards:repository", args=[pk])
 
 
 def _repo_findings(pk: int) -> str:
-    from django.urls import reverse
-
     return f"{reverse('findings:list')}?{urlencode({'repository': pk})}"
 
 

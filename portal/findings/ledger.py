@@ -17,7 +17,11 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from portal.dashboards import effort
 from portal.findings.models import Finding
+from portal.scans.constants import ScanStatus
+from portal.scans.models import Scan, ScannedFile
+from portal.scans.stand_ins import known_blobs
 
 # How each triage decision counts in the migration's work: an accepted risk is a decision made (done); a false
 # positive was never work and a won't-fix was taken out of the migration (both leave its scope).
@@ -28,9 +32,6 @@ DONE, DESCOPED, BASELINE, TOUCHED = range(4)
 
 def baselines(pairs: list[tuple[int, str]]) -> dict[tuple[int, str], int]:
     """The first finished scan of each (repository, branch): the baseline progress is measured from."""
-    from portal.scans.constants import ScanStatus
-    from portal.scans.models import Scan
-
     within = Q(pk__in=[])
     for repository_id, branch in pairs:
         within |= Q(repository_id=repository_id, branch=branch)
@@ -88,10 +89,6 @@ def build(rows: dict, within: Q, hours) -> None:
 
 
 def _scanned_files(rows: dict, base: dict) -> None:
-    from portal.dashboards import effort
-    from portal.scans.models import ScannedFile
-    from portal.scans.stand_ins import known_blobs
-
     current = {row.scan_id: row for row in rows.values() if row.scan_id}
     at_baseline = {pk: rows[pair] for pair, pk in base.items() if pair in rows}
     wanted = set(current) | set(at_baseline)

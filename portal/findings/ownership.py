@@ -7,6 +7,8 @@ from functools import lru_cache
 
 from django.db.models import Q
 
+from portal.repositories.models import Repository
+
 LOCATIONS = (".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS", ".gitlab/CODEOWNERS")
 
 
@@ -75,8 +77,6 @@ def owners_of(path: str, rules: list[tuple[str, tuple[str, ...]]]) -> tuple[str,
 
 def paths_owned_by(owner: str, team_ids: list[int]) -> Q:
     """A filter for findings whose path the owner owns, across the teams' repositories."""
-    from portal.repositories.models import Repository
-
     condition = Q(pk__in=[])
     for repo_id, text in (
         Repository.objects.filter(team_id__in=team_ids).exclude(codeowners="").values_list("pk", "codeowners")

@@ -13,6 +13,9 @@ from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
 from portal.findings.models import SEVERITY_RANK, Finding
+from portal.findings.ownership import paths_owned_by
+from portal.repositories.models import Repository
+from scanner.rules import resolve
 
 PAGE_SIZE = 50
 SORTS = ("severity", "path", "newest")
@@ -79,8 +82,6 @@ class Filters:
 def scopes(team_ids: list[int], filters: Filters) -> list[tuple[int, str]]:
     """The (repository, branch) pairs the list covers: the team's repositories (or the one chosen), each on its
     default branch unless a branch is chosen. Resolved up front so that every pair is an index prefix."""
-    from portal.repositories.models import Repository
-
     repositories = Repository.objects.filter(team_id__in=team_ids)
     if filters.repository:
         repositories = repositories.filter(pk=filters.repository)
@@ -127,8 +128,6 @@ def _narrowed(query: QuerySet, filters: Filters, user, team_ids: list[int]) -> Q
     if filters.new_since:
         query = query.filter(first_seen_id__gte=filters.new_since)
     if filters.owner:
-        from portal.findings.ownership import paths_owned_by
-
         query = query.filter(paths_owned_by(filters.owner, team_ids))
     return query
 
@@ -136,8 +135,6 @@ def _narrowed(query: QuerySet, filters: Filters, user, team_ids: list[int]) -> Q
 def _rule_code(rule: str) -> str:
     """A rule's code from its code, its name or a name it had before, so the filter is one indexed equality
     (`finding_rule_count`)."""
-    from scanner.rules import resolve
-
     wanted = rule.strip()
     found = resolve(wanted.upper()) or resolve(wanted)
     return found.code if found is not None else wanted

@@ -36,26 +36,27 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils import timezone
 
+from portal.dashboards import effort
 from portal.findings import ledger
 from portal.findings.models import DISMISSED_TRIAGE, SEVERITY_RANK, BranchRollup, Finding
 from portal.progress import figures
+from portal.scans.constants import ScanStatus
+from portal.scans.models import Scan, ScannedFile
 
 Pair = tuple[int, str]  # (repository id, branch)
 
 
 def severity_hours(rank: int) -> float:
-    from portal.dashboards import effort
-
     names = {r: name for name, r in SEVERITY_RANK.items()}
     return effort.SEVERITY_HOURS.get(names.get(rank, ""), 1.0)
 
 
 def finding_hours(rank: int, risk: str) -> float:
     """weight(severity, risk) of one open finding, as `hours_expression` computes it in SQL."""
-    from portal.dashboards import effort
-
     return severity_hours(rank) * effort.RISK_FACTOR.get(risk, 1.0)
 
 
@@ -63,8 +64,6 @@ def hours_expression():
     """weight(severity, risk) per finding as severity hours × risk factor, evaluated by PostgreSQL so that files
     arrive already summed (two five-way CASEs on float8: a 25-way CASE or numeric arithmetic costs twice as much
     per row)."""
-    from portal.dashboards import effort
-
     hours = Case(
         *[When(severity_rank=SEVERITY_RANK[name], then=Value(h)) for name, h in effort.SEVERITY_HOURS.items()],
         default=Value(1.0),
@@ -143,13 +142,6 @@ def rebuild(pairs: list[Pair], scans: dict[Pair, int | None]) -> dict[Pair, Bran
 
 def _scanned_with_work(scan_ids: list[int]):
     """(scan, path, unconverted, parse mode, error) of the scans' files with work outside the findings."""
-    from django.db.models import IntegerField
-    from django.db.models.fields.json import KT
-    from django.db.models.functions import Cast
-
-    from portal.dashboards import effort
-    from portal.scans.models import ScannedFile
-
     if not scan_ids:
         return []
     rows = (
@@ -196,9 +188,6 @@ def fresh(
 def rebuild_all(batch: int = 50) -> int:
     """Every tracked branch with findings or a finished scan, at its newest finished scan (the command
     `rebuild_rollups`, and anyone upgrading); returns the number of rollups written."""
-    from portal.scans.constants import ScanStatus
-    from portal.scans.models import Scan
-
     newest: dict[Pair, int | None] = {}
     for repo, branch, pk in (
         Scan.objects.filter(status=ScanStatus.FINISHED)
@@ -289,9 +278,6 @@ def _apply(rollup: BranchRollup, changes: list[tuple], decision: str) -> None:
 
 
 def _newest_finished(pairs: list[Pair]) -> dict[Pair, int | None]:
-    from portal.scans.constants import ScanStatus
-    from portal.scans.models import Scan
-
     newest: dict[Pair, int | None] = {pair: None for pair in pairs}
     for repo, branch, pk in (
         Scan.objects.filter(_within(pairs), status=ScanStatus.FINISHED)

@@ -25,6 +25,9 @@ from portal.findings.actions import do_assign_finding, do_comment_finding, do_tr
 from portal.findings.models import Finding
 from portal.ports.views import active_with
 from portal.repositories.models import Repository
+from portal.scans.models import BlobResult, ScannedFile
+from scanner.rules import catalogue
+from scanner.rules.docs import parse_sections
 
 CONTEXT_LINES = 6
 
@@ -122,9 +125,6 @@ def _finding_for(request, pk: int) -> tuple[Finding, object]:
 @login_required
 def finding_detail(request, pk: int):
     finding, membership = _finding_for(request, pk)
-    from scanner.rules import catalogue
-    from scanner.rules.docs import parse_sections
-
     rule = catalogue().get(finding.rule)
     sections = parse_sections(rule.doc) if rule else {}
     doc = {
@@ -229,8 +229,6 @@ def _history(finding: Finding):
 
 def _code_around(finding: Finding) -> list[tuple[int, str, bool]]:
     """(line number, text, is the finding's line) around the finding, from the stored source of its blob."""
-    from portal.scans.models import BlobResult, ScannedFile
-
     scanned = (
         ScannedFile.objects.filter(scan_id=finding.last_seen_id, path=finding.path)
         .values_list("blob_sha", flat=True)

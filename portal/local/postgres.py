@@ -11,14 +11,18 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import pwd
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import psycopg
 
 DATABASE = "rocport"
 USER = "postgres"
@@ -177,8 +181,6 @@ def _check_writable(var_dir: Path) -> None:
 def _system_user() -> str | None:
     if os.geteuid() != 0:
         return None
-    import pwd
-
     try:
         pwd.getpwnam(SYSTEM_USER)
     except KeyError:
@@ -198,8 +200,6 @@ def _system_user() -> str | None:
 def _hand_over(postgres_dir: Path, sockets: Path, user: str) -> None:
     """As root: the server's user owns its folders and can reach them (every parent traversable, as the wheel's
     own helper does it), and the portal (root) can still read and remove them."""
-    import pwd
-
     entry = pwd.getpwnam(user)
     for folder in (postgres_dir, sockets):
         os.chown(folder, entry.pw_uid, entry.pw_gid)
@@ -232,12 +232,10 @@ def _initdb(data: Path, user: str | None) -> None:
 
 def _refuse_foreign_socket(sockets: Path, data: Path) -> None:
     """A live socket here that no server of ours owns: another PostgreSQL uses our folder."""
-    import socket as sock
-
     path = sockets / ".s.PGSQL.5432"
     if not path.exists():
         return
-    probe = sock.socket(sock.AF_UNIX, sock.SOCK_STREAM)
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         probe.connect(str(path))
     except OSError:
@@ -254,8 +252,6 @@ def _pg_ctl_start(data: Path, sockets: Path, user: str | None) -> int:
     log = data.parent / "server.log"
     if user:
         log.touch()
-        import pwd
-
         entry = pwd.getpwnam(user)
         os.chown(log, entry.pw_uid, entry.pw_gid)
     # -h '': no TCP listener at all; -k: the socket folder. Settings for a small machine: the demo is one user.
@@ -292,8 +288,6 @@ def _wait_ready(sockets: Path) -> None:
 
 
 def _create_database(sockets: Path) -> None:
-    import psycopg
-
     with psycopg.connect(host=str(sockets), user=USER, dbname="postgres", autocommit=True) as connection:
         if connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)).fetchone() is None:
             connection.execute(f'CREATE DATABASE "{DATABASE}"')

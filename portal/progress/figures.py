@@ -33,9 +33,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date
 
+from django.db import transaction
 from django.utils import timezone
 
 from portal.dashboards import effort
+from portal.files.models import TranslationReview
+from portal.findings.models import BranchRollup
+from portal.progress.models import ProgressSnapshot
+from portal.repositories.models import Repository
 
 # A person reading a file's HIP translation side by side with the source and approving it (or fixing it): the
 # part of the migration no finding stands for.
@@ -229,7 +234,10 @@ def file_of_row(row: list) -> FileProgress:
 
 def page_of(rollup, files: dict[str, FileProgress]) -> dict:
     """The page-ready figures of a default branch's rollup (see PAGE), from its per-file figures."""
+    # inside: portal.dashboards.metrics imports this module at load time (cycle)
     from portal.dashboards import metrics
+
+    # inside: portal.progress.stuck imports this module at load time (cycle)
     from portal.progress import stuck
 
     count, waiting = stuck.untouched(files)
@@ -244,8 +252,6 @@ def page_of(rollup, files: dict[str, FileProgress]) -> dict:
 
 def reviews_of(repository_ids) -> dict[int, dict[str, tuple[str, str]]]:
     """Each repository's translation reviews: path -> (state, blob sha); one query."""
-    from portal.files.models import TranslationReview
-
     out: dict[int, dict[str, tuple[str, str]]] = {}
     for repository_id, path, state, blob in TranslationReview.objects.filter(
         repository_id__in=list(repository_ids)
@@ -259,9 +265,6 @@ def store(rollups: list) -> None:
     page-ready figures (PAGE) and today's snapshot; call in the transaction that writes the rollups (saving
     `totals` and `progress`), after their ledger and files are up to date. Three queries whatever the number of
     rollups."""
-    from portal.progress.models import ProgressSnapshot
-    from portal.repositories.models import Repository
-
     if not rollups:
         return
     defaults = dict(
@@ -322,10 +325,6 @@ def dated(day: date):
 
 def after_review(repository) -> None:
     """A translation review changed: move the default branch's figures (locks its rollup, as triage does)."""
-    from django.db import transaction
-
-    from portal.findings.models import BranchRollup
-
     with transaction.atomic():
         rollup = (
             BranchRollup.objects.select_for_update()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Team
@@ -53,8 +55,6 @@ class Repository(models.Model):
 
     def webhook_secrets(self) -> list[str]:
         """The secrets a delivery may be signed with now: the current one, and the previous during its grace."""
-        from django.utils import timezone
-
         secrets_ = [self.webhook_secret]
         if (
             self.previous_webhook_secret
@@ -65,10 +65,6 @@ class Repository(models.Model):
         return secrets_
 
     def rotate_webhook_secret(self, grace_hours: int = 24) -> None:
-        from datetime import timedelta
-
-        from django.utils import timezone
-
         self.previous_webhook_secret = self.webhook_secret
         self.previous_secret_expires = timezone.now() + timedelta(hours=grace_hours)
         self.webhook_secret = _webhook_secret()

@@ -12,6 +12,8 @@ from portal.repositories.branchcheck import check_default_branch
 from portal.repositories.models import Repository
 from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
+from portal.statuses import providers
+from portal.statuses.actions import check_api_url
 from portal.statuses.models import PROVIDER_CHOICES, SEVERITY_CHOICES
 
 
@@ -149,8 +151,6 @@ class CommitStatusForm(forms.Form):
     )
 
     def __init__(self, *args, repository: Repository, config=None, **kwargs):
-        from portal.statuses import providers
-
         self.repository, self.config = repository, config
         if config is not None:
             initial = {
@@ -173,9 +173,6 @@ class CommitStatusForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def clean(self):
-        from portal.statuses import providers
-        from portal.statuses.actions import check_api_url
-
         data = super().clean()
         provider = data.get("provider")
         if not provider:

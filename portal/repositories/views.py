@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
+from portal.findings import rollups
 from portal.repositories.actions import (
     DUPLICATE_NAME,
     DuplicateName,
@@ -44,8 +45,6 @@ def repository_list(request):
     """Three queries whatever the number of repositories or findings: the newest scan comes from a correlated
     subquery, and the open count from the default branch's rollup (portal.findings.rollups), annotated on the
     same query; a rollup missing or built at another scan than the newest finished one is rebuilt first."""
-    from portal.findings import rollups
-
     newest = Scan.objects.filter(repository=OuterRef("pk")).order_by("-created", "-id").values("pk")[:1]
     finished = (
         Scan.objects.filter(repository=OuterRef("pk"), branch=OuterRef("default_branch"), status=ScanStatus.FINISHED)

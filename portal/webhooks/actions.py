@@ -15,9 +15,12 @@ import re
 
 from django.db import IntegrityError, transaction
 
+from portal.ports.tracking import record_host_state
 from portal.repositories.models import Repository
+from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import Scan
+from portal.scans.tasks import scan_repository
 from portal.webhooks import providers
 from portal.webhooks.models import WebhookDelivery, WebhookRejection
 
@@ -68,8 +71,6 @@ def _act(repository: Repository, delivery: WebhookDelivery, push: providers.Push
     if push.kind == "other":
         return 202, "event recorded; nothing to scan"
     if push.kind == "merge_request":
-        from portal.ports.tracking import record_host_state
-
         return 202, record_host_state(repository, push.number, push.branch, push.state)
     if push.branch not in repository.branches:
         return 202, f"branch {push.branch} is not tracked; nothing to scan"
@@ -89,8 +90,6 @@ def _act(repository: Repository, delivery: WebhookDelivery, push: providers.Push
     if existing is not None:
         delivery.scan = existing
         return 200, f"commit {push.after[:10]} already scanned or queued (scan {existing.pk})"
-    from portal.scans.actions import do_create_scan
-
     scan = do_create_scan(
         repository, branch=push.branch, commit_sha=push.after, ref=push.ref, trigger=ScanTrigger.PUSH, enqueue=False
     )
@@ -103,8 +102,6 @@ def _act(repository: Repository, delivery: WebhookDelivery, push: providers.Push
 
 def enqueue_delivery(delivery_pk: int) -> bool:
     """Send a pending delivery's scan to the broker; on failure it stays pending for the redelivery task."""
-    from portal.scans.tasks import scan_repository
-
     delivery = WebhookDelivery.objects.select_related("scan").filter(pk=delivery_pk).first()
     if delivery is None or delivery.state != WebhookDelivery.State.PENDING:
         return False

@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
+from urllib.parse import parse_qs
 
 ZERO = "0" * 40
 MAX_REF = 500  # WebhookDelivery.ref
@@ -93,8 +94,6 @@ def parse(provider: str, event: str, body: bytes, content_type: str) -> Push:
     ref and commits are not text that can be stored (a NUL, a lone surrogate, a ref past MAX_REF)."""
     text = body.decode("utf-8")
     if content_type.startswith("application/x-www-form-urlencoded"):
-        from urllib.parse import parse_qs
-
         text = parse_qs(text).get("payload", [""])[0]
     try:
         payload = json.loads(text)

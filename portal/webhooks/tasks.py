@@ -10,6 +10,11 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from portal.repositories.git import CloneError, GitSession
+from portal.repositories.models import Repository
+from portal.scans.actions import do_create_scan
+from portal.scans.constants import ScanStatus, ScanTrigger
+from portal.scans.models import Scan
 from portal.webhooks.actions import enqueue_delivery
 from portal.webhooks.models import WebhookDelivery
 
@@ -30,12 +35,6 @@ def redeliver_pending() -> int:
 @shared_task
 def reconcile_heads() -> int:
     """Scan every tracked branch head that no scan covers yet; returns the number of scans started."""
-    from portal.repositories.git import CloneError, GitSession
-    from portal.repositories.models import Repository
-    from portal.scans.actions import do_create_scan
-    from portal.scans.constants import ScanStatus, ScanTrigger
-    from portal.scans.models import Scan
-
     started = 0
     for repository in Repository.objects.all():
         for branch in repository.branches:

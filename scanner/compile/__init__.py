@@ -43,6 +43,7 @@ from scanner.compile.check import (
     CompileSettings,
     settings_from,
 )
+from scanner.compile.graph import attach as attach_graph
 from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError
 
 __all__ = [
@@ -67,8 +68,6 @@ __all__ = [
 
 def attach(root: Path, options, jobs: list) -> list:
     """The jobs of a scan with the unit that checks each file and the repository files that unit includes."""
-    from scanner.compile.graph import attach as attach_graph
-
     return attach_graph(root, jobs, tuple(options.include_dirs), options.max_file_bytes)
 
 

@@ -34,14 +34,17 @@ class Parsed:
 def parse(language: str, text: str) -> Parsed:
     """The parsed form of a text file, or the parser's error; never raises."""
     if language in ("yaml", "conda"):
+        # inside: yaml_doc imports Parsed from this module (cycle); PyYAML loads only for YAML files
         from scanner.formats import yaml_doc
 
         return yaml_doc.parse(text)
     if language == "python":
+        # inside: python_src imports Parsed from this module (cycle)
         from scanner.formats import python_src
 
         return python_src.parse(text)
     if language == "pyproject":
+        # inside: packages imports Parsed from this module (cycle)
         from scanner.formats import packages
 
         return packages.parse_toml(text)

@@ -12,9 +12,11 @@ Steps for a file:
 from __future__ import annotations
 
 import functools
+import glob
 import hashlib
 import os
 import re
+import sysconfig
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -508,9 +510,6 @@ def _stub_path(name: str) -> str:
 def system_include_dirs(language: str) -> tuple[str, ...]:
     """This machine's own C (and C++) header directories, newest GCC's, as its compiler searches them; none on a
     machine without them. Every Linux worker with a compiler has them; no CUDA toolkit is involved."""
-    import glob
-    import sysconfig
-
     triple = sysconfig.get_config_var("MULTIARCH") or ""
 
     def newest(pattern: str) -> str:

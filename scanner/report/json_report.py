@@ -16,6 +16,7 @@ from typing import TextIO
 
 from scanner.model import FileResult
 from scanner.report.summary import Summary
+from scanner.version import TOOL_VERSION
 
 SCHEMA = "rocport-scan/1"
 _SLIM = ("backend", "backend_version", "stats", "fallback_reason", "error")
@@ -30,8 +31,6 @@ class JsonReport:
         self._first = True
 
     def begin(self, root: str, options) -> None:
-        from scanner.version import TOOL_VERSION
-
         head = {
             "schema": SCHEMA,
             "tool": {"name": "rocport", "version": TOOL_VERSION},

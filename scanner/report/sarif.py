@@ -17,6 +17,7 @@ from scanner.model import FileResult, ParseMode, Severity
 from scanner.report.summary import Summary
 from scanner.rules.base import Rule
 from scanner.rules.docs import parse_sections
+from scanner.version import TOOL_VERSION
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL = {
@@ -74,8 +75,6 @@ class SarifReport:
         self._first = True
 
     def begin(self, root: str, options) -> None:
-        from scanner.version import TOOL_VERSION
-
         root_uri = Path(root).resolve().as_uri().rstrip("/") + "/"
         run = {
             "tool": {

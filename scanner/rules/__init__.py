@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 
-from scanner.rules.base import Rule
+from scanner.rules.base import AST_EVENTS, Rule
 from scanner.rules.codes import CODES
 
 
@@ -66,8 +66,6 @@ def rules_run(mode: str, language: str, enabled: list[Rule], compiled: bool = Fa
     scanner.repository) counts the "repository" rules. The "compile" rules count only when `compiled`: the
     compile check built the file (scanner.compile.CHECKED); "not checked" (no hipcc, a timeout) leaves their
     findings as they were."""
-    from scanner.rules.base import AST_EVENTS
-
     if mode == "error":
         return frozenset()
     ran = set()

@@ -6,6 +6,7 @@ import re
 import textwrap
 
 from scanner.rules.base import DOC_SECTIONS, Rule
+from scanner.target import TargetProfile
 
 _HEADING = re.compile(r"^(What it finds|Why it breaks on ROCm|Example|Use instead|References|Known problems):\s*$")
 
@@ -32,8 +33,6 @@ def missing_sections(rule: Rule) -> list[str]:
 def _severity_text(rule: Rule) -> str:
     """The severity a finding gets for the default targets (what SARIF and the portal show), and the rule's base
     severity beside it when the targets change it (ROC109: medium, high from ROCm 7.0)."""
-    from scanner.target import TargetProfile
-
     severity = rule.severity_for(TargetProfile())[0]
     if severity == rule.severity:
         return severity.value

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from scanner import config
 from scanner.translate import LAUNCH_CHEVRONS, LAUNCH_GGL, TranslateOptions, TranslationStats, Translator
 from scanner.translate.tree import TreeWriter, translate_tree
 
@@ -44,8 +45,6 @@ def run_translate(args) -> int:
         raise ValueError(f"choose an output directory outside {root} (-o)")
     exclude = tuple(args.exclude)
     if root.is_dir():
-        from scanner import config
-
         exclude += config.load(root).exclude  # the repository's .rocport.toml excludes vendored code here too
     writer = TreeWriter(out_dir, args.stats)
     total, errors, fallbacks, unconverted = TranslationStats(), [], [], {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 
 from portal.catalogue import messages, translations
+from portal.catalogue.views import RISKS
 
 register = template.Library()
 
@@ -28,8 +29,6 @@ def severity_label(value) -> str:
 @register.filter
 def risk_label(value) -> str:
     """ "build-break" -> "build break" / "构建失败"; an unknown value stays as it was."""
-    from portal.catalogue.views import RISKS
-
     return str(RISKS.get(str(value), value))
 
 

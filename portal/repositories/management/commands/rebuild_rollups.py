@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
+from portal.findings import rollups
+
 
 class Command(BaseCommand):
     help = "Rebuild the per-branch rollups of open findings that the dashboards and lists read."
 
     def handle(self, *args, **options):
-        from portal.findings import rollups
-
         count = rollups.rebuild_all()
         if options["verbosity"]:
             self.stdout.write(f"{count} branch rollups rebuilt")
