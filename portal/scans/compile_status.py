@@ -22,6 +22,8 @@ KIND_LABELS = {
     "type-mismatch": _("type mismatch"),
     "inline-asm": _("inline assembly"),
     "missing-header": _("missing header"),
+    "newer-rocm": _("needs a newer ROCm"),
+    "toolchain-gap": _("newer than the bundled headers"),
     "other": _("compiler error"),
     "set-aside": _("set aside (stubbed header)"),
 }

@@ -30,6 +30,7 @@ from scanner.compile import diagnostics as diags
 from scanner.compile.graph import CHECKED_LANGUAGES
 from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, run
 from scanner.compile.tree import TranslatedTree
+from scanner.hip_releases import added_after
 from scanner.parsing.clang_unit import _MISSING_HEADER, _safe_stub_name  # the parse's stub rules, reused
 from scanner.target import DEFAULT_ROCM
 
@@ -230,8 +231,11 @@ class CompileChecker:
                 first = next((ln for ln in compiled.stderr.splitlines() if "error" in ln), "")[:200]
                 return _Unit([], sorted(stubs), f"the compiler crashed ({first})", compiled.returncode)
             newer = clang_hip.NEWER_THAN_BUNDLED if tc.kind == "clang" else frozenset()
-            found = diags.parse(compiled.stderr, self._in_tree, self._line_text, bool(stubs), newer)
+            later = added_after(tc.hip) if tc.hip else {}
+            names = frozenset(name for name in later if "/" not in name)
+            found = diags.parse(compiled.stderr, self._in_tree, self._line_text, bool(stubs), newer, names)
             found += self._nvidia_headers(sorted(stubs), unit, deps)
+            found += self._later_headers(sorted(stubs), unit, deps, later, tc.hip)
             if compiled.returncode != 0 and not found:  # it failed and said nothing we could read
                 first = (compiled.stderr.strip().splitlines() or [f"exit code {compiled.returncode}"])[0][:200]
                 found.append(diags.Diagnostic("other", "", 0, 0, first, in_tree=False))
@@ -289,30 +293,54 @@ class CompileChecker:
 
     def _nvidia_headers(self, stubs: list[str], unit: str, deps: tuple[str, ...]) -> list[diags.Diagnostic]:
         """A stubbed NVIDIA header is an error the translation left: located at each `#include` naming it."""
-        nvidia = [name for name in stubs if diags.is_nvidia_header(name)]
+        return [
+            diags.Diagnostic(
+                "missing-header",
+                rel,
+                line,
+                1,
+                f"'{name}' file not found: an NVIDIA header that no ROCm installation has (stubbed, so that the rest "
+                "of the file could be checked)",
+            )
+            for name in stubs
+            if diags.is_nvidia_header(name)
+            for rel, line in self._includes_of(name, (unit, *deps))
+        ]
+
+    def _later_headers(
+        self, stubs: list[str], unit: str, deps: tuple[str, ...], later: dict, hip: tuple[int, ...]
+    ) -> list[diags.Diagnostic]:
+        """A stubbed HIP header that a later ROCm has: the profile's ROCm cannot build the file."""
+        version = ".".join(map(str, hip))
+        return [
+            diags.Diagnostic(
+                "newer-rocm",
+                rel,
+                line,
+                1,
+                f"'{name}' is not in HIP {version}: ROCm {'.'.join(map(str, later[name]))} added it (stubbed, so "
+                "that the rest of the file could be checked)",
+            )
+            for name in stubs
+            if name in later
+            for rel, line in self._includes_of(name, (unit, *deps))
+        ]
+
+    def _includes_of(self, name: str, rels: tuple[str, ...]) -> list[tuple[str, int]]:
+        """(file, line) of each `#include` naming header `name` in the translated files `rels`."""
+        pattern = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]' + re.escape(name) + r'[>"]', re.MULTILINE)
         out = []
-        for name in nvidia:
-            pattern = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]' + re.escape(name) + r'[>"]', re.MULTILINE)
-            for rel in (unit, *deps):
-                text = self.tree.translated_text(rel)
-                match = pattern.search(text) if name in text else None
-                if match:
-                    line = text.count("\n", 0, match.start()) + 1
-                    out.append(
-                        diags.Diagnostic(
-                            "missing-header",
-                            rel,
-                            line,
-                            1,
-                            f"'{name}' file not found: an NVIDIA header that no ROCm installation has (stubbed, so "
-                            "that the rest of the file could be checked)",
-                        )
-                    )
+        for rel in rels:
+            text = self.tree.translated_text(rel)
+            match = pattern.search(text) if name in text else None
+            if match:
+                out.append((rel, text.count("\n", 0, match.start()) + 1))
         return out
 
     # -- the outcome for one file -----------------------------------------------------------------------------
     def _result_for(self, rel: str, unit: str, outcome: _Unit, tc: Toolchain) -> CompileResult:
-        stubbed = outcome.stubbed
+        later = added_after(tc.hip) if tc.hip else {}
+        stubbed = [name for name in outcome.stubbed if name not in later]  # those are errors: newer-rocm
         if rel != unit and stubbed:  # a header: only the stubs it (or what it includes) asked for
             names = self._included_names(rel)
             stubbed = [name for name in stubbed if name in names]
@@ -335,6 +363,24 @@ class CompileChecker:
                     (
                         base["note"],
                         f"not checked for what the toolchain's headers predate ({len(gaps)} error(s) set aside)",
+                    ),
+                )
+            )
+        used = [
+            since
+            for name, since in later.items()
+            for d in errors
+            if d.kind == "newer-rocm" and f"'{name}'" in d.message
+        ]
+        if used:
+            since = max(used)
+            base["note"] = "; ".join(
+                filter(
+                    None,
+                    (
+                        base["note"],
+                        f"uses what HIP {'.'.join(map(str, tc.hip))} lacks: ROCm {'.'.join(map(str, since))} or "
+                        "later builds it",
                     ),
                 )
             )

@@ -108,7 +108,7 @@ def resolve(wanted: tuple[str, ...], std: str, timeout: float, rocm: tuple[int, 
                     f"checked for {arch} instead"
                 )
             described = f"{version}, {headers.describe(hip)}"
-            return Toolchain(clang, described, arch, argv, "; ".join(notes), env, kind="clang")
+            return Toolchain(clang, described, arch, argv, "; ".join(notes), env, kind="clang", hip=hip.version)
         tried.append((arch, problem))
     raise ToolchainError(f"{clang} cannot build HIP for {DEFAULT_ARCH}: {tried[-1][1]}")
 

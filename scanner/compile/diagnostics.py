@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 
 from scanner import nametable
 
-KINDS = ("undeclared-cuda-name", "type-mismatch", "inline-asm", "missing-header", "other")
+KINDS = ("undeclared-cuda-name", "type-mismatch", "inline-asm", "missing-header", "newer-rocm", "other")
 SET_ASIDE = "set-aside"
 # A name the toolchain's headers predate (clang_hip.NEWER_THAN_BUNDLED, empty while the bundled HIP is current):
 # the environment's gap, not the code's error. Set aside like the stubs' names, and said so.
@@ -41,6 +41,7 @@ NOT_ERRORS = frozenset({SET_ASIDE, TOOLCHAIN_GAP})
 # Where an error comes from, for the status: what the translation left, what the source does that no
 # translation fixes, or the code itself.
 ORIGIN = {
+    "newer-rocm": "rocm",  # an API the profile's ROCm lacks and a later one has (scanner.hip_releases)
     "undeclared-cuda-name": "translation",
     "missing-header": "translation",
     "type-mismatch": "translation",
@@ -118,7 +119,14 @@ def is_nvidia_header(name: str) -> bool:
     return name in nametable.load().headers or bool(_NVIDIA_HEADER.match(name))
 
 
-def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] = frozenset()) -> list[Diagnostic]:
+def parse(
+    output: str,
+    in_tree,
+    line_text,
+    stubbed: bool,
+    newer: frozenset[str] = frozenset(),
+    later: frozenset[str] = frozenset(),
+) -> list[Diagnostic]:
     """Errors (and the promoted mask truncations) of one compiler run. `in_tree(path)` says whether a path is a
     file of the translated tree; `line_text(path, line)` gives a translated line (for the mask check);
     `stubbed`: whether headers were stubbed in this run (undeclared non-CUDA names are then set aside).
@@ -177,7 +185,7 @@ def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] 
     for path, line, col, message, included_from, why, _ in entries:
         if why:
             message = f"{message} ({why})"
-        kind = classify(message, stubbed, newer)
+        kind = classify(message, stubbed, newer, later)
         inside = bool(path) and in_tree(path)
         if path.startswith("<"):  # "<inline asm>": the assembler's view of an asm statement
             kind = "inline-asm"
@@ -186,14 +194,20 @@ def parse(output: str, in_tree, line_text, stubbed: bool, newer: frozenset[str] 
         out.append(Diagnostic(kind, path, line, col, message[:500], inside, included_from=included_from))
     # `cg::reduce(tile, v, cg::plus<float>())` without cg::plus also fails to parse the rest of its line: those
     # errors follow from the gap, not from the code.
-    gap_lines = {(d.path, d.hip_line) for d in out if d.kind == TOOLCHAIN_GAP}
-    for d in out:
-        if d.kind == "other" and (d.path, d.hip_line) in gap_lines:
-            d.kind = TOOLCHAIN_GAP
+    # Likewise for an API the profile's ROCm lacks.
+    for kind in (TOOLCHAIN_GAP, "newer-rocm"):
+        lines = {(d.path, d.hip_line) for d in out if d.kind == kind}
+        for d in out:
+            if d.kind in ("other", SET_ASIDE) and (d.path, d.hip_line) in lines:
+                d.kind = kind
     return out
 
 
-def classify(message: str, stubbed: bool, newer: frozenset[str] = frozenset()) -> str:
+def classify(
+    message: str, stubbed: bool, newer: frozenset[str] = frozenset(), later: frozenset[str] = frozenset()
+) -> str:
+    """`newer`: names of a ROCm newer than any bundled HIP (the toolchain's gap); `later`: names the judging HIP
+    lacks and a later ROCm has (scanner.hip_releases.added_after): the profile's ROCm cannot build the code."""
     found = _NOT_FOUND.search(message)
     if found:
         return "missing-header"
@@ -207,6 +221,8 @@ def classify(message: str, stubbed: bool, newer: frozenset[str] = frozenset()) -
         namespace = _IN_NAMESPACE.search(message)
         if name in newer or (namespace and f"{namespace.group(1)}::{name}" in newer):
             return TOOLCHAIN_GAP
+        if name in later and (namespace is None or namespace.group(1) == "cooperative_groups"):
+            return "newer-rocm"
         if is_cuda_name(name):
             return "undeclared-cuda-name"
         return SET_ASIDE if stubbed else "other"

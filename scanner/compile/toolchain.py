@@ -67,6 +67,7 @@ class Toolchain:
     note: str = ""  # why `arch` is not the target that was asked for
     env: dict = field(default_factory=dict, compare=False, hash=False)
     kind: str = "hipcc"  # or "clang" (scanner.compile.clang_hip)
+    hip: tuple[int, ...] = ()  # the clang toolchain's HIP headers' version (7, 2, 0): what its ROCm lacks is known
 
     SOURCE = "\0source"
     OUTPUT = "\0output"

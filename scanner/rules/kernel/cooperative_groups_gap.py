@@ -49,6 +49,7 @@ Known problems:
 """
 
 from scanner.analysis.context import Context
+from scanner.hip_releases import COOPERATIVE_GROUPS_SINCE
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import cg_aliases, cg_qualified
@@ -78,14 +79,8 @@ _HEADERS = {
     "cooperative_groups/scan.h": "cg::inclusive_scan/exclusive_scan",
     "cooperative_groups/memcpy_async.h": "cg::memcpy_async",
 }
-# The ROCm release whose HIP has it (HIP's changelog, projects/clr/CHANGELOG.md in ROCm/rocm-systems).
-_SINCE = {
-    "reduce": (7, 13),
-    "inclusive_scan": (10, 0),
-    "exclusive_scan": (10, 0),
-    "cooperative_groups/reduce.h": (7, 13),
-    "cooperative_groups/scan.h": (10, 0),
-}
+# The ROCm release whose HIP has it (scanner.hip_releases, from HIP's changelog).
+_SINCE = COOPERATIVE_GROUPS_SINCE
 _HIP_HEADER = {"cooperative_groups/reduce.h": "hip_reduce.h", "cooperative_groups/scan.h": "hip_scan.h"}
 # cg::reduce in 7.13 and 7.14 gives wrong results (or fails to launch) for blocks whose y or z dimension is not 1.
 _REDUCE_FIXED = (10, 0)
