@@ -31,7 +31,8 @@ from scanner.compile.graph import CHECKED_LANGUAGES
 from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, run
 from scanner.compile.tree import TranslatedTree
 from scanner.hip_releases import added_after
-from scanner.parsing.clang_unit import _MISSING_HEADER, _safe_stub_name  # the parse's stub rules, reused
+from scanner.parsing.clang_unit import _MISSING_HEADER  # the parse's reading of clang's message, reused
+from scanner.parsing.stubs import safe_stub_name
 from scanner.target import DEFAULT_ROCM
 
 COMPILES = "compiles"
@@ -222,7 +223,7 @@ class CompileChecker:
                 )
                 if compiled.timed_out:
                     return _Unit([], sorted(stubs), f"timed out after {self.settings.timeout_seconds:g}s")
-                more = {m for m in _MISSING_HEADER.findall(compiled.stderr) if _safe_stub_name(m)} - stubs
+                more = {m for m in _MISSING_HEADER.findall(compiled.stderr) if safe_stub_name(m)} - stubs
                 if not more or rounds >= self.settings.max_stub_rounds:
                     break
                 stubs |= more
@@ -287,7 +288,7 @@ class CompileChecker:
             for word in re.split(r"(?<!\\)\s+", line.split(":", 1)[1].strip()):
                 # Make's escapes, as clang writes them: "\ " for a space, "\#" for "#", "$$" for "$".
                 name = word.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")
-                if name and not os.path.isabs(name) and not (self.tree.dir / name).exists() and _safe_stub_name(name):
+                if name and not os.path.isabs(name) and not (self.tree.dir / name).exists() and safe_stub_name(name):
                     missing.add(name)
         return missing
 

@@ -21,7 +21,7 @@ import posixpath
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scanner.parsing.clang_unit import _INCLUDE_LINE as INCLUDE_LINE  # the scanner's own include reader
+from scanner.parsing.include_walk import INCLUDE_LINE  # the scanner's own include reader
 
 HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".inl", ".inc", ".tpp", ".ipp"})
 FRAGMENT_SUFFIXES = frozenset({".inl", ".inc", ".tpp", ".ipp"})  # never meant to compile alone

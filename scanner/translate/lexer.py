@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import clang.cindex as ci
 
-from scanner.parsing.clang_unit import blanked_includes
+from scanner.parsing.include_walk import blanked_includes
 from scanner.parsing.tokens import token_spans
 
 _STOP_HEADER = "/__rocport__/stop_after_loading.h"
@@ -34,7 +34,7 @@ class Lexer:
     def spans(self, path: str, text: str, data: bytes) -> list[tuple[int, int, int]]:
         """(kind, offset, length) per token; kind: 0 punctuation, 1 keyword, 2 identifier, 3 literal, 4 comment."""
         # clang still opens the main file's includes before it stops: a device (`#include "/dev/zero"`) would
-        # never end, so those are read as empty (scanner.parsing.clang_unit.blanked_includes).
+        # never end, so those are read as empty (scanner.parsing.include_walk.blanked_includes).
         blanked = [(name, "") for name in blanked_includes(path, text, _ARGS)]
         tu = self.index.parse(
             path,

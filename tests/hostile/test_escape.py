@@ -61,7 +61,7 @@ def test_includes_of_absolute_and_parent_paths_never_leak_the_included_file(peop
     text = stored_text(result)
     assert canary.token not in text and "root:x:0:0" not in text
     # Read as empty, not parsed: /etc/passwd's hundreds of clang errors would have stopped the parse before the
-    # kernel (scanner.parsing.clang_unit.blanked_includes).
+    # kernel (scanner.parsing.include_walk.blanked_includes).
     assert [f.rule for f in result.repository.findings.all()] == ["ROC101"]
 
 
