@@ -24,10 +24,25 @@ def test_the_fault_injection_suite_passes_in_its_own_process():
         k: v
         for k, v in os.environ.items()
         if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "ROCPORT_VAR_DIR")
+        and not k.startswith("PYTEST_XDIST_")  # the child is no xdist worker, whatever this process is
     }
     env["ROCPORT_FAULTS_INNER"] = "1"
+    # -n 0: one process, whatever the top-level run's addopts ask (-n 2): the suite owns its services.
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests/faults", "-m", "faults", "-p", "no:cacheprovider", "-q", "-s"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/faults",
+            "-m",
+            "faults",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-s",
+            "-n",
+            "0",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,

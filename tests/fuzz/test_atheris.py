@@ -145,7 +145,13 @@ def test_coverage_guided_fuzzing_finds_no_crash(tmp_path, target, max_len):
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, errors="replace", timeout=seconds + 120)
     log = run.stdout + run.stderr
     (ARTIFACTS / f"{target}-last-run.log").write_text(log)
-    found = sorted(str(p) for p in set(ARTIFACTS.iterdir()) - before if not p.name.endswith(".log"))
+    # This target's files only: under pytest-xdist another target may be fuzzed at the same time (its own test
+    # fails on its own finds).
+    found = sorted(
+        str(p)
+        for p in set(ARTIFACTS.iterdir()) - before
+        if p.name.startswith(f"{target}-") and not p.name.endswith(".log")
+    )
     assert run.returncode == 0 and not found, f"{target}: atheris found {found or 'a failure'}:\n{log[-4000:]}"
     executed = int(re.search(r"stat::number_of_executed_units:\s*(\d+)", log).group(1))
     coverage = int(re.findall(r"cov: (\d+)", log)[-1])

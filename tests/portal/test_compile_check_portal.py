@@ -14,16 +14,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.test import override_settings
 from django.urls import reverse
 
+from portal.accounts.models import Team
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile
-from tests.portal.people import client_for
+from tests.portal.gitrepos import GitRepo
+from tests.portal.people import People, client_for
 from tests.tools import needs
 
 pytestmark = [pytest.mark.django_db, needs("hipcc")]
@@ -93,14 +97,49 @@ def open_compile_findings(repository) -> set[tuple[str, str, int]]:
     )
 
 
+@pytest.fixture(scope="module")
+def _scanned(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The people and the project scanned once with the check on (about 12 s of hipcc), for every test of the
+    module: built inside a transaction that stays open until the module ends and is then rolled back. Each test
+    runs in a savepoint inside it (pytest-django's `db`, a TestCase), so the scans, findings and cache rows a test
+    adds or changes are undone before the next test; the tests read the rows again (`project`, `people`)."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            people = People.create()
+            git = GitRepo.create(tmp_path_factory.mktemp("compile-check") / "project")
+            commit = git.commit("kernels", **FILES)
+            repository = Repository.objects.create(team=people.team, name="kernels", clone_url=git.url)
+            with override_settings(ROCPORT_COMPILE_CHECK="auto"):
+                first = scan(repository, commit)
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    yield people, git, repository.pk, first.pk
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
+
+
 @pytest.fixture
-def project(people, repo_factory):
-    git = repo_factory()
-    commit = git.commit("kernels", **FILES)
-    repository = Repository.objects.create(team=people.team, name="kernels", clone_url=git.url)
-    with override_settings(ROCPORT_COMPILE_CHECK="auto"):
-        first = scan(repository, commit)
-    return git, repository, first
+def people(_scanned, db) -> People:
+    shared = _scanned[0]
+    users = get_user_model().objects.in_bulk([u.pk for u in (shared.alice, shared.bob, shared.vera, shared.charlie)])
+    return People(
+        Team.objects.get(pk=shared.team.pk),
+        Team.objects.get(pk=shared.other_team.pk),
+        *(users[u.pk] for u in (shared.alice, shared.bob, shared.vera, shared.charlie)),
+    )
+
+
+@pytest.fixture
+def project(_scanned, db):
+    """The git repository (a commit a test adds stays; the tests scan the first commit by its sha), the repository
+    and its first scan, as stored (a test's changes to them were rolled back)."""
+    _people, git, repository_pk, first_pk = _scanned
+    return git, Repository.objects.get(pk=repository_pk), Scan.objects.get(pk=first_pk)
 
 
 def test_a_scan_stores_each_files_status_its_errors_as_findings_and_the_share(project):
