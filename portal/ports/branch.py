@@ -134,16 +134,22 @@ def _push_port(session, base, target_branch, branch, plan, author, committer, wh
 
 
 def _check_base_on_target(session: GitSession, base: str, target_branch: str) -> None:
+    fetch = (
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        f"--depth={ANCESTRY_DEPTH}",
+        "origin",
+        f"+refs/heads/{target_branch}:refs/remotes/origin/target",
+    )
     try:
-        session.git(
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            f"--depth={ANCESTRY_DEPTH}",
-            "origin",
-            f"+refs/heads/{target_branch}:refs/remotes/origin/target",
-            watch_size=True,
-        )
+        try:
+            session.git(*fetch, watch_size=True)
+        except CloneError as error:
+            if error.code in ("auth_failed", "timeout", "repo_too_large"):
+                raise
+            time.sleep(1)  # a dropped connection: one more try before failing the port, as for the branch check
+            session.git(*fetch, watch_size=True)
     except CloneError as error:
         if error.code == "auth_failed":
             raise PortError("auth_failed", "the repository refused the credentials: check them in Settings") from None

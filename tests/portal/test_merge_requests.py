@@ -272,7 +272,7 @@ def test_a_target_branch_that_no_longer_holds_the_scanned_commit_asks_for_a_resc
     root = served.new_commit(stage.base, "history rewritten")
     served.git("update-ref", "refs/heads/main", root)
     assert run(request) == "failed"
-    assert (request.state, request.error_code) == ("failed", "target_moved")
+    assert (request.state, request.error_code) == ("failed", "target_moved"), request.error_message
     assert "scan main again" in request.error_message and stage.base[:10] in request.error_message
     assert served.heads() == {"main": root} and served.pushed() == [] and served.push_attempts() == []
     assert stage.host.received == []
@@ -628,4 +628,21 @@ def test_one_failed_check_of_the_remote_branch_is_tried_again(stage):
     assert run(request) == "open", (request.error_code, request.error_message)
     served = [s.status for s in stage.served.seen if s.user and s.method == "GET" and "git-upload-pack" in s.path]
     assert served == [200, 500, 200]  # the fetch, ls-remote refused, ls-remote again
+    assert_port_branch(stage, request)
+
+
+@pytest.mark.django_db
+def test_one_failed_fetch_of_the_target_branch_is_tried_again(stage):
+    stage = stage("gitea")
+    request, _, _ = stage.click()
+    discoveries = []  # the target branch's fetch: its first ref discovery gets a 500, its second is served
+
+    def only_the_first(seen) -> bool:
+        discoveries.extend([seen] if seen.method == "GET" and "service=git-upload-pack" in seen.path else [])
+        return len(discoveries) == 1 and seen is discoveries[-1]
+
+    stage.served.fail_when = only_the_first
+    assert run(request) == "open", (request.error_code, request.error_message)
+    served = [s.status for s in stage.served.seen if s.user and s.method == "GET" and "git-upload-pack" in s.path]
+    assert served == [500, 200, 200]  # the fetch refused, the fetch again, ls-remote
     assert_port_branch(stage, request)
