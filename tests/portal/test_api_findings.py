@@ -3,6 +3,8 @@ comments — per role, and for another team (404; its ids in a bulk triage are n
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from portal.findings import queries
@@ -88,7 +90,8 @@ def test_another_teams_repository_filter_is_404_and_their_findings_never_appear(
 @pytest.mark.django_db
 def test_a_cursor_this_api_did_not_return_is_a_400(api, data):
     body = api["vera"].get("/findings/").json()
-    for bad in ("zzz", "AAAA", body["next"] + "x"):
+    well_formed = base64.urlsafe_b64encode(b"3\x1f1").decode().rstrip("=")  # a valid key, but not one returned
+    for bad in ("zzz", "AAAA", body["next"] + "x", body["next"][:-1], well_formed):
         response = api["vera"].get("/findings/", after=bad)
         assert response.status_code == 400 and "cursor" in response.json()["detail"], bad
     wrong_sort = api["vera"].get("/findings/", sort="path", after=body["next"])
