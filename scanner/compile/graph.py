@@ -124,7 +124,7 @@ def resolve(root: Path, rel: str, quote: str, name: str, include_dirs: tuple[str
         if candidate.startswith("../") or candidate == "..":
             continue
         path = root / candidate
-        if path.is_file() and not _has_symlink(root, candidate):
+        if os.path.isfile(path) and not _has_symlink(root, candidate):  # False, not OSError, for a too-long name
             return candidate
     return None
 

@@ -200,7 +200,8 @@ class Parser:
             if not safe_stub_name(name):
                 continue
             candidates = ([here] if quote == '"' else []) + search
-            if not any((base / name).is_file() for base in candidates):
+            # os.path.isfile, not Path.is_file: a name past the file system's limit (ENAMETOOLONG) is no file
+            if not any(os.path.isfile(base / name) for base in candidates):
                 stubs.add(name)
         return stubs
 

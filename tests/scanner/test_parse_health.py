@@ -203,3 +203,15 @@ def test_namespace_and_attribute_macros_from_missing_headers_are_defined_empty_o
     assert result.health.mode == ParseMode.AST_STUBBED
     assert {"MYLIB_NAMESPACE_BEGIN=", "MYLIB_DEVICE="} <= set(result.health.defines)
     assert [f.line for f in result.findings] == [33]
+
+
+def test_an_include_name_longer_than_the_file_system_allows_is_stubbed_not_a_crash(tmp_path):
+    # Found by atheris: a path component over 255 bytes made Path.is_file() raise ENAMETOOLONG out of the parse
+    # (and the compile check's include graph would have done the same).
+    long_name = "commo" + "\u00ff" * 150 + "n.cuh"  # 310 bytes in UTF-8
+    source = f'#include "{long_name}"\n#include <cuda_runtime.h>\n__global__ void k(int* p) {{ p[0] = 1; }}\n'
+    result = analyze_text(tmp_path, source, "k.cu")
+    # clang cannot open the stub of such a name either: the file falls back to tokens, and says so
+    assert not result.error and result.health.mode in (ParseMode.AST_STUBBED, ParseMode.TOKENS)
+    assert long_name in result.health.stubbed_headers
+    assert [r for r in scan(tmp_path, ScanOptions(compile_check=True)) if r.error] == []
