@@ -288,7 +288,12 @@ class CompileChecker:
             for word in re.split(r"(?<!\\)\s+", line.split(":", 1)[1].strip()):
                 # Make's escapes, as clang writes them: "\ " for a space, "\#" for "#", "$$" for "$".
                 name = word.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")
-                if name and not os.path.isabs(name) and not (self.tree.dir / name).exists() and safe_stub_name(name):
+                if (
+                    name
+                    and not os.path.isabs(name)
+                    and not os.path.exists(self.tree.dir / name)
+                    and safe_stub_name(name)
+                ):
                     missing.add(name)
         return missing
 
@@ -418,7 +423,7 @@ class CompileChecker:
 
     def _in_tree(self, path: str) -> bool:
         rel = self._rel(path)
-        return not rel.startswith("../") and not os.path.isabs(rel) and (self.tree.dir / rel).is_file()
+        return not rel.startswith("../") and not os.path.isabs(rel) and os.path.isfile(self.tree.dir / rel)
 
     def _rel(self, path: str) -> str:
         if os.path.isabs(path):
