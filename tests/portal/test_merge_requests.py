@@ -615,34 +615,25 @@ def test_a_file_whose_blob_is_not_the_reviewed_one_is_never_committed(stage):
 
 
 @pytest.mark.django_db
-def test_one_failed_check_of_the_remote_branch_is_tried_again(stage):
+@pytest.mark.parametrize(
+    ("refused", "statuses"),
+    [
+        (1, [500, 200, 200]),  # the target branch's fetch refused, the fetch again, ls-remote
+        (2, [200, 500, 200]),  # the fetch, the branch check (ls-remote) refused, ls-remote again
+    ],
+    ids=["fetch-of-the-target", "check-of-the-pushed-branch"],
+)
+def test_one_dropped_git_request_is_tried_again(stage, refused, statuses):
     stage = stage("gitea")
     request, _, _ = stage.click()
-    discoveries = []  # the fetch's ref discovery is served, ls-remote's first gets a 500, its second is served
+    discoveries = []  # the ref discoveries of git-upload-pack, in order: the `refused`-th gets a 500
 
-    def only_the_second(seen) -> bool:
+    def only_that_one(seen) -> bool:
         discoveries.extend([seen] if seen.method == "GET" and "service=git-upload-pack" in seen.path else [])
-        return len(discoveries) == 2 and seen is discoveries[-1]
+        return len(discoveries) == refused and seen is discoveries[-1]
 
-    stage.served.fail_when = only_the_second
+    stage.served.fail_when = only_that_one
     assert run(request) == "open", (request.error_code, request.error_message)
     served = [s.status for s in stage.served.seen if s.user and s.method == "GET" and "git-upload-pack" in s.path]
-    assert served == [200, 500, 200]  # the fetch, ls-remote refused, ls-remote again
-    assert_port_branch(stage, request)
-
-
-@pytest.mark.django_db
-def test_one_failed_fetch_of_the_target_branch_is_tried_again(stage):
-    stage = stage("gitea")
-    request, _, _ = stage.click()
-    discoveries = []  # the target branch's fetch: its first ref discovery gets a 500, its second is served
-
-    def only_the_first(seen) -> bool:
-        discoveries.extend([seen] if seen.method == "GET" and "service=git-upload-pack" in seen.path else [])
-        return len(discoveries) == 1 and seen is discoveries[-1]
-
-    stage.served.fail_when = only_the_first
-    assert run(request) == "open", (request.error_code, request.error_message)
-    served = [s.status for s in stage.served.seen if s.user and s.method == "GET" and "git-upload-pack" in s.path]
-    assert served == [500, 200, 200]  # the fetch refused, the fetch again, ls-remote
+    assert served == statuses
     assert_port_branch(stage, request)
