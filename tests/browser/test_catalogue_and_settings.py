@@ -22,12 +22,15 @@ def test_a_finding_links_to_its_rule_and_the_catalogue_filters_by_risk(tab, proj
     expect(page.get_by_text("Why it breaks on ROCm", exact=False).first).to_be_visible()
     tab.shoot("rule")
     page.get_by_role("link", name="Rules").first.click()
+    expect(page.locator("select[name=risk]")).to_be_visible()
     rows = page.locator("table tbody tr")
     everything = rows.count()
     assert everything >= 70
     page.locator("select[name=risk]").select_option("build-break")
     expect(rows.first).to_be_visible()
-    page.wait_for_function(f"document.querySelectorAll('table tbody tr').length < {everything}")
+    # A function, not an expression: Playwright evals an expression again on every poll, which the page's CSP
+    # (no 'unsafe-eval') refuses; a function is evaluated once and then called.
+    page.wait_for_function("n => document.querySelectorAll('table tbody tr').length < n", arg=everything)
     for text in rows.locator("td:nth-child(3)").all_inner_texts()[:20]:
         assert "build" in text.lower()
     tab.shoot("catalogue-build-break")
