@@ -51,6 +51,11 @@ def chromium(live):
 
 
 def _browser(sync_playwright):
+    from playwright.sync_api import expect
+
+    # The same patience for expect() as for actions: its own default (5 s) is short for an htmx swap that waits on
+    # the test database while the other test process (or a loaded CI machine) holds both cores.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         # executable_path: Debian's Chromium; Playwright never downloads a browser here. launch() gives the
         # browser a fresh temporary profile (user-data dir) of its own and removes it at close.
