@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from scanner.analysis.hip_branches import dead_lines
+from scanner.tree_walk import walk_entries
 
 _READ_CAP = 512 * 1024
 _MAX_EVIDENCE = 6
@@ -382,24 +383,17 @@ def _is_ci(rel: str) -> bool:
 
 
 def _hip_sources(root: str) -> list[str]:
-    """Hand-written HIP sources (`.hip`), in path order. Walked with a stack, never recursion (os.walk recurses in
-    Python 3.11: a hostile 1,000-deep tree would overflow it), and never through a symlink."""
-    found, pending = [], [root]
-    while pending:
-        directory = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_symlink():
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name not in (".git", ".hg", ".svn", "node_modules"):
-                    pending.append(entry.path)
-            elif entry.name.endswith(".hip"):
-                found.append(os.path.relpath(entry.path, root).replace(os.sep, "/"))
-    return sorted(found)
+    """Hand-written HIP sources (`.hip`), in path order; version-control and package folders and symlinks
+    skipped (scanner.tree_walk: safe on a hostile 1,000-deep tree)."""
+    return sorted(
+        os.path.relpath(entry.path, root).replace(os.sep, "/")
+        for entry in walk_entries(root, enter=_is_source_folder)
+        if entry.name.endswith(".hip") and not entry.is_symlink() and not entry.is_dir(follow_symlinks=False)
+    )
+
+
+def _is_source_folder(entry: os.DirEntry) -> bool:
+    return entry.name not in (".git", ".hg", ".svn", "node_modules")
 
 
 def _read(path: str) -> str:

@@ -28,6 +28,7 @@ from pathlib import Path
 from django.conf import settings
 
 from portal.repositories.urlcheck import transport_allowed
+from scanner.tree_walk import walk_entries
 
 # ScannedFile.path and Finding.path hold 1,000 characters: a longer path (a 1,000-deep tree) is refused up front,
 # not left to fail the ingestion.
@@ -368,22 +369,14 @@ def _storable(path: str) -> bool:
 
 
 def _tree_size(root: Path) -> int:
-    """Bytes under `root`, without recursion (os.walk recurses once per level in Python 3.11: a 1,000-deep
-    tree would raise RecursionError)."""
-    total, pending = 0, [str(root)]
-    while pending:
+    """Bytes under `root` (scanner.tree_walk: no recursion, so a 1,000-deep tree is measured too)."""
+    total = 0
+    for entry in walk_entries(str(root)):
         try:
-            entries = list(os.scandir(pending.pop()))
+            if not entry.is_dir(follow_symlinks=False):
+                total += entry.stat(follow_symlinks=False).st_size
         except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-                else:
-                    total += entry.stat(follow_symlinks=False).st_size
-            except OSError:
-                pass
+            pass
     return total
 
 

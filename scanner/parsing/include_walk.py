@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scanner.parsing.stubs import STUB_DIR, safe_stub_name
+from scanner.tree_walk import walk_entries
 
 INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 
@@ -141,24 +142,20 @@ _MAX_TREE_FILES = 200_000
 @functools.lru_cache(maxsize=8)
 def _tree_headers(root_real: str) -> dict[str, tuple[str, ...]]:
     """The tree's header-like files by base name (one walk per tree and process; hidden folders and symlinks
-    skipped). Iterative: os.walk recurses once per level, and a hostile tree is 1,000 levels deep."""
+    skipped; at most _MAX_TREE_FILES entries looked at)."""
     index: dict[str, list[str]] = {}
-    count, stack = 0, [root_real]
-    while stack and count <= _MAX_TREE_FILES:
-        folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
+    for count, entry in enumerate(walk_entries(root_real, enter=_is_visible), 1):
+        if count > _MAX_TREE_FILES:
+            break
+        if entry.is_symlink() or not _is_visible(entry) or entry.is_dir(follow_symlinks=False):
             continue
-        for entry in entries:
-            count += 1
-            if entry.is_symlink() or entry.name.startswith("."):
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(entry.path)
-            elif entry.name.endswith(_HEADER_SUFFIXES) or "." not in entry.name:
-                index.setdefault(entry.name, []).append(entry.path)
+        if entry.name.endswith(_HEADER_SUFFIXES) or "." not in entry.name:
+            index.setdefault(entry.name, []).append(entry.path)
     return {name: tuple(paths) for name, paths in index.items()}
+
+
+def _is_visible(entry: os.DirEntry) -> bool:
+    return not entry.name.startswith(".")
 
 
 def _directory_for(name: str, found: str) -> str:
