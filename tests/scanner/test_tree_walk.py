@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 
 from scanner.tree_walk import walk_entries
 
@@ -13,11 +14,15 @@ def _relative(root, entries) -> set[str]:
 
 def test_a_tree_deeper_than_the_recursion_limit_is_walked_to_its_bottom(tmp_path):
     folder = tmp_path
-    for _ in range(1_200):  # one mkdir per level: os.makedirs itself recurses
-        folder = folder / "d"
-        folder.mkdir()
-    (folder / "bottom.cu").write_text("")
-    names = [entry.name for entry in walk_entries(str(tmp_path))]
+    try:
+        for _ in range(1_200):  # one mkdir per level: os.makedirs itself recurses
+            folder = folder / "d"
+            folder.mkdir()
+        (folder / "bottom.cu").write_text("")
+        names = [entry.name for entry in walk_entries(str(tmp_path))]
+    finally:
+        # pytest's own clean-up of old temporary directories (shutil.rmtree) recurses per level; rm does not
+        subprocess.run(["rm", "-rf", "--", str(tmp_path / "d")], check=True)
     assert names.count("d") == 1_200
     assert "bottom.cu" in names
 
