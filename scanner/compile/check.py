@@ -31,8 +31,7 @@ from scanner.compile.graph import CHECKED_LANGUAGES
 from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, run
 from scanner.compile.tree import TranslatedTree
 from scanner.hip_releases import added_after
-from scanner.parsing.clang_unit import _MISSING_HEADER  # the parse's reading of clang's message, reused
-from scanner.parsing.stubs import safe_stub_name
+from scanner.parsing.stubs import MISSING_HEADER, safe_stub_name  # the parse's stub rules, reused
 from scanner.target import DEFAULT_ROCM
 
 COMPILES = "compiles"
@@ -223,7 +222,7 @@ class CompileChecker:
                 )
                 if compiled.timed_out:
                     return _Unit([], sorted(stubs), f"timed out after {self.settings.timeout_seconds:g}s")
-                more = {m for m in _MISSING_HEADER.findall(compiled.stderr) if safe_stub_name(m)} - stubs
+                more = {m for m in MISSING_HEADER.findall(compiled.stderr) if safe_stub_name(m)} - stubs
                 if not more or rounds >= self.settings.max_stub_rounds:
                     break
                 stubs |= more

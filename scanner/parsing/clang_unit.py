@@ -27,9 +27,7 @@ from scanner.model import ParseMode
 from scanner.parsing import libclang
 from scanner.parsing.include_walk import INCLUDE_LINE, blanked_includes, inside, walk_includes
 from scanner.parsing.prelude import LIBC_PRELUDE_PATH, PRELUDE_PATH, libc_prelude_text, prelude_text
-from scanner.parsing.stubs import STUB_DIR, safe_stub_name, stub_path
-
-_MISSING_HEADER = re.compile(r"'([^']+)' file not found")
+from scanner.parsing.stubs import MISSING_HEADER, STUB_DIR, safe_stub_name, stub_path
 
 _BASE_ARGS = (
     "-x",
@@ -210,7 +208,7 @@ class Parser:
         missing = set()
         for diag in tu.diagnostics:
             if diag.severity >= ci.Diagnostic.Error:
-                match = _MISSING_HEADER.search(diag.spelling)
+                match = MISSING_HEADER.search(diag.spelling)
                 if match and safe_stub_name(match.group(1)):
                     missing.add(match.group(1))
         return missing

@@ -4,7 +4,11 @@ through `-I STUB_DIR`) and which header names may have one, so that no spelling 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+
+# clang's message for a header it cannot find, the same from libclang's parse and from the compile check's clang
+MISSING_HEADER = re.compile(r"'([^']+)' file not found")
 
 # Deep enough that an include spelled "../../x.h" still lands inside the virtual stub tree (stub_path).
 STUB_DIR = "/__rocport_stubs__/a/b/c/d"
