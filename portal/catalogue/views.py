@@ -41,7 +41,7 @@ FAMILIES = {
     "python": _("Python and packaging"),
     "serving": _("Serving configuration"),
     "host": _("Host setup"),
-    "compile": _("Compile check (hipcc)"),
+    "compile": _("Compile check for AMD"),
 }
 RISKS = {
     Risk.SILENT_WRONG_RESULT.value: _("silent wrong result"),
