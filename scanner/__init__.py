@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from scanner import config, discovery, port
+from scanner import build, config, discovery, port
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode, Risk, Severity
 from scanner.parsing import compile_db
@@ -49,10 +49,23 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
         except compile_db.CompileDbError as exc:
             raise ConfigError(f"parse.compile_commands: {exc}") from None
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE + options.exclude)
-    jobs = [
-        FileJob(str(c.path), c.rel, c.language, c.problem, flags.get(str(c.path.resolve()), ())) for c in candidates
-    ]
-    options = options.merged(port=port.learn(str(root), jobs))
+    model = build.read(str(root), [c.rel for c in candidates])
+    jobs = []
+    for c in candidates:
+        cxx = c.language in ("cuda", "c++", "c")
+        file_build = model.of(c.rel) if cxx else None
+        jobs.append(
+            FileJob(
+                str(c.path),
+                c.rel,
+                c.language,
+                c.problem,
+                flags.get(str(c.path.resolve()), ()) or (build.parse_flags(str(root), file_build) if cxx else ()),
+                build=file_build,
+                build_lines=tuple(sorted(model.platform_lines.get(c.rel, {}).items())),
+            )
+        )
+    options = options.merged(port=port.learn(str(root), jobs, model, options.hip_builds))
     if options.compile_check:  # which translation unit checks each file (scanner.compile.graph)
         # inside: scanner.compile loads only when the compile check is on
         from scanner import compile as compile_check

@@ -25,6 +25,10 @@ error that names it.
     std = "c++17"
     timeout_seconds = 60                         # per file, the whole check
 
+    [port]                                       # the repository's own ROCm build (scanner.port)
+    hip_builds = ["Makefile:train_cu"]           # the HIP builds the team accepts (ids `<build file>:<target>`);
+                                                 # [] declares none; unset: the HIP builds the build model finds
+
 The compile check takes its include paths and macros from [parse]. Which hipcc runs, and any extra compiler
 argument, is the operator's choice (`scan --compile-check --hipcc PATH`), never the repository's: a compiler flag
 can load a plugin or run a program.
@@ -72,6 +76,10 @@ class ScanOptions:
     compile_std: str = "c++17"
     compile_args: tuple[str, ...] = ()  # extra compiler arguments (command line only)
     compile_timeout_seconds: float = 60.0
+    # The HIP builds the team accepts as the repository's ROCm build (ids `<build file>:<target>`, see
+    # scanner.build.model.Compilation.build_id): None lets the build model's findings stand (the CLI's default);
+    # the portal passes the decision it keeps (the baseline's, or a manager's), .rocport.toml may declare it.
+    hip_builds: tuple[str, ...] | None = None
     # The repository's own ROCm path (scanner.port), learned by scanner.plan; not a setting a user gives.
     port: Port = field(default_factory=Port)
 
@@ -85,6 +93,7 @@ _SCHEMA: dict[str, dict[str, type]] = {
     "parse": {"include_dirs": list, "defines": list, "compile_commands": str, "cuda_path": str},
     "target": {"targets": list, "rocm": str},
     "compile": {"offload_arch": str, "std": str, "timeout_seconds": (int, float)},
+    "port": {"hip_builds": list},
 }
 
 
@@ -133,6 +142,7 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
     scan, rules = data.get("scan", {}), data.get("rules", {})
     parse, target = data.get("parse", {}), data.get("target", {})
     compile_ = data.get("compile", {})
+    declared = data.get("port", {}).get("hip_builds")
     _check_compile(compile_)
     _check_rule_names(rules.get("enable", []), "rules.enable")
     _check_rule_names(rules.get("disable", []), "rules.disable")
@@ -162,6 +172,10 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
         compile_arch=compile_.get("offload_arch", base.compile_arch),
         compile_std=compile_.get("std", base.compile_std),
         compile_timeout_seconds=float(compile_.get("timeout_seconds", base.compile_timeout_seconds)),
+        # The team's decision (a base given by the portal) wins over the repository's own declaration.
+        hip_builds=base.hip_builds
+        if base.hip_builds is not None
+        else (tuple(declared) if declared is not None else None),
     )
 
 

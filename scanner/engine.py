@@ -51,6 +51,11 @@ class FileJob:
     file_args: tuple[str, ...] = ()  # from compile_commands.json
     compile_unit: str = ""  # the translation unit the compile check builds for this file (scanner.compile.graph)
     compile_deps: tuple[str, ...] = ()  # the repository files that unit includes
+    # The build model's view of this file (scanner.build): which builds compile it, for which GPU; None when
+    # no model was read (a single file analysed on its own).
+    build: object = None
+    # A build file's lines in branches for another platform (scanner.build.model.BuildModel.platform_lines).
+    build_lines: tuple[tuple[int, str], ...] = ()
 
 
 class Analyzer:
@@ -246,7 +251,16 @@ class Analyzer:
     def _run(self, job, lines, stats, health, view, roots, function_nodes, error_lines=frozenset()) -> FileResult:
         functions = Dispatcher.functions(function_nodes)
         facts = FileFacts(
-            job.rel, job.language, lines, view, functions, self.names, self.target, bool(roots), port=self.port
+            job.rel,
+            job.language,
+            lines,
+            view,
+            functions,
+            self.names,
+            self.target,
+            bool(roots),
+            port=self.port,
+            build=job.build,
         )
         facts.error_lines = error_lines if roots else frozenset()
         self.dispatcher.run(facts, roots)
@@ -268,7 +282,17 @@ class Analyzer:
                 fallback_reason=f"{parsed.error}; analysed by lines",
             )
         facts = FileFacts(
-            job.rel, job.language, lines, _EMPTY_VIEW, [], self.names, self.target, False, parsed=parsed, port=self.port
+            job.rel,
+            job.language,
+            lines,
+            _EMPTY_VIEW,
+            [],
+            self.names,
+            self.target,
+            False,
+            parsed=parsed,
+            port=self.port,
+            build_lines=dict(job.build_lines),
         )
         facts._text = text
         self.dispatcher.file_pass(facts)

@@ -5,9 +5,14 @@ Learned once per scan (scanner.plan), before any file is analysed, and sent to t
   names of that shape in `#if` lines and build definitions, and a macro `#define`d (as 1 or empty) where only
   HIP's own macros are tested (`#if defined(__HIP_PLATFORM_AMD__) #define BNB_HIP 1`). scanner.analysis.hip_branches treats them as defined
   when it works out which #if branches HIP-Clang compiles;
-- `evidence`: where the repository builds or tests for ROCm (a HIP CMake project, `.hip` sources, an AMD CI
-  job, a build script that branches on ROCm), one short line each. A repository with evidence is "ported": its
-  CUDA-only build files, CI jobs and containers are its NVIDIA side, not a migration still to do.
+- `hip_builds`: the HIP builds the build model (scanner.build) finds: targets an AMD compiler builds, with the
+  sources they compile. The team accepts them (ScanOptions.hip_builds: the portal's decision, or .rocport.toml;
+  unset, the model's findings stand); when the accepted ones compile every source the NVIDIA builds compile (or
+  its `.hip` twin), the repository is "ported": its CUDA-only build files, CI jobs and containers are its NVIDIA
+  side, not a migration still to do, and say which HIP build covers them. It never lowers C, C++ or CUDA code:
+  code on a HIP path is judged as HIP code;
+- `signs`: other traces of ROCm work (an AMD CI job, a ROCm container, HIP's runtime included, `.hip` sources),
+  one short line each: shown, never decisive.
 
 Reads only the files the scan already plans to analyse (plus the names of `.hip` sources), each at most once,
 never more than `_READ_CAP` bytes of one.
@@ -35,24 +40,16 @@ _BUILD_DEFINE = re.compile(
     r"([A-Z_][A-Z0-9_]*)"
 )
 
-# What each kind of file shows when it builds or tests for ROCm: (languages, pattern, what it is).
+# Signs of ROCm work outside the build (an AMD CI job, a ROCm container, a Python branch on ROCm): shown with the
+# port, never decisive. Only a build the build model reads (scanner.build) makes a HIP build.
 _SIGNS = (
-    (
-        ("cmake",),
-        re.compile(
-            r"enable_language\s*\(\s*HIP|project\s*\([^)]*\bHIP\b|find_package\s*\(\s*(?:hip|HIP|"
-            r"rocblas|hipblas|hipcub|rocprim|rocthrust)\b|LANGUAGE\s+HIP\b|hip_add_\w+|CMAKE_HIP_"
-        ),
-        "a HIP build",
-    ),
-    (("make", "shell"), re.compile(r"\bhipcc\b|\bHIPCC\b|\bamdclang\+\+|--offload-arch=gfx"), "a HIP build"),
     (
         ("python",),
         re.compile(
             r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bis_hip\b|"
             r"hipify_python|\bUSE_ROCM\b"
         ),
-        "a build that branches on ROCm",
+        "a build script that branches on ROCm",
     ),
     (
         ("yaml",),
@@ -68,6 +65,8 @@ class Port:
     """The repository's own ROCm path, as far as its files show it (empty: none found)."""
 
     hip_macros: frozenset[str] = frozenset()
+    # The accepted HIP builds that cover the NVIDIA side, described ("make target `train` in Makefile:12
+    # (hipcc)"): non-empty only when the repository is ported.
     evidence: tuple[str, ...] = ()
     # Macros the project defines per platform (inside an #if on HIP's or its own switch): their value on AMD is
     # the project's choice, not the CUDA-side one clang sees (`BNB_WARP_SIZE` is 64 on CDNA).
@@ -88,9 +87,20 @@ class Port:
     # and headers only those sources include: the ROCm build never compiles them (bitsandbytes' sm75/sm80 MMA
     # kernels and their gemm_4bit_mma.cuh).
     cuda_only_sources: frozenset[str] = frozenset()
+    # Every HIP build the build model finds: (id, description, number of sources it compiles).
+    hip_builds: tuple[tuple[str, str, int], ...] = ()
+    # The ids the team accepts (ScanOptions.hip_builds, else every one found), and whether that came from a
+    # decision ("decided") or the model alone ("found").
+    accepted: tuple[str, ...] = ()
+    decision: str = "found"
+    # Sources an NVIDIA build compiles that no accepted HIP build compiles (nor their `.hip` twin): the ROCm
+    # build does not cover them yet (the first few).
+    uncovered: tuple[str, ...] = ()
+    signs: tuple[str, ...] = ()
 
     @property
     def ported(self) -> bool:
+        """An accepted HIP build covers every source the NVIDIA builds compile."""
         return bool(self.evidence)
 
     def describe(self) -> str:
@@ -105,6 +115,7 @@ class Port:
         return {
             "hip_macros": sorted(self.hip_macros),
             "ported": self.ported,
+            "evidence": list(self.evidence),
             "per_platform": sorted(self.per_platform),
             "hip_undefined": sorted(self.hip_undefined),
             "shims": sorted(self.shims),
@@ -124,10 +135,11 @@ class _Learned:
     cmake_sources: dict[str, bool] = field(default_factory=dict)
 
 
-def learn(root: str, jobs) -> Port:
-    """The Port of the checkout at `root`, from the files of `jobs` (scanner.engine.FileJob)."""
+def learn(root: str, jobs, model=None, accepted_ids: tuple[str, ...] | None = None) -> Port:
+    """The Port of the checkout at `root`, from the files of `jobs` (scanner.engine.FileJob) and its build model
+    (scanner.build.BuildModel); `accepted_ids`: the team's decision (ScanOptions.hip_builds)."""
     learned = _Learned()
-    evidence: dict[str, str] = {}
+    signs: dict[str, str] = {}
     sources: list[tuple[str, str]] = []
     cuda_files: list[str] = []
     for job in jobs:
@@ -139,8 +151,8 @@ def learn(root: str, jobs) -> Port:
             if text and "#" in text:
                 sources.append((job.rel, text))
                 _learn_directives(text, learned)
-                if "5:source" not in evidence and re.search(r"#\s*include\s*[<\"]hip/hip_runtime", text):
-                    evidence["5:source"] = f"HIP's runtime included in {job.rel}"
+                if "5:source" not in signs and re.search(r"#\s*include\s*[<\"]hip/hip_runtime", text):
+                    signs["5:source"] = f"HIP's runtime included in {job.rel}"
             continue
         for rank, (languages, pattern, what) in enumerate(_SIGNS):
             if job.language not in languages:
@@ -150,26 +162,78 @@ def learn(root: str, jobs) -> Port:
             text = _read(job.path)
             match = pattern.search(text) if text else None
             if match:
-                evidence.setdefault(f"{rank}:{job.language}", f"{what} in {job.rel} (`{match.group(0).strip()}`)")
+                signs.setdefault(f"{rank}:{job.language}", f"{what} in {job.rel} (`{match.group(0).strip()}`)")
+        if job.language in ("cmake", "make", "python", "shell"):
+            text = _read(job.path)
             if text and job.language == "cmake":
                 _learn_cmake_sources(job.rel, text, learned.cmake_sources)
-            if text and job.language in ("cmake", "make", "python", "shell"):
+            if text:
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
     hip_macros = frozenset(learned.macros - HIP_BUILTINS)
     hip_sources = _hip_sources(root)
     if hip_sources:
-        evidence.setdefault("6:hip", f"a HIP source, {hip_sources[0]}")
-    ordered = [evidence[key] for key in sorted(evidence)]  # the strongest sign first: a HIP build
+        signs.setdefault("6:hip", f"a HIP source, {hip_sources[0]}")
+    builds, accepted, decision, evidence, uncovered = _hip_builds(model, accepted_ids, hip_sources)
     return Port(
         hip_macros,
-        tuple(ordered[:_MAX_EVIDENCE]),
+        evidence,
         frozenset(learned.per_platform),
         _hip_undefined(sources, hip_macros),
         frozenset(learned.shims),
         _twins(cuda_files, hip_sources),
         frozenset(learned.mapped),
         _cuda_only(learned.cmake_sources, cuda_files, sources) if evidence else frozenset(),
+        builds,
+        accepted,
+        decision,
+        uncovered,
+        tuple(signs[key] for key in sorted(signs))[:_MAX_EVIDENCE],
     )
+
+
+def _hip_builds(model, accepted_ids, hip_sources: list[str]):
+    """(every HIP build found, the accepted ids, how they were decided, the accepted builds' descriptions when
+    they cover the NVIDIA side, the NVIDIA sources they do not cover)."""
+    if model is None:
+        return (), (), "found", (), ()
+    compiled_by: dict[str, list] = {}
+    amd_sources: set[str] = set()
+    nvidia_sources: set[str] = set()
+    for path, file_build in model.files.items():
+        if file_build.via:
+            continue
+        for c in file_build.compilations:
+            if c.condition:
+                continue
+            if c.amd:
+                compiled_by.setdefault(c.build_id, [c, set()])[1].add(path)
+                amd_sources.add(path)
+            elif c.nvidia:
+                nvidia_sources.add(path)
+    builds = tuple(
+        (build_id, compilation.describe(), len(paths))
+        for build_id, (compilation, paths) in sorted(
+            compiled_by.items(), key=lambda kv: (kv[1][0].build_file, kv[1][0].line)
+        )
+    )
+    found = tuple(build_id for build_id, _, _ in builds)
+    if accepted_ids is None:
+        accepted, decision = found, "found"
+    else:
+        accepted, decision = tuple(i for i in accepted_ids if i in found), "decided"
+    if not accepted:
+        return builds, accepted, decision, (), ()
+    covered = set()
+    for build_id in accepted:
+        covered |= compiled_by[build_id][1]
+    hip = set(hip_sources)
+    uncovered = sorted(
+        path
+        for path in nvidia_sources
+        if path not in covered and f"{path.rpartition('.')[0]}.hip" not in (covered | hip)
+    )
+    evidence = () if uncovered else tuple(compiled_by[i][0].describe() for i in accepted)
+    return builds, accepted, decision, evidence, tuple(uncovered[:20])
 
 
 def _cuda_only(cmake_sources: dict[str, bool], cuda_files: list[str], sources: list[tuple[str, str]]) -> frozenset[str]:

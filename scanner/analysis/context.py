@@ -158,6 +158,8 @@ class FileFacts:
     # missing from it, so the token shapes of the AST rules look at them too.
     error_lines: frozenset[int] = frozenset()
     port: Port = field(default_factory=Port)  # the repository's own ROCm path (scanner.port)
+    build: Any = None  # scanner.build.model.FileBuild: which builds compile this file, or None (not known)
+    build_lines: dict = field(default_factory=dict)  # a build file's lines for another platform: line -> condition
 
     _guarded: dict = field(default_factory=dict)
     _identifiers: frozenset[str] | None = None

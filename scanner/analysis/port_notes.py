@@ -3,12 +3,16 @@
 Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branches):
 - C, C++ and CUDA: the finding sits in a preprocessor branch HIP-Clang never compiles (the CUDA side of the
   project's `#ifdef GGML_USE_HIP`, an `#if __CUDA_ARCH__ >= 800`): the ROCm build does not see the code;
-- C, C++ and CUDA in a ported repository: a warp-size assumption in shared code runs in the project's ROCm
-  build already, so it drops to info (a 32-bit mask, ROC106, would not have built: it keeps its severity);
+- C, C++ and CUDA that no build compiles (scanner.build: no CMake target, make rule, Python extension or
+  compile_commands entry names it, nor includes it through a compiled source): low at most, and it says so; named
+  only in a branch for another platform: info. Code an AMD build compiles is judged as HIP code (its guards
+  evaluated with that build's defines) and is never lowered because a HIP build exists;
 - a CUDA source with a hand-written HIP twin (kernels.cu beside kernels.hip): the ROCm build compiles the twin;
-- the rest of the repository (ROC2xx: build files, CI, containers, scripts): the repository already builds or
-  tests for ROCm somewhere, so a CUDA-only file is its NVIDIA side, not a migration still to do. Rules that check
-  the ROCm side itself (`Rule.rocm_side`) keep their severity.
+- the rest of the repository (ROC2xx: build files, CI, containers, scripts): a line in a build-file branch for
+  another platform (`if(WIN32)`, `ifeq ($(OS),Windows_NT)`, aarch64) is not migration work: info; when an
+  accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
+  is the NVIDIA side, not a migration still to do, and says which HIP build covers it. Rules that check the ROCm
+  side itself (`Rule.rocm_side`) keep their severity.
 """
 
 from __future__ import annotations
@@ -17,9 +21,6 @@ from scanner.analysis import hip_branches
 from scanner.model import Severity
 
 _CXX = frozenset({"cuda", "c++", "c"})
-# Warp-size assumptions that a working ROCm build has already met (or chose to keep, as 32-lane logical warps);
-# a 32-bit mask or a missing intrinsic (ROC106) would not have built, so those stay.
-_LANE_RULES = frozenset({"ROC101", "ROC102", "ROC103", "ROC104", "ROC105", "ROC107", "ROC108", "ROC110"})
 
 
 class PortNotes:
@@ -37,6 +38,9 @@ class PortNotes:
                     f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                     f"{branch.line}): the ROCm build takes another branch."
                 )
+            unbuilt = self.unbuilt(severity)
+            if unbuilt:
+                return unbuilt
             if facts.path in facts.port.cuda_only_sources:
                 return Severity.INFO, (
                     "The project builds this file only for CUDA (its CMake adds it, or every "
@@ -54,20 +58,34 @@ class PortNotes:
                     f"The project's own HIP header maps `{mapped}` to its HIP counterpart "
                     "(`#define` beside HIP's runtime): this use is already ported."
                 )
-            if facts.port.ported and rule.code in _LANE_RULES:
-                return Severity.INFO, (
-                    f"This repository already builds for ROCm ({facts.port.describe()}): this "
-                    "32-lane logic runs in its ROCm build, as 32-lane logical warps or under the "
-                    "project's own per-platform constants; check it only for targets that build "
-                    "does not cover."
-                )
             return severity, ""
+        platform = facts.build_lines.get(line)
+        if platform and rule.code.startswith("ROC2"):
+            return Severity.INFO, (
+                f"This line is in a branch for another platform (`{platform}`): a Linux x86-64 build, the "
+                "host of the profile's AMD GPU, never takes it, so it is not migration work."
+            )
         port = facts.port
         if port.ported and rule.code.startswith("ROC2") and not rule.rocm_side:
             return Severity.INFO, (
-                f"This repository already builds for ROCm ({port.describe()}): this is its NVIDIA side."
+                f"The HIP build {port.describe()} compiles every source the CUDA builds compile: this is the "
+                "repository's NVIDIA side."
             )
         return severity, ""
+
+    def unbuilt(self, severity: Severity) -> tuple[Severity, str] | None:
+        """Low at most for a source no build compiles, info for one built only for another platform."""
+        build = self.facts.build
+        if build is None or build.verdict() != "none":
+            return None
+        if build.note:
+            return Severity.INFO, f"No build for this host compiles this file ({build.note})."
+        if severity.rank <= Severity.LOW.rank:
+            return severity, "No build of this repository compiles this file."
+        return Severity.LOW, (
+            "No build of this repository compiles this file (no CMake target, make rule, Python extension or "
+            "compile_commands.json entry names it, and no compiled source includes it): low at most."
+        )
 
     def mapped_on(self, line: int) -> str:
         """A CUDA name on `line` that the project's HIP header maps (scanner.port.Port.hip_mapped), or empty."""
@@ -81,12 +99,21 @@ class PortNotes:
                     self._by_line.setdefault(tok.line, tok.text)
         return self._by_line.get(line, "")
 
+    def amd_defines(self) -> frozenset[str]:
+        """Macros an AMD build of this file defines (`-DMYPROJ_HIP` in its hipcc recipe): its guards are
+        evaluated with them."""
+        build = self.facts.build
+        if build is None:
+            return frozenset()
+        return frozenset(d.split("=", 1)[0] for c in build.amd for d in c.defines if d.split("=", 1)[1:] != ["0"])
+
     def dead_lines(self) -> dict:
         if self._dead is None:
             view = self.facts.view
             port = self.facts.port
+            macros = port.hip_macros | self.amd_defines()
             self._dead = (
-                hip_branches.dead_lines(view.directives, len(self.facts.lines), port.hip_macros, port.hip_undefined)
+                hip_branches.dead_lines(view.directives, len(self.facts.lines), macros, port.hip_undefined)
                 if view.directives
                 else {}
             )

@@ -99,7 +99,7 @@ class Parser:
         unsaved_base = [(path, text)] + [(name, "") for name in sorted(walk.blanked)]
         if system_headers:
             pass
-        elif language != "c" and not self._pch:
+        elif language != "c" and "-include-pch" not in args:
             unsaved_base.append((PRELUDE_PATH, prelude_text()))
         elif language == "c":
             unsaved_base.append((LIBC_PRELUDE_PATH, libc_prelude_text()))
@@ -159,7 +159,9 @@ class Parser:
         if language != "c":
             # The PCH is keyed on the project-wide flags only; per-file flags (compile_commands.json, guessed
             # macro stubs) come after it, so one PCH serves every file of a scan.
-            pch = self._prelude_pch(tuple(args))
+            # A file's own standard (the build model's, compile_commands.json's) would not match the PCH's.
+            own_standard = any(a.startswith("-std=") for a in file_args)
+            pch = None if own_standard else self._prelude_pch(tuple(args))
             args += ["-include-pch", pch] if pch else ["-include", PRELUDE_PATH]
         args += list(file_args)
         args.append(f"-I{STUB_DIR}")  # last: a real header always wins over a stub

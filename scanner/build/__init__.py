@@ -1,0 +1,273 @@
+"""The build model: which builds compile each C, C++ and CUDA file of a checkout, how, and for which GPU.
+
+`read(root, paths)` reads the build files among `paths` (scanner.build.cmake, .make, .setuptools, and a
+compile_commands.json, which wins for the files it lists) into a `BuildModel` (scanner.build.model). Headers take
+the compilations of the compiled sources that include them. Pure Python, no build is ever run.
+
+Everyone asks it rather than searching for words: the parse takes a file's include directories, defines and
+standard from it; scanner.port decides "an AMD build compiles this file" from it; the compile check builds each
+file with its flags; the merge request's build switch edits the targets it names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import shlex
+from collections.abc import Iterable
+
+from scanner.build import cmake, make, setuptools
+from scanner.build.model import (
+    HIPCC,
+    HOST,
+    HOST_CC,
+    NVCC,
+    BuildModel,
+    Compilation,
+    FileBuild,
+)
+
+__all__ = ["read", "BuildModel", "Compilation", "FileBuild", "HOST"]
+
+_READ_CAP = 1024 * 1024
+_SOURCE = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", ".c++")
+_HEADER = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tpp", ".ipp")
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', re.M)
+
+
+def _reader(root: str):
+    def read(rel: str) -> str:
+        path = os.path.join(root, rel)
+        try:
+            if os.path.islink(path):
+                return ""
+            with open(path, "rb") as handle:
+                return handle.read(_READ_CAP).decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    return read
+
+
+def read(root: str, paths: Iterable[str]) -> BuildModel:
+    """The build model of the checkout at `root`; `paths`: its repository-relative files worth knowing (the
+    scan's candidates: sources, headers and build files)."""
+    files = frozenset(paths)
+    reader = _reader(root)
+    found: dict[str, list[Compilation]] = {}
+    unknowns: dict[str, list[str]] = {}
+    notes: list[str] = []
+    platform_lines: dict[str, dict[int, str]] = {}
+    build_files: list[str] = []
+
+    def add(items):
+        for source, compilation, unknown in items:
+            found.setdefault(source, []).append(compilation)
+            if unknown:
+                unknowns.setdefault(source, []).extend(unknown)
+
+    project = cmake.read_projects(root, files, reader)
+    if project is not None:
+        add(project.compilations())
+        notes += project.unknowns
+        build_files += sorted(project.visited)
+        _merge(platform_lines, project.platform_lines)
+    for makefile in make.read_makefiles(files, reader):
+        add(makefile.compilations())
+        notes += [f"{makefile.rel}: {u}" for u in dict.fromkeys(makefile.unknowns)]
+        build_files += sorted(makefile.seen)
+        _merge(platform_lines, makefile.platform_lines)
+    for rel in sorted(f for f in files if posixpath.basename(f) == "setup.py"):
+        text = reader(rel)
+        if not re.search(r"Extension\s*\(", text):
+            continue
+        items, setup_notes = setuptools.compilations(rel, text, files)
+        add(items)
+        notes += setup_notes
+        build_files.append(rel)
+    database = _compile_commands(root, files, reader)
+    if database is not None:
+        rel, entries = database
+        build_files.append(rel)
+        for source, compilation in entries:
+            found[source] = [compilation]  # it wins: the build's own record of what it ran
+            unknowns.pop(source, None)
+    model_files: dict[str, FileBuild] = {
+        path: FileBuild(path, tuple(_unique(compilations)), tuple(dict.fromkeys(unknowns.get(path, ()))))
+        for path, compilations in found.items()
+    }
+    _headers(model_files, files, reader)
+    _mentions(model_files, files, tuple(dict.fromkeys(build_files)), platform_lines, reader)
+    return BuildModel(
+        model_files,
+        tuple(dict.fromkeys(build_files)),
+        platform_lines,
+        tuple(dict.fromkeys(notes))[:50],
+    )
+
+
+def parse_flags(root: str, file_build: FileBuild | None) -> tuple[str, ...]:
+    """The include directories, defines and standard a parse of the file takes from the build it is judged
+    under (FileBuild.judged), include directories made absolute under `root`."""
+    judged = file_build.judged() if file_build else None
+    if judged is None:
+        return ()
+    out = []
+    for flag in judged.flags():
+        if flag.startswith("-I") and not flag.startswith("-I/"):
+            flag = "-I" + os.path.join(root, flag[2:])
+        out.append(flag)
+    return tuple(out)
+
+
+def _merge(into: dict, more: dict) -> None:
+    for path, lines in more.items():
+        into.setdefault(path, {}).update(lines)
+
+
+def _unique(compilations: list[Compilation]) -> list[Compilation]:
+    return list(dict.fromkeys(compilations))
+
+
+def _headers(model_files: dict[str, FileBuild], files: frozenset[str], reader) -> None:
+    """Give each file that a compiled source includes (a header, or a `.cu` included whole) the compilations
+    of its includers, transitively; by the included name's path, else by its last component."""
+    by_name: dict[str, list[str]] = {}
+    for path in files:
+        if path.endswith(_HEADER + _SOURCE):
+            by_name.setdefault(posixpath.basename(path), []).append(path)
+    includes_of: dict[str, list[str]] = {}
+    todo = [p for p in model_files if model_files[p].compiled]
+    seen = set(todo)
+    while todo:
+        source = todo.pop()
+        if source not in includes_of:
+            includes_of[source] = _included(source, reader(source), by_name, files)
+        for header in includes_of[source]:
+            if header == source:
+                continue
+            current = model_files.get(header)
+            if current is not None and current.compiled and not current.via:
+                continue  # compiled in its own right
+            inherited = model_files[source].compilations
+            via = (*current.via, source) if current else (source,)
+            merged = tuple(dict.fromkeys((*(current.compilations if current else ()), *inherited)))
+            model_files[header] = FileBuild(
+                header, merged, current.unknowns if current else (), tuple(dict.fromkeys(via))
+            )
+            if header not in seen or len(merged) != len(current.compilations if current else ()):
+                seen.add(header)
+                todo.append(header)
+
+
+def _mentions(model_files, files, build_files, platform_lines, reader) -> None:
+    """Sources no build compiles but a build file names (in a branch not taken, an option off by default, a
+    branch for another platform): said per file, so "no build compiles it" is kept for sources nobody names."""
+    texts = {rel: reader(rel).split("\n") for rel in build_files}
+    for path in sorted(files):
+        if not path.endswith(_SOURCE) or path in model_files:
+            continue
+        name = posixpath.basename(path)
+        pattern = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
+        stem = re.compile(rf"(?<![\w.-]){re.escape(posixpath.splitext(name)[0])}\.(?:o|obj)(?![\w.-])")
+        places = [
+            (rel, number)
+            for rel, lines in texts.items()
+            for number, line in enumerate(lines, 1)
+            if pattern.search(line) or stem.search(line)
+        ]
+        if not places:
+            continue
+        elsewhere = [(rel, n) for rel, n in places if n not in platform_lines.get(rel, {})]
+        if elsewhere:
+            rel, number = elsewhere[0]
+            model_files[path] = FileBuild(
+                path, unknowns=(f"named in {rel}:{number}, on a path the default configuration does not take",)
+            )
+        else:
+            rel, number = places[0]
+            condition = platform_lines[rel][number]
+            model_files[path] = FileBuild(
+                path, note=f"named only in {rel}:{number}, under `{condition}`: a build for another platform"
+            )
+
+
+def _included(source: str, text: str, by_name: dict[str, list[str]], files: frozenset[str]) -> list[str]:
+    out = []
+    base = posixpath.dirname(source)
+    for name in _INCLUDE.findall(text):
+        beside = posixpath.normpath(posixpath.join(base, name))
+        if beside in files:
+            out.append(beside)
+            continue
+        if name in files:
+            out.append(name)
+            continue
+        candidates = [c for c in by_name.get(posixpath.basename(name), []) if c.endswith(name)]
+        out += candidates[:3]
+    return out
+
+
+def _compile_commands(root: str, files: frozenset[str], reader) -> tuple[str, list[tuple[str, Compilation]]] | None:
+    for rel in ("compile_commands.json", "build/compile_commands.json"):
+        if not os.path.isfile(os.path.join(root, rel)):
+            continue
+        try:
+            entries = json.loads(reader(rel))
+        except ValueError:
+            return None
+        if not isinstance(entries, list):
+            return None
+        out = []
+        real_root = os.path.realpath(root)
+        for index, entry in enumerate(entries[:100_000]):
+            if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+                continue
+            directory = entry.get("directory") if isinstance(entry.get("directory"), str) else real_root
+            path = os.path.normpath(os.path.join(directory, entry["file"]))
+            source = os.path.relpath(path, real_root).replace(os.sep, "/")
+            if source not in files:
+                continue
+            try:
+                args = (
+                    entry["arguments"]
+                    if isinstance(entry.get("arguments"), list)
+                    else shlex.split(str(entry.get("command", "")))
+                )
+            except ValueError:
+                continue
+            args = [a for a in args if isinstance(a, str)]
+            if not args:
+                continue
+            compiler = make._compiler(args[0], " ".join(args)) or HOST_CC
+            language = {NVCC: "cuda", HIPCC: "hip"}.get(compiler, "c" if source.endswith(".c") else "c++")
+            includes, defines, standard = [], [], ""
+            for arg in args[1:]:
+                if arg.startswith("-I") and len(arg) > 2:
+                    target = os.path.normpath(os.path.join(directory, arg[2:]))
+                    inside = os.path.relpath(target, real_root).replace(os.sep, "/")
+                    includes.append(target if inside.startswith("..") else inside)
+                elif arg.startswith("-D") and len(arg) > 2:
+                    defines.append(arg[2:])
+                elif re.match(r"--?std=", arg):
+                    standard = arg.split("=", 1)[1]
+            out.append(
+                (
+                    source,
+                    Compilation(
+                        f"entry {index}",
+                        rel,
+                        1,
+                        "compile_commands",
+                        compiler,
+                        language,
+                        standard,
+                        tuple(includes),
+                        tuple(defines),
+                    ),
+                )
+            )
+        return rel, out
+    return None

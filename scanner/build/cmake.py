@@ -1,0 +1,737 @@
+"""A CMake project read without running CMake: its targets and what each compiles, for a Linux x86-64 host in the
+default configuration (options at their defaults, nothing given with -D).
+
+Evaluated: set/unset/option/list(APPEND|PREPEND|REMOVE_ITEM)/file(GLOB[_RECURSE]), if/elseif/else (three-valued,
+scanner.build.conditions), foreach, function and macro (cmake_parse_arguments too), add_subdirectory and include of
+the repository's own files, project/enable_language, add_executable/add_library (and cuda_/hip_/pybind11_ forms),
+target_sources, target_/include_directories, target_/add_compile_definitions, add_definitions,
+target_/add_compile_options (-D, -I, -std= only), target_compile_features (cxx_std_NN, cuda_std_NN),
+set_target_properties and set_property(TARGET|SOURCE), set_source_files_properties (LANGUAGE), the
+CMAKE_<LANG>_STANDARD / _COMPILER / _FLAGS variables, target_link_libraries (usage requirements of the project's
+own targets) and generator expressions (scanner.build.genex). Anything else that could change what compiles is
+named in the result's unknowns, with its file and line.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from scanner.build import genex
+from scanner.build.conditions import PLATFORM_WORDS, UNKNOWN, Scope, evaluate
+from scanner.build.model import CLANG_CUDA, HIPCC, HOST_CC, NVCC, Compilation
+from scanner.formats.cmake import Command, parse_commands
+
+_SOURCE_SUFFIXES = {".cu": "cuda", ".hip": "hip", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".c++": "c++", ".c": "c"}
+_TARGET_WORDS = {"STATIC", "SHARED", "MODULE", "OBJECT", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE", "NO_EXTRAS"}
+_VISIBILITY = {"PRIVATE", "PUBLIC", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
+_MAX_CALLS = 20000  # commands run per project: a recursive function stops here, reported
+
+
+@dataclass
+class Target:
+    name: str
+    build_file: str
+    line: int
+    directory: str  # repository-relative source dir ("" at the top)
+    flavour: str = ""  # "cuda" (cuda_add_*), "hip" (hip_add_*), "" otherwise
+    sources: list[str] = field(default_factory=list)
+    includes: list[tuple[str, bool]] = field(default_factory=list)  # (dir, usage requirement)
+    defines: list[tuple[str, bool]] = field(default_factory=list)
+    options: list[tuple[str, bool]] = field(default_factory=list)
+    features: list[tuple[str, bool]] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+    properties: dict[str, str] = field(default_factory=dict)
+    condition: str = ""
+    scope_values: dict = field(default_factory=dict)  # variables at creation (CMAKE_<LANG>_STANDARD ...)
+    dir_includes: list[str] = field(default_factory=list)
+    dir_defines: list[str] = field(default_factory=list)
+    dir_options: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Dir:
+    rel: str
+    includes: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    options: list[str] = field(default_factory=list)
+
+
+class _Stop(Exception):
+    pass
+
+
+class CMakeProject:
+    """One top-level CMakeLists.txt and the directories it adds."""
+
+    def __init__(self, root: str, files: frozenset[str], read):
+        self.root = root.rstrip("/")
+        self.files = files
+        self.read = read  # rel -> text or ""
+        self.targets: dict[str, Target] = {}
+        self.languages: set[str] = set()
+        self.source_language: dict[str, str] = {}
+        self.unknowns: list[str] = []
+        self.platform_lines: dict[str, dict[int, str]] = {}
+        self.visited: set[str] = set()
+        self.functions: dict[str, tuple[list[str], list[Command], bool, str]] = {}
+        self.calls = 0
+
+    # -- paths ---------------------------------------------------------------------------------------------------
+    def _abs(self, rel: str) -> str:
+        return f"{self.root}/{rel}" if rel else self.root
+
+    def _rel(self, path: str, directory: str) -> str | None:
+        """Repository-relative form of `path` (relative to `directory`), or None outside the tree."""
+        if path.startswith("/"):
+            if path == self.root:
+                return ""
+            if not path.startswith(self.root + "/"):
+                return None
+            path = path[len(self.root) + 1 :]
+        else:
+            path = posixpath.join(directory, path)
+        path = posixpath.normpath(path)
+        return None if path.startswith("..") else ("" if path == "." else path)
+
+    # -- running -------------------------------------------------------------------------------------------------
+    def run_file(self, rel: str, scope: Scope, directory: _Dir) -> None:
+        if rel in self.visited:
+            return
+        self.visited.add(rel)
+        text = self.read(rel)
+        base = posixpath.dirname(rel)
+        scope.values["CMAKE_CURRENT_LIST_DIR"] = self._abs(base)
+        scope.values["CMAKE_CURRENT_LIST_FILE"] = self._abs(rel)
+        self._block(parse_commands(text), 0, None, scope, directory, rel, [])
+
+    def _block(self, commands, start, end_names, scope, directory, rel, conditions) -> int:
+        """Runs commands from `start` until one named in `end_names`; returns that command's index."""
+        i = start
+        while i < len(commands):
+            command = commands[i]
+            if end_names and command.name in end_names:
+                return i
+            self.calls += 1
+            if self.calls > _MAX_CALLS:
+                raise _Stop
+            if command.name == "if":
+                i = self._if(commands, i, scope, directory, rel, conditions)
+            elif command.name == "foreach":
+                i = self._foreach(commands, i, scope, directory, rel, conditions)
+            elif command.name == "while":
+                end = self._skip(commands, i + 1, "while", "endwhile")
+                self.unknowns.append(f"while() at {rel}:{command.line}")
+                i = end + 1
+            elif command.name in ("function", "macro"):
+                end = self._skip(commands, i + 1, command.name, "end" + command.name)
+                words = [a.value for a in command.args]
+                if words:
+                    self.functions[words[0].lower()] = (words[1:], commands[i + 1 : end], command.name == "macro", rel)
+                i = end + 1
+            else:
+                self._command(command, scope, directory, rel, conditions)
+                i += 1
+        return i
+
+    def _skip(self, commands, i, opener, closer) -> int:
+        depth = 1
+        while i < len(commands):
+            if commands[i].name == opener:
+                depth += 1
+            elif commands[i].name == closer:
+                depth -= 1
+                if depth == 0:
+                    return i
+            i += 1
+        return i
+
+    def _if(self, commands, i, scope, directory, rel, conditions) -> int:
+        # The chain's branches: (command, start, end).
+        branches, j, depth = [], i + 1, 1
+        head = i
+        while j < len(commands):
+            name = commands[j].name
+            if name == "if":
+                depth += 1
+            elif name == "endif":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif depth == 1 and name in ("elseif", "else"):
+                branches.append((commands[head], head + 1, j))
+                head = j
+            j += 1
+        branches.append((commands[head], head + 1, j))
+        taken = False  # an earlier branch surely taken
+        maybe_before: list[str] = []
+        for branch_command, start, stop in branches:
+            text = _condition_text(branch_command)
+            if branch_command.name == "else":
+                value = None if maybe_before else True
+            else:
+                value = self._condition(branch_command, scope)
+            if taken:
+                value = False
+            end_line = commands[stop].line if stop < len(commands) else branch_command.line + 1
+            if value is False:
+                if PLATFORM_WORDS.search(text) and not taken:
+                    lines = self.platform_lines.setdefault(rel, {})
+                    for line in range(branch_command.line + 1, end_line):
+                        lines.setdefault(line, f"{branch_command.name}({text})")
+                continue
+            if value is None:
+                label = f"{branch_command.name}({text}) at {rel}:{branch_command.line}"
+                self._run_range(commands, start, stop, scope, directory, rel, [*conditions, label])
+                maybe_before.append(label)
+                continue
+            self._run_range(commands, start, stop, scope, directory, rel, conditions)
+            taken = True
+        return j + 1
+
+    def _run_range(self, commands, start, stop, scope, directory, rel, conditions) -> None:
+        self._block(commands[:stop], start, None, scope, directory, rel, conditions)
+
+    def _condition(self, command: Command, scope: Scope):
+        args = []
+        for arg in command.args:
+            value, _ = self._expand(arg.value, scope)
+            args.append((value, arg.quoted))
+        return evaluate(args, scope, exists=self._exists)
+
+    def _exists(self, path: str):
+        rel = self._rel(path, "")
+        if rel is None:
+            return None
+        return rel == "" or rel in self.files or any(f.startswith(rel + "/") for f in self.files)
+
+    def _foreach(self, commands, i, scope, directory, rel, conditions) -> int:
+        end = self._skip(commands, i + 1, "foreach", "endforeach")
+        words = self._args(commands[i], scope)
+        if not words:
+            return end + 1
+        var, rest = words[0], words[1:]
+        items: list[str] = []
+        if rest[:1] == ["RANGE"]:
+            numbers = [int(w) for w in rest[1:] if w.lstrip("-").isdigit()]
+            items = (
+                [str(n) for n in (range(numbers[0] + 1) if len(numbers) == 1 else range(numbers[0], numbers[1] + 1))]
+                if numbers
+                else []
+            )
+        elif rest[:1] == ["IN"]:
+            mode = None
+            for word in rest[1:]:
+                if word in ("LISTS", "ITEMS", "ZIP_LISTS"):
+                    mode = word
+                elif mode == "LISTS":
+                    value = scope.get(word)
+                    items += [v for v in (value or "").split(";") if v] if value is not UNKNOWN else []
+                else:
+                    items.append(word)
+        else:
+            items = rest
+        for item in items[:1000]:
+            scope.values[var] = item
+            self._block(commands[:end], i + 1, None, scope, directory, rel, conditions)
+        return end + 1
+
+    # -- expansion -----------------------------------------------------------------------------------------------
+    def _expand(self, text: str, scope: Scope) -> tuple[str, bool]:
+        unknown = False
+        for _ in range(32):
+            match = re.search(r"\$(ENV)?\{([^${}]*)\}", text)
+            if match is None:
+                break
+            if match.group(1):
+                value = None
+                unknown = True
+            else:
+                value = scope.get(match.group(2))
+                if value is UNKNOWN:
+                    unknown, value = True, None
+            text = text[: match.start()] + (value or "") + text[match.end() :]
+        return text, unknown
+
+    def _args(self, command: Command, scope: Scope) -> list[str]:
+        out: list[str] = []
+        for arg in command.args:
+            value, _ = self._expand(arg.value, scope)
+            if arg.quoted:
+                out.append(value)
+            else:
+                out += [v for v in _split_list(value) if v != ""]
+        return out
+
+    # -- commands ------------------------------------------------------------------------------------------------
+    def _command(self, command: Command, scope: Scope, directory: _Dir, rel: str, conditions: list[str]) -> None:
+        name = command.name
+        args = self._args(command, scope)
+        where = f"{rel}:{command.line}"
+        if name in self.functions:
+            self._call(name, args, scope, directory, rel, conditions)
+        elif name == "set":
+            self._set(args, scope)
+        elif name == "unset" and args:
+            scope.values.pop(args[0], None)
+        elif name == "option" and args:
+            if args[0] not in scope.values:
+                scope.values[args[0]] = args[2] if len(args) > 2 else "OFF"
+        elif name == "list" and len(args) >= 2:
+            self._list(args, scope)
+        elif name == "file" and args and args[0] in ("GLOB", "GLOB_RECURSE") and len(args) > 1:
+            scope.values[args[1]] = ";".join(self._glob(args[2:], args[0] == "GLOB_RECURSE", directory.rel))
+        elif name == "cmake_parse_arguments" and len(args) >= 4:
+            _parse_arguments(args, scope)
+        elif name == "project" and args:
+            scope.values["PROJECT_NAME"] = args[0]
+            scope.values["PROJECT_SOURCE_DIR"] = self._abs(directory.rel)
+            languages = args[args.index("LANGUAGES") + 1 :] if "LANGUAGES" in args else []
+            if "LANGUAGES" not in args:
+                languages = [a for a in args[1:] if a in ("C", "CXX", "CUDA", "HIP")]
+            self.languages.update(languages or ["C", "CXX"])
+        elif name == "enable_language":
+            self.languages.update(a for a in args if a != "OPTIONAL")
+        elif name == "check_language" and args:
+            scope.values[f"CMAKE_{args[0]}_COMPILER"] = UNKNOWN
+        elif name == "find_package" and args:
+            found = "TRUE" if "REQUIRED" in args else UNKNOWN
+            for key in (f"{args[0]}_FOUND", f"{args[0].upper()}_FOUND"):
+                if scope.get(key) is None:
+                    scope.values[key] = found
+        elif name == "add_subdirectory" and args:
+            sub = self._rel(args[0], directory.rel)
+            if sub is not None and f"{sub}/CMakeLists.txt".lstrip("/") in self.files:
+                child = Scope(parent=scope)
+                child.values["CMAKE_CURRENT_SOURCE_DIR"] = self._abs(sub)
+                self.run_file(
+                    f"{sub}/CMakeLists.txt".lstrip("/"),
+                    child,
+                    _Dir(sub, list(directory.includes), list(directory.defines), list(directory.options)),
+                )
+                scope.values["CMAKE_CURRENT_LIST_DIR"] = self._abs(posixpath.dirname(rel))
+            elif sub is None or not args[0].startswith("$"):
+                self.unknowns.append(f"add_subdirectory({args[0]}) at {where}: no CMakeLists.txt in the repository")
+        elif name == "include" and args:
+            target = self._rel(args[0], directory.rel)
+            if target is not None and target in self.files:
+                self.run_file(target, scope, directory)
+                scope.values["CMAKE_CURRENT_LIST_DIR"] = self._abs(posixpath.dirname(rel))
+        elif name in (
+            "add_executable",
+            "add_library",
+            "cuda_add_executable",
+            "cuda_add_library",
+            "hip_add_executable",
+            "hip_add_library",
+            "pybind11_add_module",
+            "nanobind_add_module",
+            "python_add_library",
+            "cuda_add_cufft_to_target",
+        ):
+            self._add_target(name, args, command, directory, rel, scope, conditions)
+        elif name == "target_sources" and args:
+            target = self.targets.get(args[0])
+            if target:
+                target.sources += [
+                    self._source(a, directory.rel)
+                    for a in args[1:]
+                    if a not in _VISIBILITY and a not in ("FILE_SET", "TYPE", "HEADERS", "BASE_DIRS", "FILES")
+                ]
+        elif name in (
+            "target_include_directories",
+            "target_compile_definitions",
+            "target_compile_options",
+            "target_compile_features",
+            "target_link_libraries",
+        ):
+            self._target_usage(name, args, directory)
+        elif name == "include_directories":
+            directory.includes += [self._rel(a, directory.rel) or a for a in args if a not in _VISIBILITY]
+        elif name in ("add_compile_definitions",):
+            directory.defines += [a.removeprefix("-D") for a in args]
+        elif name in ("add_definitions", "add_compile_options"):
+            for arg in args:
+                if arg.startswith("-D"):
+                    directory.defines.append(arg[2:])
+                else:
+                    directory.options.append(arg)
+        elif name == "set_target_properties" and "PROPERTIES" in args:
+            cut = args.index("PROPERTIES")
+            pairs = args[cut + 1 :]
+            for target_name in args[:cut]:
+                if target_name in self.targets:
+                    self.targets[target_name].properties.update(zip(pairs[0::2], pairs[1::2], strict=False))
+        elif name == "set_source_files_properties" and "PROPERTIES" in args:
+            cut = args.index("PROPERTIES")
+            pairs = dict(zip(args[cut + 1 :: 2], args[cut + 2 :: 2], strict=False))
+            if "LANGUAGE" in pairs:
+                for source in args[:cut]:
+                    self.source_language[self._source(source, directory.rel)] = pairs["LANGUAGE"]
+        elif name == "set_property" and args and args[0] in ("TARGET", "SOURCE") and "PROPERTY" in args:
+            cut = args.index("PROPERTY")
+            names = [a for a in args[1:cut] if a not in ("APPEND", "APPEND_STRING", "DIRECTORY", "TARGET_DIRECTORY")]
+            key, values = (args[cut + 1], args[cut + 2 :]) if len(args) > cut + 1 else ("", [])
+            for item in names:
+                if args[0] == "TARGET" and item in self.targets:
+                    self.targets[item].properties[key] = ";".join(values)
+                elif args[0] == "SOURCE" and key == "LANGUAGE" and values:
+                    self.source_language[self._source(item, directory.rel)] = values[0]
+        elif name in ("execute_process", "try_compile", "try_run", "check_cxx_source_compiles"):
+            for arg in args:
+                if arg in ("OUTPUT_VARIABLE", "RESULT_VARIABLE") or name.startswith("check"):
+                    pass
+            if name == "check_cxx_source_compiles" and len(args) > 1:
+                scope.values[args[1]] = UNKNOWN
+            if name == "execute_process" and "OUTPUT_VARIABLE" in args:
+                index = args.index("OUTPUT_VARIABLE")
+                if index + 1 < len(args):
+                    scope.values[args[index + 1]] = UNKNOWN
+
+    def _call(self, name, args, scope, directory, rel, conditions) -> None:
+        params, body, is_macro, defined_in = self.functions[name]
+        inner = scope if is_macro else Scope(parent=scope)
+        inner.values["ARGC"] = str(len(args))
+        inner.values["ARGV"] = ";".join(args)
+        inner.values["ARGN"] = ";".join(args[len(params) :])
+        for index, value in enumerate(args):
+            inner.values[f"ARGV{index}"] = value
+        for param, value in zip(params, args, strict=False):
+            inner.values[param] = value
+        self._block(body, 0, None, inner, directory, rel, conditions)
+        if not is_macro:
+            for key in inner.values.pop("__parent_scope__", []) or []:
+                scope.values[key] = inner.values.get(key)
+
+    def _set(self, args: list[str], scope: Scope) -> None:
+        if not args:
+            return
+        name, values = args[0], args[1:]
+        parent = False
+        if "PARENT_SCOPE" in values:
+            values = [v for v in values if v != "PARENT_SCOPE"]
+            parent = True
+        if "CACHE" in values:
+            values = values[: values.index("CACHE")]
+            if name in scope.values:
+                return
+        scope.values[name] = ";".join(values)
+        if parent:
+            scope.values.setdefault("__parent_scope__", [])
+            scope.values["__parent_scope__"] = [*scope.values["__parent_scope__"], name]
+
+    def _list(self, args: list[str], scope: Scope) -> None:
+        verb, name, values = args[0], args[1], args[2:]
+        current = scope.get(name)
+        items = [] if current in (None, UNKNOWN) else [v for v in current.split(";") if v]
+        if verb == "APPEND":
+            items += values
+        elif verb == "PREPEND":
+            items = values + items
+        elif verb == "REMOVE_ITEM":
+            items = [i for i in items if i not in values]
+        elif verb == "FILTER" and len(values) >= 3:
+            mode, pattern = values[0], values[2]
+            try:
+                items = [i for i in items if bool(re.search(pattern, i)) == (mode == "INCLUDE")]
+            except re.error:
+                return
+        else:
+            return
+        scope.values[name] = ";".join(items)
+
+    def _glob(self, args: list[str], recurse: bool, directory: str) -> list[str]:
+        out: list[str] = []
+        for arg in args:
+            if arg in ("CONFIGURE_DEPENDS", "LIST_DIRECTORIES", "true", "false", "RELATIVE", "FOLLOW_SYMLINKS"):
+                continue
+            pattern = self._rel(arg, directory)
+            if pattern is None:
+                continue
+            folder, _, name = pattern.rpartition("/")
+            for path in sorted(self.files):
+                parent, _, base = path.rpartition("/")
+                inside = parent == folder or (recurse and (folder == "" or parent.startswith(folder + "/")))
+                if inside and fnmatch.fnmatchcase(base, name):
+                    out.append(self._abs(path))
+        return out
+
+    def _source(self, value: str, directory: str) -> str:
+        rel = self._rel(value, directory)
+        return rel if rel is not None else value
+
+    def _add_target(self, name, args, command, directory, rel, scope, conditions) -> None:
+        if not args or "IMPORTED" in args or "ALIAS" in args:
+            return
+        target_name = args[0]
+        flavour = "cuda" if name.startswith("cuda_") else "hip" if name.startswith("hip_") else ""
+        if "INTERFACE" in args[1:2]:
+            sources = []
+        else:
+            sources = [
+                self._source(a, directory.rel)
+                for a in args[1:]
+                if a not in _TARGET_WORDS and a not in ("INTERFACE", "OPTIONS")
+            ]
+        snapshot = {
+            k: v
+            for k, v in scope.values.items()
+            if k.startswith("CMAKE_") and (k.endswith(("_STANDARD", "_COMPILER", "_FLAGS")))
+        }
+        self.targets[target_name] = Target(
+            target_name,
+            rel,
+            command.line,
+            directory.rel,
+            flavour,
+            sources,
+            condition=" and ".join(conditions),
+            scope_values=snapshot,
+            dir_includes=directory.includes,
+            dir_defines=directory.defines,
+            dir_options=directory.options,
+        )
+
+    def _target_usage(self, name: str, args: list[str], directory: _Dir) -> None:
+        if not args or args[0] not in self.targets:
+            return
+        target = self.targets[args[0]]
+        usage = False
+        for arg in args[1:]:
+            if arg in ("PUBLIC", "INTERFACE"):
+                usage = True
+                continue
+            if arg == "PRIVATE":
+                usage = False
+                continue
+            if arg in ("SYSTEM", "BEFORE", "AFTER"):
+                continue
+            if name == "target_include_directories":
+                target.includes.append((arg, usage))
+            elif name == "target_compile_definitions":
+                target.defines.append((arg.removeprefix("-D"), usage))
+            elif name == "target_compile_options":
+                target.options.append((arg, usage))
+            elif name == "target_compile_features":
+                target.features.append((arg, usage))
+            else:
+                target.links.append(arg)
+
+    # -- the result ----------------------------------------------------------------------------------------------
+    def compilations(self) -> list[tuple[str, Compilation, list[str]]]:
+        """(source, compilation, what could not be evaluated for it) for every source of every target."""
+        out = []
+        for target in self.targets.values():
+            for source in target.sources:
+                if source not in self.files:
+                    continue
+                suffix = os.path.splitext(source)[1].lower()
+                language = _SOURCE_SUFFIXES.get(suffix)
+                if language is None:
+                    continue
+                unknown: list[str] = []
+                compiled = self._compile(target, source, language, unknown)
+                if compiled is not None:
+                    out.append((source, compiled, unknown))
+        return out
+
+    def _compile(self, target: Target, source: str, language: str, unknown: list[str]) -> Compilation | None:
+        declared = self.source_language.get(source, "").upper()
+        values = target.scope_values
+        if target.flavour == "hip" or declared == "HIP" or language == "hip":
+            language, compiler = "hip", HIPCC
+        elif target.flavour == "cuda" or declared == "CUDA" or (language == "cuda" and not declared):
+            if language == "cuda" and "CUDA" not in self.languages and target.flavour != "cuda" and declared != "CUDA":
+                unknown.append(
+                    f"{source}: a .cu source of target `{target.name}`, and the project enables no CUDA language"
+                )
+                return None
+            language = "cuda"
+            compiler = CLANG_CUDA if "clang" in str(values.get("CMAKE_CUDA_COMPILER") or "") else NVCC
+        else:
+            if declared == "CXX":
+                language = "c++"
+            cxx = str(values.get("CMAKE_CXX_COMPILER") or "")
+            compiler = HIPCC if re.search(r"hipcc|amdclang", cxx) else HOST_CC
+            if compiler == HIPCC:
+                language = "hip"
+        lang_key = {"cuda": "CUDA", "hip": "HIP", "c++": "CXX", "c": "C"}[language]
+        includes, defines, options, features = [], [], [], []
+        for dep in self._with_links(target):
+            own = dep is target
+            includes += [d for d, usage in dep.includes if own or usage]
+            defines += [d for d, usage in dep.defines if own or usage]
+            options += [o for o, usage in dep.options if own or usage]
+            features += [f for f, usage in dep.features if own or usage]
+        includes += target.dir_includes
+        defines += target.dir_defines
+        options += target.dir_options
+        flags = str(values.get(f"CMAKE_{lang_key}_FLAGS") or "")
+        options += flags.split()
+        evaluated = lambda items: [  # noqa: E731
+            v for item in items for v in _split_list(genex.evaluate(item, language, compiler, unknown)) if v
+        ]
+        include_dirs = []
+        for item in evaluated(includes):
+            rel = self._rel(item, target.directory)
+            include_dirs.append(rel if rel is not None else item)
+        define_list = [d.removeprefix("-D") for d in evaluated(defines)]
+        standard = ""
+        for option in evaluated(options):
+            if option.startswith("-D"):
+                define_list.append(option[2:])
+            elif option.startswith("-I"):
+                rel = self._rel(option[2:], target.directory)
+                include_dirs.append(rel if rel is not None else option[2:])
+            elif re.match(r"--?std=", option):
+                standard = option.split("=", 1)[1]
+        standard = standard or _standard(target, lang_key, values, evaluated(features))
+        return Compilation(
+            target=target.name,
+            build_file=target.build_file,
+            line=target.line,
+            system="cmake",
+            compiler=compiler,
+            language=language,
+            standard=standard,
+            include_dirs=tuple(dict.fromkeys(d for d in include_dirs if d != "")) or (),
+            defines=tuple(dict.fromkeys(define_list)),
+            condition=target.condition,
+        )
+
+    def _with_links(self, target: Target) -> list[Target]:
+        seen, order, todo = set(), [], [target]
+        while todo:
+            current = todo.pop(0)
+            if current.name in seen:
+                continue
+            seen.add(current.name)
+            order.append(current)
+            todo += [self.targets[name] for name in current.links if name in self.targets]
+        return order
+
+
+def _standard(target: Target, lang_key: str, values: dict, features: list[str]) -> str:
+    props = target.properties
+    for key in (f"{lang_key}_STANDARD", "CXX_STANDARD") if lang_key != "CXX" else ("CXX_STANDARD",):
+        number = props.get(key) or values.get(f"CMAKE_{key}")
+        if number and number is not UNKNOWN and str(number).isdigit():
+            return f"c++{number}"
+    numbers = [int(m.group(1)) for f in features for m in [re.match(r"(?:cxx|cuda|hip)_std_(\d+)$", f)] if m]
+    return f"c++{max(numbers)}" if numbers else ""
+
+
+def _split_list(value: str) -> list[str]:
+    """A CMake list, `;`-separated, keeping `;` inside a generator expression's `$<...>`."""
+    out, depth, current = [], 0, []
+    i = 0
+    while i < len(value):
+        ch = value[i]
+        if value.startswith("$<", i):
+            depth += 1
+            current.append("$<")
+            i += 2
+            continue
+        if ch == ">" and depth:
+            depth -= 1
+        if ch == ";" and not depth:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    out.append("".join(current))
+    return out
+
+
+def _parse_arguments(args: list[str], scope: Scope) -> None:
+    prefix, options, singles, multis = args[0], args[1].split(";"), args[2].split(";"), args[3].split(";")
+    rest = args[4:]
+    keywords = set(options) | set(singles) | set(multis)
+    for name in options:
+        scope.values[f"{prefix}_{name}"] = "TRUE" if name in rest else "FALSE"
+    current = None
+    collected: dict[str, list[str]] = {}
+    for word in rest:
+        if word in keywords:
+            current = word if word not in options else None
+            collected.setdefault(word, [])
+            continue
+        if current:
+            collected[current].append(word)
+            if current in singles:
+                current = None
+    for name in singles + multis:
+        if name:
+            scope.values[f"{prefix}_{name}"] = ";".join(collected.get(name, []))
+
+
+def _condition_text(command: Command) -> str:
+    return " ".join(a.value for a in command.args)
+
+
+def read_projects(root: str, files: frozenset[str], read) -> CMakeProject | None:
+    """Every top-level CMakeLists.txt (one no other adds), run in path order into one project's targets."""
+    lists = sorted(f for f in files if f == "CMakeLists.txt" or f.endswith("/CMakeLists.txt"))
+    if not lists:
+        return None
+    project = CMakeProject(root, files, read)
+    for rel in lists:
+        if rel in project.visited:
+            continue
+        base = posixpath.dirname(rel)
+        scope = Scope(_host_variables(project._abs(base)))
+        try:
+            project.run_file(rel, scope, _Dir(base))
+        except _Stop:
+            project.unknowns.append(f"{rel}: stopped after {_MAX_CALLS} commands (a recursive function?)")
+        except (RecursionError, ValueError, IndexError) as exc:
+            project.unknowns.append(f"{rel}: not evaluated ({type(exc).__name__})")
+    return project
+
+
+def _host_variables(source_dir: str) -> dict:
+    return {
+        "UNIX": "1",
+        "LINUX": "1",
+        "CMAKE_SYSTEM_NAME": "Linux",
+        "CMAKE_HOST_SYSTEM_NAME": "Linux",
+        "CMAKE_SYSTEM_PROCESSOR": "x86_64",
+        "CMAKE_HOST_SYSTEM_PROCESSOR": "x86_64",
+        "CMAKE_HOST_UNIX": "1",
+        "CMAKE_SIZEOF_VOID_P": "8",
+        "CMAKE_SOURCE_DIR": source_dir,
+        "CMAKE_CURRENT_SOURCE_DIR": source_dir,
+        "PROJECT_SOURCE_DIR": source_dir,
+        "CMAKE_BINARY_DIR": "/nonexistent-build",
+        "CMAKE_CURRENT_BINARY_DIR": "/nonexistent-build",
+        "PROJECT_BINARY_DIR": "/nonexistent-build",
+        "CMAKE_CXX_COMPILER_ID": "GNU",
+        "CMAKE_C_COMPILER_ID": "GNU",
+        "CMAKE_CUDA_COMPILER_ID": "NVIDIA",
+        "CMAKE_HIP_COMPILER_ID": "Clang",
+        "CMAKE_VERSION": "3.28.0",
+        "CMAKE_BUILD_TYPE": UNKNOWN,
+        # Another platform's variables: defined false, so `if(WIN32)` is a branch this host never takes.
+        **{
+            name: ""
+            for name in (
+                "WIN32",
+                "APPLE",
+                "MSVC",
+                "MINGW",
+                "CYGWIN",
+                "ANDROID",
+                "IOS",
+                "QNX",
+                "CMAKE_HOST_WIN32",
+                "CMAKE_HOST_APPLE",
+                "CMAKE_CROSSCOMPILING",
+                "BORLAND",
+                "XCODE",
+            )
+        },
+    }

@@ -1,0 +1,188 @@
+"""A `setup.py`'s extensions (PyTorch's CUDAExtension / CppExtension, setuptools' Extension) read with `ast`,
+never run: sources, include_dirs, define_macros and extra_compile_args, where they are literals, names bound to
+literals at module level, `os.path.join`, list concatenation or `glob.glob` over the repository's files.
+
+A CUDAExtension builds its `.cu` sources with nvcc; on a ROCm build of PyTorch, torch.utils.cpp_extension hipifies
+them and builds with hipcc instead. That second build is counted when the setup.py branches on ROCm itself
+(`torch.version.hip`, `IS_HIP_EXTENSION`, `ROCM_HOME`): then the project means it to build there.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import posixpath
+import re
+
+from scanner.build.model import HIPCC, HOST_CC, NVCC, Compilation
+
+_EXTENSIONS = {"CUDAExtension", "CppExtension", "Extension", "SyclExtension"}
+_ROCM_BRANCH = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bUSE_ROCM\b")
+_UNKNOWN = object()
+
+
+class _Values:
+    def __init__(self, directory: str, files: frozenset[str]):
+        self.directory = directory
+        self.files = files
+        self.names: dict[str, object] = {}
+
+    def value(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str | int | float | type(None)):
+            return node.value
+        if isinstance(node, ast.List | ast.Tuple):
+            items = [self.value(e) for e in node.elts]
+            return _UNKNOWN if any(i is _UNKNOWN for i in items) else list(items)
+        if isinstance(node, ast.Dict):
+            keys = [self.value(k) for k in node.keys]
+            values = [self.value(v) for v in node.values]
+            if any(k is _UNKNOWN for k in keys):
+                return _UNKNOWN
+            return dict(zip(keys, values, strict=False))
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id, _UNKNOWN)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self.value(node.left), self.value(node.right)
+            if isinstance(left, list) and isinstance(right, list) or isinstance(left, str) and isinstance(right, str):
+                return left + right
+            return _UNKNOWN
+        if isinstance(node, ast.Call):
+            name = _call_name(node.func)
+            args = [self.value(a) for a in node.args]
+            if name in ("os.path.join", "path.join", "osp.join") and all(isinstance(a, str) for a in args):
+                return posixpath.join(*args) if args else _UNKNOWN
+            if name in ("glob.glob", "glob") and args and isinstance(args[0], str):
+                pattern = posixpath.normpath(posixpath.join(self.directory, args[0]))
+                recursive = "**" in pattern
+                matched = sorted(
+                    f
+                    for f in self.files
+                    if fnmatch.fnmatchcase(f, pattern) and (recursive or f.count("/") == pattern.count("/"))
+                )
+                return [posixpath.relpath(m, self.directory or ".") for m in matched]
+            if name in ("os.path.dirname", "os.path.abspath", "os.path.realpath") or name.endswith("dirname"):
+                return ""
+            if name in ("str", "list", "sorted") and args:
+                return args[0]
+        if isinstance(node, ast.Attribute) and _call_name(node) in ("os.path.sep",):
+            return "/"
+        return _UNKNOWN
+
+
+def _call_name(node) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def compilations(
+    rel: str, text: str, files: frozenset[str]
+) -> tuple[list[tuple[str, Compilation, list[str]]], list[str]]:
+    """(source, compilation, unknowns) for each extension source, and notes on what was not evaluated."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError) as exc:
+        return [], [f"{rel}: not parsed as Python ({type(exc).__name__})"]
+    directory = posixpath.dirname(rel)
+    values = _Values(directory, files)
+    for statement in tree.body:  # module-level names bound to something evaluable
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            values.names[statement.targets[0].id] = values.value(statement.value)
+    rocm = bool(_ROCM_BRANCH.search(text))
+    out, notes = [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _call_name(node.func).rsplit(".", 1)[-1] not in _EXTENSIONS:
+            continue
+        kind = _call_name(node.func).rsplit(".", 1)[-1]
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        name = (
+            values.value(keywords["name"])
+            if "name" in keywords
+            else (values.value(node.args[0]) if node.args else _UNKNOWN)
+        )
+        sources_node = keywords.get("sources") or (node.args[1] if len(node.args) > 1 else None)
+        sources = values.value(sources_node) if sources_node is not None else _UNKNOWN
+        name = name if isinstance(name, str) else f"extension at line {node.lineno}"
+        if not isinstance(sources, list):
+            notes.append(f"{rel}:{node.lineno}: the sources of `{name}` are computed")
+            continue
+        includes = values.value(keywords["include_dirs"]) if "include_dirs" in keywords else []
+        macros = values.value(keywords["define_macros"]) if "define_macros" in keywords else []
+        extra = values.value(keywords["extra_compile_args"]) if "extra_compile_args" in keywords else []
+        unknowns = [
+            f"{rel}:{node.lineno}: {key} of `{name}` computed"
+            for key, v in (("include_dirs", includes), ("define_macros", macros), ("extra_compile_args", extra))
+            if v is _UNKNOWN
+        ]
+        include_dirs = tuple(
+            posixpath.normpath(posixpath.join(directory, d)) if not d.startswith("/") else d
+            for d in (includes if isinstance(includes, list) else [])
+            if isinstance(d, str)
+        )
+        defines = []
+        for macro in macros if isinstance(macros, list) else []:
+            if isinstance(macro, list) and macro and isinstance(macro[0], str):
+                defines.append(macro[0] if len(macro) < 2 or macro[1] is None else f"{macro[0]}={macro[1]}")
+        for source in sources:
+            if not isinstance(source, str):
+                continue
+            path = posixpath.normpath(posixpath.join(directory, source))
+            if path not in files:
+                continue
+            cuda = path.endswith(".cu") and kind == "CUDAExtension"
+            flags = _flags(extra, "nvcc" if cuda else "cxx")
+            own_defines = tuple(defines + [f[2:] for f in flags if f.startswith("-D")])
+            standard = next((f.split("=", 1)[1] for f in flags if re.match(r"--?std=", f)), "")
+            language = "cuda" if cuda else ("c" if path.endswith(".c") else "c++")
+            out.append(
+                (
+                    path,
+                    Compilation(
+                        name,
+                        rel,
+                        node.lineno,
+                        "setuptools",
+                        NVCC if cuda else HOST_CC,
+                        language,
+                        standard,
+                        include_dirs,
+                        own_defines,
+                    ),
+                    unknowns,
+                )
+            )
+            if rocm and kind == "CUDAExtension":
+                out.append(
+                    (
+                        path,
+                        Compilation(
+                            name,
+                            rel,
+                            node.lineno,
+                            "setuptools",
+                            HIPCC,
+                            "hip" if language != "c" else "c",
+                            standard,
+                            include_dirs,
+                            (*own_defines, "USE_ROCM"),
+                        ),
+                        unknowns,
+                    )
+                )
+    return out, notes
+
+
+def _flags(extra, key: str) -> list[str]:
+    if isinstance(extra, dict):
+        chosen = extra.get(key, [])
+    else:
+        chosen = extra
+    return [f for f in (chosen if isinstance(chosen, list) else []) if isinstance(f, str)]
