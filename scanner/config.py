@@ -78,7 +78,7 @@ class ScanOptions:
     compile_timeout_seconds: float = 60.0
     # The HIP builds the team accepts as the repository's ROCm build (ids `<build file>:<target>`, see
     # scanner.build.model.Compilation.build_id): None lets the build model's findings stand (the CLI's default);
-    # the portal passes the decision it keeps (the baseline's, or a manager's), .rocport.toml may declare it.
+    # the portal passes the decision it keeps (the baseline's, or a manager's); .rocport.toml's declaration wins.
     hip_builds: tuple[str, ...] | None = None
     # The repository's own ROCm path (scanner.port), learned by scanner.plan; not a setting a user gives.
     port: Port = field(default_factory=Port)
@@ -172,10 +172,8 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
         compile_arch=compile_.get("offload_arch", base.compile_arch),
         compile_std=compile_.get("std", base.compile_std),
         compile_timeout_seconds=float(compile_.get("timeout_seconds", base.compile_timeout_seconds)),
-        # The team's decision (a base given by the portal) wins over the repository's own declaration.
-        hip_builds=base.hip_builds
-        if base.hip_builds is not None
-        else (tuple(declared) if declared is not None else None),
+        # A declaration in the repository is a reviewed change of the code: it wins over the portal's decision.
+        hip_builds=tuple(declared) if declared is not None else base.hip_builds,
     )
 
 
