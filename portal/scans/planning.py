@@ -40,7 +40,10 @@ def plan_files(root: Path, blobs: dict[str, str], memo: dict):
         enabled = select(list(options.enable), list(options.disable))
         compiled = _compile_keys(options, jobs, blobs)
         keys = {
-            job.rel: cache_key(options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root) for job in jobs
+            job.rel: cache_key(
+                options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root, build_key=_build_key(job)
+            )
+            for job in jobs
         }
         memo.update(settings=wanted, plan=(options, jobs, enabled, keys))
     return memo["plan"]
@@ -72,7 +75,23 @@ def _compile_keys(options, jobs, blobs: dict[str, str]) -> dict[str, str]:
     return {job.rel: compile_check.key_material(description, job, blobs.get) for job in jobs}
 
 
-def cache_key(options, enabled, rel: str, language: str = "", compile_key: str = "", root: Path | None = None) -> str:
+def _build_key(job) -> dict:
+    """What the build model says of a file (scanner.build): its flags and verdict change its findings."""
+    return {
+        "file": job.build.key() if job.build is not None else None,
+        "platform_lines": [list(item) for item in job.build_lines],
+    }
+
+
+def cache_key(
+    options,
+    enabled,
+    rel: str,
+    language: str = "",
+    compile_key: str = "",
+    root: Path | None = None,
+    build_key: dict | None = None,
+) -> str:
     """Scanner version + everything that changes a file's result, except the file's content (the blob);
     `compile_key`: with the compile check on, what it depends on (`_compile_keys`). Include directories inside
     the checkout count relative to it (`root`): each scan clones into another temporary directory."""
@@ -89,6 +108,7 @@ def cache_key(options, enabled, rel: str, language: str = "", compile_key: str =
         "max_file_bytes": options.max_file_bytes,
         "port": options.port.key(),  # the repository's own ROCm path changes what a finding says
         **({"compile": compile_key} if compile_key else {}),
+        **({"build": build_key} if build_key else {}),
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 
