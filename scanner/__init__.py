@@ -49,7 +49,8 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
         except compile_db.CompileDbError as exc:
             raise ConfigError(f"parse.compile_commands: {exc}") from None
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE + options.exclude)
-    model = build.read(str(root), [c.rel for c in candidates])
+    hip_files = port.hip_sources(str(root))  # not scanned, but a build may compile them
+    model = build.read(str(root), [c.rel for c in candidates] + hip_files)
     jobs = []
     for c in candidates:
         cxx = c.language in ("cuda", "c++", "c")
@@ -65,7 +66,7 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
                 build_lines=tuple(sorted(model.platform_lines.get(c.rel, {}).items())),
             )
         )
-    options = options.merged(port=port.learn(str(root), jobs, model, options.hip_builds))
+    options = options.merged(port=port.learn(str(root), jobs, model, options.hip_builds, hip_files))
     if options.compile_check:  # which translation unit checks each file (scanner.compile.graph)
         # inside: scanner.compile loads only when the compile check is on
         from scanner import compile as compile_check

@@ -135,7 +135,9 @@ class _Learned:
     cmake_sources: dict[str, bool] = field(default_factory=dict)
 
 
-def learn(root: str, jobs, model=None, accepted_ids: tuple[str, ...] | None = None) -> Port:
+def learn(
+    root: str, jobs, model=None, accepted_ids: tuple[str, ...] | None = None, hip_files: list[str] | None = None
+) -> Port:
     """The Port of the checkout at `root`, from the files of `jobs` (scanner.engine.FileJob) and its build model
     (scanner.build.BuildModel); `accepted_ids`: the team's decision (ScanOptions.hip_builds)."""
     learned = _Learned()
@@ -170,25 +172,35 @@ def learn(root: str, jobs, model=None, accepted_ids: tuple[str, ...] | None = No
             if text:
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
     hip_macros = frozenset(learned.macros - HIP_BUILTINS)
-    hip_sources = _hip_sources(root)
-    if hip_sources:
-        signs.setdefault("6:hip", f"a HIP source, {hip_sources[0]}")
-    builds, accepted, decision, evidence, uncovered = _hip_builds(model, accepted_ids, hip_sources)
+    hip_found = hip_files if hip_files is not None else hip_sources(root)
+    if hip_found:
+        signs.setdefault("6:hip", f"a HIP source, {hip_found[0]}")
+    builds, accepted, decision, evidence, uncovered = _hip_builds(model, accepted_ids, hip_found)
     return Port(
         hip_macros,
         evidence,
         frozenset(learned.per_platform),
         _hip_undefined(sources, hip_macros),
         frozenset(learned.shims),
-        _twins(cuda_files, hip_sources),
+        _twins(cuda_files, hip_found),
         frozenset(learned.mapped),
-        _cuda_only(learned.cmake_sources, cuda_files, sources) if evidence else frozenset(),
+        _cuda_only(learned.cmake_sources, cuda_files, sources) if _has_hip_path(model, evidence) else frozenset(),
         builds,
         accepted,
         decision,
         uncovered,
         tuple(signs[key] for key in sorted(signs))[:_MAX_EVIDENCE],
     )
+
+
+def _has_hip_path(model, evidence) -> bool:
+    """The build has a HIP path, perhaps behind an option (`elseif(BUILD_HIP) enable_language(HIP)`): then a
+    source it adds only in a CUDA-only branch is one the ROCm build never compiles."""
+    if evidence:
+        return True
+    if model is None:
+        return False
+    return "HIP" in model.languages or any(c.amd for b in model.files.values() for c in b.compilations)
 
 
 def _hip_builds(model, accepted_ids, hip_sources: list[str]):
@@ -446,7 +458,7 @@ def _is_ci(rel: str) -> bool:
     )
 
 
-def _hip_sources(root: str) -> list[str]:
+def hip_sources(root: str) -> list[str]:
     """Hand-written HIP sources (`.hip`), in path order; version-control and package folders and symlinks
     skipped (scanner.tree_walk: safe on a hostile 1,000-deep tree)."""
     return sorted(

@@ -38,9 +38,6 @@ class PortNotes:
                     f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                     f"{branch.line}): the ROCm build takes another branch."
                 )
-            unbuilt = self.unbuilt(severity)
-            if unbuilt:
-                return unbuilt
             if facts.path in facts.port.cuda_only_sources:
                 return Severity.INFO, (
                     "The project builds this file only for CUDA (its CMake adds it, or every "
@@ -52,6 +49,9 @@ class PortNotes:
                     "This file has a hand-written HIP twin beside it (a .hip or _hip source): "
                     "the ROCm build compiles that one, so check the twin rather than this line."
                 )
+            unbuilt = self.unbuilt(severity)
+            if unbuilt:
+                return unbuilt
             mapped = self.mapped_on(line) if rule.code[3:4] == "1" and rule.code[4:5] in "2356" else ""
             if mapped:
                 return Severity.INFO, (

@@ -105,6 +105,7 @@ def read(root: str, paths: Iterable[str]) -> BuildModel:
         tuple(dict.fromkeys(build_files)),
         platform_lines,
         tuple(dict.fromkeys(notes))[:50],
+        frozenset(project.languages) if project is not None else frozenset(),
     )
 
 

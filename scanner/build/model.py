@@ -120,6 +120,8 @@ class BuildModel:
     platform_lines: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
     # What no reader could evaluate, repository-wide (an unknown build system, a generated CMakeLists).
     notes: tuple[str, ...] = ()
+    # The languages the CMake project enables, on any path (a HIP branch counts even when its condition is unknown).
+    languages: frozenset[str] = frozenset()
 
     @property
     def complete(self) -> bool:

@@ -89,9 +89,10 @@ def test_learns_switches_and_evidence(tmp_path):
     options, _jobs = plan(root, ScanOptions())
     port = options.port
     assert port.hip_macros == {"PROJ_ON_AMD", "GGML_USE_HIP", "MYLIB_USE_ROCM"}
-    assert port.ported
-    assert port.evidence[0].startswith("a HIP build in hip/CMakeLists.txt")
-    assert any("AMD GPU CI job in .github/workflows/amd.yml" in e for e in port.evidence)
+    # A HIP language and an AMD CI job are signs, not a build: no target compiles anything for AMD.
+    assert not port.ported and port.hip_builds == ()
+    assert any("AMD GPU CI job in .github/workflows/amd.yml" in sign for sign in port.signs)
+    assert any("HIP's runtime included in src/compat.cuh" in sign for sign in port.signs)
 
 
 def test_plain_cuda_repository_has_no_port(tmp_path):
@@ -145,7 +146,29 @@ def test_without_the_switch_the_same_code_stays_high(tmp_path):
 CUDA_CI = "jobs:\n  t:\n    runs-on: [self-hosted, nvidia-gpu]\n    steps:\n      - run: nvidia-smi\n"
 
 
+TWIN_BUILDS = """
+    project(p LANGUAGES CXX CUDA HIP)
+    add_executable(k_cuda k.cu)
+    add_executable(k_rocm k.hip)
+"""
+
+
 def test_ci_of_a_ported_repository_is_its_nvidia_side(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": TWIN_BUILDS,
+            "k.cu": "__global__ void k() {}\n",
+            "k.hip": "__global__ void k() {}\n",
+            ".github/workflows/cuda.yml": CUDA_CI,
+        },
+    )
+    findings = [f for f in _findings(root, "ROC235") if f.path.endswith("cuda.yml")]
+    assert findings and all(f.severity == Severity.INFO for f in findings)
+    assert "The HIP build cmake target `k_rocm` in CMakeLists.txt:4 (hipcc)" in findings[0].message
+
+
+def test_an_amd_ci_job_alone_does_not_make_the_cuda_ci_the_nvidia_side(tmp_path):
     root = write_tree(
         tmp_path,
         {
@@ -154,8 +177,42 @@ def test_ci_of_a_ported_repository_is_its_nvidia_side(tmp_path):
         },
     )
     findings = [f for f in _findings(root, "ROC235") if f.path.endswith("cuda.yml")]
-    assert findings and all(f.severity == Severity.INFO for f in findings)
-    assert "already builds for ROCm (an AMD GPU CI job in .github/workflows/rocm.yml" in findings[0].message
+    assert findings and all(f.severity != Severity.INFO for f in findings)
+
+
+def test_a_hip_build_that_does_not_cover_the_cuda_sources_is_no_nvidia_side(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": TWIN_BUILDS + "add_executable(extra_cuda extra.cu)\n",
+            "k.cu": "__global__ void k() {}\n",
+            "k.hip": "__global__ void k() {}\n",
+            "extra.cu": "__global__ void e() {}\n",
+            ".github/workflows/cuda.yml": CUDA_CI,
+        },
+    )
+    port = plan(root, ScanOptions())[0].port
+    assert port.accepted == ("CMakeLists.txt:k_rocm",) and port.uncovered == ("extra.cu",)
+    assert not port.ported
+    findings = [f for f in _findings(root, "ROC235") if f.path.endswith("cuda.yml")]
+    assert findings and all(f.severity != Severity.INFO for f in findings)
+
+
+def test_the_teams_decision_decides_which_hip_build_counts(tmp_path):
+    files = {
+        "CMakeLists.txt": TWIN_BUILDS,
+        "k.cu": "__global__ void k() {}\n",
+        "k.hip": "__global__ void k() {}\n",
+        ".github/workflows/cuda.yml": CUDA_CI,
+    }
+    root = write_tree(tmp_path, files)
+    none = plan(root, ScanOptions(hip_builds=()))[0].port
+    assert not none.ported and none.decision == "decided" and none.hip_builds[0][0] == "CMakeLists.txt:k_rocm"
+    findings = [f for r in scan(root, ScanOptions(enable=("ROC235",), hip_builds=())) for f in r.findings]
+    assert findings and all(f.severity != Severity.INFO for f in findings)
+    # The repository's own declaration wins over the decision passed in.
+    (root / ".rocport.toml").write_text('[port]\nhip_builds = ["CMakeLists.txt:k_rocm"]\n')
+    assert plan(root, ScanOptions(hip_builds=()))[0].port.ported
 
 
 def test_ci_of_an_unported_repository_keeps_its_severity(tmp_path):
@@ -164,19 +221,22 @@ def test_ci_of_an_unported_repository_keeps_its_severity(tmp_path):
     assert findings and all(f.severity != Severity.INFO for f in findings)
 
 
-def test_lane_logic_of_a_ported_repository_drops_to_info_but_a_mask_that_cannot_build_stays(tmp_path):
+def test_lane_logic_an_amd_build_compiles_is_judged_as_hip_code(tmp_path):
+    # A HIP build compiling the file does not make its 32-lane code right: nothing is lowered because it exists.
     root = write_tree(
         tmp_path,
         {
-            "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\n",
-            "k.cu": "__global__ void k(float* o) {\n  int lane = threadIdx.x % 32;\n"
-            "  o[lane] = __shfl_down_sync(0xffffffff, o[lane], 1);\n}\n",
+            "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\nadd_executable(k k.cu)\n"
+            "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n",
+            "k.cu": "__global__ void k(float* o) {\n  int lane = threadIdx.x % warpSize;\n"
+            "  o[lane] = __shfl_down_sync(0xffffffff, o[lane], 1) + (threadIdx.x % 32);\n}\n",
         },
     )
+    options, jobs = plan(root, ScanOptions())
+    assert options.port.ported and [c.compiler for c in next(j for j in jobs if j.rel == "k.cu").build.amd] == ["hipcc"]
     findings = [f for r in scan(root, ScanOptions(enable=("ROC101", "ROC106"))) for f in r.findings]
     by_rule = {f.rule: f for f in findings}
-    assert by_rule["ROC101"].severity == Severity.INFO
-    assert "already builds for ROCm (a HIP build in CMakeLists.txt" in by_rule["ROC101"].message
+    assert by_rule["ROC101"].severity == Severity.HIGH and "ROCm" not in by_rule["ROC101"].message
     assert by_rule["ROC106"].severity == Severity.HIGH
 
 
