@@ -3,9 +3,11 @@
 What it finds:
     `warpSize` in an array dimension (`__shared__ float s[warpSize]`), a template argument
     (`cg::tiled_partition<warpSize>(block)`, `WarpReduce<float, warpSize>`), a `static_assert`, the
-    initializer of a `constexpr` variable, an `if constexpr` condition, a `case` label or an enumerator.
-    Runtime uses (`threadIdx.x % warpSize`, loop bounds, `prop.warpSize`) are not reported. Found on the
-    tokens, so it also sees HIP-only branches of `#ifdef __HIP_PLATFORM_AMD__`.
+    initializer of a `constexpr` variable, an `if constexpr` condition, a `case` label or an enumerator;
+    also an array indexed with `warpSize` in one of those places (`constexpr int lanes = kLanes[warpSize / 64]`),
+    reported as an index, not as a dimension. Runtime uses (`threadIdx.x % warpSize`, loop bounds, an index
+    such as `&smem[warpSize]` or `n * buf[threadIdx.x / warpSize]`, `prop.warpSize`) are not reported. Found
+    on the tokens, so it also sees HIP-only branches of `#ifdef __HIP_PLATFORM_AMD__`.
 
 Why it breaks on ROCm:
     Before ROCm 7.0 HIP declared `warpSize` as a `constexpr` in device code, so HIP code could size
@@ -28,8 +30,10 @@ References:
     https://github.com/ROCm/apex/pull/231
 
 Known problems:
-    Token patterns: an expression like `a < warpSize > b` can look like a template argument. Files
-    that declare their own `warpSize` (a template parameter or a constant) are left alone.
+    Token patterns: an expression like `a < warpSize > b` can look like a template argument, and an index is
+    told from a declaration by what stands before the array's name (`T *s[warpSize]` starting a statement is
+    a declaration, `n * s[warpSize]` after `=` or `return` a product). Files that declare their own
+    `warpSize` (a template parameter or a constant) are left alone.
 """
 
 from scanner.analysis.context import Context
@@ -54,6 +58,11 @@ _TYPE_WORDS = frozenset(
     }
 )
 _STOP = frozenset({";", "{", "}"})
+_TYPE_KEYWORDS = frozenset({"float", "double", "bool", "int", "char", "short", "long", "unsigned", "signed"})
+# Keywords an operand follows: `return n * s[...]` multiplies.
+_OPERAND_KEYWORDS = frozenset(
+    {"return", "case", "sizeof", "alignof", "throw", "new", "delete", "co_return", "co_yield"}
+)
 
 
 def _declares_warpsize(code) -> bool:
@@ -96,11 +105,11 @@ def _enclosing_open(code, i: int, opener: str, closer: str, limit: int = 60) -> 
     return -1
 
 
-def _array_dimension(code, i: int) -> bool:
-    """`T name[... warpSize ...]` (also further dimensions `name[a][warpSize]`) in a declaration."""
+def _subscripted(code, i: int) -> int:
+    """The index of the name that the brackets around i follow (`s` of `s[a][... warpSize ...]`), or -1."""
     j = _enclosing_open(code, i, "[", "]")
     if j <= 0:
-        return False
+        return -1
     k = j - 1
     while k > 0 and code[k].text == "]":  # earlier dimensions
         depth = 0
@@ -113,18 +122,85 @@ def _array_dimension(code, i: int) -> bool:
                     break
             k -= 1
         k -= 1
-    if k <= 0 or code[k].kind != IDENT:
-        return False
+    return k if k >= 0 and code[k].kind == IDENT else -1
+
+
+def _array_dimension(code, i: int) -> bool:
+    """`T name[... warpSize ...]` (also further dimensions `name[a][warpSize]`) in a declaration; not an index
+    (`&smem[warpSize]`, `n * smem[warpSize]`, `x > smem[warpSize]`)."""
+    k = _subscripted(code, i)
+    return k > 0 and _declared(code, k)
+
+
+def _declared(code, k: int) -> bool:
+    """Whether the name at k, followed by `[`, is what a declaration declares rather than an array indexed in an
+    expression: a type before it (`float s`, `T s`, `Tile<4> s`, `float *s`, `T *const s`)."""
     before = code[k - 1]
-    return (
-        before.kind == IDENT
-        or before.text in _TYPE_WORDS
-        or before.text in (">", "*", "&")
-        or (
-            before.kind == KEYWORD
-            and before.text in ("float", "double", "bool", "int", "char", "short", "long", "unsigned", "signed")
-        )
-    )
+    if before.text in ("&", "&&"):
+        return False  # no array of references: the address of an element, or a bitwise and
+    if before.text != "*":
+        return _ends_type(code, k - 1)
+    j = k - 1
+    while j > 0 and code[j].text in ("*", "const", "volatile"):
+        j -= 1
+    if code[j].text in ("*", "const", "volatile"):
+        return False
+    if code[j].kind == IDENT:  # `T *s[...]` in a declaration, or `n * s[...]` in an expression
+        return _starts_declaration(code, _qualified_start(code, j))
+    return _ends_type(code, j)
+
+
+def _ends_type(code, j: int) -> bool:
+    tok = code[j]
+    if tok.kind == IDENT or tok.text in _TYPE_WORDS or tok.text in _TYPE_KEYWORDS:
+        return True
+    return tok.text in (">", ">>") and _closes_template(code, j)
+
+
+def _closes_template(code, j: int) -> bool:
+    """`>` at j closes a template argument list opened after a name (`Tile<4, 2>`), not a comparison."""
+    angles = 2 if code[j].text == ">>" else 1
+    depth = 0
+    for m in range(j - 1, max(-1, j - 40), -1):
+        text = code[m].text
+        if text in (")", "]"):
+            depth += 1
+        elif text in ("(", "["):
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0:
+            if text in _STOP or text in ("=", "&&", "||", "?", "return"):
+                return False
+            if text == ">":
+                angles += 1
+            elif text == ">>":
+                angles += 2
+            elif text == "<":
+                angles -= 1
+                if angles == 0:
+                    return m > 0 and code[m - 1].kind == IDENT
+    return False
+
+
+def _qualified_start(code, j: int) -> int:
+    """The first token of the qualified name ending at j (`ns` of `ns::T`)."""
+    while j >= 2 and code[j - 1].text == "::" and code[j - 2].kind == IDENT:
+        j -= 2
+    return j
+
+
+def _starts_declaration(code, j: int) -> bool:
+    """The type name at j begins a declaration (after `;`, `{`, `}`, a specifier or an attribute macro such as
+    `__shared__`), not an operand (after `=`, `(`, `,`, `return` or an operator)."""
+    if j == 0:
+        return True
+    before = code[j - 1]
+    if before.text in _STOP or before.kind == IDENT:
+        return True
+    if before.text in (">", ">>"):
+        return _closes_template(code, j - 1)
+    return before.kind == KEYWORD and before.text not in _OPERAND_KEYWORDS
 
 
 def _template_argument(code, i: int) -> bool:
@@ -214,6 +290,12 @@ def _enumerator(code, i: int) -> bool:
 def _constant_use(code, i: int) -> str:
     if _array_dimension(code, i):
         return "an array dimension"
+    k = _subscripted(code, i)
+    if k >= 0:
+        # an index (`smem[warpSize]`): a run-time use, unless the indexing itself stands where a constant is
+        # required (`constexpr int lanes = kTable[warpSize / 64]`); then it is said as an index, not a dimension
+        where = _constant_use(code, k)
+        return where if not where or where.startswith("an array index") else f"an array index in {where}"
     if _in_call_of(code, i, "static_assert"):
         return "a static_assert"
     if _template_argument(code, i):
