@@ -2,10 +2,13 @@
 
 What it finds:
     The mask argument of `__shfl*_sync`, `__ballot_sync`, `__any_sync`/`__all_sync`/`__uni_sync`,
-    `__match_*_sync` and `__syncwarp` when it has a 32-bit type: `0xffffffff`,
+    `__match_*_sync`, `__reduce_*_sync` and `__syncwarp` when it has a 32-bit type: `0xffffffff`,
     `0xFFFFFFFFu`, `~0u`, `-1`, `(unsigned)-1`, a `FULL_MASK` macro, an `unsigned`/`uint32_t` variable.
-    Also a 64-bit mask whose value is the 32-lane full mask (`(uint64_t)0xffffffff`), and every
-    `__reduce_*_sync` call (`__reduce_add_sync`, `__reduce_max_sync`...), which HIP does not have at all.
+    Also a 64-bit mask whose value is the 32-lane full mask (`(uint64_t)0xffffffff`). HIP has the warp
+    reductions since ROCm 7.0, with CUDA's overloads (`__reduce_add_sync`, `__reduce_min_sync` and
+    `__reduce_max_sync` on `int` and `unsigned int`; `__reduce_and_sync`, `__reduce_or_sync` and
+    `__reduce_xor_sync` on `unsigned int`) and the 64-bit mask of the other `*_sync` functions; for a target
+    before ROCm 7.0 every `__reduce_*_sync` call is reported, whatever its mask.
 
 Why it breaks on ROCm:
     HIP's `*_sync` warp functions (ROCm 6.2 and later) take a 64-bit mask, one bit per lane of a 64-lane
@@ -25,6 +28,7 @@ Use instead:
 References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions
     https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_warp_sync_functions.h
+    https://github.com/ROCm/clr/blob/develop/CHANGELOG.md
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#warp-shuffle-functions
 
 Known problems:
@@ -52,6 +56,11 @@ from scanner.rules.warp._common import (
     written_args,
 )
 
+# The first ROCm whose HIP has CUDA's warp reductions (`__reduce_add_sync`...): HIP 7.0's changelog, "Added warp
+# level primitives: `__syncwarp` and reduce intrinsics". tests/scanner/test_warp_reduce_headers.py reads the bundled
+# HIP headers back against this rule's documentation.
+REDUCE_SYNC_SINCE = (7, 0)
+
 
 def _describe(expr, value) -> str:
     text = expr.text.strip()
@@ -73,10 +82,10 @@ def check(ctx: Context) -> None:
             _syncwarp(ctx)
         return
     mask = args[0].strip()
-    if name.startswith("__reduce_"):
+    if name.startswith("__reduce_") and not ctx.target.rocm_at_least(*REDUCE_SYNC_SINCE):
         ctx.report(
-            f"HIP has no `{name}` (CUDA's sm_80 warp reduction), whatever its mask: the build stops on "
-            "every AMD GPU. Reduce with a shuffle loop over warpSize lanes.",
+            f"HIP before ROCm 7.0 has no `{name}` (CUDA's sm_80 warp reduction), whatever its mask; the target "
+            f"is ROCm {ctx.target.rocm_text}. Reduce with a shuffle loop over warpSize lanes.",
             at=args[0],
         )
         return
