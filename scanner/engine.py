@@ -188,6 +188,7 @@ class Analyzer:
             lines,
             translation["text"],
             Dispatcher.functions(function_nodes),
+            toolchain=self.compiler.toolchain,
         )
         if reports:
             facts = FileFacts(job.rel, job.language, lines, view, [], self.names, self.target, False)

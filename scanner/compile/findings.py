@@ -1,7 +1,9 @@
 """From a file's compile diagnostics to rule reports: the "compile" event of the rules in scanner/rules/compile/.
 
 A rule subscribed to "compile" gets a `CompileContext` holding the diagnostics located in this file (already
-mapped back to the original CUDA line) and reports the ones of its kind. The column is moved to the same name on
+mapped back to the original CUDA line) and the toolchain that judged them, and reports the ones of its kind,
+naming that toolchain (clang with the bundled HIP headers is the default, hipcc the alternative: a message that
+said "hipcc" for clang's verdict sent readers to the wrong compiler). The column is moved to the same name on
 the original line when the translation renamed something before it (column 1 when the name is not there).
 """
 
@@ -12,8 +14,10 @@ from dataclasses import dataclass, field
 
 from scanner.analysis.context import Report
 from scanner.compile.diagnostics import SET_ASIDE, Diagnostic
+from scanner.compile.toolchain import Toolchain
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+TOOLCHAIN_UNKNOWN = "the HIP compiler"
 
 
 @dataclass
@@ -26,6 +30,7 @@ class CompileContext:
     translated_lines: list[str]
     functions: list = field(default_factory=list)  # FunctionInfo, to name the enclosing function
     reports: list[Report] = field(default_factory=list)
+    toolchain: str = TOOLCHAIN_UNKNOWN  # who judged (Toolchain.label): "clang 19 with HIP 7.2's headers", "hipcc"
 
     def diagnostics(self, kind: str) -> list[Diagnostic]:
         return [d for d in self.own if d.kind == kind]
@@ -68,15 +73,20 @@ def reports(
     lines: list[str],
     translated: str,
     functions: list,
+    toolchain: Toolchain | None = None,
 ) -> list[Report]:
-    """Run the enabled compile rules over one file's diagnostics."""
+    """Run the enabled compile rules over one file's diagnostics; `toolchain` is the one that judged them, which
+    the findings name (clang with the bundled HIP headers, or hipcc)."""
     own = [d for d in diagnostics if d.path == rel and d.kind != SET_ASIDE]
     if not own:
         return []
     out = []
     translated_lines = translated.split("\n")
+    label = toolchain.label if toolchain is not None else TOOLCHAIN_UNKNOWN
     for rule in rules:
-        ctx = CompileContext(rule, rel, result.get("target", ""), own, lines, translated_lines, functions)
+        ctx = CompileContext(
+            rule, rel, result.get("target", ""), own, lines, translated_lines, functions, toolchain=label
+        )
         rule.check(ctx)
         out += ctx.reports
     return out

@@ -50,6 +50,7 @@ _CLEARED = (
 )
 _PROBE_SOURCE = "#include <hip/hip_runtime.h>\n__global__ void rocport_probe(int *p) { p[threadIdx.x] = 1; }\n"
 _CLANG = re.compile(r"clang version\s+(\S+)")
+_CLANG_LABEL = re.compile(r"clang (\d+)")  # the clang toolchain's version: "clang 19.1.7, HIP 7.2.0 (ROCm 7.2) ..."
 
 
 class ToolchainError(RuntimeError):
@@ -71,6 +72,17 @@ class Toolchain:
 
     SOURCE = "\0source"
     OUTPUT = "\0output"
+
+    @property
+    def label(self) -> str:
+        """Who judged, as a finding names it: "clang 19 with HIP 7.2's headers" for clang with the bundled headers
+        (scanner.compile.clang_hip), "hipcc" for a ROCm installation's hipcc (its version is in the check's
+        `compiler`)."""
+        if self.kind != "clang":
+            return "hipcc"
+        clang = _CLANG_LABEL.match(self.version)
+        compiler = f"clang {clang.group(1)}" if clang else "clang"
+        return f"{compiler} with HIP {'.'.join(map(str, self.hip[:2]))}'s headers" if self.hip else compiler
 
     @property
     def identity(self) -> str:

@@ -1,10 +1,11 @@
 """A compiler error in the HIP translation that fits none of the other compile-check kinds.
 
 What it finds:
-    An error hipcc reports when the file's translation is compiled for the check's AMD target (gfx90a unless
-    configured; scanner.compile), other than an undeclared CUDA name (ROC902), a type mismatch (ROC903), inline
-    assembly (ROC904) or a missing NVIDIA header (ROC905): an `#error` that insists on nvcc, a call from device
-    code to a host-only function, a `static_assert` on a CUDA-only constant, a syntax the HIP compiler rejects.
+    An error the check's compiler reports (clang with the bundled HIP headers, or hipcc when chosen; the finding
+    names which) when the file's translation is compiled for the check's AMD target (gfx90a unless configured;
+    scanner.compile), other than an undeclared CUDA name (ROC902), a type mismatch (ROC903), inline assembly
+    (ROC904) or a missing NVIDIA header (ROC905): an `#error` that insists on nvcc, a call from device code to a
+    host-only function, a `static_assert` on a CUDA-only constant, a syntax the HIP compiler rejects.
 
 Why it breaks on ROCm:
     Whatever the translation statistics say, this file does not build with the HIP compiler. Each of these is a

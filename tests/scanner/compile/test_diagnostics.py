@@ -4,11 +4,14 @@ real runs."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from scanner.compile import diagnostics
+from scanner.compile import diagnostics, findings
 from scanner.compile.check import CompileChecker, CompileSettings, _Unit
 from scanner.compile.graph import attach, build, units
+from scanner.compile.headers import BundledHeaders, HipSet
 from scanner.compile.linemap import LineMap
 from scanner.compile.toolchain import Toolchain
 from scanner.config import ConfigError, ScanOptions, from_mapping
@@ -214,3 +217,45 @@ def test_an_api_newer_than_the_bundled_headers_is_the_toolchains_gap_not_the_cod
     assert result.status == "compiles-with-stubs"  # checked, except for what the headers predate
     assert "predate" in result.note and result.causes == {"environment": 1}
     assert parse(output) and parse(output)[0].kind == "undeclared-cuda-name"  # without `newer`: the code's error
+
+
+_HEADERS = BundledHeaders(Path("/h"), {"hipblas": "2.4.0", "libraries_rocm": "6.3.0"}, (), ())
+_CLANG_19 = Toolchain(
+    "clang++-19",
+    f"clang 19.1.7, {_HEADERS.describe(HipSet((7, 2, 0), Path('/h/hip-7.2'), 19))}",  # as clang_hip.resolve says it
+    "gfx942",
+    (),
+    kind="clang",
+    hip=(7, 2, 0),
+)
+_CLANG_22 = Toolchain(
+    "clang++-22",
+    f"clang 22.1.8, {_HEADERS.describe(HipSet((7, 14, 0), Path('/h/hip-7.14'), 22))}",
+    "gfx942",
+    (),
+    kind="clang",
+    hip=(7, 14, 0),
+)
+_HIPCC = Toolchain("/usr/bin/hipcc", "HIP 5.2.21153, clang 15.0.6", "gfx90a", ())  # as toolchain._version says it
+
+
+@pytest.mark.parametrize(
+    ("toolchain", "named"),
+    [
+        (_CLANG_19, "clang 19 with HIP 7.2's headers (gfx942): "),
+        (_CLANG_22, "clang 22 with HIP 7.14's headers (gfx942): "),
+        (_HIPCC, "hipcc (gfx90a): "),
+    ],
+)
+def test_a_compile_finding_names_the_toolchain_that_judged_it(toolchain, named):
+    """Clang with the bundled HIP headers is the default toolchain: its findings must not say "hipcc"."""
+    lines = ["#include <cuda_runtime.h>", "__global__ void k() { __stwt(0, 0); }"]
+    found = diagnostics.Diagnostic("undeclared-cuda-name", "src/k.cu", 2, 23, "use of undeclared identifier '__stwt'")
+    found.line = 2
+    reports = findings.reports(
+        [catalogue()["ROC902"]], "src/k.cu", {"target": toolchain.arch}, [found], lines, "\n".join(lines), [], toolchain
+    )
+    assert [
+        r.message.removesuffix(" A CUDA name HIP does not declare: replace it by its HIP counterpart.") for r in reports
+    ] == [f"{named}use of undeclared identifier '__stwt'."]
+    assert toolchain.kind == "hipcc" or "hipcc" not in reports[0].message
