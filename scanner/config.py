@@ -22,16 +22,17 @@ error that names it.
 
     [compile]                                    # the compile check (scanner.compile), when it is switched on
     offload_arch = "gfx90a"                      # default: the first target hipcc builds for, else gfx90a
-    std = "c++17"
+    std = "c++20"                                # overrides every file's build standard; unset: each file's
+                                                 # build's (scanner.build), else c++17
     timeout_seconds = 60                         # per file, the whole check
 
     [port]                                       # the repository's own ROCm build (scanner.port)
     hip_builds = ["Makefile:train_cu"]           # the HIP builds the team accepts (ids `<build file>:<target>`);
                                                  # [] declares none; unset: the HIP builds the build model finds
 
-The compile check takes its include paths and macros from [parse]. Which hipcc runs, and any extra compiler
-argument, is the operator's choice (`scan --compile-check --hipcc PATH`), never the repository's: a compiler flag
-can load a plugin or run a program.
+The compile check takes each file's include paths, macros and standard from its build (scanner.build), and adds
+[parse]'s. Which hipcc runs, and any extra compiler argument, is the operator's choice (`scan --compile-check
+--hipcc PATH`), never the repository's: a compiler flag can load a plugin or run a program.
 """
 
 from __future__ import annotations
@@ -73,7 +74,9 @@ class ScanOptions:
     hipcc: str = ""  # path; empty: hipcc on PATH
     hip_compiler: str = "auto"  # auto, clang (with the bundled ROCm headers) or hipcc: scanner.compile.compilers
     compile_arch: str = ""  # --offload-arch; empty: the first of target.targets hipcc builds for, else gfx90a
-    compile_std: str = "c++17"
+    # `[compile] std`: an explicit override of every unit's standard; "": each unit's build's, else c++17
+    # (scanner.compile.unit_build).
+    compile_std: str = ""
     compile_args: tuple[str, ...] = ()  # extra compiler arguments (command line only)
     compile_timeout_seconds: float = 60.0
     # The HIP builds the team accepts as the repository's ROCm build (ids `<build file>:<target>`, see

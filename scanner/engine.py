@@ -51,6 +51,9 @@ class FileJob:
     file_args: tuple[str, ...] = ()  # from compile_commands.json
     compile_unit: str = ""  # the translation unit the compile check builds for this file (scanner.compile.graph)
     compile_deps: tuple[str, ...] = ()  # the repository files that unit includes
+    # What the build model says that unit is built with (scanner.compile.unit_build.UnitBuild: standard, include
+    # directories, defines); None: the model knows no compilation of it, the options' flags are used.
+    compile_build: object = None
     # The build model's view of this file (scanner.build): which builds compile it, for which GPU; None when
     # no model was read (a single file analysed on its own).
     build: object = None

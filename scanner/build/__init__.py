@@ -110,9 +110,9 @@ def read(root: str, paths: Iterable[str]) -> BuildModel:
 
 
 def parse_flags(root: str, file_build: FileBuild | None) -> tuple[str, ...]:
-    """The include directories, defines and standard a parse of the file takes from the build it is judged
-    under (FileBuild.judged), include directories made absolute under `root`."""
-    judged = file_build.judged() if file_build else None
+    """The include directories, defines and standard a parse of the file takes from its build
+    (FileBuild.parsed), include directories made absolute under `root`."""
+    judged = file_build.parsed() if file_build else None
     if judged is None:
         return ()
     out = []

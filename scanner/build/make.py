@@ -2,7 +2,7 @@
 each recipe runs on which sources.
 
 Evaluated: variables (`=`, `:=`, `::=`, `?=`, `+=`, `override`, `export`), `include` of the repository's own
-files, ifeq/ifneq/ifdef/ifndef/else/endif, the functions wildcard, patsubst, subst, filter, filter-out,
+files, ifeq/ifneq/ifdef/ifndef/else/endif, the functions wildcard, patsubst, subst, findstring, filter, filter-out,
 addprefix, addsuffix, notdir, basename, dir, strip, sort, foreach, if, and `$(shell ...)` for `uname` (Linux,
 x86_64) and `which`/`command -v` (the build's own tools are installed); explicit and pattern rules with their
 automatic variables. Every target's recipe counts: `make <target>` builds any of them. A `$(shell ...)` it cannot
@@ -44,7 +44,13 @@ class Makefile:
         self.directory = posixpath.dirname(rel)
         self.files = files
         self.read = read
-        self.vars: dict[str, tuple[str, bool]] = {"MAKE": ("make", False), "CURDIR": (".", False)}
+        # make's own defaults (`make -p`): a recipe of $(CXX) runs g++.
+        self.vars: dict[str, tuple[str, bool]] = {
+            "MAKE": ("make", False),
+            "CURDIR": (".", False),
+            "CC": ("cc", False),
+            "CXX": ("g++", False),
+        }
         self.rules: list[tuple[list[str], list[str], list[str], int, str]] = []  # targets, prereqs, recipe, line, file
         self.unknowns: list[str] = []
         self.platform_lines: dict[str, dict[int, str]] = {}
@@ -424,6 +430,9 @@ _FUNCTIONS = {
     "sort": lambda m, t, loc, d: " ".join(sorted(set(m.expand(t, loc, d + 1).split()))),
     "subst": lambda m, t, loc, d: (lambda a: a[2].replace(a[0], a[1]))(
         [m.expand(x, loc, d + 1) for x in m._args(t, 3, loc, d)] + ["", ""]
+    ),
+    "findstring": lambda m, t, loc, d: (lambda a: a[0] if a[0] and a[0] in a[1] else "")(
+        [m.expand(x, loc, d + 1) for x in m._args(t, 2, loc, d)] + [""]
     ),
     "info": lambda m, t, loc, d: "",
     "warning": lambda m, t, loc, d: "",

@@ -90,6 +90,13 @@ class FileBuild:
         ordered = sorted(self.compilations, key=lambda c: (not c.amd, bool(c.condition)))
         return ordered[0] if ordered else None
 
+    def parsed(self) -> Compilation | None:
+        """The compilation the parse takes its flags from: the parse reads CUDA, so an NVIDIA one when there is
+        one (it sees both sides of the file's guards; scanner.analysis.port_notes evaluates them with the AMD
+        build's defines), else judged()."""
+        nvidia = [c for c in self.nvidia if not c.condition] or list(self.nvidia)
+        return nvidia[0] if nvidia else self.judged()
+
     def key(self) -> dict:
         """What a file's cached result depends on."""
         judged = self.judged()
@@ -98,6 +105,7 @@ class FileBuild:
             "note": self.note,
             "amd": sorted({c.build_id for c in self.amd}),
             "flags": list(judged.flags()) if judged else [],
+            "parse_flags": list(self.parsed().flags()) if judged else [],
         }
 
     def verdict(self) -> str:

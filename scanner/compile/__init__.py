@@ -18,8 +18,12 @@ every file says "not checked" and why. Per file the result is one of:
     for result in scan("checkout", ScanOptions(compile_check=True)):
         print(result.path, result.compile["status"], result.compile["stubbed"])
 
+Each unit is compiled with the standard, include directories and defines the build model (scanner.build) gives
+its file, the options' where the model knows none; `[compile] std` in .rocport.toml, when set, overrides the
+build's standard (scanner.compile.unit_build says why).
+
 Modules: toolchain (hipcc, its version, its command, no shell), graph (the include graph: which unit checks a
-header), tree (the translated tree in a temporary directory), linemap (translated line -> original line),
+header), unit_build (what a unit is built with), tree (the translated tree in a temporary directory), linemap (translated line -> original line),
 diagnostics (parsing and kinds), check (one file's check in a worker), findings (diagnostics -> rule reports).
 """
 
@@ -27,9 +31,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
-from scanner.compile import compilers
+from scanner.compile import compilers, unit_build
 from scanner.compile.check import (
     CHECKED,
     COMPILES,
@@ -44,7 +49,7 @@ from scanner.compile.check import (
     settings_from,
 )
 from scanner.compile.graph import attach as attach_graph
-from scanner.compile.toolchain import DEFAULT_ARCH, Toolchain, ToolchainError
+from scanner.compile.toolchain import DEFAULT_ARCH, DEFAULT_STD, Toolchain, ToolchainError
 
 __all__ = [
     "CompileChecker",
@@ -67,8 +72,20 @@ __all__ = [
 
 
 def attach(root: Path, options, jobs: list) -> list:
-    """The jobs of a scan with the unit that checks each file and the repository files that unit includes."""
-    return attach_graph(root, jobs, tuple(options.include_dirs), options.max_file_bytes)
+    """The jobs of a scan with the unit that checks each file, the repository files that unit includes and what
+    the build model says that unit is built with (`compile_build`, scanner.compile.unit_build)."""
+    builds = {job.rel: getattr(job, "build", None) for job in jobs}
+    jobs = attach_graph(
+        root,
+        jobs,
+        tuple(options.include_dirs),
+        options.max_file_bytes,
+        lambda rel: unit_build.include_dir_sets(builds.get(rel)),
+    )
+    return [
+        replace(job, compile_build=unit_build.of(builds.get(job.compile_unit))) if job.compile_unit else job
+        for job in jobs
+    ]
 
 
 def describe(options) -> dict:
@@ -80,7 +97,7 @@ def describe(options) -> dict:
             settings.compiler,
             settings.hipcc,
             settings.wanted_targets,
-            settings.std,
+            settings.std or DEFAULT_STD,
             max(settings.timeout_seconds, PROBE_TIMEOUT),
             settings.rocm,
         )
@@ -94,14 +111,22 @@ def describe(options) -> dict:
         "note": toolchain.note,
         "identity": hashlib.sha256(toolchain.identity.encode()).hexdigest(),
         "flags": list(settings.extra_args) + [f"-D{d}" for d in settings.defines],
+        "std": settings.std,  # [compile] std, the override; "": each unit's build says
     }
 
 
 def key_material(description: dict, job, digest) -> str:
     """A file's compile key: the toolchain (`describe`), the unit that checks it and every repository file that
     unit includes, each by `digest(rel)` (a git blob sha in the portal), so that editing a header invalidates the
-    cached results of the files it reaches, and only those."""
+    cached results of the files it reaches, and only those; and the standard, include directories and defines the
+    build gives that unit, so that a changed build re-checks it."""
     unit = getattr(job, "compile_unit", "")
     files = sorted({unit, *getattr(job, "compile_deps", ())} - {"", job.rel}) if unit else []
-    material = {"toolchain": description, "unit": unit, "files": [[rel, digest(rel) or ""] for rel in files]}
+    built = getattr(job, "compile_build", None)
+    material = {
+        "toolchain": description,
+        "unit": unit,
+        "files": [[rel, digest(rel) or ""] for rel in files],
+        "build": built.key() if built is not None else None,
+    }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()

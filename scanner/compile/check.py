@@ -1,7 +1,9 @@
 """The compile check of one file, in a scanner worker: its translation unit compiled for the AMD target, with the
 headers this machine lacks stubbed, and the outcome for the file.
 
-Steps for a unit (memoised per worker: a header and the source that checks it share one compilation):
+Steps for a unit (memoised per worker: a header and the source that checks it share one compilation), compiled
+with the standard, include directories and defines its build gives it (scanner.compile.unit_build: the job's
+`compile_build`; the options' when the build model knows none):
 - write the unit and the repository files it includes into the translated tree (scanner.compile.tree);
 - list its dependencies with the compiler's own preprocessor (`-M -MG`: every header it cannot find is listed
   instead of failing), and stub each missing one with an empty file, as the scanner's parse does
@@ -22,10 +24,10 @@ import re
 import shutil
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scanner.compile import clang_hip, compilers, graph
+from scanner.compile import clang_hip, compilers, graph, unit_build
 from scanner.compile import diagnostics as diags
 from scanner.compile.graph import CHECKED_LANGUAGES
 from scanner.compile.toolchain import DEFAULT_STD, Toolchain, ToolchainError, run
@@ -53,7 +55,7 @@ class CompileSettings:
     arch: str = ""  # --offload-arch; empty: the profile's targets, the first this hipcc builds for, else gfx90a
     targets: tuple[str, ...] = ()  # the target profile's
     rocm: tuple[int, int] = DEFAULT_ROCM  # the target profile's: which bundled HIP judges (scanner.compile.headers)
-    std: str = DEFAULT_STD
+    std: str = ""  # `[compile] std`, an override for every unit; "": each unit's build's (else DEFAULT_STD)
     include_dirs: tuple[str, ...] = ()  # absolute; the ones inside the checkout are used in the translated tree
     defines: tuple[str, ...] = ()
     extra_args: tuple[str, ...] = ()  # from the operator (command line), never from the repository
@@ -72,6 +74,8 @@ class CompileResult:
     target: str = ""
     compiler: str = ""
     unit: str = ""  # the translation unit compiled to check this file
+    std: str = ""  # the C++ dialect it was compiled with ("c++20")
+    build: str = ""  # the build whose flags it was compiled with ("cmake target `app` in CMakeLists.txt:4 (nvcc)")
     note: str = ""  # the target that was asked for, when another one was used
     stubbed: list[str] = field(default_factory=list)
     diagnostics: list[diags.Diagnostic] = field(default_factory=list)
@@ -100,6 +104,8 @@ class CompileResult:
             "target": self.target,
             "compiler": self.compiler,
             "unit": self.unit,
+            "std": self.std,
+            "build": self.build,
             "note": self.note,
             "stubbed": self.stubbed,
             "diagnostics": [d.to_dict() for d in self.diagnostics[:MAX_DIAGNOSTICS]],
@@ -118,6 +124,8 @@ class _Unit:
     failed_to_run: str = ""  # timeout, crash: the unit could not be checked
     returncode: int = 0
     elapsed: float = 0.0
+    std: str = ""
+    std_note: str = ""  # why `std` is not the build's own standard
 
 
 class CompileChecker:
@@ -127,6 +135,8 @@ class CompileChecker:
         self.settings = settings
         self.tree = TranslatedTree(translate, scratch)
         self._toolchain: Toolchain | None = None
+        # (the toolchain, the same without its own -std=): each unit's standard is added to the second's command
+        self._runner: tuple[Toolchain, Toolchain] | None = None
         self._problem = ""
         self._memo: OrderedDict[str, _Unit] = OrderedDict()
         self._counter = 0
@@ -140,7 +150,7 @@ class CompileChecker:
                     self.settings.compiler,
                     self.settings.hipcc,
                     self.settings.wanted_targets,
-                    self.settings.std,
+                    self.settings.std or DEFAULT_STD,
                     max(self.settings.timeout_seconds, PROBE_TIMEOUT),
                     self.settings.rocm,
                 )
@@ -179,11 +189,11 @@ class CompileChecker:
         if outcome is None:
             # The unit's files: the unit and everything it includes (the job's deps are those, minus the job).
             files = tuple(sorted({job.rel, *job.compile_deps} - {unit}))
-            outcome = self._compile(unit, tc, files)
+            outcome = self._compile(unit, tc, files, getattr(job, "compile_build", None))
             self._memo[unit] = outcome
             while len(self._memo) > 64:
                 self._memo.popitem(last=False)
-        result = self._result_for(job.rel, unit, outcome, tc)
+        result = self._result_for(job.rel, unit, outcome, tc, getattr(job, "compile_build", None))
         result.elapsed_ms = (time.monotonic() - started) * 1000
         return result
 
@@ -191,14 +201,36 @@ class CompileChecker:
         self.tree.close()
 
     # -- one unit ---------------------------------------------------------------------------------------------
-    def _compile(self, unit: str, tc: Toolchain, deps: tuple[str, ...]) -> _Unit:
+    def _compile(self, unit: str, tc: Toolchain, deps: tuple[str, ...], built: unit_build.UnitBuild | None) -> _Unit:
         deadline = time.monotonic() + self.settings.timeout_seconds
         self._counter += 1
         work = self.tree.base / f"unit-{self._counter}"
         stub_dir = work / "stubs"
         stub_dir.mkdir(parents=True, exist_ok=True)
+        std, std_note = unit_build.standard(self.settings.std, built)
+        outcome = self._compile_with(unit, self._without_std(tc), deps, built, std, work, stub_dir, deadline)
+        outcome.std, outcome.std_note = std, std_note
+        return outcome
+
+    def _without_std(self, tc: Toolchain) -> Toolchain:
+        """The toolchain's command without the `-std=` it was probed with: each unit gets its own (`_flags`)."""
+        if self._runner is None or self._runner[0] is not tc:
+            self._runner = (tc, replace(tc, argv=tuple(a for a in tc.argv if not a.startswith(("-std=", "--std=")))))
+        return self._runner[1]
+
+    def _compile_with(
+        self,
+        unit: str,
+        tc: Toolchain,
+        deps: tuple[str, ...],
+        built: unit_build.UnitBuild | None,
+        std: str,
+        work: Path,
+        stub_dir: Path,
+        deadline: float,
+    ) -> _Unit:
         try:
-            flags = self._flags(stub_dir)
+            flags = self._flags(stub_dir, built, std)
             listed = run(
                 tc.command(unit, str(work / "deps.d"), [*flags, "-M", "-MG"]),
                 self.tree.dir,
@@ -247,7 +279,9 @@ class CompileChecker:
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
-    def _flags(self, stub_dir: Path) -> list[str]:
+    def _flags(self, stub_dir: Path, built: unit_build.UnitBuild | None, std: str) -> list[str]:
+        """The unit's flags: the build's include directories and defines (scanner.compile.unit_build), then the
+        options' (the user's additions: a define of theirs wins), the standard, the operator's arguments."""
         s = self.settings
         # Only the one warning the check reads (see scanner.compile.diagnostics); errors stay errors. No typo
         # correction: clang would go on as if `__syncwarp` were the `__sync_swap` it suggests, and report errors
@@ -261,6 +295,8 @@ class CompileChecker:
             "-Wno-everything",
             "-Wshorten-64-to-32",
         ]
+        if built is not None:
+            flags += [f"-I{d}" for d in built.include_dirs]  # inside the checkout: relative to the tree
         root = str(self.tree.root)
         for directory in s.include_dirs:
             if directory == root or directory.startswith(root.rstrip("/") + "/"):
@@ -268,7 +304,8 @@ class CompileChecker:
                 flags.append(f"-I{rel}")  # relative to the tree: diagnostics then name repository paths
             else:
                 flags.append(f"-I{directory}")
-        flags += [f"-D{d}" for d in s.defines]
+        flags += [f"-D{d}" for d in (*(built.defines if built is not None else ()), *s.defines)]
+        flags.append(f"-std={std}")  # before the operator's arguments: a -std= of theirs wins
         flags.append("-iquote.")  # "src/util.h" from the repository root, as most builds allow
         flags += list(s.extra_args)
         flags += ["-idirafter", str(stub_dir)]  # last: a real header always wins over a stub
@@ -343,13 +380,24 @@ class CompileChecker:
         return out
 
     # -- the outcome for one file -----------------------------------------------------------------------------
-    def _result_for(self, rel: str, unit: str, outcome: _Unit, tc: Toolchain) -> CompileResult:
+    def _result_for(
+        self, rel: str, unit: str, outcome: _Unit, tc: Toolchain, built: unit_build.UnitBuild | None = None
+    ) -> CompileResult:
         later = added_after(tc.hip) if tc.hip else {}
         stubbed = [name for name in outcome.stubbed if name not in later]  # those are errors: newer-rocm
         if rel != unit and stubbed:  # a header: only the stubs it (or what it includes) asked for
-            names = self._included_names(rel)
+            names = self._included_names(rel, built)
             stubbed = [name for name in stubbed if name in names]
-        base = dict(target=tc.arch, compiler=tc.version, unit=unit, note=tc.note, stubbed=stubbed)
+        note = "; ".join(filter(None, (tc.note, outcome.std_note)))
+        base = dict(
+            target=tc.arch,
+            compiler=tc.version,
+            unit=unit,
+            std=outcome.std,
+            build=built.source if built is not None else "",
+            note=note,
+            stubbed=stubbed,
+        )
         if outcome.failed_to_run:
             return CompileResult(NOT_CHECKED, outcome.failed_to_run, cacheable=False, **base)
         own = [d for d in outcome.diagnostics if d.path == rel]
@@ -396,9 +444,9 @@ class CompileChecker:
         shown = sorted(considered, key=lambda d: (d.path != rel, d.path, d.hip_line, d.column))
         return CompileResult(status, reason, diagnostics=shown, counts=counts, set_aside=set_aside, **base)
 
-    def _included_names(self, rel: str) -> set[str]:
+    def _included_names(self, rel: str, built: unit_build.UnitBuild | None = None) -> set[str]:
         """The header names in the `#include` lines of `rel` and of the tree files it reaches."""
-        include_dirs = tuple(
+        include_dirs = (*(built.include_dirs if built is not None else ()),) + tuple(
             d for d in (graph.inside(self.tree.root, d) for d in self.settings.include_dirs) if d is not None
         )
         names, seen, stack = set(), {rel}, [rel]

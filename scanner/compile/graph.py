@@ -5,8 +5,10 @@ Built once per scan, before the workers start, from the `#include` lines of the 
 branch: over-approximating only writes a file too many into the translated tree). A name is resolved the way the
 compiler will search the translated tree: a quoted include next to the including file, then in the configured
 include directories, then from the repository root (`-iquote`); an angle include in the include directories
-only. What does not resolve inside the repository is the compiler's business (a system or ROCm header) or a
-header this machine lacks (stubbed by the check).
+only. A file the build model knows (scanner.build) has its includes resolved under each of its compilations'
+include directories too (scanner.compile.unit_build.include_dir_sets), every match kept. What does not resolve
+inside the repository is the compiler's business (a system or ROCm header) or a header this machine lacks (stubbed
+by the check).
 
 A header is not compiled alone: it is checked inside the first source file (path order, `.cu` first) that
 includes it, directly or not, so that the device code that source uses is really emitted and assembled (inline
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -50,22 +53,34 @@ class IncludeGraph:
         return tuple(sorted(seen))
 
 
-def build(root: Path, rels: list[str], include_dirs: tuple[str, ...], max_bytes: int = _MAX_READ) -> IncludeGraph:
-    """The include edges of the files `rels` (relative paths of C/C++/CUDA files under `root`)."""
+def build(
+    root: Path,
+    rels: list[str],
+    include_dirs: tuple[str, ...],
+    max_bytes: int = _MAX_READ,
+    build_dirs: Callable[[str], list[tuple[str, ...]]] | None = None,
+) -> IncludeGraph:
+    """The include edges of the files `rels` (relative paths of C/C++/CUDA files under `root`). `build_dirs(rel)`:
+    the include directories (repository-relative) of each compilation the build model knows for `rel`; its
+    includes resolve under each of them, before the configured ones, as well as under the configured ones alone."""
     dirs = tuple(d for d in (inside(root, d) for d in include_dirs) if d is not None)
     graph = IncludeGraph(root, dirs, {})
     pending, seen = list(rels), set(rels)
     while pending:
         rel = pending.pop()
         text = _read(root, rel, max_bytes)
+        searches = [dirs]
+        for own in build_dirs(rel) if build_dirs else ():
+            searches.append((*(d for d in (inside(root, d) for d in own) if d is not None), *dirs))
         deps = []
         for quote, name in INCLUDE_LINE.findall(text):
-            dep = resolve(root, rel, quote, name.strip(), dirs)
-            if dep is not None:
-                deps.append(dep)
-                if dep not in seen:  # an included file that is not a candidate (a .def, a generated .h)
-                    seen.add(dep)
-                    pending.append(dep)
+            for search in dict.fromkeys(searches):
+                dep = resolve(root, rel, quote, name.strip(), search)
+                if dep is not None:
+                    deps.append(dep)
+                    if dep not in seen:  # an included file that is not a candidate (a .def, a generated .h)
+                        seen.add(dep)
+                        pending.append(dep)
         graph.edges[rel] = tuple(dict.fromkeys(deps))
     return graph
 
@@ -88,11 +103,17 @@ def units(graph: IncludeGraph, rels: list[str]) -> dict[str, str]:
     return out
 
 
-def attach(root: Path, jobs: list, include_dirs: tuple[str, ...], max_bytes: int = _MAX_READ) -> list:
+def attach(
+    root: Path,
+    jobs: list,
+    include_dirs: tuple[str, ...],
+    max_bytes: int = _MAX_READ,
+    build_dirs: Callable[[str], list[tuple[str, ...]]] | None = None,
+) -> list:
     """`jobs` (scanner.engine.FileJob) with `compile_unit` and `compile_deps` set for the files the check may
-    compile; other jobs unchanged."""
+    compile; other jobs unchanged. `build_dirs`: as for `build`."""
     rels = [j.rel for j in jobs if j.language in CHECKED_LANGUAGES and not j.problem]
-    graph = build(root, rels, include_dirs, max_bytes)
+    graph = build(root, rels, include_dirs, max_bytes, build_dirs)
     chosen = units(graph, rels)
     out = []
     for job in jobs:

@@ -62,6 +62,9 @@ class Rewrite:
     text: str
     changes: list[Change] = field(default_factory=list)
     left: list[Left] = field(default_factory=list)
+    # CMake: offsets of the `.cu` path pieces not renamed literally (spelled through a variable, a glob, another
+    # prefix), which `Switch.suffixes` may turn into `.hip`; `switch_build` lets the build model choose among them.
+    candidates: list[int] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -96,6 +99,17 @@ class _Edits:
         for _, (start, end, new) in sorted(enumerate(self.edits), key=lambda e: (e[1][0], e[0]), reverse=True):
             text = text[:start] + new + text[end:]
         return Rewrite(text, sorted(self.changes, key=lambda c: c.line), sorted(self.left, key=lambda x: x.line))
+
+
+@dataclass(frozen=True)
+class Switch:
+    """What the build model decided for one CMake file (`switch_build`; rewrite_cmake's `switch`)."""
+
+    suffixes: frozenset[int] = frozenset()  # offsets of `.cu` path pieces (Rewrite.candidates) to end in `.hip`
+    language_hip: tuple[str, ...] = ()  # in place: sources, as this file spells them, to build as HIP
+    enable_hip: bool = False  # add `enable_language(HIP)` after this file's project()
+    project_hip: bool = False  # the project enables the HIP language (in this file or another)
+    found: frozenset[str] = frozenset()  # packages a file that runs before this one finds (find_package)
 
 
 def _nvcc_flags(ed: _Edits, line: int, value: str) -> None:
@@ -150,14 +164,19 @@ def _balanced(text: str) -> bool:
 
 
 class _CMake:
-    def __init__(self, text: str, renames: dict[str, str] | None, roc: bool):
+    def __init__(self, text: str, renames: dict[str, str] | None, roc: bool, switch: Switch | None = None):
         self.ed, self.text, self.renames, self.roc = _Edits(text), text, renames or {}, roc
+        self.switch = switch or Switch()
         self.commands = parse_commands(text)
         self.found: dict[str, tuple[int | None, bool]] = {}  # package -> (offset after its find_package, REQUIRED)
         self.rewritten: set[str] = set()  # find_package(CUDA/CUDAToolkit) and check_language(CUDA) rewritten
         self.renamed: set[str] = set()
         self.marked = {a.value for c in self.commands if c.name == "set_source_files_properties" for a in c.args}
+        self.marked |= set(self.switch.language_hip)
         self.hip_language = False  # this file now enables HIP
+        self.candidates: list[int] = []
+        self.switched: set[tuple[int, int]] = set()  # (line, col) of arguments whose `.cu` pieces became `.hip`
+        self.linked: dict[int, set[str]] = {}  # per command (its offset): the items it names, and those it gains
 
     def span(self, arg: Arg) -> tuple[int, int] | None:
         """Offsets of an argument's value; None for a bracket argument (never edited)."""
@@ -185,6 +204,8 @@ class _CMake:
             self.ed.leave(1, "unbalanced CMake", "an unclosed parenthesis, string or bracket: nothing is rewritten")
         for cmd in self.commands:
             self.command(cmd)
+        if self.switch.language_hip:
+            self.mark_hip(self.switch.language_hip)
         for old, new in _SAME_MEANING.items():
             self.rename_variable(old, new, "the HIP language reads the HIP name, same meaning (CMake 3.21)")
         for package in ("CUDA", "CUDAToolkit"):
@@ -193,7 +214,9 @@ class _CMake:
         if "check_language" in self.rewritten:  # check_language(HIP) sets the HIP name: the same test
             self.rename_variable("CMAKE_CUDA_COMPILER", "CMAKE_HIP_COMPILER", "set by check_language(HIP)", _CONDITIONS)
         self.report_left()
-        return self.ed.result()
+        result = self.ed.result()
+        result.candidates = self.candidates
+        return result
 
     def _languages(self, cmd: Command) -> list[Arg]:
         """The language arguments of project/enable_language/check_language."""
@@ -214,6 +237,10 @@ class _CMake:
                 self.ed.replace(*where, "HIP", f"`{cmd.name}`: CMake's HIP language compiles the ported sources")
                 self.hip_language |= cmd.name != "check_language" and not self.ed.frozen
                 self.rewritten |= {"check_language"} if cmd.name == "check_language" else set()
+        if cmd.name == "project" and self.switch.enable_hip and not self.hip_language and (at := self.after_line(cmd)):
+            # The HIP sources the targets now list need CMake's HIP language (3.21+), enabled where the project is.
+            self.ed.replace(at, at, "enable_language(HIP)\n", "the targets build HIP sources: CMake's HIP language")
+            self.hip_language = not self.ed.frozen
         if cmd.name == "find_package" and cmd.args:
             self.find_package(cmd)
         if cmd.name in ("cuda_add_library", "cuda_add_executable"):
@@ -267,7 +294,8 @@ class _CMake:
         sources = [a.value for a in cmd.args[1:] if a.value not in _TARGET_KEYWORDS]
         options = {"OPTIONS", "RELEASE", "DEBUG", "MINSIZEREL", "RELWITHDEBINFO"}
         plain = not any(a.quoted or a.value in options or "$" in a.value for a in cmd.args)
-        if plain and self.hip_language and all(not s.endswith(".cu") or s in self.renames for s in sources):
+        hip = self.hip_language or self.switch.project_hip
+        if plain and hip and all(not s.endswith(".cu") or s in self.renames for s in sources):
             # FindCUDA's target with plain, renamed (.hip) sources in a HIP project is an ordinary HIP target.
             start = self.ed.offset(cmd.line, cmd.col)
             self.ed.replace(start, start + len(cmd.name), cmd.name[5:], "with .hip sources, an ordinary target")
@@ -275,6 +303,10 @@ class _CMake:
             self.ed.leave(cmd.line, f"{cmd.name}(...)", "cuda_target")
 
     def targets(self, cmd: Command, arg: Arg, where: tuple[int, int]) -> None:
+        key = self.ed.offset(cmd.line, cmd.col)
+        if key not in self.linked:
+            self.linked[key] = {piece for a in cmd.args for piece in a.value.split(";")}
+        linked = self.linked[key]
         for match in _CUDA_TARGET.finditer(arg.value):
             base = match.group(1).lower()
             target, package = _TARGETS.get(base, (None, None))
@@ -282,12 +314,51 @@ class _CMake:
                 instead = library_replacement(base.removesuffix("_static"), "cmake")
                 self.ed.leave(arg.line, match.group(0), f"no sure HIP target: {instead}, after checking the calls")
                 continue
+            if target in linked:
+                # Two CUDA targets with one HIP counterpart (cudart and the driver: hip::host), or the counterpart
+                # already named: one item, never the same one twice.
+                why = f"its HIP counterpart `{target}` is already in this list"
+                if match.group(0) == arg.value:
+                    self.drop(arg, where, why)
+                else:
+                    self.ed.leave(arg.line, match.group(0), f"{why}: drop it by hand")
+                continue
             # The HIP runtime / hip* library target the translated calls need (ROCm's CMake packages).
             start = where[0] + match.start()
             why = f"the HIP counterpart of {match.group(0)} (package `{package}`)"
             self.ed.replace(start, start + len(match.group(0)), target, why)
-            if package not in self.found and not self.ed.frozen:
+            linked.add(target)
+            if package not in self.found and package not in self.switch.found and not self.ed.frozen:
                 self.require(package, cmd)
+
+    def drop(self, arg: Arg, where: tuple[int, int], why: str) -> None:
+        """Removes an unquoted argument with the blanks that separate it (its whole line when it is alone there)."""
+        text, (start, end) = self.text, where
+        before = start
+        while before > 0 and text[before - 1] in " \t":
+            before -= 1
+        after = end
+        while after < len(text) and text[after] in " \t":
+            after += 1
+        if before > 0 and text[before - 1] not in "\n(":
+            start = before  # something before it on its line: the blanks before it go
+        elif before > 0 and text[before - 1] == "\n" and after < len(text) and text[after] == "\n":
+            start, end = before, after + 1  # alone on its line: the line goes
+        else:
+            end = after
+        self.ed.replace(start, end, "", why, arg.value, "")
+
+    def mark_hip(self, sources: tuple[str, ...]) -> None:
+        """In place: the translated sources keep their `.cu` names, so they are built as HIP by their LANGUAGE
+        property, set in this file (a source property holds for the targets of the directory that sets it)."""
+        if re.search(r"\)[ \t]*\n?$", self.text.rstrip(" \t\n") + "\n") is None and self.text.strip():
+            self.ed.leave(len(self.ed.starts), " ".join(sources), "cu")
+            return
+        prefix = "" if not self.text or self.text.endswith("\n") else "\n"
+        new = f"{prefix}set_source_files_properties({' '.join(sources)} PROPERTIES LANGUAGE HIP)\n"
+        why = "translated in place: the `.cu` sources hold HIP code now, built with CMake's HIP language"
+        self.ed.replace(len(self.text), len(self.text), new, why, "", new.strip())
+        self.hip_language = True
 
     def require(self, package: str, user: Command) -> None:
         """Adds `find_package(<package>)` once: after this file's find_package(hip), else before `user`."""
@@ -320,8 +391,18 @@ class _CMake:
                     self.ed.replace(start, start + len(path), self.renames[path], "the source's HIP copy")
                     break
             else:
-                if piece.endswith(".cu") and not arg.quoted and cmd.name in _SOURCE_LISTS and piece not in self.marked:
-                    self.ed.leave(arg.line, piece, "cu")
+                start = where[0] + position
+                if piece.endswith(".cu") and start in self.switch.suffixes:
+                    # Side by side, a path spelled through a variable or a glob: every source the build model reads
+                    # from it is ported, so it names their HIP copies.
+                    end = start + len(piece)
+                    why = "the HIP copies of the sources it names, as the build model reads them"
+                    self.ed.replace(end - len(".cu"), end, ".hip", why, piece, piece[: -len(".cu")] + ".hip")
+                    self.switched.add((arg.line, arg.col))
+                elif piece.endswith(".cu"):
+                    self.candidates.append(start)
+                    if not arg.quoted and cmd.name in _SOURCE_LISTS and piece not in self.marked:
+                        self.ed.leave(arg.line, piece, "cu")
             position += len(piece) + 1
 
     def rename_variable(self, old: str, new: str, why: str, only_in: set[str] | None = None) -> None:
@@ -361,15 +442,22 @@ class _CMake:
                     ed.leave(arg.line, arg.value, f"a CUDA library: link {library_replacement(arg.value, 'cmake')}")
                 if cmd.name not in ("message", "cuda_select_nvcc_arch_flags") and "-" in arg.value:
                     _nvcc_flags(ed, arg.line, arg.value)
-                if cmd.name == "file" and re.search(r"\*\.cu\b", arg.value):
+                if (
+                    cmd.name == "file"
+                    and re.search(r"\*\.cu\b", arg.value)
+                    and (arg.line, arg.col) not in self.switched
+                ):
                     ed.leave(arg.line, arg.value, "glob")
         if self.hip_language and minimum and tuple(map(int, re.findall(r"\d+", minimum[1])[:2])) < (3, 21):
             ed.leave(minimum[0], f"cmake_minimum_required(VERSION {minimum[1]})", "minimum")
 
 
-def rewrite_cmake(text: str, renames: dict[str, str] | None = None, *, roc: bool = False) -> Rewrite:
-    """`roc`: the sources were translated to rocBLAS/rocSPARSE/... names, so the hip* library targets do not apply."""
-    return _CMake(text, renames, roc).run()
+def rewrite_cmake(
+    text: str, renames: dict[str, str] | None = None, *, roc: bool = False, switch: Switch | None = None
+) -> Rewrite:
+    """`roc`: the sources were translated to rocBLAS/rocSPARSE/... names, so the hip* library targets do not apply.
+    `switch`: what the build model decided for this file (`switch_build` gives it)."""
+    return _CMake(text, renames, roc, switch).run()
 
 
 # ------------------------------------------------------------------------------------------------- Makefiles

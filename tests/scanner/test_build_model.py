@@ -1,0 +1,204 @@
+"""The build model (scanner.build): what each build of a checkout compiles, read without running it."""
+
+from __future__ import annotations
+
+import json
+
+from scanner import build
+from tests.scanner.helpers import write_tree
+
+
+def _model(root):
+    paths = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
+    return build.read(str(root), paths)
+
+
+def _targets(model, path) -> list[tuple[str, str]]:
+    return sorted((c.target, c.compiler) for c in model.of(path).compilations)
+
+
+COLLECTIVES = """
+cmake_minimum_required(VERSION 3.21)
+project(coll LANGUAGES CXX CUDA)
+set(CMAKE_CUDA_STANDARD 20)
+add_library(common STATIC src/common.cu)
+target_include_directories(common PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+target_compile_definitions(common PUBLIC COLL_API=1)
+target_compile_options(common PRIVATE $<$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>:-DNV_ONLY> $<$<CXX_COMPILER_ID:MSVC>:-DWIN>)
+function(add_perf name)
+  add_executable(${name}_perf src/${name}.cu)
+  target_link_libraries(${name}_perf PRIVATE common)
+endfunction()
+foreach(op all_reduce all_gather)
+  add_perf(${op})
+endforeach()
+if(WIN32)
+  add_executable(win_tool src/win_tool.cu)
+endif()
+option(WITH_EXTRA "extra tests" OFF)
+if(WITH_EXTRA)
+  add_executable(extra src/extra.cu)
+endif()
+find_package(MPI)
+if(MPI_FOUND)
+  add_executable(mpi_perf src/mpi.cu)
+endif()
+"""
+
+
+def _collectives(tmp_path):
+    files = {"CMakeLists.txt": COLLECTIVES, "include/common.h": "int x;\n", "vendor/ref.cu": "int main() {}\n"}
+    for name in ("common", "all_reduce", "all_gather", "win_tool", "extra", "mpi"):
+        files[f"src/{name}.cu"] = '#include "common.h"\n'
+    return write_tree(tmp_path, files)
+
+
+def test_cmake_targets_from_functions_and_loops_with_their_usage_requirements(tmp_path):
+    model = _model(_collectives(tmp_path))
+    assert _targets(model, "src/all_reduce.cu") == [("all_reduce_perf", "nvcc")]
+    assert _targets(model, "src/all_gather.cu") == [("all_gather_perf", "nvcc")]
+    perf = model.of("src/all_reduce.cu").compilations[0]
+    # The common library's PUBLIC includes and defines reach the tests that link it; its PRIVATE option does not.
+    assert perf.include_dirs == ("include",) and perf.defines == ("COLL_API=1",) and perf.standard == "c++20"
+    common = model.of("src/common.cu").compilations[0]
+    assert "NV_ONLY" in common.defines and "WIN" not in common.defines  # generator expressions on the compiler id
+
+
+def test_what_cmake_cannot_decide_is_said_per_file(tmp_path):
+    model = _model(_collectives(tmp_path))
+    assert model.of("src/mpi.cu").verdict() == "unknown"  # find_package(MPI) without REQUIRED
+    assert "if(MPI_FOUND)" in model.of("src/mpi.cu").compilations[0].condition
+    extra = model.of("src/extra.cu")  # an option off by default: named, so not "no build"
+    assert extra.verdict() == "unknown" and "CMakeLists.txt:21" in extra.unknowns[0]
+    win = model.of("src/win_tool.cu")  # only under if(WIN32): a build for another platform
+    assert win.verdict() == "none" and "if(WIN32)" in win.note
+    assert model.platform_lines["CMakeLists.txt"] == {17: "if(WIN32)"}
+    assert model.of("vendor/ref.cu").verdict() == "none" and not model.of("vendor/ref.cu").note
+    header = model.of("include/common.h")
+    assert header.verdict() == "compiled" and "src/all_reduce.cu" in header.via
+
+
+MAKEFILE = """\
+ifeq ($(OS),Windows_NT)
+  CC := cl
+  NVCC := nvcc
+else
+  NVCC := $(shell which nvcc 2>/dev/null)
+  ARCH := $(shell uname -m)
+endif
+ifeq ($(ARCH),aarch64)
+  EXTRA := -DARM
+endif
+SRCS := $(wildcard kernels/*.cu)
+OBJS := $(patsubst %.cu,%.o,$(SRCS))
+FLAGS = -O3 -std=c++17 -Iinclude $(EXTRA)
+all: app tool
+app: main.cu $(OBJS)
+\t$(NVCC) $(FLAGS) $< $(OBJS) -o $@
+%.o: %.cu
+\t$(NVCC) $(FLAGS) -DKERNEL -c $< -o $@
+tool: tool.cpp
+\t$(CXX) -std=c++20 $^ -o $@
+"""
+
+
+def test_makefile_takes_the_linux_branch_and_its_rules(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "Makefile": MAKEFILE,
+            "main.cu": "",
+            "kernels/a.cu": "",
+            "kernels/b.cu": "",
+            "tool.cpp": "",
+            "old/unused.cu": "",
+        },
+    )
+    model = _model(root)
+    main = model.of("main.cu").compilations[0]
+    assert (main.target, main.compiler, main.standard, main.include_dirs, main.defines) == (
+        "app",
+        "nvcc",
+        "c++17",
+        ("include",),
+        (),
+    )
+    kernel = model.of("kernels/b.cu").compilations[0]
+    assert (kernel.target, kernel.defines) == ("kernels/b.o", ("KERNEL",))
+    tool = model.of("tool.cpp").compilations[0]
+    assert (tool.compiler, tool.standard) == ("host", "c++20")
+    assert model.of("old/unused.cu").verdict() == "none"
+    assert set(model.platform_lines["Makefile"]) == {2, 3, 9}
+
+
+def test_a_hipcc_recipe_is_an_amd_build(tmp_path):
+    root = write_tree(tmp_path, {"Makefile": "HIPCC ?= hipcc\nk: k.cu\n\t$(HIPCC) --offload-arch=gfx942 $^ -o $@\n"})
+    (root / "k.cu").write_text("")
+    model = _model(root)
+    assert [c.build_id for c in model.hip_builds()] == ["Makefile:k"]
+    assert model.of("k.cu").amd[0].language == "hip"
+
+
+SETUP = """
+import glob, os
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension, IS_HIP_EXTENSION
+sources = ["csrc/bind.cpp"] + glob.glob("csrc/kernels/*.cu")
+setup(
+    name="ext",
+    ext_modules=[
+        CUDAExtension(
+            name="ext._C",
+            sources=sources,
+            include_dirs=[os.path.join("csrc", "include")],
+            define_macros=[("EXT_FAST", None), ("EXT_LEVEL", "2")],
+            extra_compile_args={"cxx": ["-O3"], "nvcc": ["-O3", "-std=c++17"]},
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)
+"""
+
+
+def test_a_pytorch_extension_builds_with_nvcc_and_with_hipcc_when_it_branches_on_rocm(tmp_path):
+    root = write_tree(tmp_path, {"setup.py": SETUP, "csrc/bind.cpp": "", "csrc/kernels/k.cu": ""})
+    model = _model(root)
+    kernel = model.of("csrc/kernels/k.cu")
+    assert sorted(c.compiler for c in kernel.compilations) == ["hipcc", "nvcc"]
+    nvcc = kernel.nvidia[0]
+    assert nvcc.include_dirs == ("csrc/include",) and nvcc.defines == ("EXT_FAST", "EXT_LEVEL=2")
+    assert nvcc.standard == "c++17"
+    assert model.of("csrc/bind.cpp").compilations[0].compiler == "host"
+
+
+def test_compile_commands_wins_for_the_files_it_lists(tmp_path):
+    root = _collectives(tmp_path)
+    entry = {
+        "directory": str(root),
+        "file": "src/all_reduce.cu",
+        "arguments": ["/opt/rocm/bin/hipcc", "-Iinclude", "-DFROM_DB", "-std=c++17", "-c", "src/all_reduce.cu"],
+    }
+    (root / "compile_commands.json").write_text(json.dumps([entry]))
+    model = _model(root)
+    compiled = model.of("src/all_reduce.cu").compilations
+    assert [(c.system, c.compiler, c.defines) for c in compiled] == [("compile_commands", "hipcc", ("FROM_DB",))]
+    assert _targets(model, "src/all_gather.cu") == [("all_gather_perf", "nvcc")]  # the rest from CMake
+
+
+def test_no_build_file_means_nothing_is_known(tmp_path):
+    root = write_tree(tmp_path, {"k.cu": ""})
+    file_build = _model(root).of("k.cu")
+    assert file_build.verdict() == "unknown" and "no build file" in file_build.unknowns[0]
+
+
+def test_a_hostile_cmake_stops_and_says_so(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": "function(f)\n  f()\nendfunction()\nf()\nadd_executable(k k.cu)\n",
+            "k.cu": "",
+        },
+    )
+    model = _model(root)
+    assert any("stopped after" in note or "RecursionError" in note for note in model.notes)
+    assert model.of("k.cu").verdict() != "none"  # never "no build" when the reading stopped
