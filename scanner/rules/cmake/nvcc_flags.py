@@ -3,7 +3,9 @@
 What it finds:
     Flags only nvcc understands, wherever CMake passes them: `-gencode`, `-arch=sm_XX`, `--gpu-architecture`,
     `-maxregcount`, `--extended-lambda` / `--expt-extended-lambda`, `--expt-relaxed-constexpr`, `-Xptxas`,
-    `-Xcompiler`, `--use_fast_math`, `-lineinfo`, `-rdc=true`, `--default-stream`.
+    `-Xcompiler`, `--use_fast_math`, `-lineinfo`, `-rdc=true`, `--default-stream`. A flag behind a generator
+    expression on the NVIDIA compiler (`$<$<CUDA_COMPILER_ID:NVIDIA>:...>`, `$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>`),
+    which clang evaluates to nothing, is the NVIDIA compiler's already and is not reported.
 
 Why it breaks on ROCm:
     HIP sources are compiled by clang (hipcc / amdclang++), which rejects nvcc's options or means something
@@ -29,6 +31,7 @@ References:
 import re
 
 from scanner.analysis.context import Context
+from scanner.build import genex
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -66,8 +69,13 @@ def check(ctx: Context) -> None:
         for arg in command.args:
             if "-" not in arg.value:
                 continue
+            # Behind a generator expression clang evaluates to nothing
+            # (`$<$<CUDA_COMPILER_ID:NVIDIA>:--expt-relaxed-constexpr>`): the NVIDIA compiler's flag already.
+            for_amd = genex.evaluate(arg.value, "cuda", "hipcc", []) if "$<" in arg.value else arg.value
             for pattern, advice in NVCC_FLAGS:
                 for match in pattern.finditer(arg.value):
+                    if for_amd is not arg.value and not pattern.search(for_amd):
+                        continue
                     line, col = arg_position(arg, match.start())
                     flag = match.group(0)
                     once(
