@@ -17,10 +17,14 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
 
 from __future__ import annotations
 
+import re
+
 from scanner.analysis import hip_branches
 from scanner.model import Severity
 
 _CXX = frozenset({"cuda", "c++", "c"})
+_FROM = re.compile(r"^\s*FROM\s", re.I)
+_FOREIGN_IMAGE = re.compile(r"--platform=\S*(?:arm64|aarch64)|\bl4t-|/l4t|jetson|\barm64v8/|aarch64", re.I)
 
 
 class PortNotes:
@@ -59,7 +63,7 @@ class PortNotes:
                     "(`#define` beside HIP's runtime): this use is already ported."
                 )
             return severity, ""
-        platform = facts.build_lines.get(line)
+        platform = facts.build_lines.get(line) or self.foreign_image()
         if platform and rule.code.startswith("ROC2"):
             return Severity.INFO, (
                 f"This line is in a branch for another platform (`{platform}`): a Linux x86-64 build, the "
@@ -72,6 +76,16 @@ class PortNotes:
                 "repository's NVIDIA side."
             )
         return severity, ""
+
+    def foreign_image(self) -> str:
+        """A Dockerfile whose every stage is an image for another architecture (Jetson's l4t, arm64): it cannot
+        host the profile's GPU, so it is not migration work."""
+        if self.facts.language != "dockerfile":
+            return ""
+        froms = [text for text in self.facts.lines if _FROM.match(text)]
+        if froms and all(_FOREIGN_IMAGE.search(text) for text in froms):
+            return froms[0].strip()
+        return ""
 
     def unbuilt(self, severity: Severity) -> tuple[Severity, str] | None:
         """Low at most for a source no build compiles, info for one built only for another platform."""

@@ -126,3 +126,18 @@ def test_a_hip_build_the_team_has_not_accepted_changes_nothing_but_the_guards(tm
     before, after = _without_line(before, line), _without_line(_scan(root, hip_builds=()), line)
     changed = {key for key in before if before[key] != after[key]}
     assert {key[0] for key in changed} == {"train.cu"}
+
+
+def test_an_image_for_another_architecture_is_not_migration_work(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "docker/jetson.Dockerfile": "FROM nvcr.io/nvidia/l4t-pytorch:r35.2.1-pth2.0-py3\nRUN nvcc --version\n",
+            "Dockerfile": "FROM nvidia/cuda:12.4.0-devel-ubuntu22.04\nRUN nvcc --version\n",
+        },
+    )
+    findings = _scan(root)
+    jetson = [value for key, value in findings.items() if key[0] == "docker/jetson.Dockerfile"]
+    x86 = [value for key, value in findings.items() if key[0] == "Dockerfile"]
+    assert jetson and all(severity == Severity.INFO and "another platform" in message for severity, message in jetson)
+    assert x86 and any(severity != Severity.INFO for severity, _ in x86)
