@@ -11,6 +11,7 @@ What a rule reads of the file, by name:
   token's index and neighbours (`ctx.view.index(tok)`, `ctx.view.neighbour(tok, step)`), indexed once per file;
 - `ctx.functions`, `ctx.function_at(line)`: the file's functions (FunctionInfo);
 - `ctx.path`, `ctx.language`, `ctx.lines`, `ctx.text`, `ctx.line_text(n)`, `ctx.names`, `ctx.target`, `ctx.port`,
+  `ctx.build` (the build model's view of the file),
   `ctx.has_ast`, `ctx.guards`, `ctx.platform_guarded`, `ctx.hip_guarded`, `ctx.parsed`, `ctx.parse_error`;
 - `ctx.memo`: a per-file dict a rule may keep what it computed once per file in, under a key of its own
   (`"rocport:..."`, or a tuple that starts with one);
@@ -315,6 +316,12 @@ class Context:
     def port(self) -> Port:
         """The repository's own ROCm path: its HIP switches and where it builds or tests for ROCm."""
         return self._facts.port
+
+    @property
+    def build(self):
+        """What the build model says of this file (scanner.build.model.FileBuild: which targets compile it, for
+        which GPU, under which macros), or None when no model was read. Rules ask it, never search words."""
+        return self._facts.build
 
     @property
     def names(self) -> NameTable:
