@@ -7,7 +7,6 @@ A fixed number of queries whatever the number of repositories (plus the rebuild 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
@@ -32,13 +31,11 @@ def absolute(path: str) -> str:
     return settings.ROCPORT_BASE_URL.rstrip("/") + path
 
 
-def shown(point: history.Point | None) -> int | None:
-    """A percentage as the pages show it (figures.MigrationProgress.floor): floored, so that "100%" means
-    nothing is left and "0%" that nothing is done yet; None without figures."""
-    percent = point.percent if point is not None else None
-    if percent is None:
+def shown(point: history.Point | None) -> str | None:
+    """A percentage as the pages show it (figures.shown_percent): "0.4", "37", "100"; None without figures."""
+    if point is None:
         return None
-    return 100 if point.left <= 0 else min(99, math.floor(percent))
+    return figures.shown_percent(point.percent, point.left <= 0)
 
 
 @dataclass
@@ -54,8 +51,8 @@ class Counts:
 @dataclass
 class RepositoryWeek:
     name: str
-    before: int | None  # percent at the end of the previous week
-    after: int | None  # percent at the end of the week
+    before: str | None  # percent at the end of the previous week, as shown (figures.shown_percent)
+    after: str | None  # percent at the end of the week
     counts: Counts
     url: str
 
@@ -73,8 +70,8 @@ class FileLeft:
 class TeamDigest:
     team_name: str
     week: date  # Monday
-    before: int | None
-    after: int | None
+    before: str | None
+    after: str | None
     counts: Counts
     forecast: history.Forecast
     repositories: list[RepositoryWeek] = field(default_factory=list)

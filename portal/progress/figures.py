@@ -30,13 +30,13 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from django.db import transaction
 from django.utils import timezone
 
-from portal.dashboards import effort
+from portal.dashboards import charts, effort
 from portal.files.models import TranslationReview
 from portal.findings.models import BranchRollup
 from portal.progress.models import ProgressSnapshot
@@ -49,6 +49,23 @@ REVIEWED = ("ok", "done")  # TranslationReview states that approve a translation
 NOT_STARTED, IN_PROGRESS, DONE = "not_started", "in_progress", "done"
 _SNAPSHOT_DAY: ContextVar[date | None] = ContextVar("progress_snapshot_day", default=None)
 STATES = (NOT_STARTED, IN_PROGRESS, DONE)
+
+
+def shown_percent(percent: float | None, complete: bool) -> str | None:
+    """A migration progress percentage as every page (and the weekly digest) shows it, without the % sign; None
+    without figures. Floored, so that "100" means nothing is left (`complete`) and "0" that nothing is done yet:
+    whole numbers from 10 on, one decimal below ("0.4", not "0": the first fixes of a large migration show), and at
+    least "0.1" once anything is done."""
+    if percent is None:
+        return None
+    if complete:
+        return "100"
+    if percent <= 0:
+        return "0"
+    tenths = math.floor(percent * 10 + 1e-6)  # 1e-6: a float a hair under a whole tenth (9.999...) is that tenth
+    if tenths < 100:
+        return f"{max(tenths, 1) / 10:.1f}"
+    return str(min(99, tenths // 10))
 
 
 @dataclass
@@ -76,11 +93,23 @@ class MigrationProgress:
 
     @property
     def floor(self) -> int | None:
-        """As shown: floored, so that "100%" means nothing is left and "0%" that nothing is done yet."""
+        """Floored to a whole number, so that "100%" means nothing is left and "0%" that nothing is done yet (the
+        pages show `shown`, which keeps a decimal below 10%)."""
         percent = self.percent
         if percent is None:
             return None
         return 100 if self.left <= 0 else min(99, math.floor(percent))
+
+    @property
+    def shown(self) -> str | None:
+        """The percentage as the pages show it (shown_percent): "0.4", "37", "100"; None without figures."""
+        return shown_percent(self.percent, self.left <= 0)
+
+    @property
+    def ring(self) -> charts.Ring:
+        """The progress ring, its text the percentage as shown."""
+        ring = charts.ring(self.percent)
+        return ring if self.shown is None else replace(ring, text=f"{self.shown}%")
 
     @property
     def files(self) -> int:

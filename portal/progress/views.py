@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from portal.accounts.access import get_repository_for_user, membership_for
-from portal.dashboards import charts, metrics
+from portal.dashboards import metrics
 from portal.progress import figures, history, overview, stuck
 
 TOP_FILES = 10
@@ -30,7 +30,6 @@ def repository_report(request, pk: int):
         "now": timezone.now(),
         "latest": latest,
         "migration": progress.migration if progress else figures.MigrationProgress(),
-        "ring": progress.ring if progress else charts.ring(None),
         "coverage": latest["progress"] if latest else metrics.Progress(),
         "outlook": progress.outlook if progress else None,
         "by_risk": found.by_risk if found else [],
@@ -63,7 +62,6 @@ def team_report(request, team_id: int):
         "now": timezone.now(),
         "totals": totals,
         "migration": totals["migration"],
-        "ring": charts.ring(totals["migration"].percent),
         "outlook": overview.outlook([r.repository.pk for r in scanned]) if scanned else None,
         "repositories": repositories,
         "by_risk": totals["open_by_risk"],

@@ -252,7 +252,7 @@ def test_the_portfolio_shows_progress_open_findings_and_the_newest_scan_of_the_d
     assert '<td class="num">85%</td>' in html  # translation coverage: 12 / 14, floored
     # migration progress is another figure: moved by the fixed and triaged findings of the fixture
     assert row.migration.known and 0 < row.migration.floor < 85 and row.migration.done > 0
-    assert f'value="{row.migration.floor}" aria-label="Migration progress {repository.name}"' in html
+    assert f'value="{row.migration.shown}" aria-label="Migration progress {repository.name}"' in html
     assert f"{reverse('findings:list')}?repository={repository.pk}&amp;risk=silent-wrong-result" in html
     assert reverse("scans:detail", args=[failed.pk]) in html and "status-failed" in html
 

@@ -184,12 +184,13 @@ def test_the_digest_says_how_the_week_went(people, repo_factory, settings):
     data = build_week(people, repo_factory)
     week = data["week"]
     digest = content.build(people.team, week)
-    # team: 10 of 150 h done at the end of the previous Sunday (6.7%), 35 of 150 at the end of this one (23.3%)
-    assert (digest.before, digest.after) == (6, 23)
+    # team: 10 of 150 h done at the end of the previous Sunday (6.67%: below 10%, one decimal, floored), 35 of 150
+    # at the end of this one (23.3%)
+    assert (digest.before, digest.after) == ("6.6", "23")
     assert (digest.counts.fixed, digest.counts.created, digest.counts.reopened) == (3, 2, 1)
     rows = {r.name: r for r in digest.repositories}
-    assert (rows["kernels"].before, rows["kernels"].after) == (10, 25)
-    assert (rows["tools"].before, rows["tools"].after) == (0, 20)
+    assert (rows["kernels"].before, rows["kernels"].after) == ("10", "25")
+    assert (rows["tools"].before, rows["tools"].after) == ("0", "20")
     assert (rows["tools"].counts.fixed, rows["tools"].counts.created) == (0, 0)
     assert rows["kernels"].url == f"{BASE}/repositories/{data['kernels'].pk}/dashboard/"
     assert digest.forecast.status == "ok" and digest.forecast.likely > week
@@ -199,9 +200,9 @@ def test_the_digest_says_how_the_week_went(people, repo_factory, settings):
     assert len(digest.files) <= content.TOP_FILES
 
     subject, body = sending.render(digest, "en")
-    assert subject == f"ROCport weekly digest: GPU team, week of {week:%Y-%m-%d}: 6% → 23%"
+    assert subject == f"ROCport weekly digest: GPU team, week of {week:%Y-%m-%d}: 6.6% → 23%"
     for text in (
-        "Migration progress: 6% → 23%",
+        "Migration progress: 6.6% → 23%",
         "Findings on the default branches: 3 fixed, 2 new, 1 reopened.",
         "- kernels: 10% → 25%; 3 fixed, 2 new, 1 reopened",
         "- tools: 0% → 20%; 0 fixed, 0 new, 0 reopened",
@@ -216,7 +217,7 @@ def test_the_digest_says_how_the_week_went(people, repo_factory, settings):
 
     other = content.build(people.other_team, week)
     assert other.files == [] and [r.name for r in other.repositories] == ["secret"]
-    assert (other.before, other.after, other.counts.fixed) == (None, 99, 1)
+    assert (other.before, other.after, other.counts.fixed) == (None, "99", 1)
 
 
 @pytest.mark.django_db
@@ -251,7 +252,7 @@ def test_sending_twice_for_one_week_sends_once_to_members_who_opted_in(people, r
     assert sorted(m.to[0] for m in mail.outbox) == SUBSCRIBERS
     assert all(len(m.to) == 1 for m in mail.outbox)
     by_address = {m.to[0]: m for m in mail.outbox}
-    assert "6% → 23%" in by_address["alice@example.test"].subject
+    assert "6.6% → 23%" in by_address["alice@example.test"].subject
     assert "Other team" in by_address["charlie@example.test"].subject
     assert "kernels" not in by_address["charlie@example.test"].body  # team isolation
     assert send_weekly_digests() == 0 and len(mail.outbox) == 3
@@ -355,7 +356,7 @@ def test_beat_sends_the_week_once_per_member_even_across_a_beat_restart(people, 
         assert sorted(m["To"] for m in smtp.messages) == SUBSCRIBERS
 
         alice = smtp.to("alice@example.test")[0]
-        assert smtp.subject(alice) == f"ROCport weekly digest: GPU team, week of {data['week']:%Y-%m-%d}: 6% → 23%"
+        assert smtp.subject(alice) == f"ROCport weekly digest: GPU team, week of {data['week']:%Y-%m-%d}: 6.6% → 23%"
         body = alice.get_content()
         for text in (
             "3 fixed, 2 new, 1 reopened",
