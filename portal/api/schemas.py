@@ -144,7 +144,9 @@ class TranslationOut(Schema):
 
 
 class ScanStatistics(Schema):
-    tracking: dict[str, int] = Field(description="new, still_open, fixed, reopened, moved, untouched, inherited")
+    tracking: dict[str, int] = Field(
+        description="new, still_open, fixed, reopened, rerated, moved, untouched, inherited"
+    )
     open_by_risk: dict[str, int]
     open_total: int
     translation: TranslationOut

@@ -258,6 +258,54 @@ def stacked_bar(parts: list[tuple[str, str, int]]) -> list[BarPart]:
 
 
 @dataclass
+class Mark:
+    """A marker on the burn-down (portal.progress.history.Marker drawn): a re-rating on the line, or a step up where
+    a new repository's scope joined, with the sentence its tooltip and the caption say."""
+
+    x: float
+    y: float
+    kind: str
+    title: str
+    shape: str  # an SVG path around (x, y)
+
+
+def _mark_title(marker, label) -> str:
+    when = label(marker.day)
+    if marker.kind == "rerated":
+        text = ngettext("%(n)s finding re-rated", "%(n)s findings re-rated", marker.count) % {"n": f"{marker.count:,}"}
+    else:
+        text = ngettext(
+            "new repository %(names)s: %(hours)s h of work added to the scope",
+            "new repositories %(names)s: %(hours)s h of work added to the scope",
+            len(marker.names),
+        ) % {"names": ", ".join(marker.names), "hours": _count(round(marker.hours, 1))}
+    return f"{when}: {text}"
+
+
+def _value_label(point: LinePoint) -> tuple[float, float, str, str]:
+    """The newest figure 8 units above its point, starting at it; anchored at its end when it would pass the
+    viewBox's right edge (the point at today, on a chart that ends today), and below the point when the point is
+    at the top of the scale."""
+    width = text_width(point.text)
+    anchor, x = "start", point.x
+    if x + width > WIDTH - 2:
+        anchor, x = "end", round(min(x, WIDTH - 2), 2)
+    y = point.y - 8 if point.y - 8 - AXIS_FONT >= 0 else point.y + 8 + AXIS_FONT
+    return x, round(y, 2), point.text, anchor
+
+
+def _axis_anchor(x: float, text: str, left: float, right: float) -> str:
+    """A date label's anchor that keeps it inside the viewBox: centred under its date unless that would pass an
+    edge (or crowd the ends of the axis)."""
+    half = text_width(text) / 2
+    if x > right - 30 or x + half > WIDTH - 2:
+        return "end"
+    if x < left + 30 or x - half < 2:
+        return "start"
+    return "middle"
+
+
+@dataclass
 class Burndown:
     """Work left over time on a date axis, and the forecast: a dashed line from today's figure to zero at the
     likely date, inside a shaded cone from the earliest to the latest date. Every point is drawn at its date; what
@@ -271,6 +319,9 @@ class Burndown:
     today_x: float | None = None
     labels: list[tuple[float, str, str]] = field(default_factory=list)  # (x, text, text-anchor)
     end: date | None = None  # the date at the right edge of the plot
+    # the newest figure printed beside its point: (x, y, text, text-anchor), kept inside the viewBox
+    value_label: tuple[float, float, str, str] | None = None
+    marks: list[Mark] = field(default_factory=list)  # what moved the line without anyone working
     width: int = WIDTH
     height: int = HEIGHT
     baseline: float = HEIGHT - BOTTOM
@@ -285,11 +336,12 @@ def _at_right(x0: float, y0: float, x1: float, y1: float, right: float) -> tuple
     return right, round(y0 + (y1 - y0) * (right - x0) / (x1 - x0), 2)
 
 
-def burndown(points, forecast, today, label=axis_date) -> Burndown:
+def burndown(points, forecast, today, label=axis_date, markers=()) -> Burndown:
     """`points`: portal.progress.history.Point (day, left) oldest first; `forecast`: its Forecast; `label`: a
-    date formatter for the axis (axis_date unless told). The date axis runs from the first point to the latest
-    forecast date, but the future takes at most two thirds of the width (so that a far date does not squash the
-    history): a likely date past that end leaves the dashed line at the right edge, at its height there."""
+    date formatter for the axis (axis_date unless told); `markers`: portal.progress.history.Marker, what moved the
+    line without anyone working. The date axis runs from the first point to the latest forecast date, but the
+    future takes at most two thirds of the width (so that a far date does not squash the history): a likely date
+    past that end leaves the dashed line at the right edge, at its height there."""
     if not points:
         return Burndown(points=[], path="", axis=Axis([], [], 1))
     start = points[0].day
@@ -349,7 +401,30 @@ def burndown(points, forecast, today, label=axis_date) -> Burndown:
         labels.append((x(forecast.likely), label(forecast.likely)))
     chart.axis = Axis(ticks=[(round(t, 2), text) for t, text in y_ticks], x_labels=labels, top=top)
     # labels at the ends of the axis are anchored inside the chart, so that none is cut off
-    chart.labels = [
-        (lx, text, "end" if lx > right - 30 else "start" if lx < left + 30 else "middle") for lx, text in labels
-    ]
+    chart.labels = [(lx, text, _axis_anchor(lx, text, left, right)) for lx, text in labels]
+    chart.value_label = _value_label(last)
+    chart.marks = _marks(points, out, markers, x, label)
     return chart
+
+
+def _marks(points, drawn: list[LinePoint], markers, x, label) -> list[Mark]:
+    """Each marker on the line as it stood that day: a re-rating as a diamond over the line; a new repository's
+    scope as a bracket on the step it makes (from the day before's figure up to that day's). A new repository on
+    the first day drawn makes no step and gets no mark."""
+    marks = []
+    for marker in markers:
+        index = max((k for k, p in enumerate(points) if p.day <= marker.day), default=None)
+        if index is None:
+            continue
+        mx, point = x(marker.day), drawn[index]
+        if marker.kind == "added":
+            if index == 0 or points[index].day != marker.day:
+                continue
+            top, bottom = min(point.y, drawn[index - 1].y), max(point.y, drawn[index - 1].y)
+            shape = f"M{mx - 4},{top}H{mx + 4}M{mx},{top}V{bottom}M{mx - 4},{bottom}H{mx + 4}"
+            marks.append(Mark(mx, round((top + bottom) / 2, 2), marker.kind, _mark_title(marker, label), shape))
+        else:
+            my = round(point.y - 10, 2) if point.y - 15 >= 0 else round(point.y + 10, 2)
+            shape = f"M{mx},{round(my - 5, 2)}l5,5l-5,5l-5,-5z"
+            marks.append(Mark(mx, my, marker.kind, _mark_title(marker, label), shape))
+    return marks

@@ -3,7 +3,8 @@ migration is done, kept beside the open-findings rollup and rebuilt with it.
 
 - per file, over every finding the branch ever had (open or fixed): the hours done (fixed, or accepted as a risk),
   the hours taken out of scope (false positive, won't fix), the hours known at the baseline (first seen at or
-  before the branch's first finished scan), and whether anyone touched it (a fix or a triage decision);
+  before the branch's first finished scan, at the severity and risk it had there: a later re-rating moves the
+  work left, never the baseline), and whether anyone touched it (a fix or a triage decision);
 - the files with CUDA references in the scan the rollup belongs to (with their blob, which a translation review
   must match) and in the baseline scan, and the baseline scan's unconverted references and parse modes.
 
@@ -18,7 +19,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from portal.dashboards import effort
-from portal.findings.models import Finding
+from portal.findings.models import SEVERITY_RANK, Finding, FindingEvent
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan, ScannedFile
 from portal.scans.stand_ins import known_blobs
@@ -46,8 +47,9 @@ def baselines(pairs: list[tuple[int, str]]) -> dict[tuple[int, str], int]:
 
 def build(rows: dict, within: Q, hours) -> None:
     """Fill `progress` of each rollup row in `rows` ((repository, branch) -> BranchRollup, `scan_id` set);
-    `within`: the Q of those pairs; `hours`: the per-finding hours expression. Four queries whatever the pairs,
-    and up to three more per uploaded scan (its files' blobs, which an upload does not carry: stand_ins)."""
+    `within`: the Q of those pairs; `hours`: the per-finding hours expression. Five queries whatever the pairs
+    (four when each is at its baseline scan), and up to three more per uploaded scan (its files' blobs, which an
+    upload does not carry: stand_ins)."""
     base = baselines(list(rows))
     for pair, row in rows.items():
         if pair not in base and row.scan_id:
@@ -85,7 +87,58 @@ def build(rows: dict, within: Q, hours) -> None:
             round(known or 0.0, 4),
             touched,
         ]
+    _rated_at_baseline(rows, base)
     _scanned_files(rows, base)
+
+
+_SEVERITY_OF_RANK = {rank: name for name, rank in SEVERITY_RANK.items()}
+
+
+def _weight(severity: str, risk: str) -> float:
+    """The hours of one finding as `hours` (portal.findings.rollups.hours_expression) computes them from the
+    stored severity rank: an unknown severity is rank 0."""
+    name = _SEVERITY_OF_RANK.get(SEVERITY_RANK.get(severity, 0), "")
+    return effort.SEVERITY_HOURS.get(name, 1.0) * effort.RISK_FACTOR.get(risk, 1.0)
+
+
+def _rated_at_baseline(rows: dict, base: dict) -> None:
+    """The baseline hours of findings re-rated since the baseline scan, at the severity and risk they had in it:
+    the first re-rating after the baseline holds those as its old values (`severity` and `risk` separately, each
+    only in the events that changed it). One query over the re-ratings (a partial index), none per finding, and
+    none for a branch built at its baseline scan (its first: nothing was re-rated since)."""
+    since = Q(pk__in=[])
+    for (repository_id, branch), pk in base.items():
+        if (repository_id, branch) in rows and pk and rows[(repository_id, branch)].scan_id != pk:
+            since |= Q(
+                Q(scan_id__gt=pk) | Q(scan_id__isnull=True),
+                finding__repository_id=repository_id,
+                finding__branch=branch,
+                finding__first_seen_id__lte=pk,
+            )
+    then: dict[int, list] = {}  # finding -> [pair, path, severity now, risk now, severity then, risk then]
+    for finding_id, repository_id, branch, path, severity, risk, data in (
+        FindingEvent.objects.filter(since, kind=FindingEvent.Kind.RERATED)
+        .order_by("finding_id", "id")
+        .values_list(
+            "finding_id",
+            "finding__repository_id",
+            "finding__branch",
+            "finding__path",
+            "finding__severity",
+            "finding__risk",
+            "data",
+        )
+    ):
+        item = then.setdefault(finding_id, [(repository_id, branch), path, severity, risk, None, None])
+        for key, slot in (("severity", 4), ("risk", 5)):
+            change = (data or {}).get(key)
+            if item[slot] is None and isinstance(change, list) and change:
+                item[slot] = change[0]
+    for pair, path, severity, risk, severity_then, risk_then in then.values():
+        moved = _weight(severity_then or severity, risk_then or risk) - _weight(severity, risk)
+        if moved:
+            figures = rows[pair].progress["files"].setdefault(path, [0.0, 0.0, 0.0, 0])
+            figures[BASELINE] = round(max(0.0, figures[BASELINE] + moved), 4)
 
 
 def _scanned_files(rows: dict, base: dict) -> None:

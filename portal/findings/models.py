@@ -95,6 +95,9 @@ class Finding(models.Model):
 
 
 SEVERITY_RANK = {"info": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
+# The reason a re-rating gives when the new message says nothing the old one did not (the message is the rule's own
+# words: its verdict changed with the code). Stored in English, as messages are; the pages translate it.
+RERATED_REASON = "the rule's judgement changed with the code"
 
 
 class FindingEvent(models.Model):
@@ -109,6 +112,9 @@ class FindingEvent(models.Model):
         ASSIGNED = "assigned", _("assigned")
         COMMENTED = "commented", _("commented")
         INHERITED = "inherited", _("inherited")  # triage copied from the default branch
+        # a scan saw it again with another severity or risk: data {"severity": [old, new], "risk": [old, new]} (the
+        # keys that changed) and "reason", the part of the new message the old one did not say
+        RERATED = "rerated", _("re-rated")
 
     finding = models.ForeignKey(Finding, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -121,6 +127,11 @@ class FindingEvent(models.Model):
 
     class Meta:
         ordering = ["created", "id"]
+        indexes = [
+            # the migration ledger's baseline reads the re-ratings of a branch's findings (a few among millions of
+            # events): the severity and risk a finding had at the baseline scan
+            models.Index(fields=["finding", "id"], condition=models.Q(kind="rerated"), name="findingevent_rerated"),
+        ]
 
 
 class BranchRollup(models.Model):

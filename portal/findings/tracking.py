@@ -4,6 +4,8 @@ For one (repository, branch):
 - files renamed between the previous scan and this one move their findings to the new path first;
 - a finding identity (path, rule, fingerprint, occurrence) seen again stays open (its location is refreshed);
   one seen for the first time is new; a fixed one seen again is reopened;
+- one seen again with another severity or risk is re-rated: the event keeps both values and the reason, the
+  sentences of the new message the old one did not have (where the scanner says why it lowered or raised it);
 - an open finding not seen again is fixed only when its rule really ran on its file in this scan, or its file is
   gone from the commit; a file that failed to parse, was excluded, or a rule switched off leaves it as it was;
 - triage is never touched by a scan; a branch's first scan inherits the default branch's triage;
@@ -22,7 +24,7 @@ from django.db import connection
 from django.utils import timezone
 
 from portal.findings import rollups
-from portal.findings.models import SEVERITY_RANK, Finding, FindingEvent
+from portal.findings.models import RERATED_REASON, SEVERITY_RANK, Finding, FindingEvent
 
 _FINDINGS = Finding._meta.db_table
 _EVENTS = FindingEvent._meta.db_table
@@ -51,6 +53,8 @@ def _same_identity(alias: str) -> str:
 _SAME_IDENTITY = _same_identity("f")
 _OF_BRANCH = "f.repository_id = %(repository)s AND f.branch = %(branch)s"
 _EVENT_COLUMNS = "(finding_id, kind, scan_id, actor_id, data, created)"
+# Where a message's sentences end: ". ", "! " or "? " (a dot inside `a.b` or a file name is not an end).
+_SENTENCE_END = r"(?<=[.!?])\s+"
 
 
 @dataclass
@@ -66,6 +70,7 @@ class IngestReport:
     still_open: int = 0
     fixed: int = 0
     reopened: int = 0
+    rerated: int = 0  # seen again (open or reopened) with another severity or risk
     moved: int = 0
     untouched: int = 0  # open findings whose file or rule did not run this time
     inherited: int = 0
@@ -77,6 +82,7 @@ class IngestReport:
             "still_open": self.still_open,
             "fixed": self.fixed,
             "reopened": self.reopened,
+            "rerated": self.rerated,
             "moved": self.moved,
             "untouched": self.untouched,
             "inherited": self.inherited,
@@ -99,7 +105,7 @@ def ingest(
     with connection.cursor() as cursor:
         report.moved = _move_renamed(cursor, params, renames)
         seen = _load_seen(cursor, outcomes)
-        report.reopened, matched = _refresh_seen(cursor, params)
+        report.reopened, report.rerated, matched = _refresh_seen(cursor, params)
         report.still_open = matched - report.reopened
         inherit = first_scan_of_branch and scan.branch != repository.default_branch
         report.new = seen - matched
@@ -165,16 +171,49 @@ def _load_seen(cursor, outcomes: list[FileOutcome]) -> int:
     return len(keys)
 
 
-def _refresh_seen(cursor, params: dict) -> tuple[int, int]:
-    """Findings seen again: REOPENED events for the fixed ones, then every one refreshed (open, located where the
-    scan saw it, last seen now). Returns (reopened, matched)."""
-    cursor.execute(
-        f"INSERT INTO {_EVENTS} {_EVENT_COLUMNS}"
-        f" SELECT f.id, %(kind)s, %(scan)s, NULL, '{{}}'::jsonb, %(now)s FROM {_FINDINGS} f JOIN {_SEEN} s"
-        f" ON {_SAME_IDENTITY} WHERE {_OF_BRANCH} AND f.state = %(fixed)s ORDER BY f.id",
-        {**params, "kind": FindingEvent.Kind.REOPENED.value, "fixed": Finding.State.FIXED.value},
+def _refresh_seen(cursor, params: dict) -> tuple[int, int, int]:
+    """Findings seen again: REOPENED events for the fixed ones and RERATED events for those whose severity or risk
+    changed (one statement), then every one refreshed (open, located and rated where the scan saw it, last seen
+    now). Returns (reopened, rerated, matched)."""
+    # one join of the branch's findings with the seen ones; the few it keeps (reopened or re-rated) feed both kinds
+    seen_again = (
+        f"SELECT f.id, f.state, f.severity, f.risk, f.message, s.severity AS new_severity, s.risk AS new_risk,"
+        f" s.message AS new_message FROM {_FINDINGS} f JOIN {_SEEN} s ON {_SAME_IDENTITY}"
+        f" WHERE {_OF_BRANCH} AND (f.state = %(fixed)s OR f.severity <> s.severity OR f.risk <> s.risk)"
     )
-    reopened = cursor.rowcount
+    # the new message's sentences the old message does not have, in their order
+    reason = (
+        "(SELECT string_agg(part, ' ' ORDER BY n) FROM regexp_split_to_table(m.new_message, %(sentence_end)s)"
+        " WITH ORDINALITY AS p(part, n)"
+        " WHERE part <> '' AND part <> ALL(regexp_split_to_array(m.message, %(sentence_end)s)))"
+    )
+    rerating = (
+        "jsonb_strip_nulls(jsonb_build_object("
+        "'severity', CASE WHEN m.severity <> m.new_severity THEN jsonb_build_array(m.severity, m.new_severity) END,"
+        " 'risk', CASE WHEN m.risk <> m.new_risk THEN jsonb_build_array(m.risk, m.new_risk) END,"
+        f" 'reason', COALESCE({reason}, %(fallback)s)))"
+    )
+    cursor.execute(
+        f"WITH m AS MATERIALIZED ({seen_again}),"
+        f" written AS (INSERT INTO {_EVENTS} {_EVENT_COLUMNS}"
+        f"  SELECT id, kind, %(scan)s, NULL, data, %(now)s FROM ("
+        f"   SELECT m.id, %(reopened_kind)s AS kind, '{{}}'::jsonb AS data, 0 AS step FROM m"
+        f"   WHERE m.state = %(fixed)s"
+        f"   UNION ALL SELECT m.id, %(rerated_kind)s, {rerating}, 1 FROM m"
+        f"   WHERE m.severity <> m.new_severity OR m.risk <> m.new_risk"
+        f"  ) e ORDER BY id, step RETURNING kind)"
+        f" SELECT count(*) FILTER (WHERE kind = %(reopened_kind)s), count(*) FILTER (WHERE kind = %(rerated_kind)s)"
+        f" FROM written",
+        {
+            **params,
+            "reopened_kind": FindingEvent.Kind.REOPENED.value,
+            "rerated_kind": FindingEvent.Kind.RERATED.value,
+            "fixed": Finding.State.FIXED.value,
+            "sentence_end": _SENTENCE_END,
+            "fallback": RERATED_REASON,
+        },
+    )
+    reopened, rerated = cursor.fetchone()
     details = ", ".join(f'"{c}" = s."{c}"' for c in _DETAILS)
     cursor.execute(
         f"UPDATE {_FINDINGS} f SET {details}, last_seen_id = %(scan)s, state = %(open)s,"
@@ -182,7 +221,7 @@ def _refresh_seen(cursor, params: dict) -> tuple[int, int]:
         f" FROM {_SEEN} s WHERE {_OF_BRANCH} AND {_SAME_IDENTITY}",
         {**params, "open": Finding.State.OPEN.value, "fixed": Finding.State.FIXED.value},
     )
-    return reopened, cursor.rowcount
+    return reopened, rerated, cursor.rowcount
 
 
 def _insert_new(cursor, params: dict, inherit: bool) -> int:

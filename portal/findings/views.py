@@ -184,7 +184,7 @@ def triage(request, pk: int):
         # The triage section, and the history with its new event swapped in out of band (hx-swap-oob)
         triage_html = render_to_string("findings/detail.html#triage", context, request)
         history_html = render_to_string(
-            "findings/detail.html#history", {"events": _history(finding), "oob": True}, request
+            "findings/detail.html#history", {"events": _history(finding), "finding": finding, "oob": True}, request
         )
         return HttpResponse(triage_html + history_html)
     if error:

@@ -17,7 +17,9 @@ plus the work discovered since (new findings, new CUDA references), minus what l
 
     done + left = baseline + discovered − out of scope
 
-so new findings raise the total and progress can go down, and the pages say so. A file is "not started" while
+so new findings raise the total and progress can go down, and the pages say so. A finding the scanner re-rates
+(another severity or risk for the same code) keeps the hours it had at the baseline there (portal.findings.ledger):
+the difference counts as discovered, which a lowered rating can make negative. A file is "not started" while
 it has work left and nobody has fixed, triaged or reviewed anything in it, "in progress" once someone has, and
 "done" when nothing is left. Right after the baseline scan nothing is done: progress is 0%.
 
@@ -85,7 +87,15 @@ class MigrationProgress:
 
     @property
     def discovered(self) -> float:
-        return max(0.0, self.scope + self.descoped - self.baseline)
+        """Work found since the baseline, net of re-ratings (negative when findings known at the baseline were
+        re-rated lower than anything found since): done + left = baseline + discovered − descoped, always."""
+        value = self.scope + self.descoped - self.baseline
+        return 0.0 if abs(value) < 1e-9 else value
+
+    @property
+    def lowered(self) -> float:
+        """How far re-ratings took the scope below the baseline's (the formula prints "− lowered"); 0 otherwise."""
+        return max(0.0, -self.discovered)
 
     @property
     def percent(self) -> float | None:

@@ -6,6 +6,10 @@ says when that line reaches zero. Its uncertainty is the slope's: the range runs
 Z standard errors (the optimistic end) to the date at the slope minus Z standard errors (the pessimistic one, open
 when that slope no longer goes down). Weekly points, not daily ones: days are not independent samples, and a fit
 over 56 carried-forward days would claim a precision the history does not have.
+
+Two things move the work left without anyone working, and the burn-down marks them (`markers`): a scan of a default
+branch that re-rated findings (the scanner changed its verdict on code nobody touched), and a repository whose
+first snapshot falls inside the window (its scope joins a team's line as a step up).
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ from datetime import date, timedelta
 from itertools import groupby
 from operator import itemgetter
 
+from django.db.models import F
 from django.utils import timezone
 
 from portal.progress.models import ProgressSnapshot
+from portal.scans.constants import ScanStatus
+from portal.scans.models import Scan
 
 WEEKS = 8  # the trend's window
 MIN_POINTS = 3  # weekly points needed for a slope and its error: at least two weeks of history
@@ -41,12 +48,18 @@ class Point:
 def series(repository_ids, since: date, until: date | None = None) -> list[Point]:
     """The summed figures of the repositories for each day from `since` to `until` (today) on which one of them
     has a snapshot, each repository carried forward from its newest snapshot before that day; two queries."""
+    return _series(repository_ids, since, until, names=False)[0]
+
+
+def _series(repository_ids, since: date, until: date | None, names: bool) -> tuple[list[Point], list[tuple]]:
+    """`series`, and (with `names`) where repositories joined: (day, name, left) of the first snapshot of each
+    repository that has none before `since`."""
     until = until or timezone.localdate()
     ids = list(repository_ids)
     rows = list(
         ProgressSnapshot.objects.filter(repository_id__in=ids, day__gte=since, day__lte=until)
         .order_by("day")
-        .values_list("repository_id", "day", "done", "left")
+        .values_list("repository_id", "day", "done", "left", *(("repository__name",) if names else ()))
     )
     # each repository's state as the window opens: its newest snapshot before `since`
     before = (
@@ -56,19 +69,26 @@ def series(repository_ids, since: date, until: date | None = None) -> list[Point
         .values_list("repository_id", "done", "left")
     )
     current = {repo: (done, left) for repo, done, left in before}
+    joined: list[tuple] = []
+    if names:
+        seen = set(current)
+        for repo, day, _done, left, name in rows:
+            if repo not in seen:
+                seen.add(repo)
+                joined.append((day, name, left))
     points: list[Point] = []
     if current:
         points.append(_sum(since, current))
     # one sum per day, once all of that day's snapshots are in (a sum per snapshot was quadratic: 100 repositories
     # over 8 weeks took 30 ms); the same additions in the same order, so the same floats
     for day, group in groupby(rows, key=itemgetter(1)):
-        for repo, _day, done, left in group:
+        for repo, _day, done, left, *_name in group:
             current[repo] = (done, left)
         if points and points[-1].day == day:
             points[-1] = _sum(day, current)
         else:
             points.append(_sum(day, current))
-    return points
+    return points, joined
 
 
 def series_each(repository_ids, since: date, until: date | None = None) -> dict[int, list[Point]]:
@@ -94,6 +114,49 @@ def series_each(repository_ids, since: date, until: date | None = None) -> dict[
         else:
             points.append(Point(day, done, left))
     return out
+
+
+RERATED, ADDED = "rerated", "added"
+
+
+@dataclass
+class Marker:
+    """Something that moved the work left on `day` without anyone working: findings re-rated by the default
+    branches' scans (`count`), or repositories whose scope joined the figures (`names`, their `hours` left)."""
+
+    day: date
+    kind: str  # RERATED | ADDED
+    count: int = 0
+    hours: float = 0.0
+    names: tuple[str, ...] = ()
+
+
+def series_and_markers(repository_ids, since: date, until: date | None = None) -> tuple[list[Point], list[Marker]]:
+    """`series` and the markers of its burn-down, by day, in three queries: the series' two (whose snapshots show
+    where a repository joined: its first one, when it has none before the window) and the scans that re-rated."""
+    until = until or timezone.localdate()
+    ids = list(repository_ids)
+    points, joined = _series(ids, since, until, names=True)
+    rerated: dict[date, int] = {}
+    for finished, count in Scan.objects.filter(
+        repository_id__in=ids,
+        branch=F("repository__default_branch"),
+        status=ScanStatus.FINISHED,
+        finished__date__gte=since,
+        finished__date__lte=until,
+        summary__tracking__rerated__gt=0,
+    ).values_list("finished", "summary__tracking__rerated"):
+        day = timezone.localdate(finished)
+        rerated[day] = rerated.get(day, 0) + int(count)
+    added: dict[date, list[tuple[str, float]]] = {}
+    for day, name, left in joined:
+        added.setdefault(day, []).append((name, left))
+    out = [Marker(day, RERATED, count=n) for day, n in rerated.items()]
+    out += [
+        Marker(day, ADDED, hours=sum(h for _n, h in repos), names=tuple(sorted(n for n, _h in repos)))
+        for day, repos in added.items()
+    ]
+    return points, sorted(out, key=lambda m: (m.day, m.kind))
 
 
 def _sum(day: date, current: dict) -> Point:

@@ -28,9 +28,9 @@ def _label(day) -> str:
 
 def outlook(repository_ids) -> Outlook:
     today = timezone.localdate()
-    points = history.series(repository_ids, history.window_start(today), today)
+    points, marks = history.series_and_markers(repository_ids, history.window_start(today), today)
     found = history.forecast(points, today)
-    return Outlook(points, found, charts.burndown(points, found, today, _label))
+    return Outlook(points, found, charts.burndown(points, found, today, _label, marks))
 
 
 @dataclass

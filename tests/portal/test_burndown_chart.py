@@ -118,3 +118,88 @@ def test_a_value_label_at_100_percent_stays_inside_the_line_chart():
 
 def test_the_ring_draws_100_percent_smaller():
     assert charts.ring(100).long and not charts.ring(99.5).long and not charts.ring(None).long
+
+
+def extent(x: float, text: str, anchor: str) -> tuple[float, float]:
+    """Where a text anchored at x starts and ends on the chart's x axis (text_width's upper estimate)."""
+    width = charts.text_width(text)
+    start = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return start, start + width
+
+
+def test_the_newest_figure_at_todays_edge_is_anchored_at_its_end_inside_the_svg():
+    # two weeks of history: no forecast, so the axis ends today and today's point sits on the right edge
+    points = weekly(23456.7, 12345.6)
+    found, chart = burndown(points)
+    assert found.status == "not_enough_history" and chart.points[-1].x == chart.right
+    x, _y, text, anchor = chart.value_label
+    assert text == "12,345.6 h"
+    # started at the point, as it was drawn before, it ran past the viewBox's right edge
+    assert chart.points[-1].x + charts.text_width(text) > charts.WIDTH
+    assert anchor == "end" and 0 <= extent(x, text, anchor)[0] and extent(x, text, anchor)[1] <= charts.WIDTH
+
+
+def test_the_newest_figure_left_of_the_forecast_starts_at_its_point():
+    points = weekly(100, 90, 80, 70, 60)
+    _found, chart = burndown(points)
+    x, y, text, anchor = chart.value_label
+    assert (x, anchor) == (chart.points[-1].x, "start") and extent(x, text, anchor)[1] <= charts.WIDTH
+    assert y == chart.points[-1].y - 8
+
+
+def test_the_newest_figure_at_the_top_of_the_scale_is_drawn_below_its_point():
+    points = weekly(50, 100)  # 100 h is the top tick: the point is on the plot's top edge
+    _found, chart = burndown(points)
+    _x, y, _text, _anchor = chart.value_label
+    assert chart.points[-1].y == charts.TOP and y - charts.AXIS_FONT >= 0 and y > chart.points[-1].y
+
+
+def test_every_date_label_stays_inside_the_svg_however_long():
+    # the likely date at the right edge, and 58 units left of it: a long label centred there ran past the edge
+    for lefts in ((100, 90, 80, 70, 60), (100, 85, 84, 70, 60), (100, 80, 84, 70, 50)):
+        points = weekly(*lefts)
+        found = history.forecast(points, TODAY)
+        for language in ("en", "zh-hans", "de"):
+            with translation.override(language):
+                for label in (charts.axis_date, lambda day: f"Mittwoch, {day:%d}. Dezember {day:%Y}"):
+                    chart = charts.burndown(points, found, TODAY, label)
+                    assert len(chart.labels) == 3
+                    for x, text, anchor in chart.labels:
+                        start, end = extent(x, text, anchor)
+                        assert 0 <= start and end <= charts.WIDTH, (lefts, language, text, anchor)
+
+
+def test_marks_sit_on_the_line_at_their_day_and_a_step_is_bracketed_from_the_figure_before():
+    start = TODAY - timedelta(weeks=4)
+    points = [
+        history.Point(start, 0, 100),
+        history.Point(start + timedelta(days=7), 0, 90),
+        history.Point(start + timedelta(days=14), 0, 150),  # a repository joined: +70 h
+        history.Point(TODAY, 0, 120),
+    ]
+    markers = [
+        history.Marker(start - timedelta(days=3), history.RERATED, count=4),  # before the chart: not drawn
+        history.Marker(start, history.ADDED, hours=100, names=("first",)),  # the first point: no step, no mark
+        history.Marker(start + timedelta(days=10), history.RERATED, count=12),  # a day without a point of its own
+        history.Marker(start + timedelta(days=14), history.ADDED, hours=70, names=("beta", "gamma")),
+    ]
+    found = history.forecast(points, TODAY)
+    with translation.override("en"):
+        chart = charts.burndown(points, found, TODAY, charts.axis_date, markers)
+    rerating, step = chart.marks
+    day_x = {p.day: drawn.x for p, drawn in zip(points, chart.points)}
+    # the re-rating over the figure that held that day (the week-1 point, carried), at that day's x
+    assert (
+        rerating.kind == "rerated"
+        and rerating.title == f"{charts.axis_date(start + timedelta(days=10))}: 12 findings re-rated"
+    )
+    assert day_x[start + timedelta(days=7)] < rerating.x < day_x[start + timedelta(days=14)]
+    assert rerating.y < chart.points[1].y
+    assert step.kind == "added" and step.x == day_x[start + timedelta(days=14)]
+    assert step.title.endswith("new repositories beta, gamma: 70 h of work added to the scope")
+    ys = sorted(float(v) for v in re.findall(r"M[\d.]+,([\d.]+)H", step.shape))
+    assert ys == [chart.points[2].y, chart.points[1].y]  # from 90 h up to 150 h
+    with translation.override("zh-hans"):
+        chinese = charts.burndown(points, found, TODAY, charts.axis_date, markers)
+    assert chinese.marks[0].title.endswith("12 个问题重新评级")
+    assert "新代码仓库 beta, gamma：范围增加 70 小时的工作" in chinese.marks[1].title

@@ -1,5 +1,5 @@
-"""Template filters of the finding pages: triage values as their (translated) labels, and rule documentation's
-inline Markdown code (`name`) as <code>, everything else escaped."""
+"""Template filters of the finding pages: triage values as their (translated) labels, a re-rating's reason in the
+reader's language, and rule documentation's inline Markdown code (`name`) as <code>, everything else escaped."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import re
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
-from portal.findings.models import Finding
+from portal.catalogue import messages
+from portal.findings.models import RERATED_REASON, Finding
 
 register = template.Library()
 
@@ -23,6 +25,17 @@ def triage_label(value) -> str:
         return Finding.Triage(value).label
     except ValueError:
         return "" if value is None else str(value)
+
+
+@register.filter
+def rerating_reason(reason, rule) -> str:
+    """`{{ event.data.reason|rerating_reason:finding.rule }}`: why a scan re-rated a finding, in the reader's
+    language: the sentences of the rule's message that said why (translated as the message is), or our own words
+    when the message said nothing new."""
+    reason = "" if reason is None else str(reason)
+    if reason == RERATED_REASON:
+        return gettext("the rule's judgement changed with the code")
+    return messages.display(str(rule or ""), reason)
 
 
 @register.filter
