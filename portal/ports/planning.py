@@ -3,9 +3,11 @@
 1. the reviewed translations: in place (`k.cu` keeps its name, its text becomes the HIP translation) or side by
    side (a `.cu` source gets a `.hip` sibling and the original stays, for a team that builds both for a while;
    headers and other files are edited in place, since other files include them by name);
-2. the build-file changes ROCport can make safely (scanner.translate.buildfiles: the CMake language, find_package,
-   the runtime's targets, nvcc to hipcc; in side-by-side mode the switched source names), as a commit of their own,
-   its message listing what changed and what is left for a person.
+2. the build-file changes ROCport can make safely (scanner.translate.buildfiles.switch_build: the CMake language,
+   find_package, the runtime's targets, nvcc to hipcc; the targets the build model says compile the ported sources
+   take their `.hip` copies (side by side) or build them as HIP (in place)), checked by reading the build model of
+   the result, as a commit of their own, its message listing what changed, what is left for a person and how to
+   configure the branch for an AMD GPU.
 """
 
 from __future__ import annotations
@@ -17,8 +19,6 @@ from portal.ports.describe import TRAILER
 from scanner.translate import buildfiles
 
 IN_PLACE, SIDE_BY_SIDE = "in_place", "side_by_side"
-_CMAKE = ("CMakeLists.txt",)
-_MAKE = ("Makefile", "makefile", "GNUmakefile")
 LISTED = 40
 
 
@@ -26,17 +26,6 @@ def side_name(path: str) -> str:
     """`src/k.cu` -> `src/k.hip` (a source); anything else keeps its name."""
     stem, ext = posixpath.splitext(path)
     return stem + ".hip" if ext == ".cu" else path
-
-
-def _build_files(paths: list[str]) -> list[tuple[str, str]]:
-    out = []
-    for path in paths:
-        name = posixpath.basename(path)
-        if name in _CMAKE or name.endswith(".cmake"):
-            out.append((path, "cmake"))
-        elif name in _MAKE or name.endswith(".mk"):
-            out.append((path, "make"))
-    return out
 
 
 def commits(
@@ -55,32 +44,21 @@ def commits(
     renames = {old: new for old, new in renames.items() if new != old}
     sources = {renames.get(path, path): text for path, text in files.items()}
     out = [CommitSpec(message, sources)]
-    build = _build_commit(reader, renames)
+    build = _build_commit(reader, renames, sorted(files))
     if build is not None:
         out.append(build)
     return out
 
 
-def _build_commit(reader: BaseReader, renames: dict[str, str]) -> CommitSpec | None:
-    changed: dict[str, str] = {}
-    done: list[str] = []
-    left: list[str] = []
-    for path, kind in _build_files(reader.paths()):
-        text = reader.text(path)
-        if text is None:
-            continue
-        # a build file names sources relative to its own directory
-        here = posixpath.dirname(path)
-        local = {
-            posixpath.relpath(old, here or "."): posixpath.relpath(new, here or ".") for old, new in renames.items()
-        }
-        rewrite = (buildfiles.rewrite_cmake if kind == "cmake" else buildfiles.rewrite_makefile)(text, local)
-        if rewrite.text != text:
-            changed[path] = rewrite.text
-            done += [f"{path}:{c.line}: {c.before.strip()} -> {c.after.strip()} ({c.why})" for c in rewrite.changes]
-        left += [f"{path}:{item.line}: {item.what.strip()} ({item.why})" for item in rewrite.left]
-    if not changed:
+def _build_commit(reader: BaseReader, renames: dict[str, str], ported: list[str]) -> CommitSpec | None:
+    switch = buildfiles.switch_build(reader.paths(), reader.text, renames=renames, ported=ported)
+    if not switch.texts:
         return None
+    done = [
+        f"{path}:{c.line}: {c.before.strip()} -> {c.after.strip() or '(removed)'} ({c.why})"
+        for path, c in switch.changes
+    ]
+    left = [f"{path}:{item.line}: {item.what.strip()} ({item.why})" for path, item in switch.left]
     lines = ["Switch the build from CUDA to HIP", "", "Changes ROCport makes safely:"]
     lines += [f"- {line}" for line in done[:LISTED]] + (
         [f"- and {len(done) - LISTED} more"] if len(done) > LISTED else []
@@ -89,4 +67,7 @@ def _build_commit(reader: BaseReader, renames: dict[str, str]) -> CommitSpec | N
         lines += ["", "Left for a person:"]
         lines += [f"- {line}" for line in left[:LISTED]]
         lines += [f"- and {len(left) - LISTED} more"] if len(left) > LISTED else []
-    return CommitSpec("\n".join(lines) + f"\n\n{TRAILER}\n", changed)
+    if switch.configure:
+        lines += ["", "Configure and build for an AMD GPU (CMAKE_HIP_ARCHITECTURES: the GPUs you target):", ""]
+        lines += [f"    {command}" for command in switch.configure]
+    return CommitSpec("\n".join(lines) + f"\n\n{TRAILER}\n", switch.texts)

@@ -550,6 +550,8 @@ def test_side_by_side_keeps_the_sources_and_switches_the_build_in_a_second_commi
     assert "CUDA_ARCHITECTURES 80" in cmake  # no mechanical gfx equivalent: left, and said so
     left = build.message.split("Left for a person:")[1]
     assert "CUDA_ARCHITECTURES" in left and "src/c.cu" in left
+    # how to configure the branch for an AMD GPU: the HIP architectures the CUDA ones could not become
+    assert "    cmake -S . -B build -DCMAKE_HIP_ARCHITECTURES=gfx942\n" in build.message
     assert build.generated_by == "ROCport"
     assert len(stage.host.received) == 1 and stage.host.pulls[1].head == request.branch
 

@@ -156,10 +156,37 @@ def test_library_target_without_a_find_gets_one_before_its_use_indented_and_not_
     result = rewrite_cmake(text)
     assert result.text == (
         "if(WITH_GPU)\n    find_package(hip REQUIRED)\n    find_package(hipblas REQUIRED)\n"
-        "    target_link_libraries(app PRIVATE hip::host hip::host roc::hipblas)\nendif()\n"
+        "    target_link_libraries(app PRIVATE hip::host roc::hipblas)\nendif()\n"
     )
     already = "find_package(hipblas REQUIRED)\nfind_package(hip REQUIRED)\ntarget_link_libraries(a CUDA::cublas)\n"
     assert rewrite_cmake(already).text == already.replace("CUDA::cublas", "roc::hipblas")
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        # the runtime and the driver have one HIP target (issue 30: `hip::host hip::host`)
+        (
+            "target_link_libraries(t PUBLIC ccl CUDA::cudart CUDA::cuda_driver verifiable)\n",
+            "target_link_libraries(t PUBLIC ccl hip::host verifiable)\n",
+        ),
+        # the HIP target already there
+        ("target_link_libraries(t PRIVATE hip::host CUDA::cudart)\n", "target_link_libraries(t PRIVATE hip::host)\n"),
+        # one item a line: its line goes, a comment stays
+        (
+            "target_link_libraries(t\n  PRIVATE\n    CUDA::cudart\n    CUDA::cuda_driver\n    m  # libm\n)\n",
+            "target_link_libraries(t\n  PRIVATE\n    hip::host\n    m  # libm\n)\n",
+        ),
+        ("set(GPU_LIBS CUDA::cudart_static;CUDA::cuda_driver)\n", "set(GPU_LIBS hip::host)\n"),
+        ('set(GPU_LIBS "CUDA::cuda_driver;CUDA::cudart")\n', None),  # quoted: not edited, as before
+    ],
+)
+def test_a_link_list_never_names_one_hip_target_twice(before, after):
+    result = rewrite_cmake("find_package(hip REQUIRED)\n" + before)
+    assert result.text == "find_package(hip REQUIRED)\n" + (after or before)
+    if after:
+        assert any(c.after == "" and "already in this list" in c.why for c in result.changes)
+        assert rewrite_cmake(result.text).text == result.text
 
 
 @pytest.mark.parametrize(

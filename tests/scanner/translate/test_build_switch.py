@@ -1,0 +1,233 @@
+"""The merge request's build switch (scanner.translate.buildfiles.switch_build), checked the way issue 30 asks:
+port a CMake project with several targets, read the build model of the result, and compile every ported file with
+the flags that model gives.
+
+The fixture (tests/scanner/fixtures/ccl_tests) is code of our own shaped like nccl-tests: one `.cu` per collective
+operation, a common library (common.cu + common.h) every test links, a verification library in its own directory,
+sources named through set(), list(APPEND), a function and two foreach() loops, `CUDA::cudart CUDA::cuda_driver` in
+one link list (the two CUDA targets with one HIP counterpart that made `hip::host hip::host`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scanner import build
+from scanner.compile import compilers, toolchain
+from scanner.formats.cmake import parse_commands
+from scanner.translate import Translator
+from scanner.translate.buildfiles import BuildSwitch, switch_build
+from scanner.translate.model import TranslateOptions
+from scanner.translate.tree import output_name, translate_tree
+from tests.tools import needs
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ccl_tests"
+OPERATIONS = ("all_reduce", "all_gather", "broadcast", "reduce", "reduce_scatter", "alltoall", "sendrecv")
+PORTED = sorted([f"src/{op}.cu" for op in OPERATIONS] + ["src/common.cu", "verifiable/verifiable.cu"])
+CONFIGURE = ["cmake -S . -B build -DCMAKE_HIP_ARCHITECTURES=gfx942", "cmake --build build"]
+
+
+def _paths(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def _port(tmp_path: Path, *, side_by_side: bool = True, leave: tuple[str, ...] = ()) -> tuple[Path, BuildSwitch, dict]:
+    """The port as the merge request makes it, on a copy of the fixture: each file translated (scanner.translate.tree),
+    a `.cu` written beside as `.hip` (side by side) or over itself (in place), headers in place; then the build
+    switch of the checkout, its texts written. `leave`: sources the port does not include. Returns the branch, the
+    switch and the renames."""
+    root, branch = tmp_path / "checkout", tmp_path / "branch"
+    shutil.copytree(FIXTURE, root)
+    shutil.copytree(FIXTURE, branch)
+    ported = {}
+    for item in translate_tree(root, Translator(TranslateOptions(backend="builtin"))):
+        assert not item.result.error, (item.rel, item.result.error)
+        if item.result.text == item.original or item.rel in leave:
+            continue
+        name = output_name(item.rel) if side_by_side else item.rel
+        (branch / name).write_text(item.result.text)
+        ported[item.rel] = name
+    renames = {old: new for old, new in ported.items() if new != old}
+    switch = switch_build(_paths(root), lambda rel: (root / rel).read_text(), renames=renames, ported=sorted(ported))
+    for rel, text in switch.texts.items():
+        (branch / rel).write_text(text)
+    return branch, switch, renames
+
+
+def _targets(model: build.BuildModel, path: str) -> set[str]:
+    return {c.target for c in model.of(path).compilations}
+
+
+def _link_lists(text: str) -> list[list[str]]:
+    return [[a.value for a in cmd.args] for cmd in parse_commands(text) if cmd.name == "target_link_libraries"]
+
+
+def test_side_by_side_every_target_of_a_ported_source_builds_its_hip_copy_as_hip(tmp_path):
+    before = build.read(str(FIXTURE), _paths(FIXTURE))
+    branch, switch, renames = _port(tmp_path)
+    assert sorted(renames) == PORTED
+    model = build.read(str(branch), _paths(branch))
+    for source, copy in renames.items():
+        # the same targets, now compiling the .hip copy as HIP for an AMD GPU; the .cu is no target's source
+        assert _targets(model, copy) == _targets(before, source) and _targets(before, source), source
+        assert all(c.language == "hip" and c.amd for c in model.of(copy).compilations), source
+        assert model.of(source).compilations == (), source
+    # every test target: its operation and the common library it links, all HIP
+    for op in OPERATIONS:
+        assert _targets(model, f"src/{op}.hip") == {f"{op}_perf"}
+    assert _targets(model, "src/common.hip") == {"common"} and _targets(model, "src/timer.cc") == {"common"}
+    # nothing builds CUDA any more: the project's language is HIP
+    assert not [(path, c.target) for path, f in model.files.items() for c in f.compilations if c.nvidia]
+    assert "HIP" in model.languages and "CUDA" not in model.languages
+    assert [build_file for build_file in switch.texts] == [
+        "CMakeLists.txt",
+        "src/CMakeLists.txt",
+        "verifiable/CMakeLists.txt",
+    ]
+    src = switch.texts["src/CMakeLists.txt"]
+    assert "add_executable(${name}_perf ${name}.hip)" in src  # through the function's parameter
+    assert "add_executable(${op}_perf ${CMAKE_CURRENT_SOURCE_DIR}/${op}.hip)" in src  # through the loop's variable
+    assert "set(COMMON_SOURCES common.hip timer.cc)" in src  # where the set() that feeds the target names it
+    assert "list(APPEND VERIFY_SOURCES verifiable.hip)" in switch.texts["verifiable/CMakeLists.txt"]
+    assert "project(ccl_tests LANGUAGES CXX HIP)" in switch.texts["CMakeLists.txt"]
+    # one HIP target per link list, however many CUDA targets it had; find_package(hip) once, at the top
+    for text in switch.texts.values():
+        for items in _link_lists(text):
+            assert len(items) == len(set(items)), items
+            assert not any(item.startswith("CUDA::") for item in items), items
+    assert "target_link_libraries(common PUBLIC ccl_options verifiable hip::host)" in src
+    assert sum(text.count("find_package(hip") for text in switch.texts.values()) == 1
+    # what is left: the architectures, with the configure line that sets the HIP ones
+    assert [(path, item.what) for path, item in switch.left] == [("CMakeLists.txt", "CMAKE_CUDA_ARCHITECTURES 80 90")]
+    assert switch.configure == CONFIGURE
+    # the switched branch switches no further
+    again = switch_build(_paths(branch), lambda rel: (branch / rel).read_text(), renames=renames, ported=PORTED)
+    assert again.texts == {} and again.changes == []
+
+
+@needs("hip-clang")
+def test_every_ported_file_compiles_for_gfx942_with_the_flags_the_branchs_model_gives(tmp_path):
+    branch, _, renames = _port(tmp_path)
+    model = build.read(str(branch), _paths(branch))
+    tc = compilers.resolve("clang", "", ("gfx942",), "c++17", 120.0)
+    for copy in sorted(renames.values()):
+        flags = list(model.of(copy).judged().flags())
+        # the model's flags carry what the sources need: common.h from -Isrc, verifiable.h from the library's
+        # PUBLIC directory, CCL_TESTS_CHECK from the options target every target links (common.h errors without it)
+        assert "-DCCL_TESTS_CHECK=1" in flags and "-Iverifiable" in flags and "-std=c++17" in flags, (copy, flags)
+        out = tmp_path / (Path(copy).name + ".o")
+        done = toolchain.run(tc.command(copy, str(out), flags), branch, tc.env, 300.0)
+        assert not done.timed_out and done.returncode == 0, (copy, flags, done.stderr[-3000:])
+
+
+def test_cmake_parses_every_switched_file(tmp_path):
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.skip("cmake is not installed (apt-get install cmake)")
+    _, switch, _ = _port(tmp_path)
+    for i, text in enumerate(switch.texts.values()):
+        script = tmp_path / f"switched{i}.cmake"
+        script.write_text("return()\n" + text)  # parsed whole, run not at all: no HIP toolchain needed
+        run = subprocess.run([cmake, "-P", str(script)], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+
+
+def test_a_spelling_shared_with_a_source_not_ported_is_left_with_every_target_it_names(tmp_path):
+    # all_reduce.cu is not in the port: `${name}.cu` in the function also names it, so switching it would build a
+    # .hip that does not exist; it stays, and each of the function's targets is named for a person.
+    branch, switch, renames = _port(tmp_path, leave=("src/all_reduce.cu",))
+    src = switch.texts["src/CMakeLists.txt"]
+    assert "add_executable(${name}_perf ${name}.cu)" in src
+    assert "${CMAKE_CURRENT_SOURCE_DIR}/${op}.hip" in src and "set(COMMON_SOURCES common.hip timer.cc)" in src
+    model = build.read(str(branch), _paths(branch))
+    for op in ("alltoall", "sendrecv"):
+        assert _targets(model, f"src/{op}.hip") == {f"{op}_perf"}
+    assert not [c for f in model.files.values() for c in f.compilations if c.nvidia]
+    left = {(path, item.line, item.what): item.why for path, item in switch.left}
+    assert "not ported" in left[("src/CMakeLists.txt", 8, "src/all_reduce.cu")]
+    for op in ("all_gather", "broadcast", "reduce", "reduce_scatter"):
+        why = left[("src/CMakeLists.txt", 8, f"src/{op}.cu")]
+        assert f"`{op}_perf` still builds the CUDA source" in why and f"src/{op}.hip" in why
+    assert set(renames) == set(PORTED) - {"src/all_reduce.cu"}
+
+
+def test_in_place_the_targets_build_the_translated_cu_sources_as_hip(tmp_path):
+    branch, switch, renames = _port(tmp_path, side_by_side=False)
+    assert renames == {}
+    model = build.read(str(branch), _paths(branch))
+    for source in PORTED:
+        assert model.of(source).compilations, source
+        assert all(c.language == "hip" and c.amd for c in model.of(source).compilations), source
+    assert "PROPERTIES LANGUAGE HIP)" in switch.texts["src/CMakeLists.txt"]
+    assert (
+        "set_source_files_properties(verifiable.cu PROPERTIES LANGUAGE HIP)"
+        in switch.texts["verifiable/CMakeLists.txt"]
+    )
+    assert [item.what for _, item in switch.left] == ["CMAKE_CUDA_ARCHITECTURES 80 90"]
+    assert switch.configure == CONFIGURE
+    again = switch_build(_paths(branch), lambda rel: (branch / rel).read_text(), ported=PORTED)
+    assert again.texts == {}
+
+
+# -- small projects, from memory ------------------------------------------------------------------------------
+def _switch(files: dict[str, str], **options) -> BuildSwitch:
+    return switch_build(list(files), files.get, **options)
+
+
+def _model(files: dict[str, str], switch: BuildSwitch, tmp_path: Path, extra: tuple[str, ...] = ()):
+    for rel, text in {**files, **switch.texts, **{p: "" for p in extra}}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    return build.read(str(tmp_path), _paths(tmp_path))
+
+
+def test_a_findcuda_project_gets_the_hip_language_and_plain_targets(tmp_path):
+    files = {
+        "CMakeLists.txt": "cmake_minimum_required(VERSION 3.21)\nproject(old CXX)\nfind_package(CUDA REQUIRED)\n"
+        "cuda_add_executable(app src/app.cu)\n",
+        "src/app.cu": "",
+    }
+    switch = _switch(files, renames={"src/app.cu": "src/app.hip"})
+    assert switch.texts["CMakeLists.txt"] == (
+        "cmake_minimum_required(VERSION 3.21)\nproject(old CXX)\nenable_language(HIP)\nfind_package(hip REQUIRED)\n"
+        "add_executable(app src/app.hip)\n"
+    )
+    model = _model(files, switch, tmp_path, ("src/app.hip",))
+    assert [(c.target, c.language) for c in model.of("src/app.hip").compilations] == [("app", "hip")]
+    assert "HIP" in model.languages and switch.left == [] and switch.configure == CONFIGURE
+
+
+GLOB = (
+    "cmake_minimum_required(VERSION 3.21)\nproject(g LANGUAGES CXX CUDA)\n"
+    "file(GLOB KERNELS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cu)\nadd_library(kernels STATIC ${KERNELS})\n"
+)
+
+
+def test_a_glob_switches_to_the_hip_copies_only_when_every_match_is_ported(tmp_path):
+    files = {"CMakeLists.txt": GLOB, "kernels/a.cu": "", "kernels/b.cu": ""}
+    every = {"kernels/a.cu": "kernels/a.hip", "kernels/b.cu": "kernels/b.hip"}
+    switch = _switch(files, renames=every)
+    assert "file(GLOB KERNELS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.hip)" in switch.texts["CMakeLists.txt"]
+    model = _model(files, switch, tmp_path / "all", tuple(every.values()))
+    assert {c.target for p in every.values() for c in model.of(p).compilations} == {"kernels"}
+    assert not any(item.what.endswith("*.cu") for _, item in switch.left)
+    # b.cu is not ported: the glob would drop it, so it stays, and the model says what each target still builds
+    switch = _switch(files, renames={"kernels/a.cu": "kernels/a.hip"})
+    assert "kernels/*.cu)" in switch.texts["CMakeLists.txt"]
+    left = {item.what: item.why for _, item in switch.left}
+    assert "still builds the CUDA source" in left["kernels/a.cu"] and "not ported" in left["kernels/b.cu"]
+
+
+def test_a_dual_platform_build_is_left_as_it_is_without_a_report_per_target():
+    files = {
+        "CMakeLists.txt": "project(d LANGUAGES CXX CUDA HIP)\nadd_library(k k.cu)\n"
+        "target_link_libraries(k CUDA::cudart)\n",
+        "k.cu": "",
+    }
+    switch = _switch(files, renames={"k.cu": "k.hip"})
+    assert switch.texts == {}
+    assert [item.what for _, item in switch.left] == ["CUDA and HIP both configured"]
