@@ -44,10 +44,6 @@ class RepositoryProgress:
     page: dict | None = None
     load_files: Callable[[], dict[str, figures.FileProgress]] | None = None
 
-    @property
-    def ring(self) -> charts.Ring:
-        return charts.ring(self.migration.percent)
-
     @cached_property
     def files(self) -> dict[str, figures.FileProgress]:
         return self.load_files() if self.load_files else {}
