@@ -54,6 +54,7 @@ def _reader(root: str):
 def read(root: str, paths: Iterable[str]) -> BuildModel:
     """The build model of the checkout at `root`; `paths`: its repository-relative files worth knowing (the
     scan's candidates: sources, headers and build files)."""
+    root = os.path.abspath(root)  # ${CMAKE_CURRENT_SOURCE_DIR} and the like are absolute
     files = frozenset(paths)
     reader = _reader(root)
     found: dict[str, list[Compilation]] = {}

@@ -1,0 +1,166 @@
+"""A CMake project's targets, and what each compiles: the usage requirements a source gets through
+`target_link_libraries`, its language and compiler, its standard, and generator expressions evaluated for that
+compile (scanner.build.genex). scanner.build.cmake runs the files that declare them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from scanner.build import genex
+from scanner.build.conditions import UNKNOWN
+from scanner.build.model import CLANG_CUDA, HIPCC, HOST_CC, NVCC, Compilation
+
+_SOURCE_SUFFIXES = {".cu": "cuda", ".hip": "hip", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".c++": "c++", ".c": "c"}
+
+
+@dataclass
+class Target:
+    name: str
+    build_file: str
+    line: int
+    directory: str  # repository-relative source dir ("" at the top)
+    flavour: str = ""  # "cuda" (cuda_add_*), "hip" (hip_add_*), "" otherwise
+    sources: list[str] = field(default_factory=list)
+    includes: list[tuple[str, bool]] = field(default_factory=list)  # (dir, usage requirement)
+    defines: list[tuple[str, bool]] = field(default_factory=list)
+    options: list[tuple[str, bool]] = field(default_factory=list)
+    features: list[tuple[str, bool]] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+    properties: dict[str, str] = field(default_factory=dict)
+    condition: str = ""
+    scope_values: dict = field(default_factory=dict)  # variables at creation (CMAKE_<LANG>_STANDARD ...)
+    dir_includes: list[str] = field(default_factory=list)
+    dir_defines: list[str] = field(default_factory=list)
+    dir_options: list[str] = field(default_factory=list)
+
+
+# -- the result ----------------------------------------------------------------------------------------------
+def compilations(project) -> list[tuple[str, Compilation, list[str]]]:
+    """(source, compilation, what could not be evaluated for it) for every source of every target."""
+    out = []
+    for target in project.targets.values():
+        for source in target.sources:
+            if source not in project.files:
+                continue
+            suffix = os.path.splitext(source)[1].lower()
+            language = _SOURCE_SUFFIXES.get(suffix)
+            if language is None:
+                continue
+            unknown: list[str] = []
+            compiled = _compile(project, target, source, language, unknown)
+            if compiled is not None:
+                out.append((source, compiled, unknown))
+    return out
+
+
+def _compile(project, target: Target, source: str, language: str, unknown: list[str]) -> Compilation | None:
+    declared = project.source_language.get(source, "").upper()
+    values = target.scope_values
+    if target.flavour == "hip" or declared == "HIP" or language == "hip":
+        language, compiler = "hip", HIPCC
+    elif target.flavour == "cuda" or declared == "CUDA" or (language == "cuda" and not declared):
+        if language == "cuda" and "CUDA" not in project.languages and target.flavour != "cuda" and declared != "CUDA":
+            unknown.append(
+                f"{source}: a .cu source of target `{target.name}`, and the project enables no CUDA language"
+            )
+            return None
+        language = "cuda"
+        compiler = CLANG_CUDA if "clang" in str(values.get("CMAKE_CUDA_COMPILER") or "") else NVCC
+    else:
+        if declared == "CXX":
+            language = "c++"
+        cxx = str(values.get("CMAKE_CXX_COMPILER") or "")
+        compiler = HIPCC if re.search(r"hipcc|amdclang", cxx) else HOST_CC
+        if compiler == HIPCC:
+            language = "hip"
+    lang_key = {"cuda": "CUDA", "hip": "HIP", "c++": "CXX", "c": "C"}[language]
+    includes, defines, options, features = [], [], [], []
+    for dep in _with_links(project, target):
+        own = dep is target
+        includes += [d for d, usage in dep.includes if own or usage]
+        defines += [d for d, usage in dep.defines if own or usage]
+        options += [o for o, usage in dep.options if own or usage]
+        features += [f for f, usage in dep.features if own or usage]
+    includes += target.dir_includes
+    defines += target.dir_defines
+    options += target.dir_options
+    flags = str(values.get(f"CMAKE_{lang_key}_FLAGS") or "")
+    options += flags.split()
+    evaluated = lambda items: [  # noqa: E731
+        v for item in items for v in split_list(genex.evaluate(item, language, compiler, unknown)) if v
+    ]
+    include_dirs = []
+    for item in evaluated(includes):
+        rel = project._rel(item, target.directory)
+        include_dirs.append(rel if rel is not None else item)
+    define_list = [d.removeprefix("-D") for d in evaluated(defines)]
+    standard = ""
+    for option in evaluated(options):
+        if option.startswith("-D"):
+            define_list.append(option[2:])
+        elif option.startswith("-I"):
+            rel = project._rel(option[2:], target.directory)
+            include_dirs.append(rel if rel is not None else option[2:])
+        elif re.match(r"--?std=", option):
+            standard = option.split("=", 1)[1]
+    standard = standard or _standard(target, lang_key, values, evaluated(features))
+    return Compilation(
+        target=target.name,
+        build_file=target.build_file,
+        line=target.line,
+        system="cmake",
+        compiler=compiler,
+        language=language,
+        standard=standard,
+        include_dirs=tuple(dict.fromkeys(d or "." for d in include_dirs)),
+        defines=tuple(dict.fromkeys(define_list)),
+        condition=target.condition,
+    )
+
+
+def _with_links(project, target: Target) -> list[Target]:
+    seen, order, todo = set(), [], [target]
+    while todo:
+        current = todo.pop(0)
+        if current.name in seen:
+            continue
+        seen.add(current.name)
+        order.append(current)
+        todo += [project.targets[name] for name in current.links if name in project.targets]
+    return order
+
+
+def _standard(target: Target, lang_key: str, values: dict, features: list[str]) -> str:
+    props = target.properties
+    for key in (f"{lang_key}_STANDARD", "CXX_STANDARD") if lang_key != "CXX" else ("CXX_STANDARD",):
+        number = props.get(key) or values.get(f"CMAKE_{key}")
+        if number and number is not UNKNOWN and str(number).isdigit():
+            return f"c++{number}"
+    numbers = [int(m.group(1)) for f in features for m in [re.match(r"(?:cxx|cuda|hip)_std_(\d+)$", f)] if m]
+    return f"c++{max(numbers)}" if numbers else ""
+
+
+def split_list(value: str) -> list[str]:
+    """A CMake list, `;`-separated, keeping `;` inside a generator expression's `$<...>`."""
+    out, depth, current = [], 0, []
+    i = 0
+    while i < len(value):
+        ch = value[i]
+        if value.startswith("$<", i):
+            depth += 1
+            current.append("$<")
+            i += 2
+            continue
+        if ch == ">" and depth:
+            depth -= 1
+        if ch == ";" and not depth:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    out.append("".join(current))
+    return out
