@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from scanner.analysis.hip_branches import dead_lines
+from scanner.sourcetext import read_capped
 from scanner.tree_walk import walk_entries
 
 _READ_CAP = 512 * 1024
@@ -473,10 +474,4 @@ def _is_source_folder(entry: os.DirEntry) -> bool:
 
 
 def _read(path: str) -> str:
-    try:
-        if os.path.islink(path):
-            return ""
-        with open(path, "rb") as handle:
-            return handle.read(_READ_CAP).decode("utf-8", "replace")
-    except OSError:
-        return ""
+    return read_capped(path, _READ_CAP)

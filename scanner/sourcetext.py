@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 
 def decode_source(data: bytes) -> tuple[str, str]:
     """The file's text and, when it is not UTF-8, how it was read instead. Bytes that are not UTF-8 sit in
@@ -13,3 +15,15 @@ def decode_source(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), (
             f"latin-1 (guessed: byte 0x{data[exc.start]:02x} at offset {exc.start} is not UTF-8)"
         )
+
+
+def read_capped(path: str, cap: int) -> str:
+    """At most `cap` bytes of a file as text ("" for a symlink or an unreadable file): what the plan reads of
+    build files and sources before analysis (scanner.port, scanner.build), never following a link out."""
+    try:
+        if os.path.islink(path):
+            return ""
+        with open(path, "rb") as handle:
+            return handle.read(cap).decode("utf-8", "replace")
+    except OSError:
+        return ""

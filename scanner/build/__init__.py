@@ -28,6 +28,7 @@ from scanner.build.model import (
     Compilation,
     FileBuild,
 )
+from scanner.sourcetext import read_capped
 
 __all__ = ["read", "BuildModel", "Compilation", "FileBuild", "HOST"]
 
@@ -38,17 +39,7 @@ _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', re.M)
 
 
 def _reader(root: str):
-    def read(rel: str) -> str:
-        path = os.path.join(root, rel)
-        try:
-            if os.path.islink(path):
-                return ""
-            with open(path, "rb") as handle:
-                return handle.read(_READ_CAP).decode("utf-8", "replace")
-        except OSError:
-            return ""
-
-    return read
+    return lambda rel: read_capped(os.path.join(root, rel), _READ_CAP)
 
 
 def read(root: str, paths: Iterable[str]) -> BuildModel:

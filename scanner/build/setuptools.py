@@ -13,8 +13,10 @@ import ast
 import fnmatch
 import posixpath
 import re
+from dataclasses import replace
 
 from scanner.build.model import HIPCC, HOST_CC, NVCC, Compilation
+from scanner.formats.python_src import dotted
 
 _EXTENSIONS = {"CUDAExtension", "CppExtension", "Extension", "SyclExtension"}
 _ROCM_BRANCH = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bUSE_ROCM\b")
@@ -69,14 +71,7 @@ class _Values:
         return _UNKNOWN
 
 
-def _call_name(node) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+_call_name = dotted
 
 
 def compilations(
@@ -142,41 +137,21 @@ def compilations(
             own_defines = tuple(defines + [f[2:] for f in flags if f.startswith("-D")])
             standard = next((f.split("=", 1)[1] for f in flags if re.match(r"--?std=", f)), "")
             language = "cuda" if cuda else ("c" if path.endswith(".c") else "c++")
-            out.append(
-                (
-                    path,
-                    Compilation(
-                        name,
-                        rel,
-                        node.lineno,
-                        "setuptools",
-                        NVCC if cuda else HOST_CC,
-                        language,
-                        standard,
-                        include_dirs,
-                        own_defines,
-                    ),
-                    unknowns,
-                )
+            compilation = Compilation(
+                name,
+                rel,
+                node.lineno,
+                "setuptools",
+                NVCC if cuda else HOST_CC,
+                language,
+                standard,
+                include_dirs,
+                own_defines,
             )
-            if rocm and kind == "CUDAExtension":
-                out.append(
-                    (
-                        path,
-                        Compilation(
-                            name,
-                            rel,
-                            node.lineno,
-                            "setuptools",
-                            HIPCC,
-                            "hip" if language != "c" else "c",
-                            standard,
-                            include_dirs,
-                            (*own_defines, "USE_ROCM"),
-                        ),
-                        unknowns,
-                    )
-                )
+            out.append((path, compilation, unknowns))
+            if rocm and cuda:  # a ROCm PyTorch hipifies the .cu sources and builds them with hipcc
+                hip = replace(compilation, compiler=HIPCC, language="hip")
+                out.append((path, replace(hip, defines=(*own_defines, "USE_ROCM")), unknowns))
     return out, notes
 
 

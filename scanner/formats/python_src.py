@@ -152,3 +152,14 @@ def calls(facts, names: frozenset[str]) -> list[tuple[str, ast.Call]]:
                     out.append((name, node))
     out.sort(key=lambda item: (item[1].lineno, item[1].col_offset))
     return out
+
+
+def dotted(node) -> str:
+    """`os.path.join` for the expression node of that name (Attribute chains over a Name), "" otherwise."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))

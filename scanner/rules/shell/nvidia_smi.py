@@ -28,6 +28,7 @@ import ast
 import re
 
 from scanner.analysis.context import Context
+from scanner.formats.python_src import dotted
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -124,14 +125,7 @@ def _python_logged(ctx) -> set[tuple[int, int]]:
     return out
 
 
-def _dotted(node) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+_dotted = dotted
 
 
 RULE = text_rule(
