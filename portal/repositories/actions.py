@@ -7,8 +7,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Membership
+from portal.repositories import hip_builds
 from portal.repositories.forms import RepositoryForm
-from portal.repositories.models import Repository
+from portal.repositories.models import HipBuildDecision, Repository
+from portal.scans.actions import do_create_scan
 
 DUPLICATE_NAME = _("This team already has a repository with that name.")
 
@@ -45,3 +47,16 @@ def do_save_member(team, user, role: str) -> None:
 def do_remove_member(team, user_id, acting_user) -> None:
     """Remove a member from the team; never the acting admin (a team keeps the admin who manages it)."""
     Membership.objects.filter(team=team, user_id=user_id).exclude(user=acting_user).delete()
+
+
+def do_decide_hip_builds(
+    repository: Repository, ids: list[str] | None, *, found: list[str], by_hand: bool, acting_user
+):
+    """A manager's decision on which HIP builds count (portal.repositories.hip_builds): `ids` accepted (every build
+    found, or a choice among them; [] for none), or None to keep the current decision; `found`: the builds the page
+    showed. When the accepted builds change, a scan of the default branch starts, so the findings follow the
+    decision. Raises hip_builds.Stale or hip_builds.Declared. Returns the scan started, or None."""
+    source = HipBuildDecision.Source.MANUAL if by_hand else HipBuildDecision.Source.ACCEPTED
+    if not hip_builds.decide(repository, ids, source, acting_user, found):
+        return None
+    return do_create_scan(repository, branch=repository.default_branch)

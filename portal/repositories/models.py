@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -77,3 +78,36 @@ class Repository(models.Model):
         if not self.credentials_encrypted:
             return None
         return self.credentials_username, crypto.decrypt(self.credentials_encrypted)
+
+
+class HipBuildDecision(models.Model):
+    """Which HIP builds count as the repository's ROCm build (scanner.port: an accepted HIP build that compiles
+    every source the NVIDIA builds compile makes the CUDA-only build files, CI jobs and containers its NVIDIA
+    side). The team's decision, passed to every scan as ScanOptions.hip_builds (portal.repositories.hip_builds);
+    a scan never changes it silently: the baseline keeps what its scan found, a `.rocport.toml` declaration is
+    recorded as such, and a manager accepts what a newer scan found or sets it by hand."""
+
+    class Source(models.TextChoices):
+        BASELINE = "baseline", _("the baseline scan")
+        ACCEPTED = "accepted", _("accepted by a manager")
+        MANUAL = "manual", _("set by hand by a manager")
+        DECLARED = "declared", _("declared in .rocport.toml")
+
+    repository = models.OneToOneField(
+        Repository, on_delete=models.CASCADE, primary_key=True, related_name="hip_decision"
+    )
+    # The accepted build ids (`<build file>:<target>`, [] for "no HIP build"); None until the baseline scan.
+    accepted = models.JSONField(null=True, blank=True)
+    source = models.CharField(max_length=10, choices=Source.choices, blank=True, default="")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_scan = models.ForeignKey(  # the baseline scan, or the scan that read the declaration
+        "scans.Scan", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    # The HIP build ids found when the decision was made or last confirmed ("keep the current decision"): a newer
+    # scan that finds another set shows the change to the managers.
+    considered = models.JSONField(default=list, blank=True)
+    # The newest default-branch scan that read the builds (its Scan.builds: what the repository page shows).
+    found_scan = models.ForeignKey("scans.Scan", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

@@ -19,10 +19,12 @@ from django.views.decorators.http import require_GET, require_POST
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
 from portal.findings import rollups
+from portal.repositories import hip_builds
 from portal.repositories.actions import (
     DUPLICATE_NAME,
     DuplicateName,
     do_create_repository,
+    do_decide_hip_builds,
     do_remove_member,
     do_rotate_webhook_secret,
     do_save_member,
@@ -82,15 +84,58 @@ def repository_list(request):
 @require_GET
 @login_required
 def repository_detail(request, pk: int):
-    """The repository's scans (every branch, newest first, 50 per page) and its newest webhook deliveries."""
+    """The repository's builds as the newest default-branch scan read them, with the HIP-build decision and any
+    change a newer scan found (portal.repositories.hip_builds); its scans (every branch, newest first, 50 per
+    page) and its newest webhook deliveries."""
     repository, membership = get_repository_for_user(request, pk)
-    page = Paginator(repository.scans.order_by("-created", "-id"), 50).get_page(request.GET.get("page"))
+    scans = repository.scans.defer("builds").order_by("-created", "-id")
+    page = Paginator(scans, 50).get_page(request.GET.get("page"))
     deliveries = repository.deliveries.select_related("scan")[:20]
     return render(
         request,
         "repositories/detail.html",
-        {"repository": repository, "page": page, "membership": membership, "deliveries": deliveries},
+        {
+            "repository": repository,
+            "page": page,
+            "membership": membership,
+            "deliveries": deliveries,
+            "builds": hip_builds.page(repository),
+        },
     )
+
+
+@require_POST
+@login_required
+def decide_hip_builds(request, pk: int):
+    """A manager's decision on which HIP builds count: `accept` what the newest scan found, `keep` the current
+    decision, or `set` it by hand (`builds`: the chosen ids, none for "no HIP build"); `found` carries the ids the
+    page showed, so a decision made on an outdated page is refused. A changed decision starts a rescan."""
+    repository, membership = get_repository_for_user(request, pk)
+    require_manage(membership)
+    action = request.POST.get("action", "")
+    found = request.POST.getlist("found")
+    ids = {"accept": found, "keep": None, "set": request.POST.getlist("builds")}
+    if action not in ids:
+        raise Http404
+    try:
+        scan = do_decide_hip_builds(
+            repository, ids[action], found=found, by_hand=action == "set", acting_user=request.user
+        )
+    except hip_builds.Declared:
+        messages.error(request, _("This repository declares its HIP builds in .rocport.toml: change them there."))
+    except hip_builds.Stale:
+        messages.error(request, _("A newer scan found other builds since this page was shown: look again."))
+    else:
+        if scan is not None:
+            messages.success(
+                request, _("HIP builds decided; scan %(pk)s applies the decision to the findings.") % {"pk": scan.pk}
+            )
+            return redirect("scans:detail", pk=scan.pk)
+        if action == "set":
+            messages.success(request, _("Decision saved: the accepted HIP builds did not change."))
+        else:
+            messages.success(request, _("The current decision is kept."))
+    return redirect("repositories:detail", pk=pk)
 
 
 @login_required

@@ -25,6 +25,9 @@ class Scan(models.Model):
     files_done = models.PositiveIntegerField(default=0)
     files_reused = models.PositiveIntegerField(default=0)  # served from the blob cache
     summary = models.JSONField(default=dict, blank=True)  # counts by risk, new/fixed/reopened, parse modes
+    # What the scanner read of the repository's builds at plan time and the HIP-build decision the scan used
+    # (portal.repositories.hip_builds.read): small, for the repository page; the shards plan with the same decision.
+    builds = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

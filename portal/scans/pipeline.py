@@ -2,7 +2,8 @@
 
 - claim the scan (a new attempt number: only the newest attempt may move it);
 - plan: clone exactly the commit (portal.repositories.git, kept for this process by portal.scans.checkouts), with
-  the previous scan's commit for rename detection; list the files (portal.scans.planning); those whose blob was
+  the previous scan's commit for rename detection; list the files (portal.scans.planning) with the repository's
+  HIP-build decision (portal.repositories.hip_builds: kept, stored with the builds found); those whose blob was
   scanned before with the same scanner version and configuration reuse the stored result; run the
   repository-level pass; cut the other files into shards (portal.scans.shards) and store the plan, so that any
   worker can scan a shard;
@@ -31,6 +32,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from portal.findings.ownership import LOCATIONS
+from portal.repositories import hip_builds
 from portal.repositories.crypto import CredentialsUnreadable
 from portal.repositories.git import CloneError, GitSession
 from portal.repositories.urlcheck import validate_clone_url
@@ -93,7 +95,8 @@ def claim(scan_id: int) -> Run | None:
     )
     if updated != 1:
         return None
-    scan = Scan.objects.select_related("repository").get(pk=scan_id)
+    # with the repository's HIP-build decision (portal.repositories.hip_builds): read here, no query at plan time
+    scan = Scan.objects.select_related("repository", "repository__hip_decision").get(pk=scan_id)
     if scan.attempts > settings.SCAN_MAX_ATTEMPTS:
         fail(
             scan.pk,
@@ -182,7 +185,10 @@ def _plan(run_: Run) -> list[int]:
         root = checkout.path
         if scan.branch == repository.default_branch:
             _store_codeowners(repository, root)
-        options, jobs, enabled, keys = plan_files(root, checkout.blobs, memo)
+        # The repository's HIP-build decision (None until the baseline): the shards plan with the one stored here.
+        requested = hip_builds.requested(repository)
+        options, jobs, enabled, keys = plan_files(root, checkout.blobs, memo, requested)
+        builds = hip_builds.read(root, options, jobs, requested)
         reused = cached_paths(jobs, checkout.blobs, keys)
         run_.check_deadline()
         # Repository-level findings (path "."): never cached by blob, the pass re-reads only the few files it needs.
@@ -221,7 +227,10 @@ def _plan(run_: Run) -> list[int]:
             ShardFileResult.objects.create(
                 scan=scan, path=extra.path, result=data, translation=data.pop("translation", None)
             )
+        # The baseline's HIP-build decision or a declaration, and the builds this scan found (for the repository page).
+        hip_builds.record(scan, repository, builds)
         moved = Scan.objects.filter(pk=scan.pk, attempts=run_.attempt, status=ScanStatus.CLONING).update(
+            builds=builds,
             status=ScanStatus.SCANNING,
             heartbeat=timezone.now(),
             files_total=len(jobs),

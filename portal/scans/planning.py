@@ -18,11 +18,12 @@ from scanner.rules import select
 from scanner.version import TOOL_VERSION
 
 
-def plan_files(root: Path, blobs: dict[str, str], memo: dict):
+def plan_files(root: Path, blobs: dict[str, str], memo: dict, hip_builds: tuple[str, ...] | None = None):
     """The scanner's plan of a checkout: (options, jobs, enabled rules, cache key per path). Computed once per
-    checkout and settings (`memo` lives as long as the kept checkout): the planner and every shard on this process
-    share it."""
-    wanted = (settings.ROCPORT_SCAN_JOBS, settings.ROCPORT_COMPILE_CHECK, settings.ROCPORT_HIPCC)
+    checkout, settings and HIP-build decision (`memo` lives as long as the kept checkout): the planner and every
+    shard on this process share it. `hip_builds`: the repository's decision (portal.repositories.hip_builds), the
+    same for the planner and the shards of a scan."""
+    wanted = (settings.ROCPORT_SCAN_JOBS, settings.ROCPORT_COMPILE_CHECK, settings.ROCPORT_HIPCC, hip_builds)
     if memo.get("settings") != wanted:
         try:
             options, jobs = plan(
@@ -33,6 +34,7 @@ def plan_files(root: Path, blobs: dict[str, str], memo: dict):
                     translate_backend="builtin",
                     compile_check=settings.ROCPORT_COMPILE_CHECK == "auto",
                     hipcc=settings.ROCPORT_HIPCC,
+                    hip_builds=hip_builds,
                 ),
             )
         except ConfigError as exc:

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from portal.repositories import hip_builds
 from portal.repositories.git import CloneError
 from portal.scans import checkouts
 from portal.scans.constants import SHARD_FAILED, USER_ERRORS, ScanStatus, ShardStatus
@@ -188,7 +189,8 @@ def _scan(shard_run: ShardRun) -> None:
     paths = [entry[0] for entry in shard.entries]
     faultpoints.reached("shard.start", scan=scan.pk, shard=shard.pk, attempt=shard_run.attempt, paths=paths)
     tree, memo = checkouts.checkout(scan.repository, scan.commit_sha, ref=scan.branch)
-    options, jobs, _enabled, keys = plan_files(tree.path, tree.blobs, memo)
+    # The planner's HIP-build decision (stored with the scan): the same plan, the same cache keys.
+    options, jobs, _enabled, keys = plan_files(tree.path, tree.blobs, memo, hip_builds.requested_by(scan))
     planned = {path: key for path, _blob, key in shard.entries}
     stored: set[str] = set()
     if shard_run.attempt > 1:  # what earlier attempts stored is kept (the first has nothing to look up)
