@@ -24,6 +24,7 @@ from scanner.build.model import (
     HOST,
     HOST_CC,
     NVCC,
+    SOURCE_SUFFIXES,
     BuildModel,
     Compilation,
     FileBuild,
@@ -33,7 +34,7 @@ from scanner.sourcetext import read_capped
 __all__ = ["read", "BuildModel", "Compilation", "FileBuild", "HOST"]
 
 _READ_CAP = 1024 * 1024
-_SOURCE = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", ".c++")
+_SOURCE = SOURCE_SUFFIXES
 _HEADER = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tpp", ".ipp")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', re.M)
 
@@ -92,6 +93,11 @@ def read(root: str, paths: Iterable[str]) -> BuildModel:
     }
     _headers(model_files, files, reader)
     _mentions(model_files, files, tuple(dict.fromkeys(build_files)), platform_lines, reader)
+    for path, where in project.globbed.items() if project is not None else ():
+        if path not in model_files and path.endswith(_SOURCE):
+            model_files[path] = FileBuild(
+                path, unknowns=(f"matched by file(GLOB) at {where}, on a path the default configuration does not take",)
+            )
     return BuildModel(
         model_files,
         tuple(dict.fromkeys(build_files)),

@@ -56,6 +56,10 @@ class CMakeProject:
         self.platform_lines: dict[str, dict[int, str]] = {}
         self.visited: set[str] = set()
         self.functions: dict[str, tuple[list[str], list[Command], bool, str]] = {}
+        # Files a file(GLOB) matched, and where: the build names them, as a literal source would.
+        self.globbed: dict[str, str] = {}
+        # Options the files declare: a branch false only at an option's default is a build the project offers.
+        self.options: set[str] = set()
         self.calls = 0
 
     # -- paths ---------------------------------------------------------------------------------------------------
@@ -76,7 +80,7 @@ class CMakeProject:
         return None if path.startswith("..") else ("" if path == "." else path)
 
     # -- running -------------------------------------------------------------------------------------------------
-    def run_file(self, rel: str, scope: Scope, directory: _Dir) -> None:
+    def run_file(self, rel: str, scope: Scope, directory: _Dir, conditions: list[str] | None = None) -> None:
         if rel in self.visited:
             return
         self.visited.add(rel)
@@ -84,7 +88,7 @@ class CMakeProject:
         base = posixpath.dirname(rel)
         scope.values["CMAKE_CURRENT_LIST_DIR"] = self._abs(base)
         scope.values["CMAKE_CURRENT_LIST_FILE"] = self._abs(rel)
-        self._block(parse_commands(text), 0, None, scope, directory, rel, [])
+        self._block(parse_commands(text), 0, None, scope, directory, rel, list(conditions or []))
 
     def _block(self, commands, start, end_names, scope, directory, rel, conditions) -> int:
         """Runs commands from `start` until one named in `end_names`; returns that command's index."""
@@ -155,6 +159,18 @@ class CMakeProject:
             if taken:
                 value = False
             end_line = commands[stop].line if stop < len(commands) else branch_command.line + 1
+            if value is False and not taken and self._offered(branch_command, scope):
+                # Off at the options' defaults, a build the project offers (-DGGML_HIP=ON): run with its
+                # condition, in a copy of the scope, so the default configuration keeps its own values.
+                label = f"{branch_command.name}({text}) at {rel}:{branch_command.line}, an option off by default"
+                copy = _Dir(directory.rel, list(directory.includes), list(directory.defines), list(directory.options))
+                kept = self.source_language  # its source properties hold for its own targets only
+                self.source_language = dict(kept)
+                try:
+                    self._run_range(commands, start, stop, Scope(parent=scope), copy, rel, [*conditions, label])
+                finally:
+                    self.source_language = kept
+                continue
             if value is False:
                 if PLATFORM_WORDS.search(text) and not taken:
                     lines = self.platform_lines.setdefault(rel, {})
@@ -179,6 +195,16 @@ class CMakeProject:
             value, _ = self._expand(arg.value, scope)
             args.append((value, arg.quoted))
         return evaluate(args, scope, exists=self._exists)
+
+    def _offered(self, command: Command, scope: Scope) -> bool:
+        """A condition false at its options' defaults that switching them (-DGGML_HIP=ON) may make true."""
+        args = [(self._expand(arg.value, scope)[0], arg.quoted) for arg in command.args]
+        named = {word for word, _ in args} & self.options
+        if not named:
+            return False
+        switched = Scope(parent=scope)
+        switched.values.update(dict.fromkeys(named, UNKNOWN))
+        return evaluate(args, switched, exists=self._exists) is not False
 
     def _exists(self, path: str):
         rel = self._rel(path, "")
@@ -258,10 +284,20 @@ class CMakeProject:
         elif name == "option" and args:
             if args[0] not in scope.values:
                 scope.values[args[0]] = args[2] if len(args) > 2 else "OFF"
+                self.options.add(args[0])
+        elif name == "cmake_dependent_option" and len(args) >= 3:
+            if args[0] not in scope.values:
+                scope.values[args[0]] = args[2]
+                self.options.add(args[0])
         elif name == "list" and len(args) >= 2:
             self._list(args, scope)
         elif name == "file" and args and args[0] in ("GLOB", "GLOB_RECURSE") and len(args) > 1:
-            scope.values[args[1]] = ";".join(self._glob(args[2:], args[0] == "GLOB_RECURSE", directory.rel))
+            matched = self._glob(args[2:], args[0] == "GLOB_RECURSE", directory.rel)
+            scope.values[args[1]] = ";".join(matched)
+            for path in matched:  # named by the build, though perhaps on a path the default does not take
+                self.globbed.setdefault(self._rel(path, ""), where)
+        elif name == "string" and len(args) >= 3:
+            _string(args, scope)
         elif name == "cmake_parse_arguments" and len(args) >= 4:
             _parse_arguments(args, scope)
         elif name == "project" and args:
@@ -289,6 +325,7 @@ class CMakeProject:
                     f"{sub}/CMakeLists.txt".lstrip("/"),
                     child,
                     _Dir(sub, list(directory.includes), list(directory.defines), list(directory.options)),
+                    conditions,
                 )
                 scope.values["CMAKE_CURRENT_LIST_DIR"] = self._abs(posixpath.dirname(rel))
             elif sub is None or not args[0].startswith("$"):
@@ -296,7 +333,7 @@ class CMakeProject:
         elif name == "include" and args:
             target = self._rel(args[0], directory.rel)
             if target is not None and target in self.files:
-                self.run_file(target, scope, directory)
+                self.run_file(target, scope, directory, conditions)
                 scope.values["CMAKE_CURRENT_LIST_DIR"] = self._abs(posixpath.dirname(rel))
         elif name in (
             "add_executable",
@@ -348,7 +385,7 @@ class CMakeProject:
             pairs = dict(zip(args[cut + 1 :: 2], args[cut + 2 :: 2], strict=False))
             if "LANGUAGE" in pairs:
                 for source in args[:cut]:
-                    self.source_language[self._source(source, directory.rel)] = pairs["LANGUAGE"]
+                    self.source_language[(directory.rel, self._source(source, directory.rel))] = pairs["LANGUAGE"]
         elif name == "set_property" and args and args[0] in ("TARGET", "SOURCE") and "PROPERTY" in args:
             cut = args.index("PROPERTY")
             names = [a for a in args[1:cut] if a not in ("APPEND", "APPEND_STRING", "DIRECTORY", "TARGET_DIRECTORY")]
@@ -357,7 +394,7 @@ class CMakeProject:
                 if args[0] == "TARGET" and item in self.targets:
                     self.targets[item].properties[key] = ";".join(values)
                 elif args[0] == "SOURCE" and key == "LANGUAGE" and values:
-                    self.source_language[self._source(item, directory.rel)] = values[0]
+                    self.source_language[(directory.rel, self._source(item, directory.rel))] = values[0]
         elif name in ("execute_process", "try_compile", "try_run", "check_cxx_source_compiles"):
             for arg in args:
                 if arg in ("OUTPUT_VARIABLE", "RESULT_VARIABLE") or name.startswith("check"):
@@ -472,6 +509,7 @@ class CMakeProject:
             dir_includes=directory.includes,
             dir_defines=directory.defines,
             dir_options=directory.options,
+            source_language=self.source_language,
         )
 
     def _target_usage(self, name: str, args: list[str], directory: _Dir) -> None:
@@ -524,6 +562,37 @@ def _parse_arguments(args: list[str], scope: Scope) -> None:
     for name in singles + multis:
         if name:
             scope.values[f"{prefix}_{name}"] = ";".join(collected.get(name, []))
+
+
+def _string(args: list[str], scope: Scope) -> None:
+    """string(): the forms builds use to make names and flags; any other leaves its output unknown."""
+    verb = args[0]
+    if verb in ("TOUPPER", "TOLOWER", "STRIP") and len(args) >= 3:
+        value = {"TOUPPER": str.upper, "TOLOWER": str.lower, "STRIP": str.strip}[verb](args[1])
+        scope.values[args[2]] = value
+    elif verb in ("APPEND", "PREPEND"):
+        current = scope.get(args[1])
+        current = "" if current in (None, UNKNOWN) else current
+        more = "".join(args[2:])
+        scope.values[args[1]] = current + more if verb == "APPEND" else more + current
+    elif verb == "CONCAT":
+        scope.values[args[1]] = "".join(args[2:])
+    elif verb == "REPLACE" and len(args) >= 4:
+        scope.values[args[3]] = "".join(args[4:]).replace(args[1], args[2])
+    elif verb == "REGEX" and len(args) >= 5 and args[1] in ("MATCH", "REPLACE"):
+        try:
+            if args[1] == "MATCH":
+                found = re.search(args[2], "".join(args[4:]))
+                scope.values[args[3]] = found.group(0) if found else ""
+            elif len(args) >= 6:
+                replacement = args[3]  # CMake and Python both spell a group \\1
+                scope.values[args[4]] = re.sub(args[2], replacement, "".join(args[5:]))
+        except re.error:
+            scope.values[args[3]] = UNKNOWN
+    else:
+        out = {"LENGTH": 2, "FIND": 3, "SUBSTRING": 4, "JOIN": 2, "MD5": 1, "SHA256": 1}.get(verb)
+        if out is not None and len(args) > out:
+            scope.values[args[-1]] = UNKNOWN
 
 
 def _condition_text(command: Command) -> str:

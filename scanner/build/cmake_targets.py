@@ -35,6 +35,8 @@ class Target:
     dir_includes: list[str] = field(default_factory=list)
     dir_defines: list[str] = field(default_factory=list)
     dir_options: list[str] = field(default_factory=list)
+    # The source properties the target sees: the project's, or those of the option branch that made it.
+    source_language: dict | None = None
 
 
 # -- the result ----------------------------------------------------------------------------------------------
@@ -57,7 +59,9 @@ def compilations(project) -> list[tuple[str, Compilation, list[str]]]:
 
 
 def _compile(project, target: Target, source: str, language: str, unknown: list[str]) -> Compilation | None:
-    declared = project.source_language.get(source, "").upper()
+    # A source property holds in the directory that set it (CMake's directory scope).
+    languages = target.source_language if target.source_language is not None else project.source_language
+    declared = languages.get((target.directory, source), "").upper()
     values = target.scope_values
     if target.flavour == "hip" or declared == "HIP" or language == "hip":
         language, compiler = "hip", HIPCC

@@ -30,6 +30,8 @@ def evaluate(text: str, language: str, compiler: str, unknown: list[str]) -> str
 
 def _one(body: str, lang: str, ids: dict, unknown: list[str]) -> str:
     name, colon, arg = body.partition(":")
+    if colon and name == "":  # its condition was unknown (reported there): the value is left out
+        return ""
     if not colon:
         if name in ("0", "1"):
             return ""

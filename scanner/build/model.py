@@ -8,6 +8,7 @@ per (source, target), read from the build files without running them (scanner.bu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -16,6 +17,8 @@ HOST = "linux-x86_64"
 # Compilers, by what they build a GPU source for.
 NVCC, HIPCC, CLANG_CUDA, HOST_CC = "nvcc", "hipcc", "clang-cuda", "host"
 AMD_COMPILERS = frozenset({HIPCC})
+# What a build compiles by itself; anything else (a header) is compiled through a source that includes it.
+SOURCE_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", ".c++")
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,8 @@ class Compilation:
         return f"{self.build_file}:{self.target}"
 
     def describe(self) -> str:
-        return f"{self.system} target `{self.target}` in {self.build_file}:{self.line} ({self.compiler})"
+        where = f"{self.system} target `{self.target}` in {self.build_file}:{self.line} ({self.compiler})"
+        return f"{where}, under {re.sub(r' at [^,]+', '', self.condition)}" if self.condition else where
 
     def flags(self) -> tuple[str, ...]:
         """The flags a parse or a compile of this file needs: includes, defines, the standard."""
@@ -145,14 +149,18 @@ class BuildModel:
             return FileBuild(path, unknowns=("no build file (CMake, Makefile, setup.py, compile_commands.json)",))
         if self.notes:
             return FileBuild(path, unknowns=self.notes)
+        if not path.endswith(SOURCE_SUFFIXES):
+            # A header no compiled source includes: a library may install it for its users' builds.
+            return FileBuild(path, unknowns=("a header no compiled source includes (the build may install it)",))
         return FileBuild(path)
 
     def hip_builds(self) -> list[Compilation]:
-        """One compilation per AMD build (target), in build-file order."""
+        """One compilation per AMD build (target), in build-file order; one behind an option or a condition the
+        model cannot decide counts, with its condition (a HIP build the project offers with -DGGML_HIP=ON)."""
         seen: dict[str, Compilation] = {}
         for build in self.files.values():
             for c in build.compilations:
-                if c.amd and not c.condition and not build.via:
+                if c.amd and not build.via:
                     seen.setdefault(c.build_id, c)
         return sorted(seen.values(), key=lambda c: (c.build_file, c.line, c.target))
 

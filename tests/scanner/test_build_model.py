@@ -68,8 +68,9 @@ def test_what_cmake_cannot_decide_is_said_per_file(tmp_path):
     model = _model(_collectives(tmp_path))
     assert model.of("src/mpi.cu").verdict() == "unknown"  # find_package(MPI) without REQUIRED
     assert "if(MPI_FOUND)" in model.of("src/mpi.cu").compilations[0].condition
-    extra = model.of("src/extra.cu")  # an option off by default: named, so not "no build"
-    assert extra.verdict() == "unknown" and "CMakeLists.txt:21" in extra.unknowns[0]
+    extra = model.of("src/extra.cu")  # a build the project offers behind an option off by default
+    assert extra.verdict() == "unknown"
+    assert extra.compilations[0].condition == "if(WITH_EXTRA) at CMakeLists.txt:20, an option off by default"
     win = model.of("src/win_tool.cu")  # only under if(WIN32): a build for another platform
     assert win.verdict() == "none" and "if(WIN32)" in win.note
     assert model.platform_lines["CMakeLists.txt"] == {17: "if(WIN32)"}
@@ -202,3 +203,23 @@ def test_a_hostile_cmake_stops_and_says_so(tmp_path):
     model = _model(root)
     assert any("stopped after" in note or "RecursionError" in note for note in model.notes)
     assert model.of("k.cu").verdict() != "none"  # never "no build" when the reading stopped
+
+
+def test_a_hip_build_behind_an_option_is_one_the_project_offers(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": "project(p LANGUAGES CXX CUDA)\noption(P_HIP OFF)\nset(SRC k.cu)\n"
+            "if(P_HIP)\n  enable_language(HIP)\n  set_source_files_properties(${SRC} PROPERTIES LANGUAGE HIP)\n"
+            "  add_library(p_hip ${SRC})\n  set(SRC other.cu)\nelse()\n  add_library(p_cuda ${SRC})\nendif()\n",
+            "k.cu": "",
+            "other.cu": "",
+        },
+    )
+    model = _model(root)
+    assert [c.describe() for c in model.hip_builds()] == [
+        "cmake target `p_hip` in CMakeLists.txt:7 (hipcc), under if(P_HIP), an option off by default"
+    ]
+    # The default configuration keeps its own values: the offered branch's set() does not leak into the else.
+    assert _targets(model, "k.cu") == [("p_cuda", "nvcc"), ("p_hip", "hipcc")]
+    assert model.of("k.cu").verdict() == "compiled" and model.of("other.cu").verdict() == "unknown"
