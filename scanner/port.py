@@ -216,8 +216,6 @@ def _hip_builds(model, accepted_ids, hip_sources: list[str]):
         if file_build.via:
             continue
         for c in file_build.compilations:
-            if c.condition:
-                continue
             if c.amd:
                 compiled_by.setdefault(c.build_id, [c, set()])[1].add(path)
                 amd_sources.add(path)
