@@ -204,23 +204,30 @@ def _has_hip_path(model, evidence) -> bool:
     return "HIP" in model.languages or any(c.amd for b in model.files.values() for c in b.compilations)
 
 
+def sources_by_build(file_builds) -> tuple[dict, dict]:
+    """Per build id, a compilation of it and the sources it compiles, for the AMD builds and for the NVIDIA
+    builds, from scanner.build.model.FileBuild values (headers left out: they are compiled through sources). The
+    one grouping the port and the portal's repository page share."""
+    amd: dict[str, tuple] = {}
+    nvidia: dict[str, tuple] = {}
+    for file_build in file_builds:
+        if file_build is None or file_build.via:
+            continue
+        for c in file_build.compilations:
+            side = amd if c.amd else nvidia if c.nvidia else None
+            if side is not None:
+                side.setdefault(c.build_id, (c, set()))[1].add(file_build.path)
+    return amd, nvidia
+
+
 def _hip_builds(model, accepted_ids, hip_sources: list[str]):
     """(every HIP build found, the accepted ids, how they were decided, the accepted builds' descriptions when
     they cover the NVIDIA side, the NVIDIA sources they do not cover)."""
     if model is None:
         return (), (), "found", (), ()
-    compiled_by: dict[str, list] = {}
-    amd_sources: set[str] = set()
-    nvidia_sources: set[str] = set()
-    for path, file_build in model.files.items():
-        if file_build.via:
-            continue
-        for c in file_build.compilations:
-            if c.amd:
-                compiled_by.setdefault(c.build_id, [c, set()])[1].add(path)
-                amd_sources.add(path)
-            elif c.nvidia:
-                nvidia_sources.add(path)
+    amd, nvidia = sources_by_build(model.files.values())
+    compiled_by = {build_id: [compilation, paths] for build_id, (compilation, paths) in amd.items()}
+    nvidia_sources = {path for _, paths in nvidia.values() for path in paths}
     builds = tuple(
         (build_id, compilation.describe(), len(paths))
         for build_id, (compilation, paths) in sorted(

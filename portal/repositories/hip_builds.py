@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from portal.repositories.models import HipBuildDecision, Repository
 from scanner import ConfigError, ScanOptions
 from scanner import config as scanner_config
+from scanner.port import sources_by_build
 
 PATHS_SHOWN = 20  # per build, on the page; the rest is counted
 _MAX_BUILDS = 24  # per kind (HIP, NVIDIA): Scan.builds stays small whatever the repository
@@ -57,19 +58,8 @@ def requested_by(scan) -> tuple[str, ...] | None:
 def read(root: Path, options, jobs, requested_ids: tuple[str, ...] | None) -> dict:
     """What the repository page needs of a scan's plan (scanner.plan's options and FileJobs), JSON-ready."""
     port = options.port
-    hip: dict[str, set[str]] = {}
-    nvidia: dict[str, tuple[object, set[str]]] = {}
-    for job in jobs:
-        build = getattr(job, "build", None)
-        if build is None or build.via:  # a header takes its includers' compilations: counted with them
-            continue
-        for compilation in build.compilations:
-            if compilation.condition:
-                continue
-            if compilation.amd:
-                hip.setdefault(compilation.build_id, set()).add(job.rel)
-            elif compilation.nvidia:
-                nvidia.setdefault(compilation.build_id, (compilation, set()))[1].add(job.rel)
+    amd, nvidia = sources_by_build(getattr(job, "build", None) for job in jobs)
+    hip = {build_id: paths for build_id, (_, paths) in amd.items()}
     hip_rows = [
         _row(build_id, description, count, hip.get(build_id, ())) for build_id, description, count in port.hip_builds
     ]
