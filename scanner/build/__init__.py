@@ -36,6 +36,10 @@ __all__ = ["read", "BuildModel", "Compilation", "FileBuild", "HOST"]
 _READ_CAP = 1024 * 1024
 _SOURCE = SOURCE_SUFFIXES
 _HEADER = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tpp", ".ipp")
+_BUILD_DEFINE = re.compile(
+    r"(?:-D|add_compile_definitions\(\s*|add_definitions\(\s*-D|"
+    r"target_compile_definitions\(\s*[\w${}-]+\s+(?:PUBLIC|PRIVATE|INTERFACE)\s+)([A-Za-z_]\w*)"
+)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', re.M)
 
 
@@ -91,7 +95,10 @@ def read(root: str, paths: Iterable[str]) -> BuildModel:
         path: FileBuild(path, tuple(_unique(compilations)), tuple(dict.fromkeys(unknowns.get(path, ()))))
         for path, compilations in found.items()
     }
-    _headers(model_files, files, reader)
+    switches = {d.split("=", 1)[0] for b in model_files.values() for c in b.compilations for d in c.defines}
+    for rel in build_files:  # also those a build passes only on a path the default does not take
+        switches.update(_BUILD_DEFINE.findall(reader(rel)))
+    _headers(model_files, files, reader, switches)
     _mentions(model_files, files, tuple(dict.fromkeys(build_files)), platform_lines, reader)
     for path, where in project.globbed.items() if project is not None else ():
         if path not in model_files and path.endswith(_SOURCE):
@@ -130,27 +137,31 @@ def _unique(compilations: list[Compilation]) -> list[Compilation]:
     return list(dict.fromkeys(compilations))
 
 
-def _headers(model_files: dict[str, FileBuild], files: frozenset[str], reader) -> None:
+def _headers(model_files: dict[str, FileBuild], files: frozenset[str], reader, switches: set[str]) -> None:
     """Give each file that a compiled source includes (a header, or a `.cu` included whole) the compilations
     of its includers, transitively; by the included name's path, else by its last component."""
     by_name: dict[str, list[str]] = {}
     for path in files:
         if path.endswith(_HEADER + _SOURCE):
             by_name.setdefault(posixpath.basename(path), []).append(path)
-    includes_of: dict[str, list[str]] = {}
+    # `switches`: macros some build passes with -D (BUILD_CUDA): an #include under one of them is taken only by
+    # the compilations that define it. Any other macro (a compiler's, a header's) decides nothing here.
+    includes_of: dict[str, list[tuple[str, tuple]]] = {}
     todo = [p for p in model_files if model_files[p].compiled]
     seen = set(todo)
     while todo:
         source = todo.pop()
         if source not in includes_of:
-            includes_of[source] = _included(source, reader(source), by_name, files)
-        for header in includes_of[source]:
+            includes_of[source] = _included(source, reader(source), by_name, files, switches)
+        for header, requires in includes_of[source]:
             if header == source:
                 continue
             current = model_files.get(header)
             if current is not None and current.compiled and not current.via:
                 continue  # compiled in its own right
-            inherited = model_files[source].compilations
+            inherited = tuple(c for c in model_files[source].compilations if _takes(c, requires))
+            if not inherited:
+                continue
             via = (*current.via, source) if current else (source,)
             merged = tuple(dict.fromkeys((*(current.compilations if current else ()), *inherited)))
             model_files[header] = FileBuild(
@@ -193,19 +204,52 @@ def _mentions(model_files, files, build_files, platform_lines, reader) -> None:
             )
 
 
-def _included(source: str, text: str, by_name: dict[str, list[str]], files: frozenset[str]) -> list[str]:
+_GUARD = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_SIMPLE = re.compile(r"^\s*(!)?\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*(?://.*|/\*.*)?$")
+
+
+def _takes(compilation: Compilation, requires: tuple) -> bool:
+    """Whether a compilation takes an #include that sits under `requires`: (macro, must be defined) pairs."""
+    names = {d.split("=", 1)[0] for d in compilation.defines if d.split("=", 1)[1:] != ["0"]}
+    return all((macro in names) == defined for macro, defined in requires)
+
+
+def _included(source: str, text: str, by_name: dict[str, list[str]], files: frozenset[str], switches=frozenset()):
+    """The repository files `source` includes, each with the build switches its `#if` blocks require
+    ((macro, defined) pairs; only simple conditions on a macro some build defines count)."""
     out = []
     base = posixpath.dirname(source)
-    for name in _INCLUDE.findall(text):
+    stack: list[tuple[str, bool] | None] = []  # per open #if: its requirement, or None (decides nothing)
+    for line in text.split("\n"):
+        guard = _GUARD.match(line)
+        if guard:
+            kind, rest = guard.groups()
+            simple = _SIMPLE.match(rest) if kind != "else" else None
+            if kind in ("if", "ifdef", "ifndef"):
+                frame = None
+                if simple and simple.group(2) in switches:
+                    frame = (simple.group(2), (kind != "ifndef") != bool(simple.group(1)))
+                stack.append(frame)
+            elif kind in ("else", "elif") and stack:
+                frame = stack[-1]
+                stack[-1] = (frame[0], not frame[1]) if frame and kind == "else" else None
+            elif kind == "endif" and stack:
+                stack.pop()
+            continue
+        match = _INCLUDE.match(line)
+        if not match:
+            continue
+        requires = tuple(frame for frame in stack if frame)
+        name = match.group(1)
         beside = posixpath.normpath(posixpath.join(base, name))
         if beside in files:
-            out.append(beside)
+            out.append((beside, requires))
             continue
         if name in files:
-            out.append(name)
+            out.append((name, requires))
             continue
         candidates = [c for c in by_name.get(posixpath.basename(name), []) if c.endswith(name)]
-        out += candidates[:3]
+        out += [(c, requires) for c in candidates[:3]]
     return out
 
 

@@ -166,10 +166,13 @@ class CMakeProject:
                 copy = _Dir(directory.rel, list(directory.includes), list(directory.defines), list(directory.options))
                 kept = self.source_language  # its source properties hold for its own targets only
                 self.source_language = dict(kept)
+                offered = Scope(parent=scope)
                 try:
-                    self._run_range(commands, start, stop, Scope(parent=scope), copy, rel, [*conditions, label])
+                    self._run_range(commands, start, stop, offered, copy, rel, [*conditions, label])
                 finally:
                     self.source_language = kept
+                # What it sets switches later branches too (`set(BUILD_CUDA ON)` then `if(BUILD_CUDA)`).
+                self.options.update(k for k, v in offered.values.items() if scope.values.get(k) != v)
                 continue
             if value is False:
                 if PLATFORM_WORDS.search(text) and not taken:
@@ -200,6 +203,8 @@ class CMakeProject:
         """A condition false at its options' defaults that switching them (-DGGML_HIP=ON) may make true."""
         args = [(self._expand(arg.value, scope)[0], arg.quoted) for arg in command.args]
         named = {word for word, _ in args} & self.options
+        if {name for arg in command.args for name in re.findall(r"\$\{(\w+)\}", arg.value)} & self.options:
+            return True  # `if(${COMPUTE_BACKEND} STREQUAL "cuda")`: another value of a cache variable takes it
         if not named:
             return False
         switched = Scope(parent=scope)
@@ -432,6 +437,7 @@ class CMakeProject:
             parent = True
         if "CACHE" in values:
             values = values[: values.index("CACHE")]
+            self.options.add(name)  # a cache variable, which a user sets with -D like an option
             if name in scope.values:
                 return
         scope.values[name] = ";".join(values)

@@ -223,3 +223,25 @@ def test_a_hip_build_behind_an_option_is_one_the_project_offers(tmp_path):
     # The default configuration keeps its own values: the offered branch's set() does not leak into the else.
     assert _targets(model, "k.cu") == [("p_cuda", "nvcc"), ("p_hip", "hipcc")]
     assert model.of("k.cu").verdict() == "compiled" and model.of("other.cu").verdict() == "unknown"
+
+
+def test_a_header_under_a_build_switch_goes_only_to_the_compilations_that_define_it(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": "project(p LANGUAGES CXX CUDA)\nadd_library(cpu bind.cpp)\n"
+            "add_library(gpu bind.cpp)\ntarget_compile_definitions(gpu PRIVATE BUILD_CUDA)\n",
+            "bind.cpp": '#include "common.h"\n#if BUILD_CUDA\n#include "ops.cuh"\n#else\n#include "cpu_ops.h"\n'
+            '#endif\n#ifdef __CUDACC__\n#include "device.h"\n#endif\n',
+            "common.h": "",
+            "ops.cuh": "",
+            "cpu_ops.h": "",
+            "device.h": "",
+        },
+    )
+    model = _model(root)
+    assert _targets(model, "common.h") == [("cpu", "host"), ("gpu", "host")]
+    assert _targets(model, "ops.cuh") == [("gpu", "host")]
+    assert _targets(model, "cpu_ops.h") == [("cpu", "host")]
+    # A compiler's own macro is no build switch: the include is taken by both.
+    assert _targets(model, "device.h") == [("cpu", "host"), ("gpu", "host")]
