@@ -175,19 +175,20 @@ def _headers(model_files: dict[str, FileBuild], files: frozenset[str], reader, s
 def _mentions(model_files, files, build_files, platform_lines, reader) -> None:
     """Sources no build compiles but a build file names (in a branch not taken, an option off by default, a
     branch for another platform): said per file, so "no build compiles it" is kept for sources nobody names."""
-    texts = {rel: reader(rel).split("\n") for rel in build_files}
+    # Every word of the build files, where it stands: one pass, then a lookup per source (a tree of thousands of
+    # build files and sources stays linear).
+    where: dict[str, list[tuple[str, int]]] = {}
+    for rel in build_files:
+        for number, line in enumerate(reader(rel).split("\n"), 1):
+            for word in set(_WORD_SPLIT.split(line)):
+                if word:
+                    where.setdefault(word, []).append((rel, number))
     for path in sorted(files):
         if not path.endswith(_SOURCE) or path in model_files:
             continue
         name = posixpath.basename(path)
-        pattern = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
-        stem = re.compile(rf"(?<![\w.-]){re.escape(posixpath.splitext(name)[0])}\.(?:o|obj)(?![\w.-])")
-        places = [
-            (rel, number)
-            for rel, lines in texts.items()
-            for number, line in enumerate(lines, 1)
-            if pattern.search(line) or stem.search(line)
-        ]
+        stem = posixpath.splitext(name)[0]
+        places = sorted(where.get(name, []) + where.get(f"{stem}.o", []) + where.get(f"{stem}.obj", []))
         if not places:
             continue
         elsewhere = [(rel, n) for rel, n in places if n not in platform_lines.get(rel, {})]
@@ -204,6 +205,7 @@ def _mentions(model_files, files, build_files, platform_lines, reader) -> None:
             )
 
 
+_WORD_SPLIT = re.compile(r"[^\w.-]+")
 _GUARD = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
 _SIMPLE = re.compile(r"^\s*(!)?\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*(?://.*|/\*.*)?$")
 
