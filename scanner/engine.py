@@ -194,7 +194,9 @@ class Analyzer:
             toolchain=self.compiler.toolchain,
         )
         if reports:
-            facts = FileFacts(job.rel, job.language, lines, view, [], self.names, self.target, False)
+            facts = FileFacts(
+                job.rel, job.language, lines, view, [], self.names, self.target, False, port=self.port, build=job.build
+            )
             facts.reports = reports
             result.findings = sorted(
                 result.findings + self._findings(facts, view.comments, lines), key=lambda f: (f.line, f.column, f.rule)

@@ -40,7 +40,7 @@ _BUILD_DEFINE = re.compile(
     r"(?:-D|add_compile_definitions\(\s*|add_definitions\(\s*-D|"
     r"target_compile_definitions\(\s*[\w${}-]+\s+(?:PUBLIC|PRIVATE|INTERFACE)\s+)([A-Za-z_]\w*)"
 )
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', re.M)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">]+)[">]')
 
 
 def _reader(root: str):
@@ -121,7 +121,10 @@ def parse_flags(root: str, file_build: FileBuild | None) -> tuple[str, ...]:
     if judged is None:
         return ()
     out = []
+    c_file = file_build.path.endswith(".c")
     for flag in judged.flags():
+        if flag.startswith("-std=") and (flag.startswith("-std=c++") or flag.startswith("-std=gnu++")) == c_file:
+            continue  # a header's includer of the other language, or a build's flag for the other one
         if flag.startswith("-I") and not flag.startswith("-I/"):
             flag = "-I" + os.path.join(root, flag[2:])
         out.append(flag)
@@ -152,7 +155,8 @@ def _headers(model_files: dict[str, FileBuild], files: frozenset[str], reader, s
     while todo:
         source = todo.pop()
         if source not in includes_of:
-            includes_of[source] = _included(source, reader(source), by_name, files, switches)
+            dirs = tuple(dict.fromkeys(d for c in model_files[source].compilations for d in c.include_dirs))
+            includes_of[source] = _included(source, reader(source), by_name, files, switches, dirs)
         for header, requires in includes_of[source]:
             if header == source:
                 continue
@@ -216,7 +220,7 @@ def _takes(compilation: Compilation, requires: tuple) -> bool:
     return all((macro in names) == defined for macro, defined in requires)
 
 
-def _included(source: str, text: str, by_name: dict[str, list[str]], files: frozenset[str], switches=frozenset()):
+def _included(source: str, text: str, by_name, files: frozenset[str], switches=frozenset(), include_dirs=()):
     """The repository files `source` includes, each with the build switches its `#if` blocks require
     ((macro, defined) pairs; only simple conditions on a macro some build defines count)."""
     out = []
@@ -242,17 +246,28 @@ def _included(source: str, text: str, by_name: dict[str, list[str]], files: froz
         if not match:
             continue
         requires = tuple(frame for frame in stack if frame)
-        name = match.group(1)
-        beside = posixpath.normpath(posixpath.join(base, name))
-        if beside in files:
-            out.append((beside, requires))
-            continue
-        if name in files:
-            out.append((name, requires))
-            continue
-        candidates = [c for c in by_name.get(posixpath.basename(name), []) if c.endswith(name)]
-        out += [(c, requires) for c in candidates[:3]]
+        found = _resolve(match.group(2), match.group(1) == "<", base, include_dirs, by_name, files)
+        if found:
+            out.append((found, requires))
     return out
+
+
+def _resolve(name: str, angled: bool, base: str, include_dirs, by_name, files: frozenset[str]) -> str:
+    """The repository file an #include names: beside the includer (quoted), under the build's include
+    directories, from the root (quoted); else, for a name with a folder (`<cutlass/gemm.h>`) or a quoted one, the
+    one file anywhere whose path ends with it. A bare `<unistd.h>` is a system header unless a build's -I has it."""
+    candidates = [] if angled else [posixpath.join(base, name)]
+    candidates += [posixpath.join(d, name) for d in include_dirs if not d.startswith("/")]
+    if not angled:
+        candidates.append(name)
+    for candidate in candidates:
+        path = posixpath.normpath(candidate)
+        if path in files:
+            return path
+    if angled and "/" not in name:
+        return ""
+    ending = [c for c in by_name.get(posixpath.basename(name), []) if c == name or c.endswith("/" + name)]
+    return ending[0] if len(ending) == 1 else ""
 
 
 def _compile_commands(root: str, files: frozenset[str], reader) -> tuple[str, list[tuple[str, Compilation]]] | None:

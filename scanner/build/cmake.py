@@ -28,6 +28,7 @@ from scanner.formats.cmake import Command, parse_commands
 _TARGET_WORDS = {"STATIC", "SHARED", "MODULE", "OBJECT", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE", "NO_EXTRAS"}
 _VISIBILITY = {"PRIVATE", "PUBLIC", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
 _MAX_CALLS = 20000  # commands run per project: a recursive function stops here, reported
+_UNKNOWN_WORD = "\x00unknown"  # stands in a condition for a ${} whose value only the configure step knows
 
 
 @dataclass
@@ -58,6 +59,9 @@ class CMakeProject:
         self.functions: dict[str, tuple[list[str], list[Command], bool, str]] = {}
         # Files a file(GLOB) matched, and where: the build names them, as a literal source would.
         self.globbed: dict[str, str] = {}
+        # How many option branches off by default enclose the command running now (what they do to a target
+        # made outside them is not the default build's).
+        self.offered_depth = 0
         # Options the files declare: a branch false only at an option's default is a build the project offers.
         self.options: set[str] = set()
         self.calls = 0
@@ -167,10 +171,12 @@ class CMakeProject:
                 kept = self.source_language  # its source properties hold for its own targets only
                 self.source_language = dict(kept)
                 offered = Scope(parent=scope)
+                self.offered_depth += 1
                 try:
                     self._run_range(commands, start, stop, offered, copy, rel, [*conditions, label])
                 finally:
                     self.source_language = kept
+                    self.offered_depth -= 1
                 # What it sets switches later branches too (`set(BUILD_CUDA ON)` then `if(BUILD_CUDA)`).
                 self.options.update(k for k, v in offered.values.items() if scope.values.get(k) != v)
                 continue
@@ -195,8 +201,9 @@ class CMakeProject:
     def _condition(self, command: Command, scope: Scope):
         args = []
         for arg in command.args:
-            value, _ = self._expand(arg.value, scope)
-            args.append((value, arg.quoted))
+            value, unknown = self._expand(arg.value, scope)
+            # `if(${CUDA_FOUND})` after a find_package without REQUIRED: the value, not "", is unknown.
+            args.append((_UNKNOWN_WORD, False) if unknown and not value else (value, arg.quoted))
         return evaluate(args, scope, exists=self._exists)
 
     def _offered(self, command: Command, scope: Scope) -> bool:
@@ -335,6 +342,26 @@ class CMakeProject:
                 scope.values["CMAKE_CURRENT_LIST_DIR"] = self._abs(posixpath.dirname(rel))
             elif sub is None or not args[0].startswith("$"):
                 self.unknowns.append(f"add_subdirectory({args[0]}) at {where}: no CMakeLists.txt in the repository")
+        elif name == "include" and args and args[0] == "CTest":
+            if "BUILD_TESTING" not in scope.values:  # CTest's own option, ON by default
+                scope.values["BUILD_TESTING"] = "ON"
+                self.options.add("BUILD_TESTING")
+        elif name == "get_filename_component" and len(args) >= 3:
+            path, mode = args[1], args[2]
+            parts = {
+                "NAME": posixpath.basename(path),
+                "NAME_WE": posixpath.basename(path).split(".", 1)[0],
+                "NAME_WLE": posixpath.splitext(posixpath.basename(path))[0],
+                "EXT": "." + posixpath.basename(path).split(".", 1)[1] if "." in posixpath.basename(path) else "",
+                "LAST_EXT": posixpath.splitext(path)[1],
+                "DIRECTORY": posixpath.dirname(path),
+                "PATH": posixpath.dirname(path),
+            }
+            if mode in ("ABSOLUTE", "REALPATH"):
+                rel = self._rel(path, directory.rel)
+                scope.values[args[0]] = self._abs(rel) if rel is not None else path
+            else:
+                scope.values[args[0]] = parts.get(mode, UNKNOWN)
         elif name == "include" and args:
             target = self._rel(args[0], directory.rel)
             if target is not None and target in self.files:
@@ -356,11 +383,15 @@ class CMakeProject:
         elif name == "target_sources" and args:
             target = self.targets.get(args[0])
             if target:
-                target.sources += [
+                added = [
                     self._source(a, directory.rel)
                     for a in args[1:]
                     if a not in _VISIBILITY and a not in ("FILE_SET", "TYPE", "HEADERS", "BASE_DIRS", "FILES")
                 ]
+                if self._offered_to(target):  # the target builds them only with the option on
+                    target.conditional_sources += [(source, " and ".join(conditions)) for source in added]
+                else:
+                    target.sources += added
         elif name in (
             "target_include_directories",
             "target_compile_definitions",
@@ -516,12 +547,19 @@ class CMakeProject:
             dir_defines=directory.defines,
             dir_options=directory.options,
             source_language=self.source_language,
+            offered_depth=self.offered_depth,
         )
+
+    def _offered_to(self, target: Target) -> bool:
+        """Whether this runs in an option branch off by default that the target was made outside of."""
+        return self.offered_depth > target.offered_depth
 
     def _target_usage(self, name: str, args: list[str], directory: _Dir) -> None:
         if not args or args[0] not in self.targets:
             return
         target = self.targets[args[0]]
+        if self._offered_to(target):
+            return  # `if(FAISS_ENABLE_RAFT) target_compile_definitions(faiss_gpu ...)`: not the default build
         usage = False
         for arg in args[1:]:
             if arg in ("PUBLIC", "INTERFACE"):
@@ -647,6 +685,7 @@ def _host_variables(source_dir: str) -> dict:
         "CMAKE_HIP_COMPILER_ID": "Clang",
         "CMAKE_VERSION": "3.28.0",
         "CMAKE_BUILD_TYPE": UNKNOWN,
+        _UNKNOWN_WORD: UNKNOWN,
         # Another platform's variables: defined false, so `if(WIN32)` is a branch this host never takes.
         **{
             name: ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from scanner.build import genex
 from scanner.build.conditions import UNKNOWN
@@ -37,6 +37,10 @@ class Target:
     dir_options: list[str] = field(default_factory=list)
     # The source properties the target sees: the project's, or those of the option branch that made it.
     source_language: dict | None = None
+    # How many option branches off by default enclosed its creation (scanner.build.cmake.CMakeProject).
+    offered_depth: int = 0
+    # Sources an option branch off by default adds to it: (source, that branch's condition).
+    conditional_sources: list[tuple[str, str]] = field(default_factory=list)
 
 
 # -- the result ----------------------------------------------------------------------------------------------
@@ -44,7 +48,7 @@ def compilations(project) -> list[tuple[str, Compilation, list[str]]]:
     """(source, compilation, what could not be evaluated for it) for every source of every target."""
     out = []
     for target in project.targets.values():
-        for source in target.sources:
+        for source, condition in [(s, "") for s in target.sources] + target.conditional_sources:
             if source not in project.files:
                 continue
             suffix = os.path.splitext(source)[1].lower()
@@ -54,6 +58,9 @@ def compilations(project) -> list[tuple[str, Compilation, list[str]]]:
             unknown: list[str] = []
             compiled = _compile(project, target, source, language, unknown)
             if compiled is not None:
+                if condition:
+                    joined = " and ".join(c for c in (compiled.condition, condition) if c)
+                    compiled = replace(compiled, condition=joined)
                 out.append((source, compiled, unknown))
     return out
 
@@ -138,7 +145,15 @@ def _with_links(project, target: Target) -> list[Target]:
 
 
 def _standard(target: Target, lang_key: str, values: dict, features: list[str]) -> str:
+    """`c++20` for a C++ (CUDA, HIP) source, `c11` for a C one; "" when neither the target nor the directory
+    says (the compiler's default)."""
     props = target.properties
+    if lang_key == "C":
+        number = props.get("C_STANDARD") or values.get("CMAKE_C_STANDARD")
+        if number and number is not UNKNOWN and str(number).isdigit():
+            return f"c{number}"
+        numbers = [int(m.group(1)) for f in features for m in [re.match(r"c_std_(\d+)$", f)] if m]
+        return f"c{max(numbers)}" if numbers else ""
     for key in (f"{lang_key}_STANDARD", "CXX_STANDARD") if lang_key != "CXX" else ("CXX_STANDARD",):
         number = props.get(key) or values.get(f"CMAKE_{key}")
         if number and number is not UNKNOWN and str(number).isdigit():

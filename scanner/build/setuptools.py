@@ -93,6 +93,7 @@ def compilations(
             values.names[statement.targets[0].id] = values.value(statement.value)
     rocm = bool(_ROCM_BRANCH.search(text))
     out, notes = [], []
+    conditions = _conditions(tree)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or _call_name(node.func).rsplit(".", 1)[-1] not in _EXTENSIONS:
             continue
@@ -148,11 +149,31 @@ def compilations(
                 include_dirs,
                 own_defines,
             )
+            if node in conditions:  # `if "--cuda_ext" in sys.argv:`: built when the user asks
+                compilation = replace(compilation, condition=f"{conditions[node]} at {rel}:{node.lineno}")
             out.append((path, compilation, unknowns))
             if rocm and cuda:  # a ROCm PyTorch hipifies the .cu sources and builds them with hipcc
                 hip = replace(compilation, compiler=HIPCC, language="hip")
                 out.append((path, replace(hip, defines=(*own_defines, "USE_ROCM")), unknowns))
     return out, notes
+
+
+def _conditions(tree: ast.Module) -> dict:
+    """Each call inside an `if` (at any depth, through functions too), with the innermost test's text."""
+    out: dict = {}
+
+    def visit(node, condition: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            here = condition
+            if isinstance(node, ast.If) and child in node.body + node.orelse:
+                test = ast.unparse(node.test)[:80]
+                here = f"if {test}" if child in node.body else f"not ({test})"
+            if isinstance(child, ast.Call) and here:
+                out[child] = here
+            visit(child, here)
+
+    visit(tree, "")
+    return out
 
 
 def _flags(extra, key: str) -> list[str]:

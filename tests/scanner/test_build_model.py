@@ -245,3 +245,61 @@ def test_a_header_under_a_build_switch_goes_only_to_the_compilations_that_define
     assert _targets(model, "cpu_ops.h") == [("cpu", "host")]
     # A compiler's own macro is no build switch: the include is taken by both.
     assert _targets(model, "device.h") == [("cpu", "host"), ("gpu", "host")]
+
+
+def test_an_option_off_by_default_changes_no_target_made_outside_it(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": "project(p LANGUAGES C CXX CUDA)\noption(WITH_RAFT OFF)\nset(CMAKE_C_STANDARD 11)\n"
+            "set(CMAKE_CXX_STANDARD 17)\nadd_library(gpu k.cu util.c)\n"
+            "if(WITH_RAFT)\n  target_compile_definitions(gpu PUBLIC USE_RAFT=1)\n  target_sources(gpu PRIVATE raft.cu)\n"
+            "endif()\nfind_package(Extra)\nif(${Extra_FOUND})\n  add_executable(extra extra.cu)\nendif()\n",
+            "k.cu": "",
+            "util.c": "",
+            "raft.cu": "",
+            "extra.cu": "",
+        },
+    )
+    model = _model(root)
+    assert model.of("k.cu").compilations[0].defines == () and model.of("k.cu").verdict() == "compiled"
+    raft = model.of("raft.cu")
+    assert raft.verdict() == "unknown" and "an option off by default" in raft.compilations[0].condition
+    # A C source takes the C standard, never a C++ one.
+    assert model.of("util.c").compilations[0].standard == "c11"
+    # `if(${Extra_FOUND})` after a find_package without REQUIRED: unknown, not false.
+    assert model.of("extra.cu").verdict() == "unknown" and model.of("extra.cu").compilations
+
+
+def test_an_extension_built_only_on_request_is_unknown(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "setup.py": "import sys\nfrom torch.utils.cpp_extension import CUDAExtension\nexts = []\n"
+            'if "--cuda_ext" in sys.argv:\n    exts.append(CUDAExtension("fused", ["csrc/fused.cu"]))\n'
+            'exts.append(CUDAExtension("core", ["csrc/core.cu"]))\n',
+            "csrc/fused.cu": "",
+            "csrc/core.cu": "",
+        },
+    )
+    model = _model(root)
+    assert model.of("csrc/core.cu").verdict() == "compiled"
+    fused = model.of("csrc/fused.cu")
+    assert fused.verdict() == "unknown" and "'--cuda_ext' in sys.argv" in fused.compilations[0].condition
+
+
+def test_a_system_header_name_is_not_a_repository_file_unless_a_build_says_so(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "Makefile": "app: main.cu\n\tnvcc -Iinclude $< -o $@\n",
+            "main.cu": "#include <unistd.h>\n#include <lib/api.h>\n#include <config.h>\n",
+            "dev/unistd.h": "",  # a Windows shim: only a Windows build puts dev/ on the path
+            "include/config.h": "",
+            "third/lib/api.h": "",
+        },
+    )
+    model = _model(root)
+    assert model.of("dev/unistd.h").verdict() != "compiled"
+    assert model.of("include/config.h").verdict() == "compiled"
+    assert model.of("third/lib/api.h").verdict() == "compiled"  # the one file whose path ends so
