@@ -414,7 +414,7 @@ class CMakeProject:
             cut = args.index("PROPERTIES")
             pairs = args[cut + 1 :]
             for target_name in args[:cut]:
-                if target_name in self.targets:
+                if target_name in self.targets and not self._offered_to(self.targets[target_name]):
                     self.targets[target_name].properties.update(zip(pairs[0::2], pairs[1::2], strict=False))
         elif name == "set_source_files_properties" and "PROPERTIES" in args:
             cut = args.index("PROPERTIES")
@@ -427,7 +427,7 @@ class CMakeProject:
             names = [a for a in args[1:cut] if a not in ("APPEND", "APPEND_STRING", "DIRECTORY", "TARGET_DIRECTORY")]
             key, values = (args[cut + 1], args[cut + 2 :]) if len(args) > cut + 1 else ("", [])
             for item in names:
-                if args[0] == "TARGET" and item in self.targets:
+                if args[0] == "TARGET" and item in self.targets and not self._offered_to(self.targets[item]):
                     self.targets[item].properties[key] = ";".join(values)
                 elif args[0] == "SOURCE" and key == "LANGUAGE" and values:
                     self.source_language[(directory.rel, self._source(item, directory.rel))] = values[0]
