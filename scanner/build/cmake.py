@@ -14,21 +14,27 @@ named in the result's unknowns, with its file and line.
 
 from __future__ import annotations
 
-import fnmatch
 import posixpath
 import re
 from dataclasses import dataclass, field
 
 from scanner.build import cmake_targets
-from scanner.build.cmake_targets import Target
+from scanner.build.cmake_targets import Target, add_target, target_usage
+from scanner.build.cmake_values import (
+    UNKNOWN_WORD,
+    glob,
+    host_variables,
+    list_command,
+    parse_arguments,
+    set_variable,
+    string_command,
+)
 from scanner.build.conditions import PLATFORM_WORDS, UNKNOWN, Scope, evaluate
 from scanner.build.model import Compilation
 from scanner.formats.cmake import Command, parse_commands
 
-_TARGET_WORDS = {"STATIC", "SHARED", "MODULE", "OBJECT", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE", "NO_EXTRAS"}
 _VISIBILITY = {"PRIVATE", "PUBLIC", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
 _MAX_CALLS = 20000  # commands run per project: a recursive function stops here, reported
-_UNKNOWN_WORD = "\x00unknown"  # stands in a condition for a ${} whose value only the configure step knows
 
 
 @dataclass
@@ -203,7 +209,7 @@ class CMakeProject:
         for arg in command.args:
             value, unknown = self._expand(arg.value, scope)
             # `if(${CUDA_FOUND})` after a find_package without REQUIRED: the value, not "", is unknown.
-            args.append((_UNKNOWN_WORD, False) if unknown and not value else (value, arg.quoted))
+            args.append((UNKNOWN_WORD, False) if unknown and not value else (value, arg.quoted))
         return evaluate(args, scope, exists=self._exists)
 
     def _offered(self, command: Command, scope: Scope) -> bool:
@@ -290,7 +296,7 @@ class CMakeProject:
         if name in self.functions:
             self._call(name, args, scope, directory, rel, conditions)
         elif name == "set":
-            self._set(args, scope)
+            set_variable(args, scope, self.options)
         elif name == "unset" and args:
             scope.values.pop(args[0], None)
         elif name == "option" and args:
@@ -302,16 +308,18 @@ class CMakeProject:
                 scope.values[args[0]] = args[2]
                 self.options.add(args[0])
         elif name == "list" and len(args) >= 2:
-            self._list(args, scope)
+            list_command(args, scope)
         elif name == "file" and args and args[0] in ("GLOB", "GLOB_RECURSE") and len(args) > 1:
-            matched = self._glob(args[2:], args[0] == "GLOB_RECURSE", directory.rel)
+            matched = [
+                self._abs(p) for p in glob(self.files, args[2:], args[0] == "GLOB_RECURSE", directory.rel, self._rel)
+            ]
             scope.values[args[1]] = ";".join(matched)
             for path in matched:  # named by the build, though perhaps on a path the default does not take
                 self.globbed.setdefault(self._rel(path, ""), where)
         elif name == "string" and len(args) >= 3:
-            _string(args, scope)
+            string_command(args, scope)
         elif name == "cmake_parse_arguments" and len(args) >= 4:
-            _parse_arguments(args, scope)
+            parse_arguments(args, scope)
         elif name == "project" and args:
             scope.values["PROJECT_NAME"] = args[0]
             scope.values["PROJECT_SOURCE_DIR"] = self._abs(directory.rel)
@@ -379,16 +387,16 @@ class CMakeProject:
             "python_add_library",
             "cuda_add_cufft_to_target",
         ):
-            self._add_target(name, args, command, directory, rel, scope, conditions)
+            add_target(self, name, args, command, directory, rel, scope, conditions)
         elif name == "target_sources" and args:
             target = self.targets.get(args[0])
             if target:
                 added = [
-                    self._source(a, directory.rel)
+                    self.source(a, directory.rel)
                     for a in args[1:]
                     if a not in _VISIBILITY and a not in ("FILE_SET", "TYPE", "HEADERS", "BASE_DIRS", "FILES")
                 ]
-                if self._offered_to(target):  # the target builds them only with the option on
+                if self.offered_to(target):  # the target builds them only with the option on
                     target.conditional_sources += [(source, " and ".join(conditions)) for source in added]
                 else:
                     target.sources += added
@@ -399,7 +407,7 @@ class CMakeProject:
             "target_compile_features",
             "target_link_libraries",
         ):
-            self._target_usage(name, args, directory)
+            target_usage(self, name, args)
         elif name == "include_directories":
             directory.includes += [self._rel(a, directory.rel) or a for a in args if a not in _VISIBILITY]
         elif name in ("add_compile_definitions",):
@@ -414,23 +422,23 @@ class CMakeProject:
             cut = args.index("PROPERTIES")
             pairs = args[cut + 1 :]
             for target_name in args[:cut]:
-                if target_name in self.targets and not self._offered_to(self.targets[target_name]):
+                if target_name in self.targets and not self.offered_to(self.targets[target_name]):
                     self.targets[target_name].properties.update(zip(pairs[0::2], pairs[1::2], strict=False))
         elif name == "set_source_files_properties" and "PROPERTIES" in args:
             cut = args.index("PROPERTIES")
             pairs = dict(zip(args[cut + 1 :: 2], args[cut + 2 :: 2], strict=False))
             if "LANGUAGE" in pairs:
                 for source in args[:cut]:
-                    self.source_language[(directory.rel, self._source(source, directory.rel))] = pairs["LANGUAGE"]
+                    self.source_language[(directory.rel, self.source(source, directory.rel))] = pairs["LANGUAGE"]
         elif name == "set_property" and args and args[0] in ("TARGET", "SOURCE") and "PROPERTY" in args:
             cut = args.index("PROPERTY")
             names = [a for a in args[1:cut] if a not in ("APPEND", "APPEND_STRING", "DIRECTORY", "TARGET_DIRECTORY")]
             key, values = (args[cut + 1], args[cut + 2 :]) if len(args) > cut + 1 else ("", [])
             for item in names:
-                if args[0] == "TARGET" and item in self.targets and not self._offered_to(self.targets[item]):
+                if args[0] == "TARGET" and item in self.targets and not self.offered_to(self.targets[item]):
                     self.targets[item].properties[key] = ";".join(values)
                 elif args[0] == "SOURCE" and key == "LANGUAGE" and values:
-                    self.source_language[(directory.rel, self._source(item, directory.rel))] = values[0]
+                    self.source_language[(directory.rel, self.source(item, directory.rel))] = values[0]
         elif name in ("execute_process", "try_compile", "try_run", "check_cxx_source_compiles"):
             for arg in args:
                 if arg in ("OUTPUT_VARIABLE", "RESULT_VARIABLE") or name.startswith("check"):
@@ -458,185 +466,17 @@ class CMakeProject:
             for key in inner.values.pop("__parent_scope__", []) or []:
                 scope.values[key] = inner.values.get(key)
 
-    def _set(self, args: list[str], scope: Scope) -> None:
-        if not args:
-            return
-        name, values = args[0], args[1:]
-        parent = False
-        if "PARENT_SCOPE" in values:
-            values = [v for v in values if v != "PARENT_SCOPE"]
-            parent = True
-        if "CACHE" in values:
-            values = values[: values.index("CACHE")]
-            self.options.add(name)  # a cache variable, which a user sets with -D like an option
-            if name in scope.values:
-                return
-        scope.values[name] = ";".join(values)
-        if parent:
-            scope.values.setdefault("__parent_scope__", [])
-            scope.values["__parent_scope__"] = [*scope.values["__parent_scope__"], name]
-
-    def _list(self, args: list[str], scope: Scope) -> None:
-        verb, name, values = args[0], args[1], args[2:]
-        current = scope.get(name)
-        items = [] if current in (None, UNKNOWN) else [v for v in current.split(";") if v]
-        if verb == "APPEND":
-            items += values
-        elif verb == "PREPEND":
-            items = values + items
-        elif verb == "REMOVE_ITEM":
-            items = [i for i in items if i not in values]
-        elif verb == "FILTER" and len(values) >= 3:
-            mode, pattern = values[0], values[2]
-            try:
-                items = [i for i in items if bool(re.search(pattern, i)) == (mode == "INCLUDE")]
-            except re.error:
-                return
-        else:
-            return
-        scope.values[name] = ";".join(items)
-
-    def _glob(self, args: list[str], recurse: bool, directory: str) -> list[str]:
-        out: list[str] = []
-        for arg in args:
-            if arg in ("CONFIGURE_DEPENDS", "LIST_DIRECTORIES", "true", "false", "RELATIVE", "FOLLOW_SYMLINKS"):
-                continue
-            pattern = self._rel(arg, directory)
-            if pattern is None:
-                continue
-            folder, _, name = pattern.rpartition("/")
-            for path in sorted(self.files):
-                parent, _, base = path.rpartition("/")
-                inside = parent == folder or (recurse and (folder == "" or parent.startswith(folder + "/")))
-                if inside and fnmatch.fnmatchcase(base, name):
-                    out.append(self._abs(path))
-        return out
-
-    def _source(self, value: str, directory: str) -> str:
+    def source(self, value: str, directory: str) -> str:
         rel = self._rel(value, directory)
         return rel if rel is not None else value
 
-    def _add_target(self, name, args, command, directory, rel, scope, conditions) -> None:
-        if not args or "IMPORTED" in args or "ALIAS" in args:
-            return
-        target_name = args[0]
-        flavour = "cuda" if name.startswith("cuda_") else "hip" if name.startswith("hip_") else ""
-        if "INTERFACE" in args[1:2]:
-            sources = []
-        else:
-            sources = [
-                self._source(a, directory.rel)
-                for a in args[1:]
-                if a not in _TARGET_WORDS and a not in ("INTERFACE", "OPTIONS")
-            ]
-        snapshot = {
-            k: v
-            for k, v in scope.values.items()
-            if k.startswith("CMAKE_") and (k.endswith(("_STANDARD", "_COMPILER", "_FLAGS")))
-        }
-        self.targets[target_name] = Target(
-            target_name,
-            rel,
-            command.line,
-            directory.rel,
-            flavour,
-            sources,
-            condition=" and ".join(conditions),
-            scope_values=snapshot,
-            dir_includes=directory.includes,
-            dir_defines=directory.defines,
-            dir_options=directory.options,
-            source_language=self.source_language,
-            offered_depth=self.offered_depth,
-        )
-
-    def _offered_to(self, target: Target) -> bool:
+    def offered_to(self, target: Target) -> bool:
         """Whether this runs in an option branch off by default that the target was made outside of."""
         return self.offered_depth > target.offered_depth
-
-    def _target_usage(self, name: str, args: list[str], directory: _Dir) -> None:
-        if not args or args[0] not in self.targets:
-            return
-        target = self.targets[args[0]]
-        if self._offered_to(target):
-            return  # `if(FAISS_ENABLE_RAFT) target_compile_definitions(faiss_gpu ...)`: not the default build
-        usage = False
-        for arg in args[1:]:
-            if arg in ("PUBLIC", "INTERFACE"):
-                usage = True
-                continue
-            if arg == "PRIVATE":
-                usage = False
-                continue
-            if arg in ("SYSTEM", "BEFORE", "AFTER"):
-                continue
-            if name == "target_include_directories":
-                target.includes.append((arg, usage))
-            elif name == "target_compile_definitions":
-                target.defines.append((arg.removeprefix("-D"), usage))
-            elif name == "target_compile_options":
-                target.options.append((arg, usage))
-            elif name == "target_compile_features":
-                target.features.append((arg, usage))
-            else:
-                target.links.append(arg)
 
     def compilations(self) -> list[tuple[str, Compilation, list[str]]]:
         """(source, compilation, what could not be evaluated for it) for every source of every target."""
         return cmake_targets.compilations(self)
-
-
-def _parse_arguments(args: list[str], scope: Scope) -> None:
-    prefix, options, singles, multis = args[0], args[1].split(";"), args[2].split(";"), args[3].split(";")
-    rest = args[4:]
-    keywords = set(options) | set(singles) | set(multis)
-    for name in options:
-        scope.values[f"{prefix}_{name}"] = "TRUE" if name in rest else "FALSE"
-    current = None
-    collected: dict[str, list[str]] = {}
-    for word in rest:
-        if word in keywords:
-            current = word if word not in options else None
-            collected.setdefault(word, [])
-            continue
-        if current:
-            collected[current].append(word)
-            if current in singles:
-                current = None
-    for name in singles + multis:
-        if name:
-            scope.values[f"{prefix}_{name}"] = ";".join(collected.get(name, []))
-
-
-def _string(args: list[str], scope: Scope) -> None:
-    """string(): the forms builds use to make names and flags; any other leaves its output unknown."""
-    verb = args[0]
-    if verb in ("TOUPPER", "TOLOWER", "STRIP") and len(args) >= 3:
-        value = {"TOUPPER": str.upper, "TOLOWER": str.lower, "STRIP": str.strip}[verb](args[1])
-        scope.values[args[2]] = value
-    elif verb in ("APPEND", "PREPEND"):
-        current = scope.get(args[1])
-        current = "" if current in (None, UNKNOWN) else current
-        more = "".join(args[2:])
-        scope.values[args[1]] = current + more if verb == "APPEND" else more + current
-    elif verb == "CONCAT":
-        scope.values[args[1]] = "".join(args[2:])
-    elif verb == "REPLACE" and len(args) >= 4:
-        scope.values[args[3]] = "".join(args[4:]).replace(args[1], args[2])
-    elif verb == "REGEX" and len(args) >= 5 and args[1] in ("MATCH", "REPLACE"):
-        try:
-            if args[1] == "MATCH":
-                found = re.search(args[2], "".join(args[4:]))
-                scope.values[args[3]] = found.group(0) if found else ""
-            elif len(args) >= 6:
-                replacement = args[3]  # CMake and Python both spell a group \\1
-                scope.values[args[4]] = re.sub(args[2], replacement, "".join(args[5:]))
-        except re.error:
-            scope.values[args[3]] = UNKNOWN
-    else:
-        out = {"LENGTH": 2, "FIND": 3, "SUBSTRING": 4, "JOIN": 2, "MD5": 1, "SHA256": 1}.get(verb)
-        if out is not None and len(args) > out:
-            scope.values[args[-1]] = UNKNOWN
 
 
 def _condition_text(command: Command) -> str:
@@ -653,7 +493,7 @@ def read_projects(root: str, files: frozenset[str], read) -> CMakeProject | None
         if rel in project.visited:
             continue
         base = posixpath.dirname(rel)
-        scope = Scope(_host_variables(project._abs(base)))
+        scope = Scope(host_variables(project._abs(base)))
         try:
             project.run_file(rel, scope, _Dir(base))
         except _Stop:
@@ -661,48 +501,3 @@ def read_projects(root: str, files: frozenset[str], read) -> CMakeProject | None
         except (RecursionError, ValueError, IndexError) as exc:
             project.unknowns.append(f"{rel}: not evaluated ({type(exc).__name__})")
     return project
-
-
-def _host_variables(source_dir: str) -> dict:
-    return {
-        "UNIX": "1",
-        "LINUX": "1",
-        "CMAKE_SYSTEM_NAME": "Linux",
-        "CMAKE_HOST_SYSTEM_NAME": "Linux",
-        "CMAKE_SYSTEM_PROCESSOR": "x86_64",
-        "CMAKE_HOST_SYSTEM_PROCESSOR": "x86_64",
-        "CMAKE_HOST_UNIX": "1",
-        "CMAKE_SIZEOF_VOID_P": "8",
-        "CMAKE_SOURCE_DIR": source_dir,
-        "CMAKE_CURRENT_SOURCE_DIR": source_dir,
-        "PROJECT_SOURCE_DIR": source_dir,
-        "CMAKE_BINARY_DIR": "/nonexistent-build",
-        "CMAKE_CURRENT_BINARY_DIR": "/nonexistent-build",
-        "PROJECT_BINARY_DIR": "/nonexistent-build",
-        "CMAKE_CXX_COMPILER_ID": "GNU",
-        "CMAKE_C_COMPILER_ID": "GNU",
-        "CMAKE_CUDA_COMPILER_ID": "NVIDIA",
-        "CMAKE_HIP_COMPILER_ID": "Clang",
-        "CMAKE_VERSION": "3.28.0",
-        "CMAKE_BUILD_TYPE": UNKNOWN,
-        _UNKNOWN_WORD: UNKNOWN,
-        # Another platform's variables: defined false, so `if(WIN32)` is a branch this host never takes.
-        **{
-            name: ""
-            for name in (
-                "WIN32",
-                "APPLE",
-                "MSVC",
-                "MINGW",
-                "CYGWIN",
-                "ANDROID",
-                "IOS",
-                "QNX",
-                "CMAKE_HOST_WIN32",
-                "CMAKE_HOST_APPLE",
-                "CMAKE_CROSSCOMPILING",
-                "BORLAND",
-                "XCODE",
-            )
-        },
-    }

@@ -13,6 +13,7 @@ from scanner.build import genex
 from scanner.build.conditions import UNKNOWN
 from scanner.build.model import CLANG_CUDA, HIPCC, HOST_CC, NVCC, Compilation
 
+_TARGET_WORDS = {"STATIC", "SHARED", "MODULE", "OBJECT", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE", "NO_EXTRAS"}
 _SOURCE_SUFFIXES = {".cu": "cuda", ".hip": "hip", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".c++": "c++", ".c": "c"}
 
 
@@ -160,6 +161,73 @@ def _standard(target: Target, lang_key: str, values: dict, features: list[str]) 
             return f"c++{number}"
     numbers = [int(m.group(1)) for f in features for m in [re.match(r"(?:cxx|cuda|hip)_std_(\d+)$", f)] if m]
     return f"c++{max(numbers)}" if numbers else ""
+
+
+def add_target(project, name, args, command, directory, rel: str, scope, conditions: list[str]) -> None:
+    """add_executable / add_library and their cuda_, hip_, pybind11_ forms: the target with its sources and what
+    it takes from its directory and the variables at its creation."""
+    if not args or "IMPORTED" in args or "ALIAS" in args:
+        return
+    target_name = args[0]
+    flavour = "cuda" if name.startswith("cuda_") else "hip" if name.startswith("hip_") else ""
+    if "INTERFACE" in args[1:2]:
+        sources = []
+    else:
+        sources = [
+            project.source(a, directory.rel)
+            for a in args[1:]
+            if a not in _TARGET_WORDS and a not in ("INTERFACE", "OPTIONS")
+        ]
+    snapshot = {
+        k: v
+        for k, v in scope.values.items()
+        if k.startswith("CMAKE_") and (k.endswith(("_STANDARD", "_COMPILER", "_FLAGS")))
+    }
+    project.targets[target_name] = Target(
+        target_name,
+        rel,
+        command.line,
+        directory.rel,
+        flavour,
+        sources,
+        condition=" and ".join(conditions),
+        scope_values=snapshot,
+        dir_includes=directory.includes,
+        dir_defines=directory.defines,
+        dir_options=directory.options,
+        source_language=project.source_language,
+        offered_depth=project.offered_depth,
+    )
+
+
+def target_usage(project, name: str, args: list[str]) -> None:
+    """target_include_directories / _compile_definitions / _compile_options / _compile_features /
+    target_link_libraries, each item PRIVATE (the target's own) or PUBLIC/INTERFACE (a usage requirement)."""
+    if not args or args[0] not in project.targets:
+        return
+    target = project.targets[args[0]]
+    if project.offered_to(target):
+        return  # `if(FAISS_ENABLE_RAFT) target_compile_definitions(faiss_gpu ...)`: not the default build
+    usage = False
+    for arg in args[1:]:
+        if arg in ("PUBLIC", "INTERFACE"):
+            usage = True
+            continue
+        if arg == "PRIVATE":
+            usage = False
+            continue
+        if arg in ("SYSTEM", "BEFORE", "AFTER"):
+            continue
+        if name == "target_include_directories":
+            target.includes.append((arg, usage))
+        elif name == "target_compile_definitions":
+            target.defines.append((arg.removeprefix("-D"), usage))
+        elif name == "target_compile_options":
+            target.options.append((arg, usage))
+        elif name == "target_compile_features":
+            target.features.append((arg, usage))
+        else:
+            target.links.append(arg)
 
 
 def split_list(value: str) -> list[str]:
