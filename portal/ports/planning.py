@@ -3,7 +3,7 @@
 1. the reviewed translations: in place (`k.cu` keeps its name, its text becomes the HIP translation) or side by
    side (a `.cu` source gets a `.hip` sibling and the original stays, for a team that builds both for a while;
    headers and other files are edited in place, since other files include them by name);
-2. the build-file changes ROCport can make safely (scanner.translate.buildfiles.switch_build: the CMake language,
+2. the build-file changes ROCport can make safely (scanner.translate.build_switch.switch_build: the CMake language,
    find_package, the runtime's targets, nvcc to hipcc; the targets the build model says compile the ported sources
    take their `.hip` copies (side by side) or build them as HIP (in place)), checked by reading the build model of
    the result, as a commit of their own, its message listing what changed, what is left for a person and how to
@@ -16,7 +16,7 @@ import posixpath
 
 from portal.ports.branch import BaseReader, CommitSpec, PortError
 from portal.ports.describe import TRAILER
-from scanner.translate import buildfiles
+from scanner.translate import build_switch
 
 IN_PLACE, SIDE_BY_SIDE = "in_place", "side_by_side"
 LISTED = 40
@@ -51,7 +51,7 @@ def commits(
 
 
 def _build_commit(reader: BaseReader, renames: dict[str, str], ported: list[str]) -> CommitSpec | None:
-    switch = buildfiles.switch_build(reader.paths(), reader.text, renames=renames, ported=ported)
+    switch = build_switch.switch_build(reader.paths(), reader.text, renames=renames, ported=ported)
     if not switch.texts:
         return None
     done = [

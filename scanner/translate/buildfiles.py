@@ -12,104 +12,19 @@ there is one. Comments and the prose of strings are never edited, a file that al
 dual-platform build) is not edited at all, and rewriting a rewritten file changes nothing. `renames` maps paths as
 the build file spells them (relative to its directory) to their new names (side by side: `k.cu` -> `k.hip`).
 
-A port rewrites a whole checkout with `switch_build`, which the build model (scanner.build) guides: the targets
-that compile the ported sources take their `.hip` copies (side by side; also where a variable, a list, a loop or a
-glob spells the source, when every source that spelling stands for is ported) or build them with the HIP language
-(in place); the HIP language is enabled; a link list never names one HIP target twice. It then reads the model of
-the result: whatever still builds a ported source from its `.cu`, builds CUDA or builds nothing is left for a person
-at the target that lists it. No file is written: the model reads the texts from memory.
+The shared pieces (the result types and the edit buffer) are in scanner.translate.build_edits; a port's whole build
+switch, guided by the build model, is scanner.translate.build_switch.switch_build, which passes each CMake file the
+`Switch` it decided.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
-import shlex
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
-from scanner.build import cmake, make
 from scanner.formats.cmake import Arg, Command, parse_commands
-from scanner.rules.cmake.nvcc_flags import NVCC_FLAGS
 from scanner.rules.textual import library_replacement
-
-_ARCH = "`--offload-arch=gfxNNN` (gfx942 MI300X, gfx90a MI200; `CMAKE_HIP_ARCHITECTURES` in CMake)"
-_WHY = {
-    "dual": "a dual-platform build: nothing is rewritten (the CUDA path stays for NVIDIA); port what is below by hand",
-    "findcuda": "a FindCUDA command (it runs nvcc), gone on ROCm: plain targets with HIP sources instead",
-    "cuda_target": "FindCUDA's target (nvcc, CUDA_NVCC_FLAGS, OPTIONS): add_library/add_executable with HIP sources",
-    "find_options": "options beyond a version, QUIET and REQUIRED have no sure hip meaning: `find_package(hip)` by hand",
-    "arch": f"an sm number has no mechanical gfx equivalent: {_ARCH} for the AMD GPUs you target",
-    "separable": "CMake has no HIP_SEPARABLE_COMPILATION: add `-fgpu-rdc` to the HIP compile and link options",
-    "cuda_var": "set by or for CUDA's toolkit or language, unread by HIP: hip's targets, `CMAKE_HIP_*` (options ported)",
-    "genex": "matches no source once they are HIP (its options drop out): port them to `$<COMPILE_LANGUAGE:HIP>`",
-    "cu": "compiled as CUDA by its extension: rename it `.hip` or `set_source_files_properties(... LANGUAGE HIP)`",
-    "glob": "a glob of .cu sources: the HIP copies (.hip), or LANGUAGE HIP on the matches, by hand",
-    "quoted": "in a string, which is not edited: by hand",
-    "minimum": "the HIP language needs CMake >= 3.21; raising it turns on newer policies too (CMP0104-CMP0126)",
-    "nvcc_run": "runs nvcc, which ROCm machines lack: call hipcc (or the compiler variable)",
-    "pattern": "a pattern over .cu files: the HIP copies are .hip (hipcc compiles both), switch it by hand",
-    "toolkit": "a CUDA toolkit path: ROCm's is `$(ROCM_PATH)` (/opt/rocm)",
-}
-
-
-@dataclass(frozen=True)
-class Change:
-    line: int
-    before: str
-    after: str
-    why: str
-
-
-@dataclass(frozen=True)
-class Left:
-    line: int
-    what: str
-    why: str
-
-
-@dataclass
-class Rewrite:
-    text: str
-    changes: list[Change] = field(default_factory=list)
-    left: list[Left] = field(default_factory=list)
-    # CMake: offsets of the `.cu` path pieces not renamed literally (spelled through a variable, a glob, another
-    # prefix), which `Switch.suffixes` may turn into `.hip`; `switch_build` lets the build model choose among them.
-    candidates: list[int] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.changes)
-
-
-class _Edits:
-    """Replacements by offset (applied back to front at the end) and the report that goes with them."""
-
-    def __init__(self, text: str):
-        self.text, self.edits, self.changes, self.left, self.seen = text, [], [], [], set()
-        self.starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-        self.frozen = False  # a dual-platform file: report, change nothing
-
-    def offset(self, line: int, col: int) -> int:
-        return self.starts[line - 1] + col - 1
-
-    def replace(self, start: int, end: int, new: str, why: str, before: str = "", after: str = "") -> None:
-        if not self.frozen and all(end <= s or start >= e or s == e == start for s, e, _ in self.edits):
-            self.edits.append((start, end, new))
-            line = self.text.count("\n", 0, start) + 1
-            self.changes.append(Change(line, before or self.text[start:end], after or new, why))
-
-    def leave(self, line: int, what: str, why: str, key: str = "") -> None:
-        if (line, key or what) not in self.seen:
-            self.seen.add((line, key or what))
-            self.left.append(Left(line, what, _WHY.get(why, why)))
-
-    def result(self) -> Rewrite:
-        text = self.text
-        # Back to front; of two insertions at one offset the later is applied first, so it ends up after.
-        for _, (start, end, new) in sorted(enumerate(self.edits), key=lambda e: (e[1][0], e[0]), reverse=True):
-            text = text[:start] + new + text[end:]
-        return Rewrite(text, sorted(self.changes, key=lambda c: c.line), sorted(self.left, key=lambda x: x.line))
+from scanner.translate.build_edits import Edits, Rewrite, nvcc_flags
 
 
 @dataclass(frozen=True)
@@ -121,15 +36,6 @@ class Switch:
     enable_hip: bool = False  # add `enable_language(HIP)` after this file's project()
     project_hip: bool = False  # the project enables the HIP language (in this file or another)
     found: frozenset[str] = frozenset()  # packages a file that runs before this one finds (find_package)
-
-
-def _nvcc_flags(ed: _Edits, line: int, value: str) -> None:
-    # nvcc options are left, each with its hipcc/clang equivalent: context decides (a flag list may feed nvcc still).
-    for pattern, advice in NVCC_FLAGS:
-        for match in pattern.finditer(value):
-            flag = match.group(0) + (re.match(r"[= ]arch=\S+", value[match.end() :]) or [""])[0]
-            why = f"an nvcc option that hipcc/clang rejects: {advice.format(arch=_ARCH)}"
-            ed.leave(line + value.count("\n", 0, match.start()), flag, why)
 
 
 # ---------------------------------------------------------------------------------------------------- CMake
@@ -161,7 +67,7 @@ _PREFIXES = ("", "./", "${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR
 _TARGET_KEYWORDS = {"STATIC", "SHARED", "MODULE", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE"}
 
 
-_DUAL = "CUDA and HIP both configured"
+DUAL = "CUDA and HIP both configured"
 _SYNTAX = re.compile(r'#\[(=*)\[.*?\]\1\]|#\[=*\[|#[^\n]*|"(?:\\.|[^"\\])*"|\[(=*)\[.*?\]\2\]|\[=*\[|\\.|["()]', re.S)
 
 
@@ -177,7 +83,7 @@ def _balanced(text: str) -> bool:
 
 class _CMake:
     def __init__(self, text: str, renames: dict[str, str] | None, roc: bool, switch: Switch | None = None):
-        self.ed, self.text, self.renames, self.roc = _Edits(text), text, renames or {}, roc
+        self.ed, self.text, self.renames, self.roc = Edits(text), text, renames or {}, roc
         self.switch = switch or Switch()
         self.commands = parse_commands(text)
         self.found: dict[str, tuple[int | None, bool]] = {}  # package -> (offset after its find_package, REQUIRED)
@@ -210,7 +116,7 @@ class _CMake:
         finds = {c.args[0].value.lower() for c in self.commands if c.name == "find_package" and c.args}
         if ("HIP" in langs or "hip" in finds) and ("CUDA" in langs or finds & {"cuda", "cudatoolkit"}):
             self.ed.frozen = True
-            self.ed.leave(1, _DUAL, "dual")
+            self.ed.leave(1, DUAL, "dual")
         if not _balanced(self.text):
             self.ed.frozen = True
             self.ed.leave(1, "unbalanced CMake", "an unclosed parenthesis, string or bracket: nothing is rewritten")
@@ -460,7 +366,7 @@ class _CMake:
                 if cmd.name in ("target_link_libraries", "link_libraries") and arg.value.lower() in _BARE_LIBS:
                     ed.leave(arg.line, arg.value, f"a CUDA library: link {library_replacement(arg.value, 'cmake')}")
                 if cmd.name not in ("message", "cuda_select_nvcc_arch_flags") and "-" in arg.value:
-                    _nvcc_flags(ed, arg.line, arg.value)
+                    nvcc_flags(ed, arg.line, arg.value)
                 if (
                     cmd.name == "file"
                     and re.search(r"\*\.cu\b", arg.value)
@@ -507,7 +413,7 @@ def _code(line: str) -> str:
 
 
 def rewrite_makefile(text: str, renames: dict[str, str] | None = None) -> Rewrite:
-    ed, renames, codes, offset, in_comment = _Edits(text), renames or {}, [], 0, False
+    ed, renames, codes, offset, in_comment = Edits(text), renames or {}, [], 0, False
     for number, line in enumerate(text.split("\n"), 1):
         code = "" if in_comment else _code(line)
         in_comment = (in_comment or len(code) < len(line.rstrip("\\"))) and line.endswith("\\")  # `# ... \` goes on
@@ -537,309 +443,9 @@ def rewrite_makefile(text: str, renames: dict[str, str] | None = None) -> Rewrit
                 ed.replace(at, at + len(key), new, "the source's HIP copy")
         if renames and _CU_PATTERN.search(code):
             ed.leave(number, line.strip(), "pattern", key="pattern")
-        _nvcc_flags(ed, number, rest)
+        nvcc_flags(ed, number, rest)
         for match in _CUDA_LINK.finditer(rest):
             ed.leave(number, match.group(0), f"a CUDA library: link {library_replacement(match.group(1), 'flag')}")
         for match in _CUDA_PATH.finditer(rest):
             ed.leave(number, match.group(0), "toolkit")
     return ed.result()
-
-
-# ----------------------------------------------------------------------------- the checkout, by the build model
-
-_MAKE_NAMES = ("Makefile", "makefile", "GNUmakefile")
-_ROOT = "/rocport-checkout"  # where the build model places the checkout it reads from memory (no file is written)
-MAX_TRIALS = 100  # candidate `.cu` pieces the build model is asked about, per port
-TRIAL_SECONDS = 30.0  # and for how long at most: what is not tried is left for a person, with its target
-
-
-def build_files(paths) -> list[tuple[str, str]]:
-    """The build files among `paths` that the port rewrites: (path, "cmake" | "make"), in path order."""
-    out = []
-    for path in sorted(paths):
-        name = posixpath.basename(path)
-        if name == "CMakeLists.txt" or name.endswith(".cmake"):
-            out.append((path, "cmake"))
-        elif name in _MAKE_NAMES or name.endswith(".mk"):
-            out.append((path, "make"))
-    return out
-
-
-@dataclass
-class BuildSwitch:
-    """The build files of a port: their new texts, what changed and what is left, per file; the commands that
-    configure the branch for an AMD GPU."""
-
-    texts: dict[str, str] = field(default_factory=dict)  # path -> new text, the changed files only
-    changes: list[tuple[str, Change]] = field(default_factory=list)
-    left: list[tuple[str, Left]] = field(default_factory=list)
-    configure: list[str] = field(default_factory=list)
-
-
-class _Checkout:
-    """The checkout's build files as the build model reads them, from memory: before the port and on its branch."""
-
-    def __init__(self, paths, read):
-        self.paths, self.read_file, self.cache = frozenset(paths), read, {}
-
-    def read(self, rel: str) -> str:
-        if rel not in self.cache:
-            self.cache[rel] = (self.read_file(rel) or "") if rel in self.paths else ""
-        return self.cache[rel]
-
-    def model(self, paths, texts: dict[str, str]):
-        files = frozenset(paths)
-        reader = lambda rel: texts[rel] if rel in texts else self.read(rel)  # noqa: E731
-        return _Model(cmake.read_projects(_ROOT, files, reader), make.read_makefiles(files, reader))
-
-
-@dataclass
-class _Model:
-    project: object  # scanner.build.cmake.CMakeProject or None
-    makefiles: list
-
-    def sources(self) -> dict[str, set[str]]:
-        """CMake target -> the sources it lists."""
-        return {name: set(t.sources) for name, t in (self.project.targets if self.project else {}).items()}
-
-    def compilations(self):
-        """(source, Compilation) of every build."""
-        items = list(self.project.compilations()) if self.project else []
-        for makefile in self.makefiles:
-            items += makefile.compilations()
-        return [(source, compilation) for source, compilation, _ in items]
-
-
-def _verdict(before: _Model, after: _Model, renames: dict[str, str]) -> tuple[set, set]:
-    """(broken, unswitched): CMake (target, source) pairs the switch changed in a way the port never means to (a
-    source lost, gained or renamed without a HIP copy), and ported sources a target still lists as `.cu`."""
-    broken, unswitched = set(), set()
-    now_of = after.sources()
-    for name, sources in before.sources().items():
-        now = now_of.get(name)
-        if now is None:
-            broken.add((name, ""))
-            continue
-        expected = set()
-        for source in sources:
-            new = renames.get(source)
-            if new is not None and new in now:
-                expected.add(new)
-            if source in now and new is not None:
-                unswitched.add((name, source))
-            if source in now:
-                expected.add(source)
-            elif new is None or new not in now:
-                broken.add((name, source))
-        broken |= {(name, source) for source in now - expected}
-    broken |= {(name, "") for name in now_of.keys() - before.sources().keys()}
-    return broken, unswitched
-
-
-def switch_build(
-    paths,
-    read,
-    *,
-    renames: dict[str, str] | None = None,
-    ported=(),
-    roc: bool = False,
-    targets: tuple[str, ...] = ("gfx942",),
-) -> BuildSwitch:
-    """The build switch of a port, guided by the build model (scanner.build) and checked by reading it again on
-    the result: the targets that compile the ported sources build HIP.
-
-    `paths`: the checkout's files (repository-relative); `read(path)`: a file's text, or None. Side by side,
-    `renames` maps each ported `.cu` to its `.hip` copy: the targets that compile it list the copy (where they name
-    it, also through a variable, a list or a glob the model reads, when every source that spelling stands for is
-    ported). In place, `ported` names the translated `.cu` sources: they are built with the HIP language
-    (their LANGUAGE property). Either way CMake's HIP language is enabled, and the model of the result is read
-    again: a ported source a target still builds from its `.cu`, a source built as CUDA or not built at all are
-    left for a person, with the target that lists it."""
-    renames = dict(renames or {})
-    in_place = {p for p in ported if p.endswith(".cu") and p not in renames}
-    checkout = _Checkout(paths, read)
-    files = build_files(checkout.paths)
-    out = BuildSwitch()
-    cmake_files = [p for p, kind in files if kind == "cmake"]
-    before = checkout.model(checkout.paths, {})
-    branch_paths = checkout.paths | set(renames.values())
-
-    # What the model decides per CMake file before any trial: in place, the sources to mark; the packages found
-    # by a directory above; whether the project builds HIP once switched.
-    compiled = before.compilations()
-    project = before.project
-    targets_of = project.targets if project else {}
-    marks: dict[str, set[str]] = {}
-    for source, compilation in compiled:
-        target = targets_of.get(compilation.target)
-        if source in in_place and compilation.system == "cmake" and not compilation.amd and target is not None:
-            lists = posixpath.join(target.directory, "CMakeLists.txt")
-            marks.setdefault(lists, set()).add(posixpath.relpath(source, target.directory or "."))
-    project_hip = bool(project and ({"CUDA", "HIP"} & project.languages or renames or in_place))
-    plan = {
-        path: Switch(language_hip=tuple(sorted(marks.get(path, ()))), project_hip=project_hip) for path in cmake_files
-    }
-
-    def rewrite_all() -> dict[str, Rewrite]:
-        done: dict[str, Rewrite] = {}
-        found: dict[str, frozenset[str]] = {}
-        for path in sorted(cmake_files, key=lambda p: (p.count("/"), p)):
-            text = checkout.read(path)
-            here = posixpath.dirname(path)
-            if posixpath.basename(path) == "CMakeLists.txt":  # a directory added below the ones that found these
-                plan[path] = replace(
-                    plan[path], found=frozenset().union(*(v for d, v in found.items() if _above(d, here)))
-                )
-            done[path] = rewrite_cmake(text, _local(renames, here), roc=roc, switch=plan[path])
-            if posixpath.basename(path) == "CMakeLists.txt":
-                found[here] = _found_at_top(done[path].text)
-        for path, kind in files:
-            if kind == "make":
-                done[path] = rewrite_makefile(checkout.read(path), _local(renames, posixpath.dirname(path)))
-        return done
-
-    def model_of(done: dict[str, Rewrite]) -> _Model:
-        return checkout.model(branch_paths, {p: r.text for p, r in done.items()})
-
-    done = rewrite_all()
-    after = model_of(done)
-    if renames and project is not None:
-        # Side by side: each `.cu` piece not renamed literally is tried alone; it stays switched when the model of
-        # the result has fewer targets building a ported `.cu` and no target losing, gaining or renaming anything
-        # else.
-        broken, unswitched = _verdict(before, after, renames)
-        read = project.visited  # a piece in a file the model never reads cannot change what it reads
-        trials = [(path, offset) for path in cmake_files if path in read for offset in done[path].candidates]
-        deadline = time.monotonic() + TRIAL_SECONDS
-        for path, offset in trials[:MAX_TRIALS]:
-            if not unswitched or time.monotonic() > deadline:
-                break
-            saved = plan[path]
-            plan[path] = replace(saved, suffixes=saved.suffixes | {offset})
-            trial = dict(done)
-            trial[path] = rewrite_cmake(
-                checkout.read(path), _local(renames, posixpath.dirname(path)), roc=roc, switch=plan[path]
-            )
-            trial_model = model_of(trial)
-            new_broken, new_unswitched = _verdict(before, trial_model, renames)
-            if new_broken <= broken and new_unswitched < unswitched:
-                broken, unswitched, after, done = new_broken, new_unswitched, trial_model, trial
-            else:
-                plan[path] = saved
-        done = rewrite_all()
-        after = model_of(done)
-    if after.project is not None and "HIP" not in after.project.languages and _builds_hip(after):
-        top = _top_level(after.project, cmake_files, done)
-        if top is not None:
-            plan[top] = replace(plan[top], enable_hip=True)
-            done = rewrite_all()
-            after = model_of(done)
-
-    for path, _kind in files:
-        rewrite = done[path]
-        if rewrite.text != checkout.read(path):
-            out.texts[path] = rewrite.text
-        out.changes += [(path, change) for change in rewrite.changes]
-        read_by_model = after.project is not None and path in after.project.visited
-        # The model says which `.cu` sources are still not built as HIP (below): the text's guesses go.
-        out.left += [(path, item) for item in rewrite.left if not (read_by_model and item.why == _WHY["cu"])]
-    if not any(item.what == _DUAL for _, item in out.left):  # a dual-platform build keeps its CUDA path
-        out.left += _checked(before, after, renames, in_place)
-    out.left = sorted(dict.fromkeys(out.left), key=lambda item: (item[0], item[1].line))
-    out.configure = _configure(after, cmake_files, done, targets)
-    return out
-
-
-def _local(renames: dict[str, str], here: str) -> dict[str, str]:
-    """Renames as a build file in `here` spells them: relative to its directory."""
-    return {posixpath.relpath(old, here or "."): posixpath.relpath(new, here or ".") for old, new in renames.items()}
-
-
-def _above(directory: str, here: str) -> bool:
-    return directory != here and (directory == "" or here.startswith(directory + "/"))
-
-
-def _found_at_top(text: str) -> frozenset[str]:
-    """The packages a CMakeLists.txt finds outside any if/function/macro/loop: found for the directories below."""
-    depth, found = 0, set()
-    for cmd in parse_commands(text):
-        if cmd.name in ("if", "function", "macro", "foreach", "while", "block"):
-            depth += 1
-        elif cmd.name in ("endif", "endfunction", "endmacro", "endforeach", "endwhile", "endblock"):
-            depth -= 1
-        elif cmd.name == "add_subdirectory" and depth == 0:
-            break  # found after the directories are added: not for them
-        elif cmd.name == "find_package" and cmd.args and depth == 0:
-            found.add(cmd.args[0].value.lower())
-    return frozenset(found)
-
-
-def _builds_hip(model: _Model) -> bool:
-    return any(c.system == "cmake" and c.language == "hip" for _, c in model.compilations())
-
-
-def _top_level(project, cmake_files: list[str], done: dict[str, Rewrite]) -> str | None:
-    """The CMake file that declares the project: the shallowest one the model read with a project() command."""
-    for path in sorted(cmake_files, key=lambda p: (p.count("/"), p)):
-        if path in project.visited and any(c.name == "project" for c in parse_commands(done[path].text)):
-            return path
-    return None
-
-
-def _checked(before: _Model, after: _Model, renames: dict[str, str], in_place: set[str]) -> list[tuple[str, Left]]:
-    """What the model of the result says is still not built for an AMD GPU, at the target that lists it."""
-    out: list[tuple[str, Left]] = []
-    project = after.project
-    targets = project.targets if project else {}
-    built = {(c.target, source) for source, c in after.compilations()}
-    broken, unswitched = _verdict(before, after, renames) if before.project else (set(), set())
-    for name, source in sorted(broken):
-        target = targets.get(name) or before.project.targets[name]
-        why = f"target `{name}` lists other sources than before beyond the HIP copies: check the switch there"
-        out.append((target.build_file, Left(target.line, source or f"target `{name}`", why)))
-    for name, source in sorted(unswitched):
-        target = targets[name]
-        why = (
-            f"target `{name}` still builds the CUDA source, not its HIP copy `{renames[source]}`: the build names it "
-            "where the switch is not certain (a spelling shared with sources that are not ported?): by hand"
-        )
-        out.append((target.build_file, Left(target.line, source, why)))
-    for source, c in after.compilations():
-        if c.nvidia and not c.amd:
-            why = f"{c.system} target `{c.target}` still builds it as CUDA ({c.compiler}): build it as HIP"
-            out.append((c.build_file, Left(c.line, source, why)))
-    for name, target in targets.items():
-        for source in sorted(target.sources):
-            if not source.endswith(".cu") or (name, source) in built or (name, source) in unswitched:
-                continue
-            if source not in project.files:
-                continue
-            if source in in_place:
-                why = f"translated in place, but target `{name}` does not build it: set its LANGUAGE to HIP"
-            else:
-                then = "list its `.hip` copy" if renames else "set its LANGUAGE to HIP"
-                why = (
-                    f"not ported (no HIP translation in this port), and target `{name}` lists it: nothing builds it "
-                    f"without the CUDA language; translate it and {then}"
-                )
-            out.append((target.build_file, Left(target.line, source, why)))
-    if project is not None and "HIP" not in project.languages and _builds_hip(after):
-        where = next((p for p in sorted(project.visited, key=lambda p: (p.count("/"), p))), "CMakeLists.txt")
-        out.append(
-            (where, Left(1, "enable_language(HIP)", "the targets build HIP sources: enable CMake's HIP language"))
-        )
-    return out
-
-
-def _configure(after: _Model, cmake_files: list[str], done: dict[str, Rewrite], targets: tuple[str, ...]) -> list[str]:
-    """How to configure and build the branch for the AMD GPUs of `targets`, when its CMake project builds HIP."""
-    if after.project is None or not _builds_hip(after):
-        return []
-    top = _top_level(after.project, cmake_files, done)
-    source = posixpath.dirname(top) if top else ""
-    arch = ";".join(targets)
-    define = f"-DCMAKE_HIP_ARCHITECTURES={arch}"
-    return [
-        f"cmake -S {source or '.'} -B build {shlex.quote(define)}",
-        "cmake --build build",
-    ]

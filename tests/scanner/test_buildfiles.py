@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scanner.translate.buildfiles import Rewrite, rewrite_cmake, rewrite_makefile
+from scanner.translate.build_edits import Rewrite
+from scanner.translate.buildfiles import rewrite_cmake, rewrite_makefile
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "demo" / "cuda-demo"

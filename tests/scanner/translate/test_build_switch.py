@@ -1,4 +1,4 @@
-"""The merge request's build switch (scanner.translate.buildfiles.switch_build), checked the way issue 30 asks:
+"""The merge request's build switch (scanner.translate.build_switch.switch_build), checked the way issue 30 asks:
 port a CMake project with several targets, read the build model of the result, and compile every ported file with
 the flags that model gives.
 
@@ -20,7 +20,7 @@ from scanner import build
 from scanner.compile import compilers, toolchain
 from scanner.formats.cmake import parse_commands
 from scanner.translate import Translator
-from scanner.translate.buildfiles import BuildSwitch, switch_build
+from scanner.translate.build_switch import BuildSwitch, switch_build
 from scanner.translate.model import TranslateOptions
 from scanner.translate.tree import output_name, translate_tree
 from tests.tools import needs
