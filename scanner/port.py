@@ -98,6 +98,9 @@ class Port:
     # build does not cover them yet (the first few).
     uncovered: tuple[str, ...] = ()
     signs: tuple[str, ...] = ()
+    # Twins that are byte for byte ROCport's own translation of their CUDA source (the side-by-side merge
+    # request's `.hip` copies): a copy, not a port, so the CUDA source's findings stand.
+    translated_twins: frozenset[str] = frozenset()
 
     @property
     def ported(self) -> bool:
@@ -121,6 +124,7 @@ class Port:
             "hip_undefined": sorted(self.hip_undefined),
             "shims": sorted(self.shims),
             "hip_twins": sorted(self.hip_twins),
+            "translated_twins": sorted(self.translated_twins),
             "hip_mapped": sorted(self.hip_mapped),
             "cuda_only_sources": sorted(self.cuda_only_sources),
         }
@@ -177,13 +181,14 @@ def learn(
     if hip_found:
         signs.setdefault("6:hip", f"a HIP source, {hip_found[0]}")
     builds, accepted, decision, evidence, uncovered = _hip_builds(model, accepted_ids, hip_found)
+    twins = _twins(cuda_files, hip_found)
     return Port(
         hip_macros,
         evidence,
         frozenset(learned.per_platform),
         _hip_undefined(sources, hip_macros),
         frozenset(learned.shims),
-        _twins(cuda_files, hip_found),
+        twins,
         frozenset(learned.mapped),
         _cuda_only(learned.cmake_sources, cuda_files, sources) if _has_hip_path(model, evidence) else frozenset(),
         builds,
@@ -191,6 +196,7 @@ def learn(
         decision,
         uncovered,
         tuple(signs[key] for key in sorted(signs))[:_MAX_EVIDENCE],
+        _translated_twins(root, twins, set(hip_found)),
     )
 
 
@@ -387,6 +393,30 @@ def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -
         for d in defines:
             (dead_defs if d.line in dead else live_defs).add(d.tokens[0].text)
     return frozenset(dead_defs - live_defs)
+
+
+_MAX_TWINS_TRANSLATED = 2000
+
+
+def _translated_twins(root: str, twins: frozenset[str], hip: set[str]) -> frozenset[str]:
+    """The twins whose `.hip` copy is exactly what ROCport's built-in translator writes for them (what a
+    side-by-side merge request of ROCport's commits). Its lane code is the CUDA source's: the twin rule must not
+    call that work done, so a verdict changes only when someone changes the code."""
+    candidates = sorted(rel for rel in twins if f"{rel.rpartition('.')[0]}.hip" in hip)[:_MAX_TWINS_TRANSLATED]
+    if not candidates:
+        return frozenset()
+    # inside: the translator loads libclang, which plan() does only when there are twins to compare
+    from scanner.translate.builtin import BuiltinTranslator
+    from scanner.translate.model import TranslateOptions  # inside: its package's __init__ loads libclang
+
+    translator = BuiltinTranslator(TranslateOptions(backend="builtin"))
+    out = set()
+    for rel in candidates:
+        source = _read(os.path.join(root, rel))
+        copy = _read(os.path.join(root, f"{rel.rpartition('.')[0]}.hip"))
+        if source and copy and translator.translate(rel, source).text == copy:
+            out.add(rel)
+    return frozenset(out)
 
 
 def _twins(cuda_sources: list[str], hip_sources: list[str]) -> frozenset[str]:

@@ -8,6 +8,8 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   only in a branch for another platform: info. Code an AMD build compiles is judged as HIP code (its guards
   evaluated with that build's defines) and is never lowered because a HIP build exists;
 - a CUDA source with a hand-written HIP twin (kernels.cu beside kernels.hip): the ROCm build compiles the twin;
+  not when the twin is byte for byte ROCport's own translation (a side-by-side merge request's copy): its lane
+  code is the source's, and the source's findings keep their severity;
 - the rest of the repository (ROC2xx: build files, CI, containers, scripts): a line in a build-file branch for
   another platform (`if(WIN32)`, `ifeq ($(OS),Windows_NT)`, aarch64) is not migration work: info; when an
   accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
@@ -48,7 +50,7 @@ class PortNotes:
                     "source that includes it, inside a CUDA-only if()): its ROCm build never "
                     "compiles it."
                 )
-            if facts.path in facts.port.hip_twins:
+            if facts.path in facts.port.hip_twins and facts.path not in facts.port.translated_twins:
                 return Severity.INFO, (
                     "This file has a hand-written HIP twin beside it (a .hip or _hip source): "
                     "the ROCm build compiles that one, so check the twin rather than this line."
@@ -90,8 +92,8 @@ class PortNotes:
     def unbuilt(self, severity: Severity) -> tuple[Severity, str] | None:
         """Low at most for a source no build compiles, info for one built only for another platform."""
         build = self.facts.build
-        if build is None or build.verdict() != "none":
-            return None
+        if build is None or build.verdict() != "none" or self.facts.path in self.facts.port.translated_twins:
+            return None  # a side-by-side copy's source: the build compiles its .hip translation
         if build.note:
             return Severity.INFO, f"No build for this host compiles this file ({build.note})."
         if severity.rank <= Severity.LOW.rank:

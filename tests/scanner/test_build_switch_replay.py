@@ -141,3 +141,36 @@ def test_an_image_for_another_architecture_is_not_migration_work(tmp_path):
     x86 = [value for key, value in findings.items() if key[0] == "Dockerfile"]
     assert jetson and all(severity == Severity.INFO and "another platform" in message for severity, message in jetson)
     assert x86 and any(severity != Severity.INFO for severity, _ in x86)
+
+
+KERNEL = """\
+__global__ void reduce(float* out, const float* in) {
+  float v = in[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = v;
+}
+"""
+
+
+def test_rocports_own_side_by_side_copy_changes_no_verdict_a_hand_port_does(tmp_path):
+    from scanner.translate.builtin import BuiltinTranslator
+    from scanner.translate.model import TranslateOptions
+
+    root = write_tree(
+        tmp_path, {"CMakeLists.txt": "project(k LANGUAGES CXX CUDA)\nadd_executable(k k.cu)\n", "k.cu": KERNEL}
+    )
+    before = {key: value for key, value in _scan(root).items() if key[0] == "k.cu"}
+    assert before and any(severity == Severity.HIGH for severity, _ in before.values())
+    # What the side-by-side merge request writes: the built-in translation beside it, the target switched to it.
+    copy = BuiltinTranslator(TranslateOptions(backend="builtin")).translate("k.cu", KERNEL).text
+    (root / "k.hip").write_text(copy)
+    (root / "CMakeLists.txt").write_text("project(k LANGUAGES CXX HIP)\nadd_executable(k k.hip)\n")
+    port = plan(root, ScanOptions())[0].port
+    assert port.translated_twins == {"k.cu"} and port.hip_builds[0][0] == "CMakeLists.txt:k"
+    assert {key: value for key, value in _scan(root).items() if key[0] == "k.cu"} == before
+    # A twin someone ported by hand is the ROCm build's code: the source's findings become notes.
+    (root / "k.hip").write_text(copy.replace("% 32", "% warpSize"))
+    after = {key: value for key, value in _scan(root).items() if key[0] == "k.cu"}
+    assert after.keys() == before.keys()
+    assert all(severity == Severity.INFO and "HIP twin" in message for severity, message in after.values())
