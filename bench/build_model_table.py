@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from scanner import build, config, discovery, port  # noqa: E402
+from scanner import build, config, discovery, port_builds  # noqa: E402
 
 CXX = ("cuda", "c++", "c")
 COLUMNS = ("path", "language", "verdict", "amd", "targets", "via", "why")
@@ -40,7 +40,7 @@ _MAX_TARGETS = 6
 def rows(root: Path) -> tuple[list[dict], build.BuildModel]:
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE)
     # As scanner.plan reads it: the .hip sources too (not scanned, but a build may compile them).
-    model = build.read(str(root), [c.rel for c in candidates] + port.hip_sources(str(root)))
+    model = build.read(str(root), [c.rel for c in candidates] + port_builds.hip_sources(str(root)))
     out = []
     for c in sorted(candidates, key=lambda c: c.rel):
         if c.language not in CXX:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from scanner import build, config, discovery, port
+from scanner import build, config, discovery, port, port_builds
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode, Risk, Severity
 from scanner.parsing import compile_db
@@ -49,7 +49,7 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
         except compile_db.CompileDbError as exc:
             raise ConfigError(f"parse.compile_commands: {exc}") from None
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE + options.exclude)
-    hip_files = port.hip_sources(str(root))  # not scanned, but a build may compile them
+    hip_files = port_builds.hip_sources(str(root))  # not scanned, but a build may compile them
     model = build.read(str(root), [c.rel for c in candidates] + hip_files)
     jobs = []
     for c in candidates:

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from portal.repositories.models import HipBuildDecision, Repository
 from scanner import ConfigError, ScanOptions
 from scanner import config as scanner_config
-from scanner.port import sources_by_build
+from scanner.port_builds import sources_by_build
 
 PATHS_SHOWN = 20  # per build, on the page; the rest is counted
 _MAX_BUILDS = 24  # per kind (HIP, NVIDIA): Scan.builds stays small whatever the repository
