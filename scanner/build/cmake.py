@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from scanner.build import cmake_targets
-from scanner.build.cmake_targets import Target, add_target, target_usage
+from scanner.build.cmake_targets import Target, add_sources, add_target, set_properties, target_usage
 from scanner.build.cmake_values import (
     UNKNOWN_WORD,
     glob,
@@ -389,17 +389,7 @@ class CMakeProject:
         ):
             add_target(self, name, args, command, directory, rel, scope, conditions)
         elif name == "target_sources" and args:
-            target = self.targets.get(args[0])
-            if target:
-                added = [
-                    self.source(a, directory.rel)
-                    for a in args[1:]
-                    if a not in _VISIBILITY and a not in ("FILE_SET", "TYPE", "HEADERS", "BASE_DIRS", "FILES")
-                ]
-                if self.offered_to(target):  # the target builds them only with the option on
-                    target.conditional_sources += [(source, " and ".join(conditions)) for source in added]
-                else:
-                    target.sources += added
+            add_sources(self, args, directory, conditions)
         elif name in (
             "target_include_directories",
             "target_compile_definitions",
@@ -418,31 +408,9 @@ class CMakeProject:
                     directory.defines.append(arg[2:])
                 else:
                     directory.options.append(arg)
-        elif name == "set_target_properties" and "PROPERTIES" in args:
-            cut = args.index("PROPERTIES")
-            pairs = args[cut + 1 :]
-            for target_name in args[:cut]:
-                if target_name in self.targets and not self.offered_to(self.targets[target_name]):
-                    self.targets[target_name].properties.update(zip(pairs[0::2], pairs[1::2], strict=False))
-        elif name == "set_source_files_properties" and "PROPERTIES" in args:
-            cut = args.index("PROPERTIES")
-            pairs = dict(zip(args[cut + 1 :: 2], args[cut + 2 :: 2], strict=False))
-            if "LANGUAGE" in pairs:
-                for source in args[:cut]:
-                    self.source_language[(directory.rel, self.source(source, directory.rel))] = pairs["LANGUAGE"]
-        elif name == "set_property" and args and args[0] in ("TARGET", "SOURCE") and "PROPERTY" in args:
-            cut = args.index("PROPERTY")
-            names = [a for a in args[1:cut] if a not in ("APPEND", "APPEND_STRING", "DIRECTORY", "TARGET_DIRECTORY")]
-            key, values = (args[cut + 1], args[cut + 2 :]) if len(args) > cut + 1 else ("", [])
-            for item in names:
-                if args[0] == "TARGET" and item in self.targets and not self.offered_to(self.targets[item]):
-                    self.targets[item].properties[key] = ";".join(values)
-                elif args[0] == "SOURCE" and key == "LANGUAGE" and values:
-                    self.source_language[(directory.rel, self.source(item, directory.rel))] = values[0]
+        elif name in ("set_target_properties", "set_source_files_properties", "set_property"):
+            set_properties(self, name, args, directory)
         elif name in ("execute_process", "try_compile", "try_run", "check_cxx_source_compiles"):
-            for arg in args:
-                if arg in ("OUTPUT_VARIABLE", "RESULT_VARIABLE") or name.startswith("check"):
-                    pass
             if name == "check_cxx_source_compiles" and len(args) > 1:
                 scope.values[args[1]] = UNKNOWN
             if name == "execute_process" and "OUTPUT_VARIABLE" in args:

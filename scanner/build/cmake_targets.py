@@ -13,6 +13,7 @@ from scanner.build import genex
 from scanner.build.conditions import UNKNOWN
 from scanner.build.model import CLANG_CUDA, HIPCC, HOST_CC, NVCC, Compilation
 
+_VISIBILITY = {"PRIVATE", "PUBLIC", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
 _TARGET_WORDS = {"STATIC", "SHARED", "MODULE", "OBJECT", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE", "NO_EXTRAS"}
 _SOURCE_SUFFIXES = {".cu": "cuda", ".hip": "hip", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".c++": "c++", ".c": "c"}
 
@@ -228,6 +229,49 @@ def target_usage(project, name: str, args: list[str]) -> None:
             target.features.append((arg, usage))
         else:
             target.links.append(arg)
+
+
+def add_sources(project, args: list[str], directory, conditions: list[str]) -> None:
+    """target_sources(): an option branch off by default adds them under its condition (the default build does
+    not compile them)."""
+    target = project.targets.get(args[0])
+    if target is None:
+        return
+    added = [
+        project.source(a, directory.rel)
+        for a in args[1:]
+        if a not in _VISIBILITY and a not in ("FILE_SET", "TYPE", "HEADERS", "BASE_DIRS", "FILES")
+    ]
+    if project.offered_to(target):
+        target.conditional_sources += [(source, " and ".join(conditions)) for source in added]
+    else:
+        target.sources += added
+
+
+def set_properties(project, name: str, args: list[str], directory) -> None:
+    """set_target_properties, set_source_files_properties and set_property(TARGET|SOURCE): target properties
+    (standards) and a source's LANGUAGE, which holds in the directory that sets it."""
+    if name == "set_target_properties" and "PROPERTIES" in args:
+        cut = args.index("PROPERTIES")
+        pairs = args[cut + 1 :]
+        for target_name in args[:cut]:
+            if target_name in project.targets and not project.offered_to(project.targets[target_name]):
+                project.targets[target_name].properties.update(zip(pairs[0::2], pairs[1::2], strict=False))
+    elif name == "set_source_files_properties" and "PROPERTIES" in args:
+        cut = args.index("PROPERTIES")
+        pairs = dict(zip(args[cut + 1 :: 2], args[cut + 2 :: 2], strict=False))
+        if "LANGUAGE" in pairs:
+            for source in args[:cut]:
+                project.source_language[(directory.rel, project.source(source, directory.rel))] = pairs["LANGUAGE"]
+    elif name == "set_property" and args and args[0] in ("TARGET", "SOURCE") and "PROPERTY" in args:
+        cut = args.index("PROPERTY")
+        names = [a for a in args[1:cut] if a not in ("APPEND", "APPEND_STRING", "DIRECTORY", "TARGET_DIRECTORY")]
+        key, values = (args[cut + 1], args[cut + 2 :]) if len(args) > cut + 1 else ("", [])
+        for item in names:
+            if args[0] == "TARGET" and item in project.targets and not project.offered_to(project.targets[item]):
+                project.targets[item].properties[key] = ";".join(values)
+            elif args[0] == "SOURCE" and key == "LANGUAGE" and values:
+                project.source_language[(directory.rel, project.source(item, directory.rel))] = values[0]
 
 
 def split_list(value: str) -> list[str]:
