@@ -35,20 +35,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from scanner.compile import compilers, unit_build
-from scanner.compile.check import (
-    CHECKED,
-    COMPILES,
-    COMPILES_WITH_STUBS,
-    FAILS,
-    NOT_CHECKED,
-    PROBE_TIMEOUT,
-    STATUSES,
-    CompileChecker,
-    CompileResult,
-    CompileSettings,
-    settings_from,
-)
+from scanner.compile.check import PROBE_TIMEOUT, CompileChecker, CompileSettings, settings_from
 from scanner.compile.graph import attach as attach_graph
+from scanner.compile.result import CHECKED, COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED, STATUSES, CompileResult
 from scanner.compile.toolchain import DEFAULT_ARCH, DEFAULT_STD, Toolchain, ToolchainError
 
 __all__ = [
