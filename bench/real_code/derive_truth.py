@@ -60,16 +60,32 @@ def clone_of(repos: Path, spec: dict) -> Path:
     return repos / spec.get("clone", spec["repository"].split("/")[-1])
 
 
+def _write_blobs(source: Path, commit: str, target: Path) -> None:
+    listing = subprocess.run(
+        ["git", "-C", str(source), "ls-tree", "-r", "-z", commit], check=True, capture_output=True
+    ).stdout.decode(errors="surrogateescape")
+    for entry in filter(None, listing.split("\0")):
+        meta, path = entry.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind != "blob" or mode == "120000" or ".." in Path(path).parts:
+            continue
+        blob = subprocess.run(["git", "-C", str(source), "cat-file", "blob", sha], capture_output=True)
+        if blob.returncode == 0:
+            (target / path).parent.mkdir(parents=True, exist_ok=True)
+            (target / path).write_bytes(blob.stdout)
+
+
 def checkout(repos: Path, work: Path, project: dict) -> Path:
     source = clone_of(repos, project)
     target = work / project["name"]
     if not (target / ".rocport-commit").exists() or (target / ".rocport-commit").read_text() != project["commit"]:
-        archive = subprocess.run(
-            ["git", "-C", str(source), "archive", project["commit"]], check=True, capture_output=True
-        ).stdout
+        archive = subprocess.run(["git", "-C", str(source), "archive", project["commit"]], capture_output=True)
         target.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(target, filter="data")
+        if archive.returncode == 0:
+            with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+                tar.extractall(target, filter="data")
+        else:  # a fetched snapshot may lack its largest blobs (images, data): write the files it has
+            _write_blobs(source, project["commit"], target)
         (target / ".rocport-commit").write_text(project["commit"])
     return target
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -219,11 +221,12 @@ def test_merging_keeps_verdicts_of_rows_still_drawn_and_marks_new_ones_unjudged(
         "severity": "high",
         "verdict": "true",
         "reason": "a lane index modulo 32",
+        "severity_verdict": "",
     }
     assert rows[1]["line"] == second["line"] and (rows[1]["verdict"], rows[1]["reason"]) == ("unjudged", "")
     assert rows[2]["line"] == third["line"] and (rows[2]["verdict"], rows[2]["reason"]) == ("unjudged", "")
     sample.write_table(table, rows)
-    assert table.read_text().splitlines()[0] == "project,path,line,rule,severity,verdict,reason"
+    assert table.read_text().splitlines()[0] == "project,path,line,rule,severity,verdict,reason,severity_verdict"
     assert [row["verdict"] for row in sample.read_table(table)] == ["true", "unjudged", "unjudged"]
 
 
@@ -308,9 +311,67 @@ def test_precision_and_recall_per_rule_family():
         "ptx": {"expected": 1, "found": 1, "recall": 1.0},
     }
     report = sample.family_report(rows, runs, truth).splitlines()
-    assert report[1].split() == ["warp", "4", "2", "1", "1", "1", "0.67", "2", "1", "0.50"]
-    assert report[2].split() == ["ptx", "0", "0", "0", "0", "0", "-", "1", "1", "1.00"]
-    assert report[3].split()[0] == "shell/CI" and report[3].split()[-3:] == ["-", "-", "-"]
+    assert report[1].split() == ["warp", "4", "2", "1", "1", "1", "0.67", "2", "1", "0.50", "0.00"]
+    assert report[2].split() == ["ptx", "0", "0", "0", "0", "0", "-", "1", "1", "1.00", "0.00"]
+    assert report[3].split()[0] == "shell/CI" and report[3].split()[-4:] == ["-", "-", "-", "-"]
+    assert report[4].split() == ["all", "2", "1", "0.67"]
+    # a finding below medium reaches a line at any severity, not at medium and up
+    serious = [{"root": "/x/p", "findings": [{"path": "a.cu", "line": 20, "rule": "ROC101", "severity": "low"}]}]
+    assert sample.recall_by_family(serious, truth)["warp"]["found"] == 1
+    assert sample.recall_by_family(serious, truth, "medium")["warp"]["found"] == 0
+
+
+def test_a_half_is_drawn_per_rule_above_a_severity_floor_with_severity_verdicts(tmp_path):
+    findings = _findings("p", "ROC101", 3) + _findings("q", "ROC101", 3) + _findings("q", "ROC103", 2)
+    findings[0]["severity"] = "low"
+    per_rule = sample.draw(findings, per=3, by="rule")
+    assert len(per_rule) == 5 and sum(f["rule"] == "ROC101" for f in per_rule) == 3
+    assert len(sample.draw(findings, per=3)) == 8  # per (project, rule): every one of these small groups
+    runs = {
+        "runs": [
+            {"root": "/x/p", "project": "p", "findings": findings[:3]},
+            {"root": "/x/q", "project": "q", "findings": findings[3:]},
+        ]
+    }
+    (tmp_path / "run.json").write_text(json.dumps(runs))
+    subprocess.run(
+        [
+            sys.executable,
+            "bench/real_code/sample.py",
+            str(tmp_path / "run.json"),
+            "-o",
+            str(tmp_path / "j.csv"),
+            "--by",
+            "rule",
+            "--per",
+            "3",
+            "--min-severity",
+            "medium",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    rows = sample.read_table(tmp_path / "j.csv")
+    assert len(rows) == 5 and all(row["severity"] == "high" for row in rows)
+    rows[0].update(verdict="true", severity_verdict="right")
+    rows[1].update(verdict="true", severity_verdict="too-high")
+    rows[2].update(verdict="false")
+    assert sample.severity_agreement(rows) == {"judged": 2, "right": 1, "agreement": 0.5}
+    assert "severity agreement: 1 of 2" in sample.family_report(rows, None, {})
+    rows[0]["severity_verdict"] = "wrong"
+    sample.write_table(tmp_path / "bad.csv", rows)
+    with pytest.raises(ValueError, match="severity_verdict"):
+        sample.read_table(tmp_path / "bad.csv")
+
+
+def test_the_halves_split_the_manifest_and_name_every_project_once():
+    manifest = json.loads((ROOT / "bench" / "real_code" / "manifest.json").read_text())
+    halves = sample.halves()
+    assert halves["tune"].isdisjoint(halves["check"])
+    assert halves["tune"] | halves["check"] == {p["name"] for p in manifest["projects"]}
 
 
 def test_the_bench_prints_the_family_table_from_a_judged_table_alone(tmp_path):
