@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from scanner.rules import severity_policy
 from scanner.rules.base import DOC_SECTIONS, Rule
 from scanner.target import TargetProfile
 
@@ -104,6 +105,10 @@ def markdown(rules: list[Rule]) -> str:
         "once: `warp.warp_sized_group` is `warp-sized-group`). A renamed rule keeps its former names, listed",
         "under its heading: suppression comments, `.rocport.toml`'s `rules.enable` / `rules.disable` and",
         "`python -m scanner explain` accept them as well as the code and the current name.",
+        "",
+        *severity_policy.markdown(),
+        "",
+        "## Rules",
         "",
         "| code | name | risk | severity | summary |",
         "| --- | --- | --- | --- | --- |",
