@@ -7,8 +7,10 @@ there (or HIP takes another branch), so the finding must not claim the code brea
 Conditions are evaluated three-valued: a branch is dead only when its condition is known false under HIP-Clang.
 What is known:
 - HIP-Clang's own macros are defined (`__HIP__`, `__HIPCC__`, `__HIP_PLATFORM_AMD__`, `__clang__`), NVIDIA's are
-  not (`__CUDA_ARCH__`, `CUDA_VERSION`, `__NVCC__`, `__CUDACC_VER_MAJOR__`, `__HIP_PLATFORM_NVIDIA__`): an
-  undefined name is 0 in `#if`, as the standard says;
+  not (`__CUDA_ARCH__`, `CUDA_VERSION`, `CUDART_VERSION`, `__NVCC__`, `__CUDACC_VER_MAJOR__`,
+  `__HIP_PLATFORM_NVIDIA__`): an undefined name is 0 in `#if`, as the standard says, so the CUDA-version side of
+  `#if CUDART_VERSION >= 12000` is dead on ROCm; unless the project's HIP side defines the name itself
+  (`#define CUDART_VERSION 12000` in its HIP header, scanner.port): its value there is then unknown;
 - the project's own HIP switches (scanner.port: `USE_ROCM`, `GGML_USE_HIP`, `BNB_HIP`) are defined as 1;
 - `__has_include(<nvml.h>)` of an NVIDIA-only header is false.
 Anything else (a project option, a version number, a function-like macro) is unknown, and a branch that
@@ -25,6 +27,8 @@ HIP_UNDEFINED = frozenset(
     {
         "__CUDA_ARCH__",
         "CUDA_VERSION",
+        "CUDART_VERSION",
+        "__CUDACC_VER__",
         "__NVCC__",
         "__CUDACC_VER_MAJOR__",
         "__CUDACC_VER_MINOR__",
@@ -61,12 +65,18 @@ class DeadBranch:
 
 
 def dead_lines(
-    directives, line_count: int, hip_macros: frozenset[str] = frozenset(), undefined: frozenset[str] = frozenset()
+    directives,
+    line_count: int,
+    hip_macros: frozenset[str] = frozenset(),
+    undefined: frozenset[str] = frozenset(),
+    project_defined: frozenset[str] = frozenset(),
 ) -> dict[int, DeadBranch]:
     """Lines (1-based) HIP-Clang never compiles, each with the outermost dead branch that holds it. The
     directives' own lines count as inside the branches that enclose them. `undefined`: macros the project
-    defines only where HIP never looks (scanner.port), undefined under HIP like NVIDIA's own."""
-    known = _Known(hip_macros, undefined)
+    defines only where HIP never looks (scanner.port), undefined under HIP like NVIDIA's own. `project_defined`:
+    NVIDIA names the project's HIP side defines itself (`CUDART_VERSION` in its HIP header): unknown, not 0,
+    unless `undefined` says every definition is on a dead line."""
+    known = _Known(hip_macros, undefined, project_defined - undefined)
     dead: dict[int, DeadBranch] = {}
     # One frame per open #if chain: [state of the current branch (True/False/None), a branch already taken
     # (True/None/False), the DeadBranch when the current branch is dead].
@@ -123,6 +133,7 @@ def _describe(directive) -> str:
 class _Known:
     hip_macros: frozenset[str]
     undefined: frozenset[str]
+    project_defined: frozenset[str] = frozenset()
 
 
 def _condition(kind: str, tokens: list[str], known: _Known) -> bool | None:
@@ -143,6 +154,8 @@ def _condition(kind: str, tokens: list[str], known: _Known) -> bool | None:
 def _defined(name: str, known: _Known) -> bool | None:
     if name in HIP_DEFINED or name in known.hip_macros:
         return True
+    if name in known.project_defined:
+        return None
     if name in HIP_UNDEFINED or name in known.undefined:
         return False
     return None
@@ -250,6 +263,8 @@ class _Evaluator:
                 return None
             if token in HIP_DEFINED or token in self.known.hip_macros:
                 return 1
+            if token in self.known.project_defined:
+                return None
             if token in HIP_UNDEFINED or token in self.known.undefined:
                 return 0
             if token in ("true", "false"):

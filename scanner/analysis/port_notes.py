@@ -129,7 +129,13 @@ class PortNotes:
             port = self.facts.port
             macros = port.hip_macros | self.amd_defines()
             self._dead = (
-                hip_branches.dead_lines(view.directives, len(self.facts.lines), macros, port.hip_undefined)
+                hip_branches.dead_lines(
+                    view.directives,
+                    len(self.facts.lines),
+                    macros,
+                    port.hip_undefined,
+                    port.per_platform | port.hip_mapped,
+                )
                 if view.directives
                 else {}
             )

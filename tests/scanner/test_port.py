@@ -45,6 +45,8 @@ def _dead(source: str, macros=()) -> set[int]:
         ("#if __CUDA_ARCH__ >= 800\nfast();\n#else\nslow();\n#endif", [], {2}),
         ("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\nold();\n#endif", [], {2}),
         ("#if CUDA_VERSION >= 11000\nnew_api();\n#endif", [], {2}),
+        ("#if CUDART_VERSION >= 12000\nnew_api();\n#else\nold_api();\n#endif", [], {2}),
+        ("#if defined(CUDART_VERSION) && CUDART_VERSION >= 11080\nfp8();\n#endif", [], {2}),
         ("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700\nboth();\n#endif", [], set()),
         ("#if __has_include(<nvml.h>)\nnvml();\n#endif", [], {2}),
         # HIP's own macros are defined: the #else of an AMD branch is dead.
@@ -61,6 +63,13 @@ def _dead(source: str, macros=()) -> set[int]:
 )
 def test_dead_lines_under_hip_clang(source, macros, expected):
     assert _dead(source, macros) == expected
+
+
+def test_a_cuda_version_the_projects_hip_side_defines_is_unknown_not_zero():
+    source = "#if CUDART_VERSION >= 12000\nnew_api();\n#endif\n#ifdef CUDART_VERSION\nx();\n#endif"
+    directives, count = _directives(source)
+    assert set(dead_lines(directives, count)) == {2, 5}
+    assert set(dead_lines(directives, count, project_defined=frozenset({"CUDART_VERSION"}))) == set()
 
 
 def test_learns_switches_and_evidence(tmp_path):

@@ -416,3 +416,13 @@ def test_a_hint_printed_by_make_or_echo_is_not_an_install(tmp_path):
         ),
     )
     assert set(by_line(findings(makefile, ["ROC223"]))) == {6}
+
+
+# -- a CUDA API behind a CUDA-version #if: HIP does not define CUDART_VERSION, so the branch is not compiled ---
+def test_a_name_behind_a_cuda_version_guard_is_info_and_says_why():
+    found = by_line(findings(RULE_FIXTURES / "ROC150_cuda_api_without_hip_equivalent_version_guard.cu", ["ROC150"]))
+    for line in (10, 16, 22):
+        assert found[line].severity == Severity.INFO, line
+        assert "HIP-Clang does not compile this line" in found[line].message, line
+    for line in (24, 30):  # `CUDART_VERSION < N` is true on ROCm: compiled there
+        assert found[line].severity != Severity.INFO, line
