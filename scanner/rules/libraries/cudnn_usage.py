@@ -7,6 +7,12 @@ What it finds:
     One finding per file, at the first include or use: its message counts the uses and lists their lines
     (porting away from the library is one piece of work per file, not one per line).
 
+    cuDNN reached through the project's own loader is a run-time failure, not a build break (medium, risk
+    runtime-failure): a file that opens the library itself (`dlopen("libcudnn.so.9")`, `LoadLibrary` of
+    `cudnn64_9.dll`) and looks its entry points up with `dlsym`, or code calling them through such a table
+    (`api->cudnnCreate(&handle)`), builds without cuDNN and fails only when the loader runs. An include of
+    one of cuDNN's own headers (`cudnn.h`, `cudnn_ops.h`, ...) still needs cuDNN to compile: a build break.
+
 Why it breaks on ROCm:
     cuDNN does not exist on ROCm. Its counterpart, MIOpen, covers convolutions, pooling, normalisation,
     activations, softmax and RNNs, but it is not a rename: tensor and convolution descriptors are set up
@@ -30,8 +36,18 @@ References:
 
 import re
 
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._common import Header, Use, library_rule
+from scanner.parsing.tokens import LITERAL
+from scanner.rules.libraries._common import Header, Judgement, Use, library_rule
+
+# cuDNN's own headers (v7 to v9): a file that includes one needs cuDNN to compile, whatever it loads at run time.
+_CUDNN_HEADER = re.compile(
+    r"cudnn(?:_version|_backend|_graph|_(?:ops|cnn|adv)(?:_infer|_train|_v\d+)?|_frontend\w*)?\.h(?:pp)?"
+)
+# The library's file name in a string: `"libcudnn.so.9"`, `"libcudnn_ops.so"`, `"cudnn64_8.dll"`.
+_CUDNN_LIBRARY = re.compile(r"[\"'/](?:lib)?cudnn(?:\w*\.so[.\d]*|\w*\.dylib|64_\d+\.dll|\w*\.dll)\b")
+_LOADERS = frozenset({"dlopen", "dlmopen", "LoadLibrary", "LoadLibraryA", "LoadLibraryW", "LoadLibraryEx"})
 
 # Handle, stream and error plumbing: a plain rename.
 _BOOKKEEPING = re.compile(r"^cudnn(Create|Destroy|SetStream|GetStream|GetErrorString|GetVersion)$")
@@ -57,6 +73,57 @@ def _use(ctx, tok) -> str:
     )
 
 
+def _header_message(ctx: Context, header: str) -> str:
+    if _CUDNN_HEADER.fullmatch(header.rsplit("/", 1)[-1]):
+        return (
+            f"<{header}> (cuDNN) is not on ROCm: port to MIOpen (<miopen/miopen.h>); "
+            "the API differs (descriptors, algorithm search, workspace)."
+        )
+    return f"<{header}> declares cuDNN's API for the project: port what uses it to MIOpen (<miopen/miopen.h>)."
+
+
+def _loaded_at_run_time(ctx: Context) -> Judgement:
+    """A use that reaches cuDNN through the project's own loader (`dlopen("libcudnn.so.9")`, then `dlsym`, or a
+    table of entry points called as `api->cudnnCreate(...)`) needs no cuDNN to build: on ROCm it fails when the
+    loader runs. An include of cuDNN's own header still needs cuDNN to compile: that stays a build break."""
+    if ctx.event == "include":
+        if _CUDNN_HEADER.fullmatch(ctx.include.header.rsplit("/", 1)[-1]):
+            return None
+        opened = _opened_library(ctx)
+        return _runtime(f"`{opened[0]}` is loaded with `{opened[1]}` (line {opened[2]})") if opened else None
+    tok = ctx.token
+    before = ctx.view.neighbour(tok, -1)
+    if before is not None and before.text in ("->", "."):
+        return _runtime(f"`{tok.text}` is called through the project's own table of entry points")
+    opened = _opened_library(ctx)
+    return _runtime(f"`{opened[0]}` is loaded with `{opened[1]}` (line {opened[2]})") if opened else None
+
+
+def _runtime(how: str) -> Judgement:
+    return (
+        Severity.MEDIUM,
+        Risk.RUNTIME_FAILURE,
+        f"Here {how}: the build does not need cuDNN, but ROCm has no libcudnn, so this path fails when the "
+        "loader runs (a run-time failure, not a build break).",
+    )
+
+
+def _opened_library(ctx: Context) -> tuple[str, str, int] | None:
+    """(the cuDNN library's name, the loader, the line) when this file opens cuDNN itself; computed once per file."""
+    memo = ctx.memo
+    if "rocport:cudnn-loaded" not in memo:
+        found = None
+        identifiers = ctx.source.identifiers
+        loader = next((name for name in sorted(_LOADERS) if name in identifiers), "")
+        if loader:
+            for tok in ctx.view.tokens:
+                if tok.kind == LITERAL and (match := _CUDNN_LIBRARY.search(tok.text)):
+                    found = (match.group(0)[1:], loader, tok.line)
+                    break
+        memo["rocport:cudnn-loaded"] = found
+    return memo["rocport:cudnn-loaded"]
+
+
 RULE = library_rule(
     name="libraries-cudnn-usage",
     formerly=("cudnn-usage",),
@@ -68,16 +135,13 @@ RULE = library_rule(
             r"cudnn_frontend\w*\.h(pp)?|cudnn_frontend/.+",
             "<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen.",
         ),
-        Header(
-            r"cudnn(_\w+)?\.h(pp)?",
-            "<{header}> (cuDNN) is not on ROCm: port to MIOpen (<miopen/miopen.h>); "
-            "the API differs (descriptors, algorithm search, workspace).",
-        ),
+        Header(r"cudnn(_\w+)?\.h(pp)?", _header_message),
     ],
     uses=[
         Use("cudnn", _use, r"cudnn[A-Z]\w*", known_only=True),
         Use("cudnn_frontend", _use, scope=True),
     ],
+    judge=_loaded_at_run_time,
     fold=True,
     cuda_only=True,
 )
