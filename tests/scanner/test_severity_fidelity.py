@@ -426,3 +426,13 @@ def test_a_name_behind_a_cuda_version_guard_is_info_and_says_why():
         assert "HIP-Clang does not compile this line" in found[line].message, line
     for line in (24, 30):  # `CUDART_VERSION < N` is true on ROCm: compiled there
         assert found[line].severity != Severity.INFO, line
+
+
+# -- __launch_bounds__: an occupancy hint is tuning; only what HIP-Clang rejects is a build break --------------
+def test_launch_bounds_hints_are_tuning_and_only_what_does_not_compile_is_high():
+    found = by_line(findings(RULE_FIXTURES / "ROC156_launch_bounds_second_argument.cu", ["ROC156"]))
+    for line in (5, 10, 16):
+        assert (found[line].severity, found[line].risk) == (Severity.LOW, Risk.PERFORMANCE), line
+    assert (found[36].severity, found[36].risk) == (Severity.MEDIUM, Risk.PERFORMANCE)
+    for line in (20, 37):
+        assert (found[line].severity, found[line].risk) == (Severity.HIGH, Risk.BUILD_BREAK), line

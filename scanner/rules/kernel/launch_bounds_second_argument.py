@@ -2,16 +2,19 @@
 
 What it finds:
     `__launch_bounds__(MAX_THREADS, MIN_BLOCKS)` and `__launch_bounds__(MAX_THREADS, MIN_BLOCKS,
-    MAX_BLOCKS_PER_CLUSTER)` on a kernel. A single argument, and a second argument of literally 0 or 1
-    (no occupancy request on either platform), are not reported.
+    MAX_BLOCKS_PER_CLUSTER)` on a kernel, and a literal MAX_THREADS above 1024. A single argument, and a
+    second argument of literally 0 or 1 (no occupancy request on either platform), are not reported.
 
 Why it breaks on ROCm:
     In CUDA the second argument is the minimum number of resident blocks per multiprocessor. HIP keeps the
     syntax but reads it as MIN_WARPS_PER_EXECUTION_UNIT, the minimum number of wavefronts per SIMD, passed
     to the compiler as `amdgpu_waves_per_eu`. The same number therefore asks for a different occupancy:
     too large a value caps the registers per thread far below what the kernel needs (spills to scratch,
-    much slower) or exceeds what the GPU can hold. The third argument (CUDA 12 clusters) has no HIP
-    counterpart and HIP's macro does not accept it, so the file does not compile.
+    much slower) or exceeds what the GPU can hold. That is tuning: the kernel still compiles and computes the
+    same result, so the finding is low, and medium from 8 (a budget of 64 registers per thread or fewer on
+    CDNA, where spills are likely). The third argument (CUDA 12 clusters) has no HIP counterpart and HIP's
+    macro does not accept it, and a first argument above 1024 threads exceeds what an AMD workgroup can hold:
+    the file does not compile, so those are high build breaks.
 
 Example:
     __global__ void __launch_bounds__(256, 4) gemm_kernel(const float *a, const float *b, float *c);
@@ -37,7 +40,14 @@ from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
 from scanner.rules.kernel._common import int_of_tokens, paren_arguments
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.libraries._judgement import cuda_code_only, judged
+
+# The most threads an AMD workgroup holds (and a CUDA block): more does not compile.
+_AMD_MAX_WORKGROUP = 1024
+# Registers per lane a wavefront may use on CDNA (gfx90a/gfx942: 512 VGPRs and AGPRs together), shared by the
+# waves one EU keeps resident: from 8 waves on, each thread gets 64 or fewer and a real kernel spills.
+_VGPRS_PER_LANE = 512
+_SPILLING_WAVES = 8
 
 
 def check(ctx: Context) -> None:
@@ -49,7 +59,17 @@ def check(ctx: Context) -> None:
     if i < 0 or i + 1 >= len(code) or code[i + 1].text != "(":
         return
     args = paren_arguments(code, i + 1)
-    if not args or len(args) < 2:
+    if not args:
+        return
+    max_threads = int_of_tokens(args[0])
+    if max_threads is not None and max_threads > _AMD_MAX_WORKGROUP:
+        written = f"{max_threads}, ..." if len(args) > 1 else str(max_threads)
+        ctx.report(
+            f"`__launch_bounds__({written})` asks for more than {_AMD_MAX_WORKGROUP} threads per block, more "
+            "than an AMD workgroup holds: HIP-Clang rejects it."
+        )
+        return
+    if len(args) < 2:
         return
     if len(args) >= 3:
         ctx.report(
@@ -61,19 +81,28 @@ def check(ctx: Context) -> None:
     if min_blocks is not None and min_blocks <= 1:
         return
     text = " ".join(t.text for t in args[1])
-    ctx.report(
+    message = (
         f"the second `__launch_bounds__` argument `{text}` means min blocks per SM in CUDA but min "
         "wavefronts per execution unit (amdgpu_waves_per_eu) in HIP; convert it per platform (HIP "
         "porting guide) or drop it."
     )
+    if min_blocks is not None and min_blocks >= _SPILLING_WAVES:
+        with judged(ctx, Severity.MEDIUM, Risk.PERFORMANCE):
+            ctx.report(
+                f"{message} Read as {min_blocks} waves per EU it caps each thread at "
+                f"{_VGPRS_PER_LANE // min_blocks} registers on CDNA: spills are likely."
+            )
+        return
+    with judged(ctx, Severity.LOW, Risk.PERFORMANCE):
+        ctx.report(f"{message} An occupancy hint: the kernel still compiles and computes the same result.")
 
 
 RULE = Rule(
     name="kernel-launch-bounds-second-argument",
     formerly=("launch-bounds-second-argument",),
     summary="__launch_bounds__ second argument means min blocks/SM in CUDA but min waves/EU in HIP",
-    risk=Risk.PERFORMANCE,
-    severity=Severity.MEDIUM,
+    risk=Risk.BUILD_BREAK,  # the highest its findings reach; an occupancy hint is judged low/medium performance
+    severity=Severity.HIGH,
     on=("identifier",),
     names=frozenset({"__launch_bounds__"}),
     check=cuda_code_only(check),
