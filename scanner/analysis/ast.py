@@ -400,6 +400,16 @@ def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list
 _BREAK, _RECURSE = 0, 2  # CXChildVisit_Break, CXChildVisit_Recurse
 
 
+def _cursor_kind(kind_id: int) -> ci.CursorKind:
+    """The cursor kind of an id, UNEXPOSED_EXPR for one newer than the Python bindings know (libclang 18's
+    bindings stop at 154; C++20's parenthesized aggregate init, `Pair p(1, 2)`, is 155). An exception inside the visitor callback would end the
+    visit early and silently cut the tree."""
+    try:
+        return ci.CursorKind.from_id(kind_id)
+    except ValueError:
+        return ci.CursorKind.UNEXPOSED_EXPR
+
+
 def _build(cursor: ci.Cursor, kind: ci.CursorKind, unit: UnitSource) -> Node:
     """The whole subtree in one clang_visitChildren call (one Python callback per cursor).
 
@@ -411,7 +421,7 @@ def _build(cursor: ci.Cursor, kind: ci.CursorKind, unit: UnitSource) -> Node:
     if kind in FUNCTION_KINDS:
         functions.append(root)
     stack: list[tuple[bytes, Node]] = [(bytes(cursor), root)]
-    from_id = ci.CursorKind.from_id
+    from_id = _cursor_kind
     tu = cursor._tu
 
     def visit(child, parent, _data):
