@@ -236,9 +236,11 @@ def cg_findings(rocm: str) -> dict[str, object]:
 def test_cg_reduce_and_scans_are_gaps_before_the_release_that_added_them():
     found = cg_findings("7.2")
     reduce = next(f for text, f in found.items() if "cg::reduce(" in text)
-    assert reduce.severity == Severity.MEDIUM and "before ROCm 7.13 (the target is 7.2)" in reduce.message
+    # An undeclared name: the file does not compile, a high build break.
+    assert (reduce.severity, reduce.risk) == (Severity.HIGH, Risk.BUILD_BREAK)
+    assert "before ROCm 7.13 (the target is 7.2)" in reduce.message
     scan = next(f for text, f in found.items() if "cg::exclusive_scan(" in text)
-    assert scan.severity == Severity.MEDIUM and "before ROCm 10.0" in scan.message
+    assert scan.severity == Severity.HIGH and "before ROCm 10.0" in scan.message
 
 
 def test_cg_reduce_is_info_from_rocm_7_13_and_gone_from_10_0():
@@ -247,10 +249,10 @@ def test_cg_reduce_is_info_from_rocm_7_13_and_gone_from_10_0():
     assert reduce.severity == Severity.INFO and "y or z dimension" in reduce.message
     header = next(f for text, f in found.items() if "reduce.h" in text)
     assert header.severity == Severity.INFO and "hip_reduce.h" in header.message
-    assert next(f for text, f in found.items() if "cg::exclusive_scan(" in text).severity == Severity.MEDIUM
+    assert next(f for text, f in found.items() if "cg::exclusive_scan(" in text).severity == Severity.HIGH
     later = cg_findings("10.0")
     assert not [text for text in later if "cg::reduce(" in text or "_scan(" in text]
-    assert all(later[text].severity == Severity.MEDIUM for text in later if "memcpy_async(" in text)
+    assert all(later[text].severity == Severity.HIGH for text in later if "memcpy_async(" in text)
 
 
 # -- 11. CUDA environment variables set from Python that ROCm ignores --------------------------------------

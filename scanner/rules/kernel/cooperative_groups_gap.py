@@ -18,8 +18,9 @@ Why it breaks on ROCm:
     HIP implements the core of cooperative groups (thread_block, grid_group with cooperative launch,
     multi_grid_group, tiled_partition, thread_block_tile, coalesced_group, binary_partition), but not these
     additions from CUDA 11 and 12, or only in recent releases (the collectives above): the names are
-    undeclared under HIP-Clang and the sub-headers do not exist, so the file does not compile. CDNA GPUs have
-    no thread-block clusters at all.
+    undeclared under HIP-Clang and the sub-headers do not exist, so the file does not compile: a build break,
+    high, also for a collective the target's ROCm release predates. CDNA GPUs have no thread-block clusters at
+    all.
 
 Example:
     #include <cooperative_groups/reduce.h>
@@ -152,7 +153,7 @@ RULE = Rule(
     formerly=("cooperative-groups-gap",),
     summary="Cooperative-groups API that HIP lacks (clusters, memcpy_async, reduce/scan, labeled_partition)",
     risk=Risk.BUILD_BREAK,
-    severity=Severity.MEDIUM,
+    severity=Severity.HIGH,
     on=("identifier", "include"),
     names=frozenset(_GAPS),
     check=cuda_code_only(check),
