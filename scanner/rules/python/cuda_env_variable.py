@@ -1,14 +1,18 @@
-"""CUDA runtime environment variables set from Python that ROCm ignores or names differently.
+"""CUDA runtime environment variables set (Python, shell, Dockerfile, YAML) that ROCm ignores or names differently.
 
 What it finds:
-    Python code that sets a CUDA driver/runtime environment variable for itself or for a child process:
-    `os.environ["CUDA_LAUNCH_BLOCKING"] = "1"`, `os.environ.setdefault(...)`, `os.putenv(...)`,
-    `env={"CUDA_DEVICE_MAX_CONNECTIONS": "1"}`, `dict(os.environ, CUDA_MODULE_LOADING="LAZY")`, or
-    `CUDA_LAUNCH_BLOCKING=1 python ...` in a command string. The variables: `CUDA_LAUNCH_BLOCKING`,
-    `CUDA_DEVICE_MAX_CONNECTIONS`, `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` (low), and `CUDA_MODULE_LOADING`,
-    `CUDA_CACHE_PATH` / `CUDA_CACHE_DISABLE` / `CUDA_CACHE_MAXSIZE`, `CUDA_FORCE_PTX_JIT` (info: nothing to
-    set on ROCm). Reading a variable, `CUDA_VISIBLE_DEVICES` (which HIP honours: ROC233) and messages that
-    only name one are not reported.
+    Code that sets a CUDA driver/runtime environment variable for itself or for a child process. In Python:
+    `os.environ["CUDA_LAUNCH_BLOCKING"] = "1"`, `os.environ.setdefault(...)`, `os.environ.update({...})`,
+    `os.putenv(...)`, `env={"CUDA_DEVICE_MAX_CONNECTIONS": "1"}`, `dict(os.environ, CUDA_MODULE_LOADING="LAZY")`,
+    or `CUDA_LAUNCH_BLOCKING=1 python ...` in a command string. In shell scripts, Makefiles, Dockerfiles and
+    YAML: `export X=v`, `X=v command`, `env X=v command`, `ENV X=v` (and the old `ENV X v`), a YAML `env:` key
+    (`X: "1"`), a compose list entry (`- X=1`) and a Kubernetes `- name: X`. The variables:
+    `CUDA_LAUNCH_BLOCKING`, `CUDA_DEVICE_MAX_CONNECTIONS`, `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` (low), and
+    `CUDA_MODULE_LOADING`, `CUDA_CACHE_PATH` / `CUDA_CACHE_DISABLE` / `CUDA_CACHE_MAXSIZE`, `CUDA_FORCE_PTX_JIT`,
+    `CUDA_DEVICE_ORDER` (info: nothing to set on ROCm) and `PYTORCH_CUDA_ALLOC_CONF` (info: PyTorch's ROCm
+    build reads it). Reading a variable, `echo`ed or printed text that names one, `CUDA_VISIBLE_DEVICES` (which
+    HIP honours: ROC233), `TORCH_CUDA_ARCH_LIST` (ROC212), `NCCL_*` (RCCL reads them: ROC253) and
+    `CUBLAS_WORKSPACE_CONFIG` (PyTorch reads it on ROCm too) are not reported.
 
 Why it breaks on ROCm:
     These variables are read by NVIDIA's driver, which is not there: on ROCm the assignment silently does
@@ -18,7 +22,9 @@ Why it breaks on ROCm:
     hardware queues per device are `GPU_MAX_HW_QUEUES`); MPS does not exist, so
     `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` limits nothing (ROCm masks compute units with `HSA_CU_MASK` or
     `ROC_GLOBAL_CU_MASK`). Lazy module loading and the PTX JIT cache are CUDA mechanisms with no ROCm
-    counterpart to configure.
+    counterpart to configure; `CUDA_DEVICE_ORDER=PCI_BUS_ID` does not reorder HIP's devices.
+    `PYTORCH_CUDA_ALLOC_CONF` keeps working (ROCm builds of PyTorch read it, and `PYTORCH_HIP_ALLOC_CONF` when it
+    is unset), but its values were tuned for NVIDIA memory sizes.
 
 Example:
     os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
@@ -28,12 +34,15 @@ Use instead:
     Set the ROCm variable beside the CUDA one when `torch.version.hip` is set: `HIP_LAUNCH_BLOCKING=1` (or
     `AMD_SERIALIZE_KERNEL=3`, which PyTorch's ROCm error messages suggest), `GPU_MAX_HW_QUEUES` for the
     queue count (measure: the effect on overlap differs from CUDA's connections), `HSA_CU_MASK` /
-    `ROC_GLOBAL_CU_MASK` for partitioning; drop `CUDA_MODULE_LOADING` and the `CUDA_CACHE_*` settings.
+    `ROC_GLOBAL_CU_MASK` for partitioning; drop `CUDA_MODULE_LOADING`, `CUDA_DEVICE_ORDER` and the `CUDA_CACHE_*`
+    settings (match GPUs by PCI bus id with `hipDeviceGetPCIBusId` where the order matters); re-measure the
+    allocator settings on the AMD GPU.
 
 References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html
     https://rocm.docs.amd.com/en/latest/how-to/setting-cus.html
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-environment-variables
+    https://docs.pytorch.org/docs/stable/notes/hip.html
 """
 
 import re
@@ -42,7 +51,7 @@ from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.python._env import SET, env_uses
-from scanner.rules.textual import mentions, once, text_rule
+from scanner.rules.textual import SCRIPT_LANGUAGES, matches, mentions, once, text_rule
 
 # name -> (what happens on ROCm and what to set instead, severity, risk)
 _VARIABLES = {
@@ -89,26 +98,57 @@ _VARIABLES = {
         Severity.INFO,
         Risk.PERFORMANCE,
     ),
+    "CUDA_DEVICE_ORDER": (
+        "ROCm ignores it: HIP numbers GPUs in its runtime's own order, not by this setting; drop it and match "
+        "GPUs by PCI bus id (`hipDeviceGetPCIBusId`) where the order matters",
+        Severity.INFO,
+        Risk.RUNTIME_FAILURE,
+    ),
+    "PYTORCH_CUDA_ALLOC_CONF": (
+        "it keeps working: ROCm builds of PyTorch read it (`PYTORCH_HIP_ALLOC_CONF` when it is unset); its values "
+        "were tuned for NVIDIA memory sizes, so re-measure them on the AMD GPU",
+        Severity.INFO,
+        Risk.PERFORMANCE,
+    ),
 }
 _NAMES = re.compile("|".join(sorted(_VARIABLES)))
+_ALTERNATION = "|".join(sorted(_VARIABLES))
+# A setting in a script, Makefile, Dockerfile or YAML file: `X=v` (`export`, `env`, `ENV`, a command prefix, a
+# compose list entry), a YAML key `X: v`, a Kubernetes `name: X`, the old Dockerfile form `ENV X v`. Not `$X`,
+# `${X}`, `${X:-0}` (reads).
+_SETTING = re.compile(
+    rf"(?<![\w${{])(?P<assign>{_ALTERNATION})(?=\s*[:?+]?=)"
+    rf"|(?<![\w${{])(?P<key>{_ALTERNATION})[\"']?(?=\s*:(?:\s|$))"
+    rf"|\bname:\s*[\"']?(?P<k8s>{_ALTERNATION})[\"']?\s*$"
+    rf"|^\s*ENV\s+(?P<env>{_ALTERNATION})(?=\s+\S)"
+)
+# A shell line that only prints (`echo "set CUDA_LAUNCH_BLOCKING=1 to debug"`), unless it writes into a file.
+_MESSAGE_LINE = re.compile(r"^\s*(?:echo|printf)\b(?!.*>)")
 
 
 def check(ctx: Context) -> None:
     if not mentions(ctx, "cuda_"):
         return
-    for use in env_uses(ctx.source, _NAMES):
-        if use.kind != SET:
-            continue
-        what, severity, risk = _VARIABLES[use.name]
+    if ctx.language == "python":
+        settings = [(use.line, use.col, use.name) for use in env_uses(ctx.source, _NAMES) if use.kind == SET]
+    else:
+        settings = []
+        for line, col, match in matches(ctx, _SETTING):
+            group = match.lastgroup or ""
+            if not _MESSAGE_LINE.match(ctx.line_text(line)):
+                settings.append((line, match.start(group) + 1, match.group(group)))
+    for line, col, name in settings:
+        what, severity, risk = _VARIABLES[name]
         with judged(ctx, severity, risk):
-            once(ctx, use.line, use.col, f"`{use.name}` is set here, but {what}.", length=len(use.name), key=use.name)
+            once(ctx, line, col, f"`{name}` is set here, but {what}.", length=len(name), key=name)
 
 
 RULE = text_rule(
     name="python-cuda-env-variable",
-    summary="CUDA runtime environment variable set from Python that ROCm ignores (CUDA_LAUNCH_BLOCKING, ...)",
+    summary="CUDA runtime environment variable set (Python, scripts, ENV, YAML) that ROCm ignores "
+    "(CUDA_LAUNCH_BLOCKING, ...)",
     risk=Risk.PERFORMANCE,
     severity=Severity.LOW,
-    languages={"python"},
+    languages=SCRIPT_LANGUAGES | {"python"},
     check=cuda_code_only(check),
 )
