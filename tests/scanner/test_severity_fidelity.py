@@ -438,3 +438,10 @@ def test_launch_bounds_hints_are_tuning_and_only_what_does_not_compile_is_high()
     assert (found[36].severity, found[36].risk) == (Severity.MEDIUM, Risk.PERFORMANCE)
     for line in (20, 37):
         assert (found[line].severity, found[line].risk) == (Severity.HIGH, Risk.BUILD_BREAK), line
+
+
+def test_an_error_code_hip_lacks_is_a_high_build_break_and_other_names_medium():
+    found = by_line(findings(RULE_FIXTURES / "ROC150_cuda_api_without_hip_equivalent.cu", ["ROC150"]))
+    for line in (56, 65):
+        assert (found[line].severity, found[line].risk) == (Severity.HIGH, Risk.BUILD_BREAK), line
+    assert found[7].severity == Severity.MEDIUM  # cudaMemcpyArrayToArray

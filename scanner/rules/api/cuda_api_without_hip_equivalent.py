@@ -9,7 +9,9 @@ What it finds:
 Why it breaks on ROCm:
     hipify leaves such names untranslated, so the ported file does not compile: there is no hip* function,
     type or enumerator to call. The feature must be redesigned around what HIP offers, or the code kept
-    CUDA-only behind a platform guard.
+    CUDA-only behind a platform guard. An error code with no HIP counterpart (`cudaErrorStubLibrary`,
+    `CUDA_ERROR_NVLINK_UNCORRECTABLE`) is a high build break: nothing is left to compare with or switch on,
+    so the handling around it must be rewritten; other names are medium.
 
 Example:
     cudaMemcpyArrayToArray(dst, 0, 0, src, 0, 0, bytes, cudaMemcpyDeviceToDevice);
@@ -37,12 +39,17 @@ Known problems:
     CUDA-prefixed names and `_t` typedefs are matched, so library tag names such as `pruneInfo` are not.
 """
 
+import re
+
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.api._common import api_rule_check, names_owned_by
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import judged
 
 NAMES = names_owned_by("ROC150")
+# The runtime's and the driver's error enumerators (cudaError_t, CUresult).
+_ERROR_CODE = re.compile(r"^(cudaError[A-Z]\w*|CUDA_ERROR_\w+)$")
 
 
 def check(ctx: Context) -> None:
@@ -60,7 +67,12 @@ def check(ctx: Context) -> None:
         message += f"; CUDA removed it in {entry.cuda_removed}"
     elif entry.cuda_deprecated:
         message += f"; CUDA deprecated it in {entry.cuda_deprecated}"
-    ctx.report(message + ": redesign this part or keep it CUDA-only behind a platform guard.")
+    message += ": redesign this part or keep it CUDA-only behind a platform guard."
+    if _ERROR_CODE.match(name):
+        ctx.report(message + " An error code HIP does not have: the comparison or `case` does not compile.")
+        return
+    with judged(ctx, Severity.MEDIUM):
+        ctx.report(message)
 
 
 RULE = Rule(
@@ -68,7 +80,7 @@ RULE = Rule(
     formerly=("cuda-api-without-hip-equivalent",),
     summary="CUDA API name with no HIP equivalent in HIPIFY's tables",
     risk=Risk.BUILD_BREAK,
-    severity=Severity.MEDIUM,
+    severity=Severity.HIGH,  # error codes; other names are judged medium
     on=("identifier",),
     names=NAMES,
     check=api_rule_check(check),
