@@ -123,8 +123,7 @@ MODIFIERS = (
         Severity.LOW,
     ),
     Modifier(
-        "a hazard the profile's GPU targets do not have (a 32-lane assumption where no target has 64-lane "
-        "wavefronts)",
+        "a hazard the profile's GPU targets do not have (a 32-lane assumption where no target has 64-lane wavefronts)",
         "low",
         Severity.LOW,
     ),
@@ -154,9 +153,7 @@ def markdown() -> list[str]:
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for c in CONSEQUENCES:
-        out.append(
-            f"| {c.name} | {c.risk.value} | {c.meaning} | {band_text(c)} | {c.default.value} | {c.within} |"
-        )
+        out.append(f"| {c.name} | {c.risk.value} | {c.meaning} | {band_text(c)} | {c.default.value} | {c.within} |")
     out += ["", "| when | severity |", "| --- | --- |"]
     out += [f"| {m.when} | {m.effect} |" for m in MODIFIERS]
     return out

@@ -4,8 +4,6 @@ include directory a compiler ignores when absent; and one rated better than it i
 
 from __future__ import annotations
 
-import pytest
-
 from scanner.model import Risk, Severity
 from tests.scanner.helpers import RULE_FIXTURES
 from tests.scanner.test_severity_fidelity import findings, write
@@ -40,3 +38,42 @@ def test_cudnn_called_through_a_table_of_entry_points_is_a_runtime_failure(tmp_p
     )
     [finding] = findings(write(tmp_path, "conv.cpp", text), ["ROC131"])
     assert (finding.severity, finding.risk, finding.line) == (Severity.MEDIUM, Risk.RUNTIME_FAILURE, 4)
+
+
+# -- b) diagnostics that fail gracefully: low, a gate or a hard failure keeps the rule's severity ---------------
+def _severities(name: str, code: str) -> dict[int, Severity]:
+    return {f.line: f.severity for f in findings(RULE_FIXTURES / name, [code])}
+
+
+def test_nvidia_smi_in_python_with_a_fallback_is_low_and_a_gate_is_not():
+    found = _severities("ROC231_nvidia_smi_fallback.py", "ROC231")
+    # the list form caught as FileNotFoundError; `which() is None: return`; CalledProcessError with shell=True
+    assert [found[n] for n in (10, 21, 23, 28)] == [Severity.LOW] * 4
+    # CalledProcessError only (list form), a which() gate that exits, an except that re-raises
+    assert [found[n] for n in (35, 41, 47)] == [Severity.MEDIUM] * 3
+
+
+def test_nvidia_smi_in_shell_probed_or_with_a_fallback_value_is_low_and_a_gate_is_not():
+    found = _severities("ROC231_nvidia_smi_fallback.sh", "ROC231")
+    assert [found[n] for n in (4, 5, 7, 8, 16)] == [Severity.LOW] * 5
+    assert found[10] == Severity.INFO  # a diagnostic inside the probed branch stays a diagnostic
+    assert [found[n] for n in (18, 22, 23, 24)] == [Severity.MEDIUM] * 4
+
+
+def test_a_cuda_only_import_with_a_fallback_is_low_and_a_hard_failure_stays_high():
+    found = {f.line: f for f in findings(RULE_FIXTURES / "ROC243_cuda_only_import_fallback.py", ["ROC243"])}
+    assert [found[n].severity for n in (6, 22)] == [Severity.LOW] * 2
+    assert all("imported inside `try`" in found[n].message for n in (6, 22))
+    # re-raised, sys.exit, an except that does not catch ImportError
+    assert [found[n].severity for n in (27, 32, 37)] == [Severity.HIGH] * 3
+
+
+def test_nvml_opened_with_dlopen_is_a_low_runtime_failure():
+    [finding] = findings(RULE_FIXTURES / "ROC140_nvml_usage_dlopen.cc", ["ROC140"])
+    assert (finding.severity, finding.risk) == (Severity.LOW, Risk.RUNTIME_FAILURE)
+
+
+def test_nvml_included_beside_a_dlopen_still_breaks_the_build(tmp_path):
+    text = '#include <dlfcn.h>\n#include <nvml.h>\nvoid* h = dlopen("libnvidia-ml.so.1", RTLD_LAZY);\nnvmlDevice_t d;\n'
+    [finding] = findings(write(tmp_path, "mon.cc", text), ["ROC140"])
+    assert (finding.severity, finding.risk) == (Severity.MEDIUM, Risk.BUILD_BREAK)

@@ -201,6 +201,29 @@ def _listed(names: dict[str, None]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
+# -- a library the project opens itself ------------------------------------------------------------------
+_LOADERS = frozenset({"dlopen", "dlmopen", "LoadLibrary", "LoadLibraryA", "LoadLibraryW", "LoadLibraryEx"})
+
+
+def opened_at_run_time(ctx, library: re.Pattern) -> tuple[str, str, int] | None:
+    """(the library's file name, the loader, the line) when this file opens the library itself: it calls
+    `dlopen` / `LoadLibrary` and a string names the library's file (`library` matches `"libcudnn.so.9"` from its
+    opening quote). Such code builds without the library; on ROCm it fails, or falls back, when the loader runs.
+    Computed once per file and pattern."""
+    memo = ctx.memo.setdefault("rocport:opened-library", {})
+    if library.pattern not in memo:
+        found = None
+        identifiers = ctx.source.identifiers
+        loader = next((name for name in sorted(_LOADERS) if name in identifiers), "")
+        if loader:
+            for tok in ctx.view.tokens:
+                if tok.kind == "literal" and (match := library.search(tok.text)):
+                    found = (match.group(0)[1:], loader, tok.line)
+                    break
+        memo[library.pattern] = found
+    return memo[library.pattern]
+
+
 # -- HIP-aware #if branches ------------------------------------------------------------------------------
 def hip_aware(ctx) -> bool:
     """In a branch of an #if that tests for HIP/ROCm (its HIP side, or the CUDA side beside it): ported code."""

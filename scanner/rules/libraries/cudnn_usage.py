@@ -38,8 +38,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.parsing.tokens import LITERAL
-from scanner.rules.libraries._common import Header, Judgement, Use, library_rule
+from scanner.rules.libraries._common import Header, Judgement, Use, library_rule, opened_at_run_time
 
 # cuDNN's own headers (v7 to v9): a file that includes one needs cuDNN to compile, whatever it loads at run time.
 _CUDNN_HEADER = re.compile(
@@ -47,7 +46,6 @@ _CUDNN_HEADER = re.compile(
 )
 # The library's file name in a string: `"libcudnn.so.9"`, `"libcudnn_ops.so"`, `"cudnn64_8.dll"`.
 _CUDNN_LIBRARY = re.compile(r"[\"'/](?:lib)?cudnn(?:\w*\.so[.\d]*|\w*\.dylib|64_\d+\.dll|\w*\.dll)\b")
-_LOADERS = frozenset({"dlopen", "dlmopen", "LoadLibrary", "LoadLibraryA", "LoadLibraryW", "LoadLibraryEx"})
 
 # Handle, stream and error plumbing: a plain rename.
 _BOOKKEEPING = re.compile(r"^cudnn(Create|Destroy|SetStream|GetStream|GetErrorString|GetVersion)$")
@@ -89,13 +87,13 @@ def _loaded_at_run_time(ctx: Context) -> Judgement:
     if ctx.event == "include":
         if _CUDNN_HEADER.fullmatch(ctx.include.header.rsplit("/", 1)[-1]):
             return None
-        opened = _opened_library(ctx)
+        opened = opened_at_run_time(ctx, _CUDNN_LIBRARY)
         return _runtime(f"`{opened[0]}` is loaded with `{opened[1]}` (line {opened[2]})") if opened else None
     tok = ctx.token
     before = ctx.view.neighbour(tok, -1)
     if before is not None and before.text in ("->", "."):
         return _runtime(f"`{tok.text}` is called through the project's own table of entry points")
-    opened = _opened_library(ctx)
+    opened = opened_at_run_time(ctx, _CUDNN_LIBRARY)
     return _runtime(f"`{opened[0]}` is loaded with `{opened[1]}` (line {opened[2]})") if opened else None
 
 
@@ -106,22 +104,6 @@ def _runtime(how: str) -> Judgement:
         f"Here {how}: the build does not need cuDNN, but ROCm has no libcudnn, so this path fails when the "
         "loader runs (a run-time failure, not a build break).",
     )
-
-
-def _opened_library(ctx: Context) -> tuple[str, str, int] | None:
-    """(the cuDNN library's name, the loader, the line) when this file opens cuDNN itself; computed once per file."""
-    memo = ctx.memo
-    if "rocport:cudnn-loaded" not in memo:
-        found = None
-        identifiers = ctx.source.identifiers
-        loader = next((name for name in sorted(_LOADERS) if name in identifiers), "")
-        if loader:
-            for tok in ctx.view.tokens:
-                if tok.kind == LITERAL and (match := _CUDNN_LIBRARY.search(tok.text)):
-                    found = (match.group(0)[1:], loader, tok.line)
-                    break
-        memo["rocport:cudnn-loaded"] = found
-    return memo["rocport:cudnn-loaded"]
 
 
 RULE = library_rule(

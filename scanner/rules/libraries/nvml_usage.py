@@ -30,16 +30,43 @@ Known problems:
     NVML behind `#if __has_include(<nvml.h>)` (or behind a macro such a branch defines, `#if USE_NVML`) is
     reported at info: ROCm has no nvml.h, so the build does not break; the monitoring is compiled out on AMD
     GPUs instead, which is worth knowing but is no migration blocker.
+    NVML the project opens itself (`dlopen("libnvidia-ml.so.1")`, its entry points found with `dlsym`) is low,
+    risk runtime-failure: the build needs no NVML, and on ROCm the loader finds none and the monitoring is off.
 """
 
 import re
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._common import Header, Use, library_rule
+from scanner.rules.libraries._common import Header, Judgement, Use, library_rule, opened_at_run_time
 
 # `__has_include(<nvml.h>)` as the preprocessor's tokens spell it (`__has_include ( < nvml . h > )`).
 _HAS_NVML = re.compile(r"\b__has_include(?:_next)?\s*\(\s*[<\"]\s*nvml\s*\.\s*h\s*[>\"]\s*\)")
+
+
+# NVML's library in a string: `"libnvidia-ml.so.1"`, `"nvml.dll"`.
+_NVML_LIBRARY = re.compile(r"[\"'/](?:lib)?nvidia-ml(?:\.so[.\d]*)?(?![\w-])|[\"'/\\]nvml\.dll\b")
+
+
+def _judge(ctx) -> Judgement:
+    return _has_include_guard(ctx) or _loaded_at_run_time(ctx)
+
+
+def _loaded_at_run_time(ctx) -> Judgement:
+    """NVML opened by the project itself (`dlopen("libnvidia-ml.so.1")`, entry points by `dlsym`): the build needs
+    no NVML and on ROCm the loader finds none, so the monitoring it feeds is off. An include of nvml.h is still
+    needed to compile, and keeps the rule's severity."""
+    if ctx.event == "include":
+        return None
+    opened = opened_at_run_time(ctx, _NVML_LIBRARY)
+    if opened is None:
+        return None
+    return (
+        Severity.LOW,
+        Risk.RUNTIME_FAILURE,
+        f"Here `{opened[0]}` is loaded with `{opened[1]}` (line {opened[2]}): the build does not need NVML, and on "
+        "ROCm the loader finds none, so this monitoring is off (a run-time failure on an optional path: low).",
+    )
 
 
 def _has_include_guard(ctx):
@@ -127,7 +154,7 @@ RULE = library_rule(
             r"nvml[A-Z]\w*",
         ),
     ],
-    judge=_has_include_guard,
+    judge=_judge,
     fold=True,
     cuda_only=True,
 )

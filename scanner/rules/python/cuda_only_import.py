@@ -5,6 +5,9 @@ What it finds:
     `cuda` bindings (`from cuda import cudart`, `cuda.bindings`), `numba.cuda` and `nvidia.dali`. Plain
     `torch.cuda.*` is not reported: ROCm builds of PyTorch keep the `torch.cuda` namespace (it drives HIP).
 
+    An import inside `try:` whose `except` catches the failure (`ImportError`, `OSError`, `Exception`, a bare
+    `except:`) and goes on without re-raising or exiting is an optional dependency: low.
+
 Why it breaks on ROCm:
     These modules wrap NVIDIA's driver, runtime or libraries directly. On an AMD machine they are missing or
     fail at import ("libcuda.so.1: cannot open shared object file"), or find no device.
@@ -29,7 +32,8 @@ References:
 from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.libraries._judgement import cuda_code_only, judged
+from scanner.rules.python._fallbacks import MISSING_MODULE, graceful_try
 from scanner.rules.textual import once, text_rule
 
 # module (or module prefix, "x." meaning x and its submodules) -> advice
@@ -51,13 +55,22 @@ def check(ctx: Context) -> None:
         module = ref.text
         for name, advice in _MODULES.items():
             if module == name or module.startswith(name + "."):
-                once(
-                    ctx,
-                    ref.line,
-                    ref.col,
-                    f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: ROCm builds of PyTorch keep it.)",
-                    key=name,
+                message = (
+                    f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: ROCm builds of PyTorch keep it.)"
                 )
+                fallback = graceful_try(ctx.source, ref.line, MISSING_MODULE)
+                if not fallback:
+                    once(ctx, ref.line, ref.col, message, key=name)
+                    break
+                with judged(ctx, Severity.LOW):
+                    once(
+                        ctx,
+                        ref.line,
+                        ref.col,
+                        f"{message} It is imported inside `try` (line {fallback}) whose `except` goes on without "
+                        "it: on an AMD host the optional feature is off, nothing stops.",
+                        key=name,
+                    )
                 break
 
 

@@ -6,6 +6,11 @@ What it finds:
     (`nvidia-smi` alone on a line or a CI step, `nvidia-smi || true`, `| tee log`, `os.system("nvidia-smi")`)
     is a diagnostic: info (low in a shell script under `set -e`, which stops where the command is missing).
     Printed or logged text that only names the command is not reported.
+    A run that fails gracefully is low: probed first (`command -v nvidia-smi && nvidia-smi ...`, the body of
+    `if command -v nvidia-smi ...; then` or `if shutil.which("nvidia-smi"):`), captured with a fallback
+    (`$(nvidia-smi ... || echo 0)`), or run inside a Python `try:` whose `except` catches the missing command
+    (`FileNotFoundError`, `OSError`, `Exception`; `CalledProcessError` with `shell=True`) and goes on. A probe
+    that gates the script (`if ! command -v nvidia-smi; then exit 1; fi`) keeps the rule's severity.
 
 Why it breaks on ROCm:
     nvidia-smi talks to the NVIDIA driver through NVML; there is neither on an AMD host, so the command is
@@ -31,6 +36,7 @@ from scanner.analysis.context import Context
 from scanner.formats.python_src import dotted
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
+from scanner.rules.python._fallbacks import MISSING_COMMAND, graceful_try
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _COMMAND = re.compile(r"(?<![\w.-])nvidia-smi(?![\w.-])")
@@ -49,12 +55,25 @@ def check(ctx: Context) -> None:
         return
     logged = _python_logged(ctx) if ctx.language == "python" else set()
     errexit = ctx.language == "shell" and bool(_ERREXIT.search(ctx.text))
+    fallbacks = _python_fallbacks(ctx) if ctx.language == "python" else _shell_fallbacks(ctx)
     for line, col, match in command_matches(ctx, _COMMAND):
         if ctx.language == "python":
             diagnostic, guarded = (line, col) in logged, True
+            fallback = fallbacks.get((line, col), "")
         else:
             diagnostic, guarded = _shell_logged(ctx.line_text(line), match.start(), match.end())
-        if not diagnostic:
+            fallback = fallbacks.get(line, "")
+        if not diagnostic and fallback:
+            with judged(ctx, Severity.LOW):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"{_MESSAGE} It fails gracefully here: {fallback}. On an AMD host the GPU information is lost "
+                    "and the code goes on (low).",
+                    length=len(match.group(0)),
+                )
+        elif not diagnostic:
             once(ctx, line, col, _MESSAGE, length=len(match.group(0)))
         elif errexit and not guarded:
             with judged(ctx, Severity.LOW):
@@ -126,6 +145,139 @@ def _python_logged(ctx) -> set[tuple[int, int]]:
 
 
 _dotted = dotted
+
+# A shell probe for the command: `command -v nvidia-smi`, `which nvidia-smi`, `type nvidia-smi`, `hash nvidia-smi`.
+_PROBE = re.compile(r"\b(?:command\s+-v|which|type(?:\s+-P)?|hash)\s+nvidia-smi\b")
+_NEGATED = re.compile(r"(?:^|[\s;(\[])!(?=\s)|\|\|\s*$")  # `if ! command -v`, `[ ! -x "$(which ...)" ]`, `|| which`
+_IF = re.compile(r"^\s*(?:el)?if\s+(.*)$")
+_BLOCK_OPEN = re.compile(r"^\s*(?:if|case)\b")
+_BLOCK_CLOSE = re.compile(r"^\s*(?:fi|esac)\b")
+_BRANCH = re.compile(r"^\s*(?:else|elif)\b")
+# What a capture or a run falls back to: `|| true`, `|| :`, `|| echo 0`, `|| printf ...`, `|| X=0`.
+_FALLBACK = re.compile(r"\|\|\s*(?:true|:|echo|printf|[A-Za-z_]\w*=)(?![\w-])")
+
+
+def _shell_fallbacks(ctx) -> dict[int, str]:
+    """Lines of a script where nvidia-smi fails gracefully -> why: probed for first (on the same line before
+    `&&`, or in the `then` branch of an `if` that probes for it), or captured with a fallback value."""
+    out: dict[int, str] = {}
+    lines = ctx.lines
+    for number, text in enumerate(lines, start=1):
+        code = text.split("#", 1)[0] if not text.lstrip().startswith("#!") else ""
+        probe = _PROBE.search(code)
+        if probe is not None and not _NEGATED.search(code[: probe.start()]):
+            head = _IF.match(code)
+            if head is not None:
+                out[number] = f"`{probe.group(0)}` is tested first"
+                for inner in _then_branch(lines, number):
+                    out.setdefault(inner, f"`{probe.group(0)}` is tested first, line {number}")
+            elif "&&" in code[probe.end() :]:
+                out[number] = f"`{probe.group(0)} && ...` runs it only where it exists"
+        if number not in out and _COMMAND.search(code) and _FALLBACK.search(code):
+            out[number] = f"`{_FALLBACK.search(code).group(0)}` gives a value where it is missing"
+    return out
+
+
+def _then_branch(lines: list[str], start: int) -> range:
+    """The lines of the `then` branch of the `if` on line `start` (1-based), up to its `else`, `elif` or `fi`."""
+    if re.search(r"\bfi\s*(?:;|$)", lines[start - 1]):
+        return range(start, start + 1)  # `if ...; then ...; fi` on one line
+    depth = 0
+    for number in range(start + 1, len(lines) + 1):
+        text = lines[number - 1]
+        if _BLOCK_OPEN.match(text):
+            depth += 1
+        elif _BLOCK_CLOSE.match(text):
+            if depth == 0:
+                return range(start + 1, number)
+            depth -= 1
+        elif depth == 0 and _BRANCH.match(text):
+            return range(start + 1, number)
+    return range(start + 1, start + 1)
+
+
+_SUBPROCESS_ERRORS = frozenset({"CalledProcessError", "SubprocessError"})
+
+
+def _python_fallbacks(ctx) -> dict[tuple[int, int], str]:
+    """Positions of the strings naming nvidia-smi that fail gracefully -> why: inside a `try` whose `except`
+    catches the missing command, or inside `if shutil.which("nvidia-smi"):` (the probe and its body)."""
+    module = ctx.parsed
+    out: dict[tuple[int, int], str] = {}
+    if not isinstance(module, ast.Module):
+        return out
+    probed: dict[int, str] = {}
+
+    def mark(statements, line: int) -> None:
+        for statement in statements:
+            for inner in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+                probed.setdefault(inner, f"`shutil.which` tests for it first, line {line}")
+
+    for parent in ast.walk(module):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if not isinstance(block, list):
+                continue
+            for index, node in enumerate(block):
+                sense = _which_probe(node.test) if isinstance(node, ast.If) else ""
+                if sense == "positive":
+                    mark(node.body, node.lineno)
+                    probed.setdefault(node.test.lineno, "`shutil.which` tests for it first")
+                elif sense == "negated":
+                    mark(node.orelse, node.lineno)
+                    if _leaves_quietly(node.body):  # `if not which(...): return None`: the rest runs where it is
+                        mark(block[index + 1 :], node.lineno)
+                        probed.setdefault(node.test.lineno, "`shutil.which` tests for it first")
+    shell_strings = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Call) and any(
+            k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords
+        ):
+            shell_strings.update(
+                (n.lineno, n.col_offset + 1) for n in ast.walk(node) if isinstance(n, (ast.Constant, ast.JoinedStr))
+            )
+    for node in ast.walk(module):
+        if not isinstance(node, (ast.Constant, ast.JoinedStr)) or not hasattr(node, "lineno"):
+            continue
+        where = (node.lineno, node.col_offset + 1)
+        caught = MISSING_COMMAND | _SUBPROCESS_ERRORS if where in shell_strings else MISSING_COMMAND
+        fallback = graceful_try(ctx.source, node.lineno, caught)
+        if fallback:
+            out[where] = f"inside `try` (line {fallback}) whose `except` catches the missing command and goes on"
+        elif node.lineno in probed:
+            out[where] = probed[node.lineno]
+    return out
+
+
+def _leaves_quietly(body: list[ast.stmt]) -> bool:
+    """A branch that returns, breaks or continues without raising or exiting."""
+    if not body or not isinstance(body[-1], (ast.Return, ast.Break, ast.Continue)):
+        return False
+    return not any(
+        isinstance(n, ast.Raise) or (isinstance(n, ast.Call) and dotted(n.func) in ("sys.exit", "exit", "os._exit"))
+        for statement in body
+        for n in ast.walk(statement)
+    )
+
+
+def _which_probe(test: ast.AST) -> str:
+    """ "positive" for `shutil.which("nvidia-smi")` (or `which(...)`, `... is not None`), "negated" for
+    `not shutil.which(...)` or `... is None`, "" for any other test."""
+    sense = "positive"
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, sense = test.operand, "negated"
+    elif isinstance(test, ast.Compare) and len(test.comparators) == 1:
+        other = test.comparators[0]
+        if not (isinstance(other, ast.Constant) and other.value is None):
+            return ""
+        sense = "negated" if isinstance(test.ops[0], (ast.Is, ast.Eq)) else "positive"
+        test = test.left
+    probe = (
+        isinstance(test, ast.Call)
+        and dotted(test.func) in ("shutil.which", "which")
+        and any(isinstance(a, ast.Constant) and a.value == "nvidia-smi" for a in test.args)
+    )
+    return sense if probe else ""
 
 
 RULE = text_rule(
