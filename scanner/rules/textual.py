@@ -118,6 +118,17 @@ CUDA_LIBRARIES: dict[str, tuple[str, str, str]] = {
     "thrust": ("", "roc::rocthrust", "rocThrust"),
     "cub": ("", "hip::hipcub", "hipCUB"),
 }
+# TensorRT's libraries: no ROCm build, and no drop-in. MIGraphX (its C/C++ API: `migraphx::c`) is where the
+# inference path goes, after a port rather than a relink.
+TENSORRT_LIBRARIES = frozenset(
+    {"nvinfer", "nvinfer_plugin", "nvonnxparser", "nvparsers", "nvinfer_lean", "nvinfer_dispatch", "nvinfer_vc_plugin"}
+)
+for _name in TENSORRT_LIBRARIES:
+    CUDA_LIBRARIES[_name] = (
+        "-lmigraphx_c",
+        "migraphx::c",
+        "MIGraphX, once the TensorRT inference path is ported to it: TensorRT has no ROCm build",
+    )
 
 
 def library_replacement(name: str, style: str) -> str:

@@ -2,12 +2,13 @@
 
 What it finds:
     `-l` flags naming CUDA libraries in Makefiles, shell scripts, Dockerfiles, CI YAML and Python build
-    scripts, and CUDA library names in a setup.py `libraries=[...]` list.
+    scripts, and CUDA library names in a setup.py `libraries=[...]` list; TensorRT's libraries (`-lnvinfer`,
+    `-lnvinfer_plugin`, `-lnvonnxparser`) among them.
 
 Why it breaks on ROCm:
     The libraries are not installed on a ROCm machine: the link fails with `cannot find -lcudart`. Each has a
     ROCm counterpart under another name (the HIP runtime is `libamdhip64`), some with a different API
-    (cuDNN → MIOpen).
+    (cuDNN → MIOpen); TensorRT has none: the inference code is ported to MIGraphX before anything links.
 
 Example:
     LDFLAGS += -L$(CUDA_HOME)/lib64 -lcudart -lcublas -lnccl
@@ -29,7 +30,7 @@ from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
 from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import CUDA_LIBRARIES, SCRIPT_LANGUAGES, once, text_rule
+from scanner.rules.textual import CUDA_LIBRARIES, SCRIPT_LANGUAGES, TENSORRT_LIBRARIES, once, text_rule
 
 # `-lcudart`, `-lcublasLt`, `-lnvidia-ml`; not `-lcudart_helpers` (looked up below), nor `-lpython3.11`.
 _FLAG = re.compile(r"(?<![\w-])-l([A-Za-z][\w+-]*)(?![\w.+-])")
@@ -83,11 +84,12 @@ def _report(ctx, line: int, col: int, spelled: str, name: str, as_flag: bool) ->
         advice = f"link `{flag if as_flag else flag.removeprefix('-l')}` ({what}) instead"
     else:
         return
+    what = "TensorRT" if base in TENSORRT_LIBRARIES else "a CUDA library"
     once(
         ctx,
         line,
         col,
-        f"`{spelled}` links a CUDA library, which ROCm machines do not have: {advice}.",
+        f"`{spelled}` links {what}, which ROCm machines do not have: {advice}.",
         length=len(spelled),
         key=base,
     )

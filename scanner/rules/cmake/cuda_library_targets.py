@@ -1,14 +1,17 @@
-"""Linking CUDA libraries in CMake (CUDA::cudart, CUDA::cublas, cudnn, nccl, ${CUDA_LIBRARIES}).
+"""Linking CUDA libraries in CMake (CUDA::cudart, CUDA::cublas, cudnn, nccl, nvinfer, ${CUDA_LIBRARIES}).
 
 What it finds:
     The CUDAToolkit imported targets (`CUDA::cudart`, `CUDA::cublas`, `CUDA::cufft`, `CUDA::nvToolsExt`,
-    ...), FindCUDA's variables (`${CUDA_LIBRARIES}`, `${CUDA_CUBLAS_LIBRARIES}`), and `cudnn`/`nccl` named in
-    `target_link_libraries`.
+    ...), FindCUDA's variables (`${CUDA_LIBRARIES}`, `${CUDA_CUBLAS_LIBRARIES}`), `cudnn`/`nccl` and TensorRT's
+    libraries (`nvinfer`, `nvinfer_plugin`, `nvonnxparser`, the `TensorRT::nvinfer`-style targets of a
+    `FindTensorRT` module, `${TensorRT_LIBRARIES}`) named in `target_link_libraries`, and the same libraries
+    looked up with `find_library(VAR nvinfer ...)` / `find_library(VAR NAMES cublas ...)`.
 
 Why it breaks on ROCm:
     Neither the targets nor the libraries exist on a ROCm machine: configuration fails on the unknown
-    target, or linking fails with `cannot find -lcudart`. Each library has a ROCm counterpart with its own
-    CMake package and target name.
+    target (or a `REQUIRED` `find_library`), or linking fails with `cannot find -lcudart`. Each CUDA library has
+    a ROCm counterpart with its own CMake package and target name; TensorRT has none (its inference path is
+    ported to MIGraphX, not relinked).
 
 Example:
     target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas nccl)
@@ -16,7 +19,8 @@ Example:
 Use instead:
     `hip::host` / `hip::device` for the runtime, `roc::hipblas`, `roc::hipblaslt`, `hip::hipfft`,
     `hip::hiprand`, `roc::hipsparse`, `roc::hipsolver`, `rccl::rccl`, `MIOpen` for cuDNN, roctx for NVTX,
-    each after its `find_package` (the message names the one to use).
+    each after its `find_package` (the message names the one to use); `migraphx::c` after
+    `find_package(migraphx)` once TensorRT code is ported to MIGraphX.
 
 References:
     https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html
@@ -30,10 +34,14 @@ from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
 from scanner.rules.libraries._judgement import cuda_code_only
-from scanner.rules.textual import library_replacement, once, text_rule
+from scanner.rules.textual import TENSORRT_LIBRARIES, library_replacement, once, text_rule
 
-_IMPORTED = re.compile(r"CUDA::(\w+)")
-_VARIABLE = re.compile(r"\$\{(CUDA_LIBRARIES|CUDA_(\w+?)_LIBRAR(?:Y|IES)|(CUDNN|NCCL)_LIBRAR(?:Y|IES))\}", re.I)
+# `CUDA::cublas`; a FindTensorRT module's `TensorRT::nvinfer` / `TensorRT::OnnxParser`-style targets.
+_IMPORTED = re.compile(r"CUDA::(\w+)|(?P<trt>TensorRT::\w+)", re.I)
+_VARIABLE = re.compile(
+    r"\$\{(CUDA_LIBRARIES|CUDA_(\w+?)_LIBRAR(?:Y|IES)|(CUDNN|NCCL)_LIBRAR(?:Y|IES)|(?P<trt>TENSORRT_LIBRAR(?:Y|IES)))\}",
+    re.I,
+)
 _LINK_COMMANDS = ("target_link_libraries", "link_libraries", "add_dependencies")
 _BARE = {
     "cudart",
@@ -48,21 +56,41 @@ _BARE = {
     "nvtoolsext",
     "nvrtc",
     "nvidia-ml",
-}
+} | TENSORRT_LIBRARIES
+# find_library's keywords: the names come after NAMES (or are the one argument after the variable).
+_FIND_LIBRARY_KEYWORDS = frozenset(
+    {"NAMES", "NAMES_PER_DIR", "HINTS", "PATHS", "PATH_SUFFIXES", "DOC", "NO_CACHE", "REQUIRED", "OPTIONAL"}
+)
 
 
 def check(ctx: Context) -> None:
     for command in commands(ctx):
         for arg in command.args:
             for match in _IMPORTED.finditer(arg.value):
-                name = match.group(1)
-                base = name.lower().removesuffix("_static")
+                base = "nvinfer" if match.group("trt") else match.group(1).lower().removesuffix("_static")
                 _report(ctx, arg, match.start(), match.group(0), base)
             for match in _VARIABLE.finditer(arg.value):
-                base = (match.group(2) or match.group(3) or "cudart").lower()
+                base = "nvinfer" if match.group("trt") else (match.group(2) or match.group(3) or "cudart").lower()
                 _report(ctx, arg, match.start(), match.group(0), base)
             if command.name in _LINK_COMMANDS and arg.value.lower() in _BARE:
                 _report(ctx, arg, 0, arg.value, arg.value.lower())
+        if command.name == "find_library":
+            for arg in _library_names(command):
+                _report(ctx, arg, 0, arg.value, arg.value.lower())
+
+
+def _library_names(command) -> list:
+    """The CUDA library names `find_library(VAR name ...)` / `find_library(VAR NAMES a b ...)` looks for."""
+    args = command.args[1:]
+    if args and args[0].value == "NAMES":
+        names = []
+        for arg in args[1:]:
+            if arg.value in _FIND_LIBRARY_KEYWORDS:
+                break
+            names.append(arg)
+    else:
+        names = args[:1]
+    return [arg for arg in names if arg.value.lower() in _BARE]
 
 
 def _report(ctx, arg, offset: int, spelled: str, library: str) -> None:
@@ -71,7 +99,8 @@ def _report(ctx, arg, offset: int, spelled: str, library: str) -> None:
         ctx,
         line,
         col,
-        f"`{spelled}` is a CUDA library that ROCm machines do not have: link "
+        f"`{spelled}` is {'a TensorRT' if library in TENSORRT_LIBRARIES else 'a CUDA'} library that ROCm machines "
+        "do not have: link "
         f"{library_replacement(library, 'cmake')} instead.",
         length=len(spelled),
         key=spelled,
