@@ -445,3 +445,13 @@ def test_an_error_code_hip_lacks_is_a_high_build_break_and_other_names_medium():
     for line in (56, 65):
         assert (found[line].severity, found[line].risk) == (Severity.HIGH, Risk.BUILD_BREAK), line
     assert found[7].severity == Severity.MEDIUM  # cudaMemcpyArrayToArray
+
+
+# -- a unified-memory hint gated on the device's page-migration capability: HIP has the same check ------------
+def test_a_hint_under_a_capability_check_is_info_and_says_why():
+    found = by_line(findings(RULE_FIXTURES / "ROC163_unified_memory_hint.cu", ["ROC163"]))
+    for line in (37, 38, 41, 48, 58, 70, 82):
+        assert found[line].severity == Severity.INFO, line
+        assert "hipDeviceAttributeConcurrentManagedAccess" in found[line].message, line
+    for line in (9, 66, 72):  # ungated, under an unrelated if, and the #else of the capability check
+        assert found[line].severity == Severity.MEDIUM, line

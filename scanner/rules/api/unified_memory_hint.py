@@ -4,6 +4,12 @@ What it finds:
     Calls of `cudaMemAdvise` (with `cudaMemAdviseSetReadMostly`, `SetPreferredLocation`, `SetAccessedBy`...),
     `cudaMemPrefetchAsync`, `cudaMemRangeGetAttribute(s)` and their driver forms (`cuMemAdvise`,
     `cuMemPrefetchAsync`): code that tunes `cudaMallocManaged` memory. One finding per call.
+    A hint that runs only where the device says it can migrate pages is info: inside
+    `if (prop.concurrentManagedAccess)`, under `if (v)` after
+    `cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, dev)`, or past an `if (!v) return;`.
+    HIP has `hipMemPrefetchAsync` and `hipDeviceAttributeConcurrentManagedAccess`, which ROCm reports as 0
+    without XNACK, so the same check keeps the hint off where it would do nothing; hipify translates it
+    directly.
 
 Why it breaks on ROCm:
     On discrete Instinct GPUs (MI200 gfx90a, MI300X gfx942) managed memory migrates on page faults only
@@ -37,8 +43,10 @@ Known problems:
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
+from scanner.rules.api._capability import capability_gate
 from scanner.rules.api._common import UNIFIED_HINT_CALLS, api_rule_check, call_tokens
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import judged
 
 
 def check(ctx: Context) -> None:
@@ -53,6 +61,15 @@ def check(ctx: Context) -> None:
             f"{what} reads unified-memory hints, which on MI200/MI300X take effect only with XNACK "
             "(HSA_XNACK=1); code that branches on them may take another path on ROCm."
         )
+        return
+    gate = capability_gate(ctx, tok)
+    if gate:
+        with judged(ctx, Severity.INFO):
+            ctx.report(
+                f"{what} runs only where `{gate}` says the device migrates pages: HIP has the same check "
+                "(hipDeviceAttributeConcurrentManagedAccess, 0 on ROCm without XNACK) and the same call, so "
+                "hipify translates it directly and the hint stays off where it would do nothing."
+            )
         return
     ctx.report(
         f"{what} assumes CUDA's page migration: on MI200/MI300X managed memory migrates only with "
