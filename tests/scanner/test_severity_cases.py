@@ -4,6 +4,8 @@ include directory a compiler ignores when absent; and one rated better than it i
 
 from __future__ import annotations
 
+import pytest
+
 from scanner.model import Risk, Severity
 from tests.scanner.helpers import RULE_FIXTURES
 from tests.scanner.test_severity_fidelity import findings, write
@@ -77,3 +79,22 @@ def test_nvml_included_beside_a_dlopen_still_breaks_the_build(tmp_path):
     text = '#include <dlfcn.h>\n#include <nvml.h>\nvoid* h = dlopen("libnvidia-ml.so.1", RTLD_LAZY);\nnvmlDevice_t d;\n'
     [finding] = findings(write(tmp_path, "mon.cc", text), ["ROC140"])
     assert (finding.severity, finding.risk) == (Severity.MEDIUM, Risk.BUILD_BREAK)
+
+
+# -- c) the toolkit's location as a search path a compiler skips when absent: low ------------------------------
+@pytest.mark.parametrize(
+    "name, low, medium",
+    [
+        ("ROC214_cuda_toolkit_path_search_path.mk", (2, 3, 4, 5, 6), (8, 9, 10)),
+        ("ROC214_cuda_toolkit_path_search_path.cmake", (2, 3), (4, 5)),
+    ],
+)
+def test_cuda_toolkit_path_only_searched_is_low_and_a_linked_library_or_nvcc_is_not(name, low, medium):
+    found = _severities(name, "ROC214")
+    assert [found[n] for n in low] == [Severity.LOW] * len(low)
+    assert [found[n] for n in medium] == [Severity.MEDIUM] * len(medium)
+
+
+def test_cuda_home_in_a_python_build_script_keeps_its_severity():
+    found = findings(RULE_FIXTURES / "ROC214_cuda_toolkit_path.py", ["ROC214"])
+    assert found and all(f.severity == Severity.MEDIUM for f in found)

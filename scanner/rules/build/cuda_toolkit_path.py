@@ -5,6 +5,12 @@ What it finds:
     `/usr/local/cuda` (`/usr/local/cuda-12.4/bin`), in Makefiles, shell scripts, Dockerfiles, CMake, CI YAML
     and Python build scripts (`os.environ["CUDA_HOME"]`, `cpp_extension.CUDA_HOME`).
 
+    A location only added to a search path is low: `-I/usr/local/cuda/include`, `-isystem`,
+    `include_directories(/usr/local/cuda/include)`, `CPATH`, `PATH` or `LD_LIBRARY_PATH` entries, an
+    `.../cuda/include` directory: compilers and shells skip a directory that does not exist. A library
+    linked from under it (`-L/usr/local/cuda/lib64 -lcudart`), `/usr/local/cuda/bin/nvcc` or a Python
+    build script reading `CUDA_HOME` keep the rule's severity.
+
 Why it breaks on ROCm:
     ROCm lives under `/opt/rocm` (or `/opt/rocm-X.Y`) and is located through `ROCM_PATH`; the CUDA variables
     are unset and the paths do not exist, so include and library paths silently point nowhere and the build
@@ -29,7 +35,7 @@ from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, once, text_rule
 
 # The variables that locate the toolkit (CMake's FindCUDAToolkit hint `CUDAToolkit_ROOT` among them).
@@ -53,6 +59,31 @@ def check(ctx: Context) -> None:
                 _report(ctx, ref.line, ref.col, ref.text, name)
 
 
+# Where the location is only a search path: a compiler or the shell skips a directory that does not exist.
+_SEARCH_PATH = re.compile(
+    r"(?:^|[\s\"'(=])-(?:I|isystem|idirafter|iquote)\s*[\"']?(?:\$[({]?)?$"  # -I/usr/local/cuda/include, -I$(CUDA_HOME)
+    r"|\b(?:target_)?include_directories\s*\([^)]*$"  # CMake's include_directories(... /usr/local/cuda/include
+    r"|\b(?:CPATH|C_INCLUDE_PATH|CPLUS_INCLUDE_PATH|PATH|LD_LIBRARY_PATH)(?:\s*[+:?]?=\s*|\s+)[^;&|]*$"
+)
+_INCLUDE_DIR = re.compile(r"^/include(?![\w.+-])")
+
+
+def _search_path(ctx, line: int, col: int, spelled: str) -> str:
+    """How the location is used when the line only adds it to a search path (`-I`, `include_directories`,
+    `CPATH`, `PATH`), "" otherwise: a missing directory there is no error, unlike `-L` beside `-lcudart` or
+    `/usr/local/cuda/bin/nvcc`."""
+    if ctx.language == "python":
+        return ""  # `os.path.join(CUDA_HOME, "include")` with CUDA_HOME None raises
+    text = ctx.line_text(line)
+    before, after = text[: col - 1], text[col - 1 + len(spelled) :]
+    found = _SEARCH_PATH.search(before)
+    if found is not None:
+        return re.search(r"-?\w+", found.group(0)).group(0)
+    if spelled.startswith("/") and _INCLUDE_DIR.match(after) and not re.search(r"-L\s*[\"']?$", before):
+        return "an include directory"
+    return ""
+
+
 def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> None:
     if variable == "CUDACXX":
         advice = "CMake's HIP language reads `HIPCXX` / `CMAKE_HIP_COMPILER` (ROCm's clang, under `$ROCM_PATH/llvm`)"
@@ -72,7 +103,20 @@ def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> Non
         if variable
         else "is the CUDA toolkit's install location"
     )
-    once(ctx, line, col, f"`{spelled}` {what}, which ROCm machines do not have: {advice}.", length=len(spelled))
+    message = f"`{spelled}` {what}, which ROCm machines do not have: {advice}."
+    search = _search_path(ctx, line, col, spelled) if variable != "CUDACXX" else ""
+    if not search:
+        once(ctx, line, col, message, length=len(spelled))
+        return
+    with judged(ctx, Severity.LOW):
+        once(
+            ctx,
+            line,
+            col,
+            f"{message} Here it is only a search path ({search}): a missing directory there is no error, so "
+            "this line breaks nothing by itself (low); the headers and tools the build looked for there do.",
+            length=len(spelled),
+        )
 
 
 RULE = text_rule(
