@@ -8,7 +8,10 @@ their lines: porting away from TensorRT, CUTLASS or cuDNN is one piece of work p
 line (hundreds in a real project) buries it. A rule's `judge` may give a use its own severity (NVML behind
 `__has_include(<nvml.h>)` breaks no build); a folded finding has the severity of its strongest use.
 Code in a HIP-aware #if branch (or the CUDA branch beside it) is already ported and stays quiet, and so is
-another vendor's backend (`ggml-sycl/`: scanner.rules.libraries._judgement).
+another vendor's backend (`ggml-sycl/`: scanner.rules.libraries._judgement). A file that only names the library's
+types (`void f(cublasHandle_t /*unused*/, ...)`, `struct cudnnContext;`), with no include of it, no call and no
+`X::`, passes an opaque handle through and builds without the library: info, and nothing in vendored third-party
+code (`third_party/`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import Token
 from scanner.rules.base import Rule
-from scanner.rules.libraries._judgement import cuda_code_only, judged
+from scanner.rules.libraries._judgement import cuda_code_only, judged, third_party_code
 
 if TYPE_CHECKING:
     from scanner.analysis.context import Context
@@ -230,6 +233,47 @@ def hip_aware(ctx) -> bool:
     return ctx.hip_guarded
 
 
+# -- a file that only names the library's types ----------------------------------------------------------
+_TYPES_ONLY = (
+    "The file only names the library's types (an opaque handle in a signature or a forward declaration): it "
+    "includes none of its headers and calls nothing, so it builds without the library; port the code that creates "
+    "and uses the handle."
+)
+_TYPE_KEYWORDS = frozenset({"struct", "class", "enum", "union", "typename"})
+
+
+def _names_types_only(ctx, headers, uses) -> bool:
+    """Whether the file includes none of the library's headers and every use it makes of the library is a type
+    name (`cublasHandle_t`, `struct cudnnContext`): no call, no `X::`, no constant. Once per file and rule."""
+    memo = ctx.memo.setdefault("rocport:types-only", {})
+    key = ctx.rule.code or ctx.rule.name
+    if key not in memo:
+        memo[key] = bool(uses) and _types_only(ctx, headers, uses)
+    return memo[key]
+
+
+def _types_only(ctx, headers, uses) -> bool:
+    for include in ctx.view.includes:
+        base = posixpath.basename(include.header)
+        if any(regex.fullmatch(include.header) or (h.basename and regex.fullmatch(base)) for regex, h in headers):
+            return False
+    named = False
+    for tok in ctx.view.code:
+        if tok.kind != "identifier" or not any(
+            tok.text.startswith(use.prefix) and regex.fullmatch(tok.text) for regex, use in uses
+        ):
+            continue
+        if _WRAPPER.search(tok.text):
+            continue
+        nxt, prev = ctx.view.neighbour(tok, 1), ctx.view.neighbour(tok, -1)
+        if nxt is not None and nxt.text in ("(", "::"):
+            return False
+        if not (tok.text.endswith("_t") or (prev is not None and prev.text in _TYPE_KEYWORDS)):
+            return False
+        named = True
+    return named
+
+
 # -- the rule -------------------------------------------------------------------------------------------
 def library_rule(
     *,
@@ -254,7 +298,7 @@ def library_rule(
     compiled_uses = [(re.compile(u.pattern or re.escape(u.prefix)), u) for u in uses]
     extra = dict(extra or {})
     quiet = quiet_when or hip_aware
-    how = _How(fold, judge)
+    how = _How(fold, judge, tuple(compiled_headers), tuple(compiled_uses))
 
     def check(ctx: Context) -> None:
         if ctx.event == "include":
@@ -285,9 +329,16 @@ class _How:
 
     fold: bool
     judge: Callable[..., Judgement] | None
+    headers: tuple = ()
+    uses: tuple = ()
 
     def report(self, ctx, message: str, at=None, per: str = "line", group: str = "", name: str = "") -> None:
-        judgement = self.judge(ctx) if self.judge is not None else None
+        if _names_types_only(ctx, self.headers, self.uses):
+            if third_party_code(ctx.path):
+                return  # a vendored library's signature: its vendor's code, and no use of ours
+            judgement = (Severity.INFO, None, _TYPES_ONLY)
+        else:
+            judgement = self.judge(ctx) if self.judge is not None else None
         if judgement is None:
             report_once(ctx, message, at=at, per=per, group=group, fold=self.fold, name=name)
             return

@@ -9,6 +9,7 @@ to migrate. Shared by the rule families (libraries, api, kernel and the ROC2xx t
   rule descriptor) keeps the rule's own severity: the highest its findings reach.
 - `other_vendor_backend(path)`: a file in another vendor's backend (`ggml-sycl/`, `ggml-musa/`, `xpu/`, `metal/`)
   is not CUDA code to migrate, whatever CUDA-looking names it holds.
+- `third_party_code(path)`: a file under `third_party/`, `3rdparty/`, `vendor/`, `external/`: its vendor's code.
 - `in_python_message(ctx, line, col)`: a Python string that is a message (printed, logged, raised, an assert's
   text, an argparse `help=`) names a command or a variable; it does not run or set it.
 """
@@ -77,6 +78,15 @@ def other_vendor_backend(path: str) -> str:
         if _OTHER_VENDOR.match(part):
             return "/".join(parts[: i + 1])
     return ""
+
+
+# A directory holding someone else's code copied into the repository: `third_party/`, `3rdparty/`, `vendor/`.
+_THIRD_PARTY = re.compile(r"^(?:third[-_]?party|3rd[-_]?party|vendor(?:ed)?|externals?|extern|deps)$", re.I)
+
+
+def third_party_code(path: str) -> bool:
+    """Whether `path` lies in a directory of vendored third-party code (`third_party/json/json.hpp`)."""
+    return any(_THIRD_PARTY.match(part) for part in path.replace("\\", "/").split("/")[:-1])
 
 
 def cuda_code_only(check):
