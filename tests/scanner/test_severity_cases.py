@@ -98,3 +98,17 @@ def test_cuda_toolkit_path_only_searched_is_low_and_a_linked_library_or_nvcc_is_
 def test_cuda_home_in_a_python_build_script_keeps_its_severity():
     found = findings(RULE_FIXTURES / "ROC214_cuda_toolkit_path.py", ["ROC214"])
     assert found and all(f.severity == Severity.MEDIUM for f in found)
+
+
+# -- d) nvcc flags set on source files reach the HIP build: high, unless kept to the NVIDIA side --------------
+def test_nvcc_flags_set_per_source_file_are_high_and_nvidia_only_branches_are_not():
+    found = findings(RULE_FIXTURES / "ROC205_nvcc_flags_per_source.cmake", ["ROC205"])
+    by_severity = {line: {f.severity for f in found if f.line == line} for line in {f.line for f in found}}
+    assert {n: by_severity[n] for n in (2, 4, 5)} == {n: {Severity.HIGH} for n in (2, 4, 5)}
+    assert {n: by_severity[n] for n in (8, 14)} == {n: {Severity.MEDIUM} for n in (8, 14)}
+    assert all("set on the source file" in f.message for f in found if f.severity == Severity.HIGH)
+
+
+def test_nvcc_flags_of_the_cuda_language_stay_medium():
+    found = findings(RULE_FIXTURES / "ROC205_nvcc_flags.cmake", ["ROC205"])
+    assert found and all(f.severity == Severity.MEDIUM for f in found)

@@ -7,6 +7,12 @@ What it finds:
     expression on the NVIDIA compiler (`$<$<CUDA_COMPILER_ID:NVIDIA>:...>`, `$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>`),
     which clang evaluates to nothing, is the NVIDIA compiler's already and is not reported.
 
+    A flag set on source files (`set_source_files_properties(x.cu PROPERTIES COMPILE_OPTIONS ...)`,
+    `COMPILE_FLAGS`, `set_property(SOURCE ...)`) is high: it goes to whatever compiles the file, so the HIP
+    build passes it to clang and stops; unless a generator expression or an `if()` keeps it to the NVIDIA side
+    (`if(CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA")`, `if(USE_CUDA)`, the `else()` of `if(USE_ROCM)`), then
+    medium like the rest: a language's flags (`CMAKE_CUDA_FLAGS`, `CUDA_NVCC_FLAGS`) do not reach a HIP build.
+
 Why it breaks on ROCm:
     HIP sources are compiled by clang (hipcc / amdclang++), which rejects nvcc's options or means something
     else by them. Some have a clang spelling, some are unnecessary (clang accepts device lambdas and constexpr
@@ -34,7 +40,7 @@ from scanner.analysis.context import Context
 from scanner.build import genex
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import offload_arch, once, text_rule
 
 # flag regex -> what to do on ROCm ({arch} is the target's --offload-arch)
@@ -63,9 +69,12 @@ NVCC_FLAGS: list[tuple[re.Pattern, str]] = [
 
 
 def check(ctx: Context) -> None:
+    nvidia_only = _nvidia_only_commands(ctx)
     for command in commands(ctx):
         if command.name in ("message", "cuda_select_nvcc_arch_flags"):
             continue
+        per_source = _per_source_property(command) and (command.line, command.col) not in nvidia_only
+        severity = Severity.HIGH if per_source else Severity.MEDIUM
         for arg in command.args:
             if "-" not in arg.value:
                 continue
@@ -78,22 +87,67 @@ def check(ctx: Context) -> None:
                         continue
                     line, col = arg_position(arg, match.start())
                     flag = match.group(0)
-                    once(
-                        ctx,
-                        line,
-                        col,
+                    message = (
                         f"`{flag}` is an nvcc option; HIP's clang rejects it: "
-                        f"{advice.format(arch='`' + offload_arch(ctx) + '`')}.",
-                        length=len(flag),
-                        key=flag,
+                        f"{advice.format(arch='`' + offload_arch(ctx) + '`')}."
                     )
+                    if per_source:
+                        message += (
+                            f" It is set on the source file (`{command.name}`), so it reaches whatever compiles "
+                            "the file: built as HIP, clang gets it and the build stops."
+                        )
+                    with judged(ctx, severity):
+                        once(ctx, line, col, message, length=len(flag), key=flag)
+
+
+_SOURCE_OPTIONS = frozenset({"COMPILE_OPTIONS", "COMPILE_FLAGS"})
+
+
+def _per_source_property(command) -> bool:
+    """`set_source_files_properties(x.cu PROPERTIES COMPILE_OPTIONS ...)` or
+    `set_property(SOURCE x.cu [APPEND] PROPERTY COMPILE_FLAGS ...)`: options of the file, whatever compiles it."""
+    values = [a.value for a in command.args]
+    if command.name == "set_source_files_properties":
+        return any(v in _SOURCE_OPTIONS for v in values)
+    if command.name == "set_property" and values[:1] == ["SOURCE"]:
+        return any(v in _SOURCE_OPTIONS for v in values)
+    return False
+
+
+_NVIDIA_CONDITION = re.compile(r"(?<!NOT )\b(?:\w*NVIDIA\w*|\w*NVCC\w*|(?:USE|WITH|ENABLE)_CUDA\w*|CUDA\w*_FOUND)\b")
+_AMD_CONDITION = re.compile(r"(?<!NOT )\b(?:\w*HIP\w*|\w*ROCM\w*|\w*ROCm\w*|\w*AMD\w*)\b")
+
+
+def _nvidia_only_commands(ctx) -> set[tuple[int, int]]:
+    """Positions of the commands inside an `if()` for the NVIDIA side only: the branch of a condition naming
+    NVIDIA, nvcc or a CUDA switch (`if(CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA")`, `if(USE_CUDA)`), or the
+    `else()` of one naming HIP or ROCm."""
+    out: set[tuple[int, int]] = set()
+    stack: list[list] = []  # [condition text, in the else branch]
+    for command in commands(ctx):
+        name = command.name
+        condition = " ".join(a.value for a in command.args)
+        if name == "if":
+            stack.append([condition, False])
+        elif name == "elseif" and stack:
+            stack[-1] = [condition, False]
+        elif name == "else" and stack:
+            stack[-1][1] = True
+        elif name == "endif" and stack:
+            stack.pop()
+        elif any(
+            (_NVIDIA_CONDITION.search(text) and not in_else) or (_AMD_CONDITION.search(text) and in_else)
+            for text, in_else in stack
+        ):
+            out.add((command.line, command.col))
+    return out
 
 
 RULE = text_rule(
     name="cmake-nvcc-flags",
     summary="nvcc-only flags in CMake (-gencode, -arch=sm_XX, -maxregcount, --extended-lambda, ...)",
     risk=Risk.BUILD_BREAK,
-    severity=Severity.MEDIUM,
+    severity=Severity.HIGH,
     languages={"cmake"},
     check=cuda_code_only(check),
 )
