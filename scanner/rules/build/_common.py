@@ -1,7 +1,14 @@
-"""Shared by the build rules: where their patterns are searched."""
+"""Shared by the build rules: where their patterns are searched, and where a match names a flag without using it.
+
+A build setting is not in: the list a Makefile's `$(filter-out ...)` removes (`$(filter-out -arch=%,$(FLAGS))`
+drops the flags it names); a search pattern (a Python regex or substring test, `re.compile(r"-gencode ...")`,
+`"-arch=sm_" in flags`, or the pattern of `grep` or `rg` in a script), which parses builds rather than
+runs one.
+"""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 
@@ -11,7 +18,100 @@ from scanner.rules.libraries._judgement import command_matches
 
 def build_matches(ctx, pattern: re.Pattern) -> Iterator[tuple[int, int, re.Match]]:
     """`textual.matches`, except that a Python file `ast` rejects (a Python 2 setup.py) is read by its code lines
-    instead of yielding nothing: its flags and paths are still findings; and that a Python message string
-    (printed, logged, raised) is not a build setting."""
+    instead of yielding nothing: its flags and paths are still findings; that a Python message string
+    (printed, logged, raised) is not a build setting; and that the names a `filter-out` removes and search
+    patterns are not either (the module docstring)."""
     unparsed = ctx.language == "python" and python_src.tree(ctx.source) is None
-    yield from command_matches(ctx, pattern, python_lines=unparsed)
+    searched = _python_patterns(ctx) if ctx.language == "python" and not unparsed else frozenset()
+    for line, col, match in command_matches(ctx, pattern, python_lines=unparsed):
+        if (line, col) in searched:
+            continue
+        if ctx.language in ("make", "shell", "dockerfile", "yaml") and _not_a_setting(ctx.line_text(line), match):
+            continue
+        yield line, col, match
+
+
+# -- Makefile: $(filter-out removed, list) ------------------------------------------------------------------
+_FILTER_OUT = re.compile(r"\$[({]filter-out\s+")
+
+
+def _removed_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the first argument of each `$(filter-out A,B)` on a line: what it removes."""
+    spans = []
+    for found in _FILTER_OUT.finditer(text):
+        depth, i = 0, found.end()
+        while i < len(text):
+            ch = text[i]
+            if ch in "({":
+                depth += 1
+            elif ch in ")}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif ch == "," and depth == 0:
+                break
+            i += 1
+        spans.append((found.end(), i))
+    return spans
+
+
+# -- scripts: the pattern of a text search ---------------------------------------------------------------
+# Not sed or awk: `sed -i "s/sm_70/sm_80/" Makefile` edits a build setting.
+_SEARCH_TOOLS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"})
+_SEGMENT_START = re.compile(r"(?:\|\|?|&&|;|\$\(|`|\bthen\b|\bdo\b|\bif\b|\belse\b|\bwhile\b|\buntil\b|!)\s*")
+_PREFIX_WORDS = frozenset({"sudo", "time", "command", "exec", "xargs", "RUN", "-", "run:"})
+
+
+def _not_a_setting(text: str, match: re.Match) -> bool:
+    start = match.start()
+    if any(a <= start < b for a, b in _removed_spans(text)):
+        return True
+    return _search_tool(text[:start]) in _SEARCH_TOOLS
+
+
+def _search_tool(before: str) -> str:
+    """The command word of the shell command that `before` (a line up to a match) is inside."""
+    cut = 0
+    for found in _SEGMENT_START.finditer(before):
+        cut = found.end()
+    words = before[cut:].split()
+    while words and (words[0] in _PREFIX_WORDS or "=" in words[0]):
+        words.pop(0)
+    if words and words[0] == "git" and len(words) > 1:
+        return words[1]  # `git grep -- "-gencode"`
+    return words[0].rsplit("/", 1)[-1] if words else ""
+
+
+# -- Python: regexes and substring tests ---------------------------------------------------------------------
+_REGEX_FUNCTIONS = frozenset({"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split"})
+_REGEX_MODULES = frozenset({"re", "regex"})
+_STRING_TESTS = frozenset(
+    {"startswith", "endswith", "find", "rfind", "index", "count", "replace", "removeprefix", "removesuffix"}
+)
+
+
+def _python_patterns(ctx) -> frozenset[tuple[int, int]]:
+    """(line, column) of the string constants a Python file searches with: a regex given to `re.*`, the needle of
+    `"x" in s`, of `s.startswith("x")`, `s.replace("x", ...)` and the like, and `fnmatch` patterns."""
+    cached = ctx.source.cache.get("py_search_patterns")
+    if cached is not None:
+        return cached
+    found: set[tuple[int, int]] = set()
+    module = python_src.tree(ctx.source)
+    for node in ast.walk(module) if module is not None else ():
+        needles: list[ast.AST] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner, name = node.func.value, node.func.attr
+            if name in _REGEX_FUNCTIONS and isinstance(owner, ast.Name) and owner.id in _REGEX_MODULES:
+                needles += node.args[:1]
+            elif name in _STRING_TESTS or name in ("fnmatch", "filter"):
+                needles += node.args[:1] if name in _STRING_TESTS else node.args[1:2]
+        elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            needles.append(node.left)
+        for needle in needles:
+            for part in ast.walk(needle):
+                if isinstance(part, (ast.Constant, ast.JoinedStr)) and hasattr(part, "lineno"):
+                    found.add((part.lineno, part.col_offset + 1))
+    result = frozenset(found)
+    ctx.source.cache["py_search_patterns"] = result
+    return result
