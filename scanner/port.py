@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from scanner.analysis.hip_branches import dead_lines
-from scanner.port_builds import has_hip_path, hip_builds, hip_sources, translated_twins, twins
+from scanner.port_builds import has_hip_path, hip_builds, hip_sources, model_cuda_only, translated_twins, twins
 from scanner.sourcetext import read_capped
 
 _READ_CAP = 512 * 1024
@@ -86,7 +86,8 @@ class Port:
     hip_mapped: frozenset[str] = frozenset()
     # Sources the project's CMake adds only inside a CUDA-only branch (`if(BUILD_CUDA)`, never in its HIP branch),
     # and headers only those sources include: the ROCm build never compiles them (bitsandbytes' sm75/sm80 MMA
-    # kernels and their gemm_4bit_mma.cuh).
+    # kernels and their gemm_4bit_mma.cuh); and those a setup.py builds only in a branch its ROCm build never
+    # takes (flash-attention's FA2 CUDAExtension under `if not IS_ROCM:`).
     cuda_only_sources: frozenset[str] = frozenset()
     # Every HIP build the build model finds: (id, description, number of sources it compiles).
     hip_builds: tuple[tuple[str, str, int], ...] = ()
@@ -190,7 +191,8 @@ def learn(
         frozenset(learned.shims),
         twin_sources,
         frozenset(learned.mapped),
-        _cuda_only(learned.cmake_sources, cuda_files, sources) if has_hip_path(model, evidence) else frozenset(),
+        (_cuda_only(learned.cmake_sources, cuda_files, sources) if has_hip_path(model, evidence) else frozenset())
+        | model_cuda_only(model),
         builds,
         accepted,
         decision,

@@ -24,6 +24,20 @@ def has_hip_path(model, evidence) -> bool:
     return "HIP" in model.languages or any(c.amd for b in model.files.values() for c in b.compilations)
 
 
+def model_cuda_only(model) -> frozenset[str]:
+    """Files every compilation of which sits in a branch the project's own ROCm build never takes (scanner.build's
+    `Compilation.cuda_only`), headers compiled only through them included."""
+    if model is None:
+        return frozenset()
+    return frozenset(
+        path
+        for path, file_build in model.files.items()
+        if file_build is not None
+        and file_build.compilations
+        and all(c.cuda_only and not c.amd for c in file_build.compilations)
+    )
+
+
 def sources_by_build(file_builds) -> tuple[dict, dict]:
     """Per build id, a compilation of it and the sources it compiles, for the AMD builds and for the NVIDIA
     builds, from scanner.build.model.FileBuild values (headers left out: they are compiled through sources). The

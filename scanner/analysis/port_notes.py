@@ -46,9 +46,9 @@ class PortNotes:
                 )
             if facts.path in facts.port.cuda_only_sources:
                 return Severity.INFO, (
-                    "The project builds this file only for CUDA (its CMake adds it, or every "
-                    "source that includes it, inside a CUDA-only if()): its ROCm build never "
-                    "compiles it."
+                    "The project builds this file only for CUDA (its CMake or setup.py adds it, or "
+                    "every source that includes it, in a branch its ROCm build never takes): its "
+                    "ROCm build never compiles it."
                 )
             if facts.path in facts.port.hip_twins and facts.path not in facts.port.translated_twins:
                 return Severity.INFO, (

@@ -35,6 +35,9 @@ class Compilation:
     include_dirs: tuple[str, ...] = ()  # repository-relative (or absolute, outside the tree)
     defines: tuple[str, ...] = ()  # "NAME" or "NAME=VALUE"
     condition: str = ""  # the unevaluated condition it sits under, when there is one ("if(USE_FOO)")
+    # In a branch the project's own ROCm build never takes (`if not IS_ROCM:` around a CUDAExtension): the
+    # project builds something else for ROCm, so this is its NVIDIA side.
+    cuda_only: bool = False
 
     @property
     def amd(self) -> bool:

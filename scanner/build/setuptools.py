@@ -20,6 +20,12 @@ from scanner.formats.python_src import dotted
 
 _EXTENSIONS = {"CUDAExtension", "CppExtension", "Extension", "SyclExtension"}
 _ROCM_BRANCH = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bUSE_ROCM\b")
+# A name in an `if` test that says "this is the ROCm build": its branch is built only on ROCm, the other only on
+# CUDA (flash-attention's `if not SKIP_CUDA_BUILD and not IS_ROCM:` around its FA2 CUDAExtension).
+_ROCM_NAME = re.compile(
+    r"^(?:IS_ROCM|IS_HIP|IS_HIP_EXTENSION|USE_ROCM|BUILD_FOR_ROCM|ROCM_BUILD|is_rocm\w*|is_hip\w*)$"
+)
+_ROCM_ATTRIBUTE = re.compile(r"torch\.version\.hip$")
 _UNKNOWN = object()
 
 
@@ -94,6 +100,7 @@ def compilations(
     rocm = bool(_ROCM_BRANCH.search(text))
     out, notes = [], []
     conditions = _conditions(tree)
+    rocm_sides = _rocm_sides(tree)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or _call_name(node.func).rsplit(".", 1)[-1] not in _EXTENSIONS:
             continue
@@ -151,8 +158,12 @@ def compilations(
             )
             if node in conditions:  # `if "--cuda_ext" in sys.argv:`: built when the user asks
                 compilation = replace(compilation, condition=f"{conditions[node]} at {rel}:{node.lineno}")
-            out.append((path, compilation, unknowns))
-            if rocm and cuda:  # a ROCm PyTorch hipifies the .cu sources and builds them with hipcc
+            on_rocm = rocm_sides.get(node)  # False: a branch the ROCm build never takes; True: ROCm's own
+            if on_rocm is False:
+                compilation = replace(compilation, cuda_only=True)
+            if on_rocm is not True or not cuda:
+                out.append((path, compilation, unknowns))
+            if rocm and cuda and on_rocm is not False:  # a ROCm PyTorch hipifies the .cu sources, builds with hipcc
                 hip = replace(compilation, compiler=HIPCC, language="hip")
                 out.append((path, replace(hip, defines=(*own_defines, "USE_ROCM")), unknowns))
     return out, notes
@@ -173,6 +184,51 @@ def _conditions(tree: ast.Module) -> dict:
             visit(child, here)
 
     visit(tree, "")
+    return out
+
+
+def _on_rocm(test: ast.expr) -> bool | None:
+    """The test's value in a ROCm build, three-valued: True, False or None (it depends on something else)."""
+    if isinstance(test, ast.Name):
+        return True if _ROCM_NAME.match(test.id) else None
+    if isinstance(test, ast.Attribute | ast.Call):
+        text = ast.unparse(test.func if isinstance(test, ast.Call) else test)
+        if _ROCM_ATTRIBUTE.search(text) or _ROCM_NAME.match(text.rsplit(".", 1)[-1]):
+            return True
+        return None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _on_rocm(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.NotEq):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and isinstance(right.value, str) and right.value.lower() in ("rocm", "hip"):
+            return isinstance(test.ops[0], ast.Eq)
+        return None
+    if isinstance(test, ast.BoolOp):
+        values = [_on_rocm(v) for v in test.values]
+        if isinstance(test.op, ast.And):
+            return False if False in values else (True if all(v is True for v in values) else None)
+        return True if True in values else (False if all(v is False for v in values) else None)
+    return None
+
+
+def _rocm_sides(tree: ast.Module) -> dict:
+    """Each call under an `if` on the ROCm build: False when the ROCm build never takes its branch, True when
+    only the ROCm build does (the innermost such `if` decides)."""
+    out: dict = {}
+
+    def visit(node, side) -> None:
+        for child in ast.iter_child_nodes(node):
+            here = side
+            if isinstance(node, ast.If) and child in node.body + node.orelse:
+                value = _on_rocm(node.test)
+                if value is not None:
+                    here = value if child in node.body else not value
+            if isinstance(child, ast.Call) and here is not None:
+                out[child] = here
+            visit(child, here)
+
+    visit(tree, None)
     return out
 
 

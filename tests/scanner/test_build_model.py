@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from scanner import build
+from scanner import ScanOptions, build, scan
+from scanner.port_builds import model_cuda_only
 from tests.scanner.helpers import write_tree
 
 
@@ -303,3 +304,42 @@ def test_a_system_header_name_is_not_a_repository_file_unless_a_build_says_so(tm
     assert model.of("dev/unistd.h").verdict() != "compiled"
     assert model.of("include/config.h").verdict() == "compiled"
     assert model.of("third/lib/api.h").verdict() == "compiled"  # the one file whose path ends so
+
+
+LANE_KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = __shfl_down_sync(0xffffffff, x[0], 16); }\n"
+FA_SETUP = """
+import torch
+from torch.utils.cpp_extension import CUDAExtension
+IS_ROCM = torch.version.hip is not None
+ext_modules = []
+if not SKIP and not IS_ROCM:
+    ext_modules.append(CUDAExtension("fa2_cuda", ["csrc/fa2/fwd.cu"]))
+elif BUILD_TARGET == "rocm":
+    ext_modules.append(CUDAExtension("fa_ck", ["csrc/ck/fwd_ck.cu"]))
+ext_modules.append(CUDAExtension("shared_ops", ["csrc/ops.cu"]))
+"""
+
+
+def test_an_extension_in_a_branch_the_rocm_build_never_takes_is_the_nvidia_side(tmp_path):
+    """flash-attention's shape: FA2 under `if not IS_ROCM:`, a CK build for ROCm beside it."""
+    root = write_tree(
+        tmp_path,
+        {
+            "setup.py": FA_SETUP,
+            "csrc/fa2/fwd.cu": '#include "fa2.cuh"\n',
+            "csrc/fa2/fa2.cuh": "",
+            "csrc/ck/fwd_ck.cu": "",
+            "csrc/ops.cu": "",
+        },
+    )
+    model = _model(root)
+    fa2 = model.of("csrc/fa2/fwd.cu")
+    assert [c.compiler for c in fa2.compilations] == ["nvcc"] and fa2.compilations[0].cuda_only
+    assert [c.compiler for c in model.of("csrc/ck/fwd_ck.cu").compilations] == ["hipcc"]
+    assert sorted(c.compiler for c in model.of("csrc/ops.cu").compilations) == ["hipcc", "nvcc"]
+    assert model_cuda_only(model) == {"csrc/fa2/fwd.cu", "csrc/fa2/fa2.cuh"}
+    (root / "csrc/fa2/fwd.cu").write_text(LANE_KERNEL)
+    (root / "csrc/ops.cu").write_text(LANE_KERNEL)
+    found = {r.path: [f for f in r.findings if f.rule == "ROC106"] for r in scan(str(root), ScanOptions())}
+    assert [(f.severity.value, "never takes" in f.message) for f in found["csrc/fa2/fwd.cu"]] == [("info", True)]
+    assert [f.severity.value for f in found["csrc/ops.cu"]] == ["high"]  # both builds compile it
