@@ -5,7 +5,8 @@ What it finds:
     the NVIDIA container toolkit, and installs of CUDA packages (`cuda-toolkit-12-4`, `cuda-nvcc-*`,
     `libcudnn9*`, `libnccl*`, `cuda-drivers`, `nvidia-driver-*`) in Dockerfiles, shell scripts, Makefiles
     and Ansible/cloud-init YAML. A hint printed for the reader (`$(info ... apt install libnccl2 ...)`, `echo`) is
-    not an install and is not reported.
+    not an install and is not reported, nor is a conda recipe's `ignore_run_exports` / `ignore_run_exports_from`
+    list (meta.yaml), which declares that a package is not a run dependency.
 
 Why it breaks on ROCm:
     The packages are NVIDIA's toolkit and drivers; on a ROCm image or host they install libraries nothing
@@ -50,6 +51,8 @@ def check(ctx: Context) -> None:
         is_repo = "download.nvidia.com" in text or "keyring" in text or "container-toolkit" in text
         if not is_repo and not _install_context(ctx, line):
             continue
+        if ctx.language == "yaml" and _parent_keys(ctx.lines, line) & _NOT_DEPENDENCIES:
+            continue  # conda-build: the package is NOT a run dependency of the recipe
         if _MESSAGE.search(ctx.line_text(line)[: col - 1]):
             continue  # `$(info ... sudo apt install libnccl2 ...)`: a hint printed to the reader, not an install
         what = "NVIDIA's CUDA package repository" if is_repo else f"the CUDA package `{text}`"
@@ -62,6 +65,31 @@ def check(ctx: Context) -> None:
             length=len(text),
             key="repo" if is_repo else text,
         )
+
+
+# A conda recipe's lists of packages whose run exports are ignored (meta.yaml `build:`).
+_NOT_DEPENDENCIES = frozenset({"ignore_run_exports", "ignore_run_exports_from"})
+_YAML_KEY = re.compile(r"^(\s*)(?:-\s+)?([\w.-]+)\s*:")
+
+
+def _parent_keys(lines: list[str], line: int) -> set[str]:
+    """The keys of the YAML mappings that enclose `line`, by indentation (a conda recipe's Jinja templating
+    defeats a YAML parser, so the lines are read as they are indented)."""
+    text = lines[line - 1]
+    indent = len(text) - len(text.lstrip())
+    keys = set()
+    for number in range(line - 1, 0, -1):
+        above = lines[number - 1]
+        if not above.strip() or above.lstrip().startswith("#"):
+            continue
+        found = _YAML_KEY.match(above)
+        depth = len(above) - len(above.lstrip())
+        if found and depth < indent:
+            keys.add(found.group(2))
+            indent = depth
+        if depth == 0:
+            break
+    return keys
 
 
 def _install_context(ctx, line: int) -> bool:
