@@ -11,7 +11,10 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   not when the twin is byte for byte ROCport's own translation (a side-by-side merge request's copy): its lane
   code is the source's, and the source's findings keep their severity;
 - the rest of the repository (ROC2xx: build files, CI, containers, scripts): a line in a build-file branch for
-  another platform (`if(WIN32)`, `ifeq ($(OS),Windows_NT)`, aarch64) is not migration work: info; when an
+  another platform (`if(WIN32)`, `ifeq ($(OS),Windows_NT)`, aarch64), a Dockerfile for another architecture
+  (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`) and a CMake toolchain file for another
+  system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) are not migration
+  work: info; when an
   accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
   is the NVIDIA side, not a migration still to do, and says which HIP build covers it. Rules that check the ROCm
   side itself (`Rule.rocm_side`) keep their severity.
@@ -26,7 +29,20 @@ from scanner.model import Severity
 
 _CXX = frozenset({"cuda", "c++", "c"})
 _FROM = re.compile(r"^\s*FROM\s", re.I)
-_FOREIGN_IMAGE = re.compile(r"--platform=\S*(?:arm64|aarch64)|\bl4t-|/l4t|jetson|\barm64v8/|aarch64", re.I)
+# NGC's `-igpu` tags are the integrated-GPU (Jetson, IGX) builds, arm64 only; dustynv/ holds Jetson containers.
+_FOREIGN_IMAGE = re.compile(
+    r"--platform=\S*(?:arm64|aarch64)|\bl4t-|/l4t|jetson|\barm64v8/|aarch64|-igpu\b|\bdustynv/", re.I
+)
+# A Dockerfile named for another architecture: `Dockerfile.jetson`, `jetson.Dockerfile`, `Dockerfile.aarch64`.
+_FOREIGN_NAME = re.compile(r"(?:^|[._-])(?:jetson|l4t|aarch64|arm64|igpu|tegra)(?:[._-]|$)", re.I)
+_ARG = re.compile(r"^\s*ARG\s+(\w+)=[\"']?([^\s\"']+)", re.I)
+_VARIABLE = re.compile(r"\$\{?(\w+)(?::-[^}]*)?\}?")
+# A CMake toolchain file for another system or processor: the whole file configures a build no x86-64 Linux
+# host with the profile's GPU runs.
+_TOOLCHAIN = re.compile(
+    r"^set\s*\(\s*CMAKE_SYSTEM_(?:NAME\s+[\"']?(?!Linux\b)(\w+)|PROCESSOR\s+[\"']?(aarch64|arm64|armv\w*|arm)\b)",
+    re.I,
+)
 
 
 class PortNotes:
@@ -65,7 +81,7 @@ class PortNotes:
                     "(`#define` beside HIP's runtime): this use is already ported."
                 )
             return severity, ""
-        platform = facts.build_lines.get(line) or self.foreign_image()
+        platform = facts.build_lines.get(line) or self.foreign_image() or self.foreign_toolchain()
         if platform and rule.code.startswith("ROC2"):
             return Severity.INFO, (
                 f"This line is in a branch for another platform (`{platform}`): a Linux x86-64 build, the "
@@ -84,9 +100,30 @@ class PortNotes:
         host the profile's GPU, so it is not migration work."""
         if self.facts.language != "dockerfile":
             return ""
-        froms = [text for text in self.facts.lines if _FROM.match(text)]
-        if froms and all(_FOREIGN_IMAGE.search(text) for text in froms):
-            return froms[0].strip()
+        name = self.facts.path.rsplit("/", 1)[-1]
+        defaults: dict[str, str] = {}
+        froms = []
+        for text in self.facts.lines:
+            if found := _ARG.match(text):
+                defaults.setdefault(found.group(1), found.group(2))
+            elif _FROM.match(text):
+                # `ARG BASE=nvcr.io/nvidia/l4t-base:r36` then `FROM ${BASE}`: the image is the ARG's default.
+                froms.append((text, _VARIABLE.sub(lambda m: defaults.get(m.group(1), m.group(0)), text)))
+        if froms and all(_FOREIGN_IMAGE.search(resolved) for _, resolved in froms):
+            return froms[0][0].strip()
+        if froms and _FOREIGN_NAME.search(name.replace("Dockerfile", "")):
+            return name
+        return ""
+
+    def foreign_toolchain(self) -> str:
+        """A CMake toolchain file (not a CMakeLists.txt) for another system or processor: `set(CMAKE_SYSTEM_NAME
+        QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)` at its top level."""
+        facts = self.facts
+        if facts.language != "cmake" or facts.path.rsplit("/", 1)[-1].lower() == "cmakelists.txt":
+            return ""
+        for text in facts.lines:
+            if _TOOLCHAIN.match(text):
+                return text.strip()
         return ""
 
     def unbuilt(self, severity: Severity) -> tuple[Severity, str] | None:

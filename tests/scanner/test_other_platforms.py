@@ -1,0 +1,47 @@
+"""Build files and images for platforms that cannot host the profile's GPU: their findings are info (scanner.analysis
+.port_notes). Cases a fixture cannot hold: the file's name or directory decides."""
+
+from __future__ import annotations
+
+from scanner.model import Severity
+from tests.scanner.helpers import analyze_path, write_tree
+
+_IMAGE = "FROM nvcr.io/nvidia/cuda:12.4.1-devel-ubuntu22.04\nENV NVIDIA_VISIBLE_DEVICES=all\n"
+_TOOLCHAIN = """\
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR {processor})
+set(CMAKE_CUDA_ARCHITECTURES 72 87)
+"""
+
+
+def severities(root, rel, codes):
+    return {f.severity for f in analyze_path(root / rel, root, codes=codes).findings}
+
+
+def test_a_dockerfile_named_for_jetson_is_info(tmp_path):
+    root = write_tree(tmp_path, {"docker/Dockerfile.jetson": _IMAGE, "docker/Dockerfile": _IMAGE})
+    assert severities(root, "docker/Dockerfile.jetson", ["ROC221", "ROC222"]) == {Severity.INFO}
+    assert Severity.HIGH in severities(root, "docker/Dockerfile", ["ROC221", "ROC222"])
+
+
+def test_a_from_resolved_through_an_arg_default_is_judged_by_its_image(tmp_path):
+    text = "ARG BASE=nvcr.io/nvidia/l4t-base:r36.2.0\nFROM ${BASE}\nENV NVIDIA_VISIBLE_DEVICES=all\n"
+    root = write_tree(tmp_path, {"Dockerfile": text})
+    assert severities(root, "Dockerfile", ["ROC222"]) == {Severity.INFO}
+
+
+def test_an_aarch64_toolchain_file_is_info_and_an_x86_64_one_is_not(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "cmake/aarch64.cmake": _TOOLCHAIN.format(processor="aarch64"),
+            "cmake/x86_64.cmake": _TOOLCHAIN.format(processor="x86_64"),
+        },
+    )
+    assert severities(root, "cmake/aarch64.cmake", ["ROC204"]) == {Severity.INFO}
+    assert Severity.INFO not in severities(root, "cmake/x86_64.cmake", ["ROC204"])
+
+
+def test_a_cmakelists_that_sets_the_processor_is_not_a_toolchain_file(tmp_path):
+    root = write_tree(tmp_path, {"CMakeLists.txt": _TOOLCHAIN.format(processor="aarch64")})
+    assert Severity.INFO not in severities(root, "CMakeLists.txt", ["ROC204"])
