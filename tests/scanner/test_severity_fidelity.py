@@ -455,3 +455,23 @@ def test_a_hint_under_a_capability_check_is_info_and_says_why():
         assert "hipDeviceAttributeConcurrentManagedAccess" in found[line].message, line
     for line in (9, 66, 72):  # ungated, under an unrelated if, and the #else of the capability check
         assert found[line].severity == Severity.MEDIUM, line
+
+
+# -- __CUDA_ARCH__: the branch HIP compiles is the intended, safe one -------------------------------------------
+def test_an_arch_check_whose_hip_side_is_safe_is_info_and_says_why():
+    found = by_line(findings(RULE_FIXTURES / "ROC158_cuda_arch_numeric_check_safe_side.cu", ["ROC158"]))
+    notes = {
+        8: "deliberate stop",
+        17: "deliberate stop",
+        27: "only by barriers",
+        36: "only by barriers",
+        43: "PTX",
+        52: "PTX",
+        61: "PTX hint",
+        67: "PTX hint",
+        101: "deliberate stop",
+    }
+    for line, note in notes.items():
+        assert found[line].severity == Severity.INFO and note in found[line].message, line
+    for line in (76, 84, 90):  # dropped PTX that computes, a dropped barrier, a stop after half a fallback
+        assert found[line].severity == Severity.MEDIUM, line

@@ -16,7 +16,13 @@ Why it breaks on ROCm:
     "unreachable" (`#else` with an empty body, `assert(0)`, `__trap()`) becomes the code that runs.
     Nothing fails at build time. Where the chain has an `#else` and every branch HIP may take holds real code
     (a generic fallback), the finding is low and a performance risk: HIP computes the result another, maybe
-    slower, way; with no `#else`, or one that is empty or traps, it stays a silent wrong result.
+    slower, way; with no `#else`, or one that is empty or traps among other code, it stays a silent wrong
+    result. Where the branch HIP compiles is the intended, safe one, the finding is info with a note saying
+    why: it is a deliberate stop (only `__trap()`, `assert(false)` or `NO_DEVICE_CODE`, maybe with a
+    `return`), the branches differ only by barriers and HIP's synchronizes as much (`__syncthreads()` for
+    `__syncwarp()`), or what HIP leaves out is PTX that could not run on AMD (inline `asm`, `ldmatrix` or
+    `cp_async` wrappers) beside a portable branch, or a PTX hint with nothing in its place (`prefetch`,
+    `griddepcontrol`). Dropped PTX that computes a value, with nothing in its place, still reports.
 
 Example:
     #if __CUDA_ARCH__ >= 800
@@ -41,13 +47,13 @@ Known problems:
     that wrap the comparison (`#define ARCH __CUDA_ARCH__` then `#if ARCH >= 800`) are not seen.
 """
 
-import bisect
 import re
 
 from scanner.analysis import hip_branches
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
+from scanner.rules.kernel._arch_branches import computes, safe_choice, sm_names_as_numbers, split
 from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 
@@ -57,20 +63,6 @@ _NUMERIC_OPERATORS = frozenset({"<", "<=", ">", ">=", "==", "!=", "/", "%", "-",
 _COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
 # `!defined(__CUDA_ARCH__) || ...`: the branch is taken on HIP as on the host pass.
 _HOST_OR = re.compile(r"!\s*\(?\s*defined\s*\(?\s*__CUDA_ARCH__\s*\)?\s*\)?\s*\|\|")
-# A branch written as unreachable: it stops the program instead of computing something.
-_TRAPS = frozenset(
-    {
-        "__trap",
-        "__builtin_trap",
-        "__builtin_unreachable",
-        "abort",
-        "assert",
-        "static_assert",
-        "__assert_fail",
-        "NO_DEVICE_CODE",
-        "__brkpt",
-    }
-)
 
 
 def check(ctx: Context) -> None:
@@ -102,6 +94,12 @@ def check(ctx: Context) -> None:
             f"`{_compare_text(tokens)}` compares an NVIDIA SM version; HIP-Clang does not define __CUDA_ARCH__ (0 in #if)"
         )
     )
+    chain = _chain(ctx.view.directives, d) if d.name != "define" else []
+    safe = safe_choice(*split(ctx, chain)) if chain else ""
+    if safe:
+        with judged(ctx, Severity.INFO):
+            ctx.report(f"{what}, but {safe}", at=hit)
+        return
     fallback = _fallback(ctx, d) if d.name != "define" else None
     if fallback is not None:
         with judged(ctx, Severity.LOW, Risk.PERFORMANCE):
@@ -140,7 +138,7 @@ def _fallback(ctx, directive) -> str | None:
             return None  # an empty branch HIP may take: nothing computes the result there
         if first in dead:
             continue
-        if not _computes(view, first, last):
+        if not computes(view, first, last):
             return None
         taken.append(start)
     return f"`#{taken[0].name}` branch at line {taken[0].line}" if taken else None
@@ -187,39 +185,12 @@ def _dead(ctx) -> dict:
     memo = ctx.memo
     dead = memo.get("roc158_dead")
     if dead is None:
-        directives = [_sm_names_as_numbers(d) if d.name in ("if", "elif") else d for d in ctx.view.directives]
+        directives = [
+            type(d)(d.name, d.line, d.end_line, sm_names_as_numbers(d)) if d.name in ("if", "elif") else d
+            for d in ctx.view.directives
+        ]
         dead = memo["roc158_dead"] = hip_branches.dead_lines(directives, len(ctx.lines), ctx.port.hip_macros)
     return dead
-
-
-def _sm_names_as_numbers(d):
-    tokens = list(d.tokens)
-    changed = False
-    for i, tok in enumerate(tokens):
-        if tok.text != _ARCH:
-            continue
-        for j, k in ((i + 2, i + 1), (i - 2, i - 1)):  # `ARCH op NAME` and `NAME op ARCH`
-            if (
-                0 <= j < len(tokens)
-                and tokens[k].text in _COMPARISONS
-                and tokens[j].kind == "identifier"
-                and tokens[j].text != _ARCH
-            ):
-                tokens[j] = tokens[j]._replace(text="100000")
-                changed = True
-    return type(d)(d.name, d.line, d.end_line, tuple(tokens)) if changed else d
-
-
-def _computes(view, first: int, last: int) -> bool:
-    """Whether lines first..last hold code, none of it a trap, an assert or an #error."""
-    if any(d.name == "error" and first <= d.line <= last for d in view.directives):
-        return False
-    code = view.code
-    lines = view.per_token("line")
-    tokens = code[bisect.bisect_left(lines, first) : bisect.bisect_right(lines, last)]
-    if not tokens:
-        return False
-    return not any(t.text in _TRAPS or (t.kind == "literal" and "trap" in t.text) for t in tokens)
 
 
 def _compared(tokens, i: int) -> bool:
