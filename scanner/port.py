@@ -99,6 +99,10 @@ class Port:
     # build does not cover them yet (the first few).
     uncovered: tuple[str, ...] = ()
     signs: tuple[str, ...] = ()
+    # The first CI file with an AMD GPU job and the first ROCm container (repository-relative, "" when none): the
+    # repository already tests and ships for ROCm, so its NVIDIA-only jobs and images are the NVIDIA side.
+    rocm_ci: str = ""
+    rocm_container: str = ""
     # Twins that are byte for byte ROCport's own translation of their CUDA source (the side-by-side merge
     # request's `.hip` copies): a copy, not a port, so the CUDA source's findings stand.
     translated_twins: frozenset[str] = frozenset()
@@ -128,6 +132,8 @@ class Port:
             "translated_twins": sorted(self.translated_twins),
             "hip_mapped": sorted(self.hip_mapped),
             "cuda_only_sources": sorted(self.cuda_only_sources),
+            "rocm_ci": self.rocm_ci,
+            "rocm_container": self.rocm_container,
         }
 
 
@@ -148,6 +154,7 @@ def learn(
     (scanner.build.BuildModel); `accepted_ids`: the team's decision (ScanOptions.hip_builds)."""
     learned = _Learned()
     signs: dict[str, str] = {}
+    rocm_files: dict[str, str] = {}  # language -> the first CI file or Dockerfile that builds for ROCm
     sources: list[tuple[str, str]] = []
     cuda_files: list[str] = []
     for job in jobs:
@@ -165,12 +172,14 @@ def learn(
         for rank, (languages, pattern, what) in enumerate(_SIGNS):
             if job.language not in languages:
                 continue
-            if job.language == "yaml" and not _is_ci(job.rel):
+            if job.language == "yaml" and not is_ci_file(job.rel):
                 continue
             text = _read(job.path)
             match = pattern.search(text) if text else None
             if match:
                 signs.setdefault(f"{rank}:{job.language}", f"{what} in {job.rel} (`{match.group(0).strip()}`)")
+                if job.language in ("yaml", "dockerfile"):
+                    rocm_files.setdefault(job.language, job.rel)
         if job.language in ("cmake", "make", "python", "shell"):
             text = _read(job.path)
             if text and job.language == "cmake":
@@ -198,6 +207,8 @@ def learn(
         decision,
         uncovered,
         tuple(signs[key] for key in sorted(signs))[:_MAX_EVIDENCE],
+        rocm_files.get("yaml", ""),
+        rocm_files.get("dockerfile", ""),
         translated_twins(root, twin_sources, set(hip_found)),
     )
 
@@ -379,12 +390,14 @@ def _learn_cmake_sources(rel: str, text: str, sources: dict[str, bool]) -> None:
             sources[path] = sources.get(path, False) or not inside
 
 
-def _is_ci(rel: str) -> bool:
+def is_ci_file(rel: str) -> bool:
+    """A CI definition: a workflow, a composite action, a pipeline file."""
     lower = rel.lower()
     return (
         lower.startswith(
             (
                 ".github/workflows/",
+                ".github/actions/",
                 ".gitlab",
                 ".gitea/workflows/",
                 ".forgejo/workflows/",

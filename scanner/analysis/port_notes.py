@@ -25,10 +25,15 @@ from __future__ import annotations
 import re
 
 from scanner.analysis import hip_branches
+from scanner.build import python_rocm
 from scanner.model import Severity
+from scanner.port import is_ci_file
 
 _CXX = frozenset({"cuda", "c++", "c"})
 _FROM = re.compile(r"^\s*FROM\s", re.I)
+# A script that probes for ROCm's tools beside NVIDIA's handles both: its nvidia-smi or nvcc probe is one side.
+_ROCM_TOOL = re.compile(r"\b(?:rocm-smi|amd-smi|rocminfo|hipcc|hipconfig)\b")
+_NVIDIA_PROBE = re.compile(r"\b(?:nvidia-smi|nvcc|nvidia_smi)\b")
 # NGC's `-igpu` tags are the integrated-GPU (Jetson, IGX) builds, arm64 only; dustynv/ holds Jetson containers.
 _FOREIGN_IMAGE = re.compile(
     r"--platform=\S*(?:arm64|aarch64)|\bl4t-|/l4t|jetson|\barm64v8/|aarch64|-igpu\b|\bdustynv/", re.I
@@ -50,6 +55,7 @@ class PortNotes:
         self.facts = facts
         self._dead: dict | None = None
         self._by_line: dict | None = None
+        self._python_dead: dict | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -88,12 +94,47 @@ class PortNotes:
                 "host of the profile's AMD GPU, never takes it, so it is not migration work."
             )
         port = facts.port
+        if rule.code.startswith("ROC2") and not rule.rocm_side:
+            side = self.nvidia_side(line)
+            if side:
+                return Severity.INFO, side
         if port.ported and rule.code.startswith("ROC2") and not rule.rocm_side:
             return Severity.INFO, (
                 f"The HIP build {port.describe()} compiles every source the CUDA builds compile: this is the "
                 "repository's NVIDIA side."
             )
         return severity, ""
+
+    def nvidia_side(self, line: int) -> str:
+        """Why a line outside C, C++ and CUDA is the NVIDIA side of a ROCm path the repository already has (a
+        Python branch ROCm never takes, a CI job beside the repository's ROCm CI, an image beside its ROCm
+        container, a probe in a script that handles ROCm too), or empty."""
+        facts, port = self.facts, self.facts.port
+        if facts.language == "python":
+            if self._python_dead is None:
+                self._python_dead = python_rocm.dead_lines("\n".join(facts.lines))
+            branch = self._python_dead.get(line)
+            if branch:
+                return f"A ROCm build never runs this line: it takes the other branch of {branch}. This is the NVIDIA side."
+        if facts.language == "yaml" and port.rocm_ci and is_ci_file(facts.path):
+            where = "this file" if port.rocm_ci == facts.path else port.rocm_ci
+            return (
+                f"The repository already runs an AMD GPU CI job ({where}): this NVIDIA job is its NVIDIA side, "
+                "not a migration still to do."
+            )
+        if facts.language == "dockerfile" and port.rocm_container and port.rocm_container != facts.path:
+            return (
+                f"The repository already ships a ROCm container ({port.rocm_container}): this image is its "
+                "NVIDIA side, not a migration still to do."
+            )
+        if facts.language in ("shell", "yaml", "python"):
+            other = next((n for n, text in enumerate(facts.lines, 1) if _ROCM_TOOL.search(text)), 0)
+            if other and _NVIDIA_PROBE.search(facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""):
+                return (
+                    f"This file handles ROCm too (`{_ROCM_TOOL.search(facts.lines[other - 1]).group(0)}` on line "
+                    f"{other}): the NVIDIA probe is one side of it."
+                )
+        return ""
 
     def foreign_image(self) -> str:
         """A Dockerfile whose every stage is an image for another architecture (Jetson's l4t, arm64): it cannot

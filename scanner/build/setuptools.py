@@ -16,16 +16,12 @@ import re
 from dataclasses import replace
 
 from scanner.build.model import HIPCC, HOST_CC, NVCC, Compilation
+from scanner.build.python_rocm import on_rocm
 from scanner.formats.python_src import dotted
 
 _EXTENSIONS = {"CUDAExtension", "CppExtension", "Extension", "SyclExtension"}
 _ROCM_BRANCH = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bUSE_ROCM\b")
-# A name in an `if` test that says "this is the ROCm build": its branch is built only on ROCm, the other only on
-# CUDA (flash-attention's `if not SKIP_CUDA_BUILD and not IS_ROCM:` around its FA2 CUDAExtension).
-_ROCM_NAME = re.compile(
-    r"^(?:IS_ROCM|IS_HIP|IS_HIP_EXTENSION|USE_ROCM|BUILD_FOR_ROCM|ROCM_BUILD|is_rocm\w*|is_hip\w*)$"
-)
-_ROCM_ATTRIBUTE = re.compile(r"torch\.version\.hip$")
+
 _UNKNOWN = object()
 
 
@@ -187,31 +183,6 @@ def _conditions(tree: ast.Module) -> dict:
     return out
 
 
-def _on_rocm(test: ast.expr) -> bool | None:
-    """The test's value in a ROCm build, three-valued: True, False or None (it depends on something else)."""
-    if isinstance(test, ast.Name):
-        return True if _ROCM_NAME.match(test.id) else None
-    if isinstance(test, ast.Attribute | ast.Call):
-        text = ast.unparse(test.func if isinstance(test, ast.Call) else test)
-        if _ROCM_ATTRIBUTE.search(text) or _ROCM_NAME.match(text.rsplit(".", 1)[-1]):
-            return True
-        return None
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = _on_rocm(test.operand)
-        return None if inner is None else not inner
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.NotEq):
-        right = test.comparators[0]
-        if isinstance(right, ast.Constant) and isinstance(right.value, str) and right.value.lower() in ("rocm", "hip"):
-            return isinstance(test.ops[0], ast.Eq)
-        return None
-    if isinstance(test, ast.BoolOp):
-        values = [_on_rocm(v) for v in test.values]
-        if isinstance(test.op, ast.And):
-            return False if False in values else (True if all(v is True for v in values) else None)
-        return True if True in values else (False if all(v is False for v in values) else None)
-    return None
-
-
 def _rocm_sides(tree: ast.Module) -> dict:
     """Each call under an `if` on the ROCm build: False when the ROCm build never takes its branch, True when
     only the ROCm build does (the innermost such `if` decides)."""
@@ -221,7 +192,7 @@ def _rocm_sides(tree: ast.Module) -> dict:
         for child in ast.iter_child_nodes(node):
             here = side
             if isinstance(node, ast.If) and child in node.body + node.orelse:
-                value = _on_rocm(node.test)
+                value = on_rocm(node.test)
                 if value is not None:
                     here = value if child in node.body else not value
             if isinstance(child, ast.Call) and here is not None:

@@ -1,0 +1,73 @@
+"""Which branches of a Python file a ROCm build takes: an `if` on the ROCm build (`if not IS_ROCM:`,
+`if torch.version.hip:`, `BUILD_TARGET == "rocm"`) evaluated three-valued. The setup.py reader (scanner.build.
+setuptools) uses it for the extensions a branch builds; scanner.analysis.port_notes for the lines of any Python
+file (a build helper's `-lcurand` in the CUDA branch of `is_rocm_pytorch()`): the ROCm side never runs them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+# A name in an `if` test that says "this is the ROCm build": its branch is built only on ROCm, the other only on
+# CUDA (flash-attention's `if not SKIP_CUDA_BUILD and not IS_ROCM:` around its FA2 CUDAExtension).
+_ROCM_NAME = re.compile(
+    r"^(?:IS_ROCM|IS_HIP|IS_HIP_EXTENSION|USE_ROCM|BUILD_FOR_ROCM|ROCM_BUILD|is_rocm\w*|is_hip\w*)$"
+)
+_ROCM_ATTRIBUTE = re.compile(r"torch\.version\.hip$")
+_CUDA_ATTRIBUTE = re.compile(r"torch\.version\.cuda$")
+
+
+def on_rocm(test: ast.expr) -> bool | None:
+    """The test's value in a ROCm build, three-valued: True, False or None (it depends on something else)."""
+    if isinstance(test, ast.Name):
+        return True if _ROCM_NAME.match(test.id) else None
+    if isinstance(test, ast.Attribute | ast.Call):
+        text = ast.unparse(test.func if isinstance(test, ast.Call) else test)
+        if _ROCM_ATTRIBUTE.search(text) or _ROCM_NAME.match(text.rsplit(".", 1)[-1]):
+            return True
+        if _CUDA_ATTRIBUTE.search(text) and not isinstance(test, ast.Call):
+            return False  # None on a ROCm build of PyTorch
+        return None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = on_rocm(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is | ast.IsNot):
+        left, right = on_rocm(test.left), test.comparators[0]
+        if left is None or not (isinstance(right, ast.Constant) and right.value is None):
+            return None
+        return left if isinstance(test.ops[0], ast.IsNot) else not left  # `torch.version.hip is not None`
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.NotEq):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and isinstance(right.value, str) and right.value.lower() in ("rocm", "hip"):
+            return isinstance(test.ops[0], ast.Eq)
+        return None
+    if isinstance(test, ast.BoolOp):
+        values = [on_rocm(v) for v in test.values]
+        if isinstance(test.op, ast.And):
+            return False if False in values else (True if all(v is True for v in values) else None)
+        return True if True in values else (False if all(v is False for v in values) else None)
+    return None
+
+
+def dead_lines(text: str) -> dict[int, str]:
+    """Lines of the branches a ROCm build never takes, each with the test that decides it ("`if not IS_ROCM`,
+    line 12"); empty when the file does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    dead: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        value = on_rocm(node.test)
+        if value is None:
+            continue
+        branch = node.orelse if value else node.body
+        if not branch:
+            continue
+        why = f"`if {ast.unparse(node.test)[:60]}`, line {node.lineno}"
+        for line in range(branch[0].lineno, max(getattr(b, "end_lineno", b.lineno) or b.lineno for b in branch) + 1):
+            dead.setdefault(line, why)
+    return dead

@@ -1,0 +1,76 @@
+"""Outside C, C++ and CUDA: what is the NVIDIA side of a ROCm path the repository already has (a note, saying
+which), and what is still migration work (its severity kept)."""
+
+from __future__ import annotations
+
+from scanner import ScanOptions, scan
+from tests.scanner.helpers import write_tree
+
+NV_WORKFLOW = """name: nv-tests
+on: [push]
+jobs:
+  unit:
+    runs-on: [self-hosted, nvidia, a100]
+    container:
+      image: nvidia/cuda:12.4.1-devel-ubuntu22.04
+    steps:
+      - run: pip install torch --index-url https://download.pytorch.org/whl/cu124
+"""
+AMD_WORKFLOW = """name: amd-tests
+on: [push]
+jobs:
+  unit:
+    runs-on: [self-hosted, amd, mi300x]
+    steps:
+      - run: python -m pytest
+"""
+BUILDER = """import os
+
+
+class OpBuilder:
+    def extra_ldflags(self):
+        if self.is_rocm_pytorch():
+            return ["-lrocrand"]
+        else:
+            return ["-lcurand"]
+
+    def always(self):
+        return ["-lcublas"]
+"""
+
+
+def _found(root) -> dict[tuple[str, int], tuple[str, str]]:
+    return {(r.path, f.line): (f.severity.value, f.message) for r in scan(str(root), ScanOptions()) for f in r.findings}
+
+
+def test_ci_jobs_and_images_beside_the_repositorys_rocm_ci_and_container_are_notes(tmp_path):
+    files = {
+        ".github/workflows/nv-tests.yml": NV_WORKFLOW,
+        "docker/Dockerfile": "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n",
+    }
+    alone = _found(write_tree(tmp_path / "alone", files))
+    assert {alone[(".github/workflows/nv-tests.yml", n)][0] for n in (5, 7, 9)} - {"info"}
+    assert alone[("docker/Dockerfile", 1)][0] != "info"
+
+    files |= {".github/workflows/amd-tests.yml": AMD_WORKFLOW, "docker/rocm/Dockerfile": "FROM rocm/pytorch:latest\n"}
+    ported = _found(write_tree(tmp_path / "ported", files))
+    for line in (5, 7, 9):
+        severity, message = ported[(".github/workflows/nv-tests.yml", line)]
+        assert severity == "info" and "AMD GPU CI job (.github/workflows/amd-tests.yml)" in message
+    severity, message = ported[("docker/Dockerfile", 1)]
+    assert severity == "info" and "ROCm container (docker/rocm/Dockerfile)" in message
+
+
+def test_a_python_branch_rocm_never_takes_is_a_note_and_the_rest_keeps_its_severity(tmp_path):
+    found = _found(write_tree(tmp_path, {"op_builder/builder.py": BUILDER}))
+    severity, message = found[("op_builder/builder.py", 9)]
+    assert severity == "info" and "other branch of `if self.is_rocm_pytorch()`, line 6" in message
+    assert found[("op_builder/builder.py", 12)][0] != "info"
+
+
+def test_an_nvidia_probe_in_a_script_that_handles_rocm_too_is_a_note(tmp_path):
+    probe = 'if [ "$VENDOR" = amd ]; then\n  hipcc --version\nelse\n  nvcc --version\nfi\n'
+    found = _found(write_tree(tmp_path / "both", {"ci/check.sh": probe}))
+    assert found[("ci/check.sh", 4)][0] == "info" and "`hipcc` on line 2" in found[("ci/check.sh", 4)][1]
+    alone = _found(write_tree(tmp_path / "alone", {"ci/check.sh": "nvcc --version\n"}))
+    assert alone[("ci/check.sh", 1)][0] != "info"

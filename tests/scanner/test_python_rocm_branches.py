@@ -1,0 +1,53 @@
+"""scanner.build.python_rocm: the branches of a Python file a ROCm build never takes."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from scanner.build.python_rocm import dead_lines, on_rocm
+
+
+@pytest.mark.parametrize(
+    ("test", "value"),
+    [
+        ("IS_ROCM", True),
+        ("not IS_ROCM", False),
+        ("not SKIP_CUDA_BUILD and not IS_ROCM", False),
+        ("SKIP_CUDA_BUILD and IS_ROCM", None),
+        ("torch.version.hip is not None", True),
+        ("torch.version.hip is None", False),
+        ("torch.version.hip", True),
+        ("torch.version.cuda", False),
+        ("is_rocm_pytorch()", True),
+        ("self.is_rocm_pytorch()", True),
+        ('BUILD_TARGET == "rocm"', True),
+        ('BUILD_TARGET != "rocm"', False),
+        ("torch.cuda.is_available()", None),
+        ("IS_ROCM or USE_CUDA", True),
+        ("HAS_NVCC", None),
+    ],
+)
+def test_a_test_on_the_rocm_build_is_three_valued(test, value):
+    assert on_rocm(ast.parse(test, mode="eval").body) is value
+
+
+def test_the_lines_of_the_branch_rocm_never_takes_are_dead_with_the_test_that_decides():
+    text = (
+        "import torch\n"  # 1
+        "def libs(self):\n"  # 2
+        "    if self.is_rocm_pytorch():\n"  # 3
+        "        return ['-lrocrand']\n"  # 4
+        "    else:\n"  # 5
+        "        return ['-lcurand',\n"  # 6
+        "                '-lcublas']\n"  # 7
+        "if torch.cuda.is_available():\n"  # 8
+        "    print('gpu')\n"  # 9
+        "if not IS_ROCM:\n"  # 10
+        "    os.environ['CUDA_HOME'] = '/usr/local/cuda'\n"  # 11
+    )
+    dead = dead_lines(text)
+    assert sorted(dead) == [6, 7, 11]
+    assert dead[6] == "`if self.is_rocm_pytorch()`, line 3" and "line 10" in dead[11]
+    assert dead_lines("def broken(:\n") == {}
