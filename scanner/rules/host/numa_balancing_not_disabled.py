@@ -7,7 +7,9 @@ What it finds:
     an Ansible `sysctl` task, or `numa_balancing=disable` on the kernel command line). Reported once for the
     repository, at the setup file that best locates it (a sysctl file first, then cloud-init, Ansible, shell).
     A benchmark or example script that touches host settings (drops caches, runs `sysctl`) is not host setup:
-    when it is all the repository has, the finding is low and only a reminder.
+    when it is all the repository has, the finding is low and only a reminder. A storage or network benchmark
+    (a script that runs `fio`, `dd if=`, `iperf3`, `ib_write_bw`, `ior`, ... and names no GPU stack) is not
+    reported at all: it measures disks and links, not GPU hosts.
 
 Why it breaks on ROCm:
     MI300X is a multi-die GPU with its own NUMA topology; Linux's automatic NUMA balancing periodically unmaps
@@ -68,6 +70,14 @@ _NOT_SETUP = re.compile(
 )
 
 
+# The tools of a storage or network benchmark, and words that put a script on a GPU host after all.
+_IO_TOOLS = re.compile(
+    r"(?<![\w-])(?:fio|iperf3?|netperf|sockperf|qperf|ib_(?:write|read|send|atomic)_(?:bw|lat)|ior|mdtest|elbencho"
+    r"|iozone|bonnie\+\+|hdparm|sysbench\s+fileio|dd\s+[^\n]*\bif=)(?![\w-])"
+)
+_GPU_STACK = re.compile(r"amdgpu|rocm|\bhip\w*|nvidia|cuda|torchrun|\bgpus?\b", re.I)
+
+
 def check(ctx: RepositoryContext) -> None:
     candidates = []
     for file in ctx.files:
@@ -75,7 +85,7 @@ def check(ctx: RepositoryContext) -> None:
         if "numa_balancing" in text and any(p.search(text) for p in _DISABLES):
             return  # the repository disables it somewhere: nothing to say
         located = _setup(file)
-        if located is not None:
+        if located is not None and not _io_benchmark(file):
             kind, line = located
             candidates.append((bool(_NOT_SETUP.search(file.rel)), _PRIORITY[kind], file.rel, line, kind))
     if not candidates:
@@ -126,6 +136,15 @@ def _setup(file) -> tuple[str, int] | None:
         if _SHELL_SETUP.search(code):
             return "shell", number
     return None
+
+
+def _io_benchmark(file) -> bool:
+    """A shell script that benchmarks storage or the network (it runs fio, dd, iperf3, ...) and names no GPU
+    stack: the host settings it touches (dropping caches, socket buffers) are for that measurement."""
+    if file.language != "shell":
+        return False
+    code = "\n".join(text.split("#", 1)[0] for text in file.lines if not text.lstrip().startswith("#"))
+    return bool(_IO_TOOLS.search(code)) and not _GPU_STACK.search(code)
 
 
 def _ansible(file, lines: list[str]) -> bool:
