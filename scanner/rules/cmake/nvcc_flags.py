@@ -4,8 +4,9 @@ What it finds:
     Flags only nvcc understands, wherever CMake passes them: `-gencode`, `-arch=sm_XX`, `--gpu-architecture`,
     `-maxregcount`, `--extended-lambda` / `--expt-extended-lambda`, `--expt-relaxed-constexpr`, `-Xptxas`,
     `-Xcompiler`, `--use_fast_math`, `-lineinfo`, `-rdc=true`, `--default-stream`. A flag behind a generator
-    expression on the NVIDIA compiler (`$<$<CUDA_COMPILER_ID:NVIDIA>:...>`, `$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>`),
-    which clang evaluates to nothing, is the NVIDIA compiler's already and is not reported.
+    expression on the NVIDIA compiler (`$<$<CUDA_COMPILER_ID:NVIDIA>:...>`, `$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>`,
+    `$<$<CXX_COMPILER_ID:NVIDIA>:...>`, `$<$<STREQUAL:${CMAKE_CUDA_COMPILER_ID},NVIDIA>:...>`), which clang
+    evaluates to nothing, is the NVIDIA compiler's already and is not reported.
 
     A flag set on source files (`set_source_files_properties(x.cu PROPERTIES COMPILE_OPTIONS ...)`,
     `COMPILE_FLAGS`, `set_property(SOURCE ...)`) is high: it goes to whatever compiles the file, so the HIP
@@ -68,6 +69,9 @@ NVCC_FLAGS: list[tuple[re.Pattern, str]] = [
 ]
 
 
+_COMPILER_ID = re.compile(r"\$\{CMAKE_(?:CUDA|CXX|HIP)_COMPILER_ID\}")
+
+
 def check(ctx: Context) -> None:
     nvidia_only = _nvidia_only_commands(ctx)
     for command in commands(ctx):
@@ -80,7 +84,12 @@ def check(ctx: Context) -> None:
                 continue
             # Behind a generator expression clang evaluates to nothing
             # (`$<$<CUDA_COMPILER_ID:NVIDIA>:--expt-relaxed-constexpr>`): the NVIDIA compiler's flag already.
-            for_amd = genex.evaluate(arg.value, "cuda", "hipcc", []) if "$<" in arg.value else arg.value
+            # `$<$<STREQUAL:${CMAKE_CUDA_COMPILER_ID},NVIDIA>:...>`: the compiler id is Clang's on ROCm.
+            for_amd = (
+                genex.evaluate(_COMPILER_ID.sub("Clang", arg.value), "cuda", "hipcc", [])
+                if "$<" in arg.value
+                else arg.value
+            )
             for pattern, advice in NVCC_FLAGS:
                 for match in pattern.finditer(arg.value):
                     if for_amd is not arg.value and not pattern.search(for_amd):
