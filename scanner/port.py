@@ -311,7 +311,7 @@ class _Dir:
 
 
 _CUDA_NAME = re.compile(
-    r"^(?:cuda|cu[A-Z]|CU[A-Z_]|cublas|CUBLAS|cusparse|CUSPARSE|curand|CURAND|cufft|CUFFT|"
+    r"^(?:cuda|cu[A-Z]|CU[A-Za-z_]|cublas|CUBLAS|cusparse|CUSPARSE|curand|CURAND|cufft|CUFFT|"
     r"cusolver|nccl|NCCL|nvrtc|__nv_|cudnn|CUDNN)"
 )
 _TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\w*|\w+|&&|\|\||[<>=!]=|<<|>>|\S")

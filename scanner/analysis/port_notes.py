@@ -28,6 +28,7 @@ from scanner.analysis import hip_branches
 from scanner.build import python_rocm
 from scanner.model import Severity
 from scanner.port import is_ci_file
+from scanner.rules.libraries._judgement import other_vendor_backend
 
 _CXX = frozenset({"cuda", "c++", "c"})
 _FROM = re.compile(r"^\s*FROM\s", re.I)
@@ -65,6 +66,12 @@ class PortNotes:
                 return Severity.INFO, (
                     f"HIP-Clang does not compile this line (`{branch.directive}`, line "
                     f"{branch.line}): the ROCm build takes another branch."
+                )
+            backend = other_vendor_backend(facts.path)
+            if backend:
+                return Severity.INFO, (
+                    f"This file is in another vendor's backend (`{backend}/`): neither the CUDA nor the ROCm "
+                    "build compiles it."
                 )
             if facts.path in facts.port.cuda_only_sources:
                 return Severity.INFO, (

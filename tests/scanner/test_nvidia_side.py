@@ -74,3 +74,11 @@ def test_an_nvidia_probe_in_a_script_that_handles_rocm_too_is_a_note(tmp_path):
     assert found[("ci/check.sh", 4)][0] == "info" and "`hipcc` on line 2" in found[("ci/check.sh", 4)][1]
     alone = _found(write_tree(tmp_path / "alone", {"ci/check.sh": "nvcc --version\n"}))
     assert alone[("ci/check.sh", 1)][0] != "info"
+
+
+def test_code_in_another_vendors_backend_is_a_note_whatever_the_rule(tmp_path):
+    kernel = "__device__ int lanes(int v) { return __shfl_xor_sync(0xffffffff, v, 1); }\n"
+    found = _found(write_tree(tmp_path, {"csrc/xpu/includes/shim.h": kernel, "csrc/cuda/includes/shim.h": kernel}))
+    severity, message = found[("csrc/xpu/includes/shim.h", 1)]
+    assert severity == "info" and "another vendor's backend (`csrc/xpu/`)" in message
+    assert found[("csrc/cuda/includes/shim.h", 1)][0] != "info"

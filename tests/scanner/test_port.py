@@ -301,7 +301,9 @@ def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
     root = write_tree(
         tmp_path,
         {
-            "vendors/hip.h": "#pragma once\n#include <hip/hip_runtime.h>\n#define cuMemCreate hipMemCreate\n",
+            "vendors/hip.h": "#pragma once\n#include <hip/hip_runtime.h>\n#define cuMemCreate hipMemCreate\n"
+            # driver types spelled CU + lower case (ggml's vendors/hip.h)
+            "#define CUdeviceptr hipDeviceptr_t\n",
             "vmm.cu": """
             #include <cuda.h>
             #if defined(USE_HIP)
@@ -310,6 +312,7 @@ def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
             void reserve(CUmemGenericAllocationHandle* h, CUmemAllocationProp* p) {
               cuMemCreate(h, 1 << 21, p, 0);
               cuMemRelease(*h);
+              CUdeviceptr base = 0;
             }
         """,
         },
@@ -317,6 +320,7 @@ def test_cuda_names_the_projects_hip_header_maps_are_already_ported(tmp_path):
     findings = [f for r in scan(root, ScanOptions(enable=("ROC161",))) for f in r.findings if f.path == "vmm.cu"]
     by_line = {f.line: f for f in findings}
     assert by_line[7].severity == Severity.INFO and "maps `cuMemCreate`" in by_line[7].message
+    assert by_line[9].severity == Severity.INFO and "maps `CUdeviceptr`" in by_line[9].message
     assert by_line[8].severity != Severity.INFO  # cuMemRelease is not in the project's header
 
 
