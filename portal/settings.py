@@ -309,6 +309,13 @@ ROCPORT_CLONE_MAX_BYTES = env_int("ROCPORT_CLONE_MAX_BYTES", 2 * 1024**3, minimu
 # Files in the scanned commit (checked from its tree before checkout): a repository of 200,000 tiny files is
 # refused with a clear error instead of keeping a worker busy for hours.
 ROCPORT_CLONE_MAX_FILES = env_int("ROCPORT_CLONE_MAX_FILES", 100_000, minimum=1)
+# Git submodules (portal.repositories.submodules), fetched as read-only dependencies with the clone's hardening:
+# at most this many, each within this many bytes and seconds (and all of them within the clone's byte and file
+# limits); from the repository's own host, or from a host listed here ("*": any host the URL rules allow).
+ROCPORT_SUBMODULES_MAX = env_int("ROCPORT_SUBMODULES_MAX", 16, minimum=0)
+ROCPORT_SUBMODULE_MAX_BYTES = env_int("ROCPORT_SUBMODULE_MAX_BYTES", 512 * 1024**2, minimum=1024)
+ROCPORT_SUBMODULE_TIMEOUT = env_int("ROCPORT_SUBMODULE_TIMEOUT", 180, minimum=1)
+ROCPORT_SUBMODULE_HOSTS = env_list("ROCPORT_SUBMODULE_HOSTS", [])
 
 
 # Clone credentials and commit-status tokens are encrypted with Fernet keys (portal/repositories/crypto.py).

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from scanner import build, config, discovery, port, port_builds
+from scanner import build, config, discovery, port, port_builds, submodules
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode, Risk, Severity
 from scanner.parsing import compile_db
@@ -49,8 +49,9 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
         except compile_db.CompileDbError as exc:
             raise ConfigError(f"parse.compile_commands: {exc}") from None
     candidates = discovery.discover(root, config.DEFAULT_EXCLUDE + options.exclude)
+    options, candidates, vendored = _split_submodules(root, options, candidates)
     hip_files = port_builds.hip_sources(str(root))  # not scanned, but a build may compile them
-    model = build.read(str(root), [c.rel for c in candidates] + hip_files)
+    model = build.read(str(root), [c.rel for c in candidates] + vendored + hip_files)
     jobs = []
     for c in candidates:
         cxx = c.language in ("cuda", "c++", "c")
@@ -73,6 +74,35 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
 
         jobs = compile_check.attach(root, options, jobs)
     return options, jobs
+
+
+def _split_submodules(root: Path, options: ScanOptions, candidates: list):
+    """With `[scan] submodules = "read"` (the default), the files of the checked-out submodules leave the scan:
+    their headers stay on disk for the parse (include resolution finds them in the tree) and their C/C++/CUDA files
+    join the build model's file list (returned third), but they get no result and no finding. The submodules
+    `.gitmodules` lists that are not checked out are added to `submodules_missing` (the CLI's case; the portal
+    names the ones it could not fetch itself)."""
+    listed = submodules.read(root)
+    if not listed:
+        return options, candidates, []
+    known = {path for path, _ in options.submodules_missing}
+    missing = list(options.submodules_missing)
+    present = []
+    for entry in listed:
+        if entry.problem:
+            if entry.path not in known and entry.path:
+                missing.append((entry.path, entry.problem))
+        elif submodules.checked_out(root, entry):
+            present.append(entry.path)
+        elif entry.path not in known:
+            missing.append((entry.path, "not checked out (git submodule update --init)"))
+    options = options.merged(submodules_missing=tuple(missing))
+    if options.submodules != "read" or not present:
+        return options, candidates, []
+    paths = tuple(present)
+    kept = [c for c in candidates if not submodules.under(c.rel, paths)]
+    vendored = [c.rel for c in candidates if submodules.under(c.rel, paths) and c.language in discovery.CXX_LANGUAGES]
+    return options, kept, vendored
 
 
 def scan(root: str | Path, options: ScanOptions | None = None, read_config: bool = True) -> Iterator[FileResult]:

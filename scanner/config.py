@@ -5,6 +5,7 @@ error that names it.
     exclude = ["third_party/**", "vendor/**"]   # glob patterns, relative to the repository root
     max_file_bytes = 2000000
     timeout_seconds = 60                         # per file
+    submodules = "read"                          # git submodules: "read" as headers only (default), or "scan"
 
     [rules]
     disable = ["ROC134", "libraries-nvtx-usage"]  # codes or names (former names too)
@@ -83,6 +84,13 @@ class ScanOptions:
     # scanner.build.model.Compilation.build_id): None lets the build model's findings stand (the CLI's default);
     # the portal passes the decision it keeps (the baseline's, or a manager's); .rocport.toml's declaration wins.
     hip_builds: tuple[str, ...] | None = None
+    # Git submodules (scanner.submodules): "read" as headers for the parse and the build model, no findings in
+    # them; "scan" as the project's own files.
+    submodules: str = "read"
+    # The submodules that were not fetched, (path, why): given by the portal; scanner.plan adds the ones
+    # `.gitmodules` lists that are not checked out. Named in the parse reason of each file whose include they
+    # would have served.
+    submodules_missing: tuple[tuple[str, str], ...] = ()
     # The repository's own ROCm path (scanner.port), learned by scanner.plan; not a setting a user gives.
     port: Port = field(default_factory=Port)
 
@@ -91,7 +99,7 @@ class ScanOptions:
 
 
 _SCHEMA: dict[str, dict[str, type]] = {
-    "scan": {"exclude": list, "max_file_bytes": int, "timeout_seconds": (int, float)},
+    "scan": {"exclude": list, "max_file_bytes": int, "timeout_seconds": (int, float), "submodules": str},
     "rules": {"enable": list, "disable": list},
     "parse": {"include_dirs": list, "defines": list, "compile_commands": str, "cuda_path": str},
     "target": {"targets": list, "rocm": str},
@@ -147,6 +155,9 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
     compile_ = data.get("compile", {})
     declared = data.get("port", {}).get("hip_builds")
     _check_compile(compile_)
+    if scan.get("submodules", "read") not in ("read", "scan"):
+        shown = _short(scan["submodules"])
+        raise ConfigError(f'{CONFIG_FILE}: \'scan.submodules\' must be "read" or "scan", not {shown}')
     _check_rule_names(rules.get("enable", []), "rules.enable")
     _check_rule_names(rules.get("disable", []), "rules.disable")
     _check_inside("parse.compile_commands", parse.get("compile_commands", ""))
@@ -165,6 +176,7 @@ def from_mapping(data: dict, base: ScanOptions) -> ScanOptions:
         exclude=base.exclude + tuple(scan.get("exclude", ())),
         max_file_bytes=scan.get("max_file_bytes", base.max_file_bytes),
         timeout_seconds=float(scan.get("timeout_seconds", base.timeout_seconds)),
+        submodules=scan.get("submodules", base.submodules),
         enable=tuple(rules.get("enable", base.enable)),
         disable=base.disable + tuple(rules.get("disable", ())),
         include_dirs=base.include_dirs + tuple(parse.get("include_dirs", ())),

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scanner import fingerprint, formats, nametable, suppressions
+from scanner import fingerprint, formats, nametable, submodules, suppressions
 from scanner.analysis.ast import UnitSource, main_file_roots
 from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
@@ -73,8 +73,10 @@ class Analyzer:
         translator=None,
         compiler=None,
         port: Port | None = None,
+        missing_submodules: tuple[tuple[str, str], ...] = (),
     ):
         self.parser = parser
+        self.missing_submodules = missing_submodules  # (path, why): named where a stubbed header is theirs
         self.port = port or Port()  # the repository's own ROCm path (scanner.port)
         self.translator = translator  # scanner.translate.Translator, when the scan also translates
         self.compiler = compiler  # scanner.compile.CompileChecker, when the scan also compiles (needs translator)
@@ -147,6 +149,9 @@ class Analyzer:
                 attempt = retry
         health, view, (roots, function_nodes, error_lines) = attempt
         health.encoding_guess = encoding_guess
+        note = submodules.missing_note(health.stubbed_headers, self.missing_submodules)
+        if note:
+            health.fallback_reason = f"{health.fallback_reason}; {note}" if health.fallback_reason else note
         result = self._run(job, lines, stats, health, view, roots, function_nodes, error_lines)
         if self.translator is not None:
             result.translation = self._translate(job, text)

@@ -96,6 +96,7 @@ def _serve() -> None:
         translator,
         compiler,
         port=options.port,
+        missing_submodules=options.submodules_missing,
     )
     send.send(("ready", None))
     try:

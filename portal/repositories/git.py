@@ -63,6 +63,8 @@ class Checkout:
     commit: str
     blobs: dict[str, str] = field(default_factory=dict)  # path -> blob sha (regular files only)
     renames: dict[str, str] = field(default_factory=dict)  # old path -> new path, from git's rename detection
+    # Each submodule's outcome (portal.repositories.submodules.Outcome.to_dict): fetched or why not.
+    submodules: list[dict] = field(default_factory=list)
 
 
 class GitSession:
@@ -76,6 +78,8 @@ class GitSession:
         self.home = self.root / "home"
         self.home.mkdir()
         self.deadline = time.monotonic() + settings.ROCPORT_CLONE_TIMEOUT
+        self.max_bytes = settings.ROCPORT_CLONE_MAX_BYTES  # what a fetch may write under `root` (a submodule's less)
+        self.max_bytes_setting = "ROCPORT_CLONE_MAX_BYTES"  # named when the limit is reached
 
     def __enter__(self) -> GitSession:
         return self
@@ -175,8 +179,7 @@ class GitSession:
         stdout, stderr = (raw.decode("utf-8", "surrogateescape") for raw in (raw_out, raw_err))
         if too_large.is_set():
             raise CloneError(
-                "repo_too_large",
-                f"the repository is larger than {settings.ROCPORT_CLONE_MAX_BYTES} bytes (ROCPORT_CLONE_MAX_BYTES)",
+                "repo_too_large", f"the repository is larger than {self.max_bytes} bytes ({self.max_bytes_setting})"
             )
         if process.returncode != 0:
             raise classify(stderr, self.url)
@@ -184,7 +187,7 @@ class GitSession:
 
     def _watch_size(self, process: subprocess.Popen, too_large: threading.Event) -> None:
         while process.poll() is None:
-            if _tree_size(self.root) > settings.ROCPORT_CLONE_MAX_BYTES:
+            if _tree_size(self.root) > self.max_bytes:
                 too_large.set()
                 # Signal only: the calling thread is in communicate() and reaps the process; a second
                 # communicate() from this thread would race it for the pipes (EBADF).
@@ -342,6 +345,10 @@ def _classify(stderr: str, url: str) -> CloneError:
         )
     ):
         return CloneError("commit_not_found", f"the commit or ref is not in the repository ({first})")
+    if "gitmodules" in text and ("disallowed" in text or "fsck" in text or "gitmodules" in first.lower()):
+        # transfer.fsckObjects: git refuses a commit whose .gitmodules holds a URL or path it knows to be an attack
+        # (`--upload-pack=...`, a name climbing out of .git/modules): the whole commit, before anything is written.
+        return CloneError("clone_failed", f"git refused the commit: its .gitmodules is unsafe ({first})")
     if "transport" in text and "not allowed" in text:
         return CloneError("protocol_not_allowed", "this URL's protocol is not allowed on this server")
     return CloneError("clone_failed", f"git could not get the repository: {first}")

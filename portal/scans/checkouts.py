@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from portal.repositories import submodules
 from portal.repositories.git import Checkout, GitSession
 
 
@@ -45,6 +46,7 @@ def checkout(repository, commit: str, *, ref: str = "", previous: str = "") -> t
         session = GitSession(repository.clone_url, repository.credentials())
         try:
             tree = session.fetch(commit, ref=ref, previous=previous)
+            tree.submodules = submodules.fetch_all(session, tree)  # read-only dependencies, never fatal
         except BaseException:
             session.__exit__(None, None, None)
             raise

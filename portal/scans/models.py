@@ -28,6 +28,9 @@ class Scan(models.Model):
     # What the scanner read of the repository's builds at plan time and the HIP-build decision the scan used
     # (portal.repositories.hip_builds.read): small, for the repository page; the shards plan with the same decision.
     builds = models.JSONField(default=dict, blank=True)
+    # Each git submodule of the commit, fetched as a read-only dependency or not and why
+    # (portal.repositories.submodules.Outcome): for the scan page.
+    submodules = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

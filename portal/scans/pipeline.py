@@ -187,7 +187,7 @@ def _plan(run_: Run) -> list[int]:
             _store_codeowners(repository, root)
         # The repository's HIP-build decision (None until the baseline): the shards plan with the one stored here.
         requested = hip_builds.requested(repository)
-        options, jobs, enabled, keys = plan_files(root, checkout.blobs, memo, requested)
+        options, jobs, enabled, keys = plan_files(root, checkout.blobs, memo, requested, checkout.submodules)
         builds = hip_builds.read(root, options, jobs, requested)
         reused = cached_paths(jobs, checkout.blobs, keys)
         run_.check_deadline()
@@ -231,6 +231,7 @@ def _plan(run_: Run) -> list[int]:
         hip_builds.record(scan, repository, builds)
         moved = Scan.objects.filter(pk=scan.pk, attempts=run_.attempt, status=ScanStatus.CLONING).update(
             builds=builds,
+            submodules=checkout.submodules,
             status=ScanStatus.SCANNING,
             heartbeat=timezone.now(),
             files_total=len(jobs),

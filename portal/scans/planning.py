@@ -10,6 +10,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from portal.repositories.submodules import missing as missing_submodules
 from portal.scans.errors import ScanUserError
 from portal.scans.models import BlobResult
 from scanner import ConfigError, ScanOptions, plan
@@ -18,12 +19,20 @@ from scanner.rules import select
 from scanner.version import TOOL_VERSION
 
 
-def plan_files(root: Path, blobs: dict[str, str], memo: dict, hip_builds: tuple[str, ...] | None = None):
+def plan_files(
+    root: Path,
+    blobs: dict[str, str],
+    memo: dict,
+    hip_builds: tuple[str, ...] | None = None,
+    submodule_outcomes: list[dict] = (),
+):
     """The scanner's plan of a checkout: (options, jobs, enabled rules, cache key per path). Computed once per
     checkout, settings and HIP-build decision (`memo` lives as long as the kept checkout): the planner and every
     shard on this process share it. `hip_builds`: the repository's decision (portal.repositories.hip_builds), the
-    same for the planner and the shards of a scan."""
-    wanted = (settings.ROCPORT_SCAN_JOBS, settings.ROCPORT_COMPILE_CHECK, settings.ROCPORT_HIPCC, hip_builds)
+    same for the planner and the shards of a scan. `submodule_outcomes`: the checkout's (Checkout.submodules):
+    the ones not fetched are named in parse reasons, and every outcome is part of each file's cache key."""
+    missing = missing_submodules(list(submodule_outcomes))
+    wanted = (settings.ROCPORT_SCAN_JOBS, settings.ROCPORT_COMPILE_CHECK, settings.ROCPORT_HIPCC, hip_builds, missing)
     if memo.get("settings") != wanted:
         try:
             options, jobs = plan(
@@ -35,15 +44,24 @@ def plan_files(root: Path, blobs: dict[str, str], memo: dict, hip_builds: tuple[
                     compile_check=settings.ROCPORT_COMPILE_CHECK == "auto",
                     hipcc=settings.ROCPORT_HIPCC,
                     hip_builds=hip_builds,
+                    submodules_missing=missing,
                 ),
             )
         except ConfigError as exc:
             raise ScanUserError("bad_config", str(exc)) from None
         enabled = select(list(options.enable), list(options.disable))
         compiled = _compile_keys(options, jobs, blobs)
+        pinned = sorted([o["path"], o["commit"], o["fetched"]] for o in submodule_outcomes)
         keys = {
             job.rel: cache_key(
-                options, enabled, job.rel, job.language, compiled.get(job.rel, ""), root, build_key=_build_key(job)
+                options,
+                enabled,
+                job.rel,
+                job.language,
+                compiled.get(job.rel, ""),
+                root,
+                build_key=_build_key(job),
+                submodules=pinned,
             )
             for job in jobs
         }
@@ -93,6 +111,7 @@ def cache_key(
     compile_key: str = "",
     root: Path | None = None,
     build_key: dict | None = None,
+    submodules: list | None = None,
 ) -> str:
     """Scanner version + everything that changes a file's result, except the file's content (the blob);
     `compile_key`: with the compile check on, what it depends on (`_compile_keys`). Include directories inside
@@ -111,6 +130,13 @@ def cache_key(
         "port": options.port.key(),  # the repository's own ROCm path changes what a finding says
         **({"compile": compile_key} if compile_key else {}),
         **({"build": build_key} if build_key else {}),
+        # The submodules' pinned commits and which were fetched, with the reasons the parse names and the setting
+        # (a submodule bump changes the headers a file is parsed with, not its blob).
+        **(
+            {"submodules": [submodules, [list(m) for m in options.submodules_missing], options.submodules]}
+            if submodules or options.submodules_missing
+            else {}
+        ),
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 

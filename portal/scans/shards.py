@@ -190,7 +190,9 @@ def _scan(shard_run: ShardRun) -> None:
     faultpoints.reached("shard.start", scan=scan.pk, shard=shard.pk, attempt=shard_run.attempt, paths=paths)
     tree, memo = checkouts.checkout(scan.repository, scan.commit_sha, ref=scan.branch)
     # The planner's HIP-build decision (stored with the scan): the same plan, the same cache keys.
-    options, jobs, _enabled, keys = plan_files(tree.path, tree.blobs, memo, hip_builds.requested_by(scan))
+    options, jobs, _enabled, keys = plan_files(
+        tree.path, tree.blobs, memo, hip_builds.requested_by(scan), tree.submodules
+    )
     planned = {path: key for path, _blob, key in shard.entries}
     stored: set[str] = set()
     if shard_run.attempt > 1:  # what earlier attempts stored is kept (the first has nothing to look up)

@@ -15,7 +15,7 @@ KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
 
 
 @pytest.mark.django_db
-def test_submodules_with_file_and_ext_urls_are_never_fetched_nor_run(people, repo_factory, canary):
+def test_a_local_submodule_is_only_read_and_an_ext_url_is_never_run(people, repo_factory, canary):
     inner = repo_factory("inner")
     inner_commit = fast_import(inner, [("inner.cu", FILE, KERNEL)])
     repo = repo_factory()
@@ -35,7 +35,12 @@ def test_submodules_with_file_and_ext_urls_are_never_fetched_nor_run(people, rep
     )
     result = run_scan(register(people, repo.url), commit)
     assert (result.status, result.error_code) == ("finished", ""), result.error_message
-    assert set(files_of(result)) == {"k.cu"}  # the submodule's inner.cu was never fetched
+    # A local repository's local submodule is fetched as a read-only dependency: its inner.cu is no result of
+    # the scan; the ext:: one is refused before git sees it (portal.repositories.submodules).
+    assert set(files_of(result)) == {"k.cu"}
+    outcomes = {entry["path"]: entry for entry in result.submodules}
+    assert outcomes["local"]["fetched"] is True
+    assert outcomes["evil"]["fetched"] is False and "remote helper" in outcomes["evil"]["reason"]
     assert not canary.marker.exists()
 
 
