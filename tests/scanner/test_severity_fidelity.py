@@ -475,3 +475,12 @@ def test_an_arch_check_whose_hip_side_is_safe_is_info_and_says_why():
         assert found[line].severity == Severity.INFO and note in found[line].message, line
     for line in (76, 84, 90):  # dropped PTX that computes, a dropped barrier, a stop after half a fallback
         assert found[line].severity == Severity.MEDIUM, line
+
+
+# -- CMake: a CUDA library linked only where CMake found the CUDA toolkit -------------------------------------
+def test_a_cuda_library_under_a_cuda_presence_test_is_info_and_says_why():
+    found = by_line(findings(RULE_FIXTURES / "ROC206_cuda_library_targets_presence_guard.cmake", ["ROC206"]))
+    for line in (7, 11, 18, 25):
+        assert found[line].severity == Severity.INFO and "false on a ROCm machine" in found[line].message, line
+    for line in (13, 29, 31, 34):  # another elseif, no guard, an OR, a negated test
+        assert found[line].severity == Severity.HIGH, line

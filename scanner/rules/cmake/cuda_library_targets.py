@@ -5,7 +5,10 @@ What it finds:
     ...), FindCUDA's variables (`${CUDA_LIBRARIES}`, `${CUDA_CUBLAS_LIBRARIES}`), `cudnn`/`nccl` and TensorRT's
     libraries (`nvinfer`, `nvinfer_plugin`, `nvonnxparser`, the `TensorRT::nvinfer`-style targets of a
     `FindTensorRT` module, `${TensorRT_LIBRARIES}`) named in `target_link_libraries`, and the same libraries
-    looked up with `find_library(VAR nvinfer ...)` / `find_library(VAR NAMES cublas ...)`.
+    looked up with `find_library(VAR nvinfer ...)` / `find_library(VAR NAMES cublas ...)`. A link inside an
+    `if()` that holds only where CUDA was found (`if(TARGET CUDA::cupti)`, `if(UNIX AND CUDAToolkit_FOUND)`,
+    the `else()` of `if(NOT TARGET CUDA::nvml)`) is info: on a ROCm machine without the CUDA toolkit the test is
+    false and CMake skips it. The `TARGET CUDA::cupti` test itself links nothing and is not reported.
 
 Why it breaks on ROCm:
     Neither the targets nor the libraries exist on a ROCm machine: configuration fails on the unknown
@@ -32,8 +35,8 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.cmake._common import arg_position, commands
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.cmake._common import arg_position, commands, cuda_presence_guard
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import TENSORRT_LIBRARIES, library_replacement, once, text_rule
 
 # `CUDA::cublas`; a FindTensorRT module's `TensorRT::nvinfer` / `TensorRT::OnnxParser`-style targets.
@@ -65,18 +68,31 @@ _FIND_LIBRARY_KEYWORDS = frozenset(
 
 def check(ctx: Context) -> None:
     for command in commands(ctx):
-        for arg in command.args:
-            for match in _IMPORTED.finditer(arg.value):
-                base = "nvinfer" if match.group("trt") else match.group(1).lower().removesuffix("_static")
-                _report(ctx, arg, match.start(), match.group(0), base)
-            for match in _VARIABLE.finditer(arg.value):
-                base = "nvinfer" if match.group("trt") else (match.group(2) or match.group(3) or "cudart").lower()
-                _report(ctx, arg, match.start(), match.group(0), base)
-            if command.name in _LINK_COMMANDS and arg.value.lower() in _BARE:
-                _report(ctx, arg, 0, arg.value, arg.value.lower())
-        if command.name == "find_library":
-            for arg in _library_names(command):
-                _report(ctx, arg, 0, arg.value, arg.value.lower())
+        guard = cuda_presence_guard(ctx, command) if command.name in _LINK_COMMANDS else ""
+        if guard:
+            with judged(ctx, Severity.INFO):
+                _command(ctx, command, guard)
+        else:
+            _command(ctx, command, "")
+
+
+def _command(ctx, command, guard: str) -> None:
+    """Report the CUDA libraries one command names; `guard`: the if() that keeps a ROCm build out of it."""
+    tested = command.name in ("if", "elseif", "while")
+    for k, arg in enumerate(command.args):
+        if tested and k > 0 and command.args[k - 1].value == "TARGET":
+            continue  # `if(TARGET CUDA::cupti)` asks whether it exists: it links nothing
+        for match in _IMPORTED.finditer(arg.value):
+            base = "nvinfer" if match.group("trt") else match.group(1).lower().removesuffix("_static")
+            _report(ctx, arg, match.start(), match.group(0), base, guard)
+        for match in _VARIABLE.finditer(arg.value):
+            base = "nvinfer" if match.group("trt") else (match.group(2) or match.group(3) or "cudart").lower()
+            _report(ctx, arg, match.start(), match.group(0), base, guard)
+        if command.name in _LINK_COMMANDS and arg.value.lower() in _BARE:
+            _report(ctx, arg, 0, arg.value, arg.value.lower(), guard)
+    if command.name == "find_library":
+        for arg in _library_names(command):
+            _report(ctx, arg, 0, arg.value, arg.value.lower())
 
 
 def _library_names(command) -> list:
@@ -93,18 +109,19 @@ def _library_names(command) -> list:
     return [arg for arg in names if arg.value.lower() in _BARE]
 
 
-def _report(ctx, arg, offset: int, spelled: str, library: str) -> None:
+def _report(ctx, arg, offset: int, spelled: str, library: str, guard: str = "") -> None:
     line, col = arg_position(arg, offset)
-    once(
-        ctx,
-        line,
-        col,
-        f"`{spelled}` is {'a TensorRT' if library in TENSORRT_LIBRARIES else 'a CUDA'} library that ROCm machines "
-        "do not have: link "
-        f"{library_replacement(library, 'cmake')} instead.",
-        length=len(spelled),
-        key=spelled,
-    )
+    kind = "a TensorRT" if library in TENSORRT_LIBRARIES else "a CUDA"
+    replacement = library_replacement(library, "cmake")
+    if guard:
+        message = (
+            f"`{spelled}` is {kind} library, linked only under `{guard}`, which is false on a ROCm machine without "
+            f"the CUDA toolkit: configuring and linking skip it there. Link {replacement} under a HIP check if "
+            "the ROCm build needs that feature."
+        )
+    else:
+        message = f"`{spelled}` is {kind} library that ROCm machines do not have: link {replacement} instead."
+    once(ctx, line, col, message, length=len(spelled), key=spelled)
 
 
 RULE = text_rule(
