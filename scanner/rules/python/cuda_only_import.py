@@ -6,7 +6,9 @@ What it finds:
     `torch.cuda.*` is not reported: ROCm builds of PyTorch keep the `torch.cuda` namespace (it drives HIP).
 
     An import inside `try:` whose `except` catches the failure (`ImportError`, `OSError`, `Exception`, a bare
-    `except:`) and goes on without re-raising or exiting is an optional dependency: low.
+    `except:`) and goes on without re-raising or exiting is an optional dependency: low. An import inside a
+    function (`def build_engine(): import tensorrt`) fails only when that function is called, not when the
+    program starts: medium.
 
 Why it breaks on ROCm:
     These modules wrap NVIDIA's driver, runtime or libraries directly. On an AMD machine they are missing or
@@ -28,6 +30,8 @@ References:
     https://rocm.docs.amd.com/projects/AMDMIGraphX/en/latest/
     https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/3rd-party/pytorch-install.html
 """
+
+import ast
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
@@ -59,6 +63,18 @@ def check(ctx: Context) -> None:
                     f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: ROCm builds of PyTorch keep it.)"
                 )
                 fallback = graceful_try(ctx.source, ref.line, MISSING_MODULE)
+                function = "" if fallback else _enclosing_function(ctx.source, ref.line)
+                if function:
+                    with judged(ctx, Severity.MEDIUM):
+                        once(
+                            ctx,
+                            ref.line,
+                            ref.col,
+                            f"{message} It is imported inside `{function}()`: on an AMD host that path fails when "
+                            "it is called, at run time; the rest of the program starts.",
+                            key=name,
+                        )
+                    break
                 if not fallback:
                     once(ctx, ref.line, ref.col, message, key=name)
                     break
@@ -72,6 +88,18 @@ def check(ctx: Context) -> None:
                         key=name,
                     )
                 break
+
+
+def _enclosing_function(source, line: int) -> str:
+    """The name of the innermost function whose body holds `line`, or "" at module or class level."""
+    module = python_src.tree(source)
+    best = None
+    for node in ast.walk(module) if module is not None else ():
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            if node.body[0].lineno <= line <= (node.end_lineno or node.lineno):
+                if best is None or node.lineno > best.lineno:
+                    best = node
+    return best.name if best is not None else ""
 
 
 RULE = text_rule(
