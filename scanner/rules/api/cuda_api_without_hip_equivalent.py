@@ -11,7 +11,10 @@ Why it breaks on ROCm:
     type or enumerator to call. The feature must be redesigned around what HIP offers, or the code kept
     CUDA-only behind a platform guard. An error code with no HIP counterpart (`cudaErrorStubLibrary`,
     `CUDA_ERROR_NVLINK_UNCORRECTABLE`) is a high build break: nothing is left to compare with or switch on,
-    so the handling around it must be rewritten; other names are medium.
+    so the handling around it must be rewritten; other names are medium. The Tensor Memory Accelerator
+    and thread-block clusters (`CUtensorMap`, `cuTensorMapEncodeTiled`, `CU_TENSOR_MAP_*`,
+    `cudaLaunchKernelEx` cluster attributes) are Hopper hardware no AMD GPU has: a kernel built on them is
+    rewritten, not ported, so they are critical.
 
 Example:
     cudaMemcpyArrayToArray(dst, 0, 0, src, 0, 0, bytes, cudaMemcpyDeviceToDevice);
@@ -50,6 +53,8 @@ from scanner.rules.libraries._judgement import judged
 NAMES = names_owned_by("ROC150")
 # The runtime's and the driver's error enumerators (cudaError_t, CUresult).
 _ERROR_CODE = re.compile(r"^(cudaError[A-Z]\w*|CUDA_ERROR_\w+)$")
+# Hopper's Tensor Memory Accelerator and thread-block clusters: hardware, not an API gap.
+_HOPPER_HARDWARE = re.compile(r"tensor_?map|cluster", re.I)
 
 
 def check(ctx: Context) -> None:
@@ -68,8 +73,15 @@ def check(ctx: Context) -> None:
     elif entry.cuda_deprecated:
         message += f"; CUDA deprecated it in {entry.cuda_deprecated}"
     message += ": redesign this part or keep it CUDA-only behind a platform guard."
+    if _HOPPER_HARDWARE.search(name):
+        ctx.report(
+            message + " It drives Hopper hardware (the Tensor Memory Accelerator, thread-block clusters) that "
+            "no AMD GPU has: the kernel around it is a rewrite."
+        )
+        return
     if _ERROR_CODE.match(name):
-        ctx.report(message + " An error code HIP does not have: the comparison or `case` does not compile.")
+        with judged(ctx, Severity.HIGH):
+            ctx.report(message + " An error code HIP does not have: the comparison or `case` does not compile.")
         return
     with judged(ctx, Severity.MEDIUM):
         ctx.report(message)
@@ -80,7 +92,7 @@ RULE = Rule(
     formerly=("cuda-api-without-hip-equivalent",),
     summary="CUDA API name with no HIP equivalent in HIPIFY's tables",
     risk=Risk.BUILD_BREAK,
-    severity=Severity.HIGH,  # error codes; other names are judged medium
+    severity=Severity.CRITICAL,  # Hopper's TMA and clusters; error codes are judged high, other names medium
     on=("identifier",),
     names=NAMES,
     check=api_rule_check(check),
