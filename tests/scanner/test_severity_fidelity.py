@@ -267,8 +267,13 @@ def test_cuda_env_variables_set_from_python_are_judged_per_variable():
     assert found[11].severity == Severity.LOW
 
 
-def test_cuda_env_variables_in_a_shell_script_are_not_this_rule(tmp_path):
-    assert not findings(write(tmp_path, "run.sh", "export CUDA_LAUNCH_BLOCKING=1\n"), ["ROC245"])
+def test_cuda_env_variables_set_in_a_shell_script_are_judged_as_from_python(tmp_path):
+    text = 'export CUDA_LAUNCH_BLOCKING=1\nexport CUDA_DEVICE_ORDER=PCI_BUS_ID\necho "$CUDA_LAUNCH_BLOCKING"\n'
+    found = by_line(findings(write(tmp_path, "run.sh", text), ["ROC245"]))
+    assert sorted(found) == [1, 2]
+    assert (found[1].severity, found[1].risk) == (Severity.LOW, Risk.RUNTIME_FAILURE)
+    assert "HIP_LAUNCH_BLOCKING" in found[1].message
+    assert found[2].severity == Severity.INFO
 
 
 # -- 12. false-positive shapes -----------------------------------------------------------------------------
