@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from scanner.analysis import hip_branches
+from scanner.analysis import hip_branches, probe_branches
 from scanner.build import python_rocm
 from scanner.model import Severity
 from scanner.port import is_ci_file
@@ -32,9 +32,9 @@ from scanner.rules.libraries._judgement import other_vendor_backend
 
 _CXX = frozenset({"cuda", "c++", "c"})
 _FROM = re.compile(r"^\s*FROM\s", re.I)
-# A script that probes for ROCm's tools beside NVIDIA's handles both: its nvidia-smi or nvcc probe is one side.
-_ROCM_TOOL = re.compile(r"\b(?:rocm-smi|amd-smi|rocminfo|hipcc|hipconfig)\b")
+# A probe of NVIDIA's tools (ROC231, ROC234): the NVIDIA side when ROCm's sits in a sibling branch.
 _NVIDIA_PROBE = re.compile(r"\b(?:nvidia-smi|nvcc|nvidia_smi)\b")
+_PROBE_RULES = frozenset({"ROC231", "ROC234"})
 # NGC's `-igpu` tags are the integrated-GPU (Jetson, IGX) builds, arm64 only; dustynv/ holds Jetson containers.
 _FOREIGN_IMAGE = re.compile(
     r"--platform=\S*(?:arm64|aarch64)|\bl4t-|/l4t|jetson|\barm64v8/|aarch64|-igpu\b|\bdustynv/", re.I
@@ -102,7 +102,7 @@ class PortNotes:
             )
         port = facts.port
         if rule.code.startswith("ROC2") and not rule.rocm_side:
-            side = self.nvidia_side(line)
+            side = self.nvidia_side(line, rule.code)
             if side:
                 return Severity.INFO, side
         if port.ported and rule.code.startswith("ROC2") and not rule.rocm_side:
@@ -112,7 +112,7 @@ class PortNotes:
             )
         return severity, ""
 
-    def nvidia_side(self, line: int) -> str:
+    def nvidia_side(self, line: int, code: str) -> str:
         """Why a line outside C, C++ and CUDA is the NVIDIA side of a ROCm path the repository already has (a
         Python branch ROCm never takes, a CI job beside the repository's ROCm CI, an image beside its ROCm
         container, a probe in a script that handles ROCm too), or empty."""
@@ -134,12 +134,16 @@ class PortNotes:
                 f"The repository already ships a ROCm container ({port.rocm_container}): this image is its "
                 "NVIDIA side, not a migration still to do."
             )
-        if facts.language in ("shell", "yaml", "python"):
-            other = next((n for n, text in enumerate(facts.lines, 1) if _ROCM_TOOL.search(text)), 0)
-            if other and _NVIDIA_PROBE.search(facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""):
+        if (
+            code in _PROBE_RULES
+            and facts.language in ("shell", "yaml", "python")
+            and _NVIDIA_PROBE.search(facts.lines[line - 1] if 0 < line <= len(facts.lines) else "")
+        ):
+            sibling = probe_branches.rocm_sibling(facts.lines, line, facts.language)
+            if sibling:
                 return (
-                    f"This file handles ROCm too (`{_ROCM_TOOL.search(facts.lines[other - 1]).group(0)}` on line "
-                    f"{other}): the NVIDIA probe is one side of it."
+                    f"This script handles ROCm too (`{sibling[1]}` on line {sibling[0]}, in the other branch): "
+                    "the NVIDIA probe is one side of it."
                 )
         return ""
 

@@ -82,3 +82,30 @@ def test_code_in_another_vendors_backend_is_a_note_whatever_the_rule(tmp_path):
     severity, message = found[("csrc/xpu/includes/shim.h", 1)]
     assert severity == "info" and "another vendor's backend (`csrc/xpu/`)" in message
     assert found[("csrc/cuda/includes/shim.h", 1)][0] != "info"
+
+
+def test_a_rocm_tool_elsewhere_in_the_script_does_not_make_the_probe_a_side(tmp_path):
+    script = "GPUS=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)\necho $GPUS\namd-smi list\n"
+    found = _found(write_tree(tmp_path, {"tools/gpus.sh": script}))
+    assert found[("tools/gpus.sh", 1)][0] != "info"
+
+
+def test_a_python_probe_in_the_other_branch_of_a_rocm_probe_is_the_nvidia_side(tmp_path):
+    probe = (
+        "import shutil\nimport subprocess\n\n\n"
+        "def gpu_names():\n"
+        '    if shutil.which("rocm-smi"):\n'
+        '        return subprocess.check_output(["rocm-smi", "--showproductname"])\n'
+        '    return subprocess.check_output(["nvidia-smi", "-L"])\n'
+    )
+    elsewhere = (
+        "import subprocess\n\n\ndef amd():\n"
+        '    return subprocess.check_output(["rocm-smi", "--showproductname"])\n\n\n'
+        "def nvidia():\n"
+        '    return subprocess.check_output(["nvidia-smi", "-L"])\n'
+    )
+    found = _found(write_tree(tmp_path / "both", {"gpus.py": probe}))
+    lone = _found(write_tree(tmp_path / "lone", {"gpus.py": elsewhere}))
+    nvidia = [v for (path, line), v in found.items() if line == 8]
+    assert nvidia and all(severity == "info" and "rocm-smi" in message for severity, message in nvidia)
+    assert all(severity != "info" or "ROCm too" not in message for (p, line), (severity, message) in lone.items())
