@@ -234,3 +234,33 @@ def test_a_warp_size_check_inside_an_assert_macro_is_found_on_its_line(tmp_path)
     """
     found = _findings(write_tree(tmp_path, {"k.cpp": source}), codes=("ROC101",), path="k.cpp")
     assert list(found) == [(7, "ROC101")] and "`warpSize == 32`" in found[(7, "ROC101")].message
+
+
+def test_a_launch_of_32_is_judged_by_the_kernel_clang_found_in_a_header(tmp_path):
+    # A PyTorch-extension layout: kernels in a header, launches in the .cu that includes it.
+    kernels = """
+        __global__ void scale_rows(float* x, float a, int n) {
+            const int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i < n) x[i] *= a;
+        }
+        __global__ void any_negative(const float* x, int* flags) {
+            const unsigned long long m = __ballot_sync(__activemask(), x[threadIdx.x] < 0.f);
+            if (threadIdx.x == 0) flags[blockIdx.x] = m != 0ull;
+        }
+        __global__ void group_sums(float* x) {
+            float v = x[threadIdx.x];
+            for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffffffffffull, v, o, 32);
+            x[threadIdx.x] = v;
+        }
+    """
+    launches = """
+        #include "kernels.cuh"
+        void run(float* x, int* flags, int n) {
+            scale_rows<<<(n + 31) / 32, 32>>>(x, 2.f, n);
+            any_negative<<<n / 32, 32>>>(x, flags);
+            group_sums<<<n / 32, 32>>>(x);
+        }
+    """
+    root = write_tree(tmp_path, {"kernels.cuh": kernels, "k.cu": launches})
+    found = _findings(root, codes=("ROC110",))
+    assert {line: f.severity for (line, _), f in found.items()} == {5: Severity.MEDIUM, 6: Severity.INFO}

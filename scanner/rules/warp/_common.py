@@ -198,6 +198,18 @@ def is_warp_size_name(name: str) -> bool:
     return any(w in _WARP_WORDS for w in words) and any(w in _SIZE_WORDS for w in words)
 
 
+def other_named_constant(expr: Node | None) -> bool:
+    """Written as a name that is not the warp size's (`QK8_1`, `kTileK`, `TILE`): 32 by coincidence, a block of
+    data (a quantization group, a tile's depth), not the lanes of a warp."""
+    text = peel(expr).text.strip() if expr is not None else ""
+    upper = text.upper()
+    return (
+        bool(re.fullmatch(r"[A-Za-z_]\w*", text))
+        and not is_warp_size_name(text)
+        and not any(word in upper for word in ("WARP", "WAVE", "LANE", "LOG", "BITS", "SHIFT", "MASK"))
+    )
+
+
 # -- directives ------------------------------------------------------------------------------------
 def directive_guards(directives, line: int) -> list[str]:
     """Conditions of the #if/#ifdef/#else blocks open at a directive's own line (the conditions as text)."""
@@ -252,8 +264,13 @@ FRAMEWORK_PER_PLATFORM = frozenset({"C10_WARP_SIZE"})
 _WARP_OPS = re.compile(
     r"(?i)shfl|ballot|activemask|syncwarp|^__any|^__all|^__uni|^__match_|^__reduce_|warp_?reduce|"
     r"reduce_?warp|warp_?(?:sum|max|min|scan|all|any)|block_?reduce|tiled_partition|"
-    r"thread_block_tile|^Warp(?:Reduce|Scan|Exchange|Load|Store)$"
+    r"thread_block_tile|^Warp(?:Reduce|Scan|Exchange|Load|Store)$|(?-i:^__lane_id$|^(?:get)?LaneId$)"
 )
+
+
+def texts_work_per_warp(texts: list[str]) -> bool:
+    """Token spellings (a definition clang found in a header) do something per warp, as `has_warp_ops` asks."""
+    return any(_WARP_OPS.search(text) for text in texts if text[:1].isalpha() or text[:1] == "_")
 
 
 def has_warp_ops(ctx, function=None) -> bool:

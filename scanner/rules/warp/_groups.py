@@ -77,11 +77,11 @@ KEEPS_32_NOTE = (
 )
 
 
-def lane_report(ctx, message: str, at=None, function=None) -> None:
-    """Report a 32-lane assumption of the lane rules, unless the project sets the value per platform (the 32 comes
-    through a macro it defines per platform) or the file is another vendor's backend (SYCL's sub-groups). Where
-    the function keeps to 32-lane groups throughout (below) the 32s agree with each other on a
-    64-lane wavefront: the finding is a note."""
+def lane_report(ctx, message: str, at=None, function=None, severity=None) -> None:
+    """Report a 32-lane assumption of the lane rules (at `severity`, by default the rule's), unless the project sets
+    the value per platform (the 32 comes through a macro it defines per platform) or the file is another vendor's
+    backend (SYCL's sub-groups). Where the function keeps to 32-lane groups throughout (below) the 32s agree with
+    each other on a 64-lane wavefront: the finding is a note."""
     node = ctx.node
     if node is not None and per_platform_name(ctx, node.text.split("\n", 1)[0]):
         return
@@ -92,7 +92,7 @@ def lane_report(ctx, message: str, at=None, function=None) -> None:
         where = f"`{function.name}`" if function.name else "this function"
         ctx.report(consistent_message(message, where), at=at, severity=Severity.INFO)
         return
-    ctx.report(message, at=at)
+    ctx.report(message, at=at, severity=severity)
 
 
 def consistent_message(message: str, where: str) -> str:
@@ -213,17 +213,18 @@ def works_per_warp(ctx, function, depth: int = 0) -> bool:
 
 
 def file_keeps_to_32(ctx, name: str) -> bool:
-    """A device function of the file that works per warp uses `name`, and no device function of the file reaches
-    past 32-lane groups."""
+    """A device function of the file that works per warp uses `name`, and none of the device functions that use
+    it reaches past 32-lane groups (in itself or in what it calls). A kernel elsewhere in the file that works on
+    the whole wavefront without the name does not make the name's own 32-lane code wrong."""
     key = ("rocport:file-keeps-32", name)
     cache = ctx.memo
     if key not in cache:
-        device = [f for f in ctx.functions if f.runs_on_device]
         code = ctx.view.code
         uses = {t.line for t in code if t.text == name}
-        cache[key] = any(
-            works_per_warp(ctx, f) and any(f.start_line <= line <= f.end_line for line in uses) for f in device
-        ) and not any(wavefront_use(ctx, f) for f in device)
+        users = [
+            f for f in ctx.functions if f.runs_on_device and any(f.start_line <= line <= f.end_line for line in uses)
+        ]
+        cache[key] = any(works_per_warp(ctx, f) for f in users) and not any(wavefront_use(ctx, f) for f in users)
     return cache[key]
 
 

@@ -91,12 +91,13 @@ LANE_SHIFT = re.compile(
 
 def named_values(lines: list[str]) -> dict[str, int]:
     """Names the file defines as a plain integer (`#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`,
-    `const int LOG_WARP = 5;`): in token mode the value a name stands for when it is used."""
+    `const int LOG_WARP = 5;`, `constexpr IdxT kWarpSize{32};`): in token mode the value a name stands for when it is used."""
     values = {}
     for line in lines:
         match = re.search(r"^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)[uU]?\s*\)?\s*(?://.*)?$", line) or re.search(
-            r"\b(?:static\s+)?(?:constexpr|const)\s+(?:unsigned\s+|signed\s+)?(?:int|long|size_t|uint32_t|int32_t|"
-            r"unsigned)?\s*(\w+)\s*=\s*(\d+)[uU]?\s*;",
+            # any type, the project's own too (`constexpr index_t kWarpSz = 32;`, `constexpr IdxT kWarpSize{32};`)
+            r"\b(?:static\s+)?(?:constexpr|const)\s+(?:unsigned\s+|signed\s+)?(?:[A-Za-z_][\w:]*\s+)?"
+            r"(\w+)\s*(?:=\s*|\{\s*)(\d+)[uU]?\s*\}?\s*;",
             line,
         )
         if match:

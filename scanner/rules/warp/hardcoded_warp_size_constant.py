@@ -3,7 +3,11 @@
 What it finds:
     A macro or constant named for the warp size whose value is 32: `#define WARP_SIZE 32`,
     `constexpr int kWarpSize = 32;`, `const int warp_size = 32;`, `static const unsigned WARPSIZE = 32;`,
-    `enum { WARP_SIZE = 32 };`, `template <int kWarpSize = 32>`. Names count when they mention the warp
+    `enum { WARP_SIZE = 32 };`, `template <int kWarpSize = 32>`, in any integer type, the project's own too
+    (`constexpr index_t kWarpSz = 32;`, `static constexpr my_int_t WARP_THREADS = 32;`,
+    `constexpr IdxT kWarpSize{32};`); and a 32 given to a template parameter named for the warp where the
+    template is used (`rowmax<32, 4>` for `template <int kWarpThreads, int kRows>`), unless the file also
+    gives it 64 or a per-platform name (a dispatch over both sizes). Names count when they mention the warp
     (or wave) and a size, width, lanes or threads (`THREADS_PER_WARP`); `WARPS_PER_BLOCK`, `NUM_WARPS`
     and `BLOCK_SIZE` do not.
 
@@ -28,7 +32,8 @@ References:
 
     A note only (info) where the 32 is used consistently: the function that defines it keeps to 32-lane groups
     (scanner.rules.warp._groups), or, for a file-wide definition, the file uses it in per-warp code and no
-    function of the file reaches past 32-lane groups (a header of constants alone keeps the severity). Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
+    function that uses it reaches past 32-lane groups (a header of constants alone keeps the severity); for a
+    32 given to a template, where the templated function keeps to 32-lane groups. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
 
 Known problems:
     A file-wide definition is judged by the file that holds it, not by the files that include it.
@@ -42,30 +47,35 @@ from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.libraries._judgement import other_vendor_backend
-from scanner.rules.warp import _groups
-from scanner.rules.warp._common import directive_guards, is_warp_size_name
+from scanner.rules.warp import _groups, _templates
+from scanner.rules.warp._common import directive_guards, is_warp_size_name, per_platform_name
 
-_TYPE_WORDS = frozenset(
-    {
-        "int",
-        "unsigned",
-        "signed",
-        "long",
-        "short",
-        "char",
-        "auto",
-        "size_t",
-        "uint32_t",
-        "int32_t",
-        "uint64_t",
-        "int64_t",
-        "uint",
-        "index_t",
-        "uint16_t",
-        "int16_t",
-        "uint8_t",
-    }
+# Words that stand before a name without declaring it (`return WARP_SIZE = 32;` is not a declaration).
+_NOT_TYPES = frozenset(
+    {"return", "case", "goto", "throw", "else", "do", "sizeof", "operator", "delete", "new", "co_return", "co_yield"}
 )
+
+
+_BUILTIN_TYPES = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto"})
+
+
+def _declares(code, i: int) -> bool:
+    """code[i] is the name a declaration introduces: after any type, the built-in ones and the project's own
+    (`index_t`, `my_int_t`, `IdxT`, `ns::Index`, `Int<...>`): two names side by side only occur in a declaration."""
+    before = code[i - 1] if i > 0 else None
+    if before is None:
+        return False
+    if before.text in _BUILTIN_TYPES:
+        return True
+    if before.kind == IDENT:
+        return before.text not in _NOT_TYPES
+    if before.text == ">":  # `Int<4> kWarpSize = 32;`: a template type, in a declaration that says so
+        for j in range(i - 2, max(-1, i - 30), -1):
+            if code[j].text in (";", "{", "}"):
+                return False
+            if code[j].text in ("constexpr", "const", "static"):
+                return True
+    return False
 
 
 def _is_32(text: str) -> bool:
@@ -118,21 +128,55 @@ def _check_tokens(ctx) -> None:
             pass
         else:
             continue
-        before = code[i - 1] if i > 0 else None
-        declared = before is not None and (
-            before.text in _TYPE_WORDS or (before.kind == IDENT and before.text.endswith("_t"))
-        )
-        if not declared and not _in_enum(code, i):
+        if not _declares(code, i) and not _in_enum(code, i):
             continue
         if any(_PLATFORM.search(g.condition) for g in view.guards_at(tok.line)):
             continue
         _report(
             ctx,
-            f"`{tok.text} = 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
+            f"`{tok.text}{' = 32' if eq.text == '=' else '{32}'}` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
             "Choose the value per platform or use warpSize.",
             tok,
             _in_template_header(code, i),
         )
+
+
+def _check_instantiations(ctx) -> None:
+    """`rowmax<32, 4>` where `rowmax`'s first parameter is `kWarpThreads` (a template of this file, with no default
+    to report): the 32 is the warp size, set where the template is used. Not when the file also instantiates it
+    with 64 or a per-platform name (a dispatch over both sizes)."""
+    view = ctx.view
+    for template in _templates.templates(ctx).values():
+        for index, parameter in enumerate(template.parameters):
+            if _templates.warp_parameter_index(template, parameter) != index:
+                continue
+            args = _templates.instantiations(ctx, template, index)
+            values = [_templates.value_of(ctx, a) for a in args]
+            if 64 in values or any(per_platform_name(ctx, " ".join(t.text for t in a)) for a in args):
+                continue
+            function = _function_named(ctx, template.name)
+            consistent = function is not None and _groups.keeps_to_32(ctx, function)
+            for arg, value in zip(args, values, strict=True):
+                tok = arg[0]
+                if value != 32 or tok.kind != LITERAL:
+                    continue  # a name defined as 32 is reported where it is defined
+                if any(_PLATFORM.search(g.condition) for g in view.guards_at(tok.line)):
+                    continue
+                message = (
+                    f"`{template.name}<...>` sets `{parameter}`, a template parameter named for the warp, to 32: "
+                    "a 32-lane warp; AMD CDNA wavefronts have 64 lanes. Instantiate it with a per-platform warp "
+                    "constant."
+                )
+                if not consistent:
+                    ctx.report(message, at=tok)
+                    continue
+                # One note per template is enough: every instantiation is as consistent as the template.
+                ctx.report(_groups.consistent_message(message, f"`{function.name}`"), at=tok, severity=Severity.INFO)
+                break
+
+
+def _function_named(ctx, name: str):
+    return next((f for f in ctx.functions if f.name == name and f.runs_on_device), None)
 
 
 def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:
@@ -202,6 +246,7 @@ def check(ctx: Context) -> None:
         _check_define(ctx)
     else:
         _check_tokens(ctx)
+        _check_instantiations(ctx)
 
 
 RULE = Rule(

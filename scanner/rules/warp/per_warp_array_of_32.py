@@ -29,12 +29,16 @@ References:
 
     A padded tile is reported only where a subscript of it names a lane (`tile[laneId][k]`). A note only (info)
     where the function keeps to 32-lane groups (warp ids and lanes from the same 32, shuffles
-    that stay within 32 lanes).
+    that stay within 32 lanes), and for a `[32]` buffer in a function that does no warp-level work at all (no
+    shuffle, ballot, warp reduction or warpSize: 32 values of data). Not reported: a size written with a name
+    of something else that is 32 (`[QK]`, `[kTileK]`: a quantization group, a tile's depth); 32 slots indexed
+    only by a warp number made with warpSize (`s[threadIdx.x / warpSize]`) and by a lane read under a test
+    that bounds it by such a count (`lane < blockDim.x / warpSize ? s[lane] : 0`): a 64-lane wavefront makes
+    at most 1024 / 64 = 16 warps, so 32 slots are enough.
 
 Known problems:
-    The rule cannot see how the array is indexed: a 32-entry buffer indexed by warp id with warpSize
-    (one slot per wavefront, at most 16 used on AMD) is correct and is reported anyway. Square tiles
-    without padding (`[32][32]`, typical for matrix tiles) are not reported.
+    The rule reads subscripts in the function that declares the array only; an array passed to a helper is
+    judged by its size. Square tiles without padding (`[32][32]`, typical for matrix tiles) are not reported.
 """
 
 import re
@@ -43,14 +47,15 @@ from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import declaration_in, int_value, named_constant
-from scanner.rules.warp._groups import lane_report
+from scanner.rules.warp._common import declaration_in, int_value, named_constant, other_named_constant
+from scanner.rules.warp._groups import lane_report, wavefront_use, works_per_warp
 
 
 def _is_literal(node, value: str) -> bool:
     """The node's value is `value`: a literal, or a name the code defines as one (`WARP_SIZE`, `kWarpSize`, a
-    template parameter defaulted to 32)."""
-    return int_value(node) == int(value)
+    template parameter defaulted to 32); not a name of something else that happens to be 32 (`QK`, `kTileK`: a
+    quantization group, a tile's depth)."""
+    return int_value(node) == int(value) and not other_named_constant(node)
 
 
 def _per_warp(dim) -> bool:
@@ -108,6 +113,69 @@ def _thread_x(function, name: str) -> bool:
     return bool(values) and values[-1].text.replace(" ", "") == "threadIdx.x"
 
 
+_WARPISH = re.compile(r"(?i)lane|warp|wave|wid")
+
+
+def _warp_indexed(ctx, name: str) -> bool:
+    """Every subscript of the array is a constant, a warp number made with warpSize (`s[threadIdx.x / warpSize]`),
+    or a lane made with warpSize read under a test that bounds it by warpSize (`lane < blockDim.x / warpSize ?
+    s[lane] : 0`, `num_warps` = blockDim.x / warpSize), and one of them uses warpSize: at most 1024 / 64 = 16
+    slots are used on a 64-lane wavefront, so 32 are enough."""
+    function = ctx.function.node if ctx.function is not None else None
+    if function is None:
+        return False
+    subscripts = [
+        n
+        for n in function.walk()
+        if n.is_array_subscript and len(n.children) == 2 and n.children[0].strip().name == name
+    ]
+    verdicts = [_warp_index(function, s) for s in subscripts]
+    return bool(verdicts) and all(verdicts) and any(v == "warpSize" for v in verdicts)
+
+
+def _initialiser(function, name: str) -> str:
+    decl = declaration_in(function, name)
+    values = [c for c in decl.children if c.is_expression] if decl is not None else []
+    return values[-1].text.replace(" ", "") if values else ""
+
+
+def _warp_index(function, subscript) -> str:
+    """ "constant", "warpSize" (a warp number or a bounded lane made with it), or "" (anything else)."""
+    index = subscript.children[1].strip()
+    if int_value(index) is not None:
+        return "constant"
+    text = _initialiser(function, index.name) if index.is_decl_ref else index.text.replace(" ", "")
+    if "warpSize" not in text:
+        return ""
+    if "/warpSize" in text or ">>" in text:
+        return "warpSize"  # a warp's number: below 16 on AMD
+    for ancestor in subscript.ancestors():  # a lane: only where a test bounds it by the warp count
+        if ancestor.kind_name in ("IF_STMT", "CONDITIONAL_OPERATOR") and ancestor.children:
+            if any(_bounded_by_warp_count(function, test) for test in ancestor.children[0].walk()):
+                return "warpSize"
+    return ""
+
+
+def _bounded_by_warp_count(function, test) -> bool:
+    """`lane < num_warps`, `threadIdx.x < blockDim.x / warpSize`: a comparison whose bound is a count made with
+    warpSize (written there or in the bound's initialiser)."""
+    if not test.is_binary_operator or test.operator not in ("<", "<=", ">", ">=") or len(test.children) != 2:
+        return False
+    bound = test.children[1] if test.operator in ("<", "<=") else test.children[0]
+    bound = bound.strip()
+    text = _initialiser(function, bound.name) if bound.is_decl_ref else bound.text.replace(" ", "")
+    return "/warpSize" in text and "threadIdx" not in text
+
+
+def _data_sized(ctx, name: str) -> bool:
+    """A buffer of 32 in a function that does no warp-level work and never asks for the warp's size (`warpSize`):
+    32 is a size of the data there (a tile row, 32 values), no lane indexes it by the wavefront's width."""
+    function = ctx.function
+    if function is None or not function.runs_on_device or _WARPISH.search(name):
+        return False
+    return not works_per_warp(ctx, function) and not wavefront_use(ctx, function)
+
+
 def check(ctx: Context) -> None:
     node = ctx.node
     if not node.is_shared or ctx.platform_guarded:
@@ -115,6 +183,8 @@ def check(ctx: Context) -> None:
     dims = [c for c in node.children if c.is_expression]
     if not dims:
         return
+    if len(dims) == 1 and _is_literal(dims[0], "32") and _warp_indexed(ctx, node.name):
+        return  # one slot per wavefront, numbered with warpSize: 16 at most on AMD, the 32 slots suffice
     if any(_per_warp(d) for d in dims):
         lane_report(
             ctx,
@@ -123,6 +193,15 @@ def check(ctx: Context) -> None:
         )
         return
     if len(dims) == 1 and _is_literal(dims[0], "32"):
+        if _data_sized(ctx, node.name):
+            where = f"`{ctx.function.name}`" if ctx.function.name else "this function"
+            ctx.report(
+                f"`{node.name}[32]`{_through(dims)} has 32 entries in {where}, which does no warp-level work "
+                "(no shuffle, ballot, warp reduction or warpSize): 32 sizes the data here, not a warp, so it "
+                "stays correct on 64-lane wavefronts. A note only.",
+                severity=Severity.INFO,
+            )
+            return
         lane_report(
             ctx,
             f"`{node.name}[32]`{_through(dims)} assumes a 32-lane warp; lanes 32-63 of an AMD wavefront index past "

@@ -6,9 +6,14 @@ What it finds:
     counts made from a block's thread count (`blockDim.x / 32`, `THREADS / 32`); warp-stride loops that step a
     lane's index by 32 (`i += 32 * k`). A name the code defines as 32 (`WARP_SIZE`, `kWarpSize`, a template
     parameter defaulted to 32) counts as 32, and its uses are reported where they are: `x / WARP_SIZE`,
-    `divUp(n, kWarpSize)`, `kWarpSize == 32`, `warpId * 32`, `numWarps * WARP_SIZE`, `tid < 32` (low). In a
-    file read as tokens only, the same shapes are matched on each line and the finding says so.
-    Not reported: a name that is 32 by coincidence (`QK8_1`); a constant the project defines per platform
+    `divUp(n, kWarpSize)`, `kWarpSize == 32`, `warpId * 32`, `numWarps * WARP_SIZE`, `tid < 32` (low). A
+    template parameter named for the warp with no default (`template <int kWarpThreads, ...>`) counts too:
+    `tid % kWarpThreads` and `tid / kWarpThreads` are reported where the file instantiates the template with
+    32 (`rowmax<32, 4>`), at medium where the file never instantiates it (the value is set elsewhere), and not
+    where it is instantiated with other numbers only, with 64 as well (a dispatch over both sizes) or with a
+    per-platform name. In a file read as tokens only, the same shapes are matched on each line and the finding
+    says so.
+    Not reported: a name that is 32 by coincidence (`QK8_1`, `kTileK`: data, not lanes); a constant the project defines per platform
     (scanner.port: `BNB_WARP_SIZE` is 64 on CDNA); `ip = tid / 32` stored in a variable that is no lane or warp,
     in a function that never works per warp (data layout); `(qh >> 5) & 0x1000` (a bit field of packed data);
     `iqs % 32 != 0` on a value not named as a thread or lane (a block boundary of the data). A note only (info)
@@ -38,8 +43,15 @@ import re
 from scanner.analysis.context import LANE_NAME, Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp import _groups, _shapes
-from scanner.rules.warp._common import has_warp_ops, is_warp_size_name, named_constant, peel, per_platform_name
+from scanner.rules.warp import _groups, _shapes, _templates
+from scanner.rules.warp._common import (
+    has_warp_ops,
+    is_warp_size_name,
+    named_constant,
+    other_named_constant,
+    peel,
+    per_platform_name,
+)
 from scanner.rules.warp._groups import lane_report
 
 # A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
@@ -70,17 +82,6 @@ def _steps_by_32(ctx, rhs) -> bool:
         node.operator == "*"
         and len(node.children) == 2
         and any(ctx.literal_value(child) == 32 for child in node.children)
-    )
-
-
-def _other_named_constant(expr) -> bool:
-    """Written as a name that is not the warp size's (`QK8_1`, `TILE`): 32 by coincidence."""
-    text = peel(expr).text.strip() if expr is not None else ""
-    upper = text.upper()
-    return (
-        bool(re.fullmatch(r"[A-Za-z_]\w*", text))
-        and not is_warp_size_name(text)
-        and not any(word in upper for word in ("WARP", "WAVE", "LANE", "LOG", "BITS", "SHIFT", "MASK"))
     )
 
 
@@ -205,9 +206,12 @@ def check(ctx: Context) -> None:
     if expected is None:
         return
     lhs, rhs = ctx.operands()
+    if op in ("%", "/") and ctx.literal_value(rhs) is None and not ctx.platform_guarded:
+        _check_warp_parameter(ctx, op, lhs, rhs)
+        return
     if ctx.literal_value(rhs) != expected or ctx.platform_guarded:
         return
-    if _other_named_constant(rhs):
+    if other_named_constant(rhs):
         return  # `i % QK8_1`: a quantization block of 32, not the warp
     if op == ">>" and _bit_field(ctx, ctx.node):
         return  # `(qh >> 5) & 0x1000`: a bit of packed data moved into place
@@ -229,6 +233,53 @@ def check(ctx: Context) -> None:
     if op in ("/", "%") and not through and destination and not _WARPISH.search(destination) and not has_warp_ops(ctx):
         return  # `ip = tid / 32` in a function that never works per warp: data layout (two halves of 64 threads)
     lane_report(ctx, f"`{ctx.node.text}`{through} assumes a 32-lane warp; use warpSize.")
+
+
+def _check_warp_parameter(ctx, op: str, lhs, rhs) -> None:
+    """`tid % kWarpThreads`, `kThreads / kWarpThreads` where `kWarpThreads` is a template parameter named for the
+    warp with no default: reported when the file instantiates the template with 32 (at the rule's severity), or
+    does not instantiate it at all (medium: the value is set elsewhere); not when every instantiation the file
+    makes is another number, nor when one of them is 64 or a per-platform name (`rowmax<C10_WARP_SIZE>`)."""
+    ref = peel(rhs) if rhs is not None else None
+    if ref is None or not ref.is_decl_ref or not is_warp_size_name(ref.name) or not _template_parameter(ref):
+        return
+    count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
+    if not ctx.derives_from_thread_id(lhs) and not (op == "/" and _THREAD_COUNT.match(count)):
+        return
+    template = _templates.holding(ctx, ref.name, ctx.function)
+    index = _templates.warp_parameter_index(template, ref.name) if template is not None else -1
+    args = _templates.instantiations(ctx, template, index) if index >= 0 else []
+    values = [_templates.value_of(ctx, a) for a in args]
+    if 64 in values or any(per_platform_name(ctx, " ".join(t.text for t in a)) for a in args):
+        return  # a dispatch over both warp sizes, or a per-platform name: the port's choice is made
+    role = "counts warps of" if op == "/" else "takes a lane from"
+    if 32 in values:
+        shown = next(a for a, v in zip(args, values, strict=True) if v == 32)
+        lane_report(
+            ctx,
+            f"`{ctx.node.text}` {role} `{ref.name}`, a template parameter named for the warp that this file sets "
+            f"to {shown[0].text} (`{template.name}<...>` on line {shown[0].line}): 32 lanes, where a "
+            "64-lane AMD wavefront has twice as many. Instantiate it with a per-platform warp constant.",
+        )
+    elif values and all(v is not None for v in values):
+        return  # instantiated with other numbers only (64, or 16 for sub-warp groups): not a 32-lane warp
+    else:
+        lane_report(
+            ctx,
+            f"`{ctx.node.text}` {role} `{ref.name}`, a template parameter named for the warp whose value is set "
+            "where the template is instantiated, outside this file's view: with 32 it is one CUDA warp, half a "
+            "64-lane AMD wavefront. Instantiate it with a per-platform warp constant.",
+            severity=Severity.MEDIUM,
+        )
+
+
+def _template_parameter(ref) -> bool:
+    """`ref` names a non-type parameter of a template around it."""
+    for ancestor in ref.ancestors():
+        for child in ancestor.children:
+            if child.kind_name == "TEMPLATE_NON_TYPE_PARAMETER" and child.name == ref.name:
+                return True
+    return False
 
 
 _WARPISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$")

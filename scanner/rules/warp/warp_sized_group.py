@@ -33,15 +33,18 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
 
-    Not reported: a launch of 32 threads of a kernel in the same file that never works per warp (it only indexes
-    elements by threadIdx), nor a `dim3(32, k)` block whose kernel reduces through shared memory only; a tile of
+    Not reported: a launch of 32 threads of a kernel that never works per warp (no shuffle, ballot, warp
+    reduction, lane id, `__syncwarp` or tile: it only indexes elements by threadIdx), whether the kernel is in
+    the same file or in a header clang read (`fill<float, 32><<<g, 32>>>` too), nor a `dim3(32, k)` block whose
+    kernel reduces through shared memory only; a launch of a kernel whose code the scan cannot read is low; a
+    tile of
     32 in a function that keeps to 32-lane groups (the tile's own API, `thread_rank()`, `meta_group_rank()`,
     `cg::reduce`, and no warpSize, ballot or wide shuffle: consistent on AMD); a width the project defines per
     platform. A launch or 2-D block whose kernel keeps to 32-lane groups is a note (info).
 
 Known problems:
     Found on the tokens: a block size computed at run time that happens to be 32 is not seen, and a block of 32
-    threads whose kernel never relies on being one warp is reported anyway (at medium severity).
+    threads whose kernel works per warp without relying on being one warp is reported anyway.
 """
 
 from scanner.analysis.context import Context
@@ -49,7 +52,7 @@ from scanner.model import Risk, Severity
 from scanner.parsing.tokens import IDENT, LITERAL
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _groups, _shapes
-from scanner.rules.warp._common import is_warp_size_name, per_platform_name
+from scanner.rules.warp._common import is_warp_size_name, per_platform_name, texts_work_per_warp
 
 _TILES = frozenset({"tiled_partition", "thread_block_tile"})
 _CUB = frozenset({"WarpReduce", "WarpScan"})
@@ -116,22 +119,37 @@ def check(ctx: Context) -> None:
         args = _arguments(code, at - 1, "<<<", ">>>")
         if args and len(args) >= 2:
             spelled = _is_32(args[1], values)
-            kernel_info = next((f for f in ctx.functions if f.name == ctx.launch_kernel and f.is_kernel), None)
-            if spelled and per_platform_name(ctx, spelled):
+            if not spelled or per_platform_name(ctx, spelled):
                 return
-            if spelled and kernel_info is not None and not _groups.works_per_warp(ctx, kernel_info):
-                return  # the kernel only indexes elements by threadIdx: 32 threads are a block size, not a warp
-            if spelled:
-                kernel = ctx.launch_kernel or "the kernel"
-                _report(
-                    ctx,
-                    kernel_info,
-                    f"`{kernel}` is launched with blocks of {spelled} threads"
-                    f"{_value_note(spelled)}: one CUDA warp, half a 64-lane wavefront on AMD; code that treats "
-                    "the block as one warp needs checking (ballots and masks see 64 lanes). Size it from a "
-                    "per-platform warp constant.",
+            name = ctx.launch_kernel or _templated_kernel_name(code, i)
+            kernel_info = next((f for f in ctx.functions if f.name == name and f.is_kernel), None)
+            message = (
+                f"`{name or 'the kernel'}` is launched with blocks of {spelled} threads"
+                f"{_value_note(spelled)}: one CUDA warp, half a 64-lane wavefront on AMD; code that treats "
+                "the block as one warp needs checking (ballots and masks see 64 lanes). Size it from a "
+                "per-platform warp constant."
+            )
+            if kernel_info is not None:
+                if not _groups.works_per_warp(ctx, kernel_info):
+                    return  # the kernel only indexes elements by threadIdx: 32 threads are a block size, not a warp
+                _report(ctx, kernel_info, message, at=tok)
+                return
+            body = _definition_elsewhere(ctx, name, tok.line)
+            if body is not None and not texts_work_per_warp(body):
+                return  # defined in a header clang read: element-wise, no warp-level operation
+            if body is None:
+                ctx.report(
+                    message + " Low: the kernel's code is not in this file, so whether it works per warp is "
+                    "not known here.",
                     at=tok,
+                    severity=Severity.LOW,
                 )
+                return
+            if not _groups.crossing_use(body, values):
+                message = _groups.consistent_message(message, f"`{name}`")
+                ctx.report(message, at=tok, severity=Severity.INFO)
+                return
+            ctx.report(message, at=tok)
         return
     if tok.text == "dim3":
         _check_dim3(ctx, code, i, values)
@@ -222,6 +240,36 @@ def _launched_with(ctx, code, i: int):
         args = _arguments(code, at - 1, "<<<", ">>>")
         if args and len(args) >= 2 and [t.text for t in args[1]] == [name]:
             return next((f for f in ctx.functions if f.name == code[j - 1].text and f.is_kernel), None)
+    return None
+
+
+def _templated_kernel_name(code, i: int) -> str:
+    """`rowmax<float, 32><<<grid, block>>>`: the name before the template arguments that end at code[i - 1]."""
+    if i == 0 or code[i - 1].text not in (">", ">>"):
+        return ""
+    depth = 0
+    for j in range(i - 1, max(-1, i - 60), -1):
+        text = code[j].text
+        if text in (">", ">>"):
+            depth += len(text)
+        elif text == "<":
+            depth -= 1
+            if depth <= 0:
+                return code[j - 1].text if j > 0 and code[j - 1].kind == IDENT else ""
+        elif text in (";", "{", "}"):
+            return ""
+    return ""
+
+
+def _definition_elsewhere(ctx, name: str, line: int) -> list[str] | None:
+    """The token spellings of a kernel launched on `line` and defined outside this file, where clang found its
+    definition (a project header); None when the scan has no tree or clang knows no definition."""
+    function = ctx.function
+    if not name or function is None or function.node is None:
+        return None
+    for node in function.node.walk():
+        if node.is_call and node.line == line and node.callee_name == name:
+            return node.definition_tokens()
     return None
 
 
