@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from scanner.parsing.tokens import IDENT
 from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import is_warp_size_name
+from scanner.rules.warp._common import is_warp_size_name, peel, per_platform_name
 
 _DECLARERS = frozenset({"struct", "class", "union"})
 # Names whose parentheses come before the declared name (`__global__ void __launch_bounds__(256) kernel(...)`).
@@ -45,6 +45,37 @@ def holding(ctx, parameter: str, function) -> Template | None:
             return named[0]
         found = [t for t in found if t.line <= function.start_line]
     return max(found, key=lambda t: t.line) if found else None
+
+
+def warp_parameter(ctx, expr) -> tuple[str, str, object]:
+    """When `expr` is a non-type template parameter named for the warp with no value here (`kWarpThreads`):
+    (its name, what the file sets it to, the token that sets it). What it is set to: "32" (some `name<...>` of the
+    file passes 32), "unknown" (the file never instantiates the template, or only through names it cannot
+    read), or "other" (only other numbers, or 64 beside 32, or a per-platform name: the port's choice is made).
+    ("", "", None) for any other expression."""
+    ref = peel(expr) if expr is not None else None
+    if ref is None or not ref.is_decl_ref or not is_warp_size_name(ref.name) or not _template_parameter(ref):
+        return "", "", None
+    template = holding(ctx, ref.name, ctx.function)
+    index = warp_parameter_index(template, ref.name) if template is not None else -1
+    args = instantiations(ctx, template, index) if index >= 0 else []
+    values = [value_of(ctx, a) for a in args]
+    if 64 in values or any(per_platform_name(ctx, " ".join(t.text for t in a)) for a in args):
+        return ref.name, "other", None
+    if 32 in values:
+        return ref.name, "32", next(a for a, v in zip(args, values, strict=True) if v == 32)[0]
+    if values and all(v is not None for v in values):
+        return ref.name, "other", None  # 16 for sub-warp groups, and the like: not a 32-lane warp
+    return ref.name, "unknown", None
+
+
+def _template_parameter(ref) -> bool:
+    """`ref` names a non-type parameter of a template around it."""
+    for ancestor in ref.ancestors():
+        for child in ancestor.children:
+            if child.kind_name == "TEMPLATE_NON_TYPE_PARAMETER" and child.name == ref.name:
+                return True
+    return False
 
 
 def warp_parameter_index(template: Template, name: str) -> int:

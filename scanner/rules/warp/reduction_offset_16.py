@@ -3,7 +3,10 @@
 What it finds:
     Shuffle reductions sized for 32 lanes: a loop `for (int o = 16; o > 0; o /= 2)` (or `o >>= 1`) whose
     body passes the offset to `__shfl_down(_sync)` / `__shfl_xor(_sync)` / `__shfl_up(_sync)`, and unrolled
-    sequences whose largest literal offset is 16 (`v += __shfl_down_sync(mask, v, 16); ... 8 ...`).
+    sequences whose largest literal offset is 16 (`v += __shfl_down_sync(mask, v, 16); ... 8 ...`). A loop
+    from half a template parameter named for the warp (`for (int o = kWarpThreads / 2; ...)`) counts where
+    the file instantiates the template with 32, and at medium where it never instantiates it; not where it
+    also passes 64 or a per-platform name (a dispatch over both sizes).
 
 Why it breaks on ROCm:
     A butterfly or tree reduction that starts at offset 16 combines 32 lanes. On AMD CDNA/Instinct GPUs a
@@ -35,7 +38,7 @@ Known problems:
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp import _shapes
+from scanner.rules.warp import _shapes, _templates
 from scanner.rules.warp._common import SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value, written_args
 from scanner.rules.warp._groups import lane_report
 
@@ -77,6 +80,22 @@ def _loop_var(init) -> tuple[str, int | None]:
     return "", None
 
 
+def _halved(init):
+    """`kWarpThreads / 2` or `kWarpThreads >> 1` as a loop's initial value: the halved name, else None."""
+    values = []
+    if init.is_decl_stmt:
+        decls = [c for c in init.children if c.is_var_decl]
+        values = [c for c in decls[0].children if c.is_expression] if len(decls) == 1 else []
+    elif init.is_binary_operator and init.operator == "=" and len(init.children) == 2:
+        values = [init.children[1]]
+    value = values[-1].strip() if values else None
+    if value is None or not value.is_binary_operator or len(value.children) != 2:
+        return None
+    if (value.operator, int_value(value.children[1])) in (("/", 2), (">>", 1)):
+        return value.children[0]
+    return None
+
+
 def _halves(step, var: str) -> bool:
     """`o /= 2`, `o >>= 1`, `o = o / 2`, `o = o >> 1`."""
     if len(step.children) != 2:
@@ -108,6 +127,9 @@ def _check_loop(ctx) -> None:
     if len(children) < 3:
         return
     var, start = _loop_var(children[0])
+    parameter, value, at = _templates.warp_parameter(ctx, _halved(children[0]))
+    if parameter and value in ("32", "unknown"):
+        start = 16  # `kWarpThreads / 2` of a template parameter named for the warp, set to 32 where it is used
     if not var or start != 16:
         return
     steps = [c for c in children[1:-1] if (c.is_binary_operator or c.is_compound_assignment)]
@@ -117,9 +139,19 @@ def _check_loop(ctx) -> None:
         offset = _offset(call)
         # A per-platform shuffle macro (WARP_SHFL_DOWN) fixes the mask, not the 16: still reported.
         if offset is not None and _mentions(offset, var) and not _sub_warp(call):
+            if parameter and value == "unknown":
+                lane_report(
+                    ctx,
+                    f"shuffle reduction starts at `{parameter}` / 2 ({call.callee_name}), a template parameter "
+                    "named for the warp whose value is set outside this file: with 32 it combines 32 lanes and "
+                    "drops lanes 32-63 of a 64-lane wavefront; instantiate it with a per-platform warp size.",
+                    severity=Severity.MEDIUM,
+                )
+                return
+            through = f" (`{parameter}` / 2, set to 32 on line {at.line})" if parameter else ""
             lane_report(
                 ctx,
-                f"shuffle reduction starts at offset 16 ({call.callee_name}): it combines 32 lanes and "
+                f"shuffle reduction starts at offset 16{through} ({call.callee_name}): it combines 32 lanes and "
                 "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.",
             )
             return

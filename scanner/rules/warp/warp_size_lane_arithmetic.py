@@ -240,46 +240,28 @@ def _check_warp_parameter(ctx, op: str, lhs, rhs) -> None:
     warp with no default: reported when the file instantiates the template with 32 (at the rule's severity), or
     does not instantiate it at all (medium: the value is set elsewhere); not when every instantiation the file
     makes is another number, nor when one of them is 64 or a per-platform name (`rowmax<C10_WARP_SIZE>`)."""
-    ref = peel(rhs) if rhs is not None else None
-    if ref is None or not ref.is_decl_ref or not is_warp_size_name(ref.name) or not _template_parameter(ref):
+    name, value, at = _templates.warp_parameter(ctx, rhs)
+    if not name or value == "other":
         return
     count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
     if not ctx.derives_from_thread_id(lhs) and not (op == "/" and _THREAD_COUNT.match(count)):
         return
-    template = _templates.holding(ctx, ref.name, ctx.function)
-    index = _templates.warp_parameter_index(template, ref.name) if template is not None else -1
-    args = _templates.instantiations(ctx, template, index) if index >= 0 else []
-    values = [_templates.value_of(ctx, a) for a in args]
-    if 64 in values or any(per_platform_name(ctx, " ".join(t.text for t in a)) for a in args):
-        return  # a dispatch over both warp sizes, or a per-platform name: the port's choice is made
     role = "counts warps of" if op == "/" else "takes a lane from"
-    if 32 in values:
-        shown = next(a for a, v in zip(args, values, strict=True) if v == 32)
+    if value == "32":
         lane_report(
             ctx,
-            f"`{ctx.node.text}` {role} `{ref.name}`, a template parameter named for the warp that this file sets "
-            f"to {shown[0].text} (`{template.name}<...>` on line {shown[0].line}): 32 lanes, where a "
-            "64-lane AMD wavefront has twice as many. Instantiate it with a per-platform warp constant.",
+            f"`{ctx.node.text}` {role} `{name}`, a template parameter named for the warp that this file sets "
+            f"to 32 (on line {at.line}): 32 lanes, where a 64-lane AMD wavefront has twice as many. Instantiate "
+            "it with a per-platform warp constant.",
         )
-    elif values and all(v is not None for v in values):
-        return  # instantiated with other numbers only (64, or 16 for sub-warp groups): not a 32-lane warp
-    else:
-        lane_report(
-            ctx,
-            f"`{ctx.node.text}` {role} `{ref.name}`, a template parameter named for the warp whose value is set "
-            "where the template is instantiated, outside this file's view: with 32 it is one CUDA warp, half a "
-            "64-lane AMD wavefront. Instantiate it with a per-platform warp constant.",
-            severity=Severity.MEDIUM,
-        )
-
-
-def _template_parameter(ref) -> bool:
-    """`ref` names a non-type parameter of a template around it."""
-    for ancestor in ref.ancestors():
-        for child in ancestor.children:
-            if child.kind_name == "TEMPLATE_NON_TYPE_PARAMETER" and child.name == ref.name:
-                return True
-    return False
+        return
+    lane_report(
+        ctx,
+        f"`{ctx.node.text}` {role} `{name}`, a template parameter named for the warp whose value is set "
+        "where the template is instantiated, outside this file's view: with 32 it is one CUDA warp, half a "
+        "64-lane AMD wavefront. Instantiate it with a per-platform warp constant.",
+        severity=Severity.MEDIUM,
+    )
 
 
 _WARPISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$")
