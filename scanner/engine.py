@@ -8,6 +8,9 @@ Steps:
 - with a translator, the HIP translation; with a compile checker (scanner.compile), the translation compiled for
   an AMD target and the compiler's errors as findings of the "compile" rules.
 
+A generated data file (a C/C++ source that is mostly a byte array: an embedded cubin) is recognized from its text
+before libclang (scanner.parsing.data_files) and given the "file" rules only.
+
 Text files (scanner.formats.TEXT_LANGUAGES: build files, containers, scripts, YAML, Python, packaging, sysctl)
 skip libclang: their format's parser runs once (a file it rejects is analysed by lines, and says so), then the
 "file" rules; suppressions come from their `#` comments.
@@ -26,6 +29,7 @@ from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
 from scanner.analysis.port_notes import PortNotes
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
+from scanner.parsing import data_files
 from scanner.parsing.clang_unit import Parser, guess_unknown_macros, system_include_dirs
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
 from scanner.port import Port
@@ -114,6 +118,11 @@ class Analyzer:
             return self._run(job, lines, stats, ParseHealth(ParseMode.TEXT), empty, [], [])
         if job.language in formats.TEXT_LANGUAGES:
             result = self._run_text(job, text, lines, stats)
+            result.health.encoding_guess = encoding_guess
+            return result
+        data = data_files.recognize(text)
+        if data is not None:  # an embedded cubin or table: read as data, never handed to libclang
+            result = self._run_data(job, lines, stats, data)
             result.health.encoding_guess = encoding_guess
             return result
 
@@ -229,6 +238,7 @@ class Analyzer:
             unit.errors[:5],
             unit.rounds,
             fallback_reason=unit.fallback_reason,
+            modelled_headers=unit.modelled,
         )
         tu = unit.tu
         if tu is None:
@@ -254,7 +264,9 @@ class Analyzer:
                         f"clang recovered declarations for only {coverage:.0%} of the code "
                         f"lines ({health.error_count} errors, the first at line "
                         f"{unit.errors[0] if unit.errors else '?'}"
-                        + (f"; stubbed headers: {stubbed})" if stubbed else ")")
+                        + (f"; stubbed headers: {stubbed}" if stubbed else "")
+                        + (f"; modelled headers: {', '.join(unit.modelled)}" if unit.modelled else "")
+                        + ")"
                     )
                     roots, function_nodes = [], []
         return health, view, (roots, function_nodes, error_lines)
@@ -308,6 +320,26 @@ class Analyzer:
         facts._text = text
         self.dispatcher.file_pass(facts)
         findings = self._findings(facts, suppressions.hash_comments(lines), lines)
+        return FileResult(job.rel, job.language, health, stats, findings)
+
+    def _run_data(self, job: FileJob, lines: list[str], stats: FileStats, data: data_files.DataFile) -> FileResult:
+        """A generated data file: the "file" rules read what it embeds (scanner.parsing.data_files.DataFile)."""
+        health = ParseHealth(ParseMode.TEXT, fallback_reason=data.reason())
+        facts = FileFacts(
+            job.rel,
+            job.language,
+            lines,
+            _EMPTY_VIEW,
+            [],
+            self.names,
+            self.target,
+            False,
+            parsed=formats.Parsed(data),
+            port=self.port,
+            build=job.build,
+        )
+        self.dispatcher.file_pass(facts)
+        findings = self._findings(facts, [], lines)
         return FileResult(job.rel, job.language, health, stats, findings)
 
     def _findings(self, facts: FileFacts, comments, lines: list[str]) -> list[Finding]:

@@ -80,6 +80,8 @@ class ParseHealth:
     # comment or string must not cost a file its analysis, but the result says the encoding was guessed.
     encoding_guess: str = ""
     system_headers: bool = False  # parsed as plain C/C++ against the machine's own headers (a host file)
+    # Dependencies whose missing headers a model stood in for (scanner.parsing.models): "torch", "cutlass", ...
+    modelled_headers: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         data = asdict(self)

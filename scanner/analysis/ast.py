@@ -388,10 +388,15 @@ def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list
             kind = cursor.kind
             if kind in (K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
                 continue  # the token view covers the preprocessor
-            if not lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)):
-                continue
             if kind in _TOP_SCOPES:
-                pending.append(cursor)
+                # A namespace named by a macro (`namespace FLASH_NAMESPACE {`) is located at the macro's definition
+                # in a header; its `namespace` keyword, where its extent starts, is in the main file.
+                if lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)) or (
+                    lib.clang_Location_isFromMainFile(cursor.extent.start)
+                ):
+                    pending.append(cursor)
+                continue
+            if not lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)):
                 continue
             roots.append(_build(cursor, kind, unit))
     return roots

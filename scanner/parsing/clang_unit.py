@@ -1,8 +1,9 @@
 """Parses one CUDA/C++ file hermetically with libclang: prelude as a PCH, missing headers stubbed, bounded reparses.
 
 Steps for a file:
-- resolve its #include lines up front; every header not found on the configured paths becomes an empty
-  unsaved file under a virtual stub directory, so one parse usually suffices;
+- resolve its #include lines up front; every header not found on the configured paths becomes an unsaved file
+  under a virtual stub directory, so one parse usually suffices: empty, or for a dependency the code is written
+  against (PyTorch, pybind11, Python, CUTLASS, CuTe), an include of its model (scanner.parsing.models);
 - parse with `-x cuda --cuda-host-only -nocudainc -nocudalib -nostdinc` and the prelude PCH;
 - if clang still reports a missing header (one included by a real project header), stub it and reparse,
   at most `max_reparse_rounds` times;
@@ -26,6 +27,7 @@ import clang.cindex as ci
 from scanner.model import ParseMode
 from scanner.parsing import libclang
 from scanner.parsing.include_walk import INCLUDE_LINE, blanked_includes, inside, walk_includes
+from scanner.parsing.models import FAMILIES, model_files, modelled_families, models_pch_text, stub_text
 from scanner.parsing.prelude import LIBC_PRELUDE_PATH, PRELUDE_PATH, libc_prelude_text, prelude_text
 from scanner.parsing.stubs import MISSING_HEADER, STUB_DIR, safe_stub_name, stub_path
 
@@ -66,6 +68,7 @@ class ParsedUnit:
     errors: list[str] = field(default_factory=list)  # main-file errors, "line: message"
     rounds: int = 0
     fallback_reason: str = ""
+    modelled: list[str] = field(default_factory=list)  # model families standing in for missing headers
 
 
 class Parser:
@@ -76,6 +79,8 @@ class Parser:
         self.index = ci.Index.create()
         self._pch_dir = tempfile.mkdtemp(prefix="rocport-pch-")
         self._pch: str | None = None
+        self._pch_args: dict[str, tuple[str, ...]] = {}  # prelude PCH -> the arguments it was built with
+        self._failed_pch: set[str] = set()  # not built: not tried again
 
     # -- public ---------------------------------------------------------------------------------------
     def parse(
@@ -105,9 +110,16 @@ class Parser:
             unsaved_base.append((LIBC_PRELUDE_PATH, libc_prelude_text()))
         rounds = 0
         while True:
-            unsaved = unsaved_base + [(stub_path(name), "") for name in sorted(stubs)]
+            unsaved = unsaved_base + [(stub_path(name), stub_text(name)) for name in sorted(stubs)]
+            modelled = modelled_families(stubs)
+            unsaved += model_files(modelled)
             try:
-                tu = self.index.parse(path, args=list(args), unsaved_files=unsaved, options=_PARSE_OPTIONS)
+                tu = self.index.parse(
+                    path,
+                    args=self._with_models_pch(args) if modelled else list(args),
+                    unsaved_files=unsaved,
+                    options=_PARSE_OPTIONS,
+                )
             except ci.TranslationUnitLoadError as exc:
                 return ParsedUnit(
                     None,
@@ -121,7 +133,9 @@ class Parser:
                 break
             stubs |= missing
             rounds += 1
-        return self._classify(tu, path, text, stubs, rounds, walk.chains, root)
+        unit = self._classify(tu, path, text, stubs, rounds, walk.chains, root)
+        unit.modelled = modelled_families(stubs)
+        return unit
 
     def tokenize_only(self, path: str, text: str, root: str = "") -> ci.TranslationUnit | None:
         """A translation unit good for libclang's tokenizer alone: no prelude, no includes, no bodies."""
@@ -167,27 +181,49 @@ class Parser:
         args.append(f"-I{STUB_DIR}")  # last: a real header always wins over a stub
         return tuple(args)
 
-    def _prelude_pch(self, args: tuple[str, ...]) -> str | None:
-        """Build the prelude PCH once per process and configuration (4 ms/file instead of 45 ms)."""
-        key = hashlib.sha1("\0".join(args).encode()).hexdigest()[:16]
+    def _prelude_pch(self, args: tuple[str, ...], models: bool = False) -> str | None:
+        """Build the prelude PCH once per process and configuration (4 ms/file instead of 45 ms). With `models`, the
+        PCH also holds every dependency model (scanner.parsing.models), for the units that need one: parsed each
+        time, the models would cost such a unit ~100 ms; inside the PCH, a stub's include of its model finds the
+        model's include guard already defined."""
+        key = hashlib.sha1("\0".join(args + (("models",) if models else ())).encode()).hexdigest()[:16]
         pch = os.path.join(self._pch_dir, f"prelude-{key}.pch")
-        if os.path.exists(pch):
-            self._pch = pch
-            return pch
+        if os.path.exists(pch) or pch in self._failed_pch:
+            if not models:
+                self._pch = pch
+            return None if pch in self._failed_pch else pch
+        if not models:
+            self._pch_args[pch] = args
         header = "/__rocport__/prelude_pch.cuh"
+        text = prelude_text() + (models_pch_text() if models else "")
         try:
             tu = self.index.parse(
                 header,
                 args=list(args),
-                unsaved_files=[(header, prelude_text())],
+                unsaved_files=[(header, text)] + (model_files(FAMILIES) if models else []),
                 options=ci.TranslationUnit.PARSE_INCOMPLETE,
             )
             tu.save(pch)
         except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError):
-            self._pch = None
+            self._failed_pch.add(pch)
+            if not models:
+                self._pch = None
             return None
-        self._pch = pch
+        if not models:
+            self._pch = pch
         return pch
+
+    def _with_models_pch(self, args: tuple[str, ...]) -> list[str]:
+        """`args` with the prelude PCH swapped for the one that also holds the dependency models."""
+        args = list(args)
+        if "-include-pch" not in args:
+            return args
+        at = args.index("-include-pch") + 1
+        base = self._pch_args.get(args[at])
+        pch = self._prelude_pch(base, models=True) if base is not None else None
+        if pch:
+            args[at] = pch
+        return args
 
     def _initial_stubs(self, path: str, text: str, args: tuple[str, ...]) -> set[str]:
         here = Path(path).parent

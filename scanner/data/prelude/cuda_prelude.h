@@ -48,6 +48,8 @@ struct __rocport_any {
 };
 
 
+inline void *operator new(size_t, void *__where) noexcept { return __where; }
+inline void *operator new[](size_t, void *__where) noexcept { return __where; }
 namespace std {
 using ::size_t;
 using ::int64_t;
@@ -55,9 +57,20 @@ using ::uint64_t;
 using ::int32_t;
 using ::uint32_t;
 template <class T> struct allocator {};
+/* The shape clang expects of std::initializer_list: a braced list ({a, b, c}) passed to a parameter of it. */
+template <class E> class initializer_list {
+  const E *__begin;
+  size_t __size;
+public:
+  constexpr initializer_list() : __begin(0), __size(0) {}
+  constexpr size_t size() const { return __size; }
+  constexpr const E *begin() const { return __begin; }
+  constexpr const E *end() const { return __begin + __size; }
+};
 template <class T, class A = allocator<T>> struct vector {
   typedef T value_type;
   vector();
+  vector(initializer_list<T>);
   explicit vector(size_t);
   vector(size_t, const T &);
   template <class It> vector(It, It);
@@ -173,6 +186,8 @@ struct runtime_error {
 };
 template <class T> __host__ __device__ const T &min(const T &, const T &);
 template <class T> __host__ __device__ const T &max(const T &, const T &);
+template <class T> __host__ __device__ T min(initializer_list<T>);
+template <class T> __host__ __device__ T max(initializer_list<T>);
 template <class T> __host__ __device__ void swap(T &, T &);
 template <class T> __host__ __device__ T abs(T);
 template <class T> __host__ __device__ T sqrt(T);
@@ -220,6 +235,8 @@ template <class T> struct is_integral : integral_constant<bool, __is_integral(T)
 template <class T> struct is_signed : integral_constant<bool, __is_signed(T)> {};
 template <class T> struct is_unsigned : integral_constant<bool, __is_unsigned(T)> {};
 template <class T> struct is_pointer : integral_constant<bool, __is_pointer(T)> {};
+template <class T> struct is_trivially_copyable : integral_constant<bool, __is_trivially_copyable(T)> {};
+template <class T> struct is_standard_layout : integral_constant<bool, __is_standard_layout(T)> {};
 template <class T> struct is_arithmetic : integral_constant<bool, __is_arithmetic(T)> {};
 template <class T> inline constexpr bool is_floating_point_v = __is_floating_point(T);
 template <class T> inline constexpr bool is_integral_v = __is_integral(T);
@@ -241,6 +258,19 @@ template <class F> struct function { template <class G> function(G); function();
   template <class... A> __rocport_any operator()(A &&...) const; };
 template <class... T> struct tuple { template <class... A> tuple(A &&...); };
 template <class... A> tuple<A...> make_tuple(A &&...);
+/* `auto [major, minor] = f();` on a tuple or a pair: the structured binding needs tuple_size, tuple_element, get. */
+template <class T> struct tuple_size;
+template <class... T> struct tuple_size<tuple<T...>> : integral_constant<size_t, sizeof...(T)> {};
+template <class A, class B> struct tuple_size<pair<A, B>> : integral_constant<size_t, 2> {};
+template <size_t I, class T> struct tuple_element;
+template <size_t I, class H, class... T> struct tuple_element<I, tuple<H, T...>> : tuple_element<I - 1, tuple<T...>> {};
+template <class H, class... T> struct tuple_element<0, tuple<H, T...>> { typedef H type; };
+template <class A, class B> struct tuple_element<0, pair<A, B>> { typedef A type; };
+template <class A, class B> struct tuple_element<1, pair<A, B>> { typedef B type; };
+template <size_t I, class T> __host__ __device__ typename tuple_element<I, T>::type &get(T &);
+template <size_t I, class T> __host__ __device__ const typename tuple_element<I, T>::type &get(const T &);
+template <size_t I, class T> __host__ __device__ typename tuple_element<I, T>::type &&get(T &&);
+template <class... A> tuple<A &...> tie(A &...);
 template <class A, class B> pair<A, B> make_pair(A, B);
 template <class K, class V, class... R> struct map { V &operator[](const K &); size_t size() const;
   __rocport_any find(const K &) const; __rocport_any begin() const; __rocport_any end() const;
@@ -283,6 +313,26 @@ struct __half { unsigned short x; __host__ __device__ __half(); __host__ __devic
 struct __half2 { __half x, y; };
 struct __nv_bfloat16 { unsigned short x; __host__ __device__ __nv_bfloat16(); __host__ __device__ __nv_bfloat16(float); __host__ __device__ operator float() const; };
 struct __nv_bfloat162 { __nv_bfloat16 x, y; };
+/* cuda_fp8.h's storage types: classes, so that `__nv_fp8_e4m3 *p` declares a pointer (HIPIFY's table knows only the
+ * names, which would otherwise become functions). */
+#define __ROCPORT_FP8(name, bytes)                                                                                     \
+  struct name {                                                                                                        \
+    unsigned char __x[bytes];                                                                                          \
+    __host__ __device__ name();                                                                                        \
+    __host__ __device__ explicit name(float);                                                                          \
+    __host__ __device__ explicit name(double);                                                                         \
+    __host__ __device__ explicit name(__half);                                                                         \
+    __host__ __device__ explicit name(__nv_bfloat16);                                                                  \
+    __host__ __device__ explicit operator float() const;                                                               \
+  };
+__ROCPORT_FP8(__nv_fp8_e4m3, 1)
+__ROCPORT_FP8(__nv_fp8_e5m2, 1)
+__ROCPORT_FP8(__nv_fp8_e8m0, 1)
+__ROCPORT_FP8(__nv_fp8x2_e4m3, 2)
+__ROCPORT_FP8(__nv_fp8x2_e5m2, 2)
+__ROCPORT_FP8(__nv_fp8x4_e4m3, 4)
+__ROCPORT_FP8(__nv_fp8x4_e5m2, 4)
+#undef __ROCPORT_FP8
 typedef __half half;
 typedef __half2 half2;
 typedef __nv_bfloat16 nv_bfloat16;

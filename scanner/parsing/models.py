@@ -1,0 +1,86 @@
+"""Models of the dependency headers GPU code is written against, for a parse where the real headers are absent.
+
+A PyTorch extension includes `torch/extension.h`, a CUTLASS kernel `cutlass/cutlass.h` and `cute/tensor.hpp`; these
+arrive with an installed `torch` or a git submodule, which a scan rarely has. Stubbed empty, such a header costs the
+translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
+Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
+side of many such projects), permissively (variadic templates, values that convert to anything): enough that the
+unit keeps its declarations, not a reimplementation.
+
+A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
+checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+MODEL_DIR = "/__rocport_models__"
+
+# Which model a missing header maps to: by the spelled path's first folder, or by the whole name.
+_BY_FOLDER = {
+    "torch": "torch",
+    "ATen": "torch",
+    "c10": "torch",
+    "pybind11": "pybind11",
+    "cutlass": "cutlass",
+    "cute": "cute",
+    "ck_tile": "ck_tile",
+}
+_BY_NAME = {"Python.h": "python", "torch/extension.h": "torch", "torch/all.h": "torch"}
+# A model that needs another's declarations includes it itself; this order is only for the health's listing.
+# "permissive" (the value of any shape the template-library models return) stands in for no header.
+FAMILIES = ("torch", "pybind11", "python", "cutlass", "cute", "ck_tile", "permissive")
+
+
+def model_for(header: str) -> str:
+    """The model family standing in for a missing header as the source spells it, or "" (an empty stub)."""
+    name = header.strip().lstrip("./")
+    if name in _BY_NAME:
+        return _BY_NAME[name]
+    folder = name.split("/", 1)[0] if "/" in name else ""
+    return _BY_FOLDER.get(folder, "")
+
+
+def model_path(family: str) -> str:
+    return f"{MODEL_DIR}/{family}.h"
+
+
+def stub_text(header: str) -> str:
+    """What the stub of a missing header holds: an include of its model, or nothing."""
+    family = model_for(header)
+    return f'#include "{model_path(family)}"\n' if family else ""
+
+
+@functools.cache
+def model_text(family: str) -> str:
+    return resources.files("scanner.data").joinpath(f"models/{family}.h").read_text(encoding="utf-8")
+
+
+def model_files(families) -> list[tuple[str, str]]:
+    """The unsaved files a parse needs for these families: each model, with those its models include."""
+    return [(model_path(family), model_text(family)) for family in FAMILIES if family in _closure(families)]
+
+
+def models_pch_text() -> str:
+    """The include lines that put every model into the prelude's precompiled header."""
+    return "".join(f'#include "{model_path(family)}"\n' for family in FAMILIES)
+
+
+def _closure(families) -> set[str]:
+    needed, queue = set(), list(families)
+    while queue:
+        family = queue.pop()
+        if family in needed:
+            continue
+        needed.add(family)
+        text = model_text(family)
+        queue += [other for other in FAMILIES if f'"{model_path(other)}"' in text]
+    return needed
+
+
+def modelled_families(stubbed) -> list[str]:
+    """The families among a parse's stubbed headers, in FAMILIES order."""
+    found = {model_for(name) for name in stubbed} - {""}
+    return [family for family in FAMILIES if family in found]

@@ -1,0 +1,226 @@
+"""Dependency headers without the dependency: PyTorch, pybind11, Python, CUTLASS and CuTe modelled where their
+headers are missing (scanner.parsing.models), the real headers winning where present; and generated data files
+read as data (scanner.parsing.data_files)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from scanner.model import ParseMode
+from scanner.parsing import data_files
+from scanner.parsing.clang_unit import Parser, ParseSettings
+from scanner.parsing.models import model_files, model_for, modelled_families, stub_text
+from tests.scanner.helpers import analyze_text
+
+
+@pytest.mark.parametrize(
+    ("header", "family"),
+    [
+        ("torch/extension.h", "torch"),
+        ("torch/all.h", "torch"),
+        ("ATen/ATen.h", "torch"),
+        ("ATen/cuda/CUDAContext.h", "torch"),
+        ("ATen/cuda/CUDAGeneratorImpl.h", "torch"),
+        ("c10/cuda/CUDAGuard.h", "torch"),
+        ("pybind11/pybind11.h", "pybind11"),
+        ("pybind11/stl.h", "pybind11"),
+        ("Python.h", "python"),
+        ("cutlass/cutlass.h", "cutlass"),
+        ("cutlass/gemm/device/gemm.h", "cutlass"),
+        ("cute/tensor.hpp", "cute"),
+        ("cute/arch/copy_sm90_tma.hpp", "cute"),
+        ("ck_tile/core/numeric/half.hpp", "ck_tile"),
+        ("torchao/csrc/kernel.h", ""),  # a project folder that only starts like one
+        ("cuda_runtime.h", ""),
+        ("mylib/cute.h", ""),
+    ],
+)
+def test_a_missing_header_maps_to_its_model(header, family):
+    assert model_for(header) == family
+    assert (f"/__rocport_models__/{family}.h" in stub_text(header)) if family else stub_text(header) == ""
+
+
+def test_a_model_brings_the_models_it_includes():
+    assert [path for path, _ in model_files(["torch"])] == [
+        "/__rocport_models__/torch.h",
+        "/__rocport_models__/pybind11.h",
+        "/__rocport_models__/python.h",
+    ]
+    assert [path for path, _ in model_files(["cute"])] == [
+        "/__rocport_models__/cutlass.h",
+        "/__rocport_models__/cute.h",
+        "/__rocport_models__/permissive.h",
+    ]
+    assert modelled_families(["cute/tensor.hpp", "assert.h", "ATen/ATen.h", "cutlass/array.h"]) == [
+        "torch",
+        "cutlass",
+        "cute",
+    ]
+
+
+EXTENSION = """\
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <vector>
+
+template <typename scalar_t>
+__global__ void rms_scale_kernel(scalar_t *out, const scalar_t *in, int64_t cols) {
+  const int lane = threadIdx.x % 32;
+  float acc = static_cast<float>(in[blockIdx.x * cols + threadIdx.x]);
+  for (int offset = 16; offset > 0; offset >>= 1) acc += __shfl_down_sync(0xffffffff, acc, offset);
+  if (lane == 0) out[blockIdx.x] = static_cast<scalar_t>(acc);
+}
+
+torch::Tensor rms_scale(torch::Tensor input, c10::optional<torch::Tensor> bias) {
+  TORCH_CHECK(input.is_cuda(), "input must be a CUDA tensor");
+  TORCH_CHECK(input.dim() == 2 && input.is_contiguous(), "expected a contiguous matrix, got ", input.sizes());
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(input));
+  auto rows = input.size(0);
+  auto out = torch::empty({rows}, input.options());
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  const int sms = at::cuda::getCurrentDeviceProperties()->multiProcessorCount;
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::ScalarType::Half, at::ScalarType::BFloat16, input.scalar_type(), "rms_scale", [&] {
+    rms_scale_kernel<scalar_t><<<rows, 256, 0, stream>>>(out.data_ptr<scalar_t>(), input.data_ptr<scalar_t>(),
+                                                          input.size(1));
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return bias.has_value() ? out + bias.value() : out.view({rows, 1}) * sms;
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("rms_scale", &rms_scale, "RMS scale (CUDA)", py::arg("input"), py::arg("bias") = py::none());
+}
+"""
+
+
+def test_a_pytorch_extension_keeps_its_tree_and_its_kernel_findings(tmp_path):
+    result = analyze_text(tmp_path, EXTENSION, codes=["ROC101", "ROC106"])
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health.first_errors
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.modelled_headers == ["torch"]
+    assert {(f.rule, f.line) for f in result.findings} >= {("ROC101", 8), ("ROC106", 10)}
+
+
+CUTE_KERNEL = """\
+#include <cute/tensor.hpp>
+#include <cutlass/numeric_types.h>
+#include <cutlass/numeric_conversion.h>
+
+using namespace cute;
+
+template <class Element, int kBlockM, int kHeadDim>
+struct TileTraits {
+  using SmemLayout = decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<Int<kBlockM>, Int<kHeadDim>>,
+                                                                     Stride<Int<kHeadDim>, _1>>{}));
+  using CopyAtom = Copy_Atom<SM75_U32x4_LDSM_N, Element>;
+  using TiledMma = TiledMMA<MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>, Layout<Shape<_4, _1, _1>>>;
+};
+
+template <class Traits, class Element>
+__global__ void scale_tile(Element *out, const Element *in, int rows, float scale) {
+  Tensor gIn = make_tensor(make_gmem_ptr(in), make_shape(rows, Int<64>{}), make_stride(Int<64>{}, _1{}));
+  Tensor gOut = make_tensor(make_gmem_ptr(out), make_shape(rows, Int<64>{}), make_stride(Int<64>{}, _1{}));
+  Tensor tile = local_tile(gIn, Shape<Int<128>, Int<64>>{}, make_coord(blockIdx.x, 0));
+  Tensor frag = make_fragment_like(tile);
+  copy(tile, frag);
+  cutlass::NumericConverter<float, Element> to_float;
+  CUTLASS_PRAGMA_UNROLL
+  for (int i = 0; i < size(frag); ++i) frag(i) = Element(to_float(frag(i)) * scale);
+  unsigned ballot = __ballot_sync(0xffffffff, threadIdx.x % 32 == 0);
+  if (ballot) copy(frag, local_tile(gOut, Shape<Int<128>, Int<64>>{}, make_coord(blockIdx.x, 0)));
+}
+
+void launch_scale(cutlass::half_t *out, const cutlass::half_t *in, int rows, cudaStream_t stream) {
+  using Traits = TileTraits<cutlass::half_t, 128, 64>;
+  scale_tile<Traits, cutlass::half_t><<<(rows + 127) / 128, 128, 0, stream>>>(out, in, rows, 0.5f);
+}
+"""
+
+
+def test_a_cute_kernel_keeps_its_tree_and_its_kernel_findings(tmp_path):
+    result = analyze_text(tmp_path, CUTE_KERNEL, codes=["ROC101", "ROC106"])
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health.first_errors
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.modelled_headers == ["cutlass", "cute"]
+    assert {(f.rule, f.line) for f in result.findings} >= {("ROC101", 25), ("ROC106", 25)}
+
+
+def test_a_real_header_set_wins_over_the_model(tmp_path):
+    """A --include-dir (a submodule checkout, an installed torch) that has the header: it is parsed, not modelled."""
+    real = tmp_path / "deps" / "torch"
+    real.mkdir(parents=True)
+    (real / "extension.h").write_text("namespace at { struct Tensor { long numel() const; }; }\n")
+    source = tmp_path / "ext.cu"
+    text = "#include <torch/extension.h>\nlong count(const at::Tensor &t) { return t.numel(); }\n"
+    source.write_text(text)
+    with_real = Parser(ParseSettings(include_dirs=(str(tmp_path / "deps"),))).parse(str(source), text, "cuda")
+    assert with_real.modelled == [] and "torch/extension.h" not in with_real.stubbed
+    assert with_real.mode == ParseMode.AST and not with_real.errors
+    modelled = Parser().parse(str(source), text, "cuda")
+    assert modelled.modelled == ["torch"] and "torch/extension.h" in modelled.stubbed
+    assert modelled.mode == ParseMode.AST_STUBBED and not modelled.errors
+
+
+def _array_source(name: str, data: bytes) -> str:
+    rows = [", ".join(f"0x{b:02x}" for b in data[i : i + 16]) for i in range(0, len(data), 16)]
+    return (
+        f"// generated\nconst unsigned char {name}[] = {{\n"
+        + ",\n".join(rows)
+        + f"\n}};\nconst int {name}_len = {len(data)};\n"
+    )
+
+
+def _elf(machine: int, flags: int, size: int) -> bytes:
+    header = b"\x7fELF\x02\x01\x01\x33" + bytes(8) + (2).to_bytes(2, "little") + machine.to_bytes(2, "little")
+    header += bytes(48 - len(header)) + flags.to_bytes(4, "little")
+    return header + bytes((i * 37) % 251 for i in range(size))
+
+
+def test_an_embedded_cubin_is_read_as_data_with_one_finding(tmp_path):
+    text = _array_source("attention_cubin", _elf(190, 0x500550, 200_000))
+    started = time.perf_counter()
+    result = analyze_text(tmp_path, text, name="attention_cubin.c")
+    assert time.perf_counter() - started < 2.0
+    assert result.health.mode == ParseMode.TEXT
+    assert "read as data" in result.health.fallback_reason and "CUDA cubin" in result.health.fallback_reason
+    assert [(f.rule, f.line) for f in result.findings] == [("ROC121", 1)]
+    assert "sm_80" in result.findings[0].message
+
+
+def test_other_data_is_read_as_data_without_a_finding(tmp_path):
+    amdgpu = analyze_text(tmp_path, _array_source("kernel_hsaco", _elf(224, 0x30, 50_000)), name="hsaco.c")
+    table = analyze_text(tmp_path, _array_source("lut", bytes(i % 256 for i in range(50_000))), name="lut.cpp")
+    for result in (amdgpu, table):
+        assert result.health.mode == ParseMode.TEXT and result.findings == []
+
+
+def test_fatbin_words_and_ptx_bytes_are_told_apart():
+    words = ", ".join(["0xba55ed50", "0x00100001"] + ["0x0"] * 6000)
+    fatbin = data_files.recognize("static const unsigned int fatbin[] = {" + words + "};\n")
+    assert fatbin is not None and fatbin.nvidia == "a CUDA fatbin"
+    ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n" + "\n" * 20_000
+    found = data_files.recognize("const char k[] = {" + ", ".join(str(b) for b in ptx.encode()) + ", 0};\n")
+    assert found is not None and found.nvidia == "PTX for sm_90a"
+
+
+def test_ordinary_source_is_not_data():
+    kernel = "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n" * 600
+    table = "static const float table[] = {" + ", ".join(str(i) for i in range(200)) + "};\n" + kernel
+    assert data_files.recognize(kernel) is None and data_files.recognize(table) is None
+
+
+def test_a_namespace_named_by_a_header_macro_keeps_its_declarations(tmp_path):
+    """`namespace FLASH_NAMESPACE {` is located at the macro's definition in a header; its declarations are still the
+    main file's, read from the tree and not from tokens."""
+    (tmp_path / "namespace_config.h").write_text("#define PROJECT_NAMESPACE attention\n")
+    text = (
+        '#include "namespace_config.h"\nnamespace PROJECT_NAMESPACE {\n'
+        "__global__ void k(int *o) { o[0] = threadIdx.x % 32; }\n}\n"
+    )
+    result = analyze_text(tmp_path, text, codes=["ROC101"])
+    assert result.health.mode == ParseMode.AST
+    assert [f.line for f in result.findings] == [3]
+    assert "found from tokens" not in result.findings[0].message
