@@ -41,10 +41,17 @@ def recognize(text: str) -> DataFile | None:
         return None
     middle = len(text) // 2
     sample = text[max(0, middle - _SAMPLE // 2) : middle + _SAMPLE // 2]
-    if not _mostly_numbers(sample) or not _mostly_numbers(text):
+    if not _mostly_numbers(sample):
         return None
+    residue = _NOISE.sub("", text)
+    if len(residue) > _MAX_RESIDUE * len(text) or _CODE.search(residue):
+        return None  # a table beside kernels or calls to the CUDA API is a source file: parsed, not skipped
     values = sum(1 for _ in _NUMBER.finditer(text))
     return DataFile(values, _nvidia_code(text))
+
+
+# What the text around the literals may not hold: device code or CUDA API calls (white space is gone by then).
+_CODE = re.compile(r"__global__|__device__|<<<|\bcuda[A-Z]\w*\(|\bcu[A-Z]\w*\(")
 
 
 def _mostly_numbers(text: str) -> bool:

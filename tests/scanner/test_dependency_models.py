@@ -210,6 +210,10 @@ def test_ordinary_source_is_not_data():
     kernel = "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n" * 600
     table = "static const float table[] = {" + ", ".join(str(i) for i in range(200)) + "};\n" + kernel
     assert data_files.recognize(kernel) is None and data_files.recognize(table) is None
+    big_table = "static const unsigned char lut[] = {" + ", ".join(["0x1f"] * 40_000) + "};\n"
+    assert data_files.recognize(big_table) is not None
+    kernel_beside = big_table + "__global__ void k(unsigned char *o) { o[threadIdx.x] = lut[threadIdx.x]; }\n"
+    assert data_files.recognize(kernel_beside) is None
 
 
 def test_a_namespace_named_by_a_header_macro_keeps_its_declarations(tmp_path):
