@@ -38,6 +38,17 @@ using int8_t = signed char;
 using uint8_t = unsigned char;
 using int32_t = int;
 template <class T, index_t N> using ext_vector_t = T __attribute__((ext_vector_type(N)));
+#define __ROCPORT_CK_VECTORS(T, name)                                                                                   \
+  using name##x2_t = T __attribute__((ext_vector_type(2)));                                                            \
+  using name##x4_t = T __attribute__((ext_vector_type(4)));                                                            \
+  using name##x8_t = T __attribute__((ext_vector_type(8)));                                                            \
+  using name##x16_t = T __attribute__((ext_vector_type(16)));
+__ROCPORT_CK_VECTORS(float, fp32)
+__ROCPORT_CK_VECTORS(_Float16, fp16)
+__ROCPORT_CK_VECTORS(unsigned short, bf16)
+__ROCPORT_CK_VECTORS(signed char, int8)
+__ROCPORT_CK_VECTORS(int, int32)
+#undef __ROCPORT_CK_VECTORS
 template <auto V> struct constant {
   using value_type = decltype(V);
   static constexpr auto value = V;
@@ -89,7 +100,6 @@ __ROCPORT_CK_TYPES(BlockFmhaBwdDQDKDVPipelineKRKTRVRIGLP) __ROCPORT_CK_TYPES(Blo
 __ROCPORT_CK_TYPES(BlockGemmARegBSmemCRegV2) __ROCPORT_CK_TYPES(BlockGemmPipelineProblem) __ROCPORT_CK_TYPES(GemmKernel)
 __ROCPORT_CK_TYPES(GemmPipelineProblem) __ROCPORT_CK_TYPES(UniversalGemmPipelineProblem) __ROCPORT_CK_TYPES(GemmTile1DPartitioner)
 __ROCPORT_CK_TYPES(GemmTile2DPartitioner) __ROCPORT_CK_TYPES(CShuffleEpilogue) __ROCPORT_CK_TYPES(CShuffleEpilogueProblem)
-__ROCPORT_CK_TYPES(ForwardDecoderSplitKArgument) __ROCPORT_CK_TYPES(ForwardDecoderSplitKAttnKernelImpl)
 __ROCPORT_CK_TYPES(HostTensor) __ROCPORT_CK_TYPES(DeviceMem) __ROCPORT_CK_TYPES(BlockDropout) __ROCPORT_CK_TYPES(BlockDropoutBwd)
 __ROCPORT_CK_VALUES(TileFmhaTraits) __ROCPORT_CK_VALUES(TileFmhaFwdSplitKVTraits) __ROCPORT_CK_VALUES(TileFmhaFwdSplitKVCombineTraits)
 __ROCPORT_CK_VALUES(TileFmhaBwdOGradDotOTraits) __ROCPORT_CK_VALUES(TileFmhaBwdConvertQGradTraits)
@@ -113,7 +123,7 @@ template <class T> __host__ __device__ bool isnan(T);
 template <class A, class B> __host__ __device__ constexpr auto integer_divide_ceil(A a, B b) { return (a + b - 1) / b; }
 template <class A, class B> __host__ __device__ constexpr auto integer_least_multiple(A a, B b) { return ((a + b - 1) / b) * b; }
 __host__ __device__ constexpr index_t get_warp_size() { return 64; }
-template <class... A> __host__ __device__ void inner_product(A &&...);
+template <class TA, class TB, class TC> __device__ void inner_product(const TA &, const TB &, TC &);
 template <class T> using remove_cvref_t = T;
 template <class T> struct numeric { static T min(); static T max(); static T lowest(); static T infinity(); static T quiet_NaN(); };
 struct philox { __host__ __device__ philox(uint64_t, uint64_t); template <class... A> __host__ __device__ void get_random_16x8(A &&...) const; template <class... A> __host__ __device__ void get_random_4x8(A &&...) const; };

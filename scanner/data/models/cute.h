@@ -82,7 +82,7 @@ struct SM90_U16x4_STSM_T : __rocport_cx_type<> {}; struct SM90_U16x8_STSM_T : __
 struct SM90_TMA_LOAD : __rocport_cx_type<> {}; struct SM90_TMA_LOAD_MULTICAST : __rocport_cx_type<> {};
 struct SM90_TMA_STORE : __rocport_cx_type<> {}; struct SM90_TMA_REDUCE_ADD : __rocport_cx_type<> {};
 struct SM90_TMA_LOAD_IM2COL : __rocport_cx_type<> {}; struct SM90_BULK_COPY_AUTO : __rocport_cx_type<> {};
-struct SM90_BULK_REDUCE_ADD : __rocport_cx_type<> {}; struct SM90_TMA_STORE_2D : __rocport_cx_type<> {};
+struct SM90_TMA_STORE_2D : __rocport_cx_type<> {};
 struct SM80_16x8x16_F32F16F16F32_TN : __rocport_cx_type<> {}; struct SM80_16x8x16_F32BF16BF16F32_TN : __rocport_cx_type<> {};
 struct SM80_16x8x8_F32F16F16F32_TN : __rocport_cx_type<> {}; struct SM80_16x8x8_F32BF16BF16F32_TN : __rocport_cx_type<> {};
 struct SM80_16x8x16_F16F16F16F16_TN : __rocport_cx_type<> {}; struct SM80_16x8x32_S32S8S8S32_TN : __rocport_cx_type<> {};

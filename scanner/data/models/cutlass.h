@@ -336,7 +336,17 @@ struct KernelCpAsyncWarpSpecialized {}; struct KernelMultistage {};
 struct PersistentScheduler {}; struct StreamKScheduler {};
 namespace device { template <class... A> struct Gemm : __rocport_cx_type<A...> {}; template <class... A> struct GemmUniversal : __rocport_cx_type<A...> {}; template <class... A> struct GemmUniversalAdapter : __rocport_cx_type<A...> {}; template <class... A> struct GemmGrouped : __rocport_cx_type<A...> {}; }
 namespace kernel { template <class... A> struct GemmUniversal : __rocport_cx_type<A...> {}; template <class... A> struct DefaultGemm : __rocport_cx_type<A...> {}; template <class... A> struct DefaultGemmUniversal : __rocport_cx_type<A...> {}; }
-namespace threadblock { template <int N = 1> struct GemmIdentityThreadblockSwizzle {}; struct GemmHorizontalThreadblockSwizzle {}; template <class... A> struct DefaultMma : __rocport_cx_type<A...> {}; template <class... A> struct DefaultMmaCore : __rocport_cx_type<A...> {}; template <class... A> struct DefaultMmaFromSharedMemory : __rocport_cx_type<A...> {}; template <class... A> struct AccumulatorSharedStorage : __rocport_cx_type<A...> {}; template <class... A> struct MmaPipelined : __rocport_cx_type<A...> {}; template <class... A> struct MmaMultistage : __rocport_cx_type<A...> {}; }
+namespace threadblock {
+template <int N = 1> struct GemmIdentityThreadblockSwizzle {};
+struct GemmHorizontalThreadblockSwizzle {};
+template <class... A> struct DefaultMma : __rocport_cx_type<A...> {};
+template <class... A> struct DefaultMmaCore : __rocport_cx_type<A...> {};
+template <class... A> struct DefaultMmaFromSharedMemory : __rocport_cx_type<A...> {};
+template <class... A> struct AccumulatorSharedStorage : __rocport_cx_type<A...> {};
+template <class... A> struct MmaPipelined : __rocport_cx_type<A...> {};
+template <class Shape, class IteratorA, class SmemIteratorA, arch::CacheOperation::Kind CacheOpA, class IteratorB, class SmemIteratorB, arch::CacheOperation::Kind CacheOpB, class ElementC, class LayoutC, class Policy, int Stages, SharedMemoryClearOption SharedMemoryClear = SharedMemoryClearOption::kNone, class Enable = bool>
+struct MmaMultistage : __rocport_cx_type<Shape, IteratorA, IteratorB, ElementC, LayoutC, Policy> {};
+}
 namespace warp { template <class... A> struct MmaTensorOp : __rocport_cx_type<A...> {}; template <class... A> struct MmaSimtTileIterator : __rocport_cx_type<A...> {}; template <class... A> struct MmaTensorOpMultiplicandTileIterator : __rocport_cx_type<A...> {}; template <class... A> struct MmaTensorOpAccumulatorTileIterator : __rocport_cx_type<A...> {}; template <class... A> struct MmaVoltaTensorOpAccumulatorTileIterator : __rocport_cx_type<A...> {}; template <class... A> struct MmaSimtPolicy : __rocport_cx_type<A...> {}; template <class... A> struct WarpSize : __rocport_cx_type<A...> {}; }
 namespace collective {
 template <class... A> struct CollectiveBuilder : __rocport_cx_type<A...> {};

@@ -20,6 +20,7 @@
 #define __NVCC__ 1
 #define __CUDACC_VER_MAJOR__ 12
 #define __CUDACC_VER_MINOR__ 4
+#define __CUDACC_VER_BUILD__ 131
 #define CUDART_VERSION 12040
 #define CUDA_VERSION 12040
 #define __CUDA_API_VERSION 12040
