@@ -103,6 +103,9 @@ class Port:
     # repository already tests and ships for ROCm, so its NVIDIA-only jobs and images are the NVIDIA side.
     rocm_ci: str = ""
     rocm_container: str = ""
+    # (CMake file, line, the if() that opens the branch): lines in a CUDA-only branch of a CMake file whose other
+    # branch builds for HIP (bitsandbytes' `if(BUILD_CUDA)` beside `elseif(BUILD_HIP)`): the NVIDIA side.
+    cmake_cuda_lines: tuple[tuple[str, int, str], ...] = ()
     # Twins that are byte for byte ROCport's own translation of their CUDA source (the side-by-side merge
     # request's `.hip` copies): a copy, not a port, so the CUDA source's findings stand.
     translated_twins: frozenset[str] = frozenset()
@@ -134,6 +137,7 @@ class Port:
             "cuda_only_sources": sorted(self.cuda_only_sources),
             "rocm_ci": self.rocm_ci,
             "rocm_container": self.rocm_container,
+            "cmake_cuda_lines": [list(entry) for entry in self.cmake_cuda_lines],
         }
 
 
@@ -145,6 +149,8 @@ class _Learned:
     mapped: set[str] = field(default_factory=set)
     # CMake source mentions: path -> whether any mention sits outside a CUDA-only branch.
     cmake_sources: dict[str, bool] = field(default_factory=dict)
+    # Lines inside CUDA-only if() branches of CMake files that also have a HIP branch.
+    cmake_cuda_lines: list = field(default_factory=list)
 
 
 def learn(
@@ -183,7 +189,7 @@ def learn(
         if job.language in ("cmake", "make", "python", "shell"):
             text = _read(job.path)
             if text and job.language == "cmake":
-                _learn_cmake_sources(job.rel, text, learned.cmake_sources)
+                _learn_cmake_sources(job.rel, text, learned.cmake_sources, learned.cmake_cuda_lines)
             if text:
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
     hip_macros = frozenset(learned.macros - HIP_BUILTINS)
@@ -209,6 +215,7 @@ def learn(
         tuple(signs[key] for key in sorted(signs))[:_MAX_EVIDENCE],
         rocm_files.get("yaml", ""),
         rocm_files.get("dockerfile", ""),
+        tuple(learned.cmake_cuda_lines[:_MAX_CMAKE_LINES]),
         translated_twins(root, twin_sources, set(hip_found)),
     )
 
@@ -348,6 +355,7 @@ def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -
     return frozenset(dead_defs - live_defs)
 
 
+_MAX_CMAKE_LINES = 20_000
 _CMAKE_BLOCK = re.compile(r"^\s*(if|elseif|else|endif)\s*\((.*)$", re.I)
 _CUDA_ONLY_CONDITION = re.compile(
     r"BUILD_CUDA|USE_CUDA|WITH_CUDA|GGML_CUDA\b|CMAKE_CUDA_COMPILER|STREQUAL\s+\"?cuda\b|"
@@ -358,11 +366,15 @@ _HIP_CONDITION = re.compile(r"HIP|ROCM", re.I)
 _CMAKE_SOURCE = re.compile(r"[\w${}./-]+\.(?:cu|cuh|cpp|cc|c)\b")
 
 
-def _learn_cmake_sources(rel: str, text: str, sources: dict[str, bool]) -> None:
-    """Which sources a CMake file names inside a CUDA-only `if()` branch, and which anywhere else."""
+def _learn_cmake_sources(rel: str, text: str, sources: dict[str, bool], cuda_lines: list | None = None) -> None:
+    """Which sources a CMake file names inside a CUDA-only `if()` branch, and which anywhere else; and, when the
+    file also has a HIP branch, its lines inside CUDA-only branches with the `if()` that opens each
+    (`cuda_lines`: (path, line, condition) triples)."""
     base = os.path.dirname(rel)
-    stack: list[bool] = []  # per open if(): the current branch is CUDA-only
-    for line in text.split("\n"):
+    stack: list[tuple[bool, str]] = []  # per open if(): the current branch is CUDA-only, and its if() line
+    found: list[tuple[str, int, str]] = []
+    hip_branch = False
+    for number, line in enumerate(text.split("\n"), 1):
         code = line.split("#", 1)[0]
         block = _CMAKE_BLOCK.match(code)
         if block:
@@ -372,22 +384,28 @@ def _learn_cmake_sources(rel: str, text: str, sources: dict[str, bool]) -> None:
                 and not _HIP_CONDITION.search(condition)
                 and "NOT" not in condition.upper().split()
             )
+            hip_branch = hip_branch or (kind in ("if", "elseif") and bool(_HIP_CONDITION.search(condition)))
+            opening = f"{kind}({condition.strip().rstrip(')').strip()}), line {number}"
             if kind == "if":
-                stack.append(cuda_only)
+                stack.append((cuda_only, opening))
             elif kind == "elseif" and stack:
-                stack[-1] = cuda_only
+                stack[-1] = (cuda_only, opening)
             elif kind == "else" and stack:
-                stack[-1] = False
+                stack[-1] = (False, opening)
             elif kind == "endif" and stack:
                 stack.pop()
             continue
-        inside = any(stack)
+        inside = any(only for only, _ in stack)
+        if inside and code.strip():
+            found.append((rel, number, next(opening for only, opening in reversed(stack) if only)))
         for mention in _CMAKE_SOURCE.findall(code):
             mention = re.sub(r"^\$\{(?:CMAKE_CURRENT_SOURCE_DIR|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\}/", "", mention)
             if "${" in mention:
                 continue
             path = os.path.normpath(os.path.join(base, mention)).replace(os.sep, "/")
             sources[path] = sources.get(path, False) or not inside
+    if hip_branch and cuda_lines is not None:
+        cuda_lines.extend(found)
 
 
 def is_ci_file(rel: str) -> bool:

@@ -57,6 +57,7 @@ class PortNotes:
         self._dead: dict | None = None
         self._by_line: dict | None = None
         self._python_dead: dict | None = None
+        self._cmake_cuda: dict | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -117,6 +118,15 @@ class PortNotes:
         Python branch ROCm never takes, a CI job beside the repository's ROCm CI, an image beside its ROCm
         container, a probe in a script that handles ROCm too), or empty."""
         facts, port = self.facts, self.facts.port
+        if facts.language == "cmake" and port.cmake_cuda_lines:
+            if self._cmake_cuda is None:
+                self._cmake_cuda = {n: why for path, n, why in port.cmake_cuda_lines if path == facts.path}
+            opening = self._cmake_cuda.get(line)
+            if opening:
+                return (
+                    f"This line is in the CUDA-only branch `{opening}` of a CMake file whose other branch "
+                    "builds for HIP: a ROCm configure never takes it, so it is the NVIDIA side."
+                )
         if facts.language == "python":
             if self._python_dead is None:
                 self._python_dead = python_rocm.dead_lines("\n".join(facts.lines))

@@ -109,3 +109,33 @@ def test_a_python_probe_in_the_other_branch_of_a_rocm_probe_is_the_nvidia_side(t
     nvidia = [v for (path, line), v in found.items() if line == 8]
     assert nvidia and all(severity == "info" and "rocm-smi" in message for severity, message in nvidia)
     assert all(severity != "info" or "ROCm too" not in message for (p, line), (severity, message) in lone.items())
+
+
+BACKENDS = """cmake_minimum_required(VERSION 3.22)
+project(quant LANGUAGES CXX)
+set(COMPUTE_BACKEND "cpu" CACHE STRING "cpu, cuda or hip")
+if(${COMPUTE_BACKEND} STREQUAL "cuda")
+  set(BUILD_CUDA ON)
+elseif(${COMPUTE_BACKEND} STREQUAL "hip")
+  set(BUILD_HIP ON)
+endif()
+if(BUILD_CUDA)
+  enable_language(CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  string(APPEND CMAKE_CUDA_FLAGS " --use_fast_math")
+elseif(BUILD_HIP)
+  enable_language(HIP)
+endif()
+"""
+
+
+def test_a_cmake_branch_for_cuda_beside_one_for_hip_is_the_nvidia_side(tmp_path):
+    found = _found(write_tree(tmp_path / "both", {"CMakeLists.txt": BACKENDS}))
+    cuda_lines = {line: v for (path, line), v in found.items() if 10 <= line <= 12}
+    assert cuda_lines and all(
+        severity == "info" and "CUDA-only branch `if(BUILD_CUDA), line 9`" in message
+        for severity, message in cuda_lines.values()
+    )
+    cuda_only = BACKENDS.replace("elseif(BUILD_HIP)\n  enable_language(HIP)\n", "")
+    alone = _found(write_tree(tmp_path / "alone", {"CMakeLists.txt": cuda_only.replace("hip", "none")}))
+    assert {severity for (path, line), (severity, _) in alone.items() if 10 <= line <= 12} - {"info"}
