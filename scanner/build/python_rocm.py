@@ -14,14 +14,21 @@ import re
 _ROCM_NAME = re.compile(
     r"^(?:IS_ROCM|IS_HIP|IS_HIP_EXTENSION|USE_ROCM|BUILD_FOR_ROCM|ROCM_BUILD|is_rocm\w*|is_hip\w*)$"
 )
+# A flag named for the ROCm build (`USE_TRITON_ROCM`, `BUILD_HIP`, `ROCM_HOME`), unless the name negates it.
+_ROCM_WORD = re.compile(r"^(?:[A-Z0-9]+_)*(?:ROCM|HIP)(?:_[A-Z0-9]+)*$")
+_NEGATING = re.compile(r"SKIP|DISABLE|(?:^|_)NOT?(?:_|$)")
 _ROCM_ATTRIBUTE = re.compile(r"torch\.version\.hip$")
 _CUDA_ATTRIBUTE = re.compile(r"torch\.version\.cuda$")
 
 
-def on_rocm(test: ast.expr) -> bool | None:
-    """The test's value in a ROCm build, three-valued: True, False or None (it depends on something else)."""
+def on_rocm(test: ast.expr, known: dict[str, bool] | None = None) -> bool | None:
+    """The test's value in a ROCm build, three-valued: True, False or None (it depends on something else);
+    `known`: module-level names whose ROCm value `rocm_names` worked out."""
     if isinstance(test, ast.Name):
-        return True if _ROCM_NAME.match(test.id) else None
+        if known and test.id in known:
+            return known[test.id]
+        rocm_flag = _ROCM_NAME.match(test.id) or (_ROCM_WORD.match(test.id) and not _NEGATING.search(test.id))
+        return True if rocm_flag else None
     if isinstance(test, ast.Attribute | ast.Call):
         text = ast.unparse(test.func if isinstance(test, ast.Call) else test)
         if _ROCM_ATTRIBUTE.search(text) or _ROCM_NAME.match(text.rsplit(".", 1)[-1]):
@@ -30,10 +37,10 @@ def on_rocm(test: ast.expr) -> bool | None:
             return False  # None on a ROCm build of PyTorch
         return None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = on_rocm(test.operand)
+        inner = on_rocm(test.operand, known)
         return None if inner is None else not inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is | ast.IsNot):
-        left, right = on_rocm(test.left), test.comparators[0]
+        left, right = on_rocm(test.left, known), test.comparators[0]
         if left is None or not (isinstance(right, ast.Constant) and right.value is None):
             return None
         return left if isinstance(test.ops[0], ast.IsNot) else not left  # `torch.version.hip is not None`
@@ -43,11 +50,38 @@ def on_rocm(test: ast.expr) -> bool | None:
             return isinstance(test.ops[0], ast.Eq)
         return None
     if isinstance(test, ast.BoolOp):
-        values = [on_rocm(v) for v in test.values]
+        values = [on_rocm(v, known) for v in test.values]
         if isinstance(test.op, ast.And):
             return False if False in values else (True if all(v is True for v in values) else None)
         return True if True in values else (False if all(v is False for v in values) else None)
     return None
+
+
+def rocm_names(tree: ast.Module) -> dict[str, bool]:
+    """Module-level names whose value on a ROCm build follows from the file (`IS_ROCM = torch.version.hip is not
+    None`; `if USE_TRITON_ROCM: SKIP_CUDA_BUILD = True`, flash-attention's hopper/setup.py)."""
+    known: dict[str, bool] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                value = on_rocm(statement.value, known)
+                if value is not None:
+                    known[target.id] = value
+                else:
+                    known.pop(target.id, None)
+        elif isinstance(statement, ast.If):
+            taken = on_rocm(statement.test, known)
+            for inner in statement.body if taken else statement.orelse if taken is False else ():
+                if (
+                    isinstance(inner, ast.Assign)
+                    and len(inner.targets) == 1
+                    and isinstance(inner.targets[0], ast.Name)
+                    and isinstance(inner.value, ast.Constant)
+                    and isinstance(inner.value.value, bool)
+                ):
+                    known[inner.targets[0].id] = inner.value.value
+    return known
 
 
 def dead_lines(text: str) -> dict[int, str]:
@@ -58,10 +92,11 @@ def dead_lines(text: str) -> dict[int, str]:
     except (SyntaxError, ValueError):
         return {}
     dead: dict[int, str] = {}
+    known = rocm_names(tree)
     for node in ast.walk(tree):
         if not isinstance(node, ast.If):
             continue
-        value = on_rocm(node.test)
+        value = on_rocm(node.test, known)
         if value is None:
             continue
         branch = node.orelse if value else node.body

@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 
 from scanner.build.model import HIPCC, HOST_CC, NVCC, Compilation
-from scanner.build.python_rocm import on_rocm
+from scanner.build.python_rocm import on_rocm, rocm_names
 from scanner.formats.python_src import dotted
 
 _EXTENSIONS = {"CUDAExtension", "CppExtension", "Extension", "SyclExtension"}
@@ -187,12 +187,13 @@ def _rocm_sides(tree: ast.Module) -> dict:
     """Each call under an `if` on the ROCm build: False when the ROCm build never takes its branch, True when
     only the ROCm build does (the innermost such `if` decides)."""
     out: dict = {}
+    known = rocm_names(tree)
 
     def visit(node, side) -> None:
         for child in ast.iter_child_nodes(node):
             here = side
             if isinstance(node, ast.If) and child in node.body + node.orelse:
-                value = on_rocm(node.test)
+                value = on_rocm(node.test, known)
                 if value is not None:
                     here = value if child in node.body else not value
             if isinstance(child, ast.Call) and here is not None:

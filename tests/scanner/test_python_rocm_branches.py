@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from scanner.build.python_rocm import dead_lines, on_rocm
+from scanner.build.python_rocm import dead_lines, on_rocm, rocm_names
 
 
 @pytest.mark.parametrize(
@@ -27,6 +27,10 @@ from scanner.build.python_rocm import dead_lines, on_rocm
         ("torch.cuda.is_available()", None),
         ("IS_ROCM or USE_CUDA", True),
         ("HAS_NVCC", None),
+        ("USE_TRITON_ROCM", True),
+        ("BUILD_HIP", True),
+        ("SKIP_ROCM", None),
+        ("NO_HIP", None),
     ],
 )
 def test_a_test_on_the_rocm_build_is_three_valued(test, value):
@@ -51,3 +55,21 @@ def test_the_lines_of_the_branch_rocm_never_takes_are_dead_with_the_test_that_de
     assert sorted(dead) == [6, 7, 11]
     assert dead[6] == "`if self.is_rocm_pytorch()`, line 3" and "line 10" in dead[11]
     assert dead_lines("def broken(:\n") == {}
+
+
+def test_a_flag_set_on_the_rocm_branch_carries_its_value():
+    """flash-attention's hopper/setup.py: `if USE_TRITON_ROCM: SKIP_CUDA_BUILD = True`, then the CUDA
+    extension under `if not SKIP_CUDA_BUILD:`."""
+    text = (
+        'SKIP_CUDA_BUILD = os.getenv("SKIP", "FALSE") == "TRUE"\n'  # 1
+        'USE_TRITON_ROCM = os.getenv("TRITON_AMD", "FALSE") == "TRUE"\n'  # 2
+        "if USE_TRITON_ROCM:\n"  # 3
+        "    SKIP_CUDA_BUILD = True\n"  # 4
+        "IS_ROCM = torch.version.hip is not None\n"  # 5
+        "if not SKIP_CUDA_BUILD:\n"  # 6
+        "    build_cuda()\n"  # 7
+        "if not IS_ROCM:\n"  # 8
+        "    link_cuda()\n"  # 9
+    )
+    assert rocm_names(ast.parse(text)) == {"SKIP_CUDA_BUILD": True, "IS_ROCM": True}
+    assert sorted(dead_lines(text)) == [7, 9]
