@@ -133,7 +133,7 @@ def check(ctx: Context) -> None:
         settings = [(use.line, use.col, use.name) for use in env_uses(ctx.source, _NAMES) if use.kind == SET]
     else:
         settings = []
-        for line, col, match in matches(ctx, _SETTING):
+        for line, _col, match in matches(ctx, _SETTING):
             group = match.lastgroup or ""
             if not _MESSAGE_LINE.match(ctx.line_text(line)):
                 settings.append((line, match.start(group) + 1, match.group(group)))
