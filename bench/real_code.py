@@ -5,6 +5,8 @@ of the known migration pitfalls it finds.
                               [--json FILE] [--reasons 5] [--hipify-perl PATH/bin/hipify-perl]
                               [--judged bench/real_code/judged.csv]
     python bench/real_code.py --judged bench/real_code/judged.csv [--runs FILE --truth ...]
+    python bench/real_code.py --half tune|check --work DIR [...]   # the manifest's projects of one half, checked
+                                                                  # out under DIR by real_code/derive_truth.py
 
 Checkouts are public projects brought onto the machine (bench/real_code/manifest.json names the repositories and
 commits used here; their code is never committed). For each one it prints the C/C++/CUDA files by parse mode
@@ -51,6 +53,7 @@ def _sibling(name: str):
 
 
 judging = _sibling("sample")
+MANIFEST = Path(__file__).resolve().parent / "real_code" / "manifest.json"
 
 
 class _Lines:
@@ -188,7 +191,22 @@ def main() -> int:
         type=Path,
         help="with --judged and no checkouts: the runs of an earlier --json output, for the recall per family",
     )
+    parser.add_argument(
+        "--half",
+        choices=("tune", "check"),
+        help="scan the manifest's projects of this half, checked out under --work (derive_truth.py's folders)",
+    )
+    parser.add_argument("--work", type=Path, help="with --half: the folder holding the checkouts")
     args = parser.parse_args()
+    if args.half:
+        if not args.work:
+            parser.error("--half needs --work, the folder derive_truth.py checked the projects out under")
+        names = judging.halves()[args.half]
+        order = [p["name"] for p in json.loads(MANIFEST.read_text())["projects"]]
+        args.checkouts += [args.work / name for name in order if name in names]
+        missing = [str(path) for path in args.checkouts if not path.is_dir()]
+        if missing:
+            parser.error(f"not checked out: {', '.join(missing)} (run bench/real_code/derive_truth.py --work ...)")
     truth = json.loads(args.truth.read_text()) if args.truth else {}
     if not args.checkouts:
         if not args.judged:

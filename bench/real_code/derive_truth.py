@@ -304,9 +304,9 @@ def main() -> int:
     manifest = json.loads((HERE / "manifest.json").read_text())
     truth = {}
     for project in manifest["projects"]:
-        if project["kind"] == "parse-only":  # nothing to derive: scanned for its parse-mode shares
-            continue
         root = checkout(args.repos, args.work, project)
+        if project["kind"] == "parse-only":  # nothing to derive: checked out for the scan alone
+            continue
         entry = {
             "repository": project["repository"],
             "commit": project["commit"],

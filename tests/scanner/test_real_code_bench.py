@@ -389,3 +389,17 @@ def test_the_bench_prints_the_family_table_from_a_judged_table_alone(tmp_path):
         check=True,
     ).stdout
     assert out.splitlines()[1].split()[:7] == ["warp", "2", "1", "1", "0", "0", "0.50"]
+
+
+def test_a_half_is_scanned_from_the_manifest_and_a_missing_checkout_is_named(tmp_path):
+    (tmp_path / "llm.c").mkdir()
+    out = subprocess.run(
+        [sys.executable, "bench/real_code.py", "--half", "check", "--work", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2
+    assert "not checked out" in out.stderr and f"{tmp_path}/faiss-gpu" in out.stderr
+    assert f"{tmp_path}/llm.c," not in out.stderr and "derive_truth.py" in out.stderr
