@@ -4,8 +4,9 @@ A PyTorch extension includes `torch/extension.h`, a CUTLASS kernel `cutlass/cutl
 arrive with an installed `torch` or a git submodule, which a scan rarely has. Stubbed empty, such a header costs the
 translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
-side of many such projects), permissively (variadic templates, values that convert to anything): enough that the
-unit keeps its declarations, not a reimplementation.
+side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
+operator library builds its kernels for), permissively (variadic templates, values that convert to anything):
+enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
 checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
@@ -27,11 +28,14 @@ _BY_FOLDER = {
     "cutlass": "cutlass",
     "cute": "cute",
     "ck_tile": "ck_tile",
+    "sycl": "sycl",
+    "executorch": "executorch",
 }
-_BY_NAME = {"Python.h": "python", "torch/extension.h": "torch", "torch/all.h": "torch"}
+# `CL/` is OpenCL's folder too: only its SYCL header is modelled.
+_BY_NAME = {"Python.h": "python", "torch/extension.h": "torch", "torch/all.h": "torch", "CL/sycl.hpp": "sycl"}
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
-FAMILIES = ("torch", "pybind11", "python", "cutlass", "cute", "ck_tile", "permissive")
+FAMILIES = ("torch", "pybind11", "python", "executorch", "cutlass", "cute", "ck_tile", "sycl", "permissive")
 
 
 def model_for(header: str) -> str:

@@ -1,4 +1,4 @@
-"""Dependency headers without the dependency: PyTorch, pybind11, Python, CUTLASS and CuTe modelled where their
+"""Dependency headers without the dependency: PyTorch, pybind11, Python, CUTLASS, CuTe, SYCL and ExecuTorch modelled where their
 headers are missing (scanner.parsing.models), the real headers winning where present; and generated data files
 read as data (scanner.parsing.data_files)."""
 
@@ -32,6 +32,11 @@ from tests.scanner.helpers import analyze_text
         ("cute/tensor.hpp", "cute"),
         ("cute/arch/copy_sm90_tma.hpp", "cute"),
         ("ck_tile/core/numeric/half.hpp", "ck_tile"),
+        ("sycl/sycl.hpp", "sycl"),
+        ("CL/sycl.hpp", "sycl"),
+        ("CL/cl.h", ""),  # OpenCL's own folder: not SYCL
+        ("executorch/runtime/kernel/kernel_includes.h", "executorch"),
+        ("executorch/extension/kernel_util/make_boxed_from_unboxed_functor.h", "executorch"),
         ("torchao/csrc/kernel.h", ""),  # a project folder that only starts like one
         ("cuda_runtime.h", ""),
         ("mylib/cute.h", ""),
@@ -146,6 +151,98 @@ def test_a_cute_kernel_keeps_its_tree_and_its_kernel_findings(tmp_path):
     assert result.health.error_count == 0, result.health.first_errors
     assert result.health.modelled_headers == ["cutlass", "cute"]
     assert {(f.rule, f.line) for f in result.findings} >= {("ROC101", 25), ("ROC106", 25)}
+
+
+SYCL_KERNEL = """\
+#include <sycl/sycl.hpp>
+#include <cstdint>
+
+template <typename T, int TILE> class ScaleKernel {
+ public:
+  ScaleKernel(T *out, const T *in, float factor, int64_t n) : out_(out), in_(in), factor_(factor), n_(n) {}
+  SYCL_EXTERNAL void operator()(sycl::nd_item<1> item) const {
+    const int64_t base = static_cast<int64_t>(item.get_group(0)) * TILE;
+    const int64_t idx = base + item.get_local_id(0);
+    float partial = idx < n_ ? static_cast<float>(in_[idx]) : 0.0f;
+    partial = sycl::reduce_over_group(item.get_sub_group(), partial, sycl::plus<>());
+    item.barrier(sycl::access::fence_space::local_space);
+    if (idx < sycl::min(n_, base + TILE)) out_[idx] = T(partial * factor_);
+  }
+
+ private:
+  T *out_;
+  const T *in_;
+  float factor_;
+  int64_t n_;
+};
+
+template <typename T>
+void scale(sycl::queue &queue, T *out, const T *in, float factor, int64_t n) {
+  constexpr int tile = 256;
+  const size_t groups = (n + tile - 1) / tile;
+  ScaleKernel<T, tile> kernel(out, in, factor, n);
+  queue.submit([&](sycl::handler &cgh) {
+    cgh.parallel_for<ScaleKernel<T, tile>>(sycl::nd_range<1>(sycl::range<1>(groups * tile), sycl::range<1>(tile)),
+                                           kernel);
+  });
+  T *scratch = sycl::malloc_device<T>(n, queue);
+  queue.memcpy(scratch, in, n * sizeof(T)).wait();
+  sycl::free(scratch, queue);
+}
+
+template void scale<sycl::half>(sycl::queue &, sycl::half *, const sycl::half *, float, int64_t);
+template void scale<sycl::ext::oneapi::bfloat16>(sycl::queue &, sycl::ext::oneapi::bfloat16 *,
+                                                 const sycl::ext::oneapi::bfloat16 *, float, int64_t);
+"""
+
+
+def test_a_sycl_backend_beside_the_cuda_one_keeps_its_tree(tmp_path):
+    result = analyze_text(tmp_path, SYCL_KERNEL, name="xpu_scale.cpp")
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health.first_errors
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.modelled_headers == ["sycl"]
+
+
+EXECUTORCH_OP = """\
+#include <executorch/extension/kernel_util/make_boxed_from_unboxed_functor.h>
+#include <executorch/runtime/kernel/kernel_includes.h>
+#include <executorch/extension/threadpool/threadpool.h>
+
+using Tensor = torch::executor::Tensor;
+using RuntimeContext = torch::executor::KernelRuntimeContext;
+
+namespace rowscale {
+template <int bits>
+Tensor &scale_rows_out(RuntimeContext &ctx, const Tensor &input, const int64_t &rows, Tensor &out) {
+  ET_CHECK_MSG(input.dim() == 2, "expected a matrix, got %zd dims", input.dim());
+  ET_KERNEL_CHECK(ctx, input.scalar_type() == torch::executor::ScalarType::Float, InvalidArgument, out);
+  auto error = torch::executor::resize_tensor(out, {static_cast<int32_t>(rows), 1});
+  ET_CHECK(error == torch::executor::Error::Ok);
+  const float *in = input.const_data_ptr<float>();
+  float *dst = out.mutable_data_ptr<float>();
+  const int64_t cols = input.size(1);
+  torch::executorch::threadpool::get_threadpool()->run([&](size_t row) {
+    float acc = 0.0f;
+    for (int64_t c = 0; c < cols; ++c) acc += in[row * cols + c] * (1 << bits);
+    dst[row] = acc;
+  }, rows);
+  ET_SWITCH_FLOAT_TYPES(input.scalar_type(), ctx, "scale_rows.out", CTYPE, [&]() { (void)static_cast<CTYPE>(in[0]); });
+  return out;
+}
+}  // namespace rowscale
+
+static Tensor &scale_rows_out_4(RuntimeContext &ctx, const Tensor &input, const int64_t &rows, Tensor &out) {
+  return rowscale::scale_rows_out<4>(ctx, input, rows, out);
+}
+EXECUTORCH_LIBRARY(rowscale, "scale_rows_4.out", scale_rows_out_4);
+"""
+
+
+def test_an_executorch_operator_keeps_its_tree(tmp_path):
+    result = analyze_text(tmp_path, EXECUTORCH_OP, name="op_scale_rows_executorch.cpp")
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health.first_errors
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.modelled_headers == ["executorch"]
 
 
 def test_a_real_header_set_wins_over_the_model(tmp_path):
