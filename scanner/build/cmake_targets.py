@@ -184,6 +184,12 @@ def add_target(project, name, args, command, directory, rel: str, scope, conditi
         for k, v in scope.values.items()
         if k.startswith("CMAKE_") and (k.endswith(("_STANDARD", "_COMPILER", "_FLAGS")))
     }
+    earlier = project.targets.pop(target_name, None)
+    if earlier is not None:
+        # The same name made again: by another top-level project read into this one (a library's CPU build and
+        # its experimental build both make `ops_aten`), or a branch CMake would reject. Later commands name the
+        # newer target; the earlier one keeps its sources and flags under a key no command spells.
+        project.targets[f"{target_name} ({earlier.build_file}:{earlier.line})"] = earlier
     project.targets[target_name] = Target(
         target_name,
         rel,

@@ -104,6 +104,46 @@ tool: tool.cpp
 """
 
 
+def test_a_target_name_made_again_by_another_project_keeps_the_first_ones_sources(tmp_path):
+    """Two top-level projects of one checkout (a CPU build and an experimental one) both make `ops_aten`: the first
+    keeps its sources and its defines, set through a function, and the second its own."""
+    cpu = """
+cmake_minimum_required(VERSION 3.19)
+project(cpu_ops)
+function(link_parallel_backend target)
+  target_compile_definitions(${target} PRIVATE PARALLEL_OPENMP=1)
+endfunction()
+option(BUILD_ATEN_OPS "ATen ops" ON)
+if(BUILD_ATEN_OPS)
+  set(_srcs)
+  list(APPEND _srcs ops/op_aten.cpp)
+  add_library(ops_aten SHARED ${_srcs})
+  link_parallel_backend(ops_aten)
+  target_compile_definitions(ops_aten PRIVATE OPS_BUILD_ATEN=1)
+endif()
+"""
+    experimental = """
+cmake_minimum_required(VERSION 3.19)
+project(experimental_ops)
+add_library(ops_aten SHARED gpu/op_mps.cpp)
+target_compile_definitions(ops_aten PRIVATE OPS_MPS=1)
+"""
+    root = write_tree(
+        tmp_path,
+        {
+            "cpu/CMakeLists.txt": cpu,
+            "cpu/ops/op_aten.cpp": "int op();\n",
+            "experimental/CMakeLists.txt": experimental,
+            "experimental/gpu/op_mps.cpp": "int mps();\n",
+        },
+    )
+    model = _model(root)
+    cpu_op = model.of("cpu/ops/op_aten.cpp")
+    assert cpu_op.verdict() == "compiled" and [c.target for c in cpu_op.compilations] == ["ops_aten"]
+    assert set(cpu_op.compilations[0].defines) == {"PARALLEL_OPENMP=1", "OPS_BUILD_ATEN=1"}
+    assert model.of("experimental/gpu/op_mps.cpp").compilations[0].defines == ("OPS_MPS=1",)
+
+
 def test_makefile_takes_the_linux_branch_and_its_rules(tmp_path):
     root = write_tree(
         tmp_path,
