@@ -267,7 +267,7 @@ class GitSession:
                 raise CloneError(
                     "path_too_long", f"the path {path[:60]!r}... is longer than {MAX_PATH_CHARS} characters"
                 )
-            if mode in ("100644", "100755") and _storable(path):
+            if mode in ("100644", "100755") and storable_path(path):
                 blobs[path] = sha
         if files > settings.ROCPORT_CLONE_MAX_FILES:
             raise CloneError(
@@ -293,7 +293,7 @@ class GitSession:
         while i < len(parts) - 1:
             status = parts[i]
             if status.startswith("R") and i + 2 < len(parts):
-                if _storable(parts[i + 1]) and _storable(parts[i + 2]):
+                if storable_path(parts[i + 1]) and storable_path(parts[i + 2]):
                     renames[parts[i + 1]] = parts[i + 2]
                 i += 3
             elif status.startswith("C") and i + 2 < len(parts):
@@ -366,7 +366,7 @@ def _signal_group(process: subprocess.Popen) -> None:
         pass
 
 
-def _storable(path: str) -> bool:
+def storable_path(path: str) -> bool:
     """False for a path git gave us with surrogate escapes (not UTF-8): PostgreSQL cannot store it."""
     try:
         path.encode("utf-8")

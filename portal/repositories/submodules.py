@@ -37,6 +37,7 @@ from portal.repositories.git import (
     GitSession,
     _tree_size,
     remove_tree,
+    storable_path,
 )
 from portal.repositories.urlcheck import host_of, validate_clone_url
 from scanner import submodules as reader
@@ -210,7 +211,7 @@ def _inventory(child: GitSession, commit: str, prefix: str) -> tuple[dict[str, s
         full = f"{prefix}/{rel}"
         if len(full) > MAX_PATH_CHARS:
             raise CloneError("path_too_long", f"the path {full[:60]!r}... is longer than {MAX_PATH_CHARS} characters")
-        if mode in ("100644", "100755") and _storable(full):
+        if mode in ("100644", "100755") and storable_path(full):
             blobs[full] = sha
     return blobs, files, size
 
@@ -233,14 +234,6 @@ def _empty(target: Path) -> None:
 
 def _local(url: str) -> bool:
     return url.startswith(("file://", "/", "."))
-
-
-def _storable(path: str) -> bool:
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _shown_url(url: str) -> str:

@@ -141,10 +141,8 @@ def _capability(condition: list[Token], flags: frozenset[str]) -> str:
     return ""
 
 
-def _if_condition(code: list[Token], close: int) -> list[Token] | None:
-    """The condition of `if (...)` whose `)` is at `close`, or None when that is not an if's."""
-    if close < 0 or code[close].text != ")":
-        return None
+def _opening_paren(code: list[Token], close: int) -> int | None:
+    """The index of the `(` that the `)` at `close` closes (looking back at most 400 tokens), or None."""
     depth = 0
     for k in range(close, max(close - 400, -1), -1):
         text = code[k].text
@@ -153,8 +151,16 @@ def _if_condition(code: list[Token], close: int) -> list[Token] | None:
         elif text == "(":
             depth -= 1
             if depth == 0:
-                return code[k + 1 : close] if k > 0 and code[k - 1].text == "if" else None
+                return k
     return None
+
+
+def _if_condition(code: list[Token], close: int) -> list[Token] | None:
+    """The condition of `if (...)` whose `)` is at `close`, or None when that is not an if's."""
+    if close < 0 or code[close].text != ")":
+        return None
+    k = _opening_paren(code, close)
+    return code[k + 1 : close] if k is not None and k > 0 and code[k - 1].text == "if" else None
 
 
 def _function_body(code: list[Token], k: int) -> bool:
@@ -163,16 +169,8 @@ def _function_body(code: list[Token], k: int) -> bool:
         k -= 1
     if k < 0 or code[k].text != ")":
         return False
-    depth = 0
-    for m in range(k, max(k - 400, -1), -1):
-        text = code[m].text
-        if text == ")":
-            depth += 1
-        elif text == "(":
-            depth -= 1
-            if depth == 0:
-                return m > 0 and code[m - 1].text not in ("if", "for", "while", "switch", "catch")
-    return False
+    m = _opening_paren(code, k)
+    return m is not None and m > 0 and code[m - 1].text not in ("if", "for", "while", "switch", "catch")
 
 
 def _matching_close(code: list[Token], open_index: int) -> int | None:
