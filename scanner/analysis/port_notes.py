@@ -58,6 +58,7 @@ class PortNotes:
         self._by_line: dict | None = None
         self._python_dead: dict | None = None
         self._cmake_cuda: dict | None = None
+        self._probe_paths: dict | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -149,7 +150,9 @@ class PortNotes:
             and facts.language in ("shell", "yaml", "python")
             and _NVIDIA_PROBE.search(facts.lines[line - 1] if 0 < line <= len(facts.lines) else "")
         ):
-            sibling = probe_branches.rocm_sibling(facts.lines, line, facts.language)
+            if self._probe_paths is None:
+                self._probe_paths = probe_branches.branch_paths(facts.lines, facts.language)
+            sibling = probe_branches.rocm_sibling(facts.lines, line, self._probe_paths)
             if sibling:
                 return (
                     f"This script handles ROCm too (`{sibling[1]}` on line {sibling[0]}, in the other branch): "

@@ -13,12 +13,16 @@ ROCM_TOOL = re.compile(r"\b(?:rocm-smi|amd-smi|rocminfo|hipcc|hipconfig)\b")
 _IF = re.compile(r"^\s*(?:-\s*run:\s*)?(if|elif|else|fi)\b")
 
 
-def rocm_sibling(lines: list[str], line: int, language: str) -> tuple[int, str] | None:
-    """(line, tool) of ROCm's tool in a branch beside `line`'s, or None."""
+def branch_paths(lines: list[str], language: str) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per line, the (if-block, branch) pairs it sits in: what `rocm_sibling` compares (computed once a file)."""
+    return _python_paths(lines) if language == "python" else _shell_paths(lines)
+
+
+def rocm_sibling(lines: list[str], line: int, paths: dict) -> tuple[int, str] | None:
+    """(line, tool) of ROCm's tool in a branch beside `line`'s (`paths`: `branch_paths` of the file), or None."""
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     if "||" in text and ROCM_TOOL.search(text):
         return line, ROCM_TOOL.search(text).group(0)
-    paths = _python_paths(lines) if language == "python" else _shell_paths(lines)
     here = paths.get(line, ())
     for number, other in enumerate(lines, 1):
         match = ROCM_TOOL.search(other.split("#", 1)[0])
