@@ -20,6 +20,7 @@ never more than `_READ_CAP` bytes of one.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -137,7 +138,8 @@ class Port:
             "cuda_only_sources": sorted(self.cuda_only_sources),
             "rocm_ci": self.rocm_ci,
             "rocm_container": self.rocm_container,
-            "cmake_cuda_lines": [list(entry) for entry in self.cmake_cuda_lines],
+            # A digest: every file's key carries it, and the lines can run to thousands.
+            "cmake_cuda_lines": hashlib.sha256(repr(self.cmake_cuda_lines).encode()).hexdigest()[:16],
         }
 
 
