@@ -1,7 +1,7 @@
 """Draw the findings to judge for precision, and read the judged table back (bench/real_code.py --judged).
 
     python bench/real_code/sample.py RUN.json [-o bench/real_code/judged.csv] [--per 4] [--seed rocport-1]
-                                     [--review FILE] [--half tune|check] [--by rule] [--min-severity medium]
+                                     [--review FILE] [--half tune|check|fresh] [--by rule] [--min-severity medium]
 
 RUN.json is a `bench/real_code.py --json` output: its runs keep every finding (project, path, line, rule,
 severity, message, source line). From each (project, rule) up to `--per` findings are drawn: the ones whose
@@ -95,9 +95,14 @@ def draw(findings: list[dict], per: int = 4, seed: str = "rocport-1", by: str = 
     return sorted(drawn, key=lambda f: (f["project"], f["rule"], f["path"], f["line"]))
 
 
+# tune: rules may change for its cases; check: round 1's held-out half, judged and open to tuning since round 2;
+# fresh: round 2's held-out half, never read for a fix.
+HALVES = ("tune", "check", "fresh")
+
+
 def halves() -> dict[str, set[str]]:
     """The manifest's split: project names per half."""
-    split = {"tune": set(), "check": set()}
+    split = {half: set() for half in HALVES}
     for project in json.loads((HERE / "manifest.json").read_text())["projects"]:
         split[project["half"]].add(project["name"])
     return split
@@ -244,7 +249,7 @@ def main() -> int:
     parser.add_argument("--seed", default="rocport-1")
     parser.add_argument("--by", choices=("project-rule", "rule"), default="project-rule")
     parser.add_argument("--min-severity", choices=SEVERITIES, default="info")
-    parser.add_argument("--half", choices=("tune", "check"), help="only the projects of this half of the manifest")
+    parser.add_argument("--half", choices=HALVES, help="only the projects of this half of the manifest")
     parser.add_argument(
         "--review",
         type=Path,
