@@ -1,4 +1,6 @@
-"""manage.py adduser USERNAME --team TEAM [--role ROLE] [--password | --password-stdin]: a user and their membership.
+"""manage.py adduser USERNAME --team TEAM [--role ROLE] [--email ADDRESS] [--password | --password-stdin]: a user
+and their membership. `--email` sets the address the weekly digest and the notifications go to (the user can
+change it on their profile page); without it an existing user's address is left as it is.
 
 The password never goes on the command line (other users see it in `ps`, the shell keeps it in its history):
 `--password` asks for it at a prompt (twice, not echoed), `--password-stdin` reads it from standard input (a pipe,
@@ -13,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.core.validators import validate_email
 
 from portal.accounts.models import Membership, Team
 
@@ -27,6 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("username")
         parser.add_argument("--team", required=True)
         parser.add_argument("--role", choices=Membership.Role.values, default=Membership.Role.ENGINEER)
+        parser.add_argument(
+            "--email", metavar="ADDRESS", help="the user's email address (weekly digest, notifications)"
+        )
         group = parser.add_mutually_exclusive_group()
         group.add_argument(
             "--password",
@@ -39,7 +45,7 @@ class Command(BaseCommand):
             "--password-stdin", action="store_true", help="read the password from standard input (its first line)"
         )
 
-    def handle(self, username, team, role, password, password_stdin, **options):
+    def handle(self, username, team, role, password, password_stdin, email=None, **options):
         self.stdin = options.get("stdin") or sys.stdin
         team_obj = Team.objects.filter(name=team).first()
         if team_obj is None:
@@ -49,12 +55,18 @@ class Command(BaseCommand):
                 "a password on the command line is visible to other users (ps) and kept in shell history: "
                 "use --password alone to be asked for it, or --password-stdin to pipe it in"
             )
+        User = get_user_model()
+        if email is not None:
+            email = User.objects.normalize_email(email.strip())
+            try:
+                validate_email(email)
+            except ValidationError:
+                raise CommandError(f"{email!r} is not an email address; nothing was changed") from None
         secret = None
         if password is _PROMPT:
             secret = self._prompt(username)
         elif password_stdin:
             secret = self._read_stdin()
-        User = get_user_model()
         user = User.objects.filter(username=username).first()
         if secret is not None:
             try:
@@ -64,9 +76,12 @@ class Command(BaseCommand):
         user, created = User.objects.get_or_create(username=username)
         if secret is not None:
             user.set_password(secret)
+        if email is not None:
+            user.email = email
+        if secret is not None or email is not None:
             user.save()
         Membership.objects.update_or_create(user=user, team=team_obj, defaults={"role": role})
-        changed = ", password set" if secret is not None else ""
+        changed = (f", email {email}" if email is not None else "") + (", password set" if secret is not None else "")
         self.stdout.write(f"{'created' if created else 'updated'}: {username} ({role} in {team_obj.name}){changed}")
 
     def _prompt(self, username: str) -> str:
