@@ -7,6 +7,7 @@ worker on kombu's filesystem transport. Tests and production use the same SQL on
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -27,11 +28,21 @@ def _secret_key() -> str:
     key = env_secret("SECRET_KEY")
     if key:
         return key
-    # Development default: a random key kept under var/ so sessions survive restarts.
+    # Development default: a random key kept under var/ so sessions survive restarts. Written whole under another
+    # name, readable by its owner only from the start, then linked into place: a process that starts at the same
+    # moment (make run's web server and worker) reads the one key that won, never an empty or half-written file.
     path = VAR_DIR / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        draft = VAR_DIR / f".secret_key.{os.getpid()}"
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process was first: its key is the one
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 

@@ -28,6 +28,8 @@ from portal.local import postgres
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 _PR_SET_PDEATHSIG = 1
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# Seconds a start waits for its port: a run stopped a moment ago gives its port back within a few seconds.
+PORT_WAIT = 30
 
 
 class LaunchError(Exception):
@@ -44,7 +46,8 @@ def main() -> int:
     children: list[subprocess.Popen] = []
     database = None
     try:
-        _check_port_free(port)
+        if not _wait_for_port(port, stopping):
+            return 0  # stopped while waiting: nothing was started
         if not env.get("DATABASE_URL"):
             database = postgres.start(var_dir)
             how = "taken over from an earlier run" if database.reused else "started"
@@ -119,14 +122,39 @@ def _port(env: dict[str, str]) -> int:
     return int(raw)
 
 
-def _check_port_free(port: int) -> None:
+def _wait_for_port(port: int, stopping: list[int], wait: float = PORT_WAIT) -> bool:
+    """True once the web server can listen on the port; False when a stop signal came first. A port still held
+    (the server of a run stopped a moment ago, or of one whose terminal was closed, still exiting) is waited for,
+    up to `wait` seconds, saying so; after that it is a LaunchError naming another port."""
+    deadline = time.monotonic() + wait
+    said = False
+    while not _port_free(port):
+        if stopping:
+            return False
+        if time.monotonic() > deadline:
+            raise LaunchError(
+                f"port {port} on 127.0.0.1 is taken (waited {wait:.0f} s): stop what uses it, "
+                f"or run `PORT={port + 1} make run`"
+            )
+        if not said:
+            _say(f"port {port} on 127.0.0.1 is in use; waiting up to {wait:.0f} s for it to be free ...")
+            said = True
+        time.sleep(0.3)
+    return not stopping
+
+
+def _port_free(port: int) -> bool:
+    """The port can be listened on as the web server listens (SO_REUSEADDR, as runserver and gunicorn set it). A
+    plain bind() also fails while the last run's closed connections sit in TIME_WAIT, for a minute after each
+    stop, although the server would start: that was the "port is taken" of a quick restart."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
+            probe.listen()
         except OSError:
-            raise LaunchError(
-                f"port {port} on 127.0.0.1 is taken: stop what uses it, or run `PORT={port + 1} make run`"
-            ) from None
+            return False
+    return True
 
 
 def _manage(env: dict[str, str], *args: str, quiet: bool = False) -> None:

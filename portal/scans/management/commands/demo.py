@@ -61,8 +61,11 @@ class Command(BaseCommand):
         repo_dir = settings.VAR_DIR / "demo-repo"
         team, _ = Team.objects.get_or_create(name="Demo team", defaults={"slug": "demo-team"})
         user, _ = get_user_model().objects.get_or_create(username=DEMO_USER)
-        user.set_password(DEMO_PASSWORD)
-        user.save()
+        if not user.check_password(DEMO_PASSWORD):
+            # Only when it differs: a new hash (a new salt) signs out every session of the user, and `make run`
+            # runs this command at each start.
+            user.set_password(DEMO_PASSWORD)
+            user.save()
         Membership.objects.update_or_create(user=user, team=team, defaults={"role": Membership.Role.MANAGER})
         existing = Repository.objects.filter(team=team, name="cuda-demo").first()
         if existing and existing.scans.exists() and (repo_dir / ".git").is_dir() and not reset:
