@@ -39,6 +39,37 @@ def paren_arguments(code: list[Token], open_index: int, close: str = ")") -> lis
     return None
 
 
+def paren_arguments_with_templates(code: list[Token], open_index: int) -> list[list[Token]] | None:
+    """`paren_arguments`, with a comma inside template arguments (`Traits<A, B>::kThreads`,
+    `threads_for<kTma, kMath>(M)`) kept in its argument. A `<` after a name opens template arguments only when
+    the list closes every one of them; otherwise the `<` is a comparison and the plain split stands."""
+    plain = paren_arguments(code, open_index)
+    if not plain or len(plain) < 2:
+        return plain
+    args: list[list[Token]] = [[]]
+    depth = angle = 0
+    for k in range(open_index + 1, min(open_index + 400, len(code))):
+        tok = code[k]
+        text = tok.text
+        if text == ")" and depth == 0:
+            break
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in (")", "]", "}"):
+            depth -= 1
+        elif text == "<" and code[k - 1].kind == "identifier":
+            angle += 1
+        elif text in (">", ">>") and angle:
+            angle -= len(text)
+            if angle < 0:
+                return plain
+        elif text == "," and depth == 0 and angle == 0:
+            args.append([])
+            continue
+        args[-1].append(tok)
+    return plain if angle else args
+
+
 def int_of_tokens(tokens: list[Token]) -> int | None:
     """The value of an argument written as one integer literal (`2`, `0x10`, `4u`), else None."""
     if len(tokens) != 1:

@@ -33,13 +33,15 @@ References:
 Known problems:
     Read from tokens: a `__launch_bounds__` hidden in a project macro (`C10_LAUNCH_BOUNDS_2(...)`,
     `#define KERNEL_BOUNDS __launch_bounds__(256, 2)`) is seen only where the macro is defined, not used,
-    and a value spelled as a macro or template parameter is not evaluated.
+    and a value spelled as a macro or template parameter is not evaluated. A comma inside template arguments
+    (`__launch_bounds__(Traits<A, B>::kThreads, 1)`) separates no argument; a `<` that no `>` closes in the
+    list is read as a comparison.
 """
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.kernel._common import int_of_tokens, paren_arguments
+from scanner.rules.kernel._common import int_of_tokens, paren_arguments_with_templates
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 
 # The most threads an AMD workgroup holds (and a CUDA block): more does not compile.
@@ -58,7 +60,7 @@ def check(ctx: Context) -> None:
     code = view.code
     if i < 0 or i + 1 >= len(code) or code[i + 1].text != "(":
         return
-    args = paren_arguments(code, i + 1)
+    args = paren_arguments_with_templates(code, i + 1)
     if not args:
         return
     max_threads = int_of_tokens(args[0])
