@@ -5,7 +5,7 @@ arrive with an installed `torch` or a git submodule, which a scan rarely has. St
 translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
-operator library builds its kernels for), permissively (variadic templates, values that convert to anything):
+operator library builds its kernels for; libcu++, the CUDA toolkit's `cuda::std` and `cuda::barrier`), permissively (variadic templates, values that convert to anything):
 enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
@@ -30,12 +30,27 @@ _BY_FOLDER = {
     "ck_tile": "ck_tile",
     "sycl": "sycl",
     "executorch": "executorch",
+    # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
+    # modelled, because a model stands in only for a header no include directory has.
+    "cuda": "libcudacxx",
+    "nv": "libcudacxx",
 }
 # `CL/` is OpenCL's folder too: only its SYCL header is modelled.
 _BY_NAME = {"Python.h": "python", "torch/extension.h": "torch", "torch/all.h": "torch", "CL/sycl.hpp": "sycl"}
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
-FAMILIES = ("torch", "pybind11", "python", "executorch", "cutlass", "cute", "ck_tile", "sycl", "permissive")
+FAMILIES = (
+    "torch",
+    "pybind11",
+    "python",
+    "executorch",
+    "cutlass",
+    "cute",
+    "ck_tile",
+    "sycl",
+    "libcudacxx",
+    "permissive",
+)
 
 
 def model_for(header: str) -> str:

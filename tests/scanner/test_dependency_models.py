@@ -37,6 +37,9 @@ from tests.scanner.helpers import analyze_text
         ("CL/cl.h", ""),  # OpenCL's own folder: not SYCL
         ("executorch/runtime/kernel/kernel_includes.h", "executorch"),
         ("executorch/extension/kernel_util/make_boxed_from_unboxed_functor.h", "executorch"),
+        ("cuda/std/type_traits", "libcudacxx"),
+        ("cuda/barrier", "libcudacxx"),
+        ("nv/target", "libcudacxx"),
         ("torchao/csrc/kernel.h", ""),  # a project folder that only starts like one
         ("cuda_runtime.h", ""),
         ("mylib/cute.h", ""),
@@ -243,6 +246,39 @@ def test_an_executorch_operator_keeps_its_tree(tmp_path):
     assert result.health.mode == ParseMode.AST_STUBBED, result.health.first_errors
     assert result.health.error_count == 0, result.health.first_errors
     assert result.health.modelled_headers == ["executorch"]
+
+
+LIBCUDACXX_KERNEL = """\
+#include <cuda/std/type_traits>
+#include <cuda/barrier>
+#include <nv/target>
+
+namespace staging {
+template <typename T, typename U,
+          typename ::cuda::std::enable_if<::cuda::std::is_trivially_copyable<T>::value, int>::type = 0>
+__host__ __device__ void place(T *slot, U &&value) {
+  *slot = ::cuda::std::forward<U>(value);
+}
+
+__global__ void copy_tiles(const float *src, float *dst, int n) {
+  __shared__ float tile[256];
+  __shared__ cuda::barrier<cuda::thread_scope_block> ready;
+  if (threadIdx.x == 0) init(&ready, blockDim.x);
+  __syncthreads();
+  cuda::memcpy_async(tile, src + blockIdx.x * 256, cuda::aligned_size_t<16>(sizeof(tile)), ready);
+  ready.arrive_and_wait();
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (place(&dst[blockIdx.x * 256 + threadIdx.x], tile[threadIdx.x]);))
+}
+}  // namespace staging
+"""
+
+
+def test_a_libcudacxx_kernel_keeps_its_tree(tmp_path):
+    """`cuda::std`, `cuda::barrier` and `NV_IF_TARGET` from the CUDA toolkit's CCCL, which a scan rarely has."""
+    result = analyze_text(tmp_path, LIBCUDACXX_KERNEL, name="tiles.cu")
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health.first_errors
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.modelled_headers == ["libcudacxx"]
 
 
 def test_a_real_header_set_wins_over_the_model(tmp_path):
