@@ -108,7 +108,8 @@ def main() -> int:
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    env.setdefault("DEBUG", "1")  # runserver serves the static files
+    # DEBUG stays off (settings' default), as in production: DEBUG's 404 lists every URL pattern and its 500 shows
+    # code and settings to whoever asks. Static files come from WhiteNoise (settings.MIDDLEWARE) as under gunicorn.
     env.setdefault("ROCPORT_ALLOW_LOCAL_REPOS", "1")  # the demo repository is a local one
     env["ROCPORT_VAR_DIR"] = str(Path(env.get("ROCPORT_VAR_DIR") or BASE_DIR / "var").resolve())
     env["PYTHONUNBUFFERED"] = "1"

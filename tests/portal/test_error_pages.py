@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
+from django.test import Client, override_settings
+from django.urls import include, path, reverse
 
 from portal.repositories.models import Repository
 from tests.portal.people import client_for
+
+
+def _broken_view(request):
+    raise RuntimeError("a bug in a view")
+
+
+# The portal's URLs and one view that fails, for the 500 page (tests only).
+urlpatterns = [path("broken/", _broken_view), path("", include("portal.urls"))]
 
 
 @pytest.mark.django_db
@@ -29,3 +38,16 @@ def test_a_role_that_may_not_answers_403_in_the_readers_language(people, languag
     client = client_for(people.vera, headers={"Accept-Language": language})  # a viewer
     response = client.post(reverse("repositories:scan", args=[repository.pk]))
     assert response.status_code == 403 and heading in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, heading", [("en-US", "<h1>Server error</h1>"), ("zh-CN", "<h1>服务器错误</h1>")])
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_failing_view_answers_500_in_the_portals_layout_and_the_readers_language(people, language, heading):
+    client = Client(headers={"Accept-Language": language}, raise_request_exception=False)
+    client.force_login(people.bob)
+    response = client.get("/broken/")
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert heading in html and 'href="/"' in html and "rocport.css" in html  # the base layout, not Django's page
+    assert "RuntimeError" not in html and "a bug in a view" not in html  # nothing of the error itself
