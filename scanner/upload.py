@@ -175,7 +175,10 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 def _message(exc: urllib.error.HTTPError) -> str:
     try:
         body = exc.read(20_000)
-        return str(json.loads(body).get("error") or body.decode("utf-8", "replace")[:500])
+        answer = json.loads(body)
+        # `detail`: every API error; `error`: what an older portal answered an upload with
+        message = answer.get("detail") or answer.get("error") if isinstance(answer, dict) else None
+        return str(message or body.decode("utf-8", "replace")[:500])
     except (ValueError, AttributeError, OSError):
         return exc.reason or "no message"
 

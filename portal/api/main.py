@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponseNotAllowed, HttpResponsePermanentRe
 from django.urls import Resolver404, re_path, resolve
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError
 from ninja.errors import ValidationError as SchemaError
@@ -155,6 +156,12 @@ def urls():
     patterns, app_name, namespace = api.urls
     for pattern in patterns:
         # ninja's root ("api-root") raises Http404 outside DEBUG, which Django renders as HTML
-        pattern.callback = not_found if pattern.name == "api-root" else _json_405(pattern.callback)
+        if pattern.name == "api-root":
+            pattern.callback = not_found
+            continue
+        if pattern.name in ("openapi-json", "openapi-view"):
+            # ninja serves the schema and its page to any method; reading them is all there is to do
+            pattern.callback = require_safe(pattern.callback)
+        pattern.callback = _json_405(pattern.callback)
     patterns = [*patterns, re_path(r"^", not_found, name="not_found")]
     return patterns, app_name, namespace

@@ -64,7 +64,7 @@ def upload(request):
                 ),
             ) from None
     except _Refused as refused:
-        response = JsonResponse({"error": refused.message}, status=refused.status)
+        response = JsonResponse({"detail": refused.message}, status=refused.status)  # as every API error
         if refused.status == 401:
             response["WWW-Authenticate"] = 'Bearer realm="rocport"'
         return response

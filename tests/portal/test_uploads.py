@@ -176,9 +176,9 @@ def test_another_teams_repository_is_not_found(people, repository):
 def test_viewers_read_only_tokens_and_sessions_cannot_upload(people, repository):
     body = report(file("src/k.cu", finding()))
     viewer = post(bearer(token(people.vera)), repository, body)
-    assert viewer.status_code == 403 and "Viewers" in viewer.json()["error"]
+    assert viewer.status_code == 403 and "Viewers" in viewer.json()["detail"]
     read_only = post(bearer(token(people.bob, read_only=True)), repository, body)
-    assert read_only.status_code == 403 and "read-only" in read_only.json()["error"]
+    assert read_only.status_code == 403 and "read-only" in read_only.json()["detail"]
     session = Client(enforce_csrf_checks=True)
     session.force_login(people.bob)  # a session cookie is no credential here: no CSRF surface
     refused = post(session, repository, body)
@@ -238,7 +238,7 @@ def test_a_malformed_upload_is_refused_with_a_message_naming_the_fault_and_nothi
 ):
     response = post(bearer(token(people.bob)), repository, body)
     assert response.status_code == 400, response.content
-    assert named in response.json()["error"]
+    assert named in response.json()["detail"]
     assert nothing_written()
 
 
@@ -262,7 +262,7 @@ def test_a_bad_commit_branch_or_repository_is_refused(people, repository, params
         data=json.dumps(GOOD),
         content_type="application/json",
     )
-    assert response.status_code == 400 and named in response.json()["error"]
+    assert response.status_code == 400 and named in response.json()["detail"]
     assert nothing_written()
 
 
@@ -271,8 +271,8 @@ def test_a_bad_commit_branch_or_repository_is_refused(people, repository, params
 def test_an_oversized_upload_is_refused_before_it_is_read(people, repository):
     big = report(file("src/k.cu", *[finding(line=i + 1) for i in range(60)]))
     response = post(bearer(token(people.bob)), repository, big)
-    assert response.status_code == 413 and "4096 bytes" in response.json()["error"]
-    assert "ROCPORT_UPLOAD_MAX_BYTES" in response.json()["error"]
+    assert response.status_code == 413 and "4096 bytes" in response.json()["detail"]
+    assert "ROCPORT_UPLOAD_MAX_BYTES" in response.json()["detail"]
     assert nothing_written()
     small = post(bearer(token(people.bob)), repository, report(file("src/k.cu", finding())))
     assert small.status_code == 201

@@ -170,8 +170,9 @@ def test_the_token_is_never_sent_to_a_redirect(checkout):
     assert TOKEN not in proc.stdout + proc.stderr
 
 
-def test_the_portals_refusal_is_shown_and_the_exit_code_is_3(checkout):
-    portal = Portal(status=403, answer={"error": "This token is read-only."})
+@pytest.mark.parametrize("key", ["detail", "error"])  # the API's error shape, and an older portal's
+def test_the_portals_refusal_is_shown_and_the_exit_code_is_3(checkout, key):
+    portal = Portal(status=403, answer={key: "This token is read-only."})
     try:
         proc = scan(
             str(checkout), "--format", "json", "--upload", portal.url, "--repository", "3", env={"ROCPORT_TOKEN": TOKEN}
