@@ -230,7 +230,7 @@ def _scan_to(args, root: Path, report_path: Path | None, target=None) -> int:
     out = open(report_path, "w", encoding="utf-8") if report_path else sys.stdout
     try:
         report = _report(args, out, rules, target)
-        summary = Summary()
+        summary = Summary(submodules_missing=list(options.submodules_missing))
         report.begin(str(root.resolve()), options)
         with _progress(args, len(jobs)) as bar:
             for result in WorkerPool(options, options.jobs).run(jobs):

@@ -18,6 +18,7 @@ skip libclang: their format's parser runs once (a file it rejects is analysed by
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -158,7 +159,7 @@ class Analyzer:
                 attempt = retry
         health, view, (roots, function_nodes, error_lines) = attempt
         health.encoding_guess = encoding_guess
-        note = submodules.missing_note(health.stubbed_headers, self.missing_submodules)
+        note = submodules.missing_note(health.stubbed_headers, self.missing_submodules, _repo_include_dirs(job))
         if note:
             health.fallback_reason = f"{health.fallback_reason}; {note}" if health.fallback_reason else note
         result = self._run(job, lines, stats, health, view, roots, function_nodes, error_lines)
@@ -420,3 +421,15 @@ def _root_of(job: FileJob) -> str:
 
 def error_result(job: FileJob, message: str) -> FileResult:
     return FileResult(job.rel, job.language, ParseHealth(ParseMode.ERROR), FileStats(), error=message)
+
+
+def _repo_include_dirs(job: FileJob) -> tuple[str, ...]:
+    """The file's -I directories that lie in its repository, repository-relative (the build model's are absolute)."""
+    root = job.path[: -len(job.rel)] if job.rel and job.path.endswith(job.rel) else ""
+    if not root:
+        return ()
+    return tuple(
+        os.path.relpath(arg[2:], root)
+        for arg in job.file_args
+        if arg.startswith("-I") and os.path.isabs(arg[2:]) and arg[2:].startswith(root)
+    )

@@ -171,17 +171,31 @@ def under(rel: str, paths: tuple[str, ...]) -> str:
     return next((p for p in paths if rel == p or rel.startswith(p + "/")), "")
 
 
-def missing_note(stubbed: list[str], missing: tuple[tuple[str, str], ...]) -> str:
+# Folders of the CUDA toolkit's own headers (and ROCm's): a submodule never serves them.
+_TOOLKIT_FOLDERS = frozenset({"cuda", "cub", "thrust", "nv", "cooperative_groups", "crt", "hip", "hipcub", "rocprim"})
+
+
+def missing_note(stubbed: list[str], missing: tuple[tuple[str, str], ...], include_dirs: tuple[str, ...] = ()) -> str:
     """The sentence a file's parse reason gets when a header it had to stub is one a missing submodule would have
     served: the include spells the submodule's path, or its first folder is the submodule's name
-    (`#include <cutlass/gemm.h>` with `third_party/cutlass` missing)."""
+    (`#include <cutlass/gemm.h>` with `third_party/cutlass` missing), or the file's build puts an include directory
+    inside the submodule (`-Ithird_party/cutlass/include` serves `cute/tensor.hpp` too) and a header in a folder
+    that is not the toolkit's was stubbed. `include_dirs` are repository-relative."""
     notes = []
+    foreign = [
+        h for h in stubbed if "/" in h and h.replace("\\", "/").lstrip("./").split("/", 1)[0] not in _TOOLKIT_FOLDERS
+    ]
     for path, why in missing:
+        if not path:
+            continue
         name = path.rsplit("/", 1)[-1].lower()
         for header in stubbed:
             spelled = header.replace("\\", "/").lstrip("./")
             named = "/" in spelled and spelled.split("/", 1)[0].lower() == name
-            if path and (f"/{path}/" in f"/{spelled}" or named):
+            if f"/{path}/" in f"/{spelled}" or named:
                 notes.append(f"submodule {path} was not fetched: {why}")
                 break
+        else:
+            if foreign and any(under(d.strip("/"), (path,)) for d in include_dirs):
+                notes.append(f"submodule {path} was not fetched: {why}")
     return "; ".join(notes)

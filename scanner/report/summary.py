@@ -27,6 +27,8 @@ class Summary:
     changed_lines: int = 0
     compile_status: Counter = field(default_factory=Counter)  # scanner.compile statuses, per file
     compile_target: str = ""
+    # (path, why) of the submodules `.gitmodules` lists that were not read: their headers were stubbed or modelled
+    submodules_missing: list = field(default_factory=list)
 
     def add(self, result: FileResult) -> None:
         self.files += 1
@@ -82,6 +84,11 @@ class Summary:
             **(
                 {"compile": {"target": self.compile_target, "files": dict(sorted(self.compile_status.items()))}}
                 if self.compile_status
+                else {}
+            ),
+            **(
+                {"submodules_missing": [{"path": path, "why": why} for path, why in self.submodules_missing]}
+                if self.submodules_missing
                 else {}
             ),
         }

@@ -70,3 +70,5 @@ class TextReport:
                 + "\n"
             )
         w("parse modes: " + ", ".join(f"{mode} {n}" for mode, n in sorted(summary.parse_modes.items())) + "\n")
+        for path, why in summary.submodules_missing:
+            w(f"submodule {path} not read: {why}\n")

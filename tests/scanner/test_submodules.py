@@ -106,3 +106,52 @@ def test_gitmodules_is_read_strictly_and_bounded():
         '[submodule "b"]\n\turl = https://h/b.git\n'  # no path: not a submodule
     )
     assert [(e.path, e.url, e.problem) for e in tricky] == [("quoted/path", "https://h/a.git", "")]
+
+
+def test_a_missing_submodule_is_named_through_the_include_directory_the_build_gives(tmp_path):
+    """`#include <cute/tensor.hpp>` spells neither the submodule's path nor its name: the CMake include directory
+    inside `third_party/cutlass` says which submodule would have served it."""
+    root = tmp_path / "repo"
+    (root / "third_party/cutlass").mkdir(parents=True)  # listed, not checked out
+    (root / "src").mkdir()
+    (root / ".gitmodules").write_text(
+        '[submodule "cutlass"]\n\tpath = third_party/cutlass\n\turl = https://github.com/NVIDIA/cutlass.git\n'
+    )
+    (root / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.20)\nproject(tiles LANGUAGES CXX CUDA)\n"
+        "add_library(tiles src/tile.cu)\ntarget_include_directories(tiles PRIVATE third_party/cutlass/include)\n"
+    )
+    (root / "src/tile.cu").write_text(
+        "#include <cute/tensor.hpp>\n#include <cuda_fp16.h>\n__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n"
+    )
+    (root / "src/plain.cu").write_text("#include <cute/tensor.hpp>\n__global__ void k(float *x) { x[0] = 1.0f; }\n")
+    results = {r.path: r for r in scan(root)}
+    reason = results["src/tile.cu"].health.fallback_reason
+    assert "submodule third_party/cutlass was not fetched: not checked out" in reason
+    # No build puts the submodule on this file's include path: nothing says which submodule it would need.
+    assert "submodule" not in results["src/plain.cu"].health.fallback_reason
+
+
+def test_the_text_and_json_summaries_list_the_submodules_not_read(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root, repo = _tree(tmp_path), Path(__file__).resolve().parents[2]
+    text = subprocess.run(
+        [sys.executable, "-m", "scanner", "scan", str(root), "--fail-on", "never"],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+    )
+    assert "submodule third_party/gonelib not read: not checked out" in text.stdout
+    report = subprocess.run(
+        [sys.executable, "-m", "scanner", "scan", str(root), "--format", "json", "--fail-on", "never"],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+    )
+    assert json.loads(report.stdout)["summary"]["submodules_missing"] == [
+        {"path": "third_party/gonelib", "why": "not checked out (git submodule update --init)"}
+    ]
