@@ -23,6 +23,10 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-vote-and-ballot-functions
     https://rocm.docs.amd.com/projects/HIP/en/latest/reference/math_api.html
     https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#warp-vote-functions
+
+    A note only (info) where only threads 0-31 reach the line (after `if (threadIdx.x >= 32) return;` at the
+    function's top level, or inside `if (threadIdx.x < 32) { ... }`: scanner.rules.warp._first_warp): the
+    64-bit mask's upper half is always 0 there, so 32 bits lose nothing.
 """
 
 from scanner.analysis.context import Context
@@ -30,6 +34,7 @@ from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, declared_auto, in_platform_macro, mask_calls, safe_size
+from scanner.rules.warp._first_warp import first_warp_note, reached_by_first_warp
 
 _BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
 
@@ -40,6 +45,19 @@ def _source(ctx, node) -> str:
     return calls[0].callee_name if calls else ""
 
 
+def _report(ctx, message: str, what: str, at=None) -> None:
+    """At the rule's severity, or a note where only threads 0-31 reach the line: the mask has no bit above 31."""
+    why = reached_by_first_warp(ctx, at.line if at is not None else ctx.line)
+    if why:
+        ctx.report(
+            first_warp_note(what, why, "The 64-bit mask's upper half is always 0 there, so 32 bits lose nothing"),
+            at=at,
+            severity=Severity.INFO,
+        )
+        return
+    ctx.report(message, at=at)
+
+
 def _check_decl(ctx) -> None:
     decl = ctx.node
     values = [c for c in decl.children if c.is_expression]
@@ -47,9 +65,11 @@ def _check_decl(ctx) -> None:
         return
     source = _source(ctx, values[-1])
     if source and safe_size(decl) in (1, 2, 4):
-        ctx.report(
+        _report(
+            ctx,
             f"`{decl.name}` keeps the {source}() mask in 32 bits ({decl.type_name}); on HIP it is "
-            "64-bit and lanes 32-63 are lost. Use unsigned long long or auto."
+            "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.",
+            f"`{decl.name}` keeps the {source}() mask in 32 bits ({decl.type_name})",
         )
 
 
@@ -60,9 +80,11 @@ def _check_assign(ctx) -> None:
     target, value = node.children
     source = _source(ctx, value)
     if source and safe_size(target) in (1, 2, 4):
-        ctx.report(
+        _report(
+            ctx,
             f"`{target.text}` keeps the {source}() mask in 32 bits; on HIP it is 64-bit and lanes "
-            "32-63 are lost. Use unsigned long long."
+            "32-63 are lost. Use unsigned long long.",
+            f"`{target.text}` keeps the {source}() mask in 32 bits",
         )
 
 
@@ -83,9 +105,11 @@ def _check_bitop(ctx) -> None:
             if values and (declared_auto(decl) or safe_size(decl) == 8):
                 source = _source(ctx, values[-1])
     if source:
-        ctx.report(
+        _report(
+            ctx,
             f"`{name}` takes 32 bits of the {source}() mask; on HIP it is 64-bit and lanes 32-63 are "
-            f"ignored. Use {wide}."
+            f"ignored. Use {wide}.",
+            f"`{name}` takes 32 bits of the {source}() mask",
         )
 
 
@@ -106,17 +130,21 @@ def check_tokens(ctx: Context) -> None:
         return
     decl = _shapes.BALLOT_IN_32.search(ctx.line_code)
     if decl:
-        ctx.report(
+        _report(
+            ctx,
             f"`{decl.group('name')}` keeps the {decl.group('call')}() mask in 32 bits; on HIP it is "
             "64-bit and lanes 32-63 are lost. Use unsigned long long or auto.",
+            f"`{decl.group('name')}` keeps the {decl.group('call')}() mask in 32 bits",
             at=ctx.token_at(decl.start("name")),
         )
         return
     bit = _shapes.POPC_OF_BALLOT.search(ctx.line_code)
     if bit:
-        ctx.report(
+        _report(
+            ctx,
             f"`{bit.group('bit')}` counts 32 bits of the {bit.group('call')}() mask; on HIP it is 64-bit. "
             "Use the ll variant.",
+            f"`{bit.group('bit')}` counts 32 bits of the {bit.group('call')}() mask",
             at=ctx.token_at(bit.start()),
         )
 

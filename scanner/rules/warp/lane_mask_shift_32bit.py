@@ -29,7 +29,9 @@ Known problems:
     31)`, `0x08 << 4 * (il % 2)`, a loop variable that runs to 4, a local set once from `tid % 32` (ROC101
     flags the `% 32`). Nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per block), nor by a
     grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit pattern, not a lane). A lane
-    that a 64-bit ballot later meets is then ROC107's (the ballot kept in 32 bits).
+    that a 64-bit ballot later meets is then ROC107's (the ballot kept in 32 bits). A note only (info) for a
+    shift by the thread's x (`threadIdx.x`, a `tid` set from it) where only threads 0-31 reach the line: after
+    `if (threadIdx.x >= 32) return;` at the function's top level, or inside `if (threadIdx.x < 32) { ... }`.
 """
 
 import re
@@ -39,6 +41,7 @@ from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
 from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size, upper_bound
+from scanner.rules.warp._first_warp import first_warp_note, reached_by_first_warp, thread_x_names
 
 
 def _bounded_to_32(ctx, expr) -> bool:
@@ -90,6 +93,15 @@ def _narrow_destination(node) -> bool:
     return parent is not None and parent.is_var_decl and safe_size(parent) in (1, 2)
 
 
+def _first_warp_shift(ctx, amount) -> str:
+    """Why the shift amount, the thread's x (`threadIdx.x`, a `tid` set from it), stays below 32: only threads
+    0-31 reach the line (scanner.rules.warp._first_warp). Empty otherwise."""
+    text = amount.strip().text.replace(" ", "")
+    if text != "threadIdx.x" and text not in thread_x_names(ctx):
+        return ""
+    return reached_by_first_warp(ctx, ctx.node.line)
+
+
 def check(ctx: Context) -> None:
     node = ctx.node
     if node.operator not in ("<<", ">>") or not ctx.in_device_code or ctx.platform_guarded:
@@ -112,6 +124,17 @@ def check(ctx: Context) -> None:
     ):
         return
     if in_platform_macro(ctx, node):
+        return
+    why = _first_warp_shift(ctx, rhs)
+    if why:
+        ctx.report(
+            first_warp_note(
+                f"`{node.text}` builds a lane mask in 32 bits",
+                why,
+                "The shift stays below 32 and lanes 32-63 never take part",
+            ),
+            severity=Severity.INFO,
+        )
         return
     ctx.report(
         f"`{node.text}` builds a lane mask in 32 bits; lanes 32-63 of a 64-lane wavefront shift "

@@ -28,7 +28,9 @@ References:
 
     Not reported: a shuffle with an explicit width of at most 32 (the reduction covers the group it names).
     A note only (info) where the function keeps to 32-lane groups throughout: xor trees from 16 then reduce
-    each half of the wavefront, which is what the rest of the code expects.
+    each half of the wavefront, which is what the rest of the code expects; and where only threads 0-31 run the
+    tree (inside `if (threadIdx.x < 32) { ... }`, or after a return for the others: a scan over at most 32
+    per-warp sums), which combines every lane that takes part (scanner.rules.warp._first_warp).
 
 Known problems:
     Whether only lane 0's result is used is not followed: a down tree from 16 in a function that also uses
@@ -40,6 +42,7 @@ from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes, _templates
 from scanner.rules.warp._common import SHUFFLE_OFFSET_ARG, SHUFFLE_WIDTH_ARG, in_platform_macro, int_value, written_args
+from scanner.rules.warp._first_warp import first_warp_note, reached_by_first_warp
 from scanner.rules.warp._groups import lane_report
 
 
@@ -149,6 +152,8 @@ def _check_loop(ctx) -> None:
                 )
                 return
             through = f" (`{parameter}` / 2, set to 32 on line {at.line})" if parameter else ""
+            if _first_warp_note(ctx, f"shuffle reduction starts at offset 16{through} ({call.callee_name})"):
+                return
             lane_report(
                 ctx,
                 f"shuffle reduction starts at offset 16{through} ({call.callee_name}): it combines 32 lanes and "
@@ -174,11 +179,27 @@ def _check_call(ctx) -> None:
             o = _offset(other)
             if o is not None and int_value(o) == 32:
                 return
+    if _first_warp_note(ctx, f"`{name}` by 16 is the widest step of a 32-lane shuffle sequence"):
+        return
     lane_report(
         ctx,
         f"`{name}` by 16 is the widest step of a 32-lane shuffle sequence; lanes 32-63 of a 64-lane "
         "wavefront are never combined. Add the 32 step or loop from warpSize / 2.",
     )
+
+
+def _first_warp_note(ctx, what: str) -> bool:
+    """Only threads 0-31 run the shuffles (`if (threadIdx.x < 32) { ... }`, a return for the others): the tree from
+    16 combines every lane that takes part; lanes 32-63 of the first wavefront sit out. Reported as a note."""
+    why = reached_by_first_warp(ctx, ctx.line)
+    if why:
+        ctx.report(
+            first_warp_note(
+                what, why, "Every lane that takes part is combined, and lanes 32-63 of the first wavefront sit out"
+            ),
+            severity=Severity.INFO,
+        )
+    return bool(why)
 
 
 def check(ctx: Context) -> None:
