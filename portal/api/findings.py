@@ -18,6 +18,7 @@ from ninja import Query, Router
 from ninja.responses import Status
 
 from portal.accounts.access import membership_for
+from portal.api import pages
 from portal.api import schemas as s
 from portal.api.access import memberships, need_engineer
 from portal.findings import queries
@@ -96,9 +97,10 @@ def _decode(token: str, sort: str) -> str:
 @router.get(
     "/findings/",
     response={200: s.FindingPage, **s.ERRORS},
-    summary="Findings with the findings list's filters, 50 per page (keyset: follow `next`)",
+    summary="Findings with the findings list's filters, `limit` (50) per page (keyset: follow `next`)",
 )
 def list_findings(request, filters: Query[s.FindingFilters]):
+    limit = pages.checked(filters.limit)
     team_ids = list(memberships(request.user))
     wanted = queries.Filters(
         repository=filters.repository,
@@ -123,7 +125,7 @@ def list_findings(request, filters: Query[s.FindingFilters]):
     base = queries.filtered(team_ids, wanted, request.user, scoped)
     # as the findings page: across several repositories, the page merges each one's own index range
     arms = queries.per_scope(team_ids, wanted, request.user, scoped) if len(scoped) > 1 else None
-    rows, next_cursor = queries.page(base, wanted, cursor, arms)
+    rows, next_cursor = queries.page(base, wanted, cursor, arms, size=limit)
     return {"items": [finding_out(f) for f in rows], "next": _encode(next_cursor, wanted.sort)}
 
 

@@ -10,6 +10,7 @@ from ninja import Query, Router
 from ninja.responses import Status
 
 from portal.accounts.access import get_repository_for_user, membership_for
+from portal.api import pages
 from portal.api import schemas as s
 from portal.api.access import memberships, need_engineer, need_manager
 from portal.api.scans import counts, scan_detail, scan_out
@@ -22,7 +23,6 @@ from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import Scan
 
 router = Router(tags=["repositories"])
-SCANS_PER_PAGE = 50
 
 
 def repository_out(repository: Repository, membership) -> dict:
@@ -137,10 +137,11 @@ def _given(value, current):
 @router.get(
     "/repositories/{repository_id}/scans/",
     response={200: s.ScanPage, **s.ERRORS},
-    summary="A repository's scans, newest first, 50 per page",
+    summary="A repository's scans, newest first, `limit` (50) per page",
 )
 def list_scans(request, query: Query[s.ScanListQuery], repository_id: int = s.path_id()):
     repository, _membership = get_repository_for_user(request, repository_id)
+    limit = pages.checked(query.limit)
     scans = Scan.objects.filter(repository=repository)
     if query.branch:
         scans = scans.filter(branch=query.branch)
@@ -150,9 +151,9 @@ def list_scans(request, query: Query[s.ScanListQuery], repository_id: int = s.pa
             raise ValidationError(_("The cursor is not one this API returned."))
         scans = scans.filter(pk__lt=before)
     # Keyset on the id (ids grow with creation): a deep page costs what the first one does.
-    rows = list(scans.order_by("-id")[: SCANS_PER_PAGE + 1])
-    more = len(rows) > SCANS_PER_PAGE
-    rows = rows[:SCANS_PER_PAGE]
+    rows = list(scans.order_by("-id")[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
     return {"items": [scan_out(scan) for scan in rows], "next": str(rows[-1].pk) if more else None}
 
 
@@ -181,6 +182,7 @@ def start_scan(request, payload: s.ScanIn, repository_id: int = s.path_id()):
 )
 def statistics(request, query: Query[s.StatisticsQuery], repository_id: int = s.path_id()):
     repository, _membership = get_repository_for_user(request, repository_id)
+    limit = pages.checked(query.limit, pages.MAX_POINTS)
     # Only the summary's figures are read: it also holds path lists that can be long.
     rows = list(
         Scan.objects.filter(repository=repository, branch=repository.default_branch, status=ScanStatus.FINISHED)
@@ -193,7 +195,7 @@ def statistics(request, query: Query[s.StatisticsQuery], repository_id: int = s.
             "summary__open_by_risk",
             "summary__translation",
             "summary__tracking",
-        )[: query.limit]
+        )[:limit]
     )
     rows.reverse()
     points = []

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from ninja import Path, Schema
 from pydantic import AfterValidator, Field
 
+from portal.api.pages import MAX_POINTS, limit_field
 from portal.findings.models import Finding
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: no row has a larger id, and PostgreSQL refuses to compare one
@@ -168,6 +169,7 @@ class ScanPage(Schema):
 class ScanListQuery(Schema):
     branch: Text = Field("", max_length=255, description="Only this branch; empty for every branch.")
     before: str = Field("", pattern=r"^[0-9]{0,19}$", description="The `next` of the previous page.")
+    limit: int = limit_field()
 
 
 class ScanIn(Schema):
@@ -188,7 +190,7 @@ class StatisticsPoint(Schema):
 
 
 class StatisticsQuery(Schema):
-    limit: int = Field(100, ge=1, le=1000, description="How many of the newest finished scans.")
+    limit: int = limit_field(100, MAX_POINTS, f"How many of the newest finished scans, 1 to {MAX_POINTS}.")
 
 
 class StatisticsOut(Schema):
@@ -215,6 +217,7 @@ class FindingFilters(Schema):
     owner: Text = Field("", max_length=200, description="A CODEOWNERS owner, e.g. @org/team.")
     sort: Literal["severity", "path", "newest"] = "severity"
     after: Text = Field("", max_length=3000, description="The `next` cursor of the previous page.")
+    limit: int = limit_field()
 
 
 class FindingOut(Schema):

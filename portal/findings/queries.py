@@ -197,27 +197,25 @@ def capped_count(base) -> int:
 
 
 def page(
-    query: QuerySet, filters: Filters, cursor: str, arms: list[QuerySet] | None = None
+    query: QuerySet, filters: Filters, cursor: str, arms: list[QuerySet] | None = None, *, size: int = PAGE_SIZE
 ) -> tuple[list[Finding], str]:
-    """One page and the cursor of the next one ("" at the end).
+    """One page of `size` rows (the API's `limit`) and the cursor of the next one ("" at the end).
 
     Across several repositories (`arms`, from `per_scope`), the page is the merge of each repository's own first
-    PAGE_SIZE + 1 rows, each read along its index, instead of one sort over the whole team's findings."""
+    size + 1 rows, each read along its index, instead of one sort over the whole team's findings."""
     if arms and len(arms) > 1:
         fields = _SORT_FIELDS[filters.sort]
         parts = [
-            ordered(after(arm, filters.sort, cursor) if cursor else arm, filters.sort).values_list(*fields)[
-                : PAGE_SIZE + 1
-            ]
+            ordered(after(arm, filters.sort, cursor) if cursor else arm, filters.sort).values_list(*fields)[: size + 1]
             for arm in arms
         ]
         # Merge the arms' rows by their sort key in SQL (the database's collation orders paths, as in `after`),
         # then read only the page's rows.
-        merged = parts[0].union(*parts[1:], all=True).order_by(*_SORT_ORDER[filters.sort])[: PAGE_SIZE + 1]
+        merged = parts[0].union(*parts[1:], all=True).order_by(*_SORT_ORDER[filters.sort])[: size + 1]
         ids = [key[-1] for key in merged]
         rows = list(ordered(Finding.objects.filter(pk__in=ids), filters.sort).select_related("repository", "assignee"))
     else:
         rows = ordered(after(query, filters.sort, cursor) if cursor else query, filters.sort)
-        rows = list(rows.select_related("repository", "assignee")[: PAGE_SIZE + 1])
-    next_cursor = cursor_of(rows[PAGE_SIZE - 1], filters.sort) if len(rows) > PAGE_SIZE else ""
-    return rows[:PAGE_SIZE], next_cursor
+        rows = list(rows.select_related("repository", "assignee")[: size + 1])
+    next_cursor = cursor_of(rows[size - 1], filters.sort) if len(rows) > size else ""
+    return rows[:size], next_cursor
