@@ -7,6 +7,8 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   compile_commands entry names it, nor includes it through a compiled source): low at most, and it says so; named
   only in a branch for another platform: info. Code an AMD build compiles is judged as HIP code (its guards
   evaluated with that build's defines) and is never lowered because a HIP build exists;
+- a warp-rule finding (ROC101-ROC119) in a file or folder named for SM100/Blackwell (`sm100_*`, `blackwell/`):
+  CUTLASS/CuTe kernels for TMEM and UMMA that no ROCm build compiles; an AMD port rewrites them: info;
 - a CUDA source with a hand-written HIP twin (kernels.cu beside kernels.hip): the ROCm build compiles the twin;
   not when the twin is byte for byte ROCport's own translation (a side-by-side merge request's copy): its lane
   code is the source's, and the source's findings keep their severity;
@@ -41,6 +43,9 @@ _FOREIGN_IMAGE = re.compile(
 )
 # A Dockerfile named for another architecture: `Dockerfile.jetson`, `jetson.Dockerfile`, `Dockerfile.aarch64`.
 _FOREIGN_NAME = re.compile(r"(?:^|[._-])(?:jetson|l4t|aarch64|arm64|igpu|tegra)(?:[._-]|$)", re.I)
+# A warp-rule finding (ROC101-ROC119) in a file or folder named for SM100/Blackwell (`sm100_fmha.hpp`,
+# `sm100_blk64/`, `blackwell/`): CUTLASS/CuTe kernels for that architecture only.
+_BLACKWELL = re.compile(r"(?i)(?:^|[/_.-])(?:sm_?1[02]\d[af]?|blackwell)(?=[/_.-]|$)")
 _ARG = re.compile(r"^\s*ARG\s+(\w+)=[\"']?([^\s\"']+)", re.I)
 _VARIABLE = re.compile(r"\$\{?(\w+)(?::-[^}]*)?\}?")
 # A CMake toolchain file for another system or processor: the whole file configures a build no x86-64 Linux
@@ -85,6 +90,13 @@ class PortNotes:
                 return Severity.INFO, (
                     "This file has a hand-written HIP twin beside it (a .hip or _hip source): "
                     "the ROCm build compiles that one, so check the twin rather than this line."
+                )
+            blackwell = _BLACKWELL.search(facts.path) if rule.code[3:4] == "1" and rule.code[4:5] in "01" else None
+            if blackwell:
+                return Severity.INFO, (
+                    f"This file is named for NVIDIA Blackwell (`{blackwell.group(0).strip('/_.-')}`): its kernels "
+                    "use SM100-only hardware (TMEM, UMMA, TMA), so no ROCm build compiles it and an AMD port "
+                    "rewrites it rather than fixing this line."
                 )
             unbuilt = self.unbuilt(severity)
             if unbuilt:
