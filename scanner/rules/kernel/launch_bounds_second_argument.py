@@ -2,8 +2,9 @@
 
 What it finds:
     `__launch_bounds__(MAX_THREADS, MIN_BLOCKS)` and `__launch_bounds__(MAX_THREADS, MIN_BLOCKS,
-    MAX_BLOCKS_PER_CLUSTER)` on a kernel, and a literal MAX_THREADS above 1024. A single argument, and a
-    second argument of literally 0 or 1 (no occupancy request on either platform), are not reported.
+    MAX_BLOCKS_PER_CLUSTER)` on a kernel, a literal MAX_THREADS above 1024, and a comma inside template
+    arguments in the list. A single argument, and a second argument of literally 0 or 1 (no occupancy request
+    on either platform), are not reported.
 
 Why it breaks on ROCm:
     In CUDA the second argument is the minimum number of resident blocks per multiprocessor. HIP keeps the
@@ -14,7 +15,10 @@ Why it breaks on ROCm:
     same result, so the finding is low, and medium from 8 (a budget of 64 registers per thread or fewer on
     CDNA, where spills are likely). The third argument (CUDA 12 clusters) has no HIP counterpart and HIP's
     macro does not accept it, and a first argument above 1024 threads exceeds what an AMD workgroup can hold:
-    the file does not compile, so those are high build breaks.
+    the file does not compile, so those are high build breaks. So is a comma inside template arguments
+    (`__launch_bounds__(Traits<A, B>::kThreads, 1)`): nvcc's `__launch_bounds__` passes its arguments through
+    whole, but HIP's is a macro that picks its form by how many arguments the preprocessor counts, and the
+    preprocessor splits at that comma; the message says so rather than naming a cluster argument.
 
 Example:
     __global__ void __launch_bounds__(256, 4) gemm_kernel(const float *a, const float *b, float *c);
@@ -33,15 +37,14 @@ References:
 Known problems:
     Read from tokens: a `__launch_bounds__` hidden in a project macro (`C10_LAUNCH_BOUNDS_2(...)`,
     `#define KERNEL_BOUNDS __launch_bounds__(256, 2)`) is seen only where the macro is defined, not used,
-    and a value spelled as a macro or template parameter is not evaluated. A comma inside template arguments
-    (`__launch_bounds__(Traits<A, B>::kThreads, 1)`) separates no argument; a `<` that no `>` closes in the
-    list is read as a comparison.
+    and a value spelled as a macro or template parameter is not evaluated. A `<` after a name that a `>` in
+    the list closes is read as opening template arguments, one that none closes as a comparison.
 """
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule
-from scanner.rules.kernel._common import int_of_tokens, paren_arguments_with_templates
+from scanner.rules.kernel._common import int_of_tokens, paren_arguments, paren_arguments_with_templates
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 
 # The most threads an AMD workgroup holds (and a CUDA block): more does not compile.
@@ -62,6 +65,16 @@ def check(ctx: Context) -> None:
         return
     args = paren_arguments_with_templates(code, i + 1)
     if not args:
+        return
+    split = paren_arguments(code, i + 1) or []
+    if len(split) > len(args):
+        template = next(_written(arg) for arg in args if any(t.text == "," for t in arg))
+        ctx.report(
+            f"a comma inside template arguments (`{template}`) splits HIP's `__launch_bounds__`, a "
+            f"macro that picks its form by the number of arguments: the preprocessor does not pair `<` with "
+            f"`>`, so HIP sees {len(split)} arguments and the kernel does not compile (nvcc's macro passes them "
+            "through whole). Put the expression in parentheses or name it with a constexpr."
+        )
         return
     max_threads = int_of_tokens(args[0])
     if max_threads is not None and max_threads > _AMD_MAX_WORKGROUP:
@@ -97,6 +110,20 @@ def check(ctx: Context) -> None:
         return
     with judged(ctx, Severity.LOW, Risk.PERFORMANCE):
         ctx.report(f"{message} An occupancy hint: the kernel still compiles and computes the same result.")
+
+
+def _written(tokens) -> str:
+    """Tokens as a person writes them: `Traits<A, B>::kThreads`, `typename Cfg::Policy`."""
+    out = ""
+    for prev, tok in zip([None, *tokens], tokens):
+        if prev is not None and (
+            prev.text == ","
+            or (prev.text[-1].isalnum() or prev.text[-1] == "_")
+            and (tok.text[0].isalnum() or tok.text[0] == "_")
+        ):
+            out += " "
+        out += tok.text
+    return out if len(out) <= 80 else out[:77] + "..."
 
 
 RULE = Rule(
