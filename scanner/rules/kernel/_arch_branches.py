@@ -13,7 +13,13 @@ an info note, when:
 - every branch HIP never compiles is PTX: inline `asm`, or a wrapper named after a PTX instruction (`ldmatrix`,
   `cp_async`, `mma_sync`...), that could not run on AMD anyway. When HIP's branch computes, it is the portable
   implementation; when HIP's branch is empty, only PTX hints whose absence changes no result are safe
-  (`prefetch`, `griddepcontrol`, `setmaxnreg`, `createpolicy`, `applypriority`, `discard`), without outputs.
+  (`prefetch`, `griddepcontrol`, `setmaxnreg`, `createpolicy`, `applypriority`, `discard`), without outputs;
+- every branch HIP never compiles is PTX for one NVIDIA architecture only (under `__CUDA_ARCH_FEAT_SM90_ALL` or
+  another arch-specific feature macro, or `wgmma`/`tcgen05` instructions) and HIP's branch is empty: an older
+  NVIDIA GPU compiles the same empty branch, so the code belongs to that architecture's kernels, which a port
+  replaces rather than runs;
+- the branches differ only by `__launch_bounds__` (in the code or in a `#define` of the same macro) and HIP's
+  has none: an occupancy hint, and HIP-Clang assumes up to 1024 threads per block without it.
 """
 
 from __future__ import annotations
@@ -54,6 +60,9 @@ _PTX_WRAPPER = re.compile(
     r"elect_sync|mbarrier|griddepcontrol"
 )
 # PTX whose absence changes no result: prefetches, cache policies, programmatic dependent launch, registers.
+# Features of one NVIDIA architecture (sm_90a, sm_100a): no other GPU, not even an older NVIDIA one, has them.
+_ARCH_SPECIFIC_MACRO = re.compile(r"^__CUDA_ARCH_(FEAT_\w+|SPECIFIC__|FAMILY_SPECIFIC__)$")
+_ARCH_SPECIFIC_PTX = re.compile(r"\b(wgmma|tcgen05)\.[\w.]+")
 _PTX_HINT = re.compile(r"^\s*(prefetch|prefetchu|griddepcontrol|setmaxnreg|createpolicy|applypriority|discard)\b")
 
 
@@ -64,14 +73,23 @@ class Branch:
     last: int
     tokens: tuple
     directives: bool = False  # the branch holds a preprocessor line of its own (#define, #include, #error)
+    directive_texts: tuple = ()  # those lines, as token texts
 
 
 def split(ctx, chain: list[tuple[object, int, int]]) -> tuple[list[Branch], list[Branch]]:
     """The chain's branches HIP may take, and those it never compiles (an implicit empty #else included)."""
     view = ctx.view
-    lines = [d.line for d in view.directives if d.name != "pragma"]  # `#pragma unroll` changes no meaning
+    kept = [d for d in view.directives if d.name != "pragma"]  # `#pragma unroll` changes no meaning
+    lines = [d.line for d in kept]
     branches = [
-        Branch(head, first, last, tuple(_tokens(view, first, last)), _has_directive(lines, first, last))
+        Branch(
+            head,
+            first,
+            last,
+            tuple(_tokens(view, first, last)),
+            _has_directive(lines, first, last),
+            _directive_texts(kept, lines, first, last),
+        )
         for head, first, last in chain
     ]
     heads = [b.head for b in branches]
@@ -89,7 +107,15 @@ def split(ctx, chain: list[tuple[object, int, int]]) -> tuple[list[Branch], list
 
 def safe_choice(taken: list[Branch], excluded: list[Branch]) -> str:
     """Why HIP's choice in this chain is safe ("" when it is not): the note the info finding carries."""
-    if not taken or not excluded or any(b.directives for b in taken + excluded):
+    if not taken or not excluded:
+        return ""
+    if _launch_bounds_only(taken, excluded):
+        return (
+            f"the branches differ only by `__launch_bounds__`, and the {_where(taken[0])} that HIP compiles has "
+            "none: an occupancy and register hint; without it HIP-Clang assumes up to 1024 threads per block, so "
+            "nothing computes differently."
+        )
+    if any(b.directives for b in taken + excluded):
         return ""  # a branch that defines or includes something changes more than the code in it
     if all(_stops(b) for b in taken):
         where = _where(taken[0])
@@ -116,7 +142,63 @@ def safe_choice(taken: list[Branch], excluded: list[Branch]) -> str:
                 "what HIP leaves out is a PTX hint (a prefetch, a cache policy, a dependent-launch or register "
                 "directive) whose absence changes no result."
             )
+        specific = [_arch_specific(b) for b in left_out]
+        if all(not b.tokens for b in taken) and all(specific):
+            return (
+                f"what HIP leaves out is PTX for one NVIDIA architecture only (`{specific[0]}`), and an older "
+                "NVIDIA GPU compiles the same empty branch: the code belongs to that architecture's kernels, "
+                "which an AMD port replaces (on AMD, as there, the empty branch computes nothing if such a "
+                "kernel is launched)."
+            )
     return ""
+
+
+def _arch_specific(branch: Branch) -> str:
+    """The arch-specific feature macro its condition tests, or the arch-specific instruction its PTX holds."""
+    if branch.head is not None:
+        feature = next((t.text for t in branch.head.tokens if _ARCH_SPECIFIC_MACRO.match(t.text)), "")
+        if feature:
+            return feature
+    for t in branch.tokens:
+        if t.kind == "literal":
+            found = _ARCH_SPECIFIC_PTX.search(t.text)
+            if found:
+                return found.group(0)
+    return ""
+
+
+def _launch_bounds_only(taken: list[Branch], excluded: list[Branch]) -> bool:
+    """The branches are the same but for `__launch_bounds__(...)`, which HIP's branches lack."""
+    shapes = {_without_launch_bounds(b)[0] for b in taken + excluded}
+    if len(shapes) != 1:
+        return False
+    return not any(_without_launch_bounds(b)[1] for b in taken) and any(_without_launch_bounds(b)[1] for b in excluded)
+
+
+def _without_launch_bounds(branch: Branch) -> tuple[tuple[str, ...], bool]:
+    """The branch's directive lines and code as texts, with each `__launch_bounds__(...)` cut out, and whether
+    there was one."""
+    texts = [text for line in branch.directive_texts for text in line] + [t.text for t in branch.tokens]
+    out, found, k = [], False, 0
+    while k < len(texts):
+        if texts[k] == "__launch_bounds__" and k + 1 < len(texts) and texts[k + 1] == "(":
+            found, depth, k = True, 0, k + 1
+            while k < len(texts):
+                depth += {"(": 1, ")": -1}.get(texts[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            continue
+        out.append(texts[k])
+        k += 1
+    return tuple(out), found
+
+
+def _directive_texts(directives, lines: list[int], first: int, last: int) -> tuple:
+    if first > last:
+        return ()
+    inside = directives[bisect.bisect_left(lines, first) : bisect.bisect_right(lines, last)]
+    return tuple((d.name, *(t.text for t in d.tokens)) for d in inside)
 
 
 def computes(view, first: int, last: int) -> bool:

@@ -22,7 +22,10 @@ Why it breaks on ROCm:
     `return`), the branches differ only by barriers and HIP's synchronizes as much (`__syncthreads()` for
     `__syncwarp()`), or what HIP leaves out is PTX that could not run on AMD (inline `asm`, `ldmatrix` or
     `cp_async` wrappers) beside a portable branch, or a PTX hint with nothing in its place (`prefetch`,
-    `griddepcontrol`). Dropped PTX that computes a value, with nothing in its place, still reports.
+    `griddepcontrol`), or PTX for one NVIDIA architecture only (under `__CUDA_ARCH_FEAT_SM90_ALL`, or `wgmma`)
+    with nothing in its place, as an older NVIDIA GPU compiles it; or the branches differ only by a
+    `__launch_bounds__` that HIP's has not (in the code or in a `#define` of the same macro). Dropped PTX that
+    computes a value, with nothing in its place, still reports.
 
 Example:
     #if __CUDA_ARCH__ >= 800
