@@ -33,7 +33,9 @@ References:
     A note only (info) where the 32 is used consistently: the function that defines it keeps to 32-lane groups
     (scanner.rules.warp._groups), or, for a file-wide definition, the file uses it in per-warp code and no
     function that uses it reaches past 32-lane groups (a header of constants alone keeps the severity); for a
-    32 given to a template, where the templated function keeps to 32-lane groups. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
+    32 given to a template, where the templated function keeps to 32-lane groups. Not reported: a constant
+    declared in a function, or in the body of a template's specialization, and never read there (nothing is built
+    on it). Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
 
 Known problems:
     A file-wide definition is judged by the file that holds it, not by the files that include it.
@@ -56,6 +58,7 @@ _NOT_TYPES = frozenset(
 )
 
 
+_CLASS_KEYS = frozenset({"struct", "class", "union"})
 _BUILTIN_TYPES = frozenset({"int", "unsigned", "signed", "long", "short", "char", "auto"})
 
 
@@ -132,6 +135,8 @@ def _check_tokens(ctx) -> None:
             continue
         if any(_PLATFORM.search(g.condition) for g in view.guards_at(tok.line)):
             continue
+        if _never_read(ctx, code, i):
+            continue
         _report(
             ctx,
             f"`{tok.text}{' = 32' if eq.text == '=' else '{32}'}` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
@@ -139,6 +144,56 @@ def _check_tokens(ctx) -> None:
             tok,
             _in_template_header(code, i),
         )
+
+
+def _never_read(ctx, code, i: int) -> bool:
+    """A constant declared in a function, or in the body of a template's specialization, that is never used there
+    again: nothing lane- or warp-sized is built on it, so there is no finding. A constant at namespace scope or in
+    a plain struct (a traits or config struct) may be read by the files that include the header: it keeps its
+    finding."""
+    name = code[i].text
+    function = ctx.function_at(code[i].line)
+    if function is not None:
+        return sum(1 for t in code if t.text == name and function.start_line <= t.line <= function.end_line) == 1
+    body = _class_body(code, i)
+    return body is not None and sum(1 for tok in code[body[0] : body[1]] if tok.text == name) == 1
+
+
+def _class_body(code, i: int) -> tuple[int, int] | None:
+    """The token range of the body of a class template's specialization (`struct Conv<half, Fmt> {`) that code[i]
+    sits directly in, or None."""
+    depth = 0
+    for j in range(i - 1, max(-1, i - 2000), -1):
+        text = code[j].text
+        if text == "}":
+            depth += 1
+        elif text == "{":
+            if depth == 0:
+                break
+            depth -= 1
+    else:
+        return None
+    head = list(_head(code, j))
+    keys = [k for k in head if code[k].text in _CLASS_KEYS]
+    if code[j].text != "{" or not keys or code[min(keys[0] + 2, j)].text != "<":
+        return None  # only a template's specialization (`struct Conv<half, Fmt> {`): a traits struct is read elsewhere
+    depth = 0
+    for end in range(j, len(code)):
+        if code[end].text == "{":
+            depth += 1
+        elif code[end].text == "}":
+            depth -= 1
+            if depth == 0:
+                return j, end
+    return None
+
+
+def _head(code, brace: int):
+    """The indices of the tokens before a `{` back to the previous statement's end."""
+    for k in range(brace - 1, max(-1, brace - 80), -1):
+        if code[k].text in (";", "{", "}", ")"):
+            return
+        yield k
 
 
 def _check_instantiations(ctx) -> None:
