@@ -50,7 +50,9 @@ SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+# The portal's address as its users and git hosts reach it, for links that leave it (emails, pull requests, commit
+# statuses: portal/links.py); `make run` sets it from its PORT. Pages build theirs from the request.
+SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -308,6 +310,7 @@ RATELIMIT_IP_META_KEY = env_str("ROCPORT_RATELIMIT_IP_HEADER") or None
 ROCPORT_RATE_SIGNIN_IP = env_rate("ROCPORT_RATE_SIGNIN_IP", "30/m")  # sign-in attempts from one address
 ROCPORT_RATE_SIGNIN_USERNAME = env_rate("ROCPORT_RATE_SIGNIN_USERNAME", "10/15m")  # failed sign-ins, one username
 ROCPORT_RATE_TOKEN_CREATE = env_rate("ROCPORT_RATE_TOKEN_CREATE", "20/h")  # API tokens created by one user
+ROCPORT_RATE_DIGEST_SEND = env_rate("ROCPORT_RATE_DIGEST_SEND", "10/h")  # digests one user sends themselves now
 ROCPORT_RATE_TOKEN_FAILURES_IP = env_rate("ROCPORT_RATE_TOKEN_FAILURES_IP", "30/m")  # bad bearer tokens, one address
 ROCPORT_RATE_WEBHOOK_REPOSITORY = env_rate("ROCPORT_RATE_WEBHOOK_REPOSITORY", "3000/m")
 ROCPORT_RATE_WEBHOOK_IP = env_rate("ROCPORT_RATE_WEBHOOK_IP", "6000/m")
@@ -373,7 +376,8 @@ ROCPORT_WEBHOOK_MAX_BYTES = env_int("ROCPORT_WEBHOOK_MAX_BYTES", 25 * 1024 * 102
 ROCPORT_WEBHOOK_PENDING_SECONDS = env_int("ROCPORT_WEBHOOK_PENDING_SECONDS", 30, minimum=1)
 
 # -- Commit statuses and notifications ----------------------------------------------------------------------
-# Links sent out of the portal (a commit status's target URL, the notification email) start with this.
+# Links sent out of the portal (a commit status's target URL, emails, a merge request's body) start with this; an
+# older name that wins over SITE_URL when set.
 ROCPORT_BASE_URL = env_str("ROCPORT_BASE_URL") or SITE_URL
 ROCPORT_STATUS_TIMEOUT = env_int("ROCPORT_STATUS_TIMEOUT", 10, minimum=1)  # seconds per request to a git host
 # Email through SMTP when EMAIL_HOST is set; otherwise printed by the console backend (development).

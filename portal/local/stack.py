@@ -113,6 +113,8 @@ def _environment() -> dict[str, str]:
     env.setdefault("ROCPORT_ALLOW_LOCAL_REPOS", "1")  # the demo repository is a local one
     env["ROCPORT_VAR_DIR"] = str(Path(env.get("ROCPORT_VAR_DIR") or BASE_DIR / "var").resolve())
     env["PYTHONUNBUFFERED"] = "1"
+    # Links the worker writes into emails and pull requests (portal/links.py) name the port this run serves on.
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{_port(env)}")
     return env
 
 

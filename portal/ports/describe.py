@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import re
 
-from django.conf import settings
 from django.db.models import Count
 from django.urls import reverse
 
 from portal.findings.models import Finding
+from portal.links import site_url
 
 TRAILER = "Generated-by: ROCport"
 LISTED = 50  # files listed one per line; the rest are counted
-
-
-def _link(path: str) -> str:
-    return settings.ROCPORT_BASE_URL.rstrip("/") + path
 
 
 def _code(text: str) -> str:
@@ -61,7 +57,7 @@ def commit_message(base: str, files: list[str], left: list[list[str]], findings:
 
 
 def description(repository, base: str, files: list[str], left: list[list[str]], findings: list[dict]) -> str:
-    dashboard = _link(reverse("dashboards:repository", args=[repository.pk]))
+    dashboard = site_url(reverse("dashboards:repository", args=[repository.pk]))
     out = [
         f"ROCport translated these files from CUDA to HIP; an engineer reviewed each translation (“translation OK” or "
         f"“done”) on the scanned commit `{base[:12]}`.",
@@ -70,13 +66,13 @@ def description(repository, base: str, files: list[str], left: list[list[str]], 
         "",
     ]
     for path in files[:LISTED]:
-        out.append(f"- [{_code(path)}]({_link(reverse('files:file', args=[repository.pk, path]))})")
+        out.append(f"- [{_code(path)}]({site_url(reverse('files:file', args=[repository.pk, path]))})")
     if len(files) > LISTED:
         out.append(f"- and {len(files) - LISTED} more")
     if findings:
         total = sum(row["n"] for row in findings)
         out += ["", f"**Left for a person**: {total} open finding{'s' if total != 1 else ''} in these files", ""]
-        findings_url = _link(reverse("findings:list")) + f"?repository={repository.pk}"
+        findings_url = site_url(reverse("findings:list")) + f"?repository={repository.pk}"
         for row in findings[:20]:
             out.append(f"- {row['n']} × [{_code(row['rule'])}]({findings_url}&rule={row['rule']}) {row['name']}")
     if left:

@@ -3,7 +3,6 @@ deliveries (its dashboard is portal.dashboards), registration, starting a scan a
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -151,12 +150,17 @@ def add_repository(request, team_id: int):
         except DuplicateName:
             form.add_error("name", DUPLICATE_NAME)
         else:
-            messages.success(
-                request,
-                _("Repository %(name)s registered. Start its first scan from here.") % {"name": repository.name},
-            )
-            if form.branch_warning:
-                messages.warning(request, form.branch_warning)
+            if form.branch_warning:  # one banner, a warning's: registered, but nothing on the remote was checked
+                messages.warning(
+                    request,
+                    _("Repository %(name)s registered with a warning: %(warning)s")
+                    % {"name": repository.name, "warning": form.branch_warning},
+                )
+            else:
+                messages.success(
+                    request,
+                    _("Repository %(name)s registered. Start its first scan from here.") % {"name": repository.name},
+                )
             return redirect("dashboards:repository", pk=repository.pk)
     return render(request, "repositories/add.html", {"form": form, "team": membership.team})
 
@@ -176,9 +180,10 @@ def repository_settings(request, pk: int):
         if done:
             messages.success(request, done)
             return redirect("repositories:settings", pk=pk)
-    base = settings.SITE_URL.rstrip("/")
+    # The address the reader reached the portal at (its host and port, https behind a TLS proxy that says so),
+    # as the git host must reach it too; not a configured one that may name another port.
     endpoints = [
-        (name, f"{base}{reverse('webhooks:receive', args=[repository.pk, provider])}", str(steps))
+        (name, request.build_absolute_uri(reverse("webhooks:receive", args=[repository.pk, provider])), str(steps))
         for provider, name, steps in _SETUP
     ]
     return render(

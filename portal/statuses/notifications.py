@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from portal.accounts.models import Membership
+from portal.links import site_url
 from portal.statuses.outcome import scan_url, severity_label
 
 TOP = 10  # findings listed in the email; the link shows the rest
@@ -47,8 +48,7 @@ def render(scan, findings: list, count: int, threshold: str) -> tuple[str, str]:
         "more": max(count - len(findings), 0),
         "severity": severity_label(threshold),
         "url": scan_url(scan),
-        "settings_url": settings.ROCPORT_BASE_URL.rstrip("/")
-        + reverse("statuses:notifications", args=[scan.repository.team_id]),
+        "settings_url": site_url(reverse("statuses:notifications", args=[scan.repository.team_id])),
     }
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string("statuses/email/new_findings_subject.txt", context)

@@ -9,11 +9,12 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from portal.findings.models import DISMISSED_TRIAGE, SEVERITY_RANK, Finding
+from portal.links import site_url
 from portal.scans.constants import ScanStatus
 
 
 def scan_url(scan) -> str:
-    return settings.ROCPORT_BASE_URL.rstrip("/") + reverse("scans:detail", args=[scan.pk])
+    return site_url(reverse("scans:detail", args=[scan.pk]))
 
 
 def new_findings(scan, threshold: str):

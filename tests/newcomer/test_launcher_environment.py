@@ -23,3 +23,16 @@ def test_make_run_leaves_debug_off(shell):
 def test_a_debug_the_user_asks_for_is_kept(shell):
     shell.setenv("DEBUG", "1")
     assert stack._environment()["DEBUG"] == "1"
+
+
+def test_links_sent_out_name_the_port_make_run_serves_on(shell):
+    shell.setenv("PORT", "18300")
+    assert stack._environment()["SITE_URL"] == "http://127.0.0.1:18300"
+    shell.delenv("PORT")
+    assert stack._environment()["SITE_URL"] == "http://127.0.0.1:8000"
+
+
+def test_a_site_url_the_user_sets_is_kept(shell):
+    shell.setenv("PORT", "18300")
+    shell.setenv("SITE_URL", "https://rocport.example.com")
+    assert stack._environment()["SITE_URL"] == "https://rocport.example.com"

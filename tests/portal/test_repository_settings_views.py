@@ -32,6 +32,23 @@ def test_everyone_on_the_team_sees_the_endpoints_only_managers_see_the_secret(pe
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "host, secure, base",
+    [
+        ("127.0.0.1:18300", False, "http://127.0.0.1:18300"),
+        ("rocport.example.com", True, "https://rocport.example.com"),
+    ],
+)
+def test_the_webhook_urls_name_the_address_the_page_was_reached_at(people, settings, repository, host, secure, base):
+    settings.SITE_URL = settings.ROCPORT_BASE_URL = "http://127.0.0.1:8000"  # a configured address on another port
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "rocport.example.com"]
+    page = client_for(people.vera).get(url(repository), headers={"Host": host}, secure=secure).content.decode()
+    for provider in ("github", "gitlab", "gitea"):
+        assert f"{base}/hooks/{repository.pk}/{provider}/" in page
+    assert ":8000" not in page
+
+
+@pytest.mark.django_db
 def test_managers_save_settings_and_credentials_stay_write_only(people, settings, repository):
     settings.ROCPORT_ALLOW_PRIVATE_HOSTS = True
     data = {
