@@ -29,7 +29,9 @@ Known problems:
     31)`, `0x08 << 4 * (il % 2)`, a loop variable that runs to 4, a local set once from `tid % 32` (ROC101
     flags the `% 32`). Nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per block), nor by a
     grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit pattern, not a lane). A lane
-    that a 64-bit ballot later meets is then ROC107's (the ballot kept in 32 bits). A note only (info) for a
+    that a 64-bit ballot later meets is then ROC107's (the ballot kept in 32 bits). Nor is a shift by a variable
+    named for a rank or peer of a communicating group (`1u << peer`, `1u << rank`: a participant bitmask below
+    the world size, even where one thread per peer sets it from `threadIdx.x`). A note only (info) for a
     shift by the thread's x (`threadIdx.x`, a `tid` set from it) where only threads 0-31 reach the line: after
     `if (threadIdx.x >= 32) return;` at the function's top level, or inside `if (threadIdx.x < 32) { ... }`.
 """
@@ -68,6 +70,18 @@ def _warp_index(ctx, expr) -> bool:
         init = values[-1].strip()
         return init.is_binary_operator and init.operator in ("/", ">>")
     return False
+
+
+# A rank of a communicating group (`peer`, `rank`, `gpu_id`): a participant bitmask `1u << peer`, below the
+# world size, not a lane.
+_RANK = re.compile(
+    r"(?i)^(?:peer|rank|gpu|device|dev|node)(?:_?(?:id|idx|rank))?$|^(?:src|dst|target|my)_?(?:peer|rank)$"
+)
+
+
+def _rank_index(expr) -> bool:
+    node = expr.strip()
+    return node.is_decl_ref and _RANK.match(node.name) is not None
 
 
 def _global_index(ctx, expr) -> bool:
@@ -120,6 +134,7 @@ def check(ctx: Context) -> None:
         or _bounded_to_32(ctx, rhs)
         or _warp_index(ctx, rhs)
         or _global_index(ctx, rhs)
+        or _rank_index(rhs)
         or _narrow_destination(node)
     ):
         return
