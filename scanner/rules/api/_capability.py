@@ -5,7 +5,12 @@ tests a page-migration capability, or an earlier `if (!capability) return;` (or 
 that leaves before the call. A capability is the property or attribute itself (`prop.concurrentManagedAccess`,
 `cudaDevAttrConcurrentManagedAccess`, `CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`, the pageable-memory
 ones), a variable the file fills from `cudaDeviceGetAttribute(&v, <that attribute>, dev)`, or a variable whose
-name says so (`concurrent_managed`, `supports_prefetch`).
+name says so (`concurrent_managed`, `supports_prefetch`). A negated check's block leaves when a `return`,
+`exit(...)` or `throw` stands at its top level (`if (!cap) { printf(...); exit(EXIT_WAIVED); }`).
+
+A program may also select its devices elsewhere (`program_gate`): a device-selection function of the file keeps
+only devices whose capability test passes, and the function holding the call leaves (`exit(EXIT_WAIVED)`, a
+`return`) in a branch that says it waives the run, or names the capability, before the call.
 """
 
 from __future__ import annotations
@@ -34,7 +39,10 @@ _CAPABILITY_VARIABLE = re.compile(
     r"(?i)concurrent_?managed|managed_?access|pageable_?(memory_?)?access|supports?_?(prefetch|uvm|managed)|"
     r"(prefetch|uvm)_?supported|can_?prefetch"
 )
-_LEAVES = frozenset({"return", "continue", "break", "throw"})
+_LEAVES = frozenset({"return", "continue", "break", "throw", "exit", "_exit", "quick_exit", "abort"})
+_PROGRAM_EXITS = frozenset({"return", "throw", "exit", "_exit", "quick_exit", "abort"})
+# What a leaving branch says when it leaves for want of the capability: cuda-samples' EXIT_WAIVED, a message.
+_WAIVES = re.compile(r"(?i)waiv|concurrent_?managed_?access|pageable_?memory_?access|managed memory")
 # How far back to look: a function's worth of tokens.
 _REACH = 3000
 
@@ -116,9 +124,105 @@ def _else_of(code: list[Token], k: int) -> list[Token] | None:
 
 
 def _leaves(code: list[Token], k: int) -> bool:
-    if k < len(code) and code[k].text == "{":
-        k += 1
-    return k < len(code) and code[k].text in _LEAVES
+    """The statement at k (a braceless body, or a braced block with a leave at its top level) leaves."""
+    if k >= len(code):
+        return False
+    if code[k].text != "{":
+        return code[k].text in _LEAVES
+    depth = 0
+    for m in range(k, min(k + 400, len(code))):
+        text = code[m].text
+        if text == "{":
+            depth += 1
+        elif text == "}":
+            depth -= 1
+            if depth == 0:
+                return False
+        elif depth == 1 and text in _LEAVES and (m == k + 1 or code[m - 1].text in (";", "{", "}", "::")):
+            return True
+    return False
+
+
+def program_gate(ctx, tok: Token) -> str:
+    """The capability a device-selection test of the file checks (`deviceProp.concurrentManagedAccess`), when the
+    function holding the call at `tok` leaves earlier in a branch that waives the run or names the capability; ""
+    otherwise."""
+    view = ctx.view
+    code = view.code
+    i = view.index(tok)
+    tested = _tested_capability(ctx, i)
+    if not tested or i < 0:
+        return ""
+    start = _function_start(code, i)
+    for k in range(start, i):
+        if code[k].text not in _PROGRAM_EXITS:
+            continue
+        block = _enclosing_block(code, k, start)
+        if block is None or block[1] >= i:
+            continue
+        inside = code[block[0] : block[1]]
+        if any(t.text == "EXIT_WAIVED" or (t.kind == "literal" and _WAIVES.search(t.text)) for t in inside):
+            return tested
+    return ""
+
+
+def _tested_capability(ctx, i: int) -> str:
+    """The capability an `if` condition of the file tests, the last one before code[i] if any, or ""."""
+    memo = ctx.memo
+    tests = memo.get("roc163_tests")
+    if tests is None:
+        code = ctx.view.code
+        flags = _attribute_flags(ctx)
+        tests = []
+        for k, t in enumerate(code[:-1]):
+            if t.text == "if" and code[k + 1].text == "(":
+                close = _matching_close(code, k + 1)
+                tested = _capability(code[k + 2 : close], flags) if close else ""
+                if tested:
+                    tests.append((k, tested))
+        memo["roc163_tests"] = tests
+    before = [tested for k, tested in tests if k < i]
+    return before[-1] if before else (tests[0][1] if tests else "")
+
+
+def _function_start(code: list[Token], i: int) -> int:
+    """The index just inside the body of the function holding code[i] (0 when none is found)."""
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        text = code[j].text
+        if text == "}":
+            depth += 1
+        elif text == "{":
+            if depth > 0:
+                depth -= 1
+            elif _function_body(code, j - 1):
+                return j + 1
+    return 0
+
+
+def _enclosing_block(code: list[Token], k: int, start: int) -> tuple[int, int] | None:
+    """(`{` index, `}` index) of the innermost braced block around code[k] inside the function, or None."""
+    depth = 0
+    for j in range(k - 1, start - 1, -1):
+        text = code[j].text
+        if text == "}":
+            depth += 1
+        elif text == "{":
+            if depth == 0:
+                break
+            depth -= 1
+    else:
+        return None
+    depth = 0
+    for m in range(j, len(code)):
+        text = code[m].text
+        if text == "{":
+            depth += 1
+        elif text == "}":
+            depth -= 1
+            if depth == 0:
+                return j, m
+    return None
 
 
 def _negated(condition) -> bool:

@@ -6,7 +6,10 @@ What it finds:
     `cuMemPrefetchAsync`): code that tunes `cudaMallocManaged` memory. One finding per call.
     A hint that runs only where the device says it can migrate pages is info: inside
     `if (prop.concurrentManagedAccess)`, under `if (v)` after
-    `cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, dev)`, or past an `if (!v) return;`.
+    `cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, dev)`, or past an `if (!v) return;`
+    (or a block that ends in `exit(...)`); also a program whose device selection keeps only devices that pass
+    such a test and that leaves, before the call, in a branch that waives the run or names the capability
+    (`exit(EXIT_WAIVED)` when no such device is found).
     HIP has `hipMemPrefetchAsync` and `hipDeviceAttributeConcurrentManagedAccess`, which ROCm reports as 0
     without XNACK, so the same check keeps the hint off where it would do nothing; hipify translates it
     directly.
@@ -43,7 +46,7 @@ Known problems:
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.api._capability import capability_gate
+from scanner.rules.api._capability import capability_gate, program_gate
 from scanner.rules.api._common import UNIFIED_HINT_CALLS, api_rule_check, call_tokens
 from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import judged
@@ -62,7 +65,7 @@ def check(ctx: Context) -> None:
             "(HSA_XNACK=1); code that branches on them may take another path on ROCm."
         )
         return
-    gate = capability_gate(ctx, tok)
+    gate = capability_gate(ctx, tok) or program_gate(ctx, tok)
     if gate:
         with judged(ctx, Severity.INFO):
             ctx.report(
