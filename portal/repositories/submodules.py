@@ -8,8 +8,10 @@ A commit's gitlinks (tree entries of mode 160000: a path and the pinned commit) 
 - the URL passes the clone URL check (urlcheck.validate_clone_url: schemes, private hosts), and its host is the
   repository's own or one ROCPORT_SUBMODULE_HOSTS allows ("*": any); a local path or file:// only when the
   repository itself is local; the repository's credentials go to its own host only;
-- git runs as for the clone (no hooks, no shell, the transport allow-list, no recursion: a submodule's own
-  submodules are never fetched), in a git directory of its own, fetching exactly the pinned commit (`--depth=1`);
+- git runs as for the clone (no hooks, no shell, the transport allow-list, never git's own recursion), in a git
+  directory of its own, fetching exactly the pinned commit (`--depth=1`); a submodule's own submodules are
+  fetched the same way by this module, MAX_DEPTH levels down at most, their relative URLs resolved against their
+  superproject's, the host rule and credentials still those of the repository;
   its tree is listed before checkout and refused over ROCPORT_SUBMODULE_MAX_BYTES or what is left of the clone's
   byte and file limits; at most ROCPORT_SUBMODULES_MAX submodules, each within ROCPORT_SUBMODULE_TIMEOUT seconds;
 - the files are checked out, symlinks off, into the gitlink's (empty) directory of the repository's tree, where
@@ -23,7 +25,7 @@ whose include it would have served (ScanOptions.submodules_missing).
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from django.conf import settings
@@ -62,55 +64,91 @@ def missing(outcomes: list[dict]) -> tuple[tuple[str, str], ...]:
     return tuple((o["path"], o["reason"]) for o in outcomes if not o["fetched"] and o["path"])
 
 
+# A submodule's own submodules are fetched too (CUTLASS inside a kernel library inside the project), down to this
+# many levels below the repository; every level shares the count, byte and file limits.
+MAX_DEPTH = 3
+
+
 def fetch_all(session: GitSession, checkout: Checkout) -> list[dict]:
-    """Fetch the submodules of `checkout` (just fetched by `session`) into its tree; their outcomes."""
+    """Fetch the submodules of `checkout` (just fetched by `session`) into its tree, nested ones included; their
+    outcomes, the repository's own submodules first."""
     links = _gitlinks(session, checkout.commit)
     if not links:
         return []
-    listed = {entry.path: entry for entry in reader.read(checkout.path)}
-    outcomes: list[Outcome] = []
-    budget = _Budget(
-        files=settings.ROCPORT_CLONE_MAX_FILES - len(checkout.blobs),
-        bytes=session.max_bytes - _tree_size(session.root),
+    state = _State(
+        session=session,
+        checkout=checkout,
+        budget=_Budget(
+            files=settings.ROCPORT_CLONE_MAX_FILES - len(checkout.blobs),
+            bytes=session.max_bytes - _tree_size(session.root),
+        ),
     )
-    fetched = 0
-    for path, commit in sorted(links.items()):
-        entry = listed.get(path)
-        if entry is None:
-            outcomes.append(Outcome(path, "", commit, False, "no URL for it in .gitmodules"))
-            continue
-        if entry.problem:
-            outcomes.append(Outcome(path, "", commit, False, entry.problem))
-            continue
-        if fetched >= settings.ROCPORT_SUBMODULES_MAX:
-            limit = settings.ROCPORT_SUBMODULES_MAX
-            outcomes.append(Outcome(path, "", commit, False, f"more than {limit} submodules (ROCPORT_SUBMODULES_MAX)"))
-            continue
-        url = resolve_url(entry.url, session.url)
-        refused = url_refusal(url, session.url)
-        if refused:
-            outcomes.append(Outcome(path, _shown_url(url), commit, False, refused))
-            continue
-        fetched += 1
-        try:
-            blobs = _fetch_one(session, checkout, path, url, commit, budget)
-        except CloneError as exc:
-            _empty(checkout.path / path)
-            outcomes.append(Outcome(path, _shown_url(url), commit, False, exc.message))
-            continue
-        checkout.blobs.update(blobs)
-        outcomes.append(Outcome(path, _shown_url(url), commit, True))
-    # Listed in .gitmodules with a refused path (`../../etc`): no gitlink can sit there, but the refusal is named.
-    for entry in listed.values():
-        if entry.problem and entry.path not in links:
-            outcomes.append(Outcome(entry.path[:200] or entry.name, "", "", False, entry.problem))
-    return [o.to_dict() for o in outcomes]
+    _fetch_level(state, "", links, reader.read(checkout.path), session.url, 1)
+    return [o.to_dict() for o in state.outcomes]
 
 
 @dataclass
 class _Budget:
     files: int
     bytes: int
+
+
+@dataclass
+class _State:
+    session: GitSession  # the repository's: its URL decides the host rule and where credentials may go
+    checkout: Checkout
+    budget: _Budget
+    fetched: int = 0
+    outcomes: list = field(default_factory=list)
+
+
+def _fetch_level(state: _State, prefix: str, links: dict, entries: list, base_url: str, depth: int) -> None:
+    """One repository's (or submodule's) gitlinks: `prefix` is where it sits in the tree ("" for the repository),
+    `base_url` what its relative submodule URLs resolve against (git resolves them against the superproject's)."""
+    listed = {entry.path: entry for entry in entries}
+    nested: list[tuple[str, dict, list, str]] = []
+    for path, commit in sorted(links.items()):
+        full = f"{prefix}{path}"
+        entry = listed.get(path)
+        if entry is None:
+            state.outcomes.append(Outcome(full, "", commit, False, "no URL for it in .gitmodules"))
+            continue
+        if entry.problem:
+            state.outcomes.append(Outcome(full, "", commit, False, entry.problem))
+            continue
+        if state.fetched >= settings.ROCPORT_SUBMODULES_MAX:
+            limit = settings.ROCPORT_SUBMODULES_MAX
+            state.outcomes.append(
+                Outcome(full, "", commit, False, f"more than {limit} submodules (ROCPORT_SUBMODULES_MAX)")
+            )
+            continue
+        url = resolve_url(entry.url, base_url)
+        refused = url_refusal(url, state.session.url)
+        if refused:
+            state.outcomes.append(Outcome(full, _shown_url(url), commit, False, refused))
+            continue
+        state.fetched += 1
+        try:
+            blobs, inner = _fetch_one(state.session, state.checkout, full, url, commit, state.budget)
+        except CloneError as exc:
+            _empty(state.checkout.path / full)
+            state.outcomes.append(Outcome(full, _shown_url(url), commit, False, exc.message))
+            continue
+        state.checkout.blobs.update(blobs)
+        state.outcomes.append(Outcome(full, _shown_url(url), commit, True))
+        if inner:
+            nested.append((f"{full}/", inner, reader.read(state.checkout.path / full), url))
+    # Listed in .gitmodules with a refused path (`../../etc`): no gitlink can sit there, but the refusal is named.
+    for entry in listed.values():
+        if entry.problem and entry.path not in links:
+            state.outcomes.append(Outcome(f"{prefix}{entry.path[:200]}" or entry.name, "", "", False, entry.problem))
+    for inner_prefix, inner_links, inner_entries, inner_url in nested:
+        if depth >= MAX_DEPTH:
+            for path, commit in sorted(inner_links.items()):
+                reason = f"nested more than {MAX_DEPTH} submodules deep: not fetched"
+                state.outcomes.append(Outcome(f"{inner_prefix}{path}", "", commit, False, reason))
+            continue
+        _fetch_level(state, inner_prefix, inner_links, inner_entries, inner_url, depth + 1)
 
 
 def resolve_url(url: str, base: str) -> str:
@@ -159,7 +197,10 @@ def url_refusal(url: str, repository_url: str) -> str:
     return ""
 
 
-def _fetch_one(session: GitSession, checkout: Checkout, path: str, url: str, commit: str, budget: _Budget) -> dict:
+def _fetch_one(
+    session: GitSession, checkout: Checkout, path: str, url: str, commit: str, budget: _Budget
+) -> tuple[dict, dict]:
+    """Fetch one submodule at its pinned commit into `path`: its blobs, and its own gitlinks (path -> commit)."""
     if not _OBJECT_ID.match(commit):
         raise CloneError("commit_not_found", f"{commit[:80]!r} is not a commit id")
     target = checkout.path / path
@@ -180,7 +221,7 @@ def _fetch_one(session: GitSession, checkout: Checkout, path: str, url: str, com
             kind = ""
         if kind != "commit":
             raise CloneError("commit_not_found", f"the pinned commit {commit} is not in the submodule's repository")
-        blobs, files, size = _inventory(child, commit, path)
+        blobs, links, files, size = _inventory(child, commit, path)
         if files > budget.files:
             raise CloneError(
                 "repo_too_large", f"its {files} files would pass the clone's limit (ROCPORT_CLONE_MAX_FILES)"
@@ -194,18 +235,21 @@ def _fetch_one(session: GitSession, checkout: Checkout, path: str, url: str, com
         child.git(f"--work-tree={target}", "checkout", "--quiet", "--detach", commit)
     budget.files -= files
     budget.bytes -= size
-    return blobs
+    return blobs, links
 
 
-def _inventory(child: GitSession, commit: str, prefix: str) -> tuple[dict[str, str], int, int]:
-    blobs, files, size = {}, 0, 0
+def _inventory(child: GitSession, commit: str, prefix: str) -> tuple[dict[str, str], dict[str, str], int, int]:
+    blobs, links, files, size = {}, {}, 0, 0
     for entry in child.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit).split("\0"):
         if not entry:
             continue
         meta, _, rel = entry.partition("\t")
         mode, kind, sha, length = meta.split()
+        if kind == "commit":
+            links[rel] = sha  # a nested submodule: fetched after this one, if .gitmodules names it
+            continue
         if kind != "blob":
-            continue  # a nested submodule: never fetched
+            continue
         files += 1
         size += int(length)
         full = f"{prefix}/{rel}"
@@ -213,7 +257,7 @@ def _inventory(child: GitSession, commit: str, prefix: str) -> tuple[dict[str, s
             raise CloneError("path_too_long", f"the path {full[:60]!r}... is longer than {MAX_PATH_CHARS} characters")
         if mode in ("100644", "100755") and storable_path(full):
             blobs[full] = sha
-    return blobs, files, size
+    return blobs, links, files, size
 
 
 def _gitlinks(session: GitSession, commit: str) -> dict[str, str]:

@@ -126,3 +126,68 @@ def test_more_submodules_than_the_limit_are_named_not_fetched(people, repo_facto
     fetched = [entry["fetched"] for entry in scan.submodules]
     assert fetched.count(True) == 2 and fetched.count(False) == 3
     assert all("ROCPORT_SUBMODULES_MAX" in e["reason"] for e in scan.submodules if not e["fetched"])
+
+
+@pytest.mark.django_db
+def test_nested_submodules_are_fetched_to_a_bounded_depth(people, repo_factory):
+    """A library that vendors another as its own submodule: the nested one is fetched too, its relative URL
+    resolved against the submodule's own URL, its files never reported. A chain deeper than MAX_DEPTH (here a
+    repository that pins older commits of itself) stops at the limit with a reason instead of going on."""
+    from portal.repositories.submodules import MAX_DEPTH
+
+    inner = repo_factory("inner")
+    inner_commit = fast_import(inner, [("include/inner/tile.h", FILE, HEADER)])
+    middle = repo_factory("middle")
+    middle_commit = fast_import(
+        middle,
+        [
+            (".gitmodules", FILE, '[submodule "inner"]\n\tpath = deps/inner\n\turl = ../inner\n'),
+            ("include/middle/api.h", FILE, "#pragma once\n#include <inner/tile.h>\n"),
+            ("deps/inner", GITLINK, inner_commit),
+        ],
+    )
+    project = repo_factory("project")
+    commit = fast_import(
+        project,
+        [
+            (".gitmodules", FILE, f'[submodule "middle"]\n\tpath = third_party/middle\n\turl = {middle.url}\n'),
+            ("k.cu", FILE, KERNEL),
+            ("third_party/middle", GITLINK, middle_commit),
+        ],
+    )
+    scan = run_scan(register(people, project.url), commit=commit)
+    assert scan.status == "finished", scan.error_message
+    outcomes = _by_path(scan)
+    assert outcomes["third_party/middle"]["fetched"] is True, outcomes
+    nested = outcomes["third_party/middle/deps/inner"]
+    assert nested["fetched"] is True and nested["url"] == inner.url, nested
+    assert set(files_of(scan)) == {"k.cu"}
+    assert not Finding.objects.filter(repository=scan.repository, path__startswith="third_party/").exists()
+
+    chain = repo_factory("chain")
+    pinned = fast_import(chain, [("include/chain/a.h", FILE, HEADER)], branch="level0")
+    for level in range(1, MAX_DEPTH + 1):
+        pinned = fast_import(
+            chain,
+            [
+                (".gitmodules", FILE, f'[submodule "self"]\n\tpath = self\n\turl = {chain.url}\n'),
+                ("include/chain/a.h", FILE, HEADER),
+                ("self", GITLINK, pinned),
+            ],
+            branch=f"level{level}",
+        )
+    host = repo_factory("host")
+    commit = fast_import(
+        host,
+        [
+            (".gitmodules", FILE, f'[submodule "chain"]\n\tpath = chain\n\turl = {chain.url}\n'),
+            ("k.cu", FILE, KERNEL),
+            ("chain", GITLINK, pinned),
+        ],
+    )
+    scan = run_scan(register(people, host.url, name="chain-host"), commit=commit)
+    assert scan.status == "finished", scan.error_message
+    outcomes = _by_path(scan)
+    paths = ["chain" + "/self" * depth for depth in range(MAX_DEPTH + 1)]
+    assert [outcomes[p]["fetched"] for p in paths] == [True] * MAX_DEPTH + [False], outcomes
+    assert f"nested more than {MAX_DEPTH} submodules deep" in outcomes[paths[-1]]["reason"]
