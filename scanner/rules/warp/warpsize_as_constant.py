@@ -33,7 +33,10 @@ Known problems:
     Token patterns: an expression like `a < warpSize > b` can look like a template argument, and an index is
     told from a declaration by what stands before the array's name (`T *s[warpSize]` starting a statement is
     a declaration, `n * s[warpSize]` after `=` or `return` a product). Files that declare their own
-    `warpSize` (a template parameter or a constant) are left alone.
+    `warpSize` (a template parameter or a constant) are left alone, and so is a `warpSize` that clang resolves,
+    in a function, to a constant of the project's own declared in a header it includes (a namespace's
+    `constexpr unsigned warpSize = 32;` hides HIP's); outside a function (a struct member's size) such a header's
+    constant is not seen.
 """
 
 from scanner.analysis.context import Context
@@ -314,6 +317,19 @@ def _constant_use(code, i: int) -> str:
     return ""
 
 
+def _project_constant(ctx, token) -> bool:
+    """clang resolves this `warpSize` to a constant of the project's own (`namespace mamba { constexpr unsigned
+    warpSize = 32; }` in a header the file includes): it hides HIP's run-time warpSize there, so it compiles.
+    Read on the syntax tree of the function around the token; HIP's own `warpSize` has no constant value."""
+    function = ctx.function
+    if function is None or function.node is None:
+        return False
+    for node in function.node.walk():
+        if node.is_decl_ref and node.name == "warpSize" and node.line == token.line and node.col == token.col:
+            return node.const_value() is not None
+    return False
+
+
 def check(ctx: Context) -> None:
     code = ctx.view.code
     i = ctx.view.index(ctx.token)
@@ -322,7 +338,7 @@ def check(ctx: Context) -> None:
     if i > 0 and code[i - 1].text in (".", "->", "::"):
         return  # hipDeviceProp_t::warpSize, prop.warpSize
     use = _constant_use(code, i)
-    if not use or _file_declares(ctx):
+    if not use or _file_declares(ctx) or _project_constant(ctx, ctx.token):
         return
     ctx.report(
         f"`warpSize` is used as {use}, which needs a compile-time constant; since ROCm 7.0 "
