@@ -20,7 +20,7 @@ from ninja.errors import AuthenticationError
 from ninja.errors import ValidationError as SchemaError
 
 from portal.accounts import throttle
-from portal.api import findings, repositories, scans
+from portal.api import findings, progress, repositories, scans
 from portal.api.auth import AUTH
 
 logger = logging.getLogger(__name__)
@@ -40,6 +40,7 @@ api = NinjaAPI(
 api.add_router("", repositories.router)
 api.add_router("", scans.router)
 api.add_router("", findings.router)
+api.add_router("", progress.router)
 
 
 def _error(request, detail: str, status: int, **extra):

@@ -11,9 +11,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from pydantic import Field
 
+from portal.progress.history import WEEKS as WEEKS_DEFAULT
+
 DEFAULT_LIMIT = 50  # what every page held before `limit` existed
 MAX_LIMIT = 200  # a page of findings is a few hundred bytes a row: 200 stay well under a second to build
 MAX_POINTS = 1000  # the statistics over time: one small point per finished scan
+MAX_WEEKS = 104  # the progress history: two years of daily points at most
 
 
 def limit_field(default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT, description: str = ""):
@@ -33,3 +36,21 @@ def checked(limit: int, maximum: int = MAX_LIMIT) -> int:
             % {"maximum": maximum, "limit": limit}
         )
     return limit
+
+
+def weeks_field():
+    """The `weeks` of history a progress history covers; check its value with `checked_weeks`."""
+    return Field(
+        WEEKS_DEFAULT,
+        description=f"Weeks of history up to today, 1 to {MAX_WEEKS} (the burn-down's {WEEKS_DEFAULT} by default).",
+        json_schema_extra={"minimum": 1, "maximum": MAX_WEEKS},
+    )
+
+
+def checked_weeks(weeks: int) -> int:
+    if not 1 <= weeks <= MAX_WEEKS:
+        raise ValidationError(
+            _("weeks: a history covers 1 to %(maximum)d weeks; %(weeks)s is out of range.")
+            % {"maximum": MAX_WEEKS, "weeks": weeks}
+        )
+    return weeks

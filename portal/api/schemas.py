@@ -6,13 +6,13 @@ bad input is a 422 naming the field instead of a database error.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from ninja import Path, Schema
 from pydantic import AfterValidator, Field
 
-from portal.api.pages import MAX_POINTS, limit_field
+from portal.api.pages import MAX_POINTS, limit_field, weeks_field
 from portal.findings.models import Finding
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: no row has a larger id, and PostgreSQL refuses to compare one
@@ -273,6 +273,120 @@ class CommentOut(Schema):
 
 class CommentIn(Schema):
     text: Text = Field(max_length=5000)
+
+
+# --- migration progress ----------------------------------------------------------------------------------------
+
+FileState = Literal["not_started", "in_progress", "done"]
+
+
+class FileStatesOut(Schema):
+    not_started: int
+    in_progress: int
+    done: int
+
+
+class MigrationOut(Schema):
+    """portal.progress.figures.MigrationProgress: hours of the work-left estimate."""
+
+    known: bool = Field(description="False before the first finished scan of the default branch.")
+    percent: float | None = Field(description="done / (done + left) × 100, unrounded; null without figures.")
+    shown: str | None = Field(description='The percentage as the pages print it ("0.4", "37", "100").')
+    done: float
+    left: float
+    descoped: float = Field(description="Out of scope: triaged false positive or won't fix.")
+    baseline: float = Field(description="The work known at the default branch's first finished scan.")
+    discovered: float = Field(
+        description="Found since the baseline, net of re-ratings: done + left = baseline + discovered − descoped."
+    )
+    files: FileStatesOut
+
+
+class ForecastOut(Schema):
+    """portal.progress.history.Forecast: a line through the work left at the end of each of the last 8 weeks."""
+
+    status: Literal["done", "ok", "not_enough_history", "not_going_down", "not_in_sight"]
+    rate: float = Field(description="Hours of work left removed per week, on the fitted line.")
+    likely: date | None = Field(description="When the work left reaches zero; set when status is ok.")
+    earliest: date | None = Field(description="The optimistic end of the 80% range.")
+    latest: date | None = Field(description="The pessimistic end; null with status ok when the range is open.")
+    points: int = Field(description="Weekly points the fit used.")
+
+
+class FileProgressOut(Schema):
+    path: str
+    state: FileState
+    done: float
+    left: float
+    descoped: float
+    baseline: float
+    touched: bool = Field(description="Someone fixed, triaged or reviewed something in it.")
+    review: str = Field(description="The file's translation review state; empty when nobody reviewed it.")
+
+
+class RepositoryProgressOut(Schema):
+    repository_id: int
+    branch: str = Field(description="The default branch: the figures are its own.")
+    scan_id: int | None = Field(description="The newest finished scan of the default branch.")
+    migration: MigrationOut
+    forecast: ForecastOut
+    most_left: list[FileProgressOut] = Field(description="The files with the most work left, most first (10).")
+
+
+class FileProgressQuery(Schema):
+    state: FileState | None = Field(None, description="Only files in this state.")
+    after: Text = Field("", max_length=4096, description="The `next` of the previous page.")
+    limit: int = limit_field()
+
+
+class FileProgressPage(Schema):
+    items: list[FileProgressOut] = Field(description="Files with migration work, known or done, by path.")
+    next: str | None = Field(description="Pass as `after` (with the same state) for the next page.")
+
+
+class HistoryQuery(Schema):
+    weeks: int = weeks_field()
+
+
+class HistoryPoint(Schema):
+    day: date
+    done: float
+    left: float
+    percent: float | None
+
+
+class HistoryMarker(Schema):
+    day: date
+    kind: Literal["rerated", "added"] = Field(
+        description="rerated: scans re-rated `count` findings; added: repositories `names` joined with `hours` left."
+    )
+    count: int
+    hours: float
+    names: list[str]
+
+
+class HistoryOut(Schema):
+    since: date
+    until: date
+    points: list[HistoryPoint] = Field(
+        description="Each day a snapshot moved, oldest first; a quiet repository carried forward."
+    )
+    markers: list[HistoryMarker] = Field(description="What moved the work left without anyone working.")
+
+
+class TeamRepositoryProgress(Schema):
+    id: int
+    name: str
+    scanned: bool = Field(description="Whether its default branch has a finished scan.")
+    migration: MigrationOut
+    forecast: ForecastOut | None = Field(description="Null before a finished scan.")
+
+
+class TeamProgressOut(Schema):
+    team: TeamOut
+    migration: MigrationOut = Field(description="The sum of the repositories' default branches.")
+    forecast: ForecastOut
+    repositories: list[TeamRepositoryProgress] = Field(description="Every repository of the team, by name.")
 
 
 BranchOut.model_rebuild()

@@ -69,7 +69,12 @@ def test_no_input_breaks_the_api_and_every_answer_matches_the_schema(live):
     finding = Finding.objects.filter(repository=repository).first()
     do_comment_finding(finding, "seed comment", acting_user=people.bob)
     _, plain = tokens.issue(people.alice, "fuzz")
-    real_ids = {"repository_id": repository.pk, "scan_id": scan.pk, "finding_id": finding.pk}
+    real_ids = {
+        "repository_id": repository.pk,
+        "scan_id": scan.pk,
+        "finding_id": finding.pk,
+        "team_id": people.team.pk,
+    }
 
     def real_body(case):
         """Ids in generated bodies replaced by real ones, so registration and bulk triage get past the 404."""
