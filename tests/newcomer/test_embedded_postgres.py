@@ -82,8 +82,11 @@ def test_make_run_on_a_taken_port_says_so_and_starts_nothing(tmp_path):
         )
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("make run:")]
+    # It waited for the port first (a run stopped a moment ago gives it back within seconds), saying so.
+    assert f"port {port} on 127.0.0.1 is in use; waiting up to 30 s" in result.stdout
     assert lines == [
-        f"make run: port {port} on 127.0.0.1 is taken: stop what uses it, or run `PORT={port + 1} make run`"
+        f"make run: port {port} on 127.0.0.1 is taken (waited 30 s): stop what uses it, "
+        f"or run `PORT={port + 1} make run`"
     ], result.stderr
     assert not (tmp_path / "var" / "postgres").exists()
 
