@@ -136,6 +136,19 @@ def _exited(pid: int, seconds: float) -> bool:
         time.sleep(0.1)
 
 
+def not_running_advice(database: dict, var_dir: Path) -> str | None:
+    """What to do, in one line, when a command could not reach the database because it is the private server and
+    no `make run` runs it; None otherwise (another database, or the private server running: then the error is a
+    real one and is shown as it is)."""
+    private = database.get("HOST") == str(socket_dir(var_dir)) and database.get("NAME") == DATABASE
+    if not private or running_pid(data_dir(var_dir)) is not None:
+        return None
+    return (
+        f"the private PostgreSQL of `make run` is not running (its data: {data_dir(var_dir)}): start `make run` in "
+        "another terminal and keep it running, or set DATABASE_URL to a PostgreSQL of your own (see .env.example)"
+    )
+
+
 def running_pid(data: Path) -> int | None:
     """The postmaster's pid when a server runs on this data directory (its postmaster.pid names a live postgres)."""
     try:
