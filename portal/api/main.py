@@ -20,7 +20,7 @@ from ninja.errors import AuthenticationError
 from ninja.errors import ValidationError as SchemaError
 
 from portal.accounts import throttle
-from portal.api import findings, progress, repositories, scans
+from portal.api import findings, merge_requests, pages, progress, repositories, scans
 from portal.api.auth import AUTH
 
 logger = logging.getLogger(__name__)
@@ -33,14 +33,16 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
     docs=Swagger(settings={"persistAuthorization": False}),
     docs_url="/docs",
-    description="CUDA → ROCm migration: repositories, scans, findings and their triage. Authenticate with "
-    "`Authorization: Bearer <personal token>`; create one on the portal's API tokens page (/accounts/tokens/, "
-    "linked from the header).",
+    description="CUDA → ROCm migration: repositories, scans, findings and their triage, migration progress and its "
+    "forecast, merge requests. Authenticate with `Authorization: Bearer <personal token>`; create one on the "
+    "portal's API tokens page (/accounts/tokens/, linked from the header). Paged lists take `limit` (1 to "
+    f"{pages.MAX_LIMIT}, {pages.DEFAULT_LIMIT} by default) and follow `next`; every error is JSON with a `detail`.",
 )
 api.add_router("", repositories.router)
 api.add_router("", scans.router)
 api.add_router("", findings.router)
 api.add_router("", progress.router)
+api.add_router("", merge_requests.router)
 
 
 def _error(request, detail: str, status: int, **extra):

@@ -14,6 +14,7 @@ from pydantic import AfterValidator, Field
 
 from portal.api.pages import MAX_POINTS, limit_field, weeks_field
 from portal.findings.models import Finding
+from portal.ports.models import MergeRequest
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: no row has a larger id, and PostgreSQL refuses to compare one
 
@@ -387,6 +388,54 @@ class TeamProgressOut(Schema):
     migration: MigrationOut = Field(description="The sum of the repositories' default branches.")
     forecast: ForecastOut
     repositories: list[TeamRepositoryProgress] = Field(description="Every repository of the team, by name.")
+
+
+# --- merge requests --------------------------------------------------------------------------------------------
+
+MergeRequestState = Literal[tuple(MergeRequest.State.values)]  # type: ignore[valid-type]
+
+
+class MergeRequestOut(Schema):
+    id: int
+    repository_id: int
+    state: MergeRequestState  # type: ignore[valid-type]
+    in_flight: bool = Field(description="A worker is still pushing or opening it (queued, pushing, pushed).")
+    mode: str = Field(description="in_place (files become their translation) or side_by_side (.hip copies).")
+    base_commit: str = Field(description="The scanned commit the translations were made on.")
+    target_branch: str
+    files: list[str] = Field(description="The files whose reviewed translation it commits.")
+    branch: str = Field(description="rocport/port-<id> on the host; empty until named.")
+    head_commit: str
+    number: int | None = Field(description="The host's number (GitLab's iid), once opened.")
+    label: str = Field(description="How the host writes it: !12 on GitLab, #12 elsewhere; empty before.")
+    url: str = Field(description="The pull / merge request on the host, once opened.")
+    error_code: str = Field(description="Why it failed (state failed): a stable code.")
+    error_message: str
+    created_by: str | None
+    attempts: int
+    created: datetime
+    updated: datetime
+
+
+class LeftForPeople(Schema):
+    path: str
+    why: str
+
+
+class MergeRequestDetail(MergeRequestOut):
+    left_for_people: list[LeftForPeople] = Field(description="Reviewed files it does not commit, and why.")
+    advice: str = Field(description="For a failed request: what to do about it, as its page says.")
+
+
+class MergeRequestQuery(Schema):
+    state: MergeRequestState | None = Field(None, description="Only requests in this state.")  # type: ignore[valid-type]
+    before: str = Field("", pattern=r"^[0-9]{0,19}$", description="The `next` of the previous page.")
+    limit: int = limit_field()
+
+
+class MergeRequestPage(Schema):
+    items: list[MergeRequestOut]
+    next: str | None = Field(description="Pass as `before` for the next page; null on the last one.")
 
 
 BranchOut.model_rebuild()

@@ -45,7 +45,9 @@ OWN_SCOPE = {
     "api/v1/repositories/",
     "api/v1/findings/",
     "api/v1/findings/triage/",
-    "digests/",  # the weekly digest's opt-in: the user's own subscriptions to their own teams
+    "accounts/profile/",  # the user's own address, language, digests, and the preview of their current team's
+    "digests/",  # the old opt-in address: a redirect to the profile page
+    "digests/send/",  # "send me now": a team of the user's own, else 404 (tests/portal/test_profile_page.py)
 }
 
 
@@ -105,6 +107,7 @@ def team_objects(people):
         "code": "ROC101",
         "provider": "github",
         "mr": merge_request.pk,
+        "merge_request_id": merge_request.pk,
     }
     return repository, scan, finding, objects
 

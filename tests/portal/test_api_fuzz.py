@@ -24,6 +24,7 @@ from schemathesis.specs.openapi.checks import (
 from portal.accounts import tokens
 from portal.findings.actions import do_comment_finding
 from portal.findings.models import Finding
+from portal.ports.models import MergeRequest
 from tests.browser.live import LiveServer
 from tests.portal.findings_data import make_findings
 from tests.portal.people import People
@@ -74,6 +75,9 @@ def test_no_input_breaks_the_api_and_every_answer_matches_the_schema(live):
         "scan_id": scan.pk,
         "finding_id": finding.pk,
         "team_id": people.team.pk,
+        "merge_request_id": MergeRequest.objects.create(
+            repository=repository, base_commit="c" * 40, target_branch="main", key="k", state="failed"
+        ).pk,
     }
 
     def real_body(case):

@@ -1,0 +1,85 @@
+"""API operations on merge requests ROCport made from reviewed translations (portal.ports): a repository's, newest
+first in keyset pages, and one request with what it left for people and, when it failed, the advice its page
+gives (portal.ports.views, in the reader's language). Read only: asking for one and retrying stay on the pages.
+Another team's repository or request is a 404."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from ninja import Query, Router
+
+from portal.accounts.access import get_repository_for_user, membership_for
+from portal.api import pages
+from portal.api import schemas as s
+from portal.ports.models import MergeRequest
+from portal.ports.views import ADVICE, left_for_people
+
+router = Router(tags=["merge requests"])
+
+
+def merge_request_out(request: MergeRequest) -> dict:
+    return {
+        "id": request.pk,
+        "repository_id": request.repository_id,
+        "state": request.state,
+        "in_flight": request.state in MergeRequest.IN_FLIGHT,
+        "mode": request.mode,
+        "base_commit": request.base_commit,
+        "target_branch": request.target_branch,
+        "files": [str(path) for path in request.files or []],
+        "branch": request.branch,
+        "head_commit": request.head_commit,
+        "number": request.number,
+        "label": request.label,
+        "url": request.url,
+        "error_code": request.error_code,
+        "error_message": request.error_message,
+        "created_by": request.created_by.username if request.created_by_id else None,
+        "attempts": request.attempts,
+        "created": request.created,
+        "updated": request.updated,
+    }
+
+
+def _requests():
+    # the label reads the repository's host connection (GitLab says !12)
+    return MergeRequest.objects.select_related("created_by", "repository__commit_status")
+
+
+@router.get(
+    "/repositories/{repository_id}/merge-requests/",
+    response={200: s.MergeRequestPage, **s.ERRORS},
+    summary="A repository's merge requests, newest first, `limit` (50) per page",
+)
+def list_merge_requests(request, query: Query[s.MergeRequestQuery], repository_id: int = s.path_id()):
+    repository, _membership = get_repository_for_user(request, repository_id)
+    limit = pages.checked(query.limit)
+    requests = _requests().filter(repository=repository)
+    if query.state:
+        requests = requests.filter(state=query.state)
+    if query.before:
+        before = int(query.before)
+        if before > s.MAX_ID:
+            raise ValidationError(_("The cursor is not one this API returned."))
+        requests = requests.filter(pk__lt=before)
+    # Keyset on the id (ids grow with creation, the page's newest-first order): as the scans' pages.
+    rows = list(requests.order_by("-id")[: limit + 1])
+    page = rows[:limit]
+    return {"items": [merge_request_out(r) for r in page], "next": str(page[-1].pk) if len(rows) > limit else None}
+
+
+@router.get(
+    "/merge-requests/{merge_request_id}/",
+    response={200: s.MergeRequestDetail, **s.ERRORS},
+    summary="One merge request: its state, what it left for people, and what to do when it failed",
+)
+def get_merge_request(request, merge_request_id: int = s.path_id()):
+    found = get_object_or_404(_requests(), pk=merge_request_id)
+    membership_for(request.user, found.repository.team_id)  # 404 for another team's request
+    return {
+        **merge_request_out(found),
+        "left_for_people": [{"path": path, "why": str(why)} for path, why, _english in left_for_people(found)],
+        "advice": str(ADVICE.get(found.error_code, "")),
+    }
