@@ -285,6 +285,7 @@ class Analyzer:
             bool(roots),
             port=self.port,
             build=job.build,
+            root=_root_of(job),
         )
         facts.error_lines = error_lines if roots else frozenset()
         self.dispatcher.run(facts, roots)

@@ -161,6 +161,7 @@ class FileFacts:
     port: Port = field(default_factory=Port)  # the repository's own ROCm path (scanner.port)
     build: Any = None  # scanner.build.model.FileBuild: which builds compile this file, or None (not known)
     build_lines: dict = field(default_factory=dict)  # a build file's lines for another platform: line -> condition
+    root: str = ""  # the scanned tree's absolute path ("" when not known): where the repository's own files are
 
     _guarded: dict = field(default_factory=dict)
     _identifiers: frozenset[str] | None = None
@@ -283,6 +284,11 @@ class Context:
     @property
     def path(self) -> str:
         return self._facts.path
+
+    @property
+    def root(self) -> str:
+        """The scanned tree's absolute path, "" when not known."""
+        return self._facts.root
 
     @property
     def target(self) -> TargetProfile:
