@@ -6,7 +6,9 @@ What it finds:
     `-Xcompiler`, `--use_fast_math`, `-lineinfo`, `-rdc=true`, `--default-stream`. A flag behind a generator
     expression on the NVIDIA compiler (`$<$<CUDA_COMPILER_ID:NVIDIA>:...>`, `$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>`,
     `$<$<CXX_COMPILER_ID:NVIDIA>:...>`, `$<$<STREQUAL:${CMAKE_CUDA_COMPILER_ID},NVIDIA>:...>`), which clang
-    evaluates to nothing, is the NVIDIA compiler's already and is not reported.
+    evaluates to nothing, is the NVIDIA compiler's already and is not reported. One behind
+    `$<COMPILE_LANGUAGE:CUDA>` (or `$<$<COMPILE_LANGUAGE:CUDA>:...>`) reaches CUDA-language sources only: a port
+    that compiles them as HIP (`LANGUAGE HIP`) never passes it, so it is info.
 
     A flag set on source files (`set_source_files_properties(x.cu PROPERTIES COMPILE_OPTIONS ...)`,
     `COMPILE_FLAGS`, `set_property(SOURCE ...)`) is high: it goes to whatever compiles the file, so the HIP
@@ -90,9 +92,30 @@ def check(ctx: Context) -> None:
                 if "$<" in arg.value
                 else arg.value
             )
+            # `$<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>`: sources a port compiles as HIP never get it.
+            as_hip = (
+                genex.evaluate(_COMPILER_ID.sub("Clang", arg.value), "hip", "hipcc", [])
+                if "$<" in arg.value
+                else arg.value
+            )
             for pattern, advice in NVCC_FLAGS:
                 for match in pattern.finditer(arg.value):
                     if for_amd is not arg.value and not pattern.search(for_amd):
+                        continue
+                    if as_hip is not arg.value and not pattern.search(as_hip):
+                        line, col = arg_position(arg, match.start())
+                        flag = match.group(0)
+                        with judged(ctx, Severity.INFO):
+                            once(
+                                ctx,
+                                line,
+                                col,
+                                f"`{flag}` is an nvcc option, but a generator expression gives it to CUDA-language "
+                                "sources only: sources the port compiles as HIP (LANGUAGE HIP) never get it; drop "
+                                "it with the CUDA language.",
+                                length=len(flag),
+                                key=flag,
+                            )
                         continue
                     line, col = arg_position(arg, match.start())
                     flag = match.group(0)
