@@ -113,3 +113,17 @@ def answer_of(schema: dict, operation: dict) -> dict:
     found = operation["responses"].get("200", {}).get("content", {}).get("application/json", {}).get("schema", {})
     ref = found.get("$ref", "")
     return schema["components"]["schemas"][ref.rsplit("/", 1)[-1]] if ref else found
+
+
+@pytest.mark.django_db
+def test_the_bounds_are_named_in_the_readers_language(people, api):
+    repository, _scan = make_findings(people.team, 1)
+    response = api["vera"].client.get(
+        f"/api/v1/repositories/{repository.pk}/scans/?limit=0", headers={"Accept-Language": "zh-Hans"}
+    )
+    assert response.status_code == 400
+    assert response.json() == {"detail": f"limit：每页可含 1 到 {pages.MAX_LIMIT} 项；0 超出范围。"}
+    history = api["vera"].client.get(
+        f"/api/v1/repositories/{repository.pk}/progress/history/?weeks=0", headers={"Accept-Language": "zh-Hans"}
+    )
+    assert history.json() == {"detail": f"weeks：历史可覆盖 1 到 {pages.MAX_WEEKS} 周；0 超出范围。"}
