@@ -1,8 +1,10 @@
-"""The personal API token form (name and read-only flag); the token itself is made by portal.accounts.tokens."""
+"""The personal API token form (name and read-only flag; the token itself is made by portal.accounts.tokens) and
+the profile form (email address and language)."""
 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -23,3 +25,20 @@ class TokenForm(forms.Form):
         if not name:
             raise forms.ValidationError(_("Give the token a name."))
         return name
+
+
+class ProfileForm(forms.Form):
+    """The user's address and language. The address may be left empty (no email is then sent to them)."""
+
+    email = forms.EmailField(
+        required=False,
+        label=_("Email address"),
+        help_text=_("Where the weekly digest and the notifications go. Leave it empty to get no email."),
+        # Django's own Chinese says "Email" in Latin letters; ours is the page's word for it.
+        error_messages={"invalid": _("Enter a valid email address, such as ana@example.com.")},
+    )
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        label=_("Language"),
+        help_text=_("Of the portal each time you sign in, and of the emails sent to you."),
+    )

@@ -57,3 +57,15 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…) of {self.user}"
+
+
+class Profile(models.Model):
+    """What a user sets on their profile page beyond Django's User (whose `email` holds their address): the
+    language of the portal at each sign-in and of the emails sent to them. No row until they first save the page."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    # One of settings.LANGUAGES (the form checks it); no `choices`: a language is named in itself, never translated.
+    language = models.CharField(max_length=10, default=settings.LANGUAGE_CODE)
+
+    def __str__(self) -> str:
+        return f"profile of {self.user} ({self.language})"

@@ -43,6 +43,7 @@ def _signin_username(group, request) -> str:
 SIGNIN_IP = Limit("signin-ip", "ip", "ROCPORT_RATE_SIGNIN_IP")
 SIGNIN_USERNAME = Limit("signin-username", _signin_username, "ROCPORT_RATE_SIGNIN_USERNAME")
 TOKEN_CREATE = Limit("token-create", "user", "ROCPORT_RATE_TOKEN_CREATE")
+DIGEST_SEND = Limit("digest-send", "user", "ROCPORT_RATE_DIGEST_SEND")  # "send me now": mail on demand
 TOKEN_FAILURES_IP = Limit("token-failures-ip", "ip", "ROCPORT_RATE_TOKEN_FAILURES_IP")
 WEBHOOK_IP = Limit("webhook-ip", "ip", "ROCPORT_RATE_WEBHOOK_IP")
 

@@ -1,4 +1,5 @@
-"""Signing in (rate-limited), the team switcher, and the user's personal API tokens (create, list, revoke)."""
+"""Signing in (rate-limited; it applies the language of the user's profile), the team switcher, and the user's
+personal API tokens (create, list, revoke). The profile page is portal.accounts.profile."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from portal.accounts import throttle, tokens
+from portal.accounts import language, throttle, tokens
 from portal.accounts.context import SESSION_KEY
 from portal.accounts.forms import TokenForm
 from portal.accounts.models import ApiToken, Membership
@@ -29,6 +30,12 @@ class SignInView(LoginView):
     def form_invalid(self, form):
         throttle.record(self.request, throttle.SIGNIN_USERNAME)
         return super().form_invalid(form)
+
+    def form_valid(self, form):
+        """Signed in: the browser takes the language of the user's profile, if they chose one there."""
+        response = super().form_valid(form)
+        chosen = language.preferred(form.get_user())
+        return language.remember(response, chosen) if chosen else response
 
 
 @require_POST

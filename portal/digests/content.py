@@ -121,7 +121,7 @@ def build(team, week: date) -> TeamDigest:
         repositories=rows,
         files=top_files(repositories),
         portfolio_url=absolute(reverse("dashboards:portfolio")),
-        settings_url=absolute(reverse("digests:settings")),
+        settings_url=absolute(reverse("accounts:profile") + "#digest"),
     )
 
 

@@ -39,7 +39,15 @@ os.environ.setdefault("ROCPORT_SCAN_HEARTBEAT_STALE", "5")
 os.environ.setdefault("ROCPORT_COMPILE_CHECK", "off")
 # Every test's requests come from 127.0.0.1 and the counters outlive a test: the suite runs with the limits on but
 # out of reach; tests/portal/test_rate_limits.py sets the rates it tests.
-for _rate in ("SIGNIN_IP", "SIGNIN_USERNAME", "TOKEN_CREATE", "TOKEN_FAILURES_IP", "WEBHOOK_REPOSITORY", "WEBHOOK_IP"):
+for _rate in (
+    "SIGNIN_IP",
+    "SIGNIN_USERNAME",
+    "TOKEN_CREATE",
+    "TOKEN_FAILURES_IP",
+    "WEBHOOK_REPOSITORY",
+    "WEBHOOK_IP",
+    "DIGEST_SEND",
+):
     os.environ.setdefault(f"ROCPORT_RATE_{_rate}", "100000/m")
 
 _ENV_SET_HERE = set(os.environ) - _ENV_BEFORE

@@ -1,5 +1,6 @@
 """Rate limits (portal/accounts/throttle.py) against the real Redis cache: sign-in per address and per username,
-API token creation per user, failed bearer tokens per address, webhooks per repository and per address.
+API token creation per user, weekly digests sent now per user, failed bearer tokens per address, webhooks per
+repository and per address.
 
 Each test counts in Redis (the test run's broker database) under a key prefix of its own, so nothing left by
 another test or another run is counted, and removes its keys afterwards. The requests come from made-up
@@ -16,6 +17,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from django.contrib.auth import get_user_model
+from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
@@ -105,6 +108,19 @@ def test_token_creation_is_limited_per_user(people, redis_cache, settings):
     assert ApiToken.objects.filter(user=people.alice).count() == 2  # the refused request created nothing
     assert alice.get(url).status_code == 200  # the list still opens
     assert "rp_" in bob.post(url, {"name": "bob's"}).content.decode()
+
+
+@pytest.mark.django_db
+def test_digests_sent_now_are_limited_per_user(people, redis_cache, settings):
+    settings.ROCPORT_RATE_DIGEST_SEND = "2/h"
+    get_user_model().objects.filter(username__in=["alice", "bob"]).update(email="someone@example.test")
+    alice, bob = client_for(people.alice), client_for(people.bob)
+    url, body = reverse("digests:send_now"), {"team": people.team.pk}
+    for _ in range(2):
+        assert alice.post(url, body).status_code == 302
+    assert_429(alice.post(url, body), json=False)
+    assert len(mail.outbox) == 2  # the refused request sent nothing
+    assert bob.post(url, body).status_code == 302 and len(mail.outbox) == 3
 
 
 @pytest.mark.django_db

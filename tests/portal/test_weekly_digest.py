@@ -210,7 +210,7 @@ def test_the_digest_says_how_the_week_went(people, repo_factory, settings):
         "- kernels: src/big.cu, ",
         f"{BASE}/repositories/{data['kernels'].pk}/files/src/big.cu",
         f"Portfolio: {BASE}/",
-        f"{BASE}/digests/",
+        f"{BASE}/accounts/profile/#digest",
     ):
         assert text in body, text
     assert "secret" not in body  # the other team's repository

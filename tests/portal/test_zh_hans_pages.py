@@ -279,6 +279,8 @@ def test_no_page_shows_english_under_zh_hans(dataset):
         (f"/findings/{finding.pk}/triage/", {"decision": "nonsense"}, client),
         ("/findings/bulk/", {"ids": [finding.pk]}, client),
         (f"/notifications/{project.people.team.pk}/", {"threshold": "nonsense"}, client),
+        ("/accounts/profile/", {"email": "not an address", "language": "zh-hans"}, client),
+        ("/digests/send/", {"team": project.people.team.pk}, client),  # refused: alice has no address yet
     ):
         response = who.get(url) if body is None else who.post(url, body, follow=True)
         assert response.status_code in (200, 400), (url, response.status_code)
