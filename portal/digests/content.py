@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
-from django.conf import settings
 from django.db.models import Count, F, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
 from portal.findings import rollups
 from portal.findings.models import FindingEvent
+from portal.links import site_url
 from portal.progress import figures, history
 from portal.progress.models import ProgressSnapshot
 from portal.repositories.models import Repository
@@ -25,10 +25,6 @@ from portal.scans.models import Scan
 
 TOP_FILES = 5
 KINDS = ("fixed", "created", "reopened")  # the audit trail's kinds the digest counts
-
-
-def absolute(path: str) -> str:
-    return settings.ROCPORT_BASE_URL.rstrip("/") + path
 
 
 def shown(point: history.Point | None) -> str | None:
@@ -103,7 +99,7 @@ def build(team, week: date) -> TeamDigest:
             before=shown(before.get(r.pk)),
             after=shown(after.get(r.pk)),
             counts=counts.get(r.pk, Counts()),
-            url=absolute(reverse("dashboards:repository", args=[r.pk])),
+            url=site_url(reverse("dashboards:repository", args=[r.pk])),
         )
         for r in repositories
     ]
@@ -120,8 +116,8 @@ def build(team, week: date) -> TeamDigest:
         forecast=history.forecast(points, week_end),
         repositories=rows,
         files=top_files(repositories),
-        portfolio_url=absolute(reverse("dashboards:portfolio")),
-        settings_url=absolute(reverse("accounts:profile") + "#digest"),
+        portfolio_url=site_url(reverse("dashboards:portfolio")),
+        settings_url=site_url(reverse("accounts:profile") + "#digest"),
     )
 
 
@@ -189,7 +185,7 @@ def top_files(repositories) -> list[FileLeft]:
             path=path,
             hours=item.left,
             state=item.state,
-            url=absolute(reverse("files:file", args=[r.pk, path])),
+            url=site_url(reverse("files:file", args=[r.pk, path])),
         )
         for r, path, item in candidates[:TOP_FILES]
     ]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
+from portal.digests import content
 from portal.links import site_url
 from portal.ports import describe
 from portal.repositories.models import Repository
@@ -45,7 +47,7 @@ def test_links_follow_site_url_and_base_url_wins_when_set(tmp_path):
 
 
 @pytest.mark.django_db
-def test_emails_merge_requests_and_commit_statuses_link_to_the_site(settings, people):
+def test_emails_digests_merge_requests_and_commit_statuses_link_to_the_site(settings, people):
     settings.ROCPORT_BASE_URL = SITE + "/"
     repository = Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
     scan = Scan.objects.create(repository=repository, branch="main", status="finished", commit_sha="a" * 40)
@@ -58,3 +60,6 @@ def test_emails_merge_requests_and_commit_statuses_link_to_the_site(settings, pe
     _, email = notifications.render(scan, [], 0, "high")
     assert SITE + reverse("scans:detail", args=[scan.pk]) in email
     assert SITE + reverse("statuses:notifications", args=[people.team.pk]) in email
+    digest = content.build(people.team, date(2025, 3, 3))
+    assert digest.portfolio_url == SITE + reverse("dashboards:portfolio")
+    assert digest.settings_url.startswith(SITE + reverse("accounts:profile"))
