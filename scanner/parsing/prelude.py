@@ -87,7 +87,18 @@ def _is_constant_name(name: str, kind: str) -> bool:
         return True
     if kind:
         return False
-    return name.isupper() or bool(re.match(r"^(cuda|cu|CU)[A-Z][a-z]+[A-Z]?\w*(Error|Success|Flag|Default)", name))
+    return (
+        name.isupper()
+        or bool(re.match(r"^(cuda|cu|CU)[A-Z][a-z]+[A-Z]?\w*(Error|Success|Flag|Default)", name))
+        or bool(_ENUMERATOR_FAMILY.match(name))
+    )
+
+
+# Enumerators HIPIFY's table lists without a kind (no HIP counterpart), whose families kernels launched with
+# cudaLaunchKernelEx assign to a cudaLaunchAttribute's id: values, not functions.
+_ENUMERATOR_FAMILY = re.compile(
+    r"^(?!cudaLaunchMemSyncDomainMap)cuda(LaunchAttribute|LaunchMemSyncDomain|ClusterSchedulingPolicy)[A-Z][A-Za-z]*$"
+)
 
 
 _DEFINE_VALUE = re.compile(r"^(?:cuda[A-Z]\w*|CU_[A-Z0-9_]+|CUDA_[A-Z0-9_]+|CUDART_[A-Z0-9_]+)$")

@@ -281,6 +281,71 @@ def test_a_libcudacxx_kernel_keeps_its_tree(tmp_path):
     assert result.health.modelled_headers == ["libcudacxx"]
 
 
+CUTLASS3_VOCABULARY = """\
+#include <cuda_fp16.h>
+#include <cute/tensor.hpp>
+#include <cutlass/cutlass.h>
+#include <cutlass/epilogue/thread/activation.h>
+#include <cutlass/gemm/dispatch_policy.hpp>
+#include <map>
+#include <tuple>
+
+#if defined(__CUDA_ARCH__) && (CUDA_ARCH_FAMILY(1000) || CUDA_ARCH_CONDITIONAL_OR_FAMILY(1210))
+#define GEMM_HAS_FAMILY_FEATURES 1
+#endif
+
+namespace gemm_ext {
+struct Cooperative : cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperative {};
+
+template <class Schedule, class = void> struct IsCooperative : cute::false_type {};
+template <class Schedule>
+struct IsCooperative<Schedule, cute::void_t<cute::enable_if_t<cute::is_base_of_v<
+    cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperative, Schedule>>>> : cute::true_type {};
+
+template <class Activation> constexpr int activation_code() {
+  if constexpr (cute::is_same_v<Activation, cutlass::epilogue::thread::Sigmoid<float>>) {
+    return 1;
+  } else {
+    static_assert(cutlass::detail::dependent_false<Activation>, "unsupported activation");
+    return 0;
+  }
+}
+
+__global__ void scale(nv_half *out, const nv_half *in, float alpha) {
+  out[threadIdx.x] = __float2half(__half2float(in[threadIdx.x]) * alpha);
+}
+
+int launch(nv_half *out, const nv_half *in, int n, cudaStream_t stream, bool pdl) {
+  static std::map<std::tuple<int, int>, int> seen;
+  auto key = std::make_tuple(n, 0);
+  auto it = seen.find(key);
+  if (it != seen.end()) return it->second;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3((n + 255) / 256);
+  config.blockDim = dim3(256);
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  cudaLaunchAttribute attrs[1];
+  attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attrs[0].val.programmaticStreamSerializationAllowed = pdl;
+  config.attrs = attrs;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, scale, out, in, 2.0f) + activation_code<cutlass::epilogue::thread::Sigmoid<float>>();
+}
+}  // namespace gemm_ext
+"""
+
+
+def test_cutlass3_extension_vocabulary_and_launch_attributes_keep_the_tree(tmp_path):
+    """What CUTLASS 3 extensions and PDL launches use beyond the core: CuTe's re-exported type traits, CUTLASS's
+    dependent_false, activation functors, kernel schedule tags, arch-family macros in `#if`, `nv_half`,
+    cudaLaunchKernelEx with its attributes, and std::map's iterators."""
+    result = analyze_text(tmp_path, CUTLASS3_VOCABULARY, name="gemm_ext.cu")
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health.first_errors
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.modelled_headers == ["cutlass", "cute"]
+
+
 def test_a_real_header_set_wins_over_the_model(tmp_path):
     """A --include-dir (a submodule checkout, an installed torch) that has the header: it is parsed, not modelled."""
     real = tmp_path / "deps" / "torch"

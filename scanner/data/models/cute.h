@@ -7,6 +7,13 @@
 #pragma clang system_header
 #include "/__rocport_models__/cutlass.h"
 namespace cute {
+/* CuTe re-exports the standard type traits as its own (cute/util/type_traits.hpp): `cute::enable_if_t<...>`. */
+using ::std::enable_if; using ::std::enable_if_t; using ::std::conditional; using ::std::conditional_t;
+using ::std::is_same; using ::std::is_same_v; using ::std::decay; using ::std::decay_t; using ::std::remove_cv_t;
+using ::std::remove_reference_t; using ::std::remove_cvref; using ::std::remove_cvref_t; using ::std::void_t;
+using ::std::is_integral; using ::std::is_integral_v; using ::std::is_arithmetic; using ::std::is_signed;
+using ::std::is_unsigned; using ::std::declval; using ::std::is_base_of; using ::std::is_base_of_v;
+using ::std::is_convertible; using ::std::is_convertible_v; using ::std::is_empty; using ::std::is_void_v;
 using cutlass::half_t;
 using cutlass::bfloat16_t;
 using cutlass::tfloat32_t;

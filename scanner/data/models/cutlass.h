@@ -22,6 +22,16 @@
 #define CUTLASS_CONSTEXPR_IF_CXX17 constexpr
 #define CUTLASS_STATIC_ASSERT(...)
 #define CUTLASS_NAMESPACE cutlass
+/* CUTLASS 4's arch-family tests in `#if` (family- and architecture-specific features, e.g. sm_100f/sm_100a). */
+#ifndef CUDA_ARCH_FAMILY
+#define CUDA_ARCH_FAMILY(arch) 0
+#endif
+#ifndef CUDA_ARCH_CONDITIONAL
+#define CUDA_ARCH_CONDITIONAL(arch) 0
+#endif
+#ifndef CUDA_ARCH_CONDITIONAL_OR_FAMILY
+#define CUDA_ARCH_CONDITIONAL_OR_FAMILY(arch) 0
+#endif
 #define CUTLASS_MAJOR 3
 #define CUTLASS_MINOR 9
 #define CUTE_HOST_DEVICE __host__ __device__ inline
@@ -41,6 +51,18 @@
 #define CUTE_ALIGNAS(n) alignas(n)
 
 #include "/__rocport_models__/permissive.h"
+
+namespace cutlass {
+/* A host-side adapter CUTLASS 3 kernels take in their `initialize` (CUDA-graph and driver-API launches). */
+struct CudaHostAdapter;
+}  // namespace cutlass
+
+namespace cutlass {
+namespace detail {
+/* static_assert(dependent_false<T>, "...") in the last branch of an `if constexpr` chain. */
+template <class... T> inline constexpr bool dependent_false = false;
+}  // namespace detail
+}  // namespace cutlass
 
 namespace cutlass {
 template <class T> struct __numeric {
@@ -316,6 +338,7 @@ template <class... A> struct RowMajorTensorOpMultiplicandCongruous : RowMajor {}
 template <class... A> struct ColumnMajorTensorOpMultiplicandCongruous : ColumnMajor {};
 }
 namespace gemm {
+namespace detail { template <int I, class Stride> __host__ __device__ constexpr bool is_major(); template <class... A> __host__ __device__ constexpr bool is_k_major(); template <class... A> __host__ __device__ constexpr bool is_mn_major(); }
 template <int M = 1, int N = 1, int K = 1> struct GemmShape {
   static constexpr int kM = M, kN = N, kK = K, kMN = M * N, kMNK = M * N * K, kCount = M * N * K;
   __host__ __device__ static Coord<3> toCoord();
@@ -333,6 +356,10 @@ enum class GemmUniversalMode { kGemm, kGemmSplitKParallel, kBatched, kArray, kGr
 enum class Operand { kA, kB, kC, kD };
 struct KernelTmaWarpSpecialized {}; struct KernelTmaWarpSpecializedCooperative {}; struct KernelTmaWarpSpecializedPingpong {};
 struct KernelCpAsyncWarpSpecialized {}; struct KernelMultistage {};
+struct KernelPtrArrayTmaWarpSpecializedCooperative {}; struct KernelPtrArrayTmaWarpSpecializedPingpong {};
+struct KernelTmaWarpSpecializedFP8FastAccum {}; struct KernelTmaWarpSpecializedCooperativeFP8FastAccum {};
+struct KernelTmaWarpSpecializedPingpongFP8FastAccum {}; struct KernelCpAsyncWarpSpecializedCooperative {};
+struct KernelCpAsyncWarpSpecializedPingpong {}; struct KernelTma {};
 struct PersistentScheduler {}; struct StreamKScheduler {};
 namespace device { template <class... A> struct Gemm : __rocport_cx_type<A...> {}; template <class... A> struct GemmUniversal : __rocport_cx_type<A...> {}; template <class... A> struct GemmUniversalAdapter : __rocport_cx_type<A...> {}; template <class... A> struct GemmGrouped : __rocport_cx_type<A...> {}; }
 namespace kernel { template <class... A> struct GemmUniversal : __rocport_cx_type<A...> {}; template <class... A> struct DefaultGemm : __rocport_cx_type<A...> {}; template <class... A> struct DefaultGemmUniversal : __rocport_cx_type<A...> {}; }
@@ -371,6 +398,13 @@ template <class... A> struct Identity : __rocport_cx_type<A...> {};
 template <class... A> struct ReLu : __rocport_cx_type<A...> {};
 template <class... A> struct SiLu : __rocport_cx_type<A...> {};
 template <class... A> struct GELU : __rocport_cx_type<A...> {};
+template <class... A> struct GELU_taylor : __rocport_cx_type<A...> {};
+template <class... A> struct Sigmoid : __rocport_cx_type<A...> {};
+template <class... A> struct Tanh : __rocport_cx_type<A...> {};
+template <class... A> struct HardSwish : __rocport_cx_type<A...> {};
+template <class... A> struct LeakyReLU : __rocport_cx_type<A...> {};
+template <class... A> struct Clamp : __rocport_cx_type<A...> {};
+template <class... A> struct Scale : __rocport_cx_type<A...> {};
 }
 namespace threadblock {
 template <class... A> struct Epilogue : __rocport_cx_type<A...> {};
@@ -379,7 +413,7 @@ template <class ThreadMap, class Element, bool ScatterD = false, class PermuteDL
 struct PredicatedTileIterator : __rocport_cx_type<ThreadMap, Element> {};
 }
 namespace collective { template <class... A> struct CollectiveBuilder : __rocport_cx_type<A...> {}; template <class... A> struct DefaultEpilogue : __rocport_cx_type<A...> {}; template <class... A> struct CollectiveEpilogue : __rocport_cx_type<A...> {}; struct EpilogueTileAuto {}; }
-namespace fusion { template <class... A> struct Sm90EVT : __rocport_cx_type<A...> {}; template <class... A> struct Sm90Compute : __rocport_cx_type<A...> {}; template <class... A> struct Sm90ColBroadcast : __rocport_cx_type<A...> {}; template <class... A> struct Sm90RowBroadcast : __rocport_cx_type<A...> {}; template <class... A> struct Sm90AccFetch : __rocport_cx_type<A...> {}; template <class... A> struct Sm90ScalarBroadcast : __rocport_cx_type<A...> {}; template <class... A> struct LinearCombination : __rocport_cx_type<A...> {}; template <class... A> struct ScaledLinCombPerRowBiasEltAct : __rocport_cx_type<A...> {}; }
+namespace fusion { template <class... A> struct Sm90EVT : __rocport_cx_type<A...> {}; template <class... A> struct Sm90Compute : __rocport_cx_type<A...> {}; template <class... A> struct Sm90ColBroadcast : __rocport_cx_type<A...> {}; template <class... A> struct Sm90RowBroadcast : __rocport_cx_type<A...> {}; template <class... A> struct Sm90AccFetch : __rocport_cx_type<A...> {}; template <class... A> struct Sm90ScalarBroadcast : __rocport_cx_type<A...> {}; template <class... A> struct LinearCombination : __rocport_cx_type<A...> {}; template <class... A> struct ScaledLinCombPerRowBiasEltAct : __rocport_cx_type<A...> {}; template <class... A> struct ScaledAcc : __rocport_cx_type<A...> {}; template <class... A> struct LinCombEltAct : __rocport_cx_type<A...> {}; template <class... A> struct LinCombPerRowBias : __rocport_cx_type<A...> {}; template <class... A> struct LinCombPerColBias : __rocport_cx_type<A...> {}; template <class... A> struct Sm90LinearCombination : __rocport_cx_type<A...> {}; template <class... A> struct FusionCallbacks : __rocport_cx_type<A...> {}; }
 }
 namespace detail { template <class... A> auto alignment_for_swizzle(A &&...) -> __rocport_cx; }
 namespace transform { namespace threadblock {

@@ -246,6 +246,17 @@ template <class T> inline constexpr bool is_unsigned_v = __is_unsigned(T);
 template <class T> inline constexpr bool is_pointer_v = __is_pointer(T);
 template <class T> inline constexpr bool is_arithmetic_v = __is_arithmetic(T);
 template <class T> T declval();
+template <class...> using void_t = void;
+template <class B, class D> struct is_base_of : integral_constant<bool, __is_base_of(B, D)> {};
+template <class B, class D> inline constexpr bool is_base_of_v = __is_base_of(B, D);
+template <class F, class T> struct is_convertible : integral_constant<bool, __is_convertible_to(F, T)> {};
+template <class F, class T> inline constexpr bool is_convertible_v = __is_convertible_to(F, T);
+template <class T> struct is_empty : integral_constant<bool, __is_empty(T)> {};
+template <class T> inline constexpr bool is_empty_v = __is_empty(T);
+template <class T> struct is_void : is_same<remove_cv_t<T>, void> {};
+template <class T> inline constexpr bool is_void_v = is_void<T>::value;
+template <class T> struct remove_cvref { typedef T type; };
+template <class T> using remove_cvref_t = typename remove_cvref<T>::type;
 struct exception { virtual const char *what() const; };
 #define ROCPORT_STD_ERROR(name) struct name : exception { name(const char *); name(const string &); };
 ROCPORT_STD_ERROR(logic_error)
@@ -273,9 +284,11 @@ template <size_t I, class T> __host__ __device__ const typename tuple_element<I,
 template <size_t I, class T> __host__ __device__ typename tuple_element<I, T>::type &&get(T &&);
 template <class... A> tuple<A &...> tie(A &...);
 template <class A, class B> pair<A, B> make_pair(A, B);
+/* Iterators as pointers to the entries: `it != m.end()`, `it->second` and range-for parse. */
 template <class K, class V, class... R> struct map { V &operator[](const K &); size_t size() const;
-  __rocport_any find(const K &) const; __rocport_any begin() const; __rocport_any end() const;
-  size_t count(const K &) const; };
+  pair<K, V> *find(const K &) const; pair<K, V> *begin() const; pair<K, V> *end() const;
+  size_t count(const K &) const; template <class... A> pair<pair<K, V> *, bool> emplace(A &&...);
+  template <class... A> pair<pair<K, V> *, bool> insert(A &&...); size_t erase(const K &); V &at(const K &); };
 template <class K, class V, class... R> struct unordered_map : map<K, V> {};
 template <class K, class... R> struct set { size_t count(const K &) const; size_t size() const;
   template <class... A> __rocport_any insert(A &&...); };
@@ -336,6 +349,8 @@ __ROCPORT_FP8(__nv_fp8x4_e5m2, 4)
 #undef __ROCPORT_FP8
 typedef __half half;
 typedef __half2 half2;
+typedef __half nv_half;
+typedef __half2 nv_half2;
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
 __host__ __device__ __half __float2half(float);
@@ -549,6 +564,22 @@ struct cudaDeviceProp {
   pageableMemoryAccess, accessPolicyMaxWindowSize, streamPrioritiesSupported, globalL1CacheSupported,
   localL1CacheSupported, computePreemptionSupported, hostNativeAtomicSupported, singleToDoublePrecisionPerfRatio;
 };
+
+/* cudaLaunchKernelEx's configuration: kernels launched with attributes (PDL, clusters) fill these fields. */
+typedef int cudaLaunchAttributeID;
+union cudaLaunchAttributeValue {
+  char pad[64]; int programmaticStreamSerializationAllowed; int cooperative; int priority; unsigned memSyncDomain;
+  struct { unsigned x, y, z; } clusterDim;
+  struct { void *event; int flags; int triggerAtBlockStart; } programmaticEvent;
+  struct { void *base_ptr; size_t num_bytes; float hitRatio; int hitProp, missProp; } accessPolicyWindow;
+};
+struct cudaLaunchAttribute { cudaLaunchAttributeID id; cudaLaunchAttributeValue val; };
+struct cudaLaunchConfig_t {
+  dim3 gridDim; dim3 blockDim; size_t dynamicSmemBytes; cudaStream_t stream; cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+};
+/* The C++ template overload of cuda_runtime.h (HIPIFY's table lists only the C entry point, cudaLaunchKernelExC). */
+template <class K, class... A> int cudaLaunchKernelEx(const cudaLaunchConfig_t *, K, A &&...);
 
 /* CUB (cub/cub.cuh) and Thrust, enough for the code around their calls to parse: collective classes with
  * TempStorage and their member algorithms, device-wide algorithms, functors and the load/store/reduce enums. */
