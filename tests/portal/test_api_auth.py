@@ -153,6 +153,27 @@ def test_the_openapi_schema_is_public_and_describes_every_operation():
         ("POST", "/api/v1/findings/{finding_id}/triage/"),
         ("GET", "/api/v1/findings/{finding_id}/comments/"),
         ("POST", "/api/v1/findings/{finding_id}/comments/"),
+        ("GET", "/api/v1/repositories/{repository_id}/progress/"),
+        ("GET", "/api/v1/repositories/{repository_id}/progress/files/"),
+        ("GET", "/api/v1/repositories/{repository_id}/progress/history/"),
+        ("GET", "/api/v1/teams/{team_id}/progress/"),
+        ("GET", "/api/v1/teams/{team_id}/progress/history/"),
+        ("GET", "/api/v1/repositories/{repository_id}/merge-requests/"),
+        ("GET", "/api/v1/merge-requests/{merge_request_id}/"),
+    }
+    parameters = {
+        path: {p["name"] for p in item["get"].get("parameters", [])}
+        for path, item in schema["paths"].items()
+        if "progress" in path or "merge-requests" in path
+    }
+    assert parameters == {
+        "/api/v1/repositories/{repository_id}/progress/": {"repository_id"},
+        "/api/v1/repositories/{repository_id}/progress/files/": {"repository_id", "state", "after", "limit"},
+        "/api/v1/repositories/{repository_id}/progress/history/": {"repository_id", "weeks"},
+        "/api/v1/teams/{team_id}/progress/": {"team_id"},
+        "/api/v1/teams/{team_id}/progress/history/": {"team_id", "weeks"},
+        "/api/v1/repositories/{repository_id}/merge-requests/": {"repository_id", "state", "before", "limit"},
+        "/api/v1/merge-requests/{merge_request_id}/": {"merge_request_id"},
     }
     assert not any(path.startswith("/api/v1/uploads") for path in schema["paths"])  # another module's path
     for path, item in schema["paths"].items():
