@@ -108,7 +108,7 @@ class _FileWork:
         self.stats = TranslationStats(files=1, total_bytes=len(data), total_lines=data.count(b"\n"))
         self.unconverted: list[Unconverted] = []
         self.warnings: list[str] = []
-        self.includes = includes.IncludeRewriter(translator.headers)
+        self.includes = includes.IncludeRewriter(translator.headers, data, spans)
         self._line_starts: list[int] | None = None
         self.cuda_source = os.path.splitext(path)[1].lower() in _CUDA_EXTENSIONS
         self.uses_cuda = False  # a CUDA construct was seen: the file is CUDA whatever its extension
@@ -205,6 +205,7 @@ class _FileWork:
             return
         for reference in self.deferred:
             self._reference(*reference)
+        self._host_headers()
         self._runtime_header()
 
     def _discard(self) -> None:
@@ -326,6 +327,13 @@ class _FileWork:
         self.touched.add(line.hash_offset)
         self.replaced_bytes += counted
         return last
+
+    def _host_headers(self) -> None:
+        """cuda_runtime.h's C headers, known once every include of the file is (scanner.translate.includes)."""
+        insertion = self.includes.host_headers()
+        if insertion is not None:
+            where, what = insertion
+            self.edits.append((where, where, what))
 
     def _runtime_header(self) -> None:
         if not self.options.insert_runtime_header or not self.uses_cuda:

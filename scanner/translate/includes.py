@@ -6,50 +6,42 @@
   same header is removed (its directive text emptied, the line stays), as are headers HIP has no counterpart
   for (`device_launch_parameters.h`);
 - a file that uses CUDA and did not get `hip/hip_runtime.h` from a rewritten `cuda.h`/`cuda_runtime.h` gets it
-  inserted: right after `#pragma once`, else before the first `#include`, else at the top.
+  inserted: right after `#pragma once`, else before the first `#include`, else at the top;
+- no include the file already has is written again (scanner.translate.included: any spelling, `<cassert>` for
+  `<assert.h>`, where it is always seen): a header rewritten to one the file includes is removed like a duplicate
+  main header, and `cuda_runtime.h`'s C headers leave out those the file includes.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from scanner.translate.hipaware import is_hip_header
+from scanner.translate.included import FileIncludes, IncludeLine, parse
 from scanner.translate.names import Target
+
+__all__ = ["IncludeLine", "IncludeRewriter", "parse"]
 
 RUNTIME_HEADER = b"hip/hip_runtime.h"
 RUNTIME_SOURCES = frozenset({"cuda.h", "cuda_runtime.h"})
 _MAIN_KINDS = frozenset({"include_cuda_main_header", "include_cuda_main_header_v2"})
 # Plain-kind headers that hipify-clang also keeps once (all the curand_*.h map to one hiprand header).
 _DEDUPLICATED_TARGETS = frozenset({b"hiprand/hiprand_kernel.h", b"rocrand/rocrand_kernel.h"})
-_HEADER = re.compile(rb'\s*([<"])([^>"\n]+)([>"])')
 INSERTED = b"\n#include <hip/hip_runtime.h>\n"
 # cuda_runtime.h declares C's math, string and assert functions for host code too (nvcc's crt/math_functions.h
 # includes math.h, crt/common_functions.h string.h and assert.h). Host code that calls `isfinite(x)`, `memset` or
 # `assert` relying on it fails with hip_runtime.h alone: clang's HIP wrapper brings <cmath> and device overloads
 # only, and HIP 7's hip_runtime_api.h no longer includes string.h as HIP 6's did (llm.c's common.h: every one of
 # its 22 kernels failed on `memset` with HIP 7.2's headers).
-HOST_C_HEADERS = b"\n#include <math.h>\n#include <string.h>\n#include <assert.h>"
-
-
-@dataclass
-class IncludeLine:
-    hash_offset: int  # the `#`
-    name_start: int  # first byte of the header name
-    name: bytes
-    end: int  # just past the closing delimiter
-
-
-def parse(data: bytes, hash_offset: int, after_keyword: int) -> IncludeLine | None:
-    match = _HEADER.match(data, after_keyword)
-    if not match:
-        return None
-    return IncludeLine(hash_offset, match.start(2), match.group(2), match.end(3))
+HOST_C_HEADERS = (b"math.h", b"string.h", b"assert.h")
 
 
 class IncludeRewriter:
-    def __init__(self, headers: dict[str, Target]):
+    def __init__(self, headers: dict[str, Target], data: bytes, spans: list[tuple[int, int, int]]):
         self.headers = headers
+        self.data, self.spans = data, spans
+        self._file_includes: FileIncludes | None = None  # walked once, when a rewrite could repeat an include
+        self.host_headers_after: IncludeLine | None = None  # the rewritten cuda_runtime.h line
         self.seen_targets: set[bytes] = set()
         self.runtime_rewritten = False
         self.first_include: int | None = None
@@ -81,10 +73,28 @@ class IncludeRewriter:
         counted = line.end - line.name_start + 1  # the name with its delimiters, as hipify counts it
         if replacement == line.name:
             return [], target, counted
-        edits = [(line.name_start, line.name_start + len(line.name), replacement)]
         if name == "cuda_runtime.h":
-            edits.append((line.end, line.end, HOST_C_HEADERS))
-        return edits, target, counted
+            self.host_headers_after = line  # written at the end, once every include of the file is known
+        if self.included.covers(replacement, line.hash_offset, line.hash_offset, exclude=line.hash_offset):
+            return [self._remove(line)], target, line.end - line.hash_offset  # the file has it already
+        return [(line.name_start, line.name_start + len(line.name), replacement)], target, counted
+
+    @property
+    def included(self) -> FileIncludes:
+        if self._file_includes is None:
+            self._file_includes = FileIncludes(self.data, self.spans)
+        return self._file_includes
+
+    def host_headers(self) -> tuple[int, bytes] | None:
+        """Where and what to insert after a rewritten cuda_runtime.h: the C headers it brings under nvcc that the
+        file does not include already, each once; None when there are none."""
+        line = self.host_headers_after
+        if line is None:
+            return None
+        wanted = [h for h in HOST_C_HEADERS if not self.included.covers(h, line.hash_offset, line.end)]
+        if not wanted:
+            return None
+        return line.end, b"".join(b"\n#include <" + h + b">" for h in wanted)
 
     @staticmethod
     def _remove(line: IncludeLine) -> tuple[int, int, bytes]:
