@@ -1,12 +1,12 @@
-"""The repository form: a bad clone URL, or a default branch the remote does not have, is refused here with a
-message the user can act on."""
+"""The repository form: a bad clone URL, a remote with no repository there, or a default branch the remote does not
+have, is refused here with a message the user can act on."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from portal.repositories.branchcheck import check_default_branch
+from portal.repositories.branchcheck import check_default_branch, field_for
 from portal.repositories.models import Repository
 from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
@@ -35,7 +35,7 @@ class RepositoryForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.branch_warning = ""  # the remote could not be reached to check the branch (registered anyway)
+        self.branch_warning = ""  # the remote did not answer, so nothing could be checked (registered anyway)
         self.fields["clone_url"].widget.attrs.update({"spellcheck": "false", "autocomplete": "off"})
 
     def clean_clone_url(self) -> str:
@@ -52,8 +52,7 @@ class RepositoryForm(forms.ModelForm):
             try:
                 self.branch_warning = check_default_branch(data["clone_url"], data["default_branch"], credentials)
             except forms.ValidationError as error:
-                field = "credentials_secret" if error.code == "auth_failed" else "default_branch"
-                self.add_error(field, error)
+                self.add_error(field_for(error), error)
         return data
 
     def save(self, commit: bool = True) -> Repository:

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Membership
-from portal.repositories.branchcheck import check_default_branch
+from portal.repositories.branchcheck import check_default_branch, field_for
 from portal.repositories.models import Repository
 from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
@@ -70,7 +70,7 @@ class RepositorySettingsForm(forms.ModelForm):
             try:
                 self.branch_warning = check_default_branch(data["clone_url"], data["default_branch"], credentials)
             except forms.ValidationError as error:
-                self.add_error("credentials_secret" if error.code == "auth_failed" else "default_branch", error)
+                self.add_error(field_for(error), error)
         return data
 
     def clean_clone_url(self) -> str:

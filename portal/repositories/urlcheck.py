@@ -48,6 +48,22 @@ def host_of(url: str) -> str | None:
     return urlsplit(url).hostname
 
 
+def _refused_scheme(scheme: str) -> str:
+    """The refusal of a transport, naming the setting that would allow it when one does (only `transport_allowed`'s
+    rule decides, so the message cannot promise what git would then refuse)."""
+    refusal = _("Use an %(schemes)s URL (not %(scheme)s).") % {
+        "schemes": allowed_schemes_text(),
+        "scheme": scheme or _("a bare path"),
+    }
+    if scheme == "http":
+        hint = _(
+            "Plain http:// is allowed only when the server runs with ROCPORT_ALLOW_PRIVATE_HOSTS=1 (for a git server "
+            "on a private network)."
+        )
+        return f"{refusal} {hint}"
+    return refusal
+
+
 def validate_clone_url(url: str) -> str:
     """The URL, stripped; raises ValidationError with a clear message when it may not be cloned."""
     url = url.strip()
@@ -60,7 +76,12 @@ def validate_clone_url(url: str) -> str:
     local = url.startswith("file://") or url.startswith("/") or url.startswith(".")
     if local:
         if not transport_allowed("file"):
-            raise ValidationError("Local repositories (file:// or a path) are not allowed on this server.")
+            raise ValidationError(
+                _(
+                    "Local repositories (file:// or a path) are not allowed on this server (they are when it runs "
+                    "with ROCPORT_ALLOW_LOCAL_REPOS=1)."
+                )
+            )
         path = Path(url[len("file://") :] if url.startswith("file://") else url)
         try:
             exists = path.exists()
@@ -75,10 +96,7 @@ def validate_clone_url(url: str) -> str:
         else:
             scheme = urlsplit(url).scheme.lower()
             if scheme == "file" or not transport_allowed(scheme):
-                raise ValidationError(
-                    _("Use an %(schemes)s URL (not %(scheme)s).")
-                    % {"schemes": allowed_schemes_text(), "scheme": scheme or _("a bare path")}
-                )
+                raise ValidationError(_refused_scheme(scheme))
             if urlsplit(url).password:
                 raise ValidationError(
                     "Do not put a password in the URL: use the credentials field, which is encrypted."
@@ -109,6 +127,9 @@ def check_host_is_public(host: str) -> None:
         address = ipaddress.ip_address(info[4][0].split("%")[0])
         if not address.is_global:
             raise ValidationError(
-                f"The host {host!r} resolves to a private or local address ({address}); "
-                "cloning from it is not allowed on this server."
+                _(
+                    "The host %(host)s resolves to a private or local address (%(address)s); cloning from it is not "
+                    "allowed on this server (it is when the server runs with ROCPORT_ALLOW_PRIVATE_HOSTS=1)."
+                )
+                % {"host": repr(host), "address": address}
             )

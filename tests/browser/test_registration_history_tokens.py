@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
 from tests.portal.people import PASSWORD
+from tests.portal.servers import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -180,3 +181,48 @@ def test_the_finding_history_speaks_in_labels_and_follows_a_triage(tab, zh_tab, 
     expect(zh_history).to_contain_text("未分诊 → 误报")
     assert "false_positive" not in zh_history.inner_text() and "`" not in zh.locator("dl").first.inner_text()
     zh_tab.shoot("history-zh-hans")
+
+
+# Banner backgrounds (static/rocport.css): a success's green, a warning's yellow
+GREEN, YELLOW = "rgb(218, 251, 225)", "rgb(255, 248, 197)"
+
+
+def _banner(page):
+    banner = page.locator(".messages p")
+    expect(banner).to_have_count(1)
+    return banner, banner.evaluate("e => getComputedStyle(e).backgroundColor")
+
+
+def test_a_remote_that_does_not_answer_registers_under_a_yellow_warning_not_a_green_success(
+    tab, zh_tab, people, repo_factory
+):
+    """Issue 36, item 4: "could not be checked" showed in the green banner of a success."""
+    remote = repo_factory("remote")
+    remote.commit("first", **{"k.cu": "int k;\n"})
+    for t, name, url in (
+        (tab, "silent", f"git://127.0.0.1:{free_port()}/kernels.git"),
+        (zh_tab, "silent-zh", f"git://127.0.0.1:{free_port()}/kernels.git"),
+    ):
+        sign_in(t, people.alice)
+        t.go(f"/repositories/new/{people.team.pk}/")
+        t.page.locator("input[name=name]").fill(name)
+        t.page.locator("input[name=clone_url]").fill(url)
+        with t.page.expect_navigation():
+            t.page.locator("form.stacked button[type=submit]").click()
+        banner, colour = _banner(t.page)
+        expect(banner).to_have_class("message-warning")
+        assert colour == YELLOW
+        expect(banner).to_contain_text(f"{url} " + ("did not answer this server" if t is tab else "没有应答本服务器"))
+        t.shoot("registered-with-warning" + ("-zh-hans" if t is zh_tab else ""))
+    assert set(Repository.objects.values_list("name", flat=True)) == {"silent", "silent-zh"}
+
+    page = tab.page
+    tab.go(f"/repositories/new/{people.team.pk}/")
+    page.locator("input[name=name]").fill("answers")
+    page.locator("input[name=clone_url]").fill(remote.url)
+    with page.expect_navigation():
+        page.locator("form.stacked button[type=submit]").click()
+    banner, colour = _banner(page)
+    expect(banner).to_have_class("message-success")
+    assert colour == GREEN
+    expect(banner).to_contain_text("Repository answers registered.")

@@ -116,10 +116,14 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class GitHttpServer:
-    """Smart HTTP with a username and password, for credential tests."""
+    """Smart HTTP with a username and password, for credential tests; `public`: anyone may fetch (a host's public
+    repositories), so that a missing repository answers 404 rather than asking for credentials."""
 
-    def __init__(self, root: Path, username: str, password: str):
-        handler = type("Handler", (_Handler,), {"root": root, "credentials": (username, password)})
+    def __init__(self, root: Path, username: str = "", password: str = "", public: bool = False):
+        attrs = {"root": root, "credentials": (username, password)}
+        if public:
+            attrs["_authorised"] = lambda handler: True
+        handler = type("Handler", (_Handler,), attrs)
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

@@ -44,8 +44,9 @@ def test_an_unreachable_remote_registers_with_a_warning(people, settings):
     settings.ROCPORT_ALLOW_PRIVATE_HOSTS = True
     response = _register(client_for(people.alice), people, clone_url="git://127.0.0.1:1/nothing.git")
     assert response.status_code == 302 and Repository.objects.filter(name="kernels").exists()
-    shown = [str(m) for m in get_messages(response.wsgi_request)]
-    assert any("could not be checked" in m and "first scan will tell" in m for m in shown), shown
+    shown = [(m.level_tag, str(m)) for m in get_messages(response.wsgi_request)]
+    assert len(shown) == 1 and shown[0][0] == "warning", shown  # one banner, a warning's, never a success's
+    assert "did not answer this server" in shown[0][1] and "first scan will tell" in shown[0][1], shown
 
 
 def test_credentials_the_remote_refuses_are_refused_on_the_form(people, settings, tmp_path, repo_factory):
