@@ -261,6 +261,12 @@ def per_platform_name(ctx, text: str) -> str:
 FRAMEWORK_PER_PLATFORM = frozenset({"C10_WARP_SIZE"})
 
 
+# A rank of a communicating group (`peer`, `rank`, `gpu_id`, `myrank`): its participants, not lanes of a warp.
+RANK_NAME = re.compile(
+    r"(?i)^(?:peer|rank|gpu|device|dev|node)(?:_?(?:id|idx|rank))?$|^(?:src|dst|target|my)_?(?:peer|rank)$"
+)
+
+
 _WARP_OPS = re.compile(
     r"(?i)shfl|ballot|activemask|syncwarp|^__any|^__all|^__uni|^__match_|^__reduce_|warp_?reduce|"
     r"reduce_?warp|warp_?(?:sum|max|min|scan|all|any)|block_?reduce|tiled_partition|"

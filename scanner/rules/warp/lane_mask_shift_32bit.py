@@ -42,7 +42,14 @@ from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import declaration_in, in_platform_macro, int_value, safe_size, upper_bound
+from scanner.rules.warp._common import (
+    RANK_NAME,
+    declaration_in,
+    in_platform_macro,
+    int_value,
+    safe_size,
+    upper_bound,
+)
 from scanner.rules.warp._first_warp import first_warp_note, reached_by_first_warp, thread_x_names
 
 
@@ -72,16 +79,11 @@ def _warp_index(ctx, expr) -> bool:
     return False
 
 
-# A rank of a communicating group (`peer`, `rank`, `gpu_id`): a participant bitmask `1u << peer`, below the
-# world size, not a lane.
-_RANK = re.compile(
-    r"(?i)^(?:peer|rank|gpu|device|dev|node)(?:_?(?:id|idx|rank))?$|^(?:src|dst|target|my)_?(?:peer|rank)$"
-)
-
-
 def _rank_index(expr) -> bool:
+    """A rank of a communicating group (`peer`, `rank`, `gpu_id`): a participant bitmask `1u << peer`, below the
+    world size, not a lane."""
     node = expr.strip()
-    return node.is_decl_ref and _RANK.match(node.name) is not None
+    return node.is_decl_ref and RANK_NAME.match(node.name) is not None
 
 
 def _global_index(ctx, expr) -> bool:

@@ -19,6 +19,10 @@ What it finds:
     `iqs % 32 != 0` on a value not named as a thread or lane (a block boundary of the data). A note only (info)
     in a function that keeps to 32-lane groups (no warpSize, ballot or shuffle across 32 lanes, in it or in what
     it calls: scanner.rules.warp._groups), where the 32s agree with each other on a 64-lane wavefront.
+    A note only, too, for a warp number that only staggers the order in which threads visit the peers of a
+    communicating group (`int warp = blockIdx.x + (threadIdx.x >> 5);` read only beside a rank, as in
+    `(i + warp + myrank) & (RANKS - 1)`) in a function that does nothing per warp: every thread still visits
+    every peer.
 
 Why it breaks on ROCm:
     AMD CDNA/Instinct GPUs (MI100 to MI350) execute 64-lane wavefronts. A lane index taken modulo 32 maps
@@ -45,6 +49,7 @@ from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _groups, _shapes, _templates
 from scanner.rules.warp._common import (
+    RANK_NAME,
     has_warp_ops,
     is_warp_size_name,
     named_constant,
@@ -232,6 +237,15 @@ def check(ctx: Context) -> None:
     destination = _destination(ctx.node)
     if op in ("/", "%") and not through and destination and not _WARPISH.search(destination) and not has_warp_ops(ctx):
         return  # `ip = tid / 32` in a function that never works per warp: data layout (two halves of 64 threads)
+    stagger = _staggers_peers(ctx, ctx.node) if op in ("/", ">>") else ""
+    if stagger:
+        ctx.report(
+            f"`{ctx.node.text}`{through} numbers warps of 32 threads, but `{stagger}` only staggers the order "
+            "in which threads visit the peers of a communicating group, and nothing in the function works per "
+            "warp: on a 64-lane wavefront the order changes, not the result. A note only.",
+            severity=Severity.INFO,
+        )
+        return
     lane_report(ctx, f"`{ctx.node.text}`{through} assumes a 32-lane warp; use warpSize.")
 
 
@@ -339,6 +353,33 @@ def _destination(node) -> str:
     ):
         return parent.children[0].strip().name
     return ""
+
+
+def _staggers_peers(ctx, node) -> str:
+    """`int warp = blockIdx.x + (threadIdx.x >> 5);` read only in `(i + warp + myrank) & (RANKS - 1)`: the warp
+    number staggers which peer each thread visits first (every thread still visits all of them), in a function
+    that does nothing per warp (no shuffle, vote, warp helper or tile, in it or what it calls). The variable's
+    name, or "" when the value is used otherwise."""
+    function = ctx.function
+    whole = _whole_expression(node)
+    stored = whole.parent
+    if function is None or function.node is None or stored is None or not stored.is_var_decl:
+        return ""
+    name = stored.name
+    uses = [n for n in function.node.walk() if n.is_decl_ref and n.name == name]
+    if not uses or _groups.works_per_warp(ctx, function):
+        return ""
+    for use in uses:
+        if not any(n.is_decl_ref and RANK_NAME.match(n.name) for n in _whole_expression(use).walk()):
+            return ""
+    return name
+
+
+def _whole_expression(node):
+    """The outermost expression `node` is part of (up to its statement or declaration)."""
+    while node.parent is not None and node.parent.is_expression:
+        node = node.parent
+    return node
 
 
 def _names_a_lane(node) -> bool:
