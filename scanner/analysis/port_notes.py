@@ -13,7 +13,9 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   not when the twin is byte for byte ROCport's own translation (a side-by-side merge request's copy): its lane
   code is the source's, and the source's findings keep their severity;
 - the rest of the repository (ROC2xx: build files, CI, containers, scripts): a line in a build-file branch for
-  another platform (`if(WIN32)`, `ifeq ($(OS),Windows_NT)`, aarch64), a Dockerfile for another architecture
+  another platform (`if(WIN32)`, `ifeq ($(OS),Windows_NT)`, aarch64) or for a CMake older than the project's
+  `cmake_minimum_required`, a GitHub Actions job only Windows or macOS runners run, the flags and architectures of
+  a CMake file whose every target is made in another platform's branch, a Dockerfile for another architecture
   (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`) and a CMake toolchain file for another
   system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) are not migration
   work: info; when an
@@ -28,6 +30,7 @@ import re
 
 from scanner.analysis import hip_branches, probe_branches
 from scanner.build import python_rocm
+from scanner.formats import yaml_doc
 from scanner.model import Severity
 from scanner.port import is_ci_file
 from scanner.rules.libraries._judgement import other_vendor_backend
@@ -46,6 +49,13 @@ _FOREIGN_NAME = re.compile(r"(?:^|[._-])(?:jetson|l4t|aarch64|arm64|igpu|tegra)(
 # A warp-rule finding (ROC101-ROC119) in a file or folder named for SM100/Blackwell (`sm100_fmha.hpp`,
 # `sm100_blk64/`, `blackwell/`): CUTLASS/CuTe kernels for that architecture only.
 _BLACKWELL = re.compile(r"(?i)(?:^|[/_.-])(?:sm_?1[02]\d[af]?|blackwell)(?=[/_.-]|$)")
+# What makes a CMake target (or a directory that may): a file whose every one is another platform's sets flags
+# for nothing on Linux. ROC204 and ROC205 are such settings; find_package and project() still run at configure.
+_TARGET_MAKER = re.compile(r"^\s*(?:add_executable|add_library|add_subdirectory|cuda_add_\w+)\s*\(", re.I)
+_TARGET_SETTINGS = frozenset({"ROC204", "ROC205"})
+# A GitHub-hosted or self-hosted runner of another system: a job only they run builds for another platform.
+_FOREIGN_RUNNER = re.compile(r"^(?:windows|macos|macOS|win\b|self-hosted-windows)", re.I)
+_MATRIX_LABEL = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
 _ARG = re.compile(r"^\s*ARG\s+(\w+)=[\"']?([^\s\"']+)", re.I)
 _VARIABLE = re.compile(r"\$\{?(\w+)(?::-[^}]*)?\}?")
 # A CMake toolchain file for another system or processor: the whole file configures a build no x86-64 Linux
@@ -64,6 +74,7 @@ class PortNotes:
         self._python_dead: dict | None = None
         self._cmake_cuda: dict | None = None
         self._probe_paths: dict | None = None
+        self._foreign_jobs: list | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -108,11 +119,24 @@ class PortNotes:
                     "(`#define` beside HIP's runtime): this use is already ported."
                 )
             return severity, ""
-        platform = facts.build_lines.get(line) or self.foreign_image() or self.foreign_toolchain()
+        platform = (
+            facts.build_lines.get(line) or self.foreign_image() or self.foreign_toolchain() or self.foreign_job(line)
+        )
+        if platform and rule.code.startswith("ROC2") and "CMAKE_VERSION" in platform:
+            return Severity.INFO, (
+                f"This line is in a branch for a CMake older than the project's `cmake_minimum_required` "
+                f"(`{platform}`): no configure takes it, so it is not migration work."
+            )
         if platform and rule.code.startswith("ROC2"):
             return Severity.INFO, (
                 f"This line is in a branch for another platform (`{platform}`): a Linux x86-64 build, the "
                 "host of the profile's AMD GPU, never takes it, so it is not migration work."
+            )
+        targets = self.platform_only_targets() if rule.code in _TARGET_SETTINGS else ""
+        if targets:
+            return Severity.INFO, (
+                f"Every target this CMake file makes is in a branch for another platform (`{targets}`): on a "
+                "Linux x86-64 host the setting reaches no compilation, so it is not migration work."
             )
         port = facts.port
         if rule.code.startswith("ROC2") and not rule.rocm_side:
@@ -170,6 +194,37 @@ class PortNotes:
                     f"This script handles ROCm too (`{sibling[1]}` on line {sibling[0]}, in the other branch): "
                     "the NVIDIA probe is one side of it."
                 )
+        return ""
+
+    def platform_only_targets(self) -> str:
+        """The platform condition of a CMake file whose every target (`add_executable`, `add_library`,
+        `add_subdirectory`) is made in a branch for another platform (`if(WIN32)`), or empty: its flags and
+        architectures reach nothing on Linux x86-64."""
+        facts = self.facts
+        if facts.language != "cmake" or not facts.build_lines:
+            return ""
+        makers = [n for n, text in enumerate(facts.lines, 1) if _TARGET_MAKER.match(text)]
+        if not makers or any(n not in facts.build_lines for n in makers):
+            return ""
+        return facts.build_lines[makers[0]]
+
+    def foreign_job(self, line: int) -> str:
+        """`runs-on: <label>` of the GitHub Actions job holding `line` when every runner it can get is Windows or
+        macOS (a `${{ matrix.os }}` label read through the job's matrix), or empty: that job builds for another
+        platform."""
+        facts = self.facts
+        if facts.language != "yaml" or "github-actions" not in yaml_doc.kinds(facts):
+            return ""
+        if self._foreign_jobs is None:
+            self._foreign_jobs = []
+            for doc in yaml_doc.documents(facts):
+                for _, key, job in yaml_doc.items(yaml_doc.get(doc, "jobs")):
+                    labels = _runner_labels(job)
+                    if labels and all(_FOREIGN_RUNNER.match(label) for label in labels):
+                        self._foreign_jobs.append((yaml_doc.line_of(key), job.end_mark.line + 1, labels[0]))
+        for first, last, label in self._foreign_jobs:
+            if first <= line <= last:
+                return f"runs-on: {label}"
         return ""
 
     def foreign_image(self) -> str:
@@ -254,3 +309,25 @@ class PortNotes:
                 else {}
             )
         return self._dead
+
+
+def _runner_labels(job) -> list[str]:
+    """The runner labels a GitHub Actions job can get: its `runs-on` scalars, each `${{ matrix.x }}` replaced by
+    the values of the job's `strategy.matrix.x` (and its `include` entries); empty when one cannot be told."""
+    matrix = yaml_doc.get(yaml_doc.get(job, "strategy"), "matrix")
+    labels = []
+    for scalar in yaml_doc.scalars(yaml_doc.get(job, "runs-on")):
+        found = _MATRIX_LABEL.fullmatch(scalar.value.strip())
+        if not found:
+            labels.append(scalar.value)
+            continue
+        name = found.group(1)
+        values = [s.value for s in yaml_doc.scalars(yaml_doc.get(matrix, name))]
+        values += [
+            yaml_doc.text(yaml_doc.get(entry, name)) for entry in yaml_doc.elements(yaml_doc.get(matrix, "include"))
+        ]
+        values = [v for v in values if v]
+        if not values:
+            return []
+        labels += values
+    return labels

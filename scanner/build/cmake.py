@@ -70,6 +70,8 @@ class CMakeProject:
         self.offered_depth = 0
         # Options the files declare: a branch false only at an option's default is a build the project offers.
         self.options: set[str] = set()
+        # The highest `cmake_minimum_required(VERSION x)` read: a branch only an older CMake takes is dead.
+        self.minimum_version = ""
         self.calls = 0
 
     # -- paths ---------------------------------------------------------------------------------------------------
@@ -187,10 +189,12 @@ class CMakeProject:
                 self.options.update(k for k, v in offered.values.items() if scope.values.get(k) != v)
                 continue
             if value is False:
-                if PLATFORM_WORDS.search(text) and not taken:
+                if not taken and (PLATFORM_WORDS.search(text) or self._older_cmake(branch_command, scope)):
                     lines = self.platform_lines.setdefault(rel, {})
                     for line in range(branch_command.line + 1, end_line):
                         lines.setdefault(line, f"{branch_command.name}({text})")
+                else:
+                    self._older_cmake_inside(commands, start, stop, scope, rel)
                 continue
             if value is None:
                 label = f"{branch_command.name}({text}) at {rel}:{branch_command.line}"
@@ -211,6 +215,30 @@ class CMakeProject:
             # `if(${CUDA_FOUND})` after a find_package without REQUIRED: the value, not "", is unknown.
             args.append((UNKNOWN_WORD, False) if unknown and not value else (value, arg.quoted))
         return evaluate(args, scope, exists=self._exists)
+
+    def _older_cmake(self, command: Command, scope: Scope) -> bool:
+        """Whether a false condition on `CMAKE_VERSION` (`if(CMAKE_VERSION VERSION_LESS 3.18)`) stays false for the
+        oldest CMake the project accepts (its highest `cmake_minimum_required`): a branch for a CMake the project
+        refuses, which no configure takes."""
+        if not self.minimum_version or not any("CMAKE_VERSION" in arg.value for arg in command.args):
+            return False
+        oldest = Scope({"CMAKE_VERSION": self.minimum_version}, parent=scope)
+        return self._condition(command, oldest) is False
+
+    def _older_cmake_inside(self, commands, start, stop, scope, rel) -> None:
+        """The branches for a CMake older than the minimum inside a branch not run (`if(DEFINED ENV{CUDA_HOME})`
+        around `if(CMAKE_VERSION VERSION_LESS 3.18)`): dead whatever the outer condition."""
+        for k in range(start, stop):
+            command = commands[k]
+            if command.name in ("if", "elseif") and self._older_cmake(command, scope):
+                end, depth = k + 1, 0
+                while end < stop and not (depth == 0 and commands[end].name in ("elseif", "else", "endif")):
+                    depth += {"if": 1, "endif": -1}.get(commands[end].name, 0)
+                    end += 1
+                last = commands[end].line if end < len(commands) else command.line + 1
+                lines = self.platform_lines.setdefault(rel, {})
+                for line in range(command.line + 1, last):
+                    lines.setdefault(line, f"{command.name}({_condition_text(command)})")
 
     def _offered(self, command: Command, scope: Scope) -> bool:
         """A condition false at its options' defaults that switching them (-DGGML_HIP=ON) may make true."""
@@ -297,6 +325,10 @@ class CMakeProject:
             self._call(name, args, scope, directory, rel, conditions)
         elif name == "set":
             set_variable(args, scope, self.options)
+        elif name == "cmake_minimum_required" and "VERSION" in args[:-1]:
+            wanted = args[args.index("VERSION") + 1].split("...")[0]
+            if _version(wanted) > _version(self.minimum_version):
+                self.minimum_version = wanted
         elif name == "unset" and args:
             scope.values.pop(args[0], None)
         elif name == "option" and args:
@@ -469,3 +501,8 @@ def read_projects(root: str, files: frozenset[str], read) -> CMakeProject | None
         except (RecursionError, ValueError, IndexError) as exc:
             project.unknowns.append(f"{rel}: not evaluated ({type(exc).__name__})")
     return project
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """`3.20.1` as (3, 20, 1); () for none."""
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:4])
