@@ -3,7 +3,9 @@
 A build setting is not in: the list a Makefile's `$(filter-out ...)` removes (`$(filter-out -arch=%,$(FLAGS))`
 drops the flags it names); a search pattern (a Python regex or substring test, `re.compile(r"-gencode ...")`,
 `"-arch=sm_" in flags`, or the pattern of `grep` or `rg` in a script), which parses builds rather than
-runs one.
+runs one; nor a string inside a pytest test (`def test_...`) that runs no command and builds nothing (no
+`subprocess`, `os.system`, `load_inline`, `build_and_load`, ...): unit-test data, such as a fake compile command
+or the flags whose hash a test compares.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ def build_matches(ctx, pattern: re.Pattern) -> Iterator[tuple[int, int, re.Match
     patterns are not either (the module docstring)."""
     unparsed = ctx.language == "python" and python_src.tree(ctx.source) is None
     searched = _python_patterns(ctx) if ctx.language == "python" and not unparsed else frozenset()
+    data = _test_data_lines(ctx) if ctx.language == "python" and not unparsed else ()
     for line, col, match in command_matches(ctx, pattern, python_lines=unparsed):
-        if (line, col) in searched:
+        if (line, col) in searched or any(first <= line <= last for first, last in data):
             continue
         if ctx.language in ("make", "shell", "dockerfile", "yaml") and _not_a_setting(ctx.line_text(line), match):
             continue
@@ -114,4 +117,36 @@ def _python_patterns(ctx) -> frozenset[tuple[int, int]]:
                     found.add((part.lineno, part.col_offset + 1))
     result = frozenset(found)
     ctx.source.cache["py_search_patterns"] = result
+    return result
+
+
+# -- Python: unit tests whose strings are data -----------------------------------------------------------------
+# A call that may run a command or compile (`subprocess.run`, `os.system`, `load_inline`, `spec.build_and_load()`,
+# `jit.compile(...)`): a test making one may really compile with the flags it holds. Not a name that only holds
+# the word (`export_compile_commands`, `compile_database`): they write or read a compile database.
+_RUNS = re.compile(
+    r"^(?:run|call|check_call|check_output|Popen|system|popen|spawn\w*|exec\w*|load|load_inline|\w*_load"
+    r"|build|build_\w+|\w*_build|\w*compile)$"
+)
+
+
+def _test_data_lines(ctx) -> tuple[tuple[int, int], ...]:
+    """(first, last) lines of the pytest tests (`def test_*`) of a Python file that call nothing that may run a
+    command or compile: their strings are data."""
+    cached = ctx.source.cache.get("py_test_data")
+    if cached is not None:
+        return cached
+    found = []
+    module = python_src.tree(ctx.source)
+    for node in ast.walk(module) if module is not None else ():
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            calls = (
+                part.func.attr if isinstance(part.func, ast.Attribute) else getattr(part.func, "id", "")
+                for part in ast.walk(node)
+                if isinstance(part, ast.Call)
+            )
+            if not any(_RUNS.match(name) for name in calls):
+                found.append((node.lineno, node.end_lineno or node.lineno))
+    result = tuple(found)
+    ctx.source.cache["py_test_data"] = result
     return result
