@@ -8,6 +8,7 @@ Steps for a file:
 - argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
 - the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs`, which HIP needs to build
   and hipify leaves (scanner.translate.wave64);
+- `nvcuda::wmma` to rocWMMA where every fragment has a counterpart, else left and reported (scanner.translate.wmma);
 - comments and string literals stay untouched unless asked;
 - only CUDA is translated: a file that is not .cu/.cuh and has no CUDA construct (keyword, launch, CUDA header,
   a table name other than the math C shares with CUDA) comes out identical, with nothing counted; `max`, `exp`,
@@ -24,7 +25,7 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, hipaware, includes, launch, wave64
+from scanner.translate import calls, hipaware, includes, launch, wave64, wmma
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import BF16_HEADER, Target, bf16_name_map, header_map, hip_names, name_map, shared_with_c
@@ -61,6 +62,7 @@ _CUDA_EXTENSIONS = frozenset({".cu", ".cuh"})
 _ALIAS_KEYWORDS = frozenset({b"typedef", b"using"})
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_CANDIDATE = re.compile(rb"cu[^\s\"]*")
+_MMA_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:crt/)?mma\.h[>\"]", re.MULTILINE)
 
 
 class BuiltinTranslator:
@@ -120,6 +122,7 @@ class _FileWork:
         self.names = translator.bf16_names if BF16_HEADER in data else translator.names
         self.mappings = hipaware.MappingFinder(data, spans, self.names, translator.hip_names)
         self.mapping_lines = 0
+        self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))
 
     # -- the pass -------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -205,6 +208,7 @@ class _FileWork:
             return
         for reference in self.deferred:
             self._reference(*reference)
+        self._wmma()
         self._host_headers()
         self._runtime_header()
 
@@ -239,8 +243,8 @@ class _FileWork:
                 f"line {self.line_of(off)}: `{name}` is experimental in HIP; translate with --experimental to rename it"
             )
             return
-        if word in calls.SPECIAL:
-            extra, rename = calls.call_edits(self.data, self.spans, i, word)
+        if word in calls.special():
+            extra, rename = calls.call_edits(self.data, self.spans, i, word, self.options.roc)
             self.edits.extend(extra)
             replacement = rename or replacement
         self.touched.add(off)
@@ -313,6 +317,9 @@ class _FileWork:
         last = keyword
         while last + 1 < len(spans) and spans[last + 1][1] < line.end:
             last += 1
+        if line.name in wmma.HEADERS:
+            self._wmma_include(line, off)
+            return last
         edits, target, counted = self.includes.handle(line)
         if target is None:
             return last
@@ -327,6 +334,38 @@ class _FileWork:
         self.touched.add(line.hash_offset)
         self.replaced_bytes += counted
         return last
+
+    def _wmma(self) -> None:
+        """nvcuda::wmma to rocWMMA, or the fragments rocWMMA lacks reported (scanner.translate.wmma)."""
+        plan = self.wmma
+        if not plan.uses:
+            return
+        if plan.translates:
+            self.edits.extend(plan.edits)
+            for start, end, _ in plan.edits:
+                self.touched.add(start)
+                self.replaced_bytes += end - start
+            for _ in range(plan.renamed):
+                self.stats.count(True, "library", "WMMA API", "nvcuda::wmma")
+            return
+        for gap, off in zip(plan.gaps, plan.gap_offsets):
+            line = self.line_of(off)
+            self.stats.count(False, "library", "WMMA API", gap.what)
+            self.unconverted.append(Unconverted(gap.what, line, off - self.line_starts[line - 1] + 1, gap.why))
+
+    def _wmma_include(self, line: includes.IncludeLine, off: int) -> None:
+        """`#include <mma.h>`: rocWMMA's header when the file's WMMA code is translated, else left and reported."""
+        self.uses_cuda = True
+        name = line.name.decode()
+        if not self.wmma.translates:
+            self.stats.count(False, "include", "WMMA API", name)
+            why = self.wmma.reason() or "rocWMMA lacks a fragment of this file"
+            self.unconverted.append(Unconverted(name, self.line_of(off), 1, why))
+            return
+        self.stats.count(True, "include", "WMMA API", name)
+        self.edits.append((line.name_start, line.name_start + len(line.name), wmma.HEADER))
+        self.touched.add(line.hash_offset)
+        self.replaced_bytes += len(line.name) + 2
 
     def _host_headers(self) -> None:
         """cuda_runtime.h's C headers, known once every include of the file is (scanner.translate.includes)."""
