@@ -82,6 +82,9 @@ _EXTRA_HEADERS = {
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
     "cuda_bf16.h": "hip/hip_bf16.h",
 }
+# NCCL, which HIPIFY's table leaves out: RCCL keeps its whole API (`ncclAllReduce`, `ncclComm_t`, `NCCL_VERSION_CODE`,
+# never renamed) under its own header name (ROC133 says the same).
+_LIBRARY_HEADERS = {"nccl.h": ("rccl/rccl.h", "NCCL API")}
 # The bf16 types of cuda_bf16.h's API. HIPIFY's table gives `__nv_bfloat16` hipBLAS's `hip_bfloat16` (a struct
 # without __bfloat162float and the rest); in a file that includes cuda_bf16.h the kernels use the header's own
 # API, whose HIP spelling is hip_bf16.h's __hip_bfloat16.
@@ -109,6 +112,7 @@ def bf16_name_map(roc: bool) -> dict[bytes, Target]:
 def header_map(roc: bool) -> dict[str, Target]:
     table = load()
     out = {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
+    out |= {name: Target(hip.encode(), "include", api) for name, (hip, api) in _LIBRARY_HEADERS.items()}
     for name, entry in table.headers.items():
         replacement, reason = decide(entry, roc)
         if replacement is None and entry.status == "supported" and not entry.hip:

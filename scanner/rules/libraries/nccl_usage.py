@@ -3,7 +3,8 @@
 What it finds:
     Includes of `nccl.h` and NCCL calls and types (`ncclAllReduce`, `ncclComm_t`, ...).
     One finding per file, at the first include or use: its message counts the uses and lists their lines
-    (porting away from the library is one piece of work per file, not one per line).
+    (porting away from the library is one piece of work per file, not one per line). A file that includes RCCL's
+    header (`rccl/rccl.h`, as ROCport's translation writes it) is RCCL code already: its nccl* names are RCCL's.
 
 Why it breaks on ROCm:
     NCCL is not available on ROCm; the header and `libnccl` are missing and the build or link fails. RCCL
@@ -25,7 +26,13 @@ References:
 """
 
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._common import Header, Use, library_rule
+from scanner.rules.libraries._common import Header, Use, hip_aware, library_rule
+
+
+def _rccl_code(ctx) -> bool:
+    """Ported code: in a HIP-aware branch, or in a file that includes RCCL's header (the nccl* names are RCCL's)."""
+    return hip_aware(ctx) or any(i.header in ("rccl/rccl.h", "rccl.h") for i in ctx.view.includes)
+
 
 RULE = library_rule(
     name="libraries-nccl-usage",
@@ -48,5 +55,6 @@ RULE = library_rule(
         ),
     ],
     fold=True,
+    quiet_when=_rccl_code,
     cuda_only=True,
 )
