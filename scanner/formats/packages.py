@@ -6,6 +6,7 @@ it was written on, so a rule about a CUDA-only wheel reports there.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ class Requirement:
     line: int
     col: int
     source: str  # "pip" or "conda"
+    extra: str = ""  # the pyproject optional-dependencies group (`cu13`) it is in, if any
 
 
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -92,8 +94,10 @@ def _from_pyproject(facts) -> list[Requirement]:
     specs: list[str] = []
     project = data.get("project", {})
     specs += list(project.get("dependencies", []) or [])
-    for group in (project.get("optional-dependencies", {}) or {}).values():
+    extras: dict[str, str] = {}
+    for extra, group in (project.get("optional-dependencies", {}) or {}).items():
         specs += list(group or [])
+        extras.update((spec, extra) for spec in group or [] if isinstance(spec, str))
     specs += list(data.get("build-system", {}).get("requires", []) or [])
     for group in (data.get("dependency-groups", {}) or {}).values():
         specs += [s for s in group or [] if isinstance(s, str)]
@@ -106,7 +110,7 @@ def _from_pyproject(facts) -> list[Requirement]:
         line, col = _locate(facts, spec, 1)
         req = _requirement(spec, line, col) if line else None
         if req is not None:
-            out.append(req)
+            out.append(dataclasses.replace(req, extra=extras.get(spec, "")))
     return sorted(set(out), key=lambda r: (r.line, r.col))
 
 

@@ -21,7 +21,9 @@ Use instead:
     from source with `CUPY_INSTALL_USE_HIP=1`), `amdsmi` for pynvml, ROCm/flash-attention (CK or Triton backend)
     for flash-attn, `hip-python` for cuda-python/PyCUDA, MIGraphX for TensorRT, `onnxruntime-rocm` /
     `onnxruntime-migraphx`, JAX's ROCm plugin; drop `nvidia-*` wheels (ROCm's libraries come with ROCm or the
-    ROCm PyTorch wheel). Keep CUDA-only dependencies behind an extra or an environment marker.
+    ROCm PyTorch wheel). Keep CUDA-only dependencies behind an extra or an environment marker. One in a
+    pyproject extra named for CUDA (`[project.optional-dependencies] cu13 = [...]`) is only what a CUDA install
+    opts into: info.
 
 References:
     https://docs.cupy.dev/en/stable/install.html#using-cupy-on-amd-gpu-experimental
@@ -36,7 +38,7 @@ import re
 from scanner.analysis.context import Context
 from scanner.formats import packages
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import once, text_rule
 
 # (pattern on the normalised name, advice); the first match wins.
@@ -78,11 +80,29 @@ _CONDA = re.compile(
 _JAX_EXTRA = re.compile(r"^jax(?:lib)?\[[^\]]*cuda", re.I)
 
 
+# An extra named for CUDA (`cu13`, `cuda12`, `cuda`): what only a CUDA install opts into.
+_CUDA_EXTRA = re.compile(r"^(?:cu\d+\w*|cuda[\w-]*|[\w-]*-cu\d+|[\w-]*-cuda\d*)$", re.I)
+
+
 def check(ctx: Context) -> None:
     for req in packages.requirements(ctx.source):
         advice = _advice(req)
-        if advice:
-            once(ctx, req.line, req.col, f"`{req.raw}` is CUDA-only: {advice}.", length=len(req.raw), key=req.name)
+        if not advice:
+            continue
+        message = f"`{req.raw}` is CUDA-only: {advice}."
+        if _CUDA_EXTRA.match(req.extra):
+            with judged(ctx, Severity.INFO):
+                once(
+                    ctx,
+                    req.line,
+                    req.col,
+                    f"{message} It is in the opt-in extra `[{req.extra}]`, named for CUDA: a ROCm install never "
+                    "selects it and the base install does not need it; offer a ROCm extra beside it.",
+                    length=len(req.raw),
+                    key=req.name,
+                )
+            continue
+        once(ctx, req.line, req.col, message, length=len(req.raw), key=req.name)
 
 
 def _advice(req: packages.Requirement) -> str:
