@@ -1,5 +1,5 @@
-"""Build scanner/compile/data/rocm-headers.tar.xz: AMD's public HIP, hipBLAS, hipCUB and rocPRIM headers at pinned
-commits, with their licences, for the compile check's clang toolchain (scanner.compile.headers unpacks it).
+"""Build scanner/compile/data/rocm-headers.tar.xz: AMD's public HIP, hipBLAS, hipCUB, rocPRIM, rocWMMA and RCCL headers
+at pinned commits, with their licences, for the compile check's clang toolchain (scanner.compile.headers unpacks it).
 
 The headers come from snapshots of ROCm's repositories (git directories, e.g. the ones the `fetch` tool brings to
 /work/.mirror/ROCm+hipBLAS/repo); only files under the include directories listed below are taken, plus the version
@@ -17,9 +17,14 @@ HIP comes in two sets, so that the check answers for the profile's ROCm (scanner
 A snapshot of ROCm/rocm-systems itself may predate HIP's move into it; any clone that holds the pinned commits will
 do (`--mirror` points at it: the commit is checked, not the name). The libraries' standalone repositories end with
 ROCm 6.3 (they moved into ROCm/rocm-libraries, too large to fetch here), so hipBLAS, hipCUB and rocPRIM stay at their
-ROCm 6.3 commits, shared by both HIP sets.
+ROCm 6.3 commits, shared by both HIP sets. rocWMMA (header-only, nvcuda::wmma's counterpart) is 1.6.0 of ROCm 6.3,
+ROCm/rocWMMA at the commit that closed its 6.3 changelog (2024-10-22); rocWMMA for ROCm 7 lives in
+ROCm/rocm-libraries, so 1.6 is patched to build with HIP 7 (`_rocwmma_for_hip7`, said in SOURCES.json).
+RCCL (NCCL's API for ROCm) is 2.21.5 of ROCm 6.3: only its public header, rccl/rccl.h, which the script writes
+from RCCL's template as its CMake does (add_rccl).
 
-Every source is MIT-licensed except hipCUB (BSD-3-Clause, from CUB); each licence is kept under licenses/.
+Every source is MIT-licensed except hipCUB (BSD-3-Clause, from CUB) and RCCL (BSD-3-Clause, from NCCL); each
+licence is kept under licenses/.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import argparse
 import io
 import json
 import lzma
+import re
 import subprocess
 import tarfile
 from pathlib import Path
@@ -43,8 +49,19 @@ LIBRARIES = (
     ("ROCm/hipCUB", "84d9c1c", (("hipcub/include/hipcub", "hipcub"),), "LICENSE.txt"),
     ("ROCm/rocPRIM", "0ce43c03", (("rocprim/include/rocprim", "rocprim"),), "LICENSE.txt"),
 )
+# rocWMMA 1.6.0 (ROCm 6.3), added by add_rocwmma: repository, commit, folders, licence
+ROCWMMA = ("ROCm/rocWMMA", "fa7e8ee6", (("library/include/rocwmma", "rocwmma"),), "LICENSE.md")
+# RCCL 2.21.5 (ROCm 6.3), added by add_rccl: NCCL's API under rccl/rccl.h, which CMake writes from src/nccl.h.in with
+# the version of makefiles/version.mk (RCCL's commit that updated its changelog for 6.3's release, 2024-10-24)
+RCCL = ("ROCm/rccl", "0cbce2a757", "src/nccl.h.in", "makefiles/version.mk", "LICENSE.txt")
 # The libraries' ROCm release is said beside them: it is not HIP's (see above)
-VERSIONS = {"hipblas": (2, 4, 0), "hipcub": (3, 3, 0), "rocprim": (3, 3, 0), "libraries_rocm": (6, 3, 0)}
+VERSIONS = {
+    "hipblas": (2, 4, 0),
+    "hipcub": (3, 3, 0),
+    "rocprim": (3, 3, 0),
+    "rocwmma": (1, 6, 0),
+    "libraries_rocm": (6, 3, 0),
+}
 
 GENERATED = {
     "hip/hip_version.h": """// Written by scripts/vendor_rocm_headers.py (CMake generates it in a ROCm build).
@@ -94,6 +111,20 @@ GENERATED = {
 #define ROCPRIM_VERSION_PATCH {rocprim[2]}
 #endif
 """,
+    "rocwmma/rocwmma-version.hpp": """// Written by scripts/vendor_rocm_headers.py (CMake generates it in a ROCm build).
+#ifndef ROCWMMA_API_VERSION_HPP
+#define ROCWMMA_API_VERSION_HPP
+#include <string>
+#define ROCWMMA_VERSION_MAJOR {rocwmma[0]}
+#define ROCWMMA_VERSION_MINOR {rocwmma[1]}
+#define ROCWMMA_VERSION_PATCH {rocwmma[2]}
+inline std::string rocwmma_get_version()
+{{
+    return std::to_string(ROCWMMA_VERSION_MAJOR) + "." + std::to_string(ROCWMMA_VERSION_MINOR) + "."
+           + std::to_string(ROCWMMA_VERSION_PATCH);
+}}
+#endif
+""",
 }
 _HEADER_SUFFIXES = (".h", ".hpp", ".cuh", ".inl", ".hh")
 
@@ -123,14 +154,16 @@ def build(mirrors: Path, out: Path, overrides: dict[str, Path] | None = None) ->
             info.size, info.mode, info.mtime = len(data), 0o644, 0
             tar.addfile(info, io.BytesIO(data))
 
-        def take(repository: str, commit: str, folders, licences, prefix: str) -> str:
+        def take(repository: str, commit: str, folders, licences, prefix: str, patch=None) -> str:
             repo = mirror(repository)
             full = _git(repo, "rev-parse", f"{commit}^{{commit}}").decode().strip()
             for folder, target in folders:
                 names = _git(repo, "ls-tree", "-r", "--name-only", full, folder).decode().splitlines()
                 for name in sorted(names):
                     if name.endswith(_HEADER_SUFFIXES):
-                        add(f"{prefix}/{target}/{name[len(folder) + 1 :]}", _git(repo, "show", f"{full}:{name}"))
+                        data = _git(repo, "show", f"{full}:{name}")
+                        rel = f"{target}/{name[len(folder) + 1 :]}"
+                        add(f"{prefix}/{rel}", patch(rel, data) if patch else data)
             for licence in licences:
                 name = f"{repository.split('/')[1]}-{licence.replace('/', '-')}"
                 add(f"licenses/{name}", _git(repo, "show", f"{full}:{licence}"))
@@ -147,6 +180,9 @@ def build(mirrors: Path, out: Path, overrides: dict[str, Path] | None = None) ->
             )
         for repository, commit, folders, licence in LIBRARIES:
             take(repository, commit, folders, (licence,), "include")
+        add_rocwmma(take)
+        manifest["patched"] = {"ROCm/rocWMMA": ROCWMMA_PATCH_NOTE}
+        manifest["versions"]["rccl"] = add_rccl(take, add, mirror)
         for name, template in GENERATED.items():
             if not name.startswith("hip/"):
                 add(f"include/{name}", template.format(**VERSIONS).encode())
@@ -154,6 +190,68 @@ def build(mirrors: Path, out: Path, overrides: dict[str, Path] | None = None) ->
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(lzma.compress(buffer.getvalue(), preset=9 | lzma.PRESET_EXTREME))
     return manifest
+
+
+ROCWMMA_PATCH_NOTE = (
+    "rocWMMA 1.6 reads HIP_vector_type's `data` member, which HIP 7 removed: every `X.data` reads "
+    "ROCWMMA_HIP_DATA(X) instead, HIP 7's get_native_vector(X) for a HIP vector and X.data for rocWMMA's own; "
+    "and the 3-wide HIP vectors of rocWMMA's non-native types (xfloat32, bfloat16, fp8) are not registered: HIP 7's "
+    "operators assert a size they do not have, and no fragment uses them"
+)
+_THREE_WIDE = re.compile(rb"^(ROCWMMA_REGISTER_HIP_NON_NATIVE_VECTOR_TYPE\w*\([^,\n]+, 3\);)", re.MULTILINE)
+_DATA = re.compile(rb"((?:reinterpret_cast<[^<>;]*>)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\b[A-Za-z_]\w*)\.data\b")
+_DATA_SHIM = b"""
+// Written by scripts/vendor_rocm_headers.py: HIP 7 removed HIP_vector_type's `data` member (rocWMMA 1.6 predates it)
+namespace rocwmma { namespace hip7_compat {
+template <typename T, unsigned int N>
+__host__ __device__ inline auto& data(HIP_vector_type<T, N>& v) { return ::get_native_vector(v); }
+template <typename T, unsigned int N>
+__host__ __device__ inline auto const& data(HIP_vector_type<T, N> const& v) { return ::get_native_vector(v); }
+template <typename V>
+__host__ __device__ inline auto& data(V& v) { return v.data; }
+}}
+#define ROCWMMA_HIP_DATA(x) (::rocwmma::hip7_compat::data(x))
+"""
+
+
+def _rocwmma_for_hip7(rel: str, data: bytes) -> bytes:
+    """rocWMMA 1.6 against HIP 7's headers (ROCWMMA_PATCH_NOTE); the only change made to a vendored file."""
+    data = _DATA.sub(rb"ROCWMMA_HIP_DATA(\1)", data)
+    if rel == "rocwmma/internal/vector.hpp":
+        data = _THREE_WIDE.sub(rb"// (HIP 7: not registered) \1", data)
+    if rel == "rocwmma/internal/types.hpp":
+        at = data.index(b"namespace rocwmma")
+        data = data[:at] + _DATA_SHIM + data[at:]
+    return data
+
+
+def add_rocwmma(take) -> None:
+    """rocWMMA's headers under include/rocwmma/ (its version header is among GENERATED), made to build with HIP 7
+    (`_rocwmma_for_hip7`), so that a kernel the translator took from nvcuda::wmma to rocWMMA
+    (scanner.translate.wmma) compiles in the check."""
+    repository, commit, folders, licence = ROCWMMA
+    take(repository, commit, folders, (licence,), "include", patch=_rocwmma_for_hip7)
+
+
+def add_rccl(take, add, mirror) -> str:
+    """RCCL's public header as include/rccl/rccl.h, the way its CMake configures it from src/nccl.h.in (the
+    ${NCCL_*} of makefiles/version.mk substituted), so that a translated NCCL program (`#include <rccl/rccl.h>`,
+    scanner.translate.names) compiles in the check. Returns RCCL's version ("2.21.5")."""
+    repository, commit, template, version_mk, licence = RCCL
+    full = take(repository, commit, ((template, "rccl"),), (licence,), "include")  # a template: no header taken
+    repo = mirror(repository)
+    fields = dict(re.findall(r"^(NCCL_\w+)\s*:=[ \t]*(\S*)", _git(repo, "show", f"{full}:{version_mk}").decode(), re.M))
+    major, minor, patch = fields["NCCL_MAJOR"], fields["NCCL_MINOR"], fields["NCCL_PATCH"]
+    # CMakeLists.txt: NCCL_VERSION is MAJOR MINOR PATCH run together, PATCH on two digits
+    fields["NCCL_VERSION"] = f"{major}{minor}{int(patch):02d}"
+    fields.setdefault("NCCL_SUFFIX", "")
+    text = _git(repo, "show", f"{full}:{template}").decode()
+    header = re.sub(r"\$\{(NCCL_\w+)\}", lambda m: fields[m.group(1)], text)
+    if "${" in header:
+        raise SystemExit(f"{template} at {full[:10]} has a substitution add_rccl does not know")
+    banner = f"// Written by scripts/vendor_rocm_headers.py from {template} (CMake configures it in a ROCm build).\n"
+    add("include/rccl/rccl.h", (banner + header).encode())
+    return f"{major}.{minor}.{patch}"
 
 
 def main() -> None:

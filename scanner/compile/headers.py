@@ -1,5 +1,5 @@
-"""AMD's HIP, hipBLAS, hipCUB and rocPRIM headers that ship with the scanner, for the clang toolchain of the compile
-check (scanner.compile.clang_hip): no ROCm installation needed on the scanner's machine.
+"""AMD's HIP, hipBLAS, hipCUB, rocPRIM, rocWMMA and RCCL headers that ship with the scanner, for the clang toolchain
+of the compile check (scanner.compile.clang_hip): no ROCm installation needed on the scanner's machine.
 
 HIP comes in more than one release (HIP 7.2 and 7.14 today), so that a file is judged against the HIP of the
 profile's ROCm: `choose()` takes the newest set not newer than the profile's ROCm that the clang found can build
@@ -75,9 +75,11 @@ class BundledHeaders:
         """ "HIP 7.2.0 (ROCm 7.2) headers; hipBLAS 2.4.0, hipCUB 3.3.0, rocPRIM 3.3.0 of ROCm 6.3"."""
         v = self.versions
         libraries = v.get("libraries_rocm") or hip.label
+        rocwmma = f", rocWMMA {v['rocwmma']}" if "rocwmma" in v else ""  # archives before it lack it
+        rccl = f", RCCL {v['rccl']}" if "rccl" in v else ""
         return (
             f"HIP {hip.label} (ROCm {_minor(hip.label)}) headers; hipBLAS {v.get('hipblas', '?')}, "
-            f"hipCUB {v.get('hipcub', '?')}, rocPRIM {v.get('rocprim', '?')} of ROCm {_minor(libraries)}"
+            f"hipCUB {v.get('hipcub', '?')}, rocPRIM {v.get('rocprim', '?')}{rocwmma}{rccl} of ROCm {_minor(libraries)}"
         )
 
 
