@@ -1,7 +1,9 @@
 """The README's first command, walked end to end on the embedded defaults (tests/newcomer/launcher.py): a private
 PostgreSQL, migrations, the demo, a real Celery worker on the filesystem broker and the web server, started exactly
-as `make run` starts them; signed in as the demo user; a scan started from its page finishes on the worker; a
-triage survives a stop and a second start; nothing is left running or written outside var/."""
+as `make run` starts them, on a port that is not the default; signed in as the demo user; links name that port, an
+unknown address gets the portal's own 404 (DEBUG off) and the stylesheet is served; a scan started from its page
+finishes on the worker; a second start on the same port right after the stop keeps the triage and the browser's
+session; nothing is left running or written outside var/."""
 
 from __future__ import annotations
 
@@ -41,9 +43,12 @@ def get_ok(session: requests.Session, url: str) -> str:
 
 def test_make_run_walks_from_a_fresh_var_to_a_second_start(tmp_path):
     before = tree_state()
-    run = MakeRun(tmp_path / "var", free_port())
+    port = free_port()
+    assert port != 8000
+    run = MakeRun(tmp_path / "var", port)
     try:
         url = run.start()
+        assert url == f"http://127.0.0.1:{port}/"
         session = sign_in(url)
 
         portfolio = get_ok(session, url)
@@ -59,6 +64,23 @@ def test_make_run_walks_from_a_fresh_var_to_a_second_start(tmp_path):
         file_page = get_ok(session, f"{url}repositories/{repository}/files/src/softmax.cu")
         # The HIP side of the diff: the demo's cudaGetLastError and cudaStream_t, translated.
         assert "hipGetLastError" in file_page and "hipStream_t" in file_page, "the file page shows no HIP diff"
+
+        # Links name the port it serves on (not 8000), on pages and in what the worker sends out (SITE_URL).
+        settings_page = get_ok(session, f"{url}repositories/{repository}/settings/")
+        for provider in ("github", "gitlab", "gitea"):
+            assert f"{url}hooks/{repository}/{provider}/" in settings_page
+        assert ":8000" not in settings_page
+
+        # DEBUG is off: an unknown address is the portal's page, not Django's list of every URL pattern.
+        missing = session.get(f"{url}no/such/page/", timeout=60)
+        assert missing.status_code == 404
+        assert "<h1>Not found</h1>" in missing.text and 'class="top"' in missing.text
+        assert "URLconf" not in missing.text and "admin/" not in missing.text
+        # ...and the static files are still served (WhiteNoise, as under gunicorn).
+        stylesheet = re.search(r'href="(/static/[^"]*rocport[^"]*\.css)"', missing.text).group(1)
+        css = session.get(url.rstrip("/") + stylesheet, timeout=60)
+        assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")
+        assert "header.top" in css.text
 
         # A triage that the second start must still show.
         token = csrf(session, f"{url}findings/{finding}/")
@@ -99,13 +121,15 @@ def test_make_run_walks_from_a_fresh_var_to_a_second_start(tmp_path):
     assert run.left_running() == [], run.output()
     assert tree_state() == before, "make run wrote outside var/"
 
-    # The second start keeps everything: same scans (the demo is not made again), the triage still there.
-    again = MakeRun(tmp_path / "var", free_port())
+    # The second start, at once and on the same port (the last run's connections may still hold it in TIME_WAIT),
+    # keeps everything: same scans (the demo is not made again), the triage, and the browser still signed in.
+    again = MakeRun(tmp_path / "var", port)
     try:
-        url = again.start()
+        assert again.start() == url
         assert "private PostgreSQL started" in again.output()
-        session = sign_in(url)
-        assert "walked by the newcomer test" in get_ok(session, f"{url}findings/{finding}/")
+        kept = session.get(f"{url}findings/{finding}/", timeout=120)
+        assert kept.status_code == 200 and "/accounts/login/" not in kept.url, "the restart signed the browser out"
+        assert "walked by the newcomer test" in kept.text
         assert (
             len(session.get(f"{url}api/v1/repositories/{repository}/scans/", timeout=60).json()["items"]) == scan_count
         )
