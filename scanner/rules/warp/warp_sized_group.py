@@ -8,6 +8,14 @@ What it finds:
       hardware warp, 32 on NVIDIA.
     A 2-D block whose rows are 32 threads (`dim3 threads(32, 4)`) is reported at low severity, and only in a file
     that shuffles (threadIdx.x is then a lane); elsewhere it is a tile shape, not a warp.
+    - a block of 32 threads that loads or stores through CUB's warp transpose (`cub::BlockLoad<T, THREADS, N,
+      cub::BLOCK_LOAD_WARP_TRANSPOSE>` with `constexpr int THREADS = 32;` in the function, reported at that
+      definition): rocPRIM, under hipCUB, `static_assert`s that such a block is a multiple of the hardware
+      wavefront, so it does not compile for a 64-lane target; logical warps that split such a block
+      (`cub::WarpReduce<float, 16>`) are a note;
+    - a block of warp-size rows of warp-size threads (`dim3 block(kWarpSize, kWarpSize)`,
+      `__launch_bounds__(kWarpSize * kWarpSize)`): with the 64 an AMD wavefront needs, 4096 threads, above the
+      1024-thread limit.
 
 Why it breaks on ROCm:
     Each of these says "one warp" with the number 32. On AMD CDNA/Instinct GPUs (MI100 to MI350) a wavefront has
@@ -56,6 +64,8 @@ from scanner.rules.warp._common import is_warp_size_name, per_platform_name, tex
 
 _TILES = frozenset({"tiled_partition", "thread_block_tile"})
 _CUB = frozenset({"WarpReduce", "WarpScan"})
+# CUB's block collectives that exchange through warps: rocPRIM asserts their block is whole wavefronts.
+_WARP_TRANSPOSE = {"BlockLoad": "BLOCK_LOAD_WARP_TRANSPOSE", "BlockStore": "BLOCK_STORE_WARP_TRANSPOSE"}
 
 
 def _is_32(tokens, values: dict[str, int]) -> str:
@@ -154,6 +164,9 @@ def check(ctx: Context) -> None:
     if tok.text == "dim3":
         _check_dim3(ctx, code, i, values)
         return
+    if tok.text == "__launch_bounds__":
+        _check_launch_bounds(ctx, code, i, values)
+        return
     if i + 1 >= len(code) or code[i + 1].text != "<":
         if tok.text in _CUB and _cub_namespace(code, i):
             ctx.report(
@@ -178,6 +191,10 @@ def check(ctx: Context) -> None:
                 "warp constant.",
                 at=tok,
             )
+    elif tok.text in _WARP_TRANSPOSE and len(args) >= 4 and _cub_namespace(code, i):
+        _check_warp_transpose(ctx, code, i, args, values)
+    elif tok.text in _CUB and len(args) == 2 and _cub_namespace(code, i):
+        _check_half_block_width(ctx, code, i, args, values)
     elif tok.text in _CUB and len(args) == 1 and _cub_namespace(code, i):
         ctx.report(
             f"`cub::{tok.text}<{' '.join(t.text for t in args[0])}>` uses CUB's default logical warp: 32 "
@@ -196,6 +213,11 @@ def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
     if at >= len(code) or code[at].text not in ("(", "{"):
         return
     args = _arguments(code, at, code[at].text, ")" if code[at].text == "(" else "}")
+    square = args[0] if args and len(args) == 2 and [t.text for t in args[0]] == [t.text for t in args[1]] else []
+    name = square[0].text if len(square) == 1 and _is_32(square, values) else ""
+    if name and is_warp_size_name(name) and not per_platform_name(ctx, name):
+        ctx.report(_square_block_message(name), at=ctx.token)  # `dim3 block(kWarpSize, kWarpSize)`
+        return
     if not args or len(args) < 2 or not _is_32(args[0], values) or per_platform_name(ctx, _is_32(args[0], values)):
         return
     if not any("shfl" in t.text.lower() for t in code if t.kind == IDENT):
@@ -213,6 +235,110 @@ def _check_dim3(ctx, code, i: int, values: dict[str, int]) -> None:
         ctx.report(message, at=ctx.token, severity=Severity.INFO)
         return
     ctx.report(message, at=ctx.token, severity=Severity.LOW)
+
+
+def _warp_squared(tokens, values: dict[str, int]) -> str:
+    """`kWarpSize * kWarpSize`: the warp-size name, when both factors are the same one (32)."""
+    texts = [t.text for t in tokens]
+    if len(texts) == 3 and texts[1] == "*" and texts[0] == texts[2] and _is_32(tokens[:1], values):
+        return texts[0] if is_warp_size_name(texts[0]) else ""
+    return ""
+
+
+def _square_block_message(name: str) -> str:
+    return (
+        f"a block of `{name}` x `{name}` threads (`{name}` is 32): one CUDA warp per row, 1024 threads. On AMD "
+        f"CDNA the warp-level code sized by `{name}` needs it to be 64, and 64 x 64 = 4096 threads exceed the "
+        "1024-thread block limit, so the launch fails; with 32 each row is half a 64-lane wavefront. Size the "
+        "tile's rows and the block separately."
+    )
+
+
+def _check_launch_bounds(ctx, code, i: int, values: dict[str, int]) -> None:
+    """`__launch_bounds__(kWarpSize * kWarpSize)`: a block of warp-size rows of warp-size threads."""
+    if i + 1 >= len(code) or code[i + 1].text != "(":
+        return
+    args = _arguments(code, i + 1, "(", ")")
+    name = _warp_squared(args[0], values) if args else ""
+    if name and not per_platform_name(ctx, name):
+        ctx.report(_square_block_message(name), at=ctx.token)
+
+
+def _local_constant(ctx, code, i: int, name: str):
+    """The token of the literal that `name` is set to in the function around code[i] (`constexpr int THREADS =
+    32;`), else None."""
+    function = ctx.function_at(code[i].line)
+    start = function.start_line if function is not None else 0
+    for j in range(i - 1, 1, -1):
+        if code[j].line < start:
+            break
+        if code[j - 1].text == name and code[j].text in ("=", "{") and code[j + 1].kind == LITERAL:
+            return code[j + 1]
+    return None
+
+
+def _block_threads(ctx, code, i: int, tokens, values: dict[str, int]):
+    """The block size argument of a CUB block collective when it is 32: (its spelling, the token to report at)."""
+    if len(tokens) != 1:
+        return "", None
+    text = tokens[0].text
+    if tokens[0].kind == IDENT:
+        own = _local_constant(ctx, code, i, text)
+        if own is not None:
+            return (text, own) if _shapes.number(own.text.rstrip("lL"), {}) == 32 else ("", None)
+        if not is_warp_size_name(text):
+            return "", None  # `THREADS` of a template, or another function's constant of that name
+    spelled = _is_32(tokens, values)
+    return (spelled, tokens[0]) if spelled and not per_platform_name(ctx, spelled) else ("", None)
+
+
+def _check_warp_transpose(ctx, code, i: int, args, values: dict[str, int]) -> None:
+    """`cub::BlockLoad<T, 32, N, cub::BLOCK_LOAD_WARP_TRANSPOSE>`: rocPRIM's warp-transpose load and store
+    `static_assert` that the block is a multiple of the hardware wavefront, which a block of 32 is not on AMD
+    CDNA. Reported at the block size's own definition when the function sets it (`constexpr int THREADS = 32;`)."""
+    method = _WARP_TRANSPOSE[code[i].text]
+    if not any(t.text == method for t in args[3]):
+        return
+    spelled, at = _block_threads(ctx, code, i, args[1], values)
+    if not spelled:
+        return
+    ctx.report(
+        f"a block of 32 threads (`{spelled}`) loads or stores through CUB's warp transpose "
+        "(`BLOCK_LOAD_WARP_TRANSPOSE`, `BLOCK_STORE_WARP_TRANSPOSE`): hipCUB's rocPRIM asserts that the block "
+        "is a multiple of the hardware wavefront, 64 lanes on AMD CDNA, so this does not compile there. Make the "
+        "block a whole wavefront (64 threads) or use the plain `BLOCK_LOAD_TRANSPOSE`.",
+        at=at,
+    )
+
+
+def _check_half_block_width(ctx, code, i: int, args, values: dict[str, int]) -> None:
+    """`cub::WarpReduce<float, 16>` in a function whose 32-thread block loads through a warp transpose (above):
+    logical warps of half the block, which grow with it when the block becomes a wavefront. A note."""
+    width = _shapes.number("".join(t.text for t in args[1]).rstrip("lL"), values)
+    if width is None or width >= 32 or 32 % width:
+        return
+    function = ctx.function_at(code[i].line)
+    if function is None:
+        return
+    for j, tok in enumerate(code):
+        if not function.start_line <= tok.line <= function.end_line or tok.text not in _WARP_TRANSPOSE:
+            continue
+        inner = _arguments(code, j + 1, "<", ">") if j + 1 < len(code) and code[j + 1].text == "<" else None
+        if (
+            inner
+            and len(inner) >= 4
+            and any(t.text == _WARP_TRANSPOSE[tok.text] for t in inner[3])
+            and _block_threads(ctx, code, j, inner[1], values)[0]
+        ):
+            ctx.report(
+                f"`cub::{code[i].text}` with logical warps of {width} splits a block of 32 threads that loads "
+                "through a warp transpose: correct on a 64-lane wavefront by itself, but the block must become "
+                f"64 threads on AMD (reported at its size), and then these groups and the per-group slots grow "
+                "with it. A note only.",
+                at=ctx.token,
+                severity=Severity.INFO,
+            )
+            return
 
 
 def _launched_with(ctx, code, i: int):
@@ -309,7 +435,7 @@ RULE = Rule(
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.MEDIUM,
     on=("identifier", "launch"),
-    names=_TILES | _CUB | {"dim3"},
+    names=_TILES | _CUB | set(_WARP_TRANSPOSE) | {"dim3", "__launch_bounds__"},
     check=check,
     target_severity=wave64_severity,
 )
