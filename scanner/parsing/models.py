@@ -79,7 +79,13 @@ def model_text(family: str) -> str:
 
 def model_files(families) -> list[tuple[str, str]]:
     """The unsaved files a parse needs for these families: each model, with those its models include."""
-    return [(model_path(family), model_text(family)) for family in FAMILIES if family in _closure(families)]
+    return list(_model_files(frozenset(families)))
+
+
+@functools.cache
+def _model_files(families: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    needed = _closure(families)
+    return tuple((model_path(family), model_text(family)) for family in FAMILIES if family in needed)
 
 
 def models_pch_text() -> str:
