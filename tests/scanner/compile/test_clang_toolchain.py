@@ -55,6 +55,21 @@ REDUCE_SYNC = """
         out[0] = __reduce_add_sync(0xffffffffffffffffull, threadIdx.x);
     }
 """
+# nvcuda::wmma in a shape rocWMMA has on gfx942: translated to rocWMMA (scanner.translate.wmma), whose headers ship
+WMMA = """
+    #include <mma.h>
+    using namespace nvcuda;
+    __global__ void gemm(const half* a, const half* b, float* c, int ld) {
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+        wmma::fill_fragment(acc, 0.0f);
+        wmma::load_matrix_sync(fa, a, ld);
+        wmma::load_matrix_sync(fb, b, ld);
+        wmma::mma_sync(acc, fa, fb, acc);
+        wmma::store_matrix_sync(c, acc, ld, wmma::mem_row_major);
+    }
+"""
 ROCM_7_14 = TargetProfile(("gfx942",), (7, 14))
 
 
@@ -84,6 +99,14 @@ def test_the_issues_fixture_with_cooperative_groups_reduce_compiles_whole_for_gf
     assert check["target"] == "gfx942" and check["set_aside"] == 0 and check["diagnostics"] == []
     assert check["compiler"].startswith("clang 22") and "HIP 7.14.0 (ROCm 7.14) headers" in check["compiler"]
     assert check["note"] == ""
+
+
+@pytest.mark.needs_tool("hip-clang-22")
+def test_a_wmma_kernel_translated_to_rocwmma_compiles_for_gfx942(tmp_path):
+    check = _scan(tmp_path, {"k.cu": WMMA}, target=ROCM_7_14)["k.cu"]
+    assert check["status"] == "compiles", check
+    assert check["stubbed"] == [] and check["diagnostics"] == []
+    assert "rocWMMA 1.6.0" in check["compiler"]
 
 
 def test_cooperative_groups_reduce_fails_for_rocm_7_2_which_lacks_it(tmp_path):
@@ -146,7 +169,8 @@ def test_the_headers_unpack_once_with_their_licences_and_pins(tmp_path):
     assert all((hip.include / "hip" / "hip_runtime.h").is_file() for hip in headers.hip_sets)
     assert (headers.include / "hipblas" / "hipblas.h").is_file() and (headers.include / "hipcub").is_dir()
     licences = sorted(p.name for p in (headers.root / "licenses").iterdir())
-    assert len(licences) == 6  # HIP's and clr's (shared by both HIP sets), and the four libraries'
+    assert len(licences) == 8  # HIP's and clr's (shared by both HIP sets), and the six libraries'
+    assert (headers.include / "rocwmma" / "rocwmma.hpp").is_file()
     assert all(len(source["commit"]) == 40 for source in headers.sources)
     assert [s.label for s in headers.hip_sets] == ["7.2.0", "7.14.0"]
     older, newer = headers.hip_sets
