@@ -196,12 +196,13 @@ def _comment_out(event: FindingEvent) -> dict:
 @router.get(
     "/findings/{finding_id}/comments/",
     response={200: list[s.CommentOut], **s.ERRORS},
-    summary="A finding's comments, oldest first",
+    summary="A finding's comments, oldest first, `limit` (200) from `offset`",
 )
-def list_comments(request, finding_id: int = s.path_id()):
+def list_comments(request, query: Query[s.WholeListQuery], finding_id: int = s.path_id()):
+    limit = pages.checked(query.limit)
     finding, _membership = _finding_for(request, finding_id)
     events = finding.events.filter(kind=FindingEvent.Kind.COMMENTED).select_related("actor").order_by("created", "id")
-    return [_comment_out(e) for e in events]
+    return [_comment_out(e) for e in events[query.offset : query.offset + limit]]
 
 
 @router.post(

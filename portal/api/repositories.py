@@ -61,13 +61,18 @@ def _form_error(form) -> ValidationError:
     return ValidationError(" ".join(parts))
 
 
-@router.get("/repositories/", response={200: list[s.RepositoryOut], **s.ERRORS}, summary="Your teams' repositories")
-def list_repositories(request):
+@router.get(
+    "/repositories/",
+    response={200: list[s.RepositoryOut], **s.ERRORS},
+    summary="Your teams' repositories, by team and name, `limit` (200) from `offset`",
+)
+def list_repositories(request, query: Query[s.WholeListQuery]):
+    limit = pages.checked(query.limit)
     mine = memberships(request.user)
     repositories = (
-        Repository.objects.filter(team_id__in=list(mine)).select_related("team").order_by("team__name", "name")
+        Repository.objects.filter(team_id__in=list(mine)).select_related("team").order_by("team__name", "name", "id")
     )
-    return [repository_out(r, mine[r.team_id]) for r in repositories]
+    return [repository_out(r, mine[r.team_id]) for r in repositories[query.offset : query.offset + limit]]
 
 
 @router.post(

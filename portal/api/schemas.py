@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from ninja import Path, Schema
 from pydantic import AfterValidator, Field
 
-from portal.api.pages import MAX_POINTS, limit_field, weeks_field
+from portal.api.pages import MAX_LIMIT, MAX_POINTS, limit_field, weeks_field
 from portal.findings.models import Finding
 from portal.ports.models import MergeRequest
 
@@ -165,6 +165,15 @@ class ScanDetail(ScanOut):
 class ScanPage(Schema):
     items: list[ScanOut]
     next: str | None = Field(description="Pass as `before` for the next page; null on the last one.")
+
+
+class WholeListQuery(Schema):
+    """A list answered as a plain array (kept so for clients of v1): a window of it, `offset` items in."""
+
+    limit: int = limit_field(
+        default=MAX_LIMIT, description=f"Items in the answer, 1 to {MAX_LIMIT}; a full answer may have more after it."
+    )
+    offset: int = Field(0, ge=0, le=1_000_000, description="Items to skip: the previous answers' lengths added up.")
 
 
 class ScanListQuery(Schema):

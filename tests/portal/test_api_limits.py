@@ -127,3 +127,32 @@ def test_the_bounds_are_named_in_the_readers_language(people, api):
         f"/api/v1/repositories/{repository.pk}/progress/history/?weeks=0", headers={"Accept-Language": "zh-Hans"}
     )
     assert history.json() == {"detail": f"weeks：历史可覆盖 1 到 {pages.MAX_WEEKS} 周；0 超出范围。"}
+
+
+@pytest.mark.django_db
+def test_the_whole_lists_take_a_limit_and_an_offset_and_keep_their_array_shape(people, api):
+    """`/repositories/` and a finding's comments answer plain arrays (v1's shape, kept): a window of `limit` items
+    from `offset`, bounded like every page, the windows covering every item once."""
+    from portal.findings.models import Finding, FindingEvent
+
+    for n in range(7):
+        make_findings(people.team, 0, name=f"repo{n}")
+    names = [item["name"] for item in api["vera"].get("/repositories/").json()]
+    assert len(names) == 7 and names == sorted(names)
+    windows = [api["vera"].get("/repositories/", limit=3, offset=offset).json() for offset in (0, 3, 6)]
+    assert [item["name"] for window in windows for item in window] == names
+    assert [len(window) for window in windows] == [3, 3, 1]
+    assert api["vera"].get("/repositories/", limit=pages.MAX_LIMIT + 1).status_code == 400
+    assert api["vera"].get("/repositories/", offset=-1).status_code == 422
+
+    repository, _scan = make_findings(people.team, 1, name="commented")
+    finding = Finding.objects.filter(repository=repository).first()
+    for n in range(5):
+        FindingEvent.objects.create(
+            finding=finding, kind=FindingEvent.Kind.COMMENTED, actor=people.vera, data={"text": f"comment {n}"}
+        )
+    url = f"/findings/{finding.pk}/comments/"
+    every = api["vera"].get(url).json()
+    assert len(every) == 5
+    assert api["vera"].get(url, limit=2, offset=2).json() == every[2:4]
+    assert api["vera"].get(url, limit=0).status_code == 400
