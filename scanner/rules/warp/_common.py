@@ -239,6 +239,11 @@ def in_platform_macro(ctx, node: Node) -> bool:
     name = match.group(1)
     if name == node.callee_name or name == node.name:
         return False
+    return defined_per_platform(ctx, name)
+
+
+def defined_per_platform(ctx, name: str) -> bool:
+    """This file `#define`s `name` under a platform test (`#ifdef __HIP_PLATFORM_AMD__ #define WAVE 64 #else ...`)."""
     directives = ctx.view.directives
     for d in directives:
         if d.name == "define" and d.tokens and d.tokens[0].text == name:

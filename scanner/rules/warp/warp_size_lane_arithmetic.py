@@ -13,6 +13,10 @@ What it finds:
     where it is instantiated with other numbers only, with 64 as well (a dispatch over both sizes) or with a
     per-platform name. In a file read as tokens only, the same shapes are matched on each line and the finding
     says so.
+    A macro's body is read on its tokens for a thread count divided by 32 (`(kNumThreads / kWarpSize)` in a
+    `#define` of a launch helper: clang sees only its expansions). At low severity, `laneId < 16` on a variable
+    named as a lane in a file that shuffles: half of a 32-lane warp, as code that packs 32 lanes' values into
+    16 slots tests.
     Not reported: a name that is 32 by coincidence (`QK8_1`, `kTileK`: data, not lanes); a constant the project defines per platform
     (scanner.port: `BNB_WARP_SIZE` is 64 on CDNA); `ip = tid / 32` stored in a variable that is no lane or warp,
     in a function that never works per warp (data layout); `(qh >> 5) & 0x1000` (a bit field of packed data);
@@ -50,6 +54,7 @@ from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.warp import _groups, _shapes, _templates
 from scanner.rules.warp._common import (
     RANK_NAME,
+    defined_per_platform,
     has_warp_ops,
     is_warp_size_name,
     named_constant,
@@ -134,6 +139,9 @@ def check(ctx: Context) -> None:
     if ctx.event == "call":
         check_call(ctx)
         return
+    if ctx.event == "directive":
+        check_define(ctx)
+        return
     operator = ctx.node.operator
     if operator in ("==", "!=") and not ctx.platform_guarded:
         name = _warp_size_test(ctx, *ctx.operands())
@@ -173,6 +181,15 @@ def check(ctx: Context) -> None:
         return
     if operator in ("<", ">=") and not ctx.platform_guarded:
         lhs, rhs = ctx.operands()
+        if _half_warp_test(ctx, lhs, rhs):
+            ctx.report(
+                f"`{ctx.node.text}` picks half of a 32-lane warp (lanes 0-15), as code that packs values from "
+                "all 32 lanes into 16 slots does; on a 64-lane wavefront the lanes run to 63 and half of them is "
+                "32, so the packing covers half the wavefront (correct only if lanes stay below 32). Derive the "
+                "half from warpSize.",
+                severity=Severity.LOW,
+            )
+            return
         if (
             ctx.literal_value(rhs) == 32
             and ctx.derives_from_thread_id(lhs)
@@ -249,6 +266,40 @@ def check(ctx: Context) -> None:
     lane_report(ctx, f"`{ctx.node.text}`{through} assumes a 32-lane warp; use warpSize.")
 
 
+def check_define(ctx) -> None:
+    """A macro's body counts warps of 32 threads (`(kNumThreads / kWarpSize)` in `#define LAUNCH_SELECT(...)`):
+    clang sees the expansion where the macro is used, so the body itself is read here, on its tokens."""
+    directive = ctx.directive
+    if directive.name != "define" or ctx.platform_guarded:
+        return
+    values = _shapes.file_values(ctx)
+    tokens = directive.tokens
+    for k in range(1, len(tokens) - 2):
+        count, op, size = tokens[k], tokens[k + 1], tokens[k + 2]
+        if op.text != "/" or not _THREAD_COUNT.match(count.text) or tokens[k - 1].text in (".", "->", "::"):
+            continue
+        if k + 3 < len(tokens) and tokens[k + 3].text in (".", "->", "::", "(", "["):
+            continue  # `THREADS / kWarp.size`, `THREADS / warps(...)`: not the name alone
+        value = _shapes.number(size.text, values)
+        named = (
+            size.text[:1].isalpha() and (size.text.isupper() or size.text[:1] == "k") and is_warp_size_name(size.text)
+        )
+        if (
+            (value == 32 or (value is None and named))
+            and not per_platform_name(ctx, size.text)
+            and not defined_per_platform(ctx, size.text)
+        ):
+            shown = f"{count.text} / {size.text}"
+            through = "" if size.text.isdigit() else f" (`{size.text}` is 32)"
+            ctx.report(
+                f"`{shown}`{through} in the macro `{tokens[0].text}` counts warps of 32 threads; a 64-lane "
+                "wavefront holds twice as many, so the count and every index built on it are wrong on AMD. Use "
+                "warpSize.",
+                at=count,
+            )
+            return
+
+
 def _check_warp_parameter(ctx, op: str, lhs, rhs) -> None:
     """`tid % kWarpThreads`, `kThreads / kWarpThreads` where `kWarpThreads` is a template parameter named for the
     warp with no default: reported when the file instantiates the template with 32 (at the rule's severity), or
@@ -280,6 +331,20 @@ def _check_warp_parameter(ctx, op: str, lhs, rhs) -> None:
 
 _WARPISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$")
 _THREADISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$|thread|^t?id$|^tx$")
+
+
+def _half_warp_test(ctx, lhs, rhs) -> bool:
+    """`laneId < 16` on a variable named as a lane (not a thread id) in a file that shuffles: the lower half of a
+    32-lane warp, where 32 lanes' values are packed into 16 slots (`WarpPackedBits`-style writers and readers)."""
+    if lhs is None or ctx.literal_value(rhs) != 16:
+        return False
+    node = peel(lhs)
+    if not node.is_decl_ref or not re.fullmatch(r"(?i)lane_?(?:id|idx)?|laneid", node.name):
+        return False
+    key = "rocport:file-shuffles"
+    if key not in ctx.memo:
+        ctx.memo[key] = any("shfl" in t.text.lower() for t in ctx.view.code if t.kind == "identifier")
+    return ctx.memo[key]
 
 
 def _warps_of_32(ctx) -> bool:
@@ -415,7 +480,7 @@ RULE = Rule(
     summary="Lane/warp index computed with 32 (% 32, / 32, & 31, >> 5) from a thread id",
     risk=Risk.SILENT_WRONG_RESULT,
     severity=Severity.HIGH,
-    on=("binary_op", "call"),
+    on=("binary_op", "call", "directive"),
     check=check,
     token_check=check_tokens,
     target_severity=wave64_severity,
