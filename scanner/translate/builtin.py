@@ -28,7 +28,15 @@ from bisect import bisect_right
 from scanner.translate import calls, hipaware, includes, launch, wave64, wmma
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
-from scanner.translate.names import BF16_HEADER, Target, bf16_name_map, header_map, hip_names, name_map, shared_with_c
+from scanner.translate.names import (
+    Target,
+    bf16_name_map,
+    header_map,
+    hip_names,
+    name_map,
+    shared_with_c,
+    uses_bf16_api,
+)
 from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, next_code, text
 from scanner.version import TOOL_VERSION
 
@@ -118,8 +126,8 @@ class _FileWork:
         self.other_dialect = False
         self.condition_until = -1  # last token of the `#if` line being walked: its names only test for CUDA
         self.deferred: list[tuple[int, bytes, Target, int, int]] = []  # names shared with C, outside .cu files
-        # cuda_bf16.h's kernels use its own bf16 API: hip_bf16.h's types (scanner.translate.names.bf16_name_map)
-        self.names = translator.bf16_names if BF16_HEADER in data else translator.names
+        # cuda_bf16.h's kernels use its own bf16 API: hip_bf16.h's types (scanner.translate.names.uses_bf16_api)
+        self.names = translator.bf16_names if uses_bf16_api(data) else translator.names
         self.mappings = hipaware.MappingFinder(data, spans, self.names, translator.hip_names)
         self.mapping_lines = 0
         self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))

@@ -89,6 +89,18 @@ _LIBRARY_HEADERS = {"nccl.h": ("rccl/rccl.h", "NCCL API")}
 # without __bfloat162float and the rest); in a file that includes cuda_bf16.h the kernels use the header's own
 # API, whose HIP spelling is hip_bf16.h's __hip_bfloat16.
 BF16_HEADER = b"cuda_bf16.h"
+_CUBLAS_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]cublas", re.MULTILINE)
+
+
+def uses_bf16_api(data: bytes) -> bool:
+    """Whether a file's bf16 types are cuda_bf16.h's (hip_bf16.h's `__hip_bfloat16`, `bf16_name_map`): when it
+    includes that header, and also when it includes no cuBLAS header, for then `__nv_bfloat16` reached it through a
+    header of the project that does (llm.c's kernels and their common.h, shared by host and device code: hipBLAS's
+    `hip_bfloat16` there fails to build against the header's `__hip_bfloat16`). Only a file that includes cuBLAS
+    and not cuda_bf16.h keeps the table's hipBLAS type, as hipify-clang writes it for hipBLAS's bf16 API."""
+    return BF16_HEADER in data or not _CUBLAS_INCLUDE.search(data)
+
+
 _BF16_TYPES = {
     "__nv_bfloat16": "__hip_bfloat16",
     "nv_bfloat16": "__hip_bfloat16",
