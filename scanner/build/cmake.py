@@ -431,7 +431,10 @@ class CMakeProject:
         ):
             target_usage(self, name, args)
         elif name == "include_directories":
-            directory.includes += [self._rel(a, directory.rel) or a for a in args if a not in _VISIBILITY]
+            # Absolute: a target resolves its includes against its own folder, but these are relative to the
+            # folder that says include_directories (a sample's `../../../Common`), subfolders included.
+            resolved = ((self._rel(a, directory.rel), a) for a in args if a not in _VISIBILITY)
+            directory.includes += [self._abs(rel) if rel is not None else a for rel, a in resolved]
         elif name in ("add_compile_definitions",):
             directory.defines += [a.removeprefix("-D") for a in args]
         elif name in ("add_definitions", "add_compile_options"):

@@ -144,6 +144,27 @@ target_compile_definitions(ops_aten PRIVATE OPS_MPS=1)
     assert model.of("experimental/gpu/op_mps.cpp").compilations[0].defines == ("OPS_MPS=1",)
 
 
+def test_include_directories_are_relative_to_the_folder_that_says_them(tmp_path):
+    """A sample's `include_directories(../../Common)` names the checkout's Common/, for the targets of that folder
+    and of its subfolders alike (cuda-samples), never a Common/ under the target's own folder."""
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(s LANGUAGES CXX CUDA)\n"
+            "add_subdirectory(Samples/intro)\n",
+            "Samples/intro/CMakeLists.txt": "include_directories(../../Common inc)\nadd_executable(a a.cu)\n"
+            "add_subdirectory(deep)\n",
+            "Samples/intro/deep/CMakeLists.txt": "add_executable(b b.cu)\n",
+            "Samples/intro/a.cu": "int main() {}\n",
+            "Samples/intro/deep/b.cu": "int main() {}\n",
+            "Common/helper.h": "\n",
+        },
+    )
+    model = _model(root)
+    for source in ("Samples/intro/a.cu", "Samples/intro/deep/b.cu"):
+        assert model.of(source).compilations[0].include_dirs == ("Common", "Samples/intro/inc")
+
+
 def test_makefile_takes_the_linux_branch_and_its_rules(tmp_path):
     root = write_tree(
         tmp_path,
