@@ -49,11 +49,15 @@ References:
     32 in a function that keeps to 32-lane groups (the tile's own API, `thread_rank()`, `meta_group_rank()`,
     `cg::reduce`, and no warpSize, ballot or wide shuffle: consistent on AMD); a width the project defines per
     platform. A launch or 2-D block whose kernel keeps to 32-lane groups is a note (info).
+    A tile in a device function that no code of the file calls, while a comment of the file does (its only
+    call commented out: a template never instantiated), is a note too, and says so.
 
 Known problems:
     Found on the tokens: a block size computed at run time that happens to be 32 is not seen, and a block of 32
     threads whose kernel works per warp without relying on being one warp is reported anyway.
 """
+
+import re
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
@@ -184,6 +188,17 @@ def check(ctx: Context) -> None:
         function = ctx.function_at(tok.line)
         why = _groups.wavefront_use(ctx, function) if function is not None else ""
         if spelled and not per_platform_name(ctx, spelled) and why and _raw_warp_code(ctx):
+            dead = _only_called_in_comments(ctx, function)
+            if dead:
+                ctx.report(
+                    f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles in `{function.name}`, "
+                    f"which nothing in this file calls (its only call, on line {dead}, is commented out): never "
+                    "instantiated here, so nothing runs it. A note only: size its tiles per platform if it is "
+                    "brought back.",
+                    at=tok,
+                    severity=Severity.INFO,
+                )
+                return
             ctx.report(
                 f"`{tok.text}<{spelled}>`{_value_note(spelled)} makes 32-lane tiles, half of a 64-lane AMD "
                 f"wavefront, in code that also works on the whole wavefront ({why}): code that takes the "
@@ -405,6 +420,22 @@ def _report(ctx, kernel, message: str, at) -> None:
         ctx.report(_groups.consistent_message(message, f"`{kernel.name}`"), at=at, severity=Severity.INFO)
     else:
         ctx.report(message, at=at)
+
+
+def _only_called_in_comments(ctx, function) -> int:
+    """A device function (not a kernel) that no code of this file outside its own body names, while a comment of
+    the file does (`// scan_warp_version<T, IdxT>(...)`, a call commented out): the comment's line, else 0."""
+    if function is None or function.is_kernel or not function.name:
+        return 0
+    name = function.name
+    if any(t.text == name for t in ctx.view.code if not function.start_line <= t.line <= function.end_line):
+        return 0
+    code_lines = {t.line for t in ctx.view.code if t.text == name}
+    for number, text in enumerate(ctx.lines, start=1):
+        if number not in code_lines and not function.start_line <= number <= function.end_line:
+            if re.search(rf"//.*\b{re.escape(name)}\b", text):
+                return number
+    return 0
 
 
 def _raw_warp_code(ctx) -> bool:
