@@ -43,17 +43,19 @@ class Fragment:
     shape: tuple[int | None, int | None, int | None]
     element: str  # as written, without `nvcuda::wmma::`
     gap: str  # "" when rocWMMA has it on gfx942 (or the tokens do not say), else why not
+    layout: str = ""  # row_major, col_major (or as written); "" for an accumulator, which has none
 
     @property
     def spelled(self) -> str:
         dims = ", ".join("?" if d is None else str(d) for d in self.shape)
-        return f"fragment<{self.use}, {dims}, {self.element}>"
+        layout = f", {self.layout}" if self.layout else ""
+        return f"fragment<{self.use}, {dims}, {self.element}{layout}>"
 
 
 @dataclass(frozen=True)
 class Gap:
     index: int  # the token the gap is at
-    what: str  # `fragment<matrix_a, 8, 32, 16, half>`, `bmma_sync`
+    what: str  # `fragment<matrix_a, 8, 32, 16, half, row_major>`, `bmma_sync`
     why: str
 
     def sentence(self) -> str:
@@ -83,7 +85,8 @@ def fragments(tokens: list[str]) -> list[Fragment]:
         use = _unqualified(args[0])
         shape = tuple(_integer(a, constants) for a in args[1:4])
         element = _unqualified(args[4])
-        out.append(Fragment(i, use, shape, element, _judge(use, shape, element)))
+        layout = _unqualified(args[5]) if len(args) > 5 else ""
+        out.append(Fragment(i, use, shape, element, _judge(use, shape, element), layout))
     return out
 
 

@@ -91,7 +91,8 @@ CONSEQUENCES = (
 
 # A rule's default moved out of its band, for the whole rule (the test names each rule it applies to).
 MECHANICAL_RENAME = Modifier(
-    "a build break a porting tool fixes by renaming (hipify, PyTorch's hipify of a CUDAExtension)",
+    "a build break a porting tool fixes by renaming (hipify, PyTorch's hipify of a CUDAExtension, ROCport's own "
+    "translation of WMMA to rocWMMA)",
     "low",
     Severity.LOW,
 )

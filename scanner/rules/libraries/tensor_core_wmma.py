@@ -6,6 +6,11 @@ What it finds:
     and inline PTX asm with tensor-core instructions (`mma.sync`, `wmma.*`, `wgmma.*`).
     One finding per file, at the first include or use: its message counts the uses and lists their lines
     (porting away from the library is one piece of work per file, not one per line).
+    Where every fragment of the file has a rocWMMA counterpart on gfx942 (scanner.rocwmma), ROCport's translation
+    maps its `nvcuda::wmma` code to rocWMMA, and the finding says so at low severity (a build break a porting tool
+    fixes by renaming). Otherwise the translation leaves the code as written, and the finding names each fragment
+    rocWMMA lacks (shape, type, layout), its lines and why. PTX tensor-core instructions stay high: nothing
+    translates them.
 
 Why it breaks on ROCm:
     `nvcuda::wmma` and the PTX MMA instructions target NVIDIA tensor cores. AMD's matrix cores are driven
@@ -31,11 +36,18 @@ References:
 
 import re
 
+from scanner import rocwmma
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._common import Header, Use, library_rule, report_once
+from scanner.parsing.tokens import COMMENT
+from scanner.rules.libraries._common import Header, Judgement, Use, library_rule, report_once
 
 _MMA_HEADERS = ("mma.h", "crt/mma.h")
 _PTX_MMA = re.compile(r"\b(w?g?mma)\.[a-z]")
+_TRANSLATED = (
+    "ROCport's translation maps this file's nvcuda::wmma code to rocWMMA, which has each of its fragments on "
+    f"{rocwmma.TARGET}."
+)
+_LEFT = "ROCport's translation leaves this file's WMMA code as written."
 
 
 def _nvcuda_file(ctx) -> bool:
@@ -64,15 +76,42 @@ def _member(ctx, tok) -> str:
 def _message(ctx, tok) -> str:
     member = _member(ctx, tok)
     if member:
-        return (
-            f"`wmma::{member}` (nvcuda::wmma) is not in HIP: use `rocwmma::{member}` (rocWMMA) or MFMA/WMMA "
-            "builtins; check the fragment shape is supported on the target."
-        )
-    return "nvcuda::wmma is not in HIP: port to rocWMMA (rocwmma::) or MFMA/WMMA builtins; tile shapes differ."
+        return f"`wmma::{member}` (nvcuda::wmma) → rocWMMA `rocwmma::{member}`, for the fragments the target has."
+    return "nvcuda::wmma → rocWMMA (rocwmma::), for the fragments the target has."
 
 
 def _wmma(ctx, tok) -> str | None:
     return _message(ctx, tok) if _nvcuda_file(ctx) else None
+
+
+def _judge(ctx) -> Judgement:
+    """Low where ROCport's translation maps the file to rocWMMA (every fragment has a counterpart, as the
+    translator decides: scanner.translate.wmma); else high, naming each fragment rocWMMA lacks. Once per file."""
+    cached = ctx.memo.get("rocport:wmma-judgement")
+    if cached is None:
+        # the translator's view of the file: every token but comments, preprocessor lines too (`#define WM 16`)
+        code = [t for t in ctx.view.tokens if t.kind != COMMENT]
+        gaps = rocwmma.gaps([t.text for t in code])
+        if not gaps:
+            cached = (Severity.LOW, None, _TRANSLATED)
+        else:
+            cached = (Severity.HIGH, None, " ".join([_LEFT, *_gap_sentences(gaps, code)]))
+        ctx.memo["rocport:wmma-judgement"] = cached
+    return cached
+
+
+def _gap_sentences(gaps: list[rocwmma.Gap], code: list) -> list[str]:
+    """One sentence per fragment (or bmma_sync) rocWMMA lacks, with the lines it is written on, in order."""
+    lines: dict[tuple[str, str], list[int]] = {}
+    for gap in gaps:
+        found = lines.setdefault((gap.what, gap.why), [])
+        if code[gap.index].line not in found:
+            found.append(code[gap.index].line)
+    out = []
+    for (what, why), where in lines.items():
+        at = f"line {where[0]}" if len(where) == 1 else "lines " + ", ".join(str(n) for n in where)
+        out.append(f"rocWMMA on {rocwmma.TARGET} lacks `{what}` ({at}): {why}.")
+    return out
 
 
 def _asm(ctx) -> None:
@@ -96,7 +135,8 @@ RULE = library_rule(
     headers=[
         Header(
             r"(crt/)?mma\.h",
-            "<{header}> (nvcuda::wmma) is not in HIP: use rocWMMA (<rocwmma/rocwmma.hpp>).",
+            "<{header}> (nvcuda::wmma) → rocWMMA: include <rocwmma/rocwmma.hpp>, which keeps the wmma API under "
+            "rocwmma:: for the fragments the target has.",
             basename=False,
         ),
     ],
@@ -106,5 +146,6 @@ RULE = library_rule(
     ],
     extra={"asm": _asm},
     fold=True,
+    judge=_judge,
     cuda_only=True,
 )

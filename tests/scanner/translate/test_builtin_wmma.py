@@ -61,8 +61,8 @@ def test_a_shape_rocwmma_lacks_leaves_the_file_and_names_the_fragment(shape, why
     fragments = [u for u in result.unconverted if u.name.startswith("fragment<")]
     m, n, k = shape
     assert [(u.name, u.line) for u in fragments] == [
-        (f"fragment<matrix_a, {m}, {n}, {k}, half>", 7),
-        (f"fragment<matrix_b, {m}, {n}, {k}, half>", 8),
+        (f"fragment<matrix_a, {m}, {n}, {k}, half, row_major>", 7),
+        (f"fragment<matrix_b, {m}, {n}, {k}, half, col_major>", 8),
         (f"fragment<accumulator, {m}, {n}, {k}, float>", 9),
     ]
     assert why in fragments[0].reason
