@@ -81,7 +81,8 @@ class Command(BaseCommand):
         if secret is not None or email is not None:
             user.save()
         Membership.objects.update_or_create(user=user, team=team_obj, defaults={"role": role})
-        changed = (f", email {email}" if email is not None else "") + (", password set" if secret is not None else "")
+        # "email set", not the address: this output lands in deployment logs, which never carry addresses.
+        changed = (", email set" if email is not None else "") + (", password set" if secret is not None else "")
         self.stdout.write(f"{'created' if created else 'updated'}: {username} ({role} in {team_obj.name}){changed}")
 
     def _prompt(self, username: str) -> str:
