@@ -110,8 +110,11 @@ def consistent_message(message: str, where: str) -> str:
 
 def crossing_use(texts: list[str], values: dict[str, int]) -> str:
     """The first token of `texts` (spellings) that reaches past a 32-lane group, or ""."""
+    own_warp_size = _declares_warp_size(texts)
     for i, text in enumerate(texts):
         if text in _WAVEFRONT_NAMES:
+            if text == "warpSize" and own_warp_size:
+                continue  # `int warpSize = blockDim.x - ...;`: the code's own variable hides HIP's
             if text == "warpSize" and 0 < i < len(texts) - 1 and texts[i - 1] == "=" and texts[i + 1] in (",", ")"):
                 continue  # a default argument (`int width = warpSize`): the callers' widths decide
             return text
@@ -140,6 +143,18 @@ def crossing_use(texts: list[str], values: dict[str, int]) -> str:
         if _MACRO_INDEXED.match(text):
             return text
     return ""
+
+
+_DECLARING = frozenset({"int", "unsigned", "auto", "uint32_t", "int32_t", "size_t", "long", "short", "uint"})
+
+
+def _declares_warp_size(texts: list[str]) -> bool:
+    """The code declares a variable of its own named `warpSize` (`int warpSize = blockDim.x - base;`), which hides
+    HIP's in that scope: its uses are the code's count, not the wavefront's width."""
+    return any(
+        text == "warpSize" and 0 < i < len(texts) - 1 and texts[i - 1] in _DECLARING and texts[i + 1] in ("=", "{")
+        for i, text in enumerate(texts)
+    )
 
 
 def _one_template_argument(texts: list[str], open_at: int) -> bool:
