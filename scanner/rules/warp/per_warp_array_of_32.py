@@ -39,6 +39,10 @@ References:
 Known problems:
     The rule reads subscripts in the function that declares the array only; an array passed to a helper is
     judged by its size. Square tiles without padding (`[32][32]`, typical for matrix tiles) are not reported.
+    A note only for one slot per 32 of a count of data (`[kColsPerTile / 32]`: a scale per 32 columns) in a
+    function that does no warp-level work. A variable the code declares itself as `warpSize` (`int warpSize =
+    blockDim.x - base;`, the lanes of a partial warp) hides HIP's: it does not make the function reach past
+    32-lane groups.
 """
 
 import re
@@ -167,6 +171,23 @@ def _bounded_by_warp_count(function, test) -> bool:
     return "/warpSize" in text and "threadIdx" not in text
 
 
+# A count of threads (`BLOCK_THREADS`, `blockDim.x`, `kBlockSize`, `TPB`): divided by 32, a number of warps.
+_THREAD_COUNT = re.compile(r"(?i)thread|blockdim|block_?size|block_?dim|\btpb\b|cta|warp|lane")
+# A count of data (`kColsPerTile`, `HIDDEN_DIM`, `num_elems`): divided by 32, blocks of the data's layout.
+_DATA_COUNT = re.compile(r"(?i)col|row|elem|byte|hidden|feature|channel|item|value")
+
+
+def _data_count(dims) -> str:
+    """`[kColsPerTile / 32]`: the dividend's text when it names a count of data (columns, elements, bytes) and no
+    thread count; a bare `N` may be either and gives ""."""
+    for dim in dims:
+        dim = dim.strip()
+        if _per_warp(dim):
+            text = dim.children[0].strip().text.replace(" ", "")
+            return text if _DATA_COUNT.search(text) and not _THREAD_COUNT.search(text) else ""
+    return ""
+
+
 def _data_sized(ctx, name: str) -> bool:
     """A buffer of 32 in a function that does no warp-level work and never asks for the warp's size (`warpSize`):
     32 is a size of the data there (a tile row, 32 values), no lane indexes it by the wavefront's width."""
@@ -186,6 +207,17 @@ def check(ctx: Context) -> None:
     if len(dims) == 1 and _is_literal(dims[0], "32") and _warp_indexed(ctx, node.name):
         return  # one slot per wavefront, numbered with warpSize: 16 at most on AMD, the 32 slots suffice
     if any(_per_warp(d) for d in dims):
+        counted = _data_count(dims)
+        if counted and _data_sized(ctx, node.name):
+            where = f"`{ctx.function.name}`" if ctx.function.name else "this function"
+            ctx.report(
+                f"`{node.name}`{_through(dims)} has one slot per 32 of `{counted}`, a count of data, not of threads, "
+                f"in {where}, which does no warp-level work (no shuffle, ballot, warp reduction or warpSize): 32 "
+                "is a block of the data's layout (a scale per 32 columns), not a warp, so it stays correct on "
+                "64-lane wavefronts. A note only.",
+                severity=Severity.INFO,
+            )
+            return
         lane_report(
             ctx,
             f"`{node.name}`{_through(dims)} has one slot per 32-lane warp; on 64-lane wavefronts the warp count "
