@@ -5,6 +5,8 @@ Steps for a file:
 - rename identifiers found in the table, unless they are members (`x.cudaMalloc`) or qualified by a namespace of
   the user's (`mylib::cudaMalloc`); identifiers that merely start with `cuda` are not in the table, so they stay;
 - map `#include` headers and add `hip/hip_runtime.h` where hipify-clang would (scanner.translate.includes);
+- add `hip/hip_fp16.h`/`hip/hip_bf16.h` to a file that uses their types without including a header of them (under
+  nvcc another NVIDIA header brought it);
 - argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
 - the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs`, which HIP needs to build
   and hipify leaves (scanner.translate.wave64);
@@ -70,6 +72,14 @@ _CUDA_EXTENSIONS = frozenset({".cu", ".cuh"})
 _ALIAS_KEYWORDS = frozenset({b"typedef", b"using"})
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_CANDIDATE = re.compile(rb"cu[^\s\"]*")
+# cuda_fp16.h's and cuda_bf16.h's API (types and conversions) and the HIP header that declares it. A file using
+# it without including either header got it under nvcc through another NVIDIA header (cuBLASLt's cuda_fp8.h brings
+# both); HIP's library headers do not bring hip_bf16.h, so the file includes it itself (`_runtime_header`).
+_FLOAT_HEADERS = (
+    (b"hip/hip_fp16.h", re.compile(rb"__half|__float2half|__floats2half|__int2half|__double2half")),
+    (b"hip/hip_bf16.h", re.compile(rb"_?_?nv_bfloat16|__\w*bfloat16")),
+)
+_FLOAT_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:hip/)?(?:cuda|hip)_(fp16|bf16)\.h[>\"]", re.MULTILINE)
 _MMA_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:crt/)?mma\.h[>\"]", re.MULTILINE)
 
 
@@ -130,6 +140,7 @@ class _FileWork:
         self.names = translator.bf16_names if uses_bf16_api(data) else translator.names
         self.mappings = hipaware.MappingFinder(data, spans, self.names, translator.hip_names)
         self.mapping_lines = 0
+        self.float_headers: list[bytes] = []  # hip_fp16.h/hip_bf16.h, when the file uses their types (_FLOAT_HEADERS)
         self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))
 
     # -- the pass -------------------------------------------------------------------------------------
@@ -238,6 +249,9 @@ class _FileWork:
 
     def _reference(self, i: int, word: bytes, target: Target, off: int, length: int) -> None:
         self.uses_cuda = True
+        for header, names in _FLOAT_HEADERS:
+            if header not in self.float_headers and names.match(word):
+                self.float_headers.append(header)
         name = word.decode()
         if target.replacement is None:
             self.stats.count(False, target.kind, target.api, name)
@@ -385,10 +399,17 @@ class _FileWork:
     def _runtime_header(self) -> None:
         if not self.options.insert_runtime_header or not self.uses_cuda:
             return  # a file with no CUDA in it comes out byte for byte
+        included = {b"hip/hip_" + kind + b".h" for kind in _FLOAT_INCLUDE.findall(self.data)}
+        floats = b"".join(b"#include <" + h + b">\n" for h in self.float_headers if h not in included)
         insertion = self.includes.runtime_insertion(self.data)
         if insertion is not None:
             where, what = insertion
-            self.edits.append((where, where, what))
+            self.edits.append((where, where, what + floats))
+            self.touched.add(where)
+        elif floats:
+            line = self.includes.host_headers_after  # after the rewritten cuda_runtime.h and what it brings
+            where = line.end if line is not None else self.includes.first_include or 0
+            self.edits.append((where, where, (b"\n" + floats.rstrip(b"\n")) if line is not None else floats))
             self.touched.add(where)
 
     # -- output -----------------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.scanner.translate.helpers import body, hipify
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "translate" / "half_host"
@@ -29,3 +31,27 @@ def test_a_file_with_cublas_and_cuda_bf16_takes_the_headers_types():
 def test_the_header_itself_is_translated_as_before():
     out = body((FIXTURES / "common.h").read_text())
     assert "#include <hip/hip_fp16.h>\n#include <hip/hip_bf16.h>\ntypedef __hip_bfloat16 floatX;" in out
+
+
+def test_a_file_using_bf16_and_half_without_their_headers_includes_hips():
+    # (with the runtime header, and like it: not when the caller turns header insertion off)
+    # under nvcc they came through another NVIDIA header (cuBLASLt's cuda_fp8.h); HIP's library headers do not
+    out = hipify("#include <cublasLt.h>\n__global__ void k(__nv_bfloat16* x, __half* y) {}\n").text
+    assert out.startswith("\n#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n#include <hip/hip_fp16.h>\n")
+
+
+def test_after_a_rewritten_cuda_runtime_h_the_headers_follow_its_c_headers():
+    out = hipify("#include <cuda_runtime.h>\nfloat f(__nv_bfloat16 x) { return __bfloat162float(x); }\n").text
+    assert out.startswith("#include <hip/hip_runtime.h>\n#include <math.h>\n#include <string.h>\n")
+    assert "#include <assert.h>\n#include <hip/hip_bf16.h>\nfloat f(__hip_bfloat16 x)" in out
+
+
+@pytest.mark.parametrize("own", ["#include <cuda_bf16.h>", '#include "cuda_bf16.h"', "#include <hip/hip_bf16.h>"])
+def test_a_file_that_includes_the_header_gets_no_second_one(own):
+    out = hipify(f"{own}\nvoid f(__nv_bfloat16 x) {{}}\n").text
+    assert out.count("bf16.h") == 1, out
+
+
+def test_a_variable_named_half_is_not_fp16():
+    out = hipify("__global__ void k(int n) { int half = n / 2; }\n").text
+    assert "fp16" not in out
