@@ -6,11 +6,12 @@
     result.left      # Left(line, what, why): CUDA build constructs a person must port
 
 Only rewrites whose HIP meaning is certain are made (the CMake language, find_package of the toolkit, LANGUAGE
-properties, the runtime and a few library targets, the C++ standard settings, a Makefile's compiler variable,
-renamed file references); the rest, and anything ambiguous, is reported in `left` with the HIP equivalent where
-there is one. Comments and the prose of strings are never edited, a file that already builds HIP next to CUDA (a
-dual-platform build) is not edited at all, and rewriting a rewritten file changes nothing. `renames` maps paths as
-the build file spells them (relative to its directory) to their new names (side by side: `k.cu` -> `k.hip`).
+properties, the runtime and a few library targets, NCCL's library as RCCL's, the C++ standard settings, a Makefile's
+compiler variable, renamed file references); the rest, and anything ambiguous, is reported in `left` with the HIP
+equivalent where there is one. Comments and the prose of strings are never edited, a file that already builds HIP
+next to CUDA (a dual-platform build) is not edited at all, and rewriting a rewritten file changes nothing. `renames`
+maps paths as the build file spells them (relative to its directory) to their new names (side by side: `k.cu` ->
+`k.hip`).
 
 The shared pieces (the result types and the edit buffer) are in scanner.translate.build_edits; a port's whole build
 switch, guided by the build model, is scanner.translate.build_switch.switch_build, which passes each CMake file the
@@ -59,6 +60,10 @@ _OTHER_PACKAGES = {"cudnn": "MIOpen (`find_package(miopen)`; a port, not a renam
 _OTHER_PACKAGES |= {"tensorrt": "none (MIGraphX is the closest)", "nvtx3": "roctx", "nvtx": "roctx"}
 _OTHER_PACKAGES |= {"cutlass": "Composable Kernel", "cub": "hipCUB", "thrust": "rocThrust"}
 _BARE_LIBS = {"cudart", "cublas", "cublaslt", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc"}
+# RCCL is NCCL under ROCm with the same API (the translator keeps every nccl* name and includes rccl/rccl.h), so
+# its library is the same link item: `nccl` -> `rccl`, `-lnccl` -> `-lrccl` (ROC133).
+RCCL_WHY = "RCCL is NCCL's library on ROCm: the same nccl* API, which the translation keeps (rccl/rccl.h)"
+_NCCL_NAMES = re.compile(r"(?<!\w)NCCL_\w+|\bNCCL::")
 _VERSION = re.compile(r"\d+(?:\.\d+)*(?:\.\.\.\d+(?:\.\d+)*)?")
 _CONDITIONS = {"if", "elseif", "else", "endif", "while", "endwhile"}
 _SOURCE_LISTS = {"add_library", "add_executable", "target_sources", "cuda_add_library", "cuda_add_executable", "set"}
@@ -182,6 +187,8 @@ class _CMake:
         name, words = cmd.args[0], [a.value for a in cmd.args[1:]]
         if name.value.lower() == "hip" and (at := self.after_line(cmd)):
             self.found.setdefault("hip", (at, "REQUIRED" in words))
+        if name.value.lower() == "nccl" and self.rccl_package(cmd):
+            return
         if name.value.lower() in _OTHER_PACKAGES:
             self.ed.leave(
                 cmd.line, f"find_package({name.value})", f"ROCm's counterpart: {_OTHER_PACKAGES[name.value.lower()]}"
@@ -207,6 +214,32 @@ class _CMake:
         self.ed.replace(spans[0][0], spans[-1][1], new, why, before, f"find_package({new})")
         self.rewritten.add(name.value)
         self.found.setdefault("hip", (at, "REQUIRED" in words))
+
+    def rccl_package(self, cmd: Command) -> bool:
+        """`find_package(NCCL [REQUIRED|QUIET])` -> `find_package(rccl ...)` when nothing in the file reads what a
+        FindNCCL module sets (`NCCL_LIBRARIES`, `NCCL_INCLUDE_DIRS`, `NCCL::` targets): rccl's package sets others.
+        True when rewritten."""
+        words = [a.value for a in cmd.args[1:]]
+        spans = [self.span(a) for a in cmd.args]
+        uses = (a.value for c in self.commands for a in c.args if c is not cmd)
+        if (
+            not all(w in ("REQUIRED", "QUIET") for w in words)
+            or not all(spans)
+            or any(a.quoted for a in cmd.args)
+            or any(_NCCL_NAMES.search(value) for value in uses)
+        ):
+            return False
+        new = " ".join(["rccl", *words])
+        self.ed.replace(
+            spans[0][0],
+            spans[-1][1],
+            new,
+            RCCL_WHY,
+            f"find_package({' '.join([cmd.args[0].value, *words])})",
+            f"find_package({new})",
+        )
+        self.found.setdefault("rccl", (self.after_line(cmd), "REQUIRED" in words))
+        return not self.ed.frozen
 
     def cuda_add_target(self, cmd: Command) -> None:
         sources = [a.value for a in cmd.args[1:] if a.value not in _TARGET_KEYWORDS]
@@ -363,7 +396,12 @@ class _CMake:
                     ed.leave(arg.line, match.group(0), "quoted")
                 if re.search(r"COMPILE_LANG(?:UAGE|_AND_ID):CUDA\b", arg.value):
                     ed.leave(arg.line, "$<COMPILE_LANGUAGE:CUDA>", "genex")
-                if cmd.name in ("target_link_libraries", "link_libraries") and arg.value.lower() in _BARE_LIBS:
+                linking = cmd.name in ("target_link_libraries", "link_libraries")
+                if linking and arg.value == "nccl" and not arg.quoted and (where := self.span(arg)):
+                    # with rccl's package found, its imported target (include directory and library path too)
+                    ed.replace(*where, "rccl::rccl" if "rccl" in self.found else "rccl", RCCL_WHY)
+                    continue
+                if linking and arg.value.lower() in _BARE_LIBS:
                     ed.leave(arg.line, arg.value, f"a CUDA library: link {library_replacement(arg.value, 'cmake')}")
                 if cmd.name not in ("message", "cuda_select_nvcc_arch_flags") and "-" in arg.value:
                     nvcc_flags(ed, arg.line, arg.value)
@@ -445,6 +483,9 @@ def rewrite_makefile(text: str, renames: dict[str, str] | None = None) -> Rewrit
             ed.leave(number, line.strip(), "pattern", key="pattern")
         nvcc_flags(ed, number, rest)
         for match in _CUDA_LINK.finditer(rest):
+            if match.group(1) == "nccl":
+                ed.replace(start + match.start(1), start + match.end(1), "rccl", RCCL_WHY)
+                continue
             ed.leave(number, match.group(0), f"a CUDA library: link {library_replacement(match.group(1), 'flag')}")
         for match in _CUDA_PATH.finditer(rest):
             ed.leave(number, match.group(0), "toolkit")

@@ -31,14 +31,18 @@ def test_demo_cmake_side_by_side():
     result = rewrite_cmake(text, DEMO_RENAMES)
     assert result.text == text.replace("LANGUAGES CXX CUDA", "LANGUAGES CXX HIP").replace(
         "find_package(CUDAToolkit REQUIRED)\n", "find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"
-    ).replace(".cu", ".hip").replace("CUDA::cudart CUDA::cublas", "hip::host roc::hipblas")
+    ).replace(".cu", ".hip").replace("CUDA::cudart CUDA::cublas nccl", "hip::host roc::hipblas rccl::rccl").replace(
+        "find_package(NCCL REQUIRED)", "find_package(rccl REQUIRED)"
+    )
     assert [(c.line, c.before, c.after) for c in result.changes] == [
         (2, "CUDA", "HIP"),
         (4, "find_package(CUDAToolkit REQUIRED)", "find_package(hip REQUIRED)"),
+        (5, "find_package(NCCL REQUIRED)", "find_package(rccl REQUIRED)"),
         (5, "", "find_package(hipblas REQUIRED)"),
         *[(12, f"src/{n}.cu", f"src/{n}.hip") for n in ("softmax", "gemm", "comm", "portable")],
         (15, "CUDA::cudart", "hip::host"),
         (15, "CUDA::cublas", "roc::hipblas"),
+        (15, "nccl", "rccl::rccl"),  # RCCL: NCCL's API under ROCm, its package found above
     ]
     assert all(c.why for c in result.changes)
     left = _left(result)
@@ -47,7 +51,7 @@ def test_demo_cmake_side_by_side():
         and "no mechanical gfx equivalent" in left["CMAKE_CUDA_ARCHITECTURES 80 90"]
     )
     assert "-ffast-math" in left["--use_fast_math"] and "__launch_bounds__" in left["-maxregcount"]
-    assert "rccl::rccl" in left["nccl"] and "RCCL" in left["find_package(NCCL)"]
+    assert "nccl" not in left and "find_package(NCCL)" not in left  # rewritten to RCCL's
     assert "3.21" in left["cmake_minimum_required(VERSION 3.18)"]
     assert "COMPILE_LANGUAGE:HIP" in left["$<COMPILE_LANGUAGE:CUDA>"]
     assert not any(".cu" in what or "CUDA::" in what for what in left)  # the renamed and rewritten are not left
@@ -255,7 +259,7 @@ def test_findcuda_commands_and_variables_are_left():
         "cuda_compile_ptx(...)",
         "cuda_include_directories(...)",
     } <= set(left)
-    assert {"CUDA_LIBRARIES", "CUDA_CUBLAS_LIBRARIES", "CUDA::cufft_static", "nccl", "cudnn"} <= set(left)
+    assert {"CUDA_LIBRARIES", "CUDA_CUBLAS_LIBRARIES", "CUDA::cufft_static", "cudnn"} <= set(left)
 
 
 @pytest.mark.parametrize(
@@ -448,3 +452,23 @@ def test_cmake_configures_a_rewritten_optional_gpu_project_without_a_toolchain(t
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "gpu=17" in run.stdout
+
+
+# -- NCCL -> RCCL (the translator includes rccl/rccl.h and keeps the nccl* names) ------------------------------
+def test_nccl_linked_by_name_becomes_rccl():
+    result = rewrite_cmake("add_executable(t t.cu)\ntarget_link_libraries(t PRIVATE nccl pthread)\n")
+    assert "target_link_libraries(t PRIVATE rccl pthread)" in result.text
+    assert [(c.before, c.after) for c in result.changes] == [("nccl", "rccl")] and "RCCL" in result.changes[0].why
+
+
+def test_find_package_nccl_stays_where_the_file_reads_what_its_find_module_sets():
+    text = "find_package(NCCL REQUIRED)\ntarget_include_directories(t PRIVATE ${NCCL_INCLUDE_DIRS})\n"
+    result = rewrite_cmake(text)
+    assert "find_package(NCCL REQUIRED)" in result.text  # rccl's package sets no NCCL_INCLUDE_DIRS
+    assert "RCCL" in _left(result)["find_package(NCCL)"]
+
+
+def test_a_makefile_links_rccl_for_nccl():
+    result = rewrite_makefile("LDLIBS = -lcudart -lnccl -lnccl_static_helper\n")
+    assert result.text == "LDLIBS = -lcudart -lrccl -lnccl_static_helper\n"
+    assert "-lnccl" not in _left(result) and "-lamdhip64" in _left(result)["-lcudart"]
