@@ -27,11 +27,17 @@ class TokenForm(forms.Form):
         return name
 
 
+# User.email's column (Django's EmailField, varchar(254)): a longer address passes the email check but not the
+# database, which would answer a 500.
+EMAIL_MAX_LENGTH = 254
+
+
 class ProfileForm(forms.Form):
     """The user's address and language. The address may be left empty (no email is then sent to them)."""
 
     email = forms.EmailField(
         required=False,
+        max_length=EMAIL_MAX_LENGTH,
         label=_("Email address"),
         help_text=_("Where the weekly digest and the notifications go. Leave it empty to get no email."),
         # Django's own Chinese says "Email" in Latin letters; ours is the page's word for it.

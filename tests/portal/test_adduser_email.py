@@ -43,3 +43,11 @@ def test_a_malformed_address_is_refused_and_nothing_is_written(team):
     with pytest.raises(CommandError, match="not an email address"):
         call_command("adduser", "ana", "--team", "gpu", "--email", "ana at example", stdout=io.StringIO())
     assert _user() is None
+
+
+def test_an_address_longer_than_the_account_keeps_is_refused_and_nothing_is_written(team):
+    # Valid for the email check (local part 64, labels of 60) but longer than User.email's 254 characters.
+    long = "a" * 64 + "@" + ".".join(["b" * 60] * 4) + ".com"
+    with pytest.raises(CommandError, match="more than the 254 an account keeps"):
+        call_command("adduser", "ana", "--team", "gpu", "--email", long, stdout=io.StringIO())
+    assert _user() is None

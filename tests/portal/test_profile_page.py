@@ -101,6 +101,10 @@ def test_a_bad_address_or_an_unknown_language_is_refused_and_saves_nothing(peopl
     response = vera.post(URL, {"email": "vera@example.test", "language": "klingon", team: "on"})
     assert response.status_code == 200 and "klingon" in response.content.decode()
     assert COOKIE not in response.cookies
+    # Valid for the email check, but longer than User.email's 254 characters: refused, not a database error.
+    long = "v" * 64 + "@" + ".".join(["e" * 60] * 4) + ".test"
+    response = vera.post(URL, {"email": long, "language": "en", team: "on"})
+    assert response.status_code == 200 and "at most 254 characters" in response.content.decode()
     people.vera.refresh_from_db()
     assert people.vera.email == "" and not Profile.objects.exists() and not DigestSubscription.objects.exists()
 

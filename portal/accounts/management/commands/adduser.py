@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import validate_email
 
+from portal.accounts.forms import EMAIL_MAX_LENGTH
 from portal.accounts.models import Membership, Team
 
 _PROMPT = object()  # `--password` without a value
@@ -62,6 +63,11 @@ class Command(BaseCommand):
                 validate_email(email)
             except ValidationError:
                 raise CommandError(f"{email!r} is not an email address; nothing was changed") from None
+            if len(email) > EMAIL_MAX_LENGTH:
+                raise CommandError(
+                    f"the address has {len(email)} characters, more than the {EMAIL_MAX_LENGTH} an account keeps; "
+                    "nothing was changed"
+                )
         secret = None
         if password is _PROMPT:
             secret = self._prompt(username)
