@@ -16,10 +16,10 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   another platform (`if(WIN32)`, `ifeq ($(OS),Windows_NT)`, aarch64) or for a CMake older than the project's
   `cmake_minimum_required`, a GitHub Actions job only Windows or macOS runners run, the flags and architectures of
   a CMake file whose every target is made in another platform's branch, a Dockerfile for another architecture
-  (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`) and a CMake toolchain file for another
-  system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) are not migration
-  work: info; when an
-  accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
+  (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`), a script's `docker run` of such an image
+  (named so, `--platform linux/arm64`, or built by the script from such a Dockerfile) and a CMake toolchain file
+  for another system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) are not
+  migration work: info; when an accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
   is the NVIDIA side, not a migration still to do, and says which HIP build covers it. Rules that check the ROCm
   side itself (`Rule.rocm_side`) keep their severity.
 """
@@ -31,6 +31,7 @@ import re
 from scanner.analysis import hip_branches, probe_branches
 from scanner.build import python_rocm
 from scanner.formats import yaml_doc
+from scanner.formats.lines import commands, logical_lines
 from scanner.model import Severity
 from scanner.port import is_ci_file
 from scanner.rules.libraries._judgement import other_vendor_backend
@@ -45,7 +46,35 @@ _FOREIGN_IMAGE = re.compile(
     r"--platform=\S*(?:arm64|aarch64)|\bl4t-|/l4t|jetson|\barm64v8/|aarch64|-igpu\b|\bdustynv/", re.I
 )
 # A Dockerfile named for another architecture: `Dockerfile.jetson`, `jetson.Dockerfile`, `Dockerfile.aarch64`.
-_FOREIGN_NAME = re.compile(r"(?:^|[._-])(?:jetson|l4t|aarch64|arm64|igpu|tegra)(?:[._-]|$)", re.I)
+_FOREIGN_NAME = re.compile(r"(?:^|[._-])(?:jetson|l4t|aarch(?:64)?|arm64|igpu|tegra)(?:[._-]|$)", re.I)
+# An image named for another architecture in a script (`aarch_wheel`, `myorg/trainer:arm64`), and a build or run
+# asking for one (`--platform linux/arm64`).
+_FOREIGN_TAG = re.compile(r"(?:^|[._/:-])(?:jetson|l4t|aarch(?:64)?|arm64(?:v8)?|igpu|tegra)(?:[._/:-]|$)", re.I)
+_ARM_PLATFORM = re.compile(r"(?:arm64|aarch64)", re.I)
+_ENGINES = frozenset({"docker", "podman", "nerdctl"})
+# `docker run` options that take no value: any other option without `=` takes the next word.
+_RUN_SWITCHES = frozenset(
+    {
+        "--rm",
+        "-i",
+        "-t",
+        "-it",
+        "-ti",
+        "-d",
+        "-itd",
+        "--privileged",
+        "--init",
+        "--detach",
+        "--interactive",
+        "--tty",
+        "--read-only",
+        "-P",
+        "--publish-all",
+        "--no-healthcheck",
+        "--sig-proxy",
+        "--oom-kill-disable",
+    }
+)
 # A warp-rule finding (ROC101-ROC119) in a file or folder named for SM100/Blackwell (`sm100_fmha.hpp`,
 # `sm100_blk64/`, `blackwell/`): CUTLASS/CuTe kernels for that architecture only.
 _BLACKWELL = re.compile(r"(?i)(?:^|[/_.-])(?:sm_?1[02]\d[af]?|blackwell)(?=[/_.-]|$)")
@@ -75,6 +104,7 @@ class PortNotes:
         self._cmake_cuda: dict | None = None
         self._probe_paths: dict | None = None
         self._foreign_jobs: list | None = None
+        self._foreign_runs: dict | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -120,7 +150,11 @@ class PortNotes:
                 )
             return severity, ""
         platform = (
-            facts.build_lines.get(line) or self.foreign_image() or self.foreign_toolchain() or self.foreign_job(line)
+            facts.build_lines.get(line)
+            or self.foreign_image()
+            or self.foreign_toolchain()
+            or self.foreign_job(line)
+            or self.foreign_run(line)
         )
         if platform and rule.code.startswith("ROC2") and "CMAKE_VERSION" in platform:
             return Severity.INFO, (
@@ -247,6 +281,29 @@ class PortNotes:
             return name
         return ""
 
+    def foreign_run(self, line: int) -> str:
+        """`docker run <image>` on `line` of a script when the image is for another architecture: named so
+        (`aarch_wheel`, `:arm64`, an l4t image), run with `--platform linux/arm64`, or tagged by a `docker build`
+        of the same script from such a Dockerfile (`-f Dockerfile.aarch`) or for such a platform."""
+        if self.facts.language != "shell":
+            return ""
+        if self._foreign_runs is None:
+            self._foreign_runs = {}
+            built: set[str] = set()
+            for item in logical_lines(self.facts):
+                for words in commands(item.text):
+                    verb = _engine_verb(words)
+                    if verb == "build":
+                        tag, foreign = _foreign_build(words)
+                        if tag and foreign:
+                            built.add(tag)
+                    elif verb == "run":
+                        image = _foreign_run_image(words, built)
+                        if image:
+                            for _, number, _ in item.pieces:
+                                self._foreign_runs[number] = f"docker run {image}"
+        return self._foreign_runs.get(line, "")
+
     def foreign_toolchain(self) -> str:
         """A CMake toolchain file (not a CMakeLists.txt) for another system or processor: `set(CMAKE_SYSTEM_NAME
         QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)` at its top level."""
@@ -309,6 +366,61 @@ class PortNotes:
                 else {}
             )
         return self._dead
+
+
+def _engine_verb(words: list[tuple[str, int]]) -> str:
+    """`run` for `docker run` / `docker container create`, `build` for `docker build` / `docker buildx build`."""
+    names = [w for w, _ in words]
+    if names and names[0] == "sudo":
+        names = names[1:]
+    if not names or names[0] not in _ENGINES:
+        return ""
+    rest = [n for n in names[1:4] if n not in ("container", "buildx", "image")]
+    if rest and rest[0] in ("run", "create"):
+        return "run"
+    return "build" if rest and rest[0] == "build" else ""
+
+
+def _option_value(names: list[str], index: int) -> str:
+    name = names[index]
+    return name.split("=", 1)[1] if "=" in name else (names[index + 1] if index + 1 < len(names) else "")
+
+
+def _foreign_build(words: list[tuple[str, int]]) -> tuple[str, bool]:
+    """The tag a `docker build` gives its image, and whether it builds for another architecture."""
+    names = [w for w, _ in words]
+    tag, foreign = "", False
+    for index, name in enumerate(names):
+        option = name.split("=", 1)[0]
+        if option in ("-t", "--tag"):
+            tag = _option_value(names, index)
+            foreign = foreign or bool(_FOREIGN_TAG.search(tag))
+        elif option in ("-f", "--file"):
+            dockerfile = _option_value(names, index).rsplit("/", 1)[-1]
+            foreign = foreign or bool(_FOREIGN_NAME.search(dockerfile.replace("Dockerfile", "")))
+        elif option == "--platform":
+            foreign = foreign or bool(_ARM_PLATFORM.search(_option_value(names, index)))
+    return tag, foreign
+
+
+def _foreign_run_image(words: list[tuple[str, int]], built: set[str]) -> str:
+    """The image of a `docker run` when it is for another architecture, or empty."""
+    names = [w for w, _ in words]
+    start = next(i for i, n in enumerate(names) if n in ("run", "create")) + 1
+    index, platform = start, ""
+    while index < len(names) and names[index].startswith("-"):
+        name = names[index]
+        if name.split("=", 1)[0] == "--platform":
+            platform = _option_value(names, index)
+        index += 1 if "=" in name or name in _RUN_SWITCHES else 2
+    image = names[index] if index < len(names) else ""
+    if not image:
+        return ""
+    if _ARM_PLATFORM.search(platform):
+        return f"--platform {platform} {image}"
+    if image in built or _FOREIGN_TAG.search(image) or _FOREIGN_IMAGE.search(image):
+        return image
+    return ""
 
 
 def _runner_labels(job) -> list[str]:
