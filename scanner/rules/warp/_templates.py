@@ -69,6 +69,19 @@ def warp_parameter(ctx, expr) -> tuple[str, str, object]:
     return ref.name, "unknown", None
 
 
+def default_of(ctx, parameter: str, function) -> int | None:
+    """The literal default of a template parameter (`template <int WARPS, int WARP_SIZE = 32>`), or None."""
+    template = holding(ctx, parameter, function)
+    if template is None:
+        return None
+    code = ctx.view.code
+    for k in range(max(template.body_at - 80, 0), min(template.body_at, len(code) - 2)):
+        if code[k].line >= template.line and code[k].text == parameter and code[k + 1].text == "=":
+            value = code[k + 2].text.rstrip("uUlL")
+            return int(value) if value.isdigit() else None
+    return None
+
+
 def _template_parameter(ref) -> bool:
     """`ref` names a non-type parameter of a template around it."""
     for ancestor in ref.ancestors():

@@ -31,6 +31,9 @@ References:
     each half of the wavefront, which is what the rest of the code expects; and where only threads 0-31 run the
     tree (inside `if (threadIdx.x < 32) { ... }`, or after a return for the others: a scan over at most 32
     per-warp sums), which combines every lane that takes part (scanner.rules.warp._first_warp).
+    A note too for a xor tree from `P / 2` where the template parameter `P` defaults to 32 and the function
+    takes its lane (`% P`) and its warp (`/ P`) from it: each half of a wavefront reduces its own 32 lanes into
+    its own slot.
 
 Known problems:
     Whether only lane 0's result is used is not followed: a down tree from 16 in a function that also uses
@@ -142,6 +145,17 @@ def _check_loop(ctx) -> None:
         offset = _offset(call)
         # A per-platform shuffle macro (WARP_SHFL_DOWN) fixes the mask, not the 16: still reported.
         if offset is not None and _mentions(offset, var) and not _sub_warp(call):
+            if parameter and value in ("unknown", "32") and _groups_of_parameter(ctx, parameter, call):
+                ctx.report(
+                    f"shuffle reduction starts at `{parameter}` / 2 ({call.callee_name}), a template parameter "
+                    "named for the warp that defaults to 32, and the function numbers its lanes and warps with the "
+                    f"same `{parameter}` (`% {parameter}`, `/ {parameter}`): a xor tree never leaves its 32-lane "
+                    "group, so each half of a 64-lane wavefront reduces its own 32 lanes into its own warp's slot. "
+                    "Consistent here, so only a note; a port to whole wavefronts changes the parameter and the "
+                    "slots together.",
+                    severity=Severity.INFO,
+                )
+                return
             if parameter and value == "unknown":
                 lane_report(
                     ctx,
@@ -160,6 +174,20 @@ def _check_loop(ctx) -> None:
                 "drops lanes 32-63 of a 64-lane wavefront; start at warpSize / 2.",
             )
             return
+
+
+def _groups_of_parameter(ctx, parameter: str, call) -> bool:
+    """The tree is a xor butterfly (`__shfl_xor_sync`: no lane leaves its 32-lane group), the parameter defaults to
+    32 (`template <int WARPS, int WARP_SIZE = 32>`), and the function takes both its lane (`% P`) and its warp
+    (`/ P`) from it: the 32-lane groups are consistent on a 64-lane wavefront."""
+    if "xor" not in call.callee_name or _templates.default_of(ctx, parameter, ctx.function) != 32:
+        return False
+    function = ctx.function
+    if function is None:
+        return False
+    texts = [t.text for t in ctx.view.code if function.start_line <= t.line <= function.end_line]
+    before = {texts[i - 1] for i in range(1, len(texts)) if texts[i] == parameter}
+    return "%" in before and "/" in before
 
 
 def _check_call(ctx) -> None:
