@@ -19,7 +19,9 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`), a script's `docker run` of such an image
   (named so, `--platform linux/arm64`, or built by the script from such a Dockerfile) and a CMake toolchain file
   for another system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) are not
-  migration work: info; when an accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
+  migration work: info; so is a conda recipe or a GitHub Actions job built on a library with no ROCm build (RAPIDS
+  RAFT or cuVS: a requirement, `raft: ON`, `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA; when an
+  accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
   is the NVIDIA side, not a migration still to do, and says which HIP build covers it. Rules that check the ROCm
   side itself (`Rule.rocm_side`) keep their severity.
 """
@@ -84,6 +86,14 @@ _TARGET_MAKER = re.compile(r"^\s*(?:add_executable|add_library|add_subdirectory|
 _TARGET_SETTINGS = frozenset({"ROC204", "ROC205"})
 # A GitHub-hosted or self-hosted runner of another system: a job only they run builds for another platform.
 _FOREIGN_RUNNER = re.compile(r"^(?:windows|macos|macOS|win\b|self-hosted-windows)", re.I)
+# Libraries with no ROCm build (RAPIDS RAFT and cuVS): a conda recipe or CI job built on them makes a CUDA-only
+# variant a ROCm port never builds. A requirement line of a recipe, or a CI job asking for them (`raft: "ON"`,
+# `-DFAISS_ENABLE_CUVS=ON`, an install of the package).
+_NO_ROCM_LIBRARY = r"(?:lib|py|pylib)?(?:raft|cuvs)(?:-dask|-headers)?"
+_NO_ROCM_REQUIREMENT = re.compile(rf"^\s*-\s*({_NO_ROCM_LIBRARY})(?:\s|[=<>!]|$)", re.I)
+_NO_ROCM_SETTING = re.compile(r"(?:ENABLE|USE|WITH)_(RAFT|CUVS)\s*=\s*(?:ON|1|TRUE|YES)\b", re.I)
+_NO_ROCM_INSTALL = re.compile(rf"\b(?:conda|mamba|pip|micromamba)\s+install\b.*?\s({_NO_ROCM_LIBRARY})\b", re.I)
+_TRUE = frozenset({"on", "true", "1", "yes"})
 _MATRIX_LABEL = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
 _ARG = re.compile(r"^\s*ARG\s+(\w+)=[\"']?([^\s\"']+)", re.I)
 _VARIABLE = re.compile(r"\$\{?(\w+)(?::-[^}]*)?\}?")
@@ -105,6 +115,7 @@ class PortNotes:
         self._probe_paths: dict | None = None
         self._foreign_jobs: list | None = None
         self._foreign_runs: dict | None = None
+        self._no_rocm_jobs: list | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -172,6 +183,9 @@ class PortNotes:
                 f"Every target this CMake file makes is in a branch for another platform (`{targets}`): on a "
                 "Linux x86-64 host the setting reaches no compilation, so it is not migration work."
             )
+        library = self.no_rocm_library(line) if rule.code.startswith("ROC2") and not rule.rocm_side else ""
+        if library:
+            return Severity.INFO, library
         port = facts.port
         if rule.code.startswith("ROC2") and not rule.rocm_side:
             side = self.nvidia_side(line, rule.code)
@@ -228,6 +242,31 @@ class PortNotes:
                     f"This script handles ROCm too (`{sibling[1]}` on line {sibling[0]}, in the other branch): "
                     "the NVIDIA probe is one side of it."
                 )
+        return ""
+
+    def no_rocm_library(self, line: int) -> str:
+        """Why `line` belongs to a conda recipe or a GitHub Actions job built on a library with no ROCm build
+        (RAFT, cuVS), or empty: that variant stays NVIDIA's, a ROCm port builds the project without it."""
+        facts = self.facts
+        name = facts.path.rsplit("/", 1)[-1]
+        if facts.language in ("conda", "yaml") and name.endswith(("meta.yaml", "meta.yml", "recipe.yaml")):
+            for number, text in enumerate(facts.lines, 1):
+                found = _NO_ROCM_REQUIREMENT.match(text)
+                if found:
+                    return _no_rocm_note("conda recipe", found.group(1), number)
+            return ""
+        if facts.language != "yaml" or "github-actions" not in yaml_doc.kinds(facts):
+            return ""
+        if self._no_rocm_jobs is None:
+            self._no_rocm_jobs = []
+            for doc in yaml_doc.documents(facts):
+                for _, key, job in yaml_doc.items(yaml_doc.get(doc, "jobs")):
+                    found = _no_rocm_request(job)
+                    if found:
+                        self._no_rocm_jobs.append((yaml_doc.line_of(key), job.end_mark.line + 1, found))
+        for first, last, (library, number) in self._no_rocm_jobs:
+            if first <= line <= last:
+                return _no_rocm_note("CI job", library, number)
         return ""
 
     def platform_only_targets(self) -> str:
@@ -366,6 +405,25 @@ class PortNotes:
                 else {}
             )
         return self._dead
+
+
+def _no_rocm_request(job) -> tuple[str, int] | None:
+    """(library, line) where a GitHub Actions job asks for a library with no ROCm build, or None."""
+    for path, key, value in yaml_doc.walk(job):
+        if re.fullmatch(r"(?i)raft|cuvs", path[-1]) and yaml_doc.text(value).strip().lower() in _TRUE:
+            return path[-1], yaml_doc.line_of(key)
+        for scalar in yaml_doc.scalars(value):
+            found = _NO_ROCM_SETTING.search(scalar.value) or _NO_ROCM_INSTALL.search(scalar.value)
+            if found:
+                return found.group(1), yaml_doc.line_of(scalar)
+    return None
+
+
+def _no_rocm_note(what: str, library: str, line: int) -> str:
+    return (
+        f"This {what} is built on `{library}` (line {line}), a RAPIDS library (RAFT, cuVS) with no ROCm build: it "
+        "makes a CUDA-only variant that a ROCm port leaves to NVIDIA, so it is not migration work."
+    )
 
 
 def _engine_verb(words: list[tuple[str, int]]) -> str:
