@@ -10,6 +10,7 @@ Steps for a file:
 - argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
 - the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs`, which HIP needs to build
   and hipify leaves (scanner.translate.wave64);
+- the half and bf16 conversions HIP lacks (`__double2half`), spelled with what it has (scanner.translate.halfcalls);
 - `nvcuda::wmma` to rocWMMA where every fragment has a counterpart, else left and reported (scanner.translate.wmma);
 - comments and string literals stay untouched unless asked;
 - only CUDA is translated: a file that is not .cu/.cuh and has no CUDA construct (keyword, launch, CUDA header,
@@ -27,7 +28,7 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, hipaware, includes, launch, wave64, wmma
+from scanner.translate import calls, halfcalls, hipaware, includes, launch, wave64, wmma
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
@@ -159,6 +160,9 @@ class _FileWork:
                 if word in wave64.CALLS and prev not in _MEMBER_ACCESS and self._wave64(i, word, off):
                     prev2, prev = prev, word
                     continue
+                if word in halfcalls.CALLS and prev not in _MEMBER_ACCESS and self._halfcall(i, word, off):
+                    prev2, prev = prev, word
+                    continue
                 target = names.get(word)
                 if (
                     target is not None
@@ -285,6 +289,22 @@ class _FileWork:
         if rewritten:
             self.stats.count(True, "device_function", "CUDA RT API", word.decode())
         return rewritten
+
+    def _halfcall(self, i: int, word: bytes, off: int) -> bool:
+        """A half or bf16 conversion HIP lacks, spelled with what it has (scanner.translate.halfcalls); True when
+        rewritten (counted as converted, not looked up in the table, where HIP has no such name)."""
+        edits = halfcalls.call_edits(self.data, self.spans, i, word)
+        if not edits:
+            return False
+        self.uses_cuda = True
+        self.edits.extend(edits)
+        self.touched.add(off)
+        self.replaced_bytes += len(word)
+        self.stats.count(True, "device_function", "CUDA RT API", word.decode())
+        header = b"hip/hip_bf16.h" if b"bfloat16" in word else b"hip/hip_fp16.h"
+        if header not in self.float_headers:
+            self.float_headers.append(header)
+        return True
 
     def _followed_by_scope(self, i: int) -> bool:
         j = next_code(self.spans, i)

@@ -55,3 +55,19 @@ def test_a_file_that_includes_the_header_gets_no_second_one(own):
 def test_a_variable_named_half_is_not_fp16():
     out = hipify("__global__ void k(int n) { int half = n / 2; }\n").text
     assert "fp16" not in out
+
+
+def test_conversions_hip_lacks_are_spelled_with_what_it_has():
+    out = body((FIXTURES / "convert.cu").read_text())
+    assert "return __half(__half_raw{static_cast<_Float16>(x)});" in out  # one rounding, as CUDA's
+    assert "__float22bfloat162_rn(make_float2(in[2 * threadIdx.x], in[2 * threadIdx.x + 1]))" in out
+    # nested: the inner call is rewritten too
+    assert "make_float2(1.0f, __half2float(__half(__half_raw{static_cast<_Float16>(2.5)}))))" in out
+    assert "__double2half" not in out and "__floats2bfloat162_rn" not in out
+
+
+def test_such_a_conversion_counts_as_converted_and_a_member_or_other_arity_is_left():
+    stats = hipify("__device__ __half f(double d) { return __double2half(d); }\n").stats
+    assert stats.converted_by_name["__double2half"] == 1 and stats.unconverted == 0
+    out = body("__device__ void f(S s, double d) { s.__double2half(d); __double2half(d, 1); }\n")
+    assert "s.__double2half(d);" in out and "__double2half(d, 1);" in out

@@ -1,0 +1,34 @@
+"""cuda_fp16.h's and cuda_bf16.h's conversions that HIP's hip_fp16.h and hip_bf16.h lack, spelled with what they have
+(same values), which hipify leaves as written and the translation then fails to compile:
+
+- `__double2half(x)` -> `__half(__half_raw{static_cast<_Float16>(x)})`: one rounding, to nearest even, from double
+  straight to half, as CUDA's does (`__float2half((float)x)` would round twice); `__half_raw` and its constructor
+  are there even under `__HIP_NO_HALF_CONVERSIONS__`;
+- `__floats2bfloat162_rn(a, b)` -> `__float22bfloat162_rn(make_float2(a, b))`: both halves rounded to nearest even.
+Every edit sits on the call's own tokens (its name, parentheses), so the names inside its arguments are still
+translated. Host and device code alike: both headers declare these `__host__ __device__`.
+"""
+
+from __future__ import annotations
+
+from scanner.translate.tokenwalk import Span, call_at
+
+Edit = tuple[int, int, bytes]
+
+# name -> (argument count, what replaces the name and its "(", what replaces its ")")
+_REWRITES = {
+    b"__double2half": (1, b"__half(__half_raw{static_cast<_Float16>(", b")})"),
+    b"__floats2bfloat162_rn": (2, b"__float22bfloat162_rn(make_float2(", b"))"),
+}
+CALLS = frozenset(_REWRITES)
+
+
+def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> list[Edit]:
+    """The edits for the call whose name is token i; none when it is not called with the expected arguments."""
+    call = call_at(data, spans, i)
+    count, opening, closing = _REWRITES[name]
+    if call is None or len(call[2]) != count:
+        return []
+    paren, close, _ = call
+    close_start = spans[close][1]
+    return [(spans[i][1], spans[paren][1] + spans[paren][2], opening), (close_start, close_start + 1, closing)]
