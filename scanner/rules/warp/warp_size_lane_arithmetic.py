@@ -27,6 +27,9 @@ What it finds:
     communicating group (`int warp = blockIdx.x + (threadIdx.x >> 5);` read only beside a rank, as in
     `(i + warp + myrank) & (RANKS - 1)`) in a function that does nothing per warp: every thread still visits
     every peer.
+    A note also for a tile's elements divided among a warp (`OP_M * 16 / WARP_SIZE`: a product of constants
+    none of which counts threads) in a file that issues PTX matrix instructions (`mma.sync`, `ldmatrix`,
+    `wmma::`): the per-thread fragment size of the instruction, which ROC120 and ROC139 report.
 
 Why it breaks on ROCm:
     AMD CDNA/Instinct GPUs (MI100 to MI350) execute 64-lane wavefronts. A lane index taken modulo 32 maps
@@ -242,6 +245,15 @@ def check(ctx: Context) -> None:
     through = named_constant(rhs)
     through = f" ({through})" if through else ""
     count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
+    if op == "/" and lhs is not None and _warp_size_named(rhs) and _fragment_share(ctx, lhs):
+        ctx.report(
+            f"`{ctx.node.text}`{through} divides a tile of `{peel(lhs).text.strip()}` elements among the 32 lanes "
+            "of a PTX matrix instruction (`mma`, `ldmatrix`) this file issues: it is the per-thread fragment size "
+            "of that instruction's layout, which the port to MFMA or rocWMMA replaces as a whole (ROC120, ROC139 "
+            "report the instruction). A note only.",
+            severity=Severity.INFO,
+        )
+        return
     if op in ("/", ">>") and lhs is not None and (_THREAD_COUNT.match(count) or _warp_size_named(rhs)):
         lane_report(
             ctx,
@@ -418,6 +430,26 @@ def _destination(node) -> str:
     ):
         return parent.children[0].strip().name
     return ""
+
+
+# Names of threads or lanes (a warp's tile, `WARP_M`, is a size of data and passes).
+_COUNTS_THREADS = re.compile(r"(?i)lane|thread|^t?id$|^tx$|wave")
+_PTX_MATRIX = re.compile(r"\b(?:mma\.sync|wgmma|ldmatrix)\b|\bwmma::")
+
+
+def _fragment_share(ctx, lhs) -> bool:
+    """`OP_M * 16 / WARP_SIZE`, `WARP_M * WARP_K / WARP_SIZE`: a product of constants none of which counts threads
+    or warps (a tile's elements), divided among a warp, in a file that issues PTX matrix instructions: a fragment's per-thread size."""
+    node = peel(lhs)
+    if not node.is_binary_operator or node.operator != "*" or ctx.literal_value(node) is None:
+        return False
+    names = [n.name for n in node.walk() if n.is_decl_ref]
+    if any(_COUNTS_THREADS.search(name) or _THREAD_COUNT.match(name) or _WARP_COUNT.match(name) for name in names):
+        return False
+    key = "rocport:ptx-matrix"
+    if key not in ctx.memo:
+        ctx.memo[key] = any(_PTX_MATRIX.search(line) for line in ctx.lines)
+    return ctx.memo[key]
 
 
 def _staggers_peers(ctx, node) -> str:
