@@ -94,6 +94,11 @@ _NO_ROCM_REQUIREMENT = re.compile(rf"^\s*-\s*({_NO_ROCM_LIBRARY})(?:\s|[=<>!]|$)
 _NO_ROCM_SETTING = re.compile(r"(?:ENABLE|USE|WITH)_(RAFT|CUVS)\s*=\s*(?:ON|1|TRUE|YES)\b", re.I)
 _NO_ROCM_INSTALL = re.compile(rf"\b(?:conda|mamba|pip|micromamba)\s+install\b.*?\s({_NO_ROCM_LIBRARY})\b", re.I)
 _TRUE = frozenset({"on", "true", "1", "yes"})
+# A CI job that dumps NVIDIA's machine code (PTX, SASS) to read or archive it: its steps run cuobjdump or nvdisasm
+# and no tests. There is nothing in it to port; a ROCm twin would be a separate choice (llvm-objdump of a code
+# object).
+_DUMP_TOOL = re.compile(r"\b(cuobjdump|nvdisasm)\b")
+_TEST_STEP = re.compile(r"\b(?:pytest|ctest|unittest|test)\b|\./test_|make\s+(?:\S+\s+)*check\b", re.I)
 _MATRIX_LABEL = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
 _ARG = re.compile(r"^\s*ARG\s+(\w+)=[\"']?([^\s\"']+)", re.I)
 _VARIABLE = re.compile(r"\$\{?(\w+)(?::-[^}]*)?\}?")
@@ -116,6 +121,7 @@ class PortNotes:
         self._foreign_jobs: list | None = None
         self._foreign_runs: dict | None = None
         self._no_rocm_jobs: list | None = None
+        self._dump_jobs: list | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -186,6 +192,9 @@ class PortNotes:
         library = self.no_rocm_library(line) if rule.code.startswith("ROC2") and not rule.rocm_side else ""
         if library:
             return Severity.INFO, library
+        dump = self.dump_job(line) if rule.code.startswith("ROC2") and not rule.rocm_side else ""
+        if dump:
+            return Severity.INFO, dump
         port = facts.port
         if rule.code.startswith("ROC2") and not rule.rocm_side:
             side = self.nvidia_side(line, rule.code)
@@ -267,6 +276,29 @@ class PortNotes:
         for first, last, (library, number) in self._no_rocm_jobs:
             if first <= line <= last:
                 return _no_rocm_note("CI job", library, number)
+        return ""
+
+    def dump_job(self, line: int) -> str:
+        """Why `line` belongs to a GitHub Actions job whose purpose is dumping PTX/SASS (its steps run cuobjdump or
+        nvdisasm, none runs tests), or empty."""
+        facts = self.facts
+        if facts.language != "yaml" or "github-actions" not in yaml_doc.kinds(facts):
+            return ""
+        if self._dump_jobs is None:
+            self._dump_jobs = []
+            for doc in yaml_doc.documents(facts):
+                for _, key, job in yaml_doc.items(yaml_doc.get(doc, "jobs")):
+                    runs = [yaml_doc.get(step, "run") for step in yaml_doc.elements(yaml_doc.get(job, "steps"))]
+                    texts = [(yaml_doc.text(run), yaml_doc.line_of(run)) for run in runs if run is not None]
+                    dumps = [(found.group(1), number) for text, number in texts if (found := _DUMP_TOOL.search(text))]
+                    if dumps and not any(_TEST_STEP.search(text) for text, _ in texts):
+                        self._dump_jobs.append((yaml_doc.line_of(key), job.end_mark.line + 1, dumps[0]))
+        for first, last, (tool, number) in self._dump_jobs:
+            if first <= line <= last:
+                return (
+                    f"This CI job dumps NVIDIA's PTX and SASS (`{tool}`, step on line {number}) and runs no tests: "
+                    "it inspects NVIDIA's machine code, so there is nothing in it to port."
+                )
         return ""
 
     def platform_only_targets(self) -> str:
