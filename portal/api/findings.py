@@ -11,7 +11,7 @@ import binascii
 
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Query, Router
@@ -198,10 +198,11 @@ def _comment_out(event: FindingEvent) -> dict:
     response={200: list[s.CommentOut], **s.ERRORS},
     summary="A finding's comments, oldest first, `limit` (200) from `offset`",
 )
-def list_comments(request, query: Query[s.WholeListQuery], finding_id: int = s.path_id()):
+def list_comments(request, response: HttpResponse, query: Query[s.WholeListQuery], finding_id: int = s.path_id()):
     limit = pages.checked(query.limit)
     finding, _membership = _finding_for(request, finding_id)
     events = finding.events.filter(kind=FindingEvent.Kind.COMMENTED).select_related("actor").order_by("created", "id")
+    response[pages.TOTAL_HEADER] = str(events.count())
     return [_comment_out(e) for e in events[query.offset : query.offset + limit]]
 
 

@@ -17,6 +17,8 @@ DEFAULT_LIMIT = 50  # what every page held before `limit` existed
 MAX_LIMIT = 200  # a page of findings is a few hundred bytes a row: 200 stay well under a second to build
 MAX_POINTS = 1000  # the statistics over time: one small point per finished scan
 MAX_WEEKS = 104  # the progress history: two years of daily points at most
+# The plain-array lists (v1's shape, no `next`) say how many items there are in all, so a window never hides more.
+TOTAL_HEADER = "X-Total-Count"
 
 
 def limit_field(default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT, description: str = ""):

@@ -5,6 +5,7 @@ URLs, branch names and credentials exactly as the UI does."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Query, Router
 from ninja.responses import Status
@@ -66,12 +67,13 @@ def _form_error(form) -> ValidationError:
     response={200: list[s.RepositoryOut], **s.ERRORS},
     summary="Your teams' repositories, by team and name, `limit` (200) from `offset`",
 )
-def list_repositories(request, query: Query[s.WholeListQuery]):
+def list_repositories(request, response: HttpResponse, query: Query[s.WholeListQuery]):
     limit = pages.checked(query.limit)
     mine = memberships(request.user)
     repositories = (
         Repository.objects.filter(team_id__in=list(mine)).select_related("team").order_by("team__name", "name", "id")
     )
+    response[pages.TOTAL_HEADER] = str(repositories.count())
     return [repository_out(r, mine[r.team_id]) for r in repositories[query.offset : query.offset + limit]]
 
 

@@ -139,7 +139,9 @@ def test_the_whole_lists_take_a_limit_and_an_offset_and_keep_their_array_shape(p
         make_findings(people.team, 0, name=f"repo{n}")
     names = [item["name"] for item in api["vera"].get("/repositories/").json()]
     assert len(names) == 7 and names == sorted(names)
-    windows = [api["vera"].get("/repositories/", limit=3, offset=offset).json() for offset in (0, 3, 6)]
+    answers = [api["vera"].get("/repositories/", limit=3, offset=offset) for offset in (0, 3, 6)]
+    assert {answer["X-Total-Count"] for answer in answers} == {"7"}
+    windows = [answer.json() for answer in answers]
     assert [item["name"] for window in windows for item in window] == names
     assert [len(window) for window in windows] == [3, 3, 1]
     assert api["vera"].get("/repositories/", limit=pages.MAX_LIMIT + 1).status_code == 400
