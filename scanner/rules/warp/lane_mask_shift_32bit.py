@@ -34,6 +34,8 @@ Known problems:
     the world size, even where one thread per peer sets it from `threadIdx.x`). A note only (info) for a
     shift by the thread's x (`threadIdx.x`, a `tid` set from it) where only threads 0-31 reach the line: after
     `if (threadIdx.x >= 32) return;` at the function's top level, or inside `if (threadIdx.x < 32) { ... }`.
+    A note too where the mask meets a ballot the code keeps in 32 bits (`votes & ((1u << lane) - 1)` with
+    `unsigned int votes = __ballot_sync(...)`): ROC107 reports the ballot, and the two widen together.
 """
 
 import re
@@ -109,6 +111,32 @@ def _narrow_destination(node) -> bool:
     return parent is not None and parent.is_var_decl and safe_size(parent) in (1, 2)
 
 
+_BALLOTS = frozenset({"__ballot_sync", "__ballot", "__activemask", "__match_any_sync"})
+
+
+def _masks_32bit_ballot(ctx, node) -> str:
+    """`ballot & ((1u << lane_id) - 1)` where `unsigned int ballot = __ballot_sync(...)`: the mask meets a ballot
+    already held in 32 bits (ROC107's finding); the ballot variable's name, else ""."""
+    user = node.parent
+    while user is not None and (
+        user.is_wrapper or user.is_c_cast or (user.is_binary_operator and user.operator == "-")
+    ):
+        user = user.parent
+    if user is None or not user.is_binary_operator or user.operator != "&":
+        return ""
+    function = ctx.function.node if ctx.function is not None else None
+    for operand in user.children:
+        ref = operand.strip()
+        if not ref.is_decl_ref:
+            continue
+        decl = declaration_in(function, ref.name)
+        if decl is None or not decl.is_var_decl or safe_size(decl) != 4:
+            continue
+        if any(n.is_call and n.callee_name in _BALLOTS for n in decl.walk()):
+            return ref.name
+    return ""
+
+
 def _first_warp_shift(ctx, amount) -> str:
     """Why the shift amount, the thread's x (`threadIdx.x`, a `tid` set from it), stays below 32: only threads
     0-31 reach the line (scanner.rules.warp._first_warp). Empty otherwise."""
@@ -141,6 +169,15 @@ def check(ctx: Context) -> None:
     ):
         return
     if in_platform_macro(ctx, node):
+        return
+    ballot = _masks_32bit_ballot(ctx, node)
+    if ballot:
+        ctx.report(
+            f"`{node.text}` builds a lane mask in 32 bits for `{ballot}`, a ballot this code keeps in 32 bits "
+            "(ROC107 reports it there): the two are one 32-lane design, and widening the ballot to 64 bits "
+            "widens this mask with it. A note only.",
+            severity=Severity.INFO,
+        )
         return
     why = _first_warp_shift(ctx, rhs)
     if why:
