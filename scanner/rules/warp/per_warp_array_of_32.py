@@ -211,7 +211,7 @@ def check(ctx: Context) -> None:
         if counted and _data_sized(ctx, node.name):
             where = f"`{ctx.function.name}`" if ctx.function.name else "this function"
             ctx.report(
-                f"`{node.name}`{_through(dims)} has one slot per 32 of `{counted}`, a count of data, not of threads, "
+                f"`{node.name}` has one slot per 32 of `{counted}`, a count of data, not of threads, "
                 f"in {where}, which does no warp-level work (no shuffle, ballot, warp reduction or warpSize): 32 "
                 "is a block of the data's layout (a scale per 32 columns), not a warp, so it stays correct on "
                 "64-lane wavefronts. A note only.",
