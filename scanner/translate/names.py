@@ -72,7 +72,20 @@ def name_map(roc: bool) -> dict[bytes, Target]:
             reason,
             experimental=entry.status == "experimental",
         )
+    for cuda, hip in _HEADER_GUARDS.items():
+        out[cuda.encode()] = Target(hip.encode(), "define", "CUDA RT API")
     return out
+
+
+# The include guards of CUDA's runtime headers, which code tests to know that a header came before it (the
+# cuda-samples' helper_cuda.h declares checkCudaErrors under `#ifdef __DRIVER_TYPES_H__` and findCudaDevice under
+# `#ifdef __CUDA_RUNTIME_H__`): HIPIFY's table has none, so its translation hides them. Each becomes the guard of
+# the HIP header its include is translated to (the same in HIP 7.2 and 7.14).
+_HEADER_GUARDS = {
+    "__DRIVER_TYPES_H__": "HIP_INCLUDE_HIP_DRIVER_TYPES_H",
+    "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
+    "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
+}
 
 
 # Headers HIPIFY maps that the 6.3 table does not list (cooperative groups' algorithm headers), and CUDA's bf16
