@@ -22,6 +22,7 @@ import re
 from contextlib import contextmanager
 
 from scanner.analysis.context import Context, FileFacts
+from scanner.formats.python_src import dotted
 from scanner.model import Risk, Severity
 from scanner.rules.textual import matches
 
@@ -143,6 +144,7 @@ def python_messages(source: FileFacts) -> list[tuple[int, int, int]]:
     module = parsed.value if parsed is not None else None
     if isinstance(module, ast.Module):
         roots: list[ast.AST] = []
+        failing = _failing_helpers(module)
         for node in ast.walk(module):
             if isinstance(node, ast.Assert) and node.msg is not None:
                 roots.append(node.msg)
@@ -151,7 +153,7 @@ def python_messages(source: FileFacts) -> list[tuple[int, int, int]]:
             elif isinstance(node, ast.Call):
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-                if name in _MESSAGE_CALLS:
+                if name in _MESSAGE_CALLS or (isinstance(func, ast.Name) and name in failing):
                     roots.extend(node.args)
                 roots.extend(k.value for k in node.keywords if k.arg in _MESSAGE_KEYWORDS)
         for root in roots:
@@ -164,6 +166,22 @@ def python_messages(source: FileFacts) -> list[tuple[int, int, int]]:
                     out.append((node.lineno, node.col_offset + 1, node.end_lineno or node.lineno))
     source.cache["py_messages"] = out
     return out
+
+
+def _failing_helpers(module: ast.Module) -> frozenset[str]:
+    """Functions of the file that end by raising or exiting (`def _fail(msg): raise SystemExit(msg)`): what a call
+    of one is given is the message of that failure."""
+    names = set()
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.args.args and node.body:
+            last = node.body[-1]
+            if isinstance(last, ast.Raise) or (
+                isinstance(last, ast.Expr)
+                and isinstance(last.value, ast.Call)
+                and dotted(last.value.func) in ("sys.exit", "exit", "quit", "os._exit")
+            ):
+                names.add(node.name)
+    return frozenset(names)
 
 
 def command_matches(ctx, pattern: re.Pattern, group: int | str = 0, python_lines: bool = False):

@@ -2,7 +2,9 @@
 
 What it finds:
     `nvcc --version`, `nvcc -V`, `which nvcc`, `command -v nvcc`, `type nvcc`, `hash nvcc`, in shell scripts,
-    Makefiles, Dockerfiles, CI YAML and Python strings: environment checks and CUDA-version detection.
+    Makefiles, Dockerfiles, CI YAML and Python strings: environment checks and CUDA-version detection. In Python,
+    also the argument list of a run (`subprocess.run([nvcc, "--version"])`, the program a string or a name holding
+    `nvcc`); a message that only names the command (the text of an error helper that raises) is not a probe.
 
 Why it breaks on ROCm:
     There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
@@ -21,9 +23,11 @@ References:
     https://rocm.docs.amd.com/projects/HIPCC/en/latest/
 """
 
+import ast
 import re
 
 from scanner.analysis.context import Context
+from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -49,6 +53,45 @@ def check(ctx: Context) -> None:
                 "`hipcc --version` / `hipconfig --version` or `$ROCM_PATH/.info/version` instead."
             )
         once(ctx, line, col, message, length=len(match.group(0)))
+    if ctx.language == "python":
+        for node, text in _argument_lists(ctx.source):
+            once(
+                ctx,
+                node.lineno,
+                node.col_offset + 1,
+                f"`{text}` probes for the CUDA toolkit, which ROCm machines do not have: run `hipcc --version` / "
+                "`hipconfig --version` or read `torch.version.hip` instead.",
+                length=len(text),
+            )
+
+
+def _argument_lists(source):
+    """`[nvcc, "--version"]` lists and tuples of a Python file: the program a string naming nvcc, a name holding
+    `nvcc` or one assigned from an expression naming it, then `--version` or `-V`."""
+    parsed = source.parsed
+    module = parsed.value if parsed is not None else None
+    if not isinstance(module, ast.Module):
+        return
+    # Names given the compiler's path: `compiler = shutil.which("nvcc")`.
+    holders = {
+        target.id
+        for node in ast.walk(module)
+        if isinstance(node, ast.Assign) and "nvcc" in ast.unparse(node.value)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for node in ast.walk(module):
+        if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) >= 2:
+            program, flag = node.elts[0], node.elts[1]
+            if not (isinstance(flag, ast.Constant) and flag.value in ("--version", "-V")):
+                continue
+            if isinstance(program, ast.Constant) and isinstance(program.value, str):
+                name = program.value.rsplit("/", 1)[-1]
+            else:
+                name = python_src.dotted(program).rsplit(".", 1)[-1]
+            held = isinstance(program, ast.Name) and program.id in holders
+            if name == "nvcc" or held or (not isinstance(program, ast.Constant) and "nvcc" in name.lower()):
+                yield node, f"{ast.unparse(program)}, {ast.unparse(flag)}"
 
 
 RULE = text_rule(
