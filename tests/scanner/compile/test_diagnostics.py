@@ -89,6 +89,23 @@ def test_names_a_stubbed_header_would_declare_are_set_aside_but_cuda_names_are_n
     assert [d.kind for d in parse(output, stubbed=False)] == ["other", "undeclared-cuda-name"]
 
 
+def test_an_error_on_the_line_of_a_stubbed_name_follows_from_the_stub_and_is_set_aside_too():
+    """A PyTorch extension without torch's headers: `complex_t` (from a stubbed header) undeclared makes the constexpr
+    on its line not constant, and rocPRIM's `std::chrono` unparsed where torch would have brought <chrono>. Neither
+    is the code's error; an error on another line still is."""
+    header = "/cache/rocm-headers/include/rocprim/device/device_transform.hpp"
+    output = (
+        "src/a.hip:41:30: error: use of undeclared identifier 'complex_t'\n"
+        "src/a.hip:41:20: error: constexpr variable 'kIsComplex' must be initialized by a constant expression\n"
+        f"{header}:195:9: error: no member named 'chrono' in namespace 'std'\n"
+        f"{header}:195:9: error: expected '(' for function-style cast or type construction\n"
+        "src/a.hip:50:3: error: no matching function for call to 'load'\n"
+    )
+    kinds = [d.kind for d in parse(output, stubbed=True)]
+    assert kinds == ["set-aside", "set-aside", "set-aside", "set-aside", "type-mismatch"]
+    assert [d.kind for d in parse(output, stubbed=False)][:2] == ["other", "other"]  # nothing stubbed: the code's
+
+
 def test_the_message_of_an_error_outside_the_repository_is_withheld():
     output = (
         "In file included from src/a.hip:1:\n"
