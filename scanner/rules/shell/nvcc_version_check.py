@@ -4,7 +4,9 @@ What it finds:
     `nvcc --version`, `nvcc -V`, `which nvcc`, `command -v nvcc`, `type nvcc`, `hash nvcc`, in shell scripts,
     Makefiles, Dockerfiles, CI YAML and Python strings: environment checks and CUDA-version detection. In Python,
     also the argument list of a run (`subprocess.run([nvcc, "--version"])`, the program a string or a name holding
-    `nvcc`); a message that only names the command (the text of an error helper that raises) is not a probe.
+    `nvcc`); a message that only names the command (the text of an error helper that raises) is not a probe. A
+    probe in a shell script that first imports an NVIDIA-only Python package (`python -c "import nvidia.nccl"`,
+    `nccl.ep`, TensorRT) is low: the script is an NVIDIA-only wrapper and stops at that import on an AMD host.
 
 Why it breaks on ROCm:
     There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
@@ -29,7 +31,7 @@ import re
 from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import command_matches, cuda_code_only
+from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _CHECK = re.compile(
@@ -38,10 +40,31 @@ _CHECK = re.compile(
 )
 
 
+# A script that imports NVIDIA-only Python packages (`python -c "import nvidia.nccl"`, NCCL's `nccl.ep`, TensorRT):
+# on an AMD host it fails there first; a later nvcc probe is one step of an NVIDIA-only wrapper.
+_NVIDIA_IMPORT = re.compile(
+    r"\bpython[\d.]*\s+-c\s+[\"'][^\"']*?\bimport\s+"
+    r"((?:nvidia|nccl|tensorrt|tensorrt_llm|pycuda|pynvml)(?:\.\w+)*|cuda\.bindings(?:\.\w+)*)\b"
+)
+
+
 def check(ctx: Context) -> None:
     if not mentions(ctx, "nvcc"):
         return
+    needs = _nvidia_import(ctx) if ctx.language == "shell" else None
     for line, col, match in command_matches(ctx, _CHECK):
+        if needs and needs[0] < line:
+            with judged(ctx, Severity.LOW):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`{match.group(0)}` probes for the CUDA toolkit, but this script first needs NVIDIA's "
+                    f"`{needs[1]}` (line {needs[0]}), which has no ROCm build: on an AMD host it stops there, and "
+                    "the probe is one step of an NVIDIA-only wrapper: low.",
+                    length=len(match.group(0)),
+                )
+            continue
         if ctx.port.ported:  # the repository builds for ROCm: this probe is on (or next to) its NVIDIA path
             message = (
                 f"`{match.group(0)}` probes for the CUDA toolkit: right for the NVIDIA build, but where this "
@@ -63,6 +86,13 @@ def check(ctx: Context) -> None:
                 "`hipconfig --version` or read `torch.version.hip` instead.",
                 length=len(text),
             )
+
+
+def _nvidia_import(ctx) -> tuple[int, str] | None:
+    """(line, module) of the first NVIDIA-only Python import the script runs, or None."""
+    for line, _col, match in command_matches(ctx, _NVIDIA_IMPORT, 1):
+        return line, match.group(1)
+    return None
 
 
 def _argument_lists(source):
