@@ -150,3 +150,68 @@ def _test_data_lines(ctx) -> tuple[tuple[int, int], ...]:
     result = tuple(found)
     ctx.source.cache["py_test_data"] = result
     return result
+
+
+# -- flags only an NVIDIA architecture's modules use ---------------------------------------------------------
+# A variable named for one NVIDIA architecture (`sm103a_nvcc_flags`, `SM90_FLAGS`), and a source named for one
+# (`mla_sm120.cu`, `sm100_gemm.cu`).
+_ARCH_NAMED = re.compile(r"(?i)(?:^|_)sm_?(\d{2,3}[af]?)(?=_|$)")
+_ARCH_SOURCE = re.compile(r"(?i)(?:^|[/_])sm_?(\d{2,3}[af]?)(?=[_.])[^/]*\.(?:cu|cuh|cpp|cc)$")
+
+
+def nvidia_arch_only(ctx, line: int) -> str:
+    """Why a Python build setting on `line` only reaches modules built for one NVIDIA architecture, or empty:
+    - an entry of a per-architecture flag table: a module-level list named for one architecture (`sm103a_nvcc_
+      flags = ["-gencode=arch=compute_103a,code=sm_103a"]`) beside entries for others; the build picks one by
+      the GPU's compute capability, so an AMD build never selects it;
+    - an argument of a call whose literal source list holds a source named for one architecture
+      (`gen_jit_spec(..., [".../mla_sm120.cu", ...], extra_ldflags=["-lcuda"])`): a module for that GPU only."""
+    if ctx.language != "python":
+        return ""
+    notes = ctx.memo.get("nvidia_arch_only")
+    if notes is None:
+        notes = ctx.memo["nvidia_arch_only"] = _arch_only_lines(ctx)
+    return notes.get(line, "")
+
+
+def _arch_only_lines(ctx) -> dict[int, str]:
+    module = python_src.tree(ctx.source)
+    if module is None:
+        return {}
+    notes: dict[int, str] = {}
+    table = []
+    for node in module.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            named = _ARCH_NAMED.search(node.targets[0].id)
+            if named and isinstance(node.value, (ast.List, ast.BinOp)):
+                table.append((node, node.targets[0].id, named.group(1).lower()))
+    if len({arch for _, _, arch in table}) >= 2:
+        for node, name, _arch in table:
+            for number in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                notes[number] = (
+                    f"This is one entry of a per-architecture flag table (`{name}`): the build picks an entry by "
+                    "the GPU's compute capability, so an AMD build never selects it; a port adds a gfx entry of "
+                    "its own rather than editing this one."
+                )
+    for node in ast.walk(module):
+        if not isinstance(node, ast.Call):
+            continue
+        values = list(node.args) + [k.value for k in node.keywords]
+        source = ""
+        for value in values:
+            if isinstance(value, (ast.List, ast.Tuple)):
+                for element in value.elts:
+                    text = ast.unparse(element)
+                    if _ARCH_SOURCE.search(text.strip("'\"")):
+                        source = text.strip("'\"").rsplit("/", 1)[-1]
+                        break
+            if source:
+                break
+        if source:
+            for number in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                notes.setdefault(
+                    number,
+                    f"This module is built from `{source}`, a source for one NVIDIA architecture: only that GPU's "
+                    "build generates it, so an AMD build never links or compiles it with these flags.",
+                )
+    return notes

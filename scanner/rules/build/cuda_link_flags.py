@@ -28,8 +28,8 @@ import re
 from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
-from scanner.rules.build._common import build_matches
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.build._common import build_matches, nvidia_arch_only
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import CUDA_LIBRARIES, SCRIPT_LANGUAGES, TENSORRT_LIBRARIES, once, text_rule
 
 # `-lcudart`, `-lcublasLt`, `-lnvidia-ml`; not `-lcudart_helpers` (looked up below), nor `-lpython3.11`.
@@ -85,14 +85,13 @@ def _report(ctx, line: int, col: int, spelled: str, name: str, as_flag: bool) ->
     else:
         return
     what = "TensorRT" if base in TENSORRT_LIBRARIES else "a CUDA library"
-    once(
-        ctx,
-        line,
-        col,
-        f"`{spelled}` links {what}, which ROCm machines do not have: {advice}.",
-        length=len(spelled),
-        key=base,
-    )
+    message = f"`{spelled}` links {what}, which ROCm machines do not have: {advice}."
+    only = nvidia_arch_only(ctx, line)
+    if only:
+        with judged(ctx, Severity.INFO):
+            once(ctx, line, col, f"{message} {only}", length=len(spelled), key=base)
+        return
+    once(ctx, line, col, message, length=len(spelled), key=base)
 
 
 RULE = text_rule(

@@ -31,7 +31,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.build._common import build_matches
+from scanner.rules.build._common import build_matches, nvidia_arch_only
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, arch_list, offload_arch, once, text_rule
 
@@ -76,6 +76,11 @@ def check(ctx: Context) -> None:
                 f"`{match.group('flag')}` names an NVIDIA GPU architecture; hipcc/clang compile for AMDGPU "
                 f"targets: use `{offload_arch(ctx)}`."
             )
+        only = nvidia_arch_only(ctx, line)
+        if only:
+            with judged(ctx, Severity.INFO):
+                once(ctx, line, col, f"{message} {only}", length=len(match.group(0)))
+            continue
         once(ctx, line, col, message, length=len(match.group(0)))
 
 
