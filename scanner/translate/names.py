@@ -74,6 +74,9 @@ def name_map(roc: bool) -> dict[bytes, Target]:
         )
     for cuda, hip in _HEADER_GUARDS.items():
         out[cuda.encode()] = Target(hip.encode(), "define", "CUDA RT API")
+    if not roc:  # with --roc, cuBLAS becomes rocBLAS, whose header is not bundled to say its guard
+        for cuda, hip in _HIPBLAS_GUARDS.items():
+            out[cuda.encode()] = Target(hip.encode(), "define", "cuBLAS API")
     return out
 
 
@@ -86,6 +89,9 @@ _HEADER_GUARDS = {
     "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
     "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
 }
+# cuBLAS's, for the hipBLAS header cublas_v2.h becomes (helper_cuda.h's `_cudaGetErrorEnum(cublasStatus_t)`, which
+# its checkCudaErrors needs once a program includes cuBLAS).
+_HIPBLAS_GUARDS = {"CUBLAS_API_H_": "HIPBLAS_H", "CUBLAS_V2_H_": "HIPBLAS_H"}
 
 
 # Headers HIPIFY maps that the 6.3 table does not list (cooperative groups' algorithm headers), and CUDA's bf16

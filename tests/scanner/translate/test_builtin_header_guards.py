@@ -58,6 +58,12 @@ def test_a_runtime_header_guard_becomes_its_hip_headers(cuda, hip):
     )
 
 
+def test_cublas_guards_become_hipblas_but_not_under_roc():
+    text = "#ifdef CUBLAS_API_H_\nint a;\n#endif\n"
+    assert body(text) == "#ifdef HIPBLAS_H\nint a;\n#endif\n"
+    assert body(text, roc=True) == text  # rocBLAS then: its guard is not ours to say
+
+
 def test_a_guard_like_name_of_the_project_is_left_alone():
     text = "#ifndef __MY_DRIVER_TYPES_H__\n#define __MY_DRIVER_TYPES_H__\n#endif\n"
     assert body(text) == text
