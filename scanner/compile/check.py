@@ -5,8 +5,8 @@ Steps for a unit (memoised per worker: a header and the source that checks it sh
 with the standard, include directories and defines its build gives it (scanner.compile.unit_build: the job's
 `compile_build`; the options' when the build model knows none):
 - write the unit and the repository files it includes into the translated tree (scanner.compile.tree);
-- list its dependencies with the compiler's own preprocessor (`-M -MG`: every header it cannot find is listed
-  instead of failing), and stub each missing one with an empty file, as the scanner's parse does
+- list its dependencies with the compiler's own preprocessor (`-M -MG`, the host pass: every header it cannot
+  find is listed instead of failing), and stub each missing one with an empty file, as the scanner's parse does
   (scanner.parsing.clang_unit); a header only the device pass needs, or one the listing missed, is stubbed when
   the compilation reports it, at most `max_stub_rounds` more times;
 - compile with `-c` (not `-fsyntax-only`: inline assembly fails only when the device code is assembled);
@@ -180,8 +180,12 @@ class CompileChecker:
     ) -> _Unit:
         try:
             flags = self._flags(stub_dir, built, std)
+            # The host pass only: clang's device pass of -M ignores -MG and stops at the first missing header,
+            # leaving one header per stub round (a torch extension lacks five). A header only the device pass
+            # includes is stubbed by the rounds below.
+            host_only = ["--offload-host-only"] if tc.kind == "clang" else []
             listed = run(
-                tc.command(unit, str(work / "deps.d"), [*flags, "-M", "-MG"]),
+                tc.command(unit, str(work / "deps.d"), [*flags, *host_only, "-M", "-MG"]),
                 self.tree.dir,
                 tc.env,
                 deadline - time.monotonic(),
