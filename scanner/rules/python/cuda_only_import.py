@@ -8,7 +8,9 @@ What it finds:
     An import inside `try:` whose `except` catches the failure (`ImportError`, `OSError`, `Exception`, a bare
     `except:`) and goes on without re-raising or exiting is an optional dependency: low. An import inside a
     function (`def build_engine(): import tensorrt`) fails only when that function is called, not when the
-    program starts: medium.
+    program starts: medium. A module-level import in a CuTe DSL kernel module for NVIDIA Blackwell (it imports
+    `cutlass.cute` and Blackwell's `tcgen05` atoms or `blackwell_helpers`, or its path is named `sm100`, `sm12x`,
+    `blackwell`) is low: NVIDIA's CUTLASS DSL has no ROCm backend, a ROCm port never loads the module.
 
 Why it breaks on ROCm:
     These modules wrap NVIDIA's driver, runtime or libraries directly. On an AMD machine they are missing or
@@ -32,6 +34,7 @@ References:
 """
 
 import ast
+import re
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
@@ -75,6 +78,19 @@ def check(ctx: Context) -> None:
                             key=name,
                         )
                     break
+                blackwell = "" if fallback else _blackwell_dsl_module(ctx)
+                if blackwell:
+                    with judged(ctx, Severity.LOW):
+                        once(
+                            ctx,
+                            ref.line,
+                            ref.col,
+                            f"{message} This module is a CuTe DSL kernel for NVIDIA Blackwell ({blackwell}): NVIDIA's "
+                            "CUTLASS DSL has no ROCm backend, so a ROCm port never loads the module and rewrites the "
+                            "kernel rather than swapping this import: low.",
+                            key=name,
+                        )
+                    break
                 if not fallback:
                     once(ctx, ref.line, ref.col, message, key=name)
                     break
@@ -88,6 +104,24 @@ def check(ctx: Context) -> None:
                         key=name,
                     )
                 break
+
+
+# NVIDIA's CuTe DSL for Blackwell: its tcgen05/UMMA atoms and helpers, or a file or folder named for SM100/SM12x.
+_BLACKWELL_IMPORT = re.compile(r"^cutlass\.(?:utils\.blackwell_helpers|cute\.nvgpu\.tcgen05)|tcgen05$")
+_BLACKWELL_PATH = re.compile(r"(?i)(?:^|[/_.-])(?:sm_?1[012]\dx?[af]?|blackwell)(?=[/_.-]|$)")
+
+
+def _blackwell_dsl_module(ctx) -> str:
+    """How a Python module is a CuTe DSL kernel for Blackwell (it imports `cutlass.cute` at module level and
+    either Blackwell's atoms or helpers, or its path is named for SM100/SM12x), or empty."""
+    imports = [ref.text for ref in python_src.imports(ctx.source)]
+    if not any(module == "cutlass.cute" or module.startswith("cutlass.cute.") for module in imports):
+        return ""
+    for module in imports:
+        if _BLACKWELL_IMPORT.search(module):
+            return f"`{module}`"
+    named = _BLACKWELL_PATH.search(ctx.path)
+    return f"`{named.group(0).strip('/_.-')}` in its path" if named else ""
 
 
 def _enclosing_function(source, line: int) -> str:
