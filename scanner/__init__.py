@@ -13,7 +13,7 @@ from pathlib import Path
 from scanner import build, config, discovery, port, port_builds, submodules
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode, Risk, Severity
-from scanner.parsing import compile_db
+from scanner.parsing import compile_db, includers
 
 __all__ = [
     "scan",
@@ -52,6 +52,7 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
     options, candidates, vendored = _split_submodules(root, options, candidates)
     hip_files = port_builds.hip_sources(str(root))  # not scanned, but a build may compile them
     model = build.read(str(root), [c.rel for c in candidates] + vendored + hip_files)
+    included_from = includers.index(str(root), [c.rel for c in candidates if c.language in ("cuda", "c++")])
     jobs = []
     for c in candidates:
         cxx = c.language in ("cuda", "c++", "c")
@@ -65,6 +66,7 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
                 flags.get(str(c.path.resolve()), ()) or (build.parse_flags(str(root), file_build) if cxx else ()),
                 build=file_build,
                 build_lines=tuple(sorted(model.platform_lines.get(c.rel, {}).items())),
+                includers=included_from.get(c.rel, ()),
             )
         )
     options = options.merged(port=port.learn(str(root), jobs, model, options.hip_builds, hip_files))

@@ -30,7 +30,7 @@ from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
 from scanner.analysis.port_notes import PortNotes
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
-from scanner.parsing import data_files
+from scanner.parsing import data_files, includers
 from scanner.parsing.clang_unit import Parser, guess_unknown_macros, system_include_dirs
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
 from scanner.port import Port
@@ -64,6 +64,9 @@ class FileJob:
     build: object = None
     # A build file's lines in branches for another platform (scanner.build.model.BuildModel.platform_lines).
     build_lines: tuple[tuple[int, str], ...] = ()
+    # A header's includers in the repository, (rel, line of the #include) (scanner.parsing.includers): a header
+    # that ends tokens-only alone is read again after its includer's preceding lines.
+    includers: tuple[tuple[str, int], ...] = ()
 
 
 class Analyzer:
@@ -157,6 +160,8 @@ class Analyzer:
             if retry is not None and retry[0].mode != ParseMode.TOKENS:
                 retry[0].system_headers = True
                 attempt = retry
+        if (attempt[0].mode == ParseMode.TOKENS or attempt[0].error_count) and job.includers and job.language != "c":
+            attempt = self._after_includer(job, text, lines, attempt)
         health, view, (roots, function_nodes, error_lines) = attempt
         health.encoding_guess = encoding_guess
         note = submodules.missing_note(health.stubbed_headers, self.missing_submodules, _repo_include_dirs(job))
@@ -226,12 +231,45 @@ class Analyzer:
         data["diff"] = unified_diff(job.rel, text, translated.text)
         return data
 
+    def _after_includer(self, job: FileJob, text: str, lines: list[str], attempt):
+        """A header fragment read after the lines of an includer that precede its #include (the first includer
+        whose prefix reads it better), kept when it reads the header and leaves fewer errors than alone."""
+        root = _root_of(job)
+        for rel, line in job.includers:
+            try:
+                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as handle:
+                    includer_text = handle.read(includers.MAX_BYTES)
+            except OSError:
+                continue
+            prefix = includers.prefix_of(includer_text, line)
+            # beside the includer: its own quoted includes resolve from there, as they do for the compiler
+            prefix_path = os.path.join(root, os.path.dirname(rel), f".rocport-prefix-{os.path.basename(rel)}")
+            retry = self._understand(
+                job, text, lines, job.file_args + ("-include", prefix_path), prefix=(prefix_path, prefix)
+            )
+            if (
+                retry is not None
+                and retry[0].mode != ParseMode.TOKENS
+                and (attempt[0].mode == ParseMode.TOKENS or retry[0].error_count < attempt[0].error_count)
+            ):
+                retry[0].read_after = f"{rel}:{line}"
+                return retry
+        return attempt
+
     def _understand(
-        self, job: FileJob, text: str, lines: list[str], file_args: tuple[str, ...], system_headers: bool = False
+        self,
+        job: FileJob,
+        text: str,
+        lines: list[str],
+        file_args: tuple[str, ...],
+        system_headers: bool = False,
+        prefix: tuple[str, str] | None = None,
     ):
         """Parse, tokenize and build the AST: (health, token view, AST roots), or None if nothing worked."""
         root = _root_of(job)
-        unit = self.parser.parse(job.path, text, job.language, file_args, root, system_headers=system_headers)
+        unit = self.parser.parse(
+            job.path, text, job.language, file_args, root, system_headers=system_headers, prefix=prefix
+        )
         health = ParseHealth(
             unit.mode,
             unit.stubbed,

@@ -82,6 +82,9 @@ class ParseHealth:
     system_headers: bool = False  # parsed as plain C/C++ against the machine's own headers (a host file)
     # Dependencies whose missing headers a model stood in for (scanner.parsing.models): "torch", "cutlass", ...
     modelled_headers: list[str] = field(default_factory=list)
+    # A header fragment read after the lines of its includer that precede its #include (scanner.parsing.includers):
+    # "path:line" of that #include, "" when the header was read on its own.
+    read_after: str = ""
 
     def to_dict(self) -> dict:
         data = asdict(self)

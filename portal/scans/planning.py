@@ -15,6 +15,7 @@ from portal.scans.errors import ScanUserError
 from portal.scans.models import BlobResult
 from scanner import ConfigError, ScanOptions, plan
 from scanner import compile as compile_check
+from scanner.parsing import includers
 from scanner.rules import select
 from scanner.version import TOOL_VERSION
 
@@ -100,6 +101,8 @@ def _build_key(job) -> dict:
     return {
         "file": job.build.key() if job.build is not None else None,
         "platform_lines": [list(item) for item in job.build_lines],
+        # a header fragment may be read after its includer's lines: their text is part of what it is read with
+        **({"includers": includers.key(job)} if job.includers else {}),
     }
 
 

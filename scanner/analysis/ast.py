@@ -391,8 +391,12 @@ def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list
             if kind in _TOP_SCOPES:
                 # A namespace named by a macro (`namespace FLASH_NAMESPACE {`) is located at the macro's definition
                 # in a header; its `namespace` keyword, where its extent starts, is in the main file.
-                if lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)) or (
-                    lib.clang_Location_isFromMainFile(cursor.extent.start)
+                # A namespace a header fragment's includer opened before including it (scanner.parsing.includers)
+                # starts in that includer and runs on through the main file.
+                if (
+                    lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor))
+                    or lib.clang_Location_isFromMainFile(cursor.extent.start)
+                    or lib.clang_Location_isFromMainFile(cursor.extent.end)
                 ):
                     pending.append(cursor)
                 continue

@@ -91,17 +91,20 @@ class Parser:
         file_args: tuple[str, ...] = (),
         root: str = "",
         system_headers: bool = False,
+        prefix: tuple[str, str] | None = None,
     ) -> ParsedUnit:
         """`root`: the scanned tree; an include the source spells as a path out of it is read as empty.
         `system_headers`: plain C or C++ (no CUDA) against this machine's own C/C++ headers instead of the prelude
-        (the second chance of a host file whose standard-library use the prelude does not model)."""
+        (the second chance of a host file whose standard-library use the prelude does not model).
+        `prefix`: (path, text) of an unsaved file the arguments `-include` (a header fragment's includer's lines,
+        scanner.parsing.includers)."""
         args = self._args(language, file_args, system_headers)
         walk = walk_includes(path, text, args, root)
         if walk.inferred_dirs:  # before the stub directory: a real header always wins over a stub
             inferred = [f"-I{d}" for d in dict.fromkeys(walk.inferred_dirs)]
             args = args[:-1] + tuple(inferred) + args[-1:]
         stubs = self._initial_stubs(path, text, args) | walk.missing
-        unsaved_base = [(path, text)] + [(name, "") for name in sorted(walk.blanked)]
+        unsaved_base = [(path, text)] + [(name, "") for name in sorted(walk.blanked)] + ([prefix] if prefix else [])
         if system_headers:
             pass
         elif language != "c" and "-include-pch" not in args:
@@ -135,6 +138,10 @@ class Parser:
             rounds += 1
         unit = self._classify(tu, path, text, stubs, rounds, walk.chains, root)
         unit.modelled = modelled_families(stubs)
+        if prefix:
+            # The includer's lines leave its namespace open; its `}` comes after the fragment, not in this unit.
+            last = text.count("\n") + 1
+            unit.errors = [e for e in unit.errors if not (e.endswith(": expected '}'") and _line_of(e) >= last - 1)]
         return unit
 
     def tokenize_only(self, path: str, text: str, root: str = "") -> ci.TranslationUnit | None:
@@ -351,3 +358,8 @@ def system_include_dirs(language: str) -> tuple[str, ...]:
     if not all(any(os.path.isfile(os.path.join(d, n)) for d in dirs) for n in needed):
         return ()
     return tuple(dirs)
+
+
+def _line_of(error: str) -> int:
+    head = error.split(":", 1)[0]
+    return int(head) if head.isdigit() else 0

@@ -1,0 +1,86 @@
+"""Header fragments read after their includer (scanner.parsing.includers): a header that only makes sense inside
+the file that includes it (an umbrella header's namespace and types, a declaration it defines) is read after the
+includer's lines that precede its #include, keeps its own line numbers and its findings, and says so."""
+
+from __future__ import annotations
+
+from scanner import scan
+from scanner.model import ParseMode
+from scanner.parsing import includers
+
+UMBRELLA = """#pragma once
+#ifndef TILES_CUH
+#define TILES_CUH
+namespace tiles {
+struct lane_tile { float v[8]; };
+template <int N> struct rows { static constexpr int count = N; };
+#include "ops/warp_sum.cuh"
+}  // namespace tiles
+#endif
+"""
+# Uses the namespace's types unqualified, as such fragments do: alone, clang knows none of them.
+FRAGMENT = """#pragma once
+__device__ inline float warp_sum(lane_tile &t, rows<4> r) {
+  float s = t.v[0] * r.count;
+  for (int offset = 16; offset > 0; offset /= 2) s += __shfl_down_sync(0xffffffff, s, offset);
+  return s;
+}
+"""
+KERNEL = """#include "tiles.cuh"
+__global__ void k(float *out) { tiles::lane_tile t{}; out[threadIdx.x] = tiles::warp_sum(t, tiles::rows<4>{}); }
+"""
+
+
+def _tree(tmp_path, fragment: str = FRAGMENT):
+    root = tmp_path / "repo"
+    (root / "include/ops").mkdir(parents=True)
+    (root / "include/tiles.cuh").write_text(UMBRELLA)
+    (root / "include/ops/warp_sum.cuh").write_text(fragment)
+    (root / "src").mkdir()
+    (root / "src/k.cu").write_text(KERNEL)
+    return root
+
+
+def test_a_fragment_is_read_after_its_includer_and_keeps_its_lines_and_findings(tmp_path):
+    results = {r.path: r for r in scan(_tree(tmp_path))}
+    fragment = results["include/ops/warp_sum.cuh"]
+    assert fragment.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), fragment.health.fallback_reason
+    assert fragment.health.read_after == "include/tiles.cuh:7"
+    # the offset-16 shuffle on the fragment's own line 4, found from the tree
+    assert 4 in {f.line for f in fragment.findings if f.rule == "ROC103"}
+    assert results["include/tiles.cuh"].health.read_after == ""
+
+
+def test_a_header_that_reads_alone_is_not_read_again(tmp_path):
+    whole = '#pragma once\n__device__ inline float twice(float x) { return 2.0f * x; }\n'
+    results = {r.path: r for r in scan(_tree(tmp_path, whole))}
+    assert results["include/ops/warp_sum.cuh"].health.read_after == ""
+    assert results["include/ops/warp_sum.cuh"].health.mode in (ParseMode.AST, ParseMode.AST_STUBBED)
+
+
+def test_includers_are_found_by_path_and_by_tail_and_their_open_guards_closed(tmp_path):
+    root = _tree(tmp_path)
+    (root / "src/other.cu").write_text('#include <ops/warp_sum.cuh>\n__global__ void g() {}\n')
+    found = includers.index(str(root), ["include/tiles.cuh", "include/ops/warp_sum.cuh", "src/k.cu", "src/other.cu"])
+    assert found["include/ops/warp_sum.cuh"] == (("src/other.cu", 1), ("include/tiles.cuh", 7))  # sources first
+    assert found["include/tiles.cuh"] == (("src/k.cu", 1),)
+    prefix = includers.prefix_of(UMBRELLA, 7)
+    assert prefix.count("#endif") == 1 and "namespace tiles {" in prefix and "warp_sum" not in prefix
+
+
+def test_the_cache_key_follows_the_includers_lines_before_the_include_only(tmp_path):
+    """A result cache keyed on the header's blob must also change when the lines it is read after change (the
+    portal's cache key takes `includers.key`), and only then."""
+    from scanner import plan
+
+    root = _tree(tmp_path)
+
+    def key() -> str:
+        _options, jobs = plan(root)
+        return includers.key(next(j for j in jobs if j.rel == "include/ops/warp_sum.cuh"))
+
+    before = key()
+    (root / "include/tiles.cuh").write_text(UMBRELLA + "// a comment after the include\n")
+    assert key() == before
+    (root / "include/tiles.cuh").write_text(UMBRELLA.replace("float v[8]", "float v[16]"))
+    assert key() != before
