@@ -21,7 +21,10 @@ def test_the_api_docs_render_every_operation_from_our_own_static_files(tab):
     tab.page.on("request", lambda request: hosts.add(urlsplit(request.url).netloc))
     tab.go("/api/v1/docs")
     expect(tab.page.locator(".opblock").first).to_be_visible()
-    assert tab.page.locator(".opblock").count() == 14
+    # one block per operation of the OpenAPI document the page renders
+    schema = tab.page.evaluate("fetch('/api/v1/openapi.json').then((answer) => answer.json())")
+    operations = sum(len(methods) for methods in schema["paths"].values())
+    assert operations > 14 and tab.page.locator(".opblock").count() == operations
     expect(tab.page.locator(".opblock-summary-path").filter(has_text="/api/v1/findings/triage/")).to_be_visible()
     tab.shoot("api-docs")
     assert hosts == {urlsplit(tab.live.url()).netloc}, hosts  # an air-gapped install needs no CDN

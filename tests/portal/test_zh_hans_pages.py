@@ -51,6 +51,7 @@ ALLOWED = {
     *"ptxas amdclang apt Docker DataLoader seccomp Pod Pending Operator ROCr Slurm Ray".split(),  # GPU programming words usually left in English
     *"ast ast-stubbed tokens".split(),  # parse modes: identifiers the README and the JSON report use
     *"webhook webhooks Web Shell builtin HIP-Clang gfx softmax roctracer rocprofiler-sdk ROCm-Device-Libs".split(),
+    *"rank ranks peer peers Hopper Blackwell DSL pyproject info".split(),  # communication and architecture names
     "English",  # the language switch names each language in its own script
 }
 _ALLOWED = {word.lower() for word in ALLOWED}
