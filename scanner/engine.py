@@ -242,6 +242,8 @@ class Analyzer:
             except OSError:
                 continue
             prefix = includers.prefix_of(includer_text, line)
+            if not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
+                continue  # nothing the header missed is named there: a second parse would read it no better
             # beside the includer: its own quoted includes resolve from there, as they do for the compiler
             prefix_path = os.path.join(root, os.path.dirname(rel), f".rocport-prefix-{os.path.basename(rel)}")
             retry = self._understand(

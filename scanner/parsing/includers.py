@@ -77,6 +77,17 @@ def prefix_of(includer_text: str, line: int) -> str:
     return prefix + "\n" + "#endif\n" * max(0, unclosed)
 
 
+_QUOTED_NAME = re.compile(r"'(?:[\w:]+::)?([A-Za-z_]\w*)'")
+
+
+def declares_what_was_missing(prefix: str, first_errors: list[str]) -> bool:
+    """Whether the names the header's first errors quote (`unknown type name 'lane_tile'`, `no member named
+    'parallel_1d' in namespace 'torchao'`) appear in the includer's lines before the #include: only then can a
+    parse after them read the header better, and only then is it worth a second parse."""
+    names = {m.group(1) for error in first_errors for m in _QUOTED_NAME.finditer(error)}
+    return any(re.search(rf"\b{re.escape(name)}\b", prefix) for name in names)
+
+
 def key(job) -> str:
     """What a header's parse may read besides its own blob: its includers' lines before each #include (a digest,
     for a result cache: a change there can change how the header reads)."""
