@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import re
 
+from scanner.formats.python_src import walk_ast
+
 ROCM_TOOL = re.compile(r"\b(?:rocm-smi|amd-smi|rocminfo|hipcc|hipconfig)\b")
 _IF = re.compile(r"^\s*(?:-\s*run:\s*)?(if|elif|else|fi)\b")
 
@@ -71,8 +73,8 @@ def _python_paths(lines: list[str]) -> dict[int, tuple[tuple[int, int], ...]]:
             for number in range(statement.lineno, end + 1):
                 paths.setdefault(number, []).append((block, branch))
 
-    ifs = {id(node): n for n, node in enumerate(n for n in ast.walk(tree) if isinstance(n, ast.If))}
-    for node in ast.walk(tree):
+    ifs = {id(node): n for n, node in enumerate(n for n in walk_ast(tree) if isinstance(n, ast.If))}
+    for node in walk_ast(tree):
         if isinstance(node, ast.If):
             block = ifs[id(node)]
             mark([node.test], block, 0)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import re
 
+from scanner.formats.python_src import walk_ast
+
 # A name in an `if` test that says "this is the ROCm build": its branch is built only on ROCm, the other only on
 # CUDA (flash-attention's `if not SKIP_CUDA_BUILD and not IS_ROCM:` around its FA2 CUDAExtension).
 _ROCM_NAME = re.compile(
@@ -93,7 +95,7 @@ def dead_lines(text: str) -> dict[int, str]:
         return {}
     dead: dict[int, str] = {}
     known = rocm_names(tree)
-    for node in ast.walk(tree):
+    for node in walk_ast(tree):
         if not isinstance(node, ast.If):
             continue
         value = on_rocm(node.test, known)

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from scanner.build.model import HIPCC, HOST_CC, NVCC, Compilation
 from scanner.build.python_rocm import on_rocm, rocm_names
-from scanner.formats.python_src import dotted
+from scanner.formats.python_src import dotted, walk_ast
 
 _EXTENSIONS = {"CUDAExtension", "CppExtension", "Extension", "SyclExtension"}
 _ROCM_BRANCH = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bUSE_ROCM\b")
@@ -97,7 +97,7 @@ def compilations(
     out, notes = [], []
     conditions = _conditions(tree)
     rocm_sides = _rocm_sides(tree)
-    for node in ast.walk(tree):
+    for node in walk_ast(tree):
         if not isinstance(node, ast.Call) or _call_name(node.func).rsplit(".", 1)[-1] not in _EXTENSIONS:
             continue
         kind = _call_name(node.func).rsplit(".", 1)[-1]

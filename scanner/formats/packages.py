@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scanner.formats import Parsed, yaml_doc
 from scanner.formats.lines import code_lines
+from scanner.formats.python_src import walk_ast
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def _from_setup_py(facts) -> list[Requirement]:
     out = []
     if module is None:
         return out
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, ast.keyword) and node.arg in ("install_requires", "extras_require", "setup_requires"):
             for const in ast.walk(node.value):
                 if (

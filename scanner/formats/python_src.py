@@ -26,6 +26,17 @@ def parse(text: str) -> Parsed:
         return Parsed(None, "not analysable as Python 3 (nested too deeply)")
 
 
+def walk_ast(node: ast.AST):
+    """`ast.walk(node)`; for a whole module, a list made once and kept on it: a dozen rules walk each file's tree,
+    and walking it again each time was most of the time a Python file took."""
+    if not isinstance(node, ast.Module):
+        return ast.walk(node)
+    nodes = getattr(node, "_rocport_nodes", None)
+    if nodes is None:
+        nodes = node._rocport_nodes = list(ast.walk(node))
+    return nodes
+
+
 def tree(facts) -> ast.Module | None:
     parsed = facts.parsed
     return parsed.value if parsed is not None else None
@@ -52,7 +63,7 @@ def imports(facts) -> list[Ref]:
     out: list[Ref] = []
     module = tree(facts)
     if module is not None:
-        for node in ast.walk(module):
+        for node in walk_ast(module):
             if isinstance(node, ast.Import):
                 out += [Ref(alias.name, node.lineno, node.col_offset + 1) for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -87,7 +98,7 @@ def dotted_names(facts) -> list[Ref]:
     module = tree(facts)
     if module is not None:
         inner: set[int] = set()
-        for node in ast.walk(module):
+        for node in walk_ast(module):
             if isinstance(node, ast.Attribute) and id(node) not in inner:
                 parts, cur = [], node
                 while isinstance(cur, ast.Attribute):
@@ -112,7 +123,7 @@ def strings(facts) -> list[Ref]:
     module = tree(facts)
     if module is not None:
         docstrings = _docstrings(module)
-        for node in ast.walk(module):
+        for node in walk_ast(module):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and hasattr(node, "lineno"):
                 if id(node) not in docstrings:
                     out.append(Ref(node.value, node.lineno, node.col_offset + 1, node.end_lineno or node.lineno))
@@ -127,7 +138,7 @@ def strings(facts) -> list[Ref]:
 
 def _docstrings(module: ast.Module) -> set[int]:
     found = set()
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if (
@@ -144,7 +155,7 @@ def calls(facts, names: frozenset[str]) -> list[tuple[str, ast.Call]]:
     module = tree(facts)
     out = []
     if module is not None:
-        for node in ast.walk(module):
+        for node in walk_ast(module):
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""

@@ -12,6 +12,7 @@ Steps for a file:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import hashlib
@@ -71,13 +72,35 @@ class ParsedUnit:
     modelled: list[str] = field(default_factory=list)  # model families standing in for missing headers
 
 
+# The prelude's precompiled headers outlive a process: a scan's workers, the next scan and a portal worker after a
+# restart read the one made first (about a second of libclang's time each, and one more for the models' PCH).
+PCH_CACHE_ENV = "ROCPORT_CACHE_DIR"  # the compile check's bundled headers live there too (scanner.compile.headers)
+_PCH_OPTIONS = ci.TranslationUnit.PARSE_INCOMPLETE
+
+
+def pch_cache_dir() -> str:
+    """`$ROCPORT_CACHE_DIR/pch` (default ~/.cache/rocport/pch), made private to the user; a private temporary
+    folder when that cannot be made."""
+    base = os.environ.get(PCH_CACHE_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rocport"
+    )
+    folder = os.path.join(base, "pch")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if os.access(folder, os.W_OK):
+            return folder
+    except OSError:
+        pass
+    return tempfile.mkdtemp(prefix="rocport-pch-")
+
+
 class Parser:
     """One per worker process: owns the libclang index and the prelude PCH."""
 
     def __init__(self, settings: ParseSettings = ParseSettings()):
         self.settings = settings
         self.index = ci.Index.create()
-        self._pch_dir = tempfile.mkdtemp(prefix="rocport-pch-")
+        self._pch_dir = pch_cache_dir()
         self._pch: str | None = None
         self._pch_args: dict[str, tuple[str, ...]] = {}  # prelude PCH -> the arguments it was built with
         self._failed_pch: set[str] = set()  # not built: not tried again
@@ -193,32 +216,48 @@ class Parser:
         PCH also holds every dependency model (scanner.parsing.models), for the units that need one: parsed each
         time, the models would cost such a unit ~100 ms; inside the PCH, a stub's include of its model finds the
         model's include guard already defined."""
-        key = hashlib.sha1("\0".join(args + (("models",) if models else ())).encode()).hexdigest()[:16]
-        pch = os.path.join(self._pch_dir, f"prelude-{key}.pch")
-        if os.path.exists(pch) or pch in self._failed_pch:
-            if not models:
-                self._pch = pch
-            return None if pch in self._failed_pch else pch
-        if not models:
-            self._pch_args[pch] = args
         header = "/__rocport__/prelude_pch.cuh"
         text = prelude_text() + (models_pch_text() if models else "")
-        try:
-            tu = self.index.parse(
-                header,
-                args=list(args),
-                unsaved_files=[(header, text)] + (model_files(FAMILIES) if models else []),
-                options=ci.TranslationUnit.PARSE_INCOMPLETE,
-            )
-            tu.save(pch)
-        except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError):
-            self._failed_pch.add(pch)
-            if not models:
-                self._pch = None
+        unsaved = [(header, text)] + (model_files(FAMILIES) if models else [])
+        # The key holds everything the PCH is made of (libclang, the arguments, every text in it): a PCH of
+        # another scanner version or configuration is never read.
+        material = [libclang.version(), *args, *(t for pair in unsaved for t in pair)]
+        key = hashlib.sha256("\0".join(material).encode()).hexdigest()[:24]
+        pch = os.path.join(self._pch_dir, f"prelude-{key}.pch")
+        if pch in self._failed_pch:
             return None
+        if not models:
+            self._pch_args[pch] = args
+        if not (os.path.exists(pch) and self._loads(pch, args)):
+            try:
+                tu = self.index.parse(header, args=list(args), unsaved_files=unsaved, options=_PCH_OPTIONS)
+                # written beside, then renamed: another worker reading the cache never sees half a file
+                partial = f"{pch}.{os.getpid()}.partial"
+                tu.save(partial)
+                os.replace(partial, pch)
+            except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError, OSError):
+                self._failed_pch.add(pch)
+                if not models:
+                    self._pch = None
+                return None
         if not models:
             self._pch = pch
         return pch
+
+    def _loads(self, pch: str, args: tuple[str, ...]) -> bool:
+        """Whether a PCH found in the cache reads (a truncated or foreign file is removed and made again)."""
+        probe = "/__rocport__/pch_probe.cu"
+        try:
+            tu = self.index.parse(
+                probe, args=[*args, "-include-pch", pch], unsaved_files=[(probe, "int __rocport_probe;\n")]
+            )
+            if not any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
+                return True
+        except ci.TranslationUnitLoadError:
+            pass
+        with contextlib.suppress(OSError):
+            os.unlink(pch)
+        return False
 
     def _with_models_pch(self, args: tuple[str, ...]) -> list[str]:
         """`args` with the prelude PCH swapped for the one that also holds the dependency models."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import importlib.metadata
+import os
 
 import clang.cindex as ci
 
@@ -34,6 +36,22 @@ def lib() -> ctypes.CDLL:
     native.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SourceRangeList)]
     native.clang_disposeSourceRangeList.restype = None
     return native
+
+
+@functools.cache
+def version() -> str:
+    """Which libclang this is (its wheel's version, the library file's path, size and time): a precompiled header
+    is only good for the libclang that wrote it."""
+    try:
+        wheel = importlib.metadata.version("libclang")
+    except importlib.metadata.PackageNotFoundError:
+        wheel = "?"
+    path = getattr(ci.conf.lib, "_name", "") or ""
+    try:
+        stat = os.stat(path)
+        return f"{wheel} {path} {stat.st_size} {stat.st_mtime_ns}"
+    except OSError:
+        return f"{wheel} {path}"
 
 
 class _SourceRangeList(ctypes.Structure):

@@ -24,7 +24,7 @@ FAMILIES = re.compile(r"ROC10\d|ROC12[0-3]")
 class TokensOnlyParser(Parser):
     """A parser that never gives a syntax tree: what a file libclang could not make sense of gets."""
 
-    def parse(self, path, text, language, file_args=(), root="", system_headers=False) -> ParsedUnit:
+    def parse(self, path, text, language, file_args=(), root="", system_headers=False, prefix=None) -> ParsedUnit:
         return ParsedUnit(None, ParseMode.TOKENS, fallback_reason="withheld by the test")
 
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.formats import python_src
+from scanner.formats.python_src import walk_ast
 from scanner.rules.libraries._judgement import command_matches
 
 
@@ -101,7 +102,7 @@ def _python_patterns(ctx) -> frozenset[tuple[int, int]]:
         return cached
     found: set[tuple[int, int]] = set()
     module = python_src.tree(ctx.source)
-    for node in ast.walk(module) if module is not None else ():
+    for node in walk_ast(module) if module is not None else ():
         needles: list[ast.AST] = []
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             owner, name = node.func.value, node.func.attr
@@ -138,7 +139,7 @@ def _test_data_lines(ctx) -> tuple[tuple[int, int], ...]:
         return cached
     found = []
     module = python_src.tree(ctx.source)
-    for node in ast.walk(module) if module is not None else ():
+    for node in walk_ast(module) if module is not None else ():
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
             calls = (
                 part.func.attr if isinstance(part.func, ast.Attribute) else getattr(part.func, "id", "")
@@ -193,7 +194,7 @@ def _arch_only_lines(ctx) -> dict[int, str]:
                     "the GPU's compute capability, so an AMD build never selects it; a port adds a gfx entry of "
                     "its own rather than editing this one."
                 )
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if not isinstance(node, ast.Call):
             continue
         values = list(node.args) + [k.value for k in node.keywords]

@@ -27,6 +27,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
+from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches, nvidia_arch_only
 from scanner.rules.libraries._judgement import cuda_code_only, judged
@@ -57,7 +58,7 @@ def _library_lists(ctx) -> list[ast.Constant]:
     if module is None:
         return []
     values = []
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, ast.keyword) and node.arg == "libraries":
             values.append(node.value)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):

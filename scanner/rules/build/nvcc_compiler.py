@@ -30,6 +30,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
+from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
 from scanner.rules.libraries._judgement import cuda_code_only
@@ -115,7 +116,7 @@ def _python(ctx) -> None:
     module = python_src.tree(ctx.source)
     if module is None:
         return
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) > 1:
             first, second = node.elts[0], node.elts[1]
             if (

@@ -22,7 +22,7 @@ import re
 from contextlib import contextmanager
 
 from scanner.analysis.context import Context, FileFacts
-from scanner.formats.python_src import dotted
+from scanner.formats.python_src import dotted, walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.textual import matches
 
@@ -145,7 +145,7 @@ def python_messages(source: FileFacts) -> list[tuple[int, int, int]]:
     if isinstance(module, ast.Module):
         roots: list[ast.AST] = []
         failing = _failing_helpers(module)
-        for node in ast.walk(module):
+        for node in walk_ast(module):
             if isinstance(node, ast.Assert) and node.msg is not None:
                 roots.append(node.msg)
             elif isinstance(node, ast.Raise) and node.exc is not None:
@@ -172,7 +172,7 @@ def _failing_helpers(module: ast.Module) -> frozenset[str]:
     """Functions of the file that end by raising or exiting (`def _fail(msg): raise SystemExit(msg)`): what a call
     of one is given is the message of that failure."""
     names = set()
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.args.args and node.body:
             last = node.body[-1]
             if isinstance(last, ast.Raise) or (

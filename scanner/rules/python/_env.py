@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scanner.formats.python_src import walk_ast
 from scanner.rules.libraries._judgement import python_messages
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def env_uses(source: FileFacts, names: re.Pattern) -> list[EnvUse]:
     messages = {(line, col) for line, col, _ in python_messages(source)}
     parents: dict[int, ast.AST] = {}
     docstrings: set[int] = set()
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
         if (
@@ -55,7 +56,7 @@ def env_uses(source: FileFacts, names: re.Pattern) -> list[EnvUse]:
         ):
             docstrings.add(id(node.body[0].value))  # documentation, not a setting
     out: list[EnvUse] = []
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, ast.keyword) and node.arg and names.fullmatch(node.arg):
             out.append(EnvUse(node.arg, SET, node.lineno, node.col_offset + 1))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and hasattr(node, "lineno"):

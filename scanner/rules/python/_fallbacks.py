@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from scanner.formats.python_src import dotted
+from scanner.formats.python_src import dotted, walk_ast
 
 # Catching one of these catches everything a missing tool or module raises.
 BROAD = frozenset({"Exception", "BaseException"})
@@ -39,7 +39,7 @@ def _tries(source) -> list[tuple[int, int, int, list[ast.ExceptHandler]]]:
     parsed = source.parsed
     module = parsed.value if parsed is not None else None
     if isinstance(module, ast.Module):
-        for node in ast.walk(module):
+        for node in walk_ast(module):
             if isinstance(node, ast.Try) and node.body and node.handlers:
                 end = max(getattr(n, "end_lineno", None) or n.lineno for n in node.body)
                 out.append((node.body[0].lineno, end, node.lineno, node.handlers))

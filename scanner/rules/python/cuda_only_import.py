@@ -38,6 +38,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
+from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.python._fallbacks import MISSING_MODULE, graceful_try
@@ -128,7 +129,7 @@ def _enclosing_function(source, line: int) -> str:
     """The name of the innermost function whose body holds `line`, or "" at module or class level."""
     module = python_src.tree(source)
     best = None
-    for node in ast.walk(module) if module is not None else ():
+    for node in walk_ast(module) if module is not None else ():
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             if node.body[0].lineno <= line <= (node.end_lineno or node.lineno):
                 if best is None or node.lineno > best.lineno:

@@ -30,6 +30,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
+from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -78,14 +79,17 @@ def check(ctx: Context) -> None:
         once(ctx, line, col, message, length=len(match.group(0)))
     if ctx.language == "python":
         for node, text in _argument_lists(ctx.source):
-            once(
-                ctx,
-                node.lineno,
-                node.col_offset + 1,
-                f"`{text}` probes for the CUDA toolkit, which ROCm machines do not have: run `hipcc --version` / "
-                "`hipconfig --version` or read `torch.version.hip` instead.",
-                length=len(text),
-            )
+            if ctx.port.ported:  # as above: the NVIDIA path of a repository that builds for ROCm too
+                message = (
+                    f"`{text}` probes for the CUDA toolkit: right for the NVIDIA build, but where this also runs on "
+                    "the ROCm path, run `hipcc --version` / `hipconfig --version` or read `torch.version.hip` there."
+                )
+            else:
+                message = (
+                    f"`{text}` probes for the CUDA toolkit, which ROCm machines do not have: run `hipcc --version` / "
+                    "`hipconfig --version` or read `torch.version.hip` instead."
+                )
+            once(ctx, node.lineno, node.col_offset + 1, message, length=len(text))
 
 
 def _nvidia_import(ctx) -> tuple[int, str] | None:
@@ -105,12 +109,12 @@ def _argument_lists(source):
     # Names given the compiler's path: `compiler = shutil.which("nvcc")`.
     holders = {
         target.id
-        for node in ast.walk(module)
+        for node in walk_ast(module)
         if isinstance(node, ast.Assign) and "nvcc" in ast.unparse(node.value)
         for target in node.targets
         if isinstance(target, ast.Name)
     }
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) >= 2:
             program, flag = node.elts[0], node.elts[1]
             if not (isinstance(flag, ast.Constant) and flag.value in ("--version", "-V")):

@@ -33,7 +33,7 @@ import ast
 import re
 
 from scanner.analysis.context import Context
-from scanner.formats.python_src import dotted
+from scanner.formats.python_src import dotted, walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
 from scanner.rules.python._fallbacks import MISSING_COMMAND, graceful_try
@@ -123,12 +123,12 @@ def _python_logged(ctx) -> set[tuple[int, int]]:
     if not isinstance(module, ast.Module):
         return out
     tested: set[int] = set()
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
             tested.update(id(n) for n in ast.walk(node.test))
         elif isinstance(node, (ast.Compare, ast.BoolOp)):
             tested.update(id(n) for n in ast.walk(node))
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if not isinstance(node, ast.Call) or id(node) in tested or not node.args:
             continue
         name = _dotted(node.func)
@@ -213,7 +213,7 @@ def _python_fallbacks(ctx) -> dict[tuple[int, int], str]:
             for inner in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
                 probed.setdefault(inner, f"`shutil.which` tests for it first, line {line}")
 
-    for parent in ast.walk(module):
+    for parent in walk_ast(module):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(parent, field, None)
             if not isinstance(block, list):
@@ -229,14 +229,14 @@ def _python_fallbacks(ctx) -> dict[tuple[int, int], str]:
                         mark(block[index + 1 :], node.lineno)
                         probed.setdefault(node.test.lineno, "`shutil.which` tests for it first")
     shell_strings = set()
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if isinstance(node, ast.Call) and any(
             k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords
         ):
             shell_strings.update(
                 (n.lineno, n.col_offset + 1) for n in ast.walk(node) if isinstance(n, (ast.Constant, ast.JoinedStr))
             )
-    for node in ast.walk(module):
+    for node in walk_ast(module):
         if not isinstance(node, (ast.Constant, ast.JoinedStr)) or not hasattr(node, "lineno"):
             continue
         where = (node.lineno, node.col_offset + 1)
