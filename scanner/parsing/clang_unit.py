@@ -104,6 +104,7 @@ class Parser:
         self._pch: str | None = None
         self._pch_args: dict[str, tuple[str, ...]] = {}  # prelude PCH -> the arguments it was built with
         self._failed_pch: set[str] = set()  # not built: not tried again
+        self._pch_ready: dict[tuple, str] = {}  # (arguments, with models) -> a PCH made or checked by this process
 
     # -- public ---------------------------------------------------------------------------------------
     def parse(
@@ -216,6 +217,11 @@ class Parser:
         PCH also holds every dependency model (scanner.parsing.models), for the units that need one: parsed each
         time, the models would cost such a unit ~100 ms; inside the PCH, a stub's include of its model finds the
         model's include guard already defined."""
+        known = self._pch_ready.get((args, models))
+        if known is not None:  # made or checked by this process already
+            if not models:
+                self._pch = known
+            return known
         header = "/__rocport__/prelude_pch.cuh"
         text = prelude_text() + (models_pch_text() if models else "")
         unsaved = [(header, text)] + (model_files(FAMILIES) if models else [])
@@ -240,6 +246,7 @@ class Parser:
                 if not models:
                     self._pch = None
                 return None
+        self._pch_ready[(args, models)] = pch
         if not models:
             self._pch = pch
         return pch
