@@ -52,7 +52,7 @@ def test_a_fragment_is_read_after_its_includer_and_keeps_its_lines_and_findings(
 
 
 def test_a_header_that_reads_alone_is_not_read_again(tmp_path):
-    whole = '#pragma once\n__device__ inline float twice(float x) { return 2.0f * x; }\n'
+    whole = "#pragma once\n__device__ inline float twice(float x) { return 2.0f * x; }\n"
     results = {r.path: r for r in scan(_tree(tmp_path, whole))}
     assert results["include/ops/warp_sum.cuh"].health.read_after == ""
     assert results["include/ops/warp_sum.cuh"].health.mode in (ParseMode.AST, ParseMode.AST_STUBBED)
@@ -60,7 +60,7 @@ def test_a_header_that_reads_alone_is_not_read_again(tmp_path):
 
 def test_includers_are_found_by_path_and_by_tail_and_their_open_guards_closed(tmp_path):
     root = _tree(tmp_path)
-    (root / "src/other.cu").write_text('#include <ops/warp_sum.cuh>\n__global__ void g() {}\n')
+    (root / "src/other.cu").write_text("#include <ops/warp_sum.cuh>\n__global__ void g() {}\n")
     found = includers.index(str(root), ["include/tiles.cuh", "include/ops/warp_sum.cuh", "src/k.cu", "src/other.cu"])
     assert found["include/ops/warp_sum.cuh"] == (("src/other.cu", 1), ("include/tiles.cuh", 7))  # sources first
     assert found["include/tiles.cuh"] == (("src/k.cu", 1),)
