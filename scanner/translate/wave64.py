@@ -39,7 +39,11 @@ MASKED = frozenset(
         b"__reduce_xor_sync",
     }
 )
-STREAMING = frozenset({b"__ldcs", b"__stcs"})
+# Every cache-operator load and store of CUDA's PTX ISA (cs: streaming, cg: global, ca: all levels, lu: last use,
+# cv: volatile; wb/wt: write-back/-through): HIP declares none of them for the plain types.
+STREAMING_LOADS = frozenset({b"__ldcs", b"__ldcg", b"__ldca", b"__ldlu", b"__ldcv"})
+STREAMING_STORES = frozenset({b"__stcs", b"__stcg", b"__stwb", b"__stwt"})
+STREAMING = STREAMING_LOADS | STREAMING_STORES
 CALLS = MASKED | STREAMING
 FULL_MASK_64 = b"0xffffffffffffffffull"
 _FULL_MASK_32 = re.compile(rb"^\(?\s*(?:0[xX][fF]{8}[uU]?|~0[uU]?|0[xX][fF]{8}[uU][lL]?)\s*\)?$")
@@ -57,14 +61,14 @@ def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[lis
             return [], False
         start, end = byte_range(spans, *args[0])
         return ([(start, end, FULL_MASK_64)] if _FULL_MASK_32.match(data[start:end].strip()) else []), False
-    expected = 1 if name == b"__ldcs" else 2
+    expected = 1 if name in STREAMING_LOADS else 2
     if len(args) != expected:
         return [], False
     name_start = spans[i][1]
     paren_end = spans[paren][1] + spans[paren][2]
     close_start = spans[close][1]
     edits: list[Edit] = [(name_start, paren_end, b"(*("), (close_start, close_start + 1, b"))")]
-    if name == b"__stcs":
+    if name in STREAMING_STORES:
         comma_start = byte_range(spans, *args[0])[1]
         value_start = byte_range(spans, *args[1])[0]
         edits.append((comma_start, value_start, b") = ("))

@@ -158,6 +158,13 @@ def test_streaming_loads_and_stores_become_plain_ones():
     assert "hipStream_t s" in out  # the rest of the line is still translated
 
 
+@pytest.mark.parametrize("load", ["__ldcg", "__ldca", "__ldlu", "__ldcv"])
+@pytest.mark.parametrize("store", ["__stcg", "__stwb", "__stwt"])
+def test_every_cache_operator_load_and_store_becomes_a_plain_one(load, store):
+    out = body(f"__global__ void k(float4* o, const float4* x) {{ {store}(o + 1, {load}(x + threadIdx.x)); }}\n")
+    assert "(*(o + 1) = ((*(x + threadIdx.x))));" in out
+
+
 def test_cuda_runtime_h_keeps_bringing_cs_math_string_and_assert_to_host_code():
     # llm.c's common.h calls isfinite() in a host template and memset() in host code, relying on cuda_runtime.h;
     # hip_runtime.h alone leaves only the device overloads of the math, and HIP 7's no longer brings string.h.
