@@ -1,14 +1,14 @@
 """A CUDA name the HIP compiler does not know: the translation left it, and HIP does not declare it.
 
 What it finds:
-    Errors such as "use of undeclared identifier '__stwt'" or "unknown type name 'nvmlDevice_t'" from
+    Errors such as "use of undeclared identifier '__trap'" or "unknown type name 'nvmlDevice_t'" from
     compiling the file's translation for the AMD target (scanner.compile), where the name is CUDA's: in HIPIFY's
     table, a warp-synchronous intrinsic (`__*_sync`, `__activemask`, `__syncwarp`), or one of NVIDIA's libraries
     without a same-name ROCm twin (NVTX, NVML, NVRTC, cuDNN...).
 
 Why it breaks on ROCm:
     hipify renames what has a HIP equivalent and leaves the rest as it was; the HIP headers do not declare the
-    rest, so the file does not compile: APIs HIPIFY marks unsupported (`cudaStreamGetId`, `__stwt`), NVIDIA's
+    rest, so the file does not compile: APIs HIPIFY marks unsupported (`cudaStreamGetId`, `__trap`), NVIDIA's
     libraries without a twin, and on an older ROCm the warp-synchronous intrinsics (none before ROCm 6.2, then
     only behind `HIP_ENABLE_WARP_SYNC_BUILTINS` until ROCm 7, always with 64-bit masks).
 
