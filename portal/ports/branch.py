@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from portal.repositories.git import CloneError, GitSession
+from portal.repositories.git import HTTP_FORBIDDEN, CloneError, GitSession
 
 ANCESTRY_DEPTH = 200
 
@@ -217,8 +217,11 @@ def _remote_head(session: GitSession, branch: str) -> str:
 
 def _push_error(error: CloneError, branch: str) -> PortError:
     text = (error.detail or error.message).lower()  # git names the refusal on a later line than the first
-    if error.code == "auth_failed" or any(
-        s in text for s in ("permission", "denied", "403", "not allowed", "protected branch", "unauthorized")
+    # A 403 only as git's HTTP status: the refusal's text names the pushed commit, whose hex may hold "403".
+    if (
+        error.code == "auth_failed"
+        or HTTP_FORBIDDEN.search(text)
+        or any(s in text for s in ("permission", "denied", "not allowed", "protected branch", "unauthorized"))
     ):
         return PortError(
             "no_write_access",

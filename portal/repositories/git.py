@@ -305,7 +305,7 @@ class GitSession:
 
 # An HTTP status git reports ("The requested URL returned error: 403"), not any "403" in the text: a port or a path
 # in the URL or a redirect's location may hold those digits too.
-_HTTP_FORBIDDEN = re.compile(r"returned error: 40[13]\b|\b403 forbidden\b")
+HTTP_FORBIDDEN = re.compile(r"returned error: 40[13]\b|\b403 forbidden\b")
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
 
 
@@ -321,7 +321,7 @@ def _classify(stderr: str, url: str) -> CloneError:
     first = next((line.strip() for line in stderr.splitlines() if line.strip()), "git failed")
     first = first.replace(url, "<repository>")[:300]
     first = first.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # storable, whatever git printed
-    if _HTTP_FORBIDDEN.search(text) or any(
+    if HTTP_FORBIDDEN.search(text) or any(
         s in text
         for s in (
             "authentication failed",

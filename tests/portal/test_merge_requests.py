@@ -10,6 +10,7 @@ the token, a second click and two concurrent clicks, a retry after a failure. Th
 from __future__ import annotations
 
 import logging
+import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from portal.ports import branch as port_branch
 from portal.ports import hostapi, planning, tasks
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
 from portal.ports.models import MergeRequest
-from portal.repositories.git import GitSession
+from portal.repositories.git import GitSession, classify
 from portal.repositories.models import Repository
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
@@ -639,3 +640,32 @@ def test_one_dropped_git_request_is_tried_again(stage, refused, statuses):
     served = [s.status for s in stage.served.seen if s.user and s.method == "GET" and "git-upload-pack" in s.path]
     assert served == statuses
     assert_port_branch(stage, request)
+
+
+def test_a_refused_push_of_a_commit_whose_hex_holds_403_is_a_branch_collision_not_a_permission_error(tmp_path):
+    # CI once failed 1 run in ~100 here: git's "[rejected]" line names the pushed commit, and a bare "403" in the
+    # text was taken for an HTTP status.
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def git(cwd, *args, check=True):
+        done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+        assert not check or done.returncode == 0, done.stderr
+        return done
+
+    remote, work = tmp_path / "remote.git", tmp_path / "work"
+    git(tmp_path, "init", "--quiet", "--bare", str(remote))
+    git(tmp_path, "init", "--quiet", str(work))
+    identity = ("-c", "user.name=t", "-c", "user.email=t@example.test")
+    git(work, *identity, "commit", "--quiet", "--allow-empty", "-m", "base")
+    git(work, "push", "--quiet", str(remote), "HEAD:refs/heads/rocport/port")
+    tree = git(work, "rev-parse", "HEAD^{tree}").stdout.strip()
+    head = ""
+    for n in range(5000):  # about 1 commit in 110 has "403" in its hex
+        head = git(work, *identity, "commit-tree", tree, "-m", f"port {n}").stdout.strip()  # not on the branch
+        if "403" in head:
+            break
+    assert "403" in head
+    pushed = git(work, "push", "--quiet", str(remote), f"{head}:refs/heads/rocport/port", check=False)
+    assert pushed.returncode != 0
+    error = port_branch._push_error(classify(pushed.stderr, str(remote)), "rocport/port")
+    assert error.code == "branch_exists", pushed.stderr
