@@ -73,6 +73,8 @@ SCAN_COLUMNS = (
     "files_done",
     "files_reused",
     "summary",
+    "builds",
+    "submodules",
     "created",
     "started",
     "finished",
@@ -249,6 +251,8 @@ def load(args, rng: random.Random) -> dict:
                         0,
                         0,
                         json.dumps(summary),
+                        "{}",  # builds: read at plan time (no build model in generated data)
+                        "[]",  # submodules
                         created,
                         created,
                         created + timedelta(minutes=3),
