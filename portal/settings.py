@@ -164,7 +164,7 @@ CSRF_COOKIE_SAMESITE = "Lax"
 # the API docs' data-csrf-token), so the cookie can be hidden from scripts too.
 CSRF_COOKIE_HTTPONLY = True
 # Behind TLS in production: `manage.py check --deploy` is clean with SESSION_COOKIE_SECURE=1, SECURE_SSL_REDIRECT=1,
-# SECURE_HSTS_SECONDS set and a real SECRET_KEY (tests/portal/test_security_settings.py runs it).
+# SECURE_HSTS_SECONDS set and a real SECRET_KEY (tests/portal/site/test_security_settings.py runs it).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0

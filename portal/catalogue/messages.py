@@ -6,7 +6,7 @@ exports keep it), and the pages translate it here through templates kept as data
 template is one or more whole sentences with {placeholders} for the variable parts; the kind of a placeholder is
 its name without trailing digits (PLACEHOLDERS below) and its text is carried into the translation unchanged. A
 message is read as a sequence of templates, each ending at a space or at the end; if any part of it has no template
-the message is shown in English whole, never half translated. `tests/portal/test_message_i18n.py` holds that every
+the message is shown in English whole, never half translated. `tests/portal/catalogue/test_message_i18n.py` holds that every
 message of the rule fixtures and of the demo project translates."""
 
 from __future__ import annotations

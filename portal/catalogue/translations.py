@@ -3,8 +3,8 @@ as data keyed by the rule's code (codes are stable; names and modules may change
 
 `portal/catalogue/i18n/<language>.json` maps a code to {"title", "summary", "what", "why", "instead", "known"}
 (the last four are the documentation's sections, SECTIONS below, in the docstring's own layout: blank lines between
-paragraphs, `- ` bullets, `backticks` for code; `tests/portal/test_catalogue_i18n.py` checks that a translated
-section keeps every code span of the English). A key that is absent falls back to the rule's English text. `tests/portal/test_catalogue_i18n.py` holds that every rule of the catalogue has a summary and a title in
+paragraphs, `- ` bullets, `backticks` for code; `tests/portal/catalogue/test_catalogue_i18n.py` checks that a translated
+section keeps every code span of the English). A key that is absent falls back to the rule's English text. `tests/portal/catalogue/test_catalogue_i18n.py` holds that every rule of the catalogue has a summary and a title in
 every language listed here.
 
 The scanner never imports Django, so the translations live in the portal and are chosen by the active language."""

@@ -30,7 +30,7 @@ from portal.files import render
 # What the source table and the diff may weigh at first paint (the rest of a file page is 20 to 40 KB).
 INLINE_BYTES = 240_000
 WINDOWED_BYTES = 220_000
-# Measured on rendered pages (tests/portal/test_big_file_page.py): a source row's markup around its highlighted line,
+# Measured on rendered pages (tests/portal/files/test_big_file_page.py): a source row's markup around its highlighted line,
 # an inline finding's row, a diff row's markup, its text's weight once marked and escaped (both sides), the legend.
 ROW_BYTES = 90
 FINDING_BYTES = 700

@@ -14,7 +14,7 @@ import hashlib
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 
-# (app_label.Model, field): every column encrypted with these keys. tests/portal/test_credentials_keys.py fails
+# (app_label.Model, field): every column encrypted with these keys. tests/portal/repositories/test_credentials_keys.py fails
 # when a model has an `*_encrypted` field that is missing here, so a rotation never skips one.
 ENCRYPTED_FIELDS = [
     ("repositories.Repository", "credentials_encrypted"),

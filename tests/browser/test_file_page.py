@@ -49,8 +49,8 @@ def test_the_file_page_shows_the_diff_and_an_inline_finding(tab, project):
 
 def test_a_big_files_page_wraps_long_lines_and_opens_the_gap_a_link_points_into(tab, people):
     from portal.repositories.models import Repository
-    from tests.portal.test_big_file_page import DEEP, PATH, big_source
-    from tests.portal.test_file_views import add_finding, add_scan
+    from tests.portal.files.test_big_file_page import DEEP, PATH, big_source
+    from tests.portal.files.test_file_views import add_finding, add_scan
 
     repository = Repository.objects.create(team=people.team, name="trainer", clone_url="https://example.com/t.git")
     scan = add_scan(repository, {PATH: big_source()})
@@ -83,8 +83,8 @@ def test_a_big_files_page_wraps_long_lines_and_opens_the_gap_a_link_points_into(
 def test_a_mid_size_files_page_loads_its_gaps_and_its_translation_on_demand(tab, people):
     """A 1,000-line file of ordinary CUDA (~1.2 MB of HTML whole) gets the windowed page (issue 21, defect 2)."""
     from portal.repositories.models import Repository
-    from tests.portal.test_big_file_page import cuda_source, finding_lines
-    from tests.portal.test_file_views import add_finding, add_scan
+    from tests.portal.files.test_big_file_page import cuda_source, finding_lines
+    from tests.portal.files.test_file_views import add_finding, add_scan
 
     path = "train/mid.cu"
     repository = Repository.objects.create(team=people.team, name="trainer", clone_url="https://example.com/t.git")

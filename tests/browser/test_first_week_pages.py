@@ -22,11 +22,13 @@ from portal.findings import rollups
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
-from tests.portal import test_dashboards_views as dashboards  # by module: its tests are not collected again here
+from tests.portal.dashboards import (
+    test_dashboards_views as dashboards,  # by module: its tests are not collected again here
+)
+from tests.portal.files.test_file_views import KERNEL, review_form, review_url
 from tests.portal.people import client_for
-from tests.portal.test_file_views import KERNEL, review_form, review_url
-from tests.portal.test_scan_tracking import register, scan
-from tests.portal.test_upload_keeps_reviews import upload_checkout
+from tests.portal.scans.test_scan_tracking import register, scan
+from tests.portal.scans.test_upload_keeps_reviews import upload_checkout
 from tests.portal.uploads_data import bearer, file, finding, post, report, token
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -23,8 +23,8 @@ from portal.findings.models import Finding
 from portal.progress import history, overview, stuck
 from portal.progress.models import ProgressSnapshot
 from tests.browser.data import Project
-from tests.portal.test_scan_tracking import BAD, GOOD, LANE, register, scan
-from tests.portal.test_zh_hans_pages import data_strings, english_in, visible_text
+from tests.portal.scans.test_scan_tracking import BAD, GOOD, LANE, register, scan
+from tests.portal.site.test_zh_hans_pages import data_strings, english_in, visible_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,7 +122,7 @@ def number(text: str) -> float:
 
 
 def assert_no_english(page, project, extra=()) -> None:
-    """The English-phrase detector of tests/portal/test_zh_hans_pages.py on the page as the browser shows it, and
+    """The English-phrase detector of tests/portal/site/test_zh_hans_pages.py on the page as the browser shows it, and
     on the burn-down's axis labels (the detector skips SVG)."""
     data = data_strings(project, list(extra))
     chunks = visible_text(page.content())

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
-from tests.portal.test_big_file_page import DEEP, PATH, big_source
-from tests.portal.test_file_views import add_finding, add_scan
+from tests.portal.files.test_big_file_page import DEEP, PATH, big_source
+from tests.portal.files.test_file_views import add_finding, add_scan
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

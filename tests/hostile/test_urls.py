@@ -118,7 +118,7 @@ class _Redirect(BaseHTTPRequestHandler):
 def test_an_http_redirect_is_never_followed(people, target):
     """git is told never to follow a redirect, which is what this proves with an http server (an https one would
     need a certificate git trusts). Plain http is allowed here only because these tests allow private hosts
-    (ROCPORT_ALLOW_PRIVATE_HOSTS=1, one rule for the URL check and git: tests/portal/test_http_clone_urls.py); the
+    (ROCPORT_ALLOW_PRIVATE_HOSTS=1, one rule for the URL check and git: tests/portal/repositories/test_http_clone_urls.py); the
     scan then reaches the server, gets the redirect, and fails without following it."""
     listener = _Listener()
     handler = type("Redirect", (_Redirect,), {"location": target.format(port=listener.port), "seen": []})

@@ -35,10 +35,10 @@ if _XDIST_WORKER and not os.environ["ROCPORT_CELERY_QUEUE"].endswith(f"-{_XDIST_
         os.environ["ROCPORT_VAR_DIR"] = _worker_var
 os.environ.setdefault("ROCPORT_SCAN_HEARTBEAT_STALE", "5")
 # The compile check costs about a second per CUDA file: the tests that are about it turn it on
-# (tests/portal/test_compile_check_portal.py); the others scan as before.
+# (tests/portal/scans/test_compile_check_portal.py); the others scan as before.
 os.environ.setdefault("ROCPORT_COMPILE_CHECK", "off")
 # Every test's requests come from 127.0.0.1 and the counters outlive a test: the suite runs with the limits on but
-# out of reach; tests/portal/test_rate_limits.py sets the rates it tests.
+# out of reach; tests/portal/site/test_rate_limits.py sets the rates it tests.
 for _rate in (
     "SIGNIN_IP",
     "SIGNIN_USERNAME",

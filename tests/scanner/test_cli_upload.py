@@ -1,6 +1,6 @@
 """`scan --upload` without a portal: what it sends, what it refuses before scanning, and that the token goes
 nowhere but the Authorization header of the address given (a real HTTP server on 127.0.0.1 stands in for the
-portal; tests/portal/test_uploads.py uploads to the real one)."""
+portal; tests/portal/scans/test_uploads.py uploads to the real one)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Portal tests of users, sign-in and the profile page."""

@@ -1,0 +1,1 @@
+"""Portal tests of the JSON API under /api/v1/."""

@@ -1,0 +1,1 @@
+"""Portal tests of the rule catalogue and its translations."""

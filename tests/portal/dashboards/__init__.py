@@ -1,0 +1,1 @@
+"""Portal tests of the repository dashboard and its charts."""

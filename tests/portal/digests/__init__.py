@@ -1,0 +1,1 @@
+"""Portal tests of the weekly digest e-mail."""

@@ -1,0 +1,1 @@
+"""Portal tests of the file pages and their reviews."""

@@ -1,0 +1,1 @@
+"""Portal tests of tracked findings, their triage and rollups."""

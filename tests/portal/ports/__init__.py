@@ -1,0 +1,1 @@
+"""Portal tests of merge requests (ports pushed as branches)."""

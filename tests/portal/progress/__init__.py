@@ -1,0 +1,1 @@
+"""Portal tests of migration progress, history and reports."""

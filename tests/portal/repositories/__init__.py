@@ -1,0 +1,1 @@
+"""Portal tests of registration, cloning and repository settings."""

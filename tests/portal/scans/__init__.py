@@ -1,0 +1,1 @@
+"""Portal tests of the scan pipeline, CI uploads and exports."""

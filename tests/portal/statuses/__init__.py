@@ -1,0 +1,1 @@
+"""Portal tests of commit statuses and notifications."""

@@ -1,0 +1,1 @@
+"""Portal tests of webhook deliveries from the git hosts."""
