@@ -14,7 +14,7 @@ from portal.accounts.access import get_repository_for_user, membership_for
 from portal.api import pages
 from portal.api import schemas as s
 from portal.ports.models import MergeRequest
-from portal.ports.views import ADVICE, left_for_people
+from portal.ports.texts import ADVICE, left_for_people
 
 router = Router(tags=["merge requests"])
 

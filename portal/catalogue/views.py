@@ -15,41 +15,18 @@ from dataclasses import dataclass
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from portal.accounts.context import current_membership
 from portal.catalogue import translations
+from portal.catalogue.labels import FAMILIES, RISKS
 from portal.dashboards.metrics import team_default_branch_totals
 from portal.findings import rollups
-from scanner.model import Risk
 from scanner.rules import catalogue
 from scanner.rules.base import Rule
 from scanner.rules.docs import parse_sections
 
-FAMILIES = {
-    "warp": _("Warp size"),
-    "ptx": _("PTX, NVVM, runtime compilation"),
-    "libraries": _("Libraries"),
-    "api": _("CUDA APIs"),
-    "kernel": _("Kernel features"),
-    "cmake": _("CMake"),
-    "build": _("Makefiles and build scripts"),
-    "container": _("Containers and orchestration"),
-    "shell": _("Shell scripts and CI"),
-    "python": _("Python and packaging"),
-    "serving": _("Serving configuration"),
-    "host": _("Host setup"),
-    "compile": _("Compile check for AMD"),
-}
-RISKS = {
-    Risk.SILENT_WRONG_RESULT.value: _("silent wrong result"),
-    Risk.BUILD_BREAK.value: _("build break"),
-    Risk.RUNTIME_FAILURE.value: _("runtime failure"),
-    Risk.PERFORMANCE.value: _("performance"),
-    Risk.DEPRECATION.value: _("deprecation"),
-}
 _CODE = re.compile(r"(`[^`\n]+`)")
 
 

@@ -20,7 +20,7 @@ from portal.files import queries, windows
 from portal.files import render as rendering
 from portal.files.actions import check_review_translation
 from portal.files.models import TranslationReview
-from portal.ports.views import active_with
+from portal.ports.queries import active_with
 from portal.scans import compile_status
 
 

@@ -23,7 +23,7 @@ from portal.accounts.context import current_membership
 from portal.findings import queries
 from portal.findings.actions import do_assign_finding, do_comment_finding, do_triage_findings
 from portal.findings.models import Finding
-from portal.ports.views import active_with
+from portal.ports.queries import active_with
 from portal.repositories.models import Repository
 from portal.scans.models import BlobResult, ScannedFile
 from scanner.rules import catalogue

@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
@@ -22,109 +21,22 @@ from portal.files import patch
 from portal.ports import planning
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
 from portal.ports.models import MergeRequest
+from portal.ports.queries import host_ready
+from portal.ports.texts import (
+    ADVICE,
+    NEW_REQUEST_CODES,
+    OUTDATED,
+    PATCH_CODES,
+    RESCAN_CODES,
+    SETTINGS_CODES,
+    STEPS,
+    UNUSABLE,
+    WHY_LEFT,
+    left_for_people,
+)
 from portal.repositories.models import Repository
 
 PER_PAGE = 25
-
-# error_code (portal.ports.branch, portal.ports.tasks) -> what to do about it. The recorded error_message is the
-# worker's English detail; the page shows this advice first and the detail after it.
-ADVICE = {
-    "no_write_access": gettext_lazy(
-        "The repository's credentials can read but not push. Give them write access (in Settings, the repository's "
-        "username and token) and try again, or download the patch and apply it yourself."
-    ),
-    "auth_failed": gettext_lazy(
-        "The repository refused its credentials. Update the username and token in Settings, then try again."
-    ),
-    "target_moved": gettext_lazy(
-        "The target branch no longer contains the scanned commit. Scan the branch again, review the new "
-        "translations, then open a new merge request."
-    ),
-    "branch_exists": gettext_lazy(
-        "A branch of this name already exists on the host with other commits, and ROCport never overwrites a "
-        "branch. Delete that branch on the host, then try again."
-    ),
-    "host_refused": gettext_lazy(
-        "The git host refused to open the merge request (the details say why). Check the commit statuses "
-        "connection in Settings: its token needs the right to open merge requests. Then try again."
-    ),
-    "host_unavailable": gettext_lazy(
-        "The git host could not be reached, even after several attempts. Try again later: the branch that was "
-        "already pushed is not pushed twice."
-    ),
-    "reviews_changed": gettext_lazy(
-        "A newer scan or a change of review happened after this merge request was asked for. Open a new merge "
-        "request from the reviewed translations as they are now."
-    ),
-    "no_host": gettext_lazy(
-        "The git host connection is not set up. Fill in the commit statuses section in Settings (provider, API "
-        "URL, project, token), then try again."
-    ),
-    "fetch_failed": gettext_lazy(
-        "Git could not read the target branch. Check the clone URL and the credentials in Settings, then try again."
-    ),
-    "push_failed": gettext_lazy(
-        "The push failed (the details say why). Try again; if it fails the same way, report it."
-    ),
-    "git_failed": gettext_lazy(
-        "Git failed while preparing the branch (the details say why): often the host was briefly unavailable. "
-        "Try again; nothing was pushed."
-    ),
-    "timeout": gettext_lazy(
-        "Git took longer than the time allowed (ROCPORT_CLONE_TIMEOUT). Try again when the host is less busy."
-    ),
-    "nothing_to_commit": gettext_lazy(
-        "The reviewed translations change no file, so there is nothing to commit. Nothing needs to be done."
-    ),
-    "bad_branch": gettext_lazy("ROCport refused to push to this branch. This is on our side: report it."),
-}
-# The codes whose advice links to the repository's settings, to a new scan, or offers the patch.
-SETTINGS_CODES = {"no_write_access", "auth_failed", "host_refused", "no_host", "fetch_failed"}
-RESCAN_CODES = {"target_moved"}
-NEW_REQUEST_CODES = {"reviews_changed", "target_moved"}
-PATCH_CODES = {"no_write_access", "auth_failed", "host_refused", "no_host", "push_failed", "branch_exists"}
-
-# The steps a request goes through, for the progress line of its page.
-STEPS = (
-    (MergeRequest.State.QUEUED, gettext_lazy("queued")),
-    (MergeRequest.State.PUSHING, gettext_lazy("pushing the branch")),
-    (MergeRequest.State.PUSHED, gettext_lazy("branch pushed")),
-    (MergeRequest.State.OPEN, gettext_lazy("merge request open")),
-)
-
-
-# Why a reviewed file was left out, as portal.ports.actions records it (English) -> for people.
-OUTDATED = "reviewed on an older version of the file: review it again"
-UNUSABLE = "the stored text is not the file's exact bytes: edit it by hand"
-WHY_LEFT = {
-    OUTDATED: gettext_lazy("reviewed on an older version of the file: review it again"),
-    UNUSABLE: gettext_lazy("the stored text is not the file's exact bytes: edit it by hand"),
-}
-
-
-def left_for_people(merge_request: MergeRequest) -> list[tuple[str, str, bool]]:
-    """(path, why, whether `why` is the recorded English text rather than a translation)."""
-    out = []
-    for item in merge_request.left_for_people or []:
-        path, why = (list(item) + ["", ""])[:2]
-        out.append((path, WHY_LEFT.get(why, why), why not in WHY_LEFT))
-    return out
-
-
-def host_ready(repository) -> bool:
-    """Whether the git host connection that opens merge requests is filled in (as do_open_merge_request asks)."""
-    config = getattr(repository, "commit_status", None)
-    return bool(config is not None and config.token_encrypted and config.api_url and config.project)
-
-
-def active_with(repository, path: str) -> MergeRequest | None:
-    """The newest active merge request that carries `path` (the file and finding pages' badge): one query."""
-    return (
-        MergeRequest.objects.filter(repository=repository, state__in=MergeRequest.ACTIVE, files__contains=[path])
-        .select_related("repository__commit_status")
-        .order_by("-pk")
-        .first()
-    )
 
 
 def _request_for(repository, mr: int) -> MergeRequest:

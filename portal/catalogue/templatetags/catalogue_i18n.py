@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from portal.catalogue import messages, translations
-from portal.catalogue.views import RISKS
+from portal.catalogue.labels import RISKS
 
 register = template.Library()
 

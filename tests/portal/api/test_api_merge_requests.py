@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from portal.ports.models import MergeRequest
-from portal.ports.views import OUTDATED
+from portal.ports.texts import OUTDATED
 from portal.repositories.models import Repository
 from tests.portal.api_clients import clients
 from tests.portal.people import client_for
