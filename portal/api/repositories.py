@@ -14,8 +14,13 @@ from portal.accounts.access import get_repository_for_user, membership_for
 from portal.api import pages
 from portal.api import schemas as s
 from portal.api.access import memberships, need_engineer, need_manager
-from portal.api.scans import counts, scan_detail, scan_out
-from portal.repositories.actions import DUPLICATE_NAME, DuplicateName, do_create_repository
+from portal.api.scan_shapes import counts, scan_detail, scan_out
+from portal.repositories.actions import (
+    DUPLICATE_NAME,
+    DuplicateName,
+    do_create_repository,
+    do_save_repository_settings,
+)
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
 from portal.repositories.settings_forms import RepositorySettingsForm
@@ -133,7 +138,7 @@ def update_repository(request, payload: s.RepositoryPatch, repository_id: int = 
     form = RepositorySettingsForm(data, instance=repository)
     if not form.is_valid():
         raise _form_error(form)
-    form.save()
+    do_save_repository_settings(form)
     return _detail(Repository.objects.select_related("team").get(pk=repository.pk), membership)
 
 

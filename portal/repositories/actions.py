@@ -10,6 +10,7 @@ from portal.accounts.models import Membership
 from portal.repositories import hip_builds
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import HipBuildDecision, Repository
+from portal.repositories.settings_forms import RepositorySettingsForm
 from portal.scans.actions import do_create_scan
 
 DUPLICATE_NAME = _("This team already has a repository with that name.")
@@ -31,6 +32,12 @@ def do_create_repository(form: RepositoryForm, team_id: int) -> Repository:
             return form.save()
     except IntegrityError:
         raise DuplicateName from None
+
+
+def do_save_repository_settings(form: RepositorySettingsForm) -> Repository:
+    """Save a validated settings form: clone URL, branches and credentials (the form encrypts a new secret and
+    clears the stored one when asked), for the settings page and the API alike."""
+    return form.save()
 
 
 def do_rotate_webhook_secret(repository: Repository) -> None:

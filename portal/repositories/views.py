@@ -27,6 +27,7 @@ from portal.repositories.actions import (
     do_remove_member,
     do_rotate_webhook_secret,
     do_save_member,
+    do_save_repository_settings,
 )
 from portal.repositories.forms import RepositoryForm
 from portal.repositories.models import Repository
@@ -226,7 +227,7 @@ def _save_repository(request, repository, membership, page) -> str:
     page.form = RepositorySettingsForm(request.POST, instance=repository)
     if not page.form.is_valid():
         return ""
-    page.form.save()
+    do_save_repository_settings(page.form)
     if page.form.branch_warning:
         messages.warning(request, page.form.branch_warning)
     return _("Settings saved.")
