@@ -23,8 +23,8 @@ from portal.findings.models import Finding
 from portal.progress import history, overview, stuck
 from portal.progress.models import ProgressSnapshot
 from tests.browser.data import Project
+from tests.portal.languages import data_strings, english_in, visible_text
 from tests.portal.scans.test_scan_tracking import BAD, GOOD, LANE, register, scan
-from tests.portal.site.test_zh_hans_pages import data_strings, english_in, visible_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from portal.accounts import tokens
-from tests.portal.site.test_access_matrix import concrete, routes, team_objects
+from tests.portal.routes import concrete, routes, team_objects
 
 EXTRAS = {"errors", "retry_after"}
 UNKNOWN_ID = str(2**62)  # a valid id that no row has

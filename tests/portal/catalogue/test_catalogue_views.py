@@ -12,6 +12,7 @@ from portal.findings.models import Finding
 from scanner.rules import catalogue
 from scanner.rules.docs import parse_sections
 from tests.portal.findings_data import make_findings
+from tests.portal.htmx import HTMX
 from tests.portal.people import client_for
 
 
@@ -51,7 +52,7 @@ def test_htmx_gets_the_table_partial_and_the_browser_the_page(people):
     client = client_for(people.bob)
     full = client.get(reverse("catalogue:rules"), {"family": "cmake"})
     assert b"<html" in full.content and b'id="rules"' in full.content
-    partial = client.get(reverse("catalogue:rules"), {"family": "cmake"}, headers={"HX-Request": "true"})
+    partial = client.get(reverse("catalogue:rules"), {"family": "cmake"}, headers=HTMX)
     assert b"<html" not in partial.content and b'id="rules"' in partial.content and b"ROC201" in partial.content
     assert b"ROC101" not in partial.content
 

@@ -15,7 +15,7 @@ from django.template import Context, Template
 from django.utils import translation
 
 from portal.catalogue import messages
-from tests.portal.site.test_zh_hans_pages import english_in
+from tests.portal.languages import english_in
 
 ROOT = Path(__file__).resolve().parents[3]
 SNAPSHOTS = ROOT / "tests/scanner/fixtures/rules/snapshots"

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from portal.files import windows
 from tests.portal.files.test_file_views import add_finding, add_scan
+from tests.portal.htmx import HTMX
 from tests.portal.people import client_for
 
 PATH = "train/big.cu"
@@ -96,16 +97,16 @@ def test_a_file_with_many_findings_shows_the_first_windows_that_fit_and_counts_t
 def test_a_gap_loads_its_lines_a_chunk_at_a_time_with_findings_inline(people, repository, big):
     client = client_for(people.vera)
     start, end = DEEP - 1_500, DEEP + 500
-    html = client.get(urls(repository)["lines"], {"start": start, "end": end}, HTTP_HX_REQUEST="true").content.decode()
+    html = client.get(urls(repository)["lines"], {"start": start, "end": end}, headers=HTMX).content.decode()
     assert "<html" not in html  # rows for htmx to swap in for the gap row
     stop = start + windows.CHUNK_LINES - 1
     assert shown_lines(html) == set(range(start, stop + 1))
     assert f'data-start="{stop + 1}" data-end="{end}"' in html  # the rest stays a gap
-    after = client.get(urls(repository)["lines"], {"start": DEEP - 5, "end": DEEP + 5}, HTTP_HX_REQUEST="true")
+    after = client.get(urls(repository)["lines"], {"start": DEEP - 5, "end": DEEP + 5}, headers=HTMX)
     assert "assumes 32 lanes 0" in after.content.decode()
     # a link into the middle of a gap opens only its end and keeps the lines before it a gap
     middle = client.get(
-        urls(repository)["lines"], {"start": 3_000, "end": 3_300, "before": 2_000}, HTTP_HX_REQUEST="true"
+        urls(repository)["lines"], {"start": 3_000, "end": 3_300, "before": 2_000}, headers=HTMX
     ).content.decode()
     assert 'data-start="2000" data-end="2999"' in middle and min(shown_lines(middle)) == 3_000
 
@@ -121,13 +122,13 @@ def test_without_javascript_a_gap_is_a_page_of_its_own(people, repository, big):
 @pytest.mark.django_db
 def test_the_translation_comes_a_page_of_rows_at_a_time(people, repository, big):
     client = client_for(people.vera)
-    first = client.get(urls(repository)["translation"], HTTP_HX_REQUEST="true")
+    first = client.get(urls(repository)["translation"], headers=HTMX)
     assert first.status_code == 200
     rows = first.context["diff"]
     assert len(rows) == windows.DIFF_PAGE and first.context["diff_more"] == windows.DIFF_PAGE
     html = first.content.decode()
     assert '<mark class="changed">hipMemcpy</mark>' in html and 'id="diff"' in html
-    more = client.get(urls(repository)["translation"], {"offset": windows.DIFF_PAGE}, HTTP_HX_REQUEST="true")
+    more = client.get(urls(repository)["translation"], {"offset": windows.DIFF_PAGE}, headers=HTMX)
     assert 'id="diff"' not in more.content.decode()  # rows only, swapped in for the "more" row
     first_lines = [int(n) for n in re.findall(r'<a href="#L(\d+)">', html)]
     more_lines = [int(n) for n in re.findall(r'<a href="#L(\d+)">', more.content.decode())]
@@ -136,7 +137,7 @@ def test_the_translation_comes_a_page_of_rows_at_a_time(people, repository, big)
 
 @pytest.mark.django_db
 def test_the_unified_view_shows_each_change_as_a_removed_and_an_added_line(people, repository, big):
-    response = client_for(people.vera).get(urls(repository)["translation"], {"view": "unified"}, HTTP_HX_REQUEST="true")
+    response = client_for(people.vera).get(urls(repository)["translation"], {"view": "unified"}, headers=HTMX)
     html = response.content.decode()
     assert 'class="sbs unified"' in html
     # a changed line: its CUDA as a removed row, directly followed by its HIP as an added row
@@ -162,7 +163,7 @@ def test_the_on_demand_views_keep_teams_apart_and_refuse_bad_ranges(people, repo
     assert vera.get(urls(repository)["lines"], {"start": 9, "end": 3}).status_code == 400
     assert vera.get(urls(repository)["lines"], {"start": "x", "end": 3}).status_code == 400
     for name in ("translation", "lines"):  # a file no scan stored: the file page's empty state, not an error
-        missing = vera.get(reverse(f"files:{name}", args=[repository.pk, "nope.cu"]), HTTP_HX_REQUEST="true")
+        missing = vera.get(reverse(f"files:{name}", args=[repository.pk, "nope.cu"]), headers=HTMX)
         assert missing.status_code == 200 and b'data-nothing="1"' in missing.content
     assert Client().get(urls(repository)["lines"]).status_code == 302  # sign in first
 

@@ -19,6 +19,7 @@ from portal.repositories.models import Repository
 from portal.scans.models import BlobResult, Scan, ScannedFile
 from scanner.translate.builtin import BuiltinTranslator
 from tests.portal.gitrepos import _ENV
+from tests.portal.htmx import HTMX
 from tests.portal.people import client_for
 
 SOURCE = """#include <cuda_runtime.h>
@@ -141,7 +142,7 @@ def test_another_team_and_unknown_ids_get_404_everywhere(people, repository, sca
     charlie = client_for(people.charlie)
     assert charlie.get(file_url(repository)).status_code == 404
     assert charlie.post(review_url(repository), review_form("ok")).status_code == 404
-    assert charlie.post(review_url(repository), review_form("ok"), headers={"HX-Request": "true"}).status_code == 404
+    assert charlie.post(review_url(repository), review_form("ok"), headers=HTMX).status_code == 404
     assert charlie.get(reverse("files:patch", args=[repository.pk])).status_code == 404
     assert not TranslationReview.objects.exists()
     alice = client_for(people.alice)
@@ -234,7 +235,7 @@ def test_the_file_page_costs_the_same_queries_with_many_findings(people, reposit
 
 @pytest.mark.django_db
 def test_engineers_review_with_htmx_and_get_the_widget_back(people, repository, scanned):
-    response = client_for(people.bob).post(review_url(repository), review_form("ok"), headers={"HX-Request": "true"})
+    response = client_for(people.bob).post(review_url(repository), review_form("ok"), headers=HTMX)
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html and 'id="review"' in html
     assert 'data-review="ok"' in html
@@ -255,7 +256,7 @@ def test_the_plain_form_reviews_and_redirects_to_the_file_page(people, repositor
 def test_viewers_cannot_review_and_see_no_form(people, repository, scanned):
     vera = client_for(people.vera)
     assert vera.post(review_url(repository), review_form("ok")).status_code == 403
-    assert vera.post(review_url(repository), review_form("ok"), headers={"HX-Request": "true"}).status_code == 403
+    assert vera.post(review_url(repository), review_form("ok"), headers=HTMX).status_code == 403
     assert b'name="state"' not in vera.get(file_url(repository)).content
     assert b'name="state"' in client_for(people.bob).get(file_url(repository)).content
     assert not TranslationReview.objects.exists()
@@ -265,9 +266,9 @@ def test_viewers_cannot_review_and_see_no_form(people, repository, scanned):
 def test_a_review_of_a_version_that_is_no_longer_current_is_refused(people, repository, scanned):
     form = review_form("ok")
     add_scan(repository, {PATH: SOURCE + "// changed\n"}, sha="2")
-    response = client_for(people.bob).post(review_url(repository), form, headers={"HX-Request": "true"})
+    response = client_for(people.bob).post(review_url(repository), form, headers=HTMX)
     assert b"changed since you opened the page" in response.content
-    bad = client_for(people.bob).post(review_url(repository), dict(form, state="bogus"), headers={"HX-Request": "true"})
+    bad = client_for(people.bob).post(review_url(repository), dict(form, state="bogus"), headers=HTMX)
     assert b"Unknown review state" in bad.content
     assert not TranslationReview.objects.exists()
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 from portal.findings.models import Finding
 from portal.findings.templatetags.findings_text import inline_code, triage_label, truncate_code
 from tests.portal.findings_data import make_findings
+from tests.portal.htmx import HTMX
 from tests.portal.people import client_for
 
 
@@ -57,7 +58,7 @@ def test_an_htmx_triage_answers_the_section_and_the_history_out_of_band(people):
     response = bob.post(
         reverse("findings:triage", args=[finding.pk]),
         {"decision": "false_positive", "reason": "generated"},
-        headers={"HX-Request": "true"},
+        headers=HTMX,
     )
     html = response.content.decode()
     assert 'id="triage"' in html

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from portal.findings.models import Finding, FindingEvent
 from tests.portal.findings_data import make_findings
+from tests.portal.htmx import HTMX
 from tests.portal.people import client_for
 
 
@@ -32,7 +33,7 @@ def test_filters_live_in_the_query_string_and_htmx_gets_the_partial(people):
     full = client.get(reverse("findings:list"), {"severity": "critical", "path": "src/f1"})
     assert full.status_code == 200 and b"<html" in full.content
     assert all(f.severity == "critical" and f.path.startswith("src/f1") for f in full.context["rows"])
-    partial = client.get(reverse("findings:list"), {"severity": "critical"}, headers={"HX-Request": "true"})
+    partial = client.get(reverse("findings:list"), {"severity": "critical"}, headers=HTMX)
     assert b"<html" not in partial.content and b'id="results"' in partial.content
 
 
@@ -54,9 +55,7 @@ def test_engineers_triage_one_finding_and_the_htmx_row_is_returned(people):
     url = reverse("findings:triage", args=[finding.pk])
     assert client_for(people.vera).post(url, {"decision": "confirmed"}).status_code == 403
     assert client_for(people.bob).get(url).status_code == 405
-    response = client_for(people.bob).post(
-        url, {"decision": "confirmed", "context": "row"}, headers={"HX-Request": "true"}
-    )
+    response = client_for(people.bob).post(url, {"decision": "confirmed", "context": "row"}, headers=HTMX)
     assert response.status_code == 200 and f'id="finding-{finding.pk}"'.encode() in response.content
     finding.refresh_from_db()
     assert finding.triage == "confirmed"
@@ -69,7 +68,7 @@ def test_hiding_a_finding_needs_a_reason(people):
     make_findings(people.team, 1)
     finding = Finding.objects.get()
     response = client_for(people.bob).post(
-        reverse("findings:triage", args=[finding.pk]), {"decision": "false_positive"}, headers={"HX-Request": "true"}
+        reverse("findings:triage", args=[finding.pk]), {"decision": "false_positive"}, headers=HTMX
     )
     assert b"Say why" in response.content
     finding.refresh_from_db()

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
+from tests.portal.htmx import HTMX
 from tests.portal.people import client_for
 from tests.portal.uploads_data import bearer, token
 
@@ -30,12 +31,12 @@ def test_a_running_scan_polls_and_a_finished_one_stops_polling(people, repositor
         and b'hx-trigger="every 2s"' in page.content
         and b'<progress class="progress" max="100" value="40"' in page.content
     )
-    partial = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"})
+    partial = client.get(reverse("scans:progress", args=[scan.pk]), headers=HTMX)
     assert partial.status_code == 200 and b"<html" not in partial.content
     Scan.objects.filter(pk=scan.pk).update(
         status="finished", files_done=10, summary={"tracking": {"new": 3, "fixed": 1, "reopened": 0}}
     )
-    final = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"})
+    final = client.get(reverse("scans:progress", args=[scan.pk]), headers=HTMX)
     assert final.status_code == 286 and b"hx-trigger" not in final.content and b"finished" in final.content
 
 
@@ -66,11 +67,11 @@ def test_another_teams_scan_is_404_and_methods_are_checked(people, repository):
 def test_the_heading_follows_the_scan_from_queued_to_resolved(people, repository):
     scan = Scan.objects.create(repository=repository, branch="main", status="queued")
     client = client_for(people.vera)
-    queued = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"}).content.decode()
+    queued = client.get(reverse("scans:progress", args=[scan.pk]), headers=HTMX).content.decode()
     assert "<h1>Scan of main</h1>" in queued and "waiting for a worker" in queued
     started = timezone.now() - timedelta(seconds=75)
     Scan.objects.filter(pk=scan.pk).update(status="scanning", commit_sha="ab" * 20, started=started)
-    running = client.get(reverse("scans:progress", args=[scan.pk]), headers={"HX-Request": "true"}).content.decode()
+    running = client.get(reverse("scans:progress", args=[scan.pk]), headers=HTMX).content.decode()
     # the polled partial carries the heading, so the resolved commit replaces "queued" without a reload
     assert "<h1>Scan of main at ababababab</h1>" in running and "waiting for a worker" not in running
     assert "running for" in running and "1 min 1" in running  # 75 s and counting

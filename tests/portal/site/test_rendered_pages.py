@@ -13,7 +13,7 @@ from django.utils import translation
 
 from portal.findings.actions import do_triage_findings
 from tests.portal.people import client_for
-from tests.portal.site.test_access_matrix import PUBLIC, concrete, routes, team_objects
+from tests.portal.routes import PUBLIC, concrete, routes, team_objects
 
 # Source shown on a page is the repository's text, escaped: `{{` inside <pre>/<code>/<td class="code"> is data.
 _CODE = re.compile(r"<(pre|code|textarea)\b.*?</\1>|<td class=\"(?:src|code)[^\"]*\".*?</td>", re.S)
