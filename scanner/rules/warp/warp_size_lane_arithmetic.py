@@ -51,12 +51,11 @@ References:
 
 import re
 
-from scanner.analysis.context import LANE_NAME, Context
+from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.base import Rule, wave64_severity
-from scanner.rules.warp import _groups, _shapes, _templates
+from scanner.rules.warp import _groups, _lanes, _shapes, _templates
 from scanner.rules.warp._common import (
-    RANK_NAME,
     defined_per_platform,
     has_warp_ops,
     is_warp_size_name,
@@ -66,19 +65,6 @@ from scanner.rules.warp._common import (
     per_platform_name,
 )
 from scanner.rules.warp._groups import lane_report
-
-# A number of threads (a block's size): divided by 32 it is a warp count (`blockDim.x / 32`, `THREADS / 32`).
-_THREAD_COUNT = re.compile(
-    r"^(?:blockDim\.[xyz]|[A-Za-z_]*(?:[Tt]hreads|THREADS)(?:_?[Pp]er_?(?:[Bb]lock|CTA|[Cc]ta)|"
-    r"_PER_BLOCK|_PER_CTA)?|TPB|[kK]?(?:Num|NUM|n|N)?_?[Tt]hreads\w*|BLOCK_THREADS|"
-    r"[kK]?[Bb]lock(?:_[Ss]|S)ize|BLOCK_SIZE|BLOCK_DIM|CTA_SIZE|[kK]?CtaSize)$"
-)
-# Helpers that round a count up to whole warps: `divUp(numThreads, kWarpSize)`, `ceil_div(n, 32)`.
-_DIVIDE_UP = re.compile(r"(?i)^(?:div_?up|ceil_?div|cdiv|round_?up|align_?up|DIV_ROUND_UP)$")
-# Names of a number of warps: times the warp size they give a thread count.
-_WARP_COUNT = re.compile(r"(?i)^\w*(?:num_?warps|warps_?per_?\w*|n_?warps|\w*Warps)$")
-# Names of a warp or lane index: scaled by 32 they give the warp's first element.
-_WARP_INDEX = re.compile(r"(?i)^(?:warp_?id\w*|warp_?idx|wid|warp|lane\w*|warp_?num)$")
 
 # operator -> the constant that encodes "32 lanes"
 _WARP_CONSTANTS = {"%": 32, "/": 32, "&": 31, ">>": 5}
@@ -126,7 +112,7 @@ def _spelled_at(ctx, name: str):
 
 def check_call(ctx) -> None:
     """`divUp(numThreads, kWarpSize)`: a count of 32-lane warps made by a rounding helper."""
-    if not _DIVIDE_UP.match(ctx.callee_name) or ctx.platform_guarded:
+    if not _lanes.DIVIDE_UP.match(ctx.callee_name) or ctx.platform_guarded:
         return
     args = ctx.args
     if len(args) == 2 and ctx.literal_value(args[1]) == 32 and not per_platform_name(ctx, args[1].text):
@@ -163,7 +149,7 @@ def check(ctx: Context) -> None:
             if index is None or size is None or ctx.literal_value(size) != 32:
                 continue
             name = index.strip().text
-            if _WARP_COUNT.match(name) or (ctx.literal_value(index) == 32 and _warp_size_named(index)):
+            if _lanes.WARP_COUNT.match(name) or (ctx.literal_value(index) == 32 and _warp_size_named(index)):
                 if _warp_size_named(size) or _warp_size_named(index):
                     lane_report(
                         ctx,
@@ -172,7 +158,7 @@ def check(ctx: Context) -> None:
                         "the 1024-thread block limit). Derive it from a per-platform warp constant.",
                     )
                     return
-            if _WARP_INDEX.match(name):
+            if _lanes.WARP_INDEX.match(name):
                 through = named_constant(size)
                 lane_report(
                     ctx,
@@ -184,7 +170,7 @@ def check(ctx: Context) -> None:
         return
     if operator in ("<", ">=") and not ctx.platform_guarded:
         lhs, rhs = ctx.operands()
-        if _half_warp_test(ctx, lhs, rhs):
+        if _lanes.half_warp_test(ctx, lhs, rhs):
             ctx.report(
                 f"`{ctx.node.text}` picks half of a 32-lane warp (lanes 0-15), as code that packs values from "
                 "all 32 lanes into 16 slots does; on a 64-lane wavefront the lanes run to 63 and half of them is "
@@ -210,7 +196,7 @@ def check(ctx: Context) -> None:
         lhs, rhs = ctx.operands()
         if not _steps_by_32(ctx, rhs) or ctx.platform_guarded or not ctx.derives_from_thread_id(lhs):
             return
-        if not _warps_of_32(ctx):
+        if not _lanes.warps_of_32(ctx):
             lane_report(
                 ctx,
                 f"`{ctx.node.text}` strides by a 32-lane warp from a lane's start: on a 64-lane wavefront "
@@ -238,14 +224,14 @@ def check(ctx: Context) -> None:
         return
     if other_named_constant(rhs):
         return  # `i % QK8_1`: a quantization block of 32, not the warp
-    if op == ">>" and _bit_field(ctx, ctx.node):
+    if op == ">>" and _lanes.bit_field(ctx, ctx.node):
         return  # `(qh >> 5) & 0x1000`: a bit of packed data moved into place
-    if op == "%" and _alignment_test(ctx.node, lhs):
+    if op == "%" and _lanes.alignment_test(ctx.node, lhs):
         return  # `if (iqs % 32 != 0) return;`: an element index tested for a block boundary
     through = named_constant(rhs)
     through = f" ({through})" if through else ""
     count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
-    if op == "/" and lhs is not None and _warp_size_named(rhs) and _fragment_share(ctx, lhs):
+    if op == "/" and lhs is not None and _warp_size_named(rhs) and _lanes.fragment_share(ctx, lhs):
         ctx.report(
             f"`{ctx.node.text}`{through} divides a tile of `{peel(lhs).text.strip()}` elements among the 32 lanes "
             "of a PTX matrix instruction (`mma`, `ldmatrix`) this file issues: it is the per-thread fragment size "
@@ -254,19 +240,25 @@ def check(ctx: Context) -> None:
             severity=Severity.INFO,
         )
         return
-    if op in ("/", ">>") and lhs is not None and (_THREAD_COUNT.match(count) or _warp_size_named(rhs)):
+    if op in ("/", ">>") and lhs is not None and (_lanes.THREAD_COUNT.match(count) or _warp_size_named(rhs)):
         lane_report(
             ctx,
             f"`{ctx.node.text}`{through} counts warps of 32 threads; a 64-lane wavefront holds twice "
             "as many, so the count and every index built on it are wrong on AMD. Use warpSize.",
         )
         return
-    if not ctx.derives_from_thread_id(lhs) and not (op in ("%", "&") and _names_a_lane(ctx.node)):
+    if not ctx.derives_from_thread_id(lhs) and not (op in ("%", "&") and _lanes.names_a_lane(ctx.node)):
         return
-    destination = _destination(ctx.node)
-    if op in ("/", "%") and not through and destination and not _WARPISH.search(destination) and not has_warp_ops(ctx):
+    destination = _lanes.destination(ctx.node)
+    if (
+        op in ("/", "%")
+        and not through
+        and destination
+        and not _lanes.WARPISH.search(destination)
+        and not has_warp_ops(ctx)
+    ):
         return  # `ip = tid / 32` in a function that never works per warp: data layout (two halves of 64 threads)
-    stagger = _staggers_peers(ctx, ctx.node) if op in ("/", ">>") else ""
+    stagger = _lanes.staggers_peers(ctx, ctx.node) if op in ("/", ">>") else ""
     if stagger:
         ctx.report(
             f"`{ctx.node.text}`{through} numbers warps of 32 threads, but `{stagger}` only staggers the order "
@@ -288,7 +280,7 @@ def check_define(ctx) -> None:
     tokens = directive.tokens
     for k in range(1, len(tokens) - 2):
         count, op, size = tokens[k], tokens[k + 1], tokens[k + 2]
-        if op.text != "/" or not _THREAD_COUNT.match(count.text) or tokens[k - 1].text in (".", "->", "::"):
+        if op.text != "/" or not _lanes.THREAD_COUNT.match(count.text) or tokens[k - 1].text in (".", "->", "::"):
             continue
         if k + 3 < len(tokens) and tokens[k + 3].text in (".", "->", "::", "(", "["):
             continue  # `THREADS / kWarp.size`, `THREADS / warps(...)`: not the name alone
@@ -321,7 +313,7 @@ def _check_warp_parameter(ctx, op: str, lhs, rhs) -> None:
     if not name or value == "other":
         return
     count = peel(lhs).text.replace(" ", "") if lhs is not None else ""
-    if not ctx.derives_from_thread_id(lhs) and not (op == "/" and _THREAD_COUNT.match(count)):
+    if not ctx.derives_from_thread_id(lhs) and not (op == "/" and _lanes.THREAD_COUNT.match(count)):
         return
     role = "counts warps of" if op == "/" else "takes a lane from"
     if value == "32":
@@ -339,152 +331,6 @@ def _check_warp_parameter(ctx, op: str, lhs, rhs) -> None:
         "64-lane AMD wavefront. Instantiate it with a per-platform warp constant.",
         severity=Severity.MEDIUM,
     )
-
-
-_WARPISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$")
-_THREADISH = re.compile(r"(?i)lane|warp|wid|wave|^w$|^lid$|thread|^t?id$|^tx$")
-
-
-def _half_warp_test(ctx, lhs, rhs) -> bool:
-    """`laneId < 16` on a variable named as a lane (not a thread id) in a file that shuffles: the lower half of a
-    32-lane warp, where 32 lanes' values are packed into 16 slots (`WarpPackedBits`-style writers and readers)."""
-    if lhs is None or ctx.literal_value(rhs) != 16:
-        return False
-    node = peel(lhs)
-    if not node.is_decl_ref or not re.fullmatch(r"(?i)lane_?(?:id|idx)?|laneid", node.name):
-        return False
-    key = "rocport:file-shuffles"
-    if key not in ctx.memo:
-        ctx.memo[key] = any("shfl" in t.text.lower() for t in ctx.view.code if t.kind == "identifier")
-    return ctx.memo[key]
-
-
-def _warps_of_32(ctx) -> bool:
-    """The function also numbers its warps by 32 (`warp = threadIdx.x / 32`): lanes 32-63 of a wavefront are then
-    another warp with its own rows, so a stride of 32 from `tid % 32` does not make them repeat lanes 0-31's
-    elements (the `/ 32` itself is reported where it is)."""
-    function = ctx.function.node if ctx.function is not None else None
-    if function is None:
-        return False
-    for node in function.walk():
-        if node.is_var_decl and _WARPISH.search(node.name):
-            values = [c for c in node.children if c.is_expression]
-            init = peel(values[-1]) if values else None
-            if (
-                init is not None
-                and init.is_binary_operator
-                and len(init.children) == 2
-                and (
-                    (init.operator == "/" and ctx.literal_value(init.children[1]) == 32)
-                    or (init.operator == ">>" and ctx.literal_value(init.children[1]) == 5)
-                )
-            ):
-                return True
-    return False
-
-
-def _user(node):
-    """The expression that uses `node`'s value, under parentheses and casts."""
-    parent = node.parent
-    while parent is not None and parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
-        parent = parent.parent
-    return parent
-
-
-def _bit_field(ctx, node) -> bool:
-    """`(qh >> 5) & 0x00001000`: the shifted value is masked to bits above a lane number's, so it is packed data."""
-    parent = _user(node)
-    if parent is None or parent.kind_name != "BINARY_OPERATOR" or parent.operator != "&":
-        return False
-    masks = [ctx.literal_value(child) for child in parent.children]
-    return any(mask is not None and mask >= 64 for mask in masks)
-
-
-def _alignment_test(node, lhs) -> bool:
-    """`iqs % 32 != 0` on a value not named as a thread or lane: a test for a block boundary of the data, not a
-    lane number (`threadIdx.x % 32 == 0`, one leader per warp, stays reported)."""
-    parent = _user(node)
-    if parent is None or parent.kind_name != "BINARY_OPERATOR" or parent.operator not in ("==", "!="):
-        return False
-    if not any(child.strip().is_integer_literal and child.strip().text == "0" for child in parent.children):
-        return False
-    names = [n.name for n in peel(lhs).walk() if (n.is_decl_ref or n.is_member_ref)]
-    return bool(names) and not any(_THREADISH.search(name) for name in names)
-
-
-def _destination(node) -> str:
-    """The variable the expression's value is stored in (`int lane = ...`, `warp = ...`); empty when it is used in
-    place (an index, an element, an argument)."""
-    parent = node.parent
-    while parent is not None and parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
-        parent = parent.parent
-    if parent is None:
-        return ""
-    if parent.is_var_decl:
-        return parent.name
-    if (
-        parent.is_binary_operator
-        and parent.operator == "="
-        and parent.children
-        and parent.children[0].strip().is_decl_ref
-    ):
-        return parent.children[0].strip().name
-    return ""
-
-
-# Names of threads or lanes (a warp's tile, `WARP_M`, is a size of data and passes).
-_COUNTS_THREADS = re.compile(r"(?i)lane|thread|^t?id$|^tx$|wave")
-_PTX_MATRIX = re.compile(r"\b(?:mma\.sync|wgmma|ldmatrix)\b|\bwmma::")
-
-
-def _fragment_share(ctx, lhs) -> bool:
-    """`OP_M * 16 / WARP_SIZE`, `WARP_M * WARP_K / WARP_SIZE`: a product of constants none of which counts threads
-    or warps (a tile's elements), divided among a warp, in a file that issues PTX matrix instructions: a fragment's per-thread size."""
-    node = peel(lhs)
-    if not node.is_binary_operator or node.operator != "*" or ctx.literal_value(node) is None:
-        return False
-    names = [n.name for n in node.walk() if n.is_decl_ref]
-    if any(_COUNTS_THREADS.search(name) or _THREAD_COUNT.match(name) or _WARP_COUNT.match(name) for name in names):
-        return False
-    key = "rocport:ptx-matrix"
-    if key not in ctx.memo:
-        ctx.memo[key] = any(_PTX_MATRIX.search(line) for line in ctx.lines)
-    return ctx.memo[key]
-
-
-def _staggers_peers(ctx, node) -> str:
-    """`int warp = blockIdx.x + (threadIdx.x >> 5);` read only in `(i + warp + myrank) & (RANKS - 1)`: the warp
-    number staggers which peer each thread visits first (every thread still visits all of them), in a function
-    that does nothing per warp (no shuffle, vote, warp helper or tile, in it or what it calls). The variable's
-    name, or "" when the value is used otherwise."""
-    function = ctx.function
-    whole = _whole_expression(node)
-    stored = whole.parent
-    if function is None or function.node is None or stored is None or not stored.is_var_decl:
-        return ""
-    name = stored.name
-    uses = [n for n in function.node.walk() if n.is_decl_ref and n.name == name]
-    if not uses or _groups.works_per_warp(ctx, function):
-        return ""
-    for use in uses:
-        if not any(n.is_decl_ref and RANK_NAME.match(n.name) for n in _whole_expression(use).walk()):
-            return ""
-    return name
-
-
-def _whole_expression(node):
-    """The outermost expression `node` is part of (up to its statement or declaration)."""
-    while node.parent is not None and node.parent.is_expression:
-        node = node.parent
-    return node
-
-
-def _names_a_lane(node) -> bool:
-    """`int lane = i % 32;`: whatever `i` is, the result is named as a lane (host code laying data out per lane)."""
-    parent = node.parent
-    while parent is not None and parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
-        parent = parent.parent
-    return parent is not None and parent.is_var_decl and LANE_NAME.match(parent.name) is not None
 
 
 def check_tokens(ctx: Context) -> None:
