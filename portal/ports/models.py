@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from portal.hosts import pulls, registry
 from portal.repositories.models import Repository
 
 PREFIX = "rocport/port-"
@@ -72,8 +73,8 @@ class MergeRequest(models.Model):
 
     @property
     def label(self) -> str:
-        """How the host writes it: !12 on GitLab, #12 elsewhere."""
+        """How the host writes it (the host module's `request_label`: #12, GitLab's !12)."""
         if self.number is None:
             return ""
-        provider = getattr(getattr(self.repository, "commit_status", None), "provider", "github")
-        return f"!{self.number}" if provider == "gitlab" else f"#{self.number}"
+        provider = getattr(getattr(self.repository, "commit_status", None), "provider", registry.DEFAULT)
+        return pulls.request_label(provider, self.number)

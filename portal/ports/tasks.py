@@ -17,11 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from portal.files import patch
+from portal.hosts import pulls as hostapi  # the host API the tests patch here
+from portal.hosts.transport import PermanentError, PostError, TransientError
 from portal.ports import branch as port_branch
-from portal.ports import describe, hostapi, planning, tracking
+from portal.ports import describe, planning, tracking
 from portal.ports.models import MergeRequest
 from portal.repositories.git import CloneError, GitSession
-from portal.statuses.providers import PermanentError, PostError, TransientError
 
 log = logging.getLogger(__name__)
 

@@ -8,13 +8,14 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Membership
+from portal.hosts import registry
+from portal.hosts import statuses as host_statuses
 from portal.repositories.branchcheck import check_default_branch, field_for
 from portal.repositories.models import Repository
 from portal.repositories.refcheck import validate_branch_name
 from portal.repositories.urlcheck import validate_clone_url
-from portal.statuses import providers
 from portal.statuses.actions import check_api_url
-from portal.statuses.models import PROVIDER_CHOICES, SEVERITY_CHOICES
+from portal.statuses.models import SEVERITY_CHOICES
 
 
 class RepositorySettingsForm(forms.ModelForm):
@@ -115,7 +116,7 @@ class CommitStatusForm(forms.Form):
     takes the default derived from the provider and the clone URL."""
 
     enabled = forms.BooleanField(required=False, label=_("Post commit statuses"))
-    provider = forms.ChoiceField(label=_("Git host"), choices=PROVIDER_CHOICES)
+    provider = forms.ChoiceField(label=_("Git host"), choices=registry.choices)
     api_url = forms.CharField(
         required=False,
         max_length=500,
@@ -162,13 +163,13 @@ class CommitStatusForm(forms.Form):
             }
             # Empty means "derived from the clone URL" (the fields' help): a stored value equal to what would be
             # derived is shown empty, so it keeps following the clone URL's host when saved again.
-            if config.api_url == providers.default_api_url(config.provider, repository.clone_url):
+            if config.api_url == host_statuses.default_api_url(config.provider, repository.clone_url):
                 initial["api_url"] = ""
-            if config.project == providers.default_project(config.provider, repository.clone_url):
+            if config.project == host_statuses.default_project(config.provider, repository.clone_url):
                 initial["project"] = ""
         else:
             # Nothing prefilled but the guessed host: an empty API URL and project are derived when saved.
-            initial = {"provider": providers.guess_provider(repository.clone_url), "threshold": "high"}
+            initial = {"provider": host_statuses.guess_provider(repository.clone_url), "threshold": "high"}
         kwargs.setdefault("initial", initial)
         super().__init__(*args, **kwargs)
 
@@ -178,8 +179,8 @@ class CommitStatusForm(forms.Form):
         if not provider:
             return data
         clone_url = self.repository.clone_url
-        api_url = data.get("api_url", "").strip() or providers.default_api_url(provider, clone_url)
-        if not api_url and not providers.api_url_derivable(clone_url):
+        api_url = data.get("api_url", "").strip() or host_statuses.default_api_url(provider, clone_url)
+        if not api_url and not host_statuses.api_url_derivable(clone_url):
             self.add_error(
                 "api_url",
                 _(
@@ -195,11 +196,8 @@ class CommitStatusForm(forms.Form):
                 data["api_url"] = check_api_url(api_url)
             except forms.ValidationError as exc:
                 self.add_error("api_url", exc)
-        project = data.get("project", "").strip().strip("/") or providers.default_project(provider, clone_url)
-        if provider == "gitlab":
-            valid = project.isdigit() or (project.count("/") >= 1 and "//" not in project)
-        else:
-            valid = project.count("/") == 1 and all(project.split("/"))
+        project = data.get("project", "").strip().strip("/") or host_statuses.default_project(provider, clone_url)
+        valid = host_statuses.valid_project(provider, project)
         if not valid or any(ch.isspace() for ch in project) or ".." in project:
             self.add_error("project", _("Enter owner/repository (on GitLab: the project's id or full path)."))
         data["project"] = project

@@ -12,12 +12,12 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
 from portal.findings import rollups
+from portal.hosts import registry
 from portal.repositories import hip_builds
 from portal.repositories.actions import (
     DUPLICATE_NAME,
@@ -184,8 +184,12 @@ def repository_settings(request, pk: int):
     # The address the reader reached the portal at (its host and port, https behind a TLS proxy that says so),
     # as the git host must reach it too; not a configured one that may name another port.
     endpoints = [
-        (name, request.build_absolute_uri(reverse("webhooks:receive", args=[repository.pk, provider])), str(steps))
-        for provider, name, steps in _SETUP
+        (
+            host.label,
+            request.build_absolute_uri(reverse("webhooks:receive", args=[repository.pk, host.id])),
+            str(host.setup_text),
+        )
+        for host in registry.hosts()
     ]
     return render(
         request,
@@ -273,45 +277,6 @@ _SETTINGS_ACTIONS = {
     "member": _save_member,
     "remove_member": _remove_member,
 }
-
-
-# The host's own menu and field names are in backticks (shown as <code>): they are what the reader looks for on the
-# host's pages, which may be in English whatever the portal's language.
-_SETUP = (
-    (
-        "github",
-        "GitHub",
-        gettext_lazy(
-            "`Settings → Webhooks → Add webhook`. `Payload URL`: the URL above; `Content type`: "
-            "`application/json`; `Secret`: the secret; events: `Just the push event`."
-        ),
-    ),
-    (
-        "gitlab",
-        "GitLab",
-        gettext_lazy(
-            "`Settings → Webhooks → Add new webhook`. `URL`: the URL above; `Secret token`: the secret; "
-            "`Trigger`: `Push events` (and `Tag push events` if you like)."
-        ),
-    ),
-    (
-        "gitea",
-        "Gitea",
-        gettext_lazy(
-            "`Settings → Webhooks → Add Webhook → Gitea`. `Target URL`: the URL above; `HTTP method`: `POST`; "
-            "`POST content type`: `application/json`; `Secret`: the secret; `Trigger on`: `Push events` "
-            "(add `Delete events` so that branch deletions are seen)."
-        ),
-    ),
-    (
-        "forgejo",
-        "Forgejo",
-        gettext_lazy(
-            "`Settings → Webhooks → Add webhook → Forgejo`. `Target URL`: the URL above; `Secret`: the "
-            "secret; `Trigger on`: `Push events` and `Delete events`."
-        ),
-    ),
-)
 
 
 @require_POST

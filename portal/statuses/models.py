@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.accounts.models import Team
 from portal.findings.models import SEVERITY_RANK
+from portal.hosts import registry
 from portal.repositories import crypto
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
@@ -21,7 +22,6 @@ _SEVERITY_LABELS = {
     "critical": _("critical"),
 }
 SEVERITY_CHOICES = [(name, _SEVERITY_LABELS[name]) for name in SEVERITY_RANK]
-PROVIDER_CHOICES = [("github", "GitHub"), ("gitlab", "GitLab"), ("gitea", "Gitea"), ("forgejo", "Forgejo")]
 
 
 class CommitStatusConfig(models.Model):
@@ -30,7 +30,7 @@ class CommitStatusConfig(models.Model):
 
     repository = models.OneToOneField(Repository, on_delete=models.CASCADE, related_name="commit_status")
     enabled = models.BooleanField(default=False)
-    provider = models.CharField(max_length=20, choices=PROVIDER_CHOICES, default="github")
+    provider = models.CharField(max_length=20, choices=registry.choices, default=registry.DEFAULT)
     api_url = models.CharField(max_length=500)  # e.g. https://api.github.com, https://gitlab.com/api/v4
     project = models.CharField(max_length=300)  # owner/repo; on GitLab a numeric id or the project's full path
     token_encrypted = models.TextField(blank=True, default="")

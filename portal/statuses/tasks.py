@@ -12,8 +12,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from portal.hosts import statuses as host_statuses
 from portal.repositories.urlcheck import check_host_is_public
-from portal.statuses import notifications, outcome, providers
+from portal.statuses import notifications, outcome
 from portal.statuses.models import CommitStatusConfig, NotificationSetting, ScanNotification, StatusPost
 from portal.statuses.publishing import UNPUBLISHED, publish
 
@@ -25,7 +26,7 @@ MAX_RETRIES = 5
 _BACKOFF = {"retry_backoff": 2, "retry_backoff_max": 300, "retry_jitter": True, "max_retries": MAX_RETRIES}
 
 
-@shared_task(bind=True, autoretry_for=(providers.TransientError,), **_BACKOFF)
+@shared_task(bind=True, autoretry_for=(host_statuses.TransientError,), **_BACKOFF)
 def post_commit_status(self, post_id: int) -> str:
     post = StatusPost.objects.select_related("scan", "repository").filter(pk=post_id).first()
     if post is None:
@@ -51,7 +52,7 @@ def post_commit_status(self, post_id: int) -> str:
     token = ""
     try:
         token = config.token()
-        request = providers.build(
+        request = host_statuses.build(
             config.provider,
             api_url=config.api_url,
             project=config.project,
@@ -62,8 +63,8 @@ def post_commit_status(self, post_id: int) -> str:
             target_url=outcome.scan_url(scan),
         )
         _check_host(request.host)  # again at send time: DNS may have changed since the settings were saved
-        status = providers.send(request, timeout=settings.ROCPORT_STATUS_TIMEOUT, token=token)
-    except providers.TransientError as exc:
+        status = host_statuses.send(request, timeout=settings.ROCPORT_STATUS_TIMEOUT, token=token)
+    except host_statuses.TransientError as exc:
         last = self.request.retries >= self.max_retries
         log.warning(
             "commit status %s of scan %s (repository %s, %s): %s; %s",
@@ -82,7 +83,7 @@ def post_commit_status(self, post_id: int) -> str:
             **fields,
         )
         raise  # autoretry_for: a new message with a backoff countdown, or the end after the last attempt
-    except (providers.PermanentError, ValueError) as exc:
+    except (host_statuses.PermanentError, ValueError) as exc:
         # ValueError: the stored token cannot be decrypted (the credentials key changed).
         log.warning(
             "commit status %s of scan %s (repository %s, %s) refused: %s",
@@ -119,7 +120,7 @@ def _check_host(host: str) -> None:
     try:
         check_host_is_public(host)
     except ValidationError as exc:
-        raise providers.PermanentError(" ".join(exc.messages)) from None
+        raise host_statuses.PermanentError(" ".join(exc.messages)) from None
 
 
 def _record(post: StatusPost, outcome_: str, **fields) -> str:

@@ -1,2 +1,2 @@
-"""Git host webhooks (GitHub, GitLab, Gitea/Forgejo): signatures checked, deliveries recorded once, pushes turned
-into scans. Imports portal.repositories and portal.scans."""
+"""Git host webhooks (every host of portal.hosts): signatures checked, deliveries recorded once, pushes turned
+into scans. Imports portal.hosts, portal.repositories and portal.scans."""

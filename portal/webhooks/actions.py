@@ -1,6 +1,6 @@
 """Receiving a delivery: persist, answer, then work.
 
-- the request is verified before its body is parsed (portal.webhooks.providers);
+- the request is verified before its body is parsed (portal.hosts.webhooks, by the endpoint's host);
 - a WebhookDelivery row is written in the same transaction as the Scan it starts (or with why it starts none);
 - the scan task is sent after commit; if the broker is down the delivery stays pending and the periodic
   redelivery sends it later, so no delivery is lost;
@@ -15,13 +15,13 @@ import re
 
 from django.db import IntegrityError, transaction
 
+from portal.hosts import webhooks as host_webhooks
 from portal.ports.tracking import record_host_state
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import Scan
 from portal.scans.tasks import scan_repository
-from portal.webhooks import providers
 from portal.webhooks.models import WebhookDelivery, WebhookRejection
 
 log = logging.getLogger(__name__)
@@ -35,12 +35,12 @@ def do_record_rejection(repository: Repository, provider: str, reason: str) -> N
 
 def do_receive_delivery(repository: Repository, provider: str, headers, body: bytes) -> tuple[int, str]:
     """(HTTP status, short message) for a delivery whose signature was already verified."""
-    delivery_id = providers.delivery_id(provider, headers, body)
-    event = providers.event_name(provider, headers)
+    delivery_id = host_webhooks.delivery_id(provider, headers, body)
+    event = host_webhooks.event_name(provider, headers)
     if WebhookDelivery.objects.filter(provider=provider, delivery_id=delivery_id).exists():
         return 200, "duplicate delivery: already received"
     try:
-        push = providers.parse(provider, event, body, headers.get("Content-Type", "application/json"))
+        push = host_webhooks.parse(provider, event, body, headers.get("Content-Type", "application/json"))
     except (ValueError, UnicodeDecodeError) as exc:
         return 400, f"malformed payload: {exc}"[:200]
     try:
@@ -63,7 +63,7 @@ def do_receive_delivery(repository: Repository, provider: str, headers, body: by
     return status, message
 
 
-def _act(repository: Repository, delivery: WebhookDelivery, push: providers.Push) -> tuple[int, str]:
+def _act(repository: Repository, delivery: WebhookDelivery, push: host_webhooks.Push) -> tuple[int, str]:
     if push.kind == "ping":
         return 200, "ping received"
     if push.kind == "tag":

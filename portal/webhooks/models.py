@@ -6,15 +6,9 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from portal.hosts import registry
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
-
-
-class Provider(models.TextChoices):
-    GITHUB = "github", "GitHub"  # product names, the same in every language
-    GITLAB = "gitlab", "GitLab"
-    GITEA = "gitea", "Gitea"
-    FORGEJO = "forgejo", "Forgejo"
 
 
 class WebhookDelivery(models.Model):
@@ -24,7 +18,7 @@ class WebhookDelivery(models.Model):
         IGNORED = "ignored", _("ignored")  # nothing to scan (ping, tag, untracked branch, deletion, duplicate)
 
     repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="deliveries")
-    provider = models.CharField(max_length=20, choices=Provider.choices)
+    provider = models.CharField(max_length=20, choices=registry.choices)
     delivery_id = models.CharField(max_length=200)
     event = models.CharField(max_length=100)
     ref = models.CharField(max_length=500, blank=True, default="")
@@ -48,6 +42,6 @@ class WebhookRejection(models.Model):
     """A request that failed verification: counted per repository, its body is not kept."""
 
     repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="webhook_rejections")
-    provider = models.CharField(max_length=20, choices=Provider.choices)
+    provider = models.CharField(max_length=20, choices=registry.choices)
     reason = models.CharField(max_length=100)
     received = models.DateTimeField(auto_now_add=True)

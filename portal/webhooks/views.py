@@ -1,4 +1,4 @@
-"""The webhook endpoint: one per repository and provider. Verify, persist, answer; the scan runs later."""
+"""The webhook endpoint: one per repository and registered git host (portal.hosts). Verify, persist, answer; the scan runs later."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from portal.accounts import throttle
+from portal.hosts import webhooks as host_webhooks
 from portal.repositories.models import Repository
-from portal.webhooks import providers
 from portal.webhooks.actions import do_receive_delivery, do_record_rejection
 
 
 @csrf_exempt  # authenticated by the provider's signature or token instead
 @require_POST
 def receive(request, repository_id: int, provider: str):
-    if provider not in providers.SPECS:
+    if not host_webhooks.known(provider):
         raise Http404
     # Before any lookup or read: a flood costs a counter, not a query and 25 MB of body.
     wait = throttle.hit(request, throttle.WEBHOOK_IP, throttle.webhook_repository(repository_id))
@@ -37,8 +37,8 @@ def receive(request, repository_id: int, provider: str):
     if len(body) > cap:
         return JsonResponse({"error": f"body larger than {cap} bytes"}, status=413)
     try:
-        providers.verify(provider, request.headers, body, repository.webhook_secrets())
-    except providers.VerificationFailed as failed:
+        host_webhooks.verify(provider, request.headers, body, repository.webhook_secrets())
+    except host_webhooks.VerificationFailed as failed:
         do_record_rejection(repository, provider, failed.reason)
         return JsonResponse({"error": failed.reason}, status=failed.status)
     status, message = do_receive_delivery(repository, provider, request.headers, body)

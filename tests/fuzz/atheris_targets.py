@@ -4,8 +4,8 @@
     .venv/bin/python -m tests.fuzz.atheris_targets analyze CORPUS_DIR -max_total_time=600
     .venv/bin/python -m tests.fuzz.atheris_targets analyze var/test-artifacts/fuzz/analyze-crash-...  # replay
 
-What is instrumented: every module of the `scanner` package, `portal.webhooks.providers` and the standard
-library's `tomllib` (pure Python: the coverage libFuzzer steers by is theirs; tomllib's lets it learn TOML's
+What is instrumented: every module of the `scanner` package, `portal.hosts` (the hosts' webhook parsing) and the
+standard library's `tomllib` (pure Python: the coverage libFuzzer steers by is theirs; tomllib's lets it learn TOML's
 grammar and reach the checks behind it), imported eagerly inside `atheris.instrument_imports` so lazily imported
 submodules are instrumented too. libclang is native code that atheris does not instrument: it is exercised (a
 crash or hang in it is caught, as a deadly signal or libFuzzer's -timeout) but not coverage-guided; nor is
@@ -52,13 +52,13 @@ EVENTS = ("push", "Push Hook", "Tag Push Hook", "create", "delete", "ping")
 
 
 def _instrumented_imports() -> None:
-    with atheris.instrument_imports(include=["scanner", "portal.webhooks", "tomllib"]):
+    with atheris.instrument_imports(include=["scanner", "portal.hosts", "tomllib"]):
         import scanner
 
         for module in pkgutil.walk_packages(scanner.__path__, "scanner."):
             if module.name not in ("scanner.__main__", "scanner.worker"):
                 importlib.import_module(module.name)
-        importlib.import_module("portal.webhooks.providers")
+        importlib.import_module("portal.hosts.webhooks")
 
 
 class Analyze:
@@ -120,7 +120,7 @@ class Webhook:
     """The bytes as a verified delivery's body; the provider, event and encoding come from the first byte."""
 
     def __call__(self, data: bytes) -> None:
-        from portal.webhooks import providers
+        from portal.hosts import webhooks as providers
 
         if not data:
             return

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from portal.hosts import webhooks as providers
 from portal.ports.models import MergeRequest
 from portal.repositories.models import Repository
-from portal.webhooks import providers
 from tests.portal.webhook_stack import signed
 
 EVENT = {"github": "pull_request", "gitea": "pull_request", "forgejo": "pull_request", "gitlab": "Merge Request Hook"}

@@ -28,8 +28,10 @@ from django.utils import timezone
 from portal.files.actions import check_review_translation
 from portal.files.queries import file_version
 from portal.findings.models import BranchRollup, Finding
+from portal.hosts import pulls as hostapi
+from portal.hosts.transport import PermanentError, TransientError
 from portal.ports import branch as port_branch
-from portal.ports import hostapi, planning, tasks
+from portal.ports import planning, tasks
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
 from portal.ports.models import MergeRequest
 from portal.repositories.git import GitSession, classify
@@ -38,7 +40,6 @@ from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
 from portal.statuses.models import CommitStatusConfig
-from portal.statuses.providers import PermanentError, TransientError
 from tests.portal.githttp import ServedRepo
 from tests.portal.ports.test_merge_request_tracking import deliver
 from tests.portal.ports.test_merge_request_tracking import payload as pull_request_event

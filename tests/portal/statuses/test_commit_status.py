@@ -11,12 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 from portal.celery import app as celery_app
+from portal.hosts import statuses as providers
 from portal.repositories.models import Repository
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
 from portal.scans.signals import scan_started
-from portal.statuses import providers
 from portal.statuses.actions import do_save_commit_status_settings
 from portal.statuses.models import CommitStatusConfig, StatusPost
 from portal.statuses.tasks import MAX_RETRIES
