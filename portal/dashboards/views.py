@@ -1,7 +1,7 @@
 """The portfolio (the current team's repositories: progress, open findings by risk, work left, newest scan; sort
 and search in the query string) and the repository dashboard (progress and its trend, breakdowns, work left,
-owners, parse health, branches). Thin guarded views: figures come from portal.dashboards.metrics, geometry
-from portal.dashboards.charts; htmx gets named partials."""
+owners, parse health, branches). Thin guarded views: figures come from portal.reporting.metrics, geometry
+from portal.reporting.charts; htmx gets named partials."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from portal.accounts.access import get_repository_for_user
 from portal.accounts.context import current_membership
-from portal.dashboards import charts, effort, metrics
-from portal.progress import figures, overview, stuck
+from portal.reporting import charts, effort, figures, metrics, overview, stuck
 from portal.scans.compile_status import Share
 
 TOP_RULES = 12  # the rest of the rules fold into a <details>: a catalogue-sized table buries the sections below

@@ -15,13 +15,12 @@ from django.template.defaultfilters import floatformat
 from django.utils import formats, timezone, translation
 from playwright.sync_api import expect
 
-from portal.dashboards import metrics
 from portal.files import actions as file_actions
 from portal.files.queries import file_version
 from portal.findings import actions
 from portal.findings.models import Finding
-from portal.progress import history, overview, stuck
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import history, metrics, overview, stuck
 from tests.browser.data import Project
 from tests.portal.scans.test_scan_tracking import BAD, GOOD, LANE, register, scan
 from tests.portal.site.test_zh_hans_pages import data_strings, english_in, visible_text

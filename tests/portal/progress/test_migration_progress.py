@@ -1,7 +1,7 @@
 """Migration progress through a history the way a team makes one, week after week, with the real scan pipeline on
 a real git repository: a baseline scan, a fix, triage, new findings, a review. At each step both figures
 (migration progress, automatic translation coverage), the files' states and the forecast are checked against
-the definitions in portal/progress/figures.py, recomputed here from the findings themselves."""
+the definitions in portal/reporting/figures.py, recomputed here from the findings themselves."""
 
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from portal.dashboards import effort, metrics
 from portal.files import actions as file_actions
 from portal.files.queries import file_version
-from portal.findings import actions, rollups
+from portal.findings import actions
 from portal.findings.models import Finding
-from portal.progress import figures, history, overview
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import effort, figures, history, metrics, overview, rollups
 from tests.portal.scans.test_scan_tracking import BAD, GOOD, LANE, register, scan
 
 HOST = (
@@ -166,7 +165,7 @@ def test_progress_through_a_history_of_scans_fixes_triage_new_findings_and_revie
 
 
 def overview_untouched(row):
-    from portal.progress import stuck
+    from portal.reporting import stuck
 
     return stuck.untouched(files_of(row))
 
@@ -176,7 +175,7 @@ def test_a_file_nobody_touched_since_the_baseline_is_listed_and_leaves_the_list_
     repo = repo_factory()
     row = register(people, repo)
     scan(row, repo.commit("baseline", **{"src__a.cu": LANE.format(body=BAD), "src__b.cu": LANE.format(body=BAD)}))
-    from portal.progress import stuck
+    from portal.reporting import stuck
 
     count, files = stuck.untouched(files_of(row))
     assert count == 2 and {f.path for f in files} == {"src/a.cu", "src/b.cu"}
@@ -252,7 +251,7 @@ def test_the_dashboard_shows_the_ledgers_page_figures_without_reading_the_ledger
     they are the ones the whole ledger gives, through triage and reviews, and the page reads only them."""
     from django.test import Client
 
-    from portal.progress import stuck
+    from portal.reporting import stuck
 
     repo = repo_factory()
     row = register(people, repo)

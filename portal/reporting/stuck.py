@@ -1,5 +1,5 @@
 """Where the migration is stuck: work left by assignee, open high-severity findings older than N days, and files
-nobody has touched since the baseline (work left by CODEOWNERS owner is portal.dashboards.metrics.owners).
+nobody has touched since the baseline (work left by CODEOWNERS owner is portal.reporting.metrics.owners).
 Each is one bounded query on a repository's default branch, whatever its number of findings."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from portal.findings.models import DISMISSED_TRIAGE, SEVERITY_RANK, Finding
-from portal.findings.rollups import hours_expression
-from portal.progress.figures import NOT_STARTED, FileProgress
+from portal.reporting.figures import NOT_STARTED, FileProgress
+from portal.reporting.rollups import hours_expression
 from portal.scans.models import Scan
 
 OLD_DAYS = 30  # "old": open for longer than a sprint or two
