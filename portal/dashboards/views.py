@@ -86,7 +86,7 @@ def repository_dashboard(request, pk: int):
         old_days = min(max(int(request.GET.get("older_than", stuck.OLD_DAYS)), 1), 3650)
     except ValueError:
         old_days = stuck.OLD_DAYS
-    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))  # as metrics.top_work
+    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))  # as effort.top_work
     top_hours = work[0].hours if work else 0
     labels = [_short_date(row["created"]) for row in trend]
     # floored as the headline and the ring show it: 94.6% is "94%" everywhere on the page
@@ -122,7 +122,7 @@ def repository_dashboard(request, pk: int):
         "risks": metrics.RISKS,
         "found": found,
         "rule_max": max((row["n"] for row in found.by_rule), default=0),
-        "files": work[: metrics.TOP_FILES],
+        "files": work[: effort.TOP_FILES],
         "files_with_work": len(work),
         "top_hours": top_hours,
         "estimate": effort.total(found.files),

@@ -51,6 +51,7 @@ REVIEWED = ("ok", "done")  # TranslationReview states that approve a translation
 NOT_STARTED, IN_PROGRESS, DONE = "not_started", "in_progress", "done"
 _SNAPSHOT_DAY: ContextVar[date | None] = ContextVar("progress_snapshot_day", default=None)
 STATES = (NOT_STARTED, IN_PROGRESS, DONE)
+UNTOUCHED_SHOWN = 10
 
 
 def shown_percent(percent: float | None, complete: bool) -> str | None:
@@ -244,11 +245,19 @@ def summarize(files: dict[str, FileProgress]) -> MigrationProgress:
     return figures
 
 
+def untouched(files: dict[str, FileProgress], limit: int = UNTOUCHED_SHOWN) -> tuple[int, list[FileProgress]]:
+    """Files with work known at the baseline that nobody has fixed, triaged or reviewed anything in: their number
+    and the ones with the most work left."""
+    waiting = [f for f in files.values() if f.state == NOT_STARTED and f.baseline > 0]
+    waiting.sort(key=lambda f: (-f.left, f.path))
+    return len(waiting), waiting[:limit]
+
+
 # What the repository dashboard shows of the per-file figures, kept in the ledger under "page" by `store` so that
 # a page view reads these few hundred bytes instead of decoding the whole ledger (hundreds of KB on a large
 # repository): files nobody touched since the baseline (their number and the ones with the most work left, as
-# portal.reporting.stuck.untouched lists them) and the migration state of the files the dashboard's work table shows
-# (the first portal.reporting.metrics.TOP_FILES by hours), and the files with the most work left (the printable
+# `untouched` lists them) and the migration state of the files the dashboard's work table shows
+# (the first portal.reporting.effort.TOP_FILES by hours), and the files with the most work left (the printable
 # report's list). Floats rounded as the ledger's are.
 PAGE = "page"
 PAGE_FILES = 10  # files with the most work left kept in PAGE
@@ -273,12 +282,8 @@ def file_of_row(row: list) -> FileProgress:
 
 def page_of(rollup, files: dict[str, FileProgress]) -> dict:
     """The page-ready figures of a default branch's rollup (see PAGE), from its per-file figures."""
-    # inside: portal.reporting.metrics imports this module at load time (cycle)
-    # inside: portal.reporting.stuck imports this module at load time (cycle)
-    from portal.reporting import metrics, stuck
-
-    count, waiting = stuck.untouched(files)
-    shown = metrics.top_work(metrics.work_of(rollup.files or {}, rollup.scanned or {}))
+    count, waiting = untouched(files)
+    shown = effort.top_work(effort.work_of(rollup.files or {}, rollup.scanned or {}))
     most = sorted((item for item in files.values() if item.left > 0), key=lambda f: (-f.left, f.path))
     return {
         "untouched": [count, [_file_row(item) for item in waiting]],

@@ -37,7 +37,6 @@ RISKS = [
 ]
 PARSE_MODES = [(mode, effort.MODE_LABELS[mode]) for mode in ("ast", "ast-stubbed", "text", "tokens", "error")]
 TREND_SCANS = 50  # the burndown's columns: enough history to see a slope, few enough to label
-TOP_FILES = 15
 PARSE_PROBLEMS_SHOWN = 100
 COMPILE_FAILURES_SHOWN = 10
 SORTS = ("name", "progress", "open", "work", "scanned")
@@ -315,24 +314,6 @@ class Breakdown:
     rollup: object = None  # the branch's BranchRollup, for portal.progress
 
 
-def work_of(files: dict, scanned: dict) -> dict[str, effort.FileWork]:
-    """The work left per file from a rollup's `files` and `scanned`: files with open findings not dismissed, or
-    with unconverted references or a parse problem in the newest scan."""
-    work: dict[str, effort.FileWork] = {}
-    for path, (_n, findings, hours) in files.items():
-        if findings:
-            work[path] = effort.FileWork(path, findings=findings, finding_hours=hours or 0.0)
-    for path, (unconverted, mode, error) in scanned.items():
-        item = work.setdefault(path, effort.FileWork(path))
-        item.parse_mode, item.error, item.unconverted = mode, error, int(unconverted or 0)
-    return work
-
-
-def top_work(work: dict[str, effort.FileWork]) -> list[effort.FileWork]:
-    """The files with the most work, most first: the dashboard's work table (TOP_FILES of them)."""
-    return sorted(work.values(), key=lambda w: (-w.hours, w.path))[:TOP_FILES]
-
-
 def _rollup_for_page(repository: Repository, scan_id: int | None):
     """The default branch's rollup without its migration ledger (hundreds of KB of JSON on a large repository):
     with the ledger's page-ready figures as `page` (portal.reporting.figures.PAGE), read by PostgreSQL. A missing
@@ -365,7 +346,7 @@ def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
     rollup comes without its migration ledger, which loads on first use (portal.reporting.overview)."""
     rollup = _rollup_for_page(repository, scan_id)
     by_rule = rollups.by_rule(rollup)
-    files = work_of(rollup.files, rollup.scanned)
+    files = effort.work_of(rollup.files, rollup.scanned)
     open_by_path = {path: n for path, (n, _work, _hours) in rollup.files.items()}
     by_risk_counts: dict[str, int] = {}
     labels = dict(RISKS)

@@ -9,7 +9,7 @@ from functools import cached_property
 
 from django.utils import timezone
 
-from portal.reporting import charts, figures, history, stuck
+from portal.reporting import charts, figures, history
 
 
 @dataclass
@@ -49,11 +49,11 @@ class RepositoryProgress:
 
     @property
     def untouched(self) -> tuple[int, list[figures.FileProgress]]:
-        """As portal.reporting.stuck.untouched(files) says it."""
+        """As portal.reporting.figures.untouched(files) says it."""
         if self.page and "untouched" in self.page:
             count, rows = self.page["untouched"]
             return count, [figures.file_of_row(row) for row in rows]
-        return stuck.untouched(self.files)
+        return figures.untouched(self.files)
 
     def most_left(self, limit: int = figures.PAGE_FILES) -> list[figures.FileProgress]:
         """The files with work left, the most first (the printable report's list)."""
