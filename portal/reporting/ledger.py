@@ -1,5 +1,5 @@
-"""The migration ledger of a branch (BranchRollup.progress): what portal.progress needs to say how much of the
-migration is done, kept beside the open-findings rollup and rebuilt with it.
+"""The migration ledger of a branch (BranchRollup.progress): what migration progress (figures) needs to say how
+much of the migration is done, kept beside the open-findings rollup and rebuilt with it.
 
 - per file, over every finding the branch ever had (open or fixed): the hours done (fixed, or accepted as a risk),
   the hours taken out of scope (false positive, won't fix), the hours known at the baseline (first seen at or

@@ -311,7 +311,7 @@ class Breakdown:
     open_total: int
     files: dict[str, effort.FileWork]
     open_by_path: dict[str, int] = field(default_factory=dict)
-    rollup: object = None  # the branch's BranchRollup, for portal.progress
+    rollup: object = None  # the branch's BranchRollup, for migration progress (overview)
 
 
 def _rollup_for_page(repository: Repository, scan_id: int | None):
