@@ -7,7 +7,7 @@ are open, 20% triaged (false positives, accepted risks, won't fix among them), 5
 second tracked branch; scans are a day apart over the last 50 days, so many open high findings were first seen
 more than 30 days ago; one file in seven is one nobody has started on (open, untriaged findings only). About 10%
 of the other files have a translation review (most approving the current version, some outdated or asking for
-work), made before the rollups are built. Each branch's rollup (portal.findings.rollups, with its migration ledger
+work), made before the rollups are built. Each branch's rollup (portal.reporting.rollups, with its migration ledger
 and the default branch's progress figures and snapshot) is then built at its newest scan by the call ingestion
 makes, as if every branch had just been scanned; the progress history is filled in behind today's snapshot, one per
 repository and day over the last 8 weeks (the burn-down and the forecast read them). The file and finding pages
@@ -148,8 +148,8 @@ def add_big_file(data: dict, rng: random.Random) -> int:
 
     from django.db import transaction
 
-    from portal.findings import rollups
     from portal.findings.models import Finding
+    from portal.reporting import rollups
     from portal.scans.models import BlobResult, Scan, ScannedFile
     from scanner import ScanOptions, scan
 
@@ -436,7 +436,7 @@ def build_rollups(scans: dict[tuple[int, str], list[int]]) -> None:
     (in a transaction of its own, as ingestion's is)."""
     from django.db import connection, transaction
 
-    from portal.findings import rollups
+    from portal.reporting import rollups
     from portal.scans.models import Scan
 
     newest = Scan.objects.in_bulk([history[-1] for history in scans.values()])

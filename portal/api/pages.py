@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from portal.progress.history import WEEKS as WEEKS_DEFAULT
+from portal.reporting.history import WEEKS as WEEKS_DEFAULT
 
 DEFAULT_LIMIT = 50  # what every page held before `limit` existed
 MAX_LIMIT = 200  # a page of findings is a few hundred bytes a row: 200 stay well under a second to build

@@ -2,7 +2,7 @@
 forecast, each file's state and the history of the work left.
 
 Nothing is computed here: the figures are the ones the dashboards and printable reports show, from the same
-functions (portal.progress.overview, figures, history; portal.dashboards.metrics), so a script and a page never
+functions (portal.reporting.overview, figures, history; portal.reporting.metrics), so a script and a page never
 disagree. Another team's repository or team is a 404, as on the pages."""
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from ninja import Query, Router
 from portal.accounts.access import get_repository_for_user, membership_for
 from portal.api import pages
 from portal.api import schemas as s
-from portal.dashboards import metrics
-from portal.progress import figures, history, overview
+from portal.reporting import figures, history, metrics, overview
 from portal.repositories.models import Repository
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan

@@ -297,7 +297,7 @@ class FileStatesOut(Schema):
 
 
 class MigrationOut(Schema):
-    """portal.progress.figures.MigrationProgress: hours of the work-left estimate."""
+    """portal.reporting.figures.MigrationProgress: hours of the work-left estimate."""
 
     known: bool = Field(description="False before the first finished scan of the default branch.")
     percent: float | None = Field(description="done / (done + left) × 100, unrounded; null without figures.")
@@ -313,7 +313,7 @@ class MigrationOut(Schema):
 
 
 class ForecastOut(Schema):
-    """portal.progress.history.Forecast: a line through the work left at the end of each of the last 8 weeks."""
+    """portal.reporting.history.Forecast: a line through the work left at the end of each of the last 8 weeks."""
 
     status: Literal["done", "ok", "not_enough_history", "not_going_down", "not_in_sight"]
     rate: float = Field(description="Hours of work left removed per week, on the fitted line.")

@@ -21,8 +21,8 @@ from django.views.decorators.vary import vary_on_headers
 from portal.accounts.context import current_membership
 from portal.catalogue import translations
 from portal.catalogue.labels import FAMILIES, RISKS
-from portal.dashboards.metrics import team_default_branch_totals
-from portal.findings import rollups
+from portal.reporting import rollups
+from portal.reporting.metrics import team_default_branch_totals
 from scanner.rules import catalogue
 from scanner.rules.base import Rule
 from scanner.rules.docs import parse_sections
@@ -134,7 +134,7 @@ def _references(body: str) -> list[tuple[str, bool]]:
 
 def _open_findings(request, code: str) -> int | None:
     """Open findings of the rule on the default branches of the current team's repositories; None without a
-    team. Read from each default branch's rollup (portal.findings.rollups), not counted."""
+    team. Read from each default branch's rollup (portal.reporting.rollups), not counted."""
     membership = current_membership(request)
     if membership is None:
         return None

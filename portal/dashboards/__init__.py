@@ -1,2 +1,2 @@
-"""The portfolio and a repository's dashboard: migration progress, risk categories, work left, server-side SVG
-charts. Reads portal.findings' rollups; writes nothing."""
+"""The portfolio and a repository's dashboard pages (views only): the figures and the charts' geometry come from
+portal.reporting; writes nothing."""

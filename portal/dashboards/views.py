@@ -1,7 +1,7 @@
 """The portfolio (the current team's repositories: progress, open findings by risk, work left, newest scan; sort
 and search in the query string) and the repository dashboard (progress and its trend, breakdowns, work left,
-owners, parse health, branches). Thin guarded views: figures come from portal.dashboards.metrics, geometry
-from portal.dashboards.charts; htmx gets named partials."""
+owners, parse health, branches). Thin guarded views: figures come from portal.reporting.metrics, geometry
+from portal.reporting.charts; htmx gets named partials."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from portal.accounts.access import get_repository_for_user
 from portal.accounts.context import current_membership
-from portal.dashboards import charts, effort, metrics
-from portal.progress import figures, overview, stuck
+from portal.reporting import charts, effort, figures, metrics, overview, stuck
 from portal.scans.compile_status import Share
 
 TOP_RULES = 12  # the rest of the rules fold into a <details>: a catalogue-sized table buries the sections below
@@ -87,7 +86,7 @@ def repository_dashboard(request, pk: int):
         old_days = min(max(int(request.GET.get("older_than", stuck.OLD_DAYS)), 1), 3650)
     except ValueError:
         old_days = stuck.OLD_DAYS
-    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))  # as metrics.top_work
+    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))  # as effort.top_work
     top_hours = work[0].hours if work else 0
     labels = [_short_date(row["created"]) for row in trend]
     # floored as the headline and the ring show it: 94.6% is "94%" everywhere on the page
@@ -123,7 +122,7 @@ def repository_dashboard(request, pk: int):
         "risks": metrics.RISKS,
         "found": found,
         "rule_max": max((row["n"] for row in found.by_rule), default=0),
-        "files": work[: metrics.TOP_FILES],
+        "files": work[: effort.TOP_FILES],
         "files_with_work": len(work),
         "top_hours": top_hours,
         "estimate": effort.total(found.files),

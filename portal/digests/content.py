@@ -14,11 +14,10 @@ from django.db.models import Count, F, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.findings import rollups
 from portal.findings.models import FindingEvent
 from portal.links import site_url
-from portal.progress import figures, history
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import figures, history, rollups
 from portal.repositories.models import Repository
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan

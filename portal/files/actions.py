@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from portal.files.models import TranslationReview
 from portal.files.queries import FileVersion
-from portal.progress import figures
+from portal.reporting import figures
 
 
 def check_review_translation(

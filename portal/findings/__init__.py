@@ -1,2 +1,3 @@
-"""Tracked findings: their identity across rescans (tracking), triage and its history (actions), the rollups the
-dashboards read, CODEOWNERS ownership. Imports portal.repositories."""
+"""Tracked findings: their identity across rescans (tracking), triage and its history (actions), the findings list
+and page, CODEOWNERS ownership. Imports portal.repositories and portal.reporting (the rollups that ingestion and
+triage move)."""

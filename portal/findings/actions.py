@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from portal.findings import rollups
 from portal.findings.models import Finding, FindingEvent
+from portal.reporting import rollups
 
 HIDING = frozenset({Finding.Triage.FALSE_POSITIVE, Finding.Triage.ACCEPTED_RISK, Finding.Triage.WONT_FIX})
 

@@ -135,7 +135,7 @@ class FindingEvent(models.Model):
 
 
 class BranchRollup(models.Model):
-    """One (repository, branch)'s open findings pre-aggregated for the pages, kept by portal.findings.rollups:
+    """One (repository, branch)'s open findings pre-aggregated for the pages, kept by portal.reporting.rollups:
     rebuilt from the findings when a scan is ingested, moved by deltas on triage."""
 
     repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="rollups")

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.utils import timezone
 
-from portal.findings import rollups
 from portal.findings.models import RERATED_REASON, SEVERITY_RANK, Finding, FindingEvent
+from portal.reporting import rollups
 
 _FINDINGS = Finding._meta.db_table
 _EVENTS = FindingEvent._meta.db_table

@@ -1,5 +1,5 @@
 """One row per repository and day: the migration's figures as they stood at the end of that day (the burn-down
-and the forecast read these; portal.progress.figures writes them whenever the figures move)."""
+and the forecast read these; portal.reporting.figures writes them whenever the figures move)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from portal.repositories.models import Repository
 class ProgressSnapshot(models.Model):
     repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="progress_snapshots")
     day = models.DateField()
-    done = models.FloatField(default=0.0)  # hours (portal.progress.figures defines them)
+    done = models.FloatField(default=0.0)  # hours (portal.reporting.figures defines them)
     left = models.FloatField(default=0.0)
     descoped = models.FloatField(default=0.0)
     baseline = models.FloatField(default=0.0)

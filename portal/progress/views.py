@@ -10,8 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from portal.accounts.access import get_repository_for_user, membership_for
-from portal.dashboards import metrics
-from portal.progress import figures, history, overview, stuck
+from portal.reporting import figures, history, metrics, overview, stuck
 
 TOP_FILES = 10
 

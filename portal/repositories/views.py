@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from portal.accounts.access import get_repository_for_user, membership_for, require_manage, require_write
 from portal.accounts.models import Membership
-from portal.findings import rollups
 from portal.hosts import registry
+from portal.reporting import rollups
 from portal.repositories import hip_builds
 from portal.repositories.actions import (
     DUPLICATE_NAME,
@@ -45,7 +45,7 @@ _LISTED_SCAN_FIELDS = ("pk", "repository_id", "status", "branch", "commit_sha", 
 @login_required
 def repository_list(request):
     """Three queries whatever the number of repositories or findings: the newest scan comes from a correlated
-    subquery, and the open count from the default branch's rollup (portal.findings.rollups), annotated on the
+    subquery, and the open count from the default branch's rollup (portal.reporting.rollups), annotated on the
     same query; a rollup missing or built at another scan than the newest finished one is rebuilt first."""
     newest = Scan.objects.filter(repository=OuterRef("pk")).order_by("-created", "-id").values("pk")[:1]
     finished = (

@@ -18,8 +18,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from portal.findings import rollups
 from portal.findings.models import Finding
+from portal.reporting import rollups
 from portal.repositories.models import Repository
 from portal.scans.models import Scan
 from tests.portal.dashboards import (

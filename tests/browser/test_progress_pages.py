@@ -15,13 +15,12 @@ from django.template.defaultfilters import floatformat
 from django.utils import formats, timezone, translation
 from playwright.sync_api import expect
 
-from portal.dashboards import metrics
 from portal.files import actions as file_actions
 from portal.files.queries import file_version
 from portal.findings import actions
 from portal.findings.models import Finding
-from portal.progress import history, overview, stuck
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import effort, figures, history, metrics, overview, stuck
 from tests.browser.data import Project
 from tests.portal.languages import data_strings, english_in, visible_text
 from tests.portal.scans.test_scan_tracking import BAD, GOOD, LANE, register, scan
@@ -107,7 +106,7 @@ def expected_forecast(project) -> history.Forecast:
 def file_progress(repository) -> tuple[list[str], dict]:
     """The files of the dashboard's work-left table and each file's figures, as the dashboard computes them."""
     found = metrics.breakdown(repository, metrics.trend(repository)[-1]["pk"])
-    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))[: metrics.TOP_FILES]
+    work = sorted(found.files.values(), key=lambda w: (-w.hours, w.path))[: effort.TOP_FILES]
     return [w.path for w in work], overview.of_repository(repository, found.rollup).files
 
 
@@ -298,7 +297,7 @@ def test_the_dashboard_explains_progress_forecasts_it_and_says_where_it_is_stuck
 
     section = page.locator("section:has(#stuck)")
     expect(section.locator("#stuck")).to_have_text(words["stuck"])
-    count, untouched = stuck.untouched(files)
+    count, untouched = figures.untouched(files)
     assert count == len(untouched) >= 1
     links = section.locator("a[href*='/files/']")
     expect(links).to_have_count(count)

@@ -14,8 +14,8 @@ from django.utils import timezone
 from portal.api import pages
 from portal.findings.actions import do_triage_findings
 from portal.findings.models import Finding
-from portal.progress import history
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import history
 from portal.repositories.models import Repository
 from tests.portal.api_clients import clients
 from tests.portal.people import client_for

@@ -1,4 +1,4 @@
-"""The burn-down's geometry (portal.dashboards.charts.burndown) and the other chart fixes the progress pages need:
+"""The burn-down's geometry (portal.reporting.charts.burndown) and the other chart fixes the progress pages need:
 every point drawn at its date, the forecast cut at the chart's edge instead of moved onto it, y labels that fit
 in Chinese, locale-aware axis dates, room for the value label at 100% and a ring text that fits at 100%."""
 
@@ -9,8 +9,7 @@ from datetime import date, timedelta
 
 from django.utils import translation
 
-from portal.dashboards import charts
-from portal.progress import history
+from portal.reporting import charts, history
 
 TODAY = date(2026, 12, 4)
 

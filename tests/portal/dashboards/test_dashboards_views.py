@@ -16,11 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from portal.accounts.models import Membership
-from portal.dashboards import charts, effort, metrics
 from portal.files.models import TranslationReview
-from portal.findings import ownership, rollups
+from portal.findings import ownership
 from portal.findings.models import SEVERITY_RANK, Finding
-from portal.progress import figures
+from portal.reporting import charts, effort, figures, metrics, rollups
 from portal.repositories.models import Repository
 from portal.scans.models import Scan, ScannedFile
 from scanner.translate.builtin import BuiltinTranslator

@@ -17,11 +17,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.dashboards import charts
-from portal.findings import rollups, tracking
+from portal.findings import tracking
 from portal.findings.models import RERATED_REASON, Finding, FindingEvent
-from portal.progress import history, overview
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import charts, history, overview, rollups
 from portal.repositories.models import Repository
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan

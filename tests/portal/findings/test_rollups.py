@@ -1,4 +1,4 @@
-"""Per-branch rollups (portal.findings.rollups) against a live aggregation of the findings table: after real
+"""Per-branch rollups (portal.reporting.rollups) against a live aggregation of the findings table: after real
 scans through the pipeline (new, fixed, reopened, a second branch inheriting triage), triage of one finding, of a
 selection, of everything matching a filter and through the API, a branch deleted on the remote and a repository
 deleted; a missing or stale rollup is rebuilt by the page that needs it; the dashboard's query count does not
@@ -15,9 +15,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from portal.dashboards import effort, metrics
-from portal.findings import rollups
 from portal.findings.models import DISMISSED_TRIAGE, BranchRollup, Finding
+from portal.reporting import effort, metrics, rollups
 from portal.repositories.models import Repository
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from portal.dashboards import metrics
 from portal.files import actions as file_actions
 from portal.files.queries import file_version
-from portal.findings import actions, rollups
+from portal.findings import actions
 from portal.findings.models import BranchRollup, Finding
+from portal.reporting import metrics, rollups
 from portal.repositories.models import Repository
 from portal.scans.management.commands.demo import build_repository
 from tests.portal.findings.test_rollups import scan

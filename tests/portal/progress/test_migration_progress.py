@@ -1,7 +1,7 @@
 """Migration progress through a history the way a team makes one, week after week, with the real scan pipeline on
 a real git repository: a baseline scan, a fix, triage, new findings, a review. At each step both figures
 (migration progress, automatic translation coverage), the files' states and the forecast are checked against
-the definitions in portal/progress/figures.py, recomputed here from the findings themselves."""
+the definitions in portal/reporting/figures.py, recomputed here from the findings themselves."""
 
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from portal.dashboards import effort, metrics
 from portal.files import actions as file_actions
 from portal.files.queries import file_version
-from portal.findings import actions, rollups
+from portal.findings import actions
 from portal.findings.models import Finding
-from portal.progress import figures, history, overview
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import effort, figures, history, metrics, overview, rollups
 from tests.portal.scans.test_scan_tracking import BAD, GOOD, LANE, register, scan
 
 HOST = (
@@ -166,9 +165,7 @@ def test_progress_through_a_history_of_scans_fixes_triage_new_findings_and_revie
 
 
 def overview_untouched(row):
-    from portal.progress import stuck
-
-    return stuck.untouched(files_of(row))
+    return figures.untouched(files_of(row))
 
 
 @pytest.mark.django_db
@@ -176,14 +173,12 @@ def test_a_file_nobody_touched_since_the_baseline_is_listed_and_leaves_the_list_
     repo = repo_factory()
     row = register(people, repo)
     scan(row, repo.commit("baseline", **{"src__a.cu": LANE.format(body=BAD), "src__b.cu": LANE.format(body=BAD)}))
-    from portal.progress import stuck
-
-    count, files = stuck.untouched(files_of(row))
+    count, files = figures.untouched(files_of(row))
     assert count == 2 and {f.path for f in files} == {"src/a.cu", "src/b.cu"}
     actions.do_triage_findings(
         Finding.objects.filter(repository=row, path="src/a.cu"), "confirmed", "", acting_user=people.bob
     )
-    count, files = stuck.untouched(files_of(row))
+    count, files = figures.untouched(files_of(row))
     assert count == 1 and [f.path for f in files] == ["src/b.cu"]
     assert states(row) == {"src/a.cu": "in_progress", "src/b.cu": "not_started"}
 
@@ -252,8 +247,6 @@ def test_the_dashboard_shows_the_ledgers_page_figures_without_reading_the_ledger
     they are the ones the whole ledger gives, through triage and reviews, and the page reads only them."""
     from django.test import Client
 
-    from portal.progress import stuck
-
     repo = repo_factory()
     row = register(people, repo)
     sources = {f"src__k{k}.cu": LANE.format(body=BAD * (k + 1)) + (HOST if k % 2 else "") for k in range(14)}
@@ -266,11 +259,11 @@ def test_the_dashboard_shows_the_ledgers_page_figures_without_reading_the_ledger
         assert "progress" in found.rollup.get_deferred_fields()
         progress = overview.of_repository(row, found.rollup)
         count, waiting = progress.untouched
-        states = {work.path: progress.state_of(work.path) for work in metrics.top_work(found.files)}
+        states = {work.path: progress.state_of(work.path) for work in effort.top_work(found.files)}
         most_left = progress.most_left(10)
         assert "progress" in found.rollup.get_deferred_fields()  # neither the figures nor the page read it
         full = figures.per_file(found.rollup, figures.reviews_of([row.pk]).get(row.pk, {}))
-        expected_count, expected = stuck.untouched(full)
+        expected_count, expected = figures.untouched(full)
         assert count == expected_count and [(f.path, f.state) for f in waiting] == [(f.path, f.state) for f in expected]
         assert [f.left for f in waiting] == pytest.approx([f.left for f in expected])
         assert states == {path: full[path].state if path in full else "" for path in states}

@@ -1,4 +1,4 @@
-"""portal.progress.history.series sums each day once (it summed every repository again for every snapshot): the
+"""portal.reporting.history.series sums each day once (it summed every repository again for every snapshot): the
 same points as the straightforward per-snapshot sum and as a from-scratch carry-forward, on randomized histories
 with several repositories moving on the same day, deleted snapshots, quiet days and repositories that start or
 stop inside the window."""
@@ -10,8 +10,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from portal.progress import history
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import history
 
 TODAY = date(2026, 11, 2)
 

@@ -1,4 +1,4 @@
-"""Migration progress as the pages print it (portal.progress.figures.shown_percent): below 10% with one decimal, so
+"""Migration progress as the pages print it (portal.reporting.figures.shown_percent): below 10% with one decimal, so
 that the first fixes of a large migration show (0.4%, not 0%); whole numbers from 10% on; floored, so that 100% means
 nothing is left and 0% that nothing is done. Checked on the rendered pages: the ring, the portfolio, the formula, the
 reports."""
@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from portal.findings.models import BranchRollup
-from portal.progress import figures
+from portal.reporting import figures
 from tests.portal.people import client_for
 from tests.portal.scans.test_scan_tracking import BAD, LANE, register, scan
 

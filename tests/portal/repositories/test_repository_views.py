@@ -91,7 +91,7 @@ def test_managers_register_repositories_and_bad_urls_are_refused_on_the_form(peo
 
 @pytest.mark.django_db
 def test_repository_list_costs_the_same_queries_for_one_or_many_repositories(people, django_assert_max_num_queries):
-    from portal.findings import rollups
+    from portal.reporting import rollups
     from tests.portal.dashboards.test_dashboards_views import add_findings
 
     for i in range(30):

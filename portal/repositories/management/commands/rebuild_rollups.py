@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from portal.findings import rollups
+from portal.reporting import rollups
 
 
 class Command(BaseCommand):

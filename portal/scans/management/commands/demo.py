@@ -26,7 +26,7 @@ from portal.files.models import TranslationReview
 from portal.files.queries import file_version
 from portal.findings import actions as finding_actions
 from portal.findings.models import Finding, FindingEvent
-from portal.progress import figures
+from portal.reporting import figures
 from portal.repositories.models import Repository
 from portal.scans import pipeline
 from portal.scans.actions import do_create_scan

@@ -259,7 +259,7 @@ def stacked_bar(parts: list[tuple[str, str, int]]) -> list[BarPart]:
 
 @dataclass
 class Mark:
-    """A marker on the burn-down (portal.progress.history.Marker drawn): a re-rating on the line, or a step up where
+    """A marker on the burn-down (portal.reporting.history.Marker drawn): a re-rating on the line, or a step up where
     a new repository's scope joined, with the sentence its tooltip and the caption say."""
 
     x: float
@@ -337,8 +337,8 @@ def _at_right(x0: float, y0: float, x1: float, y1: float, right: float) -> tuple
 
 
 def burndown(points, forecast, today, label=axis_date, markers=()) -> Burndown:
-    """`points`: portal.progress.history.Point (day, left) oldest first; `forecast`: its Forecast; `label`: a
-    date formatter for the axis (axis_date unless told); `markers`: portal.progress.history.Marker, what moved the
+    """`points`: portal.reporting.history.Point (day, left) oldest first; `forecast`: its Forecast; `label`: a
+    date formatter for the axis (axis_date unless told); `markers`: portal.reporting.history.Marker, what moved the
     line without anyone working. The date axis runs from the first point to the latest forecast date, but the
     future takes at most two thirds of the width (so that a far date does not squash the history): a likely date
     past that end leaves the dashed line at the right edge, at its height there."""

@@ -40,10 +40,8 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from portal.dashboards import effort
-from portal.findings import ledger
 from portal.findings.models import DISMISSED_TRIAGE, SEVERITY_RANK, BranchRollup, Finding
-from portal.progress import figures
+from portal.reporting import effort, figures, ledger
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan, ScannedFile
 

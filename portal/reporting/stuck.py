@@ -1,6 +1,7 @@
-"""Where the migration is stuck: work left by assignee, open high-severity findings older than N days, and files
-nobody has touched since the baseline (work left by CODEOWNERS owner is portal.dashboards.metrics.owners).
-Each is one bounded query on a repository's default branch, whatever its number of findings."""
+"""Where the migration is stuck: work left by assignee and open high-severity findings older than N days (files
+nobody has touched since the baseline are portal.reporting.figures.untouched, kept with the file states; work
+left by CODEOWNERS owner is portal.reporting.metrics.owners). Each is one bounded query on a repository's default
+branch, whatever its number of findings."""
 
 from __future__ import annotations
 
@@ -11,14 +12,12 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from portal.findings.models import DISMISSED_TRIAGE, SEVERITY_RANK, Finding
-from portal.findings.rollups import hours_expression
-from portal.progress.figures import NOT_STARTED, FileProgress
+from portal.reporting.rollups import hours_expression
 from portal.scans.models import Scan
 
 OLD_DAYS = 30  # "old": open for longer than a sprint or two
 OLD_SHOWN = 10
 COUNT_CAP = 1000  # counted up to this, then "1,000+": an exact count of a huge backlog costs a scan of it
-UNTOUCHED_SHOWN = 10
 
 
 def _live(repository):
@@ -83,11 +82,3 @@ def old_high(repository, days: int = OLD_DAYS) -> OldFindings:
         )[:OLD_SHOWN]
     )
     return OldFindings(days, min(count, COUNT_CAP), count > COUNT_CAP, rows)
-
-
-def untouched(files: dict[str, FileProgress], limit: int = UNTOUCHED_SHOWN) -> tuple[int, list[FileProgress]]:
-    """Files with work known at the baseline that nobody has fixed, triaged or reviewed anything in: their number
-    and the ones with the most work left."""
-    waiting = [f for f in files.values() if f.state == NOT_STARTED and f.baseline > 0]
-    waiting.sort(key=lambda f: (-f.left, f.path))
-    return len(waiting), waiting[:limit]

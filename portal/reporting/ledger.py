@@ -1,5 +1,5 @@
-"""The migration ledger of a branch (BranchRollup.progress): what portal.progress needs to say how much of the
-migration is done, kept beside the open-findings rollup and rebuilt with it.
+"""The migration ledger of a branch (BranchRollup.progress): what migration progress (figures) needs to say how
+much of the migration is done, kept beside the open-findings rollup and rebuilt with it.
 
 - per file, over every finding the branch ever had (open or fixed): the hours done (fixed, or accepted as a risk),
   the hours taken out of scope (false positive, won't fix), the hours known at the baseline (first seen at or
@@ -8,7 +8,7 @@ migration is done, kept beside the open-findings rollup and rebuilt with it.
 - the files with CUDA references in the scan the rollup belongs to (with their blob, which a translation review
   must match) and in the baseline scan, and the baseline scan's unconverted references and parse modes.
 
-Hours are the work-left estimate's weights (portal.dashboards.effort), computed by PostgreSQL per finding.
+Hours are the work-left estimate's weights (portal.reporting.effort), computed by PostgreSQL per finding.
 Triage moves the per-file hours by deltas (`move_triage`), as it moves the rollup's open figures.
 """
 
@@ -18,8 +18,8 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from portal.dashboards import effort
 from portal.findings.models import SEVERITY_RANK, Finding, FindingEvent
+from portal.reporting import effort
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan, ScannedFile
 from portal.scans.stand_ins import known_blobs
@@ -95,7 +95,7 @@ _SEVERITY_OF_RANK = {rank: name for name, rank in SEVERITY_RANK.items()}
 
 
 def _weight(severity: str, risk: str) -> float:
-    """The hours of one finding as `hours` (portal.findings.rollups.hours_expression) computes them from the
+    """The hours of one finding as `hours` (portal.reporting.rollups.hours_expression) computes them from the
     stored severity rank: an unknown severity is rank 0."""
     name = _SEVERITY_OF_RANK.get(SEVERITY_RANK.get(severity, 0), "")
     return effort.SEVERITY_HOURS.get(name, 1.0) * effort.RISK_FACTOR.get(risk, 1.0)

@@ -9,8 +9,7 @@ from functools import cached_property
 
 from django.utils import timezone
 
-from portal.dashboards import charts
-from portal.progress import figures, history, stuck
+from portal.reporting import charts, figures, history
 
 
 @dataclass
@@ -37,7 +36,7 @@ def outlook(repository_ids) -> Outlook:
 class RepositoryProgress:
     """`files` (every file's figures) decodes the branch's whole migration ledger and reads its reviews, on first
     use only: what the pages show of them (`untouched`, `state_of`, `most_left`) comes from the ledger's page-ready
-    figures (portal.progress.figures.PAGE) when the rollup has them."""
+    figures (portal.reporting.figures.PAGE) when the rollup has them."""
 
     migration: figures.MigrationProgress
     outlook: Outlook
@@ -50,11 +49,11 @@ class RepositoryProgress:
 
     @property
     def untouched(self) -> tuple[int, list[figures.FileProgress]]:
-        """As portal.progress.stuck.untouched(files) says it."""
+        """As portal.reporting.figures.untouched(files) says it."""
         if self.page and "untouched" in self.page:
             count, rows = self.page["untouched"]
             return count, [figures.file_of_row(row) for row in rows]
-        return stuck.untouched(self.files)
+        return figures.untouched(self.files)
 
     def most_left(self, limit: int = figures.PAGE_FILES) -> list[figures.FileProgress]:
         """The files with work left, the most first (the printable report's list)."""
@@ -74,7 +73,7 @@ class RepositoryProgress:
 
 
 def of_repository(repository, rollup) -> RepositoryProgress:
-    """From the default branch's fresh rollup (portal.findings.rollups.fresh, or portal.dashboards.metrics.breakdown's
+    """From the default branch's fresh rollup (portal.reporting.rollups.fresh, or portal.reporting.metrics.breakdown's
     without its ledger), its reviews and its snapshots. With the ledger's page-ready figures (stored with
     totals["progress"] by figures.store, on the same ledger and reviews) neither the ledger nor the reviews are read
     unless `files` is."""

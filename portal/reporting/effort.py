@@ -32,6 +32,7 @@ RISK_FACTOR = {
 UNCONVERTED_HOURS = 0.5
 # Files the scanner could not fully analyse: reading them by hand is work the findings do not show.
 PARSE_PENALTY = {"tokens": 2.0, "error": 4.0}
+TOP_FILES = 15  # the dashboard's work table: the files with the most work
 # Triage decisions that take a finding out of the work left (it stays open: the code still has it).
 DISMISSED = DISMISSED_TRIAGE
 
@@ -72,6 +73,24 @@ def total(files: dict[str, FileWork]) -> dict:
         "unconverted_hours": UNCONVERTED_HOURS * unconverted,
         "parse_hours": penalties,
     }
+
+
+def work_of(files: dict, scanned: dict) -> dict[str, FileWork]:
+    """The work left per file from a rollup's `files` and `scanned`: files with open findings not dismissed, or
+    with unconverted references or a parse problem in the newest scan."""
+    work: dict[str, FileWork] = {}
+    for path, (_n, findings, hours) in files.items():
+        if findings:
+            work[path] = FileWork(path, findings=findings, finding_hours=hours or 0.0)
+    for path, (unconverted, mode, error) in scanned.items():
+        item = work.setdefault(path, FileWork(path))
+        item.parse_mode, item.error, item.unconverted = mode, error, int(unconverted or 0)
+    return work
+
+
+def top_work(work: dict[str, FileWork]) -> list[FileWork]:
+    """The files with the most work, most first: the dashboard's work table (TOP_FILES of them)."""
+    return sorted(work.values(), key=lambda w: (-w.hours, w.path))[:TOP_FILES]
 
 
 def repository_hours(finding_groups, unconverted: int, parse_modes: dict[str, int]) -> float:

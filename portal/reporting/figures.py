@@ -1,5 +1,5 @@
 """Migration progress, defined here and only here: the share of the migration's work that is done, moved by what
-the team does. Work is counted in the work-left estimate's hours (portal.dashboards.effort), so "progress" and
+the team does. Work is counted in the work-left estimate's hours (portal.reporting.effort), so "progress" and
 "work left" always agree:
 
     done     = Σ hours of findings fixed in the code, or triaged "accepted risk" (a decision made)
@@ -18,13 +18,13 @@ plus the work discovered since (new findings, new CUDA references), minus what l
     done + left = baseline + discovered − out of scope
 
 so new findings raise the total and progress can go down, and the pages say so. A finding the scanner re-rates
-(another severity or risk for the same code) keeps the hours it had at the baseline there (portal.findings.ledger):
+(another severity or risk for the same code) keeps the hours it had at the baseline there (portal.reporting.ledger):
 the difference counts as discovered, which a lowered rating can make negative. A file is "not started" while
 it has work left and nobody has fixed, triaged or reviewed anything in it, "in progress" once someone has, and
 "done" when nothing is left. Right after the baseline scan nothing is done: progress is 0%.
 
 Automatic translation coverage (the share of CUDA references a translator renames mechanically) is another
-figure: portal.dashboards.metrics.Progress.
+figure: portal.reporting.metrics.Progress.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from datetime import date
 from django.db import transaction
 from django.utils import timezone
 
-from portal.dashboards import charts, effort
 from portal.files.models import TranslationReview
 from portal.findings.models import BranchRollup
 from portal.progress.models import ProgressSnapshot
+from portal.reporting import charts, effort
 from portal.repositories.models import Repository
 
 # A person reading a file's HIP translation side by side with the source and approving it (or fixing it): the
@@ -51,6 +51,7 @@ REVIEWED = ("ok", "done")  # TranslationReview states that approve a translation
 NOT_STARTED, IN_PROGRESS, DONE = "not_started", "in_progress", "done"
 _SNAPSHOT_DAY: ContextVar[date | None] = ContextVar("progress_snapshot_day", default=None)
 STATES = (NOT_STARTED, IN_PROGRESS, DONE)
+UNTOUCHED_SHOWN = 10
 
 
 def shown_percent(percent: float | None, complete: bool) -> str | None:
@@ -244,11 +245,19 @@ def summarize(files: dict[str, FileProgress]) -> MigrationProgress:
     return figures
 
 
+def untouched(files: dict[str, FileProgress], limit: int = UNTOUCHED_SHOWN) -> tuple[int, list[FileProgress]]:
+    """Files with work known at the baseline that nobody has fixed, triaged or reviewed anything in: their number
+    and the ones with the most work left."""
+    waiting = [f for f in files.values() if f.state == NOT_STARTED and f.baseline > 0]
+    waiting.sort(key=lambda f: (-f.left, f.path))
+    return len(waiting), waiting[:limit]
+
+
 # What the repository dashboard shows of the per-file figures, kept in the ledger under "page" by `store` so that
 # a page view reads these few hundred bytes instead of decoding the whole ledger (hundreds of KB on a large
 # repository): files nobody touched since the baseline (their number and the ones with the most work left, as
-# portal.progress.stuck.untouched lists them) and the migration state of the files the dashboard's work table shows
-# (the first portal.dashboards.metrics.TOP_FILES by hours), and the files with the most work left (the printable
+# `untouched` lists them) and the migration state of the files the dashboard's work table shows
+# (the first portal.reporting.effort.TOP_FILES by hours), and the files with the most work left (the printable
 # report's list). Floats rounded as the ledger's are.
 PAGE = "page"
 PAGE_FILES = 10  # files with the most work left kept in PAGE
@@ -273,14 +282,8 @@ def file_of_row(row: list) -> FileProgress:
 
 def page_of(rollup, files: dict[str, FileProgress]) -> dict:
     """The page-ready figures of a default branch's rollup (see PAGE), from its per-file figures."""
-    # inside: portal.dashboards.metrics imports this module at load time (cycle)
-    from portal.dashboards import metrics
-
-    # inside: portal.progress.stuck imports this module at load time (cycle)
-    from portal.progress import stuck
-
-    count, waiting = stuck.untouched(files)
-    shown = metrics.top_work(metrics.work_of(rollup.files or {}, rollup.scanned or {}))
+    count, waiting = untouched(files)
+    shown = effort.top_work(effort.work_of(rollup.files or {}, rollup.scanned or {}))
     most = sorted((item for item in files.values() if item.left > 0), key=lambda f: (-f.left, f.path))
     return {
         "untouched": [count, [_file_row(item) for item in waiting]],

@@ -3,7 +3,7 @@ breakdowns, branches, parse health and work left. Every function issues a fixed 
 number of repositories, scans or findings:
 
 - no page counts findings: open findings by rule, risk, severity, triage and file come from each branch's
-  rollup (portal.findings.rollups: rebuilt at ingestion, moved by triage), the same live figures at the cost of
+  rollup (portal.reporting.rollups: rebuilt at ingestion, moved by triage), the same live figures at the cost of
   one row per repository;
 - progress (CUDA references converted) and parse health are facts of a scan: the newest finished scan's summary;
 - newest scans come from correlated subqueries or a window over `scan_branch_recent` (repository, branch, -created).
@@ -20,10 +20,10 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber
 from django.utils.translation import gettext_lazy as _
 
-from portal.dashboards import effort
-from portal.findings import ownership, rollups
+from portal.findings import ownership
 from portal.findings.models import BranchRollup
-from portal.progress.figures import PAGE, MigrationProgress
+from portal.reporting import effort, rollups
+from portal.reporting.figures import PAGE, MigrationProgress
 from portal.repositories.models import Repository
 from portal.scans.constants import FINAL_STATUSES, ScanStatus
 from portal.scans.models import Scan, ScannedFile
@@ -37,7 +37,6 @@ RISKS = [
 ]
 PARSE_MODES = [(mode, effort.MODE_LABELS[mode]) for mode in ("ast", "ast-stubbed", "text", "tokens", "error")]
 TREND_SCANS = 50  # the burndown's columns: enough history to see a slope, few enough to label
-TOP_FILES = 15
 PARSE_PROBLEMS_SHOWN = 100
 COMPILE_FAILURES_SHOWN = 10
 SORTS = ("name", "progress", "open", "work", "scanned")
@@ -56,7 +55,7 @@ class Progress:
     @property
     def percent(self) -> float | None:
         """Automatic translation coverage: the share of CUDA references with a HIP equivalent, which a translator
-        renames mechanically (not migration progress: portal.progress.figures); None without CUDA references."""
+        renames mechanically (not migration progress: portal.reporting.figures); None without CUDA references."""
         return 100 * self.converted / self.total if self.total else None
 
     @property
@@ -94,7 +93,7 @@ class PortfolioRow:
     parse_modes: dict[str, int]
     hours: float | None
     hours_exact: bool  # False: the summary predates severities, so every finding counts as "medium"
-    migration: MigrationProgress = field(default_factory=MigrationProgress)  # portal.progress.figures
+    migration: MigrationProgress = field(default_factory=MigrationProgress)  # portal.reporting.figures
 
     @property
     def open_total(self) -> int:
@@ -312,30 +311,12 @@ class Breakdown:
     open_total: int
     files: dict[str, effort.FileWork]
     open_by_path: dict[str, int] = field(default_factory=dict)
-    rollup: object = None  # the branch's BranchRollup, for portal.progress
-
-
-def work_of(files: dict, scanned: dict) -> dict[str, effort.FileWork]:
-    """The work left per file from a rollup's `files` and `scanned`: files with open findings not dismissed, or
-    with unconverted references or a parse problem in the newest scan."""
-    work: dict[str, effort.FileWork] = {}
-    for path, (_n, findings, hours) in files.items():
-        if findings:
-            work[path] = effort.FileWork(path, findings=findings, finding_hours=hours or 0.0)
-    for path, (unconverted, mode, error) in scanned.items():
-        item = work.setdefault(path, effort.FileWork(path))
-        item.parse_mode, item.error, item.unconverted = mode, error, int(unconverted or 0)
-    return work
-
-
-def top_work(work: dict[str, effort.FileWork]) -> list[effort.FileWork]:
-    """The files with the most work, most first: the dashboard's work table (TOP_FILES of them)."""
-    return sorted(work.values(), key=lambda w: (-w.hours, w.path))[:TOP_FILES]
+    rollup: object = None  # the branch's BranchRollup, for migration progress (overview)
 
 
 def _rollup_for_page(repository: Repository, scan_id: int | None):
     """The default branch's rollup without its migration ledger (hundreds of KB of JSON on a large repository):
-    with the ledger's page-ready figures as `page` (portal.progress.figures.PAGE), read by PostgreSQL. A missing
+    with the ledger's page-ready figures as `page` (portal.reporting.figures.PAGE), read by PostgreSQL. A missing
     or stale rollup, or one stored before the page figures existed, is rebuilt (rollups.fresh), ledger and all."""
     pair = (repository.pk, repository.default_branch)
     rollup = (
@@ -362,10 +343,10 @@ def _rollup_for_page(repository: Repository, scan_id: int | None):
 def breakdown(repository: Repository, scan_id: int | None) -> Breakdown:
     """Open findings on the default branch by rule and by file, and the newest scan's files with unconverted
     references or a parse problem, from the branch's rollup (one query; a missing or stale one is rebuilt). The
-    rollup comes without its migration ledger, which loads on first use (portal.progress.overview)."""
+    rollup comes without its migration ledger, which loads on first use (portal.reporting.overview)."""
     rollup = _rollup_for_page(repository, scan_id)
     by_rule = rollups.by_rule(rollup)
-    files = work_of(rollup.files, rollup.scanned)
+    files = effort.work_of(rollup.files, rollup.scanned)
     open_by_path = {path: n for path, (n, _work, _hours) in rollup.files.items()}
     by_risk_counts: dict[str, int] = {}
     labels = dict(RISKS)
