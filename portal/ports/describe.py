@@ -56,33 +56,110 @@ def commit_message(base: str, files: list[str], left: list[list[str]], findings:
     return "\n".join(lines) + f"\n\n{TRAILER}\n"
 
 
-def description(repository, base: str, files: list[str], left: list[list[str]], findings: list[dict]) -> str:
-    dashboard = site_url(reverse("dashboards:repository", args=[repository.pk]))
-    out = [
+BODY_LIMIT = 50_000  # characters: well under the smallest host limit (GitHub and Gitea, 65,536)
+RULES_LISTED = 20  # rules listed in a section; the rest are counted
+
+
+def _more(shown: int, total: int, what: str = "more") -> list[str]:
+    return [f"- and {total - shown} {what}"] if total > shown else []
+
+
+def _rule_lines(repository, rows: list[dict]) -> list[str]:
+    """One line per rule: the count, the rule linked to the repository's open findings of that rule, its name."""
+    findings_url = site_url(reverse("findings:list")) + f"?repository={repository.pk}"
+    lines = [f"- {row['n']} × [{_code(row['rule'])}]({findings_url}&rule={row['rule']}) {row['name']}" for row in rows]
+    return lines[:RULES_LISTED] + _more(RULES_LISTED, len(lines), "more rules")
+
+
+def _intro(base: str) -> list[str]:
+    return [
         f"ROCport translated these files from CUDA to HIP; an engineer reviewed each translation (“translation OK” or "
         f"“done”) on the scanned commit `{base[:12]}`.",
-        "",
-        "**Translated**",
-        "",
     ]
-    for path in files[:LISTED]:
-        out.append(f"- [{_code(path)}]({site_url(reverse('files:file', args=[repository.pk, path]))})")
-    if len(files) > LISTED:
-        out.append(f"- and {len(files) - LISTED} more")
-    if findings:
-        total = sum(row["n"] for row in findings)
-        out += ["", f"**Left for a person**: {total} open finding{'s' if total != 1 else ''} in these files", ""]
-        findings_url = site_url(reverse("findings:list")) + f"?repository={repository.pk}"
-        for row in findings[:20]:
-            out.append(f"- {row['n']} × [{_code(row['rule'])}]({findings_url}&rule={row['rule']}) {row['name']}")
-    if left:
-        out += ["", "**Not included**", ""]
-        out += [f"- {_code(path)}: {why}" for path, why in left[:LISTED]]
+
+
+def _translated(repository, files: list[str]) -> list[str]:
+    out = ["**Translated**", ""]
     out += [
+        f"- [{_code(path)}]({site_url(reverse('files:file', args=[repository.pk, path]))})" for path in files[:LISTED]
+    ]
+    return out + _more(LISTED, len(files))
+
+
+def _resolves(repository, story) -> list[str]:
+    if story is None or not story.resolved_rules:
+        return []
+    n = story.resolved
+    out = [f"**Resolves**: {n} open finding{'s' if n != 1 else ''} on the lines the translation rewrites", ""]
+    return out + _rule_lines(repository, story.resolved_rules)
+
+
+def _progress(repository, story) -> list[str]:
+    if story is None or not story.known or story.before.shown is None or story.after.shown is None:
+        return []
+    before, after = story.before, story.after
+    return [
+        f"**Migration progress** of `{repository.default_branch}` (estimated): {before.shown}% → {after.shown}%, "
+        f"files done {before.files_done} → {after.files_done}, hours of work left {before.left:.1f} → {after.left:.1f}",
         "",
+        "Estimated with the portal's own progress figure: the findings above counted as fixed and the ported files "
+        "as their reviewed translations; the build-file commit is not counted. The scan after the merge measures it.",
+    ]
+
+
+def _left_for_a_person(repository, findings: list[dict]) -> list[str]:
+    if not findings:
+        return []
+    total = sum(row["n"] for row in findings)
+    out = [f"**Left for a person**: {total} open finding{'s' if total != 1 else ''} in these files", ""]
+    return out + _rule_lines(repository, findings)
+
+
+def _not_included(left: list[list[str]]) -> list[str]:
+    if not left:
+        return []
+    out = ["**Not included**", ""]
+    return out + [f"- {_code(path)}: {why}" for path, why in left[:LISTED]] + _more(LISTED, len(left))
+
+
+def _footer(repository) -> list[str]:
+    dashboard = site_url(reverse("dashboards:repository", args=[repository.pk]))
+    return [
         f"When this merges, the next scan of `{repository.default_branch}` closes what it fixed: "
         f"[migration dashboard]({dashboard}).",
         "",
         TRAILER,
     ]
-    return "\n".join(out)
+
+
+def _capped(sections: list[list[str]], tail: list[str]) -> str:
+    """The sections in order, then `tail`; a body longer than BODY_LIMIT loses its last lines first (the tail with
+    the trailer always stays)."""
+    end = "\n".join(tail)
+    room = BODY_LIMIT - len(end) - 200
+    lines = [line for section in sections if section for line in [*section, ""]]
+    kept, used = [], 0
+    for i, line in enumerate(lines):
+        if used + len(line) + 1 > room:
+            kept.append(f"(and {len(lines) - i} more lines: see the merge request's page in ROCport)")
+            kept.append("")
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept) + "\n" + end if kept else end
+
+
+def description(
+    repository, base: str, files: list[str], left: list[list[str]], findings: list[dict], story=None
+) -> str:
+    """The request's body in sections (one function each); `findings`: open findings left for a person, per rule
+    (`story.left_rules` when the port's story is known, else `open_findings`); `story`: portal.ports.story.Story."""
+    sections = [
+        _intro(base),
+        _translated(repository, files),
+        _resolves(repository, story),
+        _progress(repository, story),
+        _left_for_a_person(repository, findings),
+        _not_included(left),
+    ]
+    return _capped(sections, _footer(repository))
