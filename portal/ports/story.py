@@ -10,7 +10,8 @@ How the estimate is made, so that it is the figure the dashboard shows once the 
 - progress is portal.reporting.figures's own computation (per_file, summarize) on a copy of the default branch's
   rollup where the resolved findings' hours moved from "left" to "done" and each ported file's content is its
   reviewed translation (whose review holds: portal.files.models.TranslationReview.applies_to).
-The build-file commit's effect (scanner.translate.build_switch) is not counted: it is listed in its own commit.
+Not foreseen: a finding on a rewritten line whose rule still fires on the new text comes back as a new finding
+(another line text, another identity), which the scan counts as work discovered.
 """
 
 from __future__ import annotations
@@ -84,23 +85,40 @@ def _by_rule(rows: list[dict]) -> list[dict]:
     return sorted(counted.values(), key=lambda item: (-item["n"], item["rule"]))
 
 
-def estimate(repository, scan_id: int | None, blobs: dict, mode: str) -> Story:
+def build_rewrites(reader, specs, ported) -> dict[str, set[int]]:
+    """The lines the port's other commits (the build files: portal.ports.planning) rewrite in files of the scanned
+    commit, `reader` its portal.ports.branch.BaseReader; the ported files themselves (`ported`) are left out."""
+    out: dict[str, set[int]] = {}
+    for spec in specs:
+        for path, text in spec.files.items():
+            before = None if path in ported else reader.text(path)
+            if before is not None and before != text:
+                out[path] = out.get(path, set()) | rewritten_lines(before, text)
+    return out
+
+
+def estimate(repository, scan_id: int | None, blobs: dict, mode: str, elsewhere: dict | None = None) -> Story:
     """The story of porting `blobs` (path -> the BlobResult whose reviewed translation is committed) on the default
-    branch's scan `scan_id` (the newest finished one), in `mode`."""
+    branch's scan `scan_id` (the newest finished one), in `mode`; `elsewhere`: path -> the lines the port's build
+    commit rewrites in other files (`build_rewrites`)."""
     in_place = mode != planning.SIDE_BY_SIDE
+    rewritten = (
+        {path: rewritten_lines(blob.source, blob.translated) for path, blob in blobs.items()} if in_place else {}
+    )
+    rewritten |= {path: lines for path, lines in (elsewhere or {}).items() if path not in blobs}
     open_findings = list(
         Finding.objects.filter(
-            repository=repository, branch=repository.default_branch, state=Finding.State.OPEN, path__in=list(blobs)
+            repository=repository,
+            branch=repository.default_branch,
+            state=Finding.State.OPEN,
+            path__in=sorted(set(blobs) | set(rewritten)),
         )
         .filter(~Q(triage__in=DISMISSED_TRIAGE))
         .values("pk", "path", "line", "rule", "name", "severity_rank", "risk")
         .order_by("path", "line", "pk")
     )
-    rewritten = (
-        {path: rewritten_lines(blob.source, blob.translated) for path, blob in blobs.items()} if in_place else {}
-    )
     resolved = [row for row in open_findings if row["line"] in rewritten.get(row["path"], ())]
-    left = [row for row in open_findings if row["line"] not in rewritten.get(row["path"], ())]
+    left = [row for row in open_findings if row["path"] in blobs and row["line"] not in rewritten.get(row["path"], ())]
     story = Story(_by_rule(resolved), _by_rule(left))
     pair = (repository.pk, repository.default_branch)
     rollup = rollups.fresh({pair: scan_id})[pair] if scan_id else None

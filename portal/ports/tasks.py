@@ -108,23 +108,32 @@ def _push(request: MergeRequest) -> None:
         (user.email if user and user.email else f"{user.username if user else 'rocport'}@users.rocport.invalid"),
     )
     committer_name, committer_email = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    elsewhere: dict[str, set[int]] = {}  # the lines the build commit rewrites, for the story
+
+    def plan(reader: port_branch.BaseReader) -> list[port_branch.CommitSpec]:
+        specs = planning.commits(
+            reader,
+            files,
+            mode=request.mode,
+            reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
+            message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
+        )
+        elsewhere.update(story.build_rewrites(reader, specs, files))
+        return specs
+
     with GitSession(repository.clone_url, repository.credentials()) as session:
         pushed = port_branch.push_port(
             session,
             base=request.base_commit,
             target_branch=request.target_branch,
             branch=request.branch,
-            plan=lambda reader: planning.commits(
-                reader,
-                files,
-                mode=request.mode,
-                reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
-                message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
-            ),
+            plan=plan,
             author=author,
             committer=port_branch.Author(committer_name or "ROCport", committer_email or "rocport@localhost"),
             when=request.created,
         )
+    if elsewhere:  # the build commit resolves findings of its own
+        told = story.estimate(repository, selection.scan_id, selection.blobs, request.mode, elsewhere)
     request.head_commit, request.state, request.story = pushed.commit, MergeRequest.State.PUSHED, told.as_json()
     request.save(update_fields=["head_commit", "state", "story", "updated"])
 

@@ -69,9 +69,11 @@ def file_states(row) -> dict[str, str]:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("provider", ["github", "gitlab"])
-def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_as_estimated(provider, stage, people):
-    stage = stage(provider, extra={"src/a.cu": A_PORTED})
+@pytest.mark.parametrize(("provider", "cmake"), [("github", False), ("gitlab", True)], ids=["sources", "with-cmake"])
+def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_as_estimated(
+    provider, cmake, stage, people
+):
+    stage = stage(provider, extra={"src/a.cu": A_PORTED} | ({"CMakeLists.txt": ports_flow.CMAKE} if cmake else {}))
     row = stage.row
     request, _, _ = stage.click()
     assert run(request) == "open", (request.error_code, request.error_message)
@@ -79,6 +81,10 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     resolved = set(opened.filter(path="src/a.cu", rule="ROC151").values_list("pk", flat=True))
     left = set(opened.filter(path="src/a.cu", rule="ROC101").values_list("pk", flat=True))
     assert len(resolved) == len(left) == 1, list(opened.values_list("path", "line", "rule"))
+    # the build commit switches the language and the runtime's target (ROC201, ROC206), not the architectures
+    build = set(opened.filter(path="CMakeLists.txt", rule__in=["ROC201", "ROC206"]).values_list("pk", flat=True))
+    assert len(build) == (2 if cmake else 0)
+    resolved |= build
     others = set(
         Finding.objects.filter(repository=row, branch="main", state="open")
         .exclude(pk__in=resolved)
@@ -93,13 +99,14 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     [pull] = stage.host.pulls.values()
     body = stage.host.received[0].body
     text = body["description"] if provider == "gitlab" else body["body"]
-    assert "**Resolves**: 1 open finding" in text and "**Migration progress**" in text
+    assert f"**Resolves**: {len(resolved)} open finding" in text and "**Migration progress**" in text
     resolves, rest = text.split("**Resolves**")[1].split("**Left for a person**")
     assert "× [`ROC151`](" in resolves and "rule=ROC151" in resolves and "ROC101" not in resolves
+    assert ("× [`ROC201`](" in resolves and "ROC204" not in resolves) == cmake
     assert "× [`ROC101`](" in rest and "ROC151" not in rest
     assert f"{told.before.shown}% → {told.after.shown}%" in text and told.before.shown != told.after.shown
     assert "estimated" in text and len(text) < describe.BODY_LIMIT
-    assert (told.resolved, told.left) == (1, 1)
+    assert (told.resolved, told.left) == (len(resolved), 1)
     decision = (row.hip_decision.accepted, row.hip_decision.source)
 
     merge(stage, request, provider)
@@ -127,8 +134,7 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     # Progress moved by the fixes only, to the figure the body estimated: the ported files keep their reviews'
     # hours, src/b.cu stays done and src/a.cu holds only the finding left for a person.
     after = progress(row)
-    fixed = Finding.objects.get(pk__in=resolved)
-    hours = rollups.finding_hours(fixed.severity_rank, fixed.risk)
+    hours = sum(rollups.finding_hours(f.severity_rank, f.risk) for f in Finding.objects.filter(pk__in=resolved))
     assert (round(after.done - before.done, 4), round(before.left - after.left, 4)) == (hours, hours)
     assert after.baseline == before.baseline and after.files_done == before.files_done
     assert {p: file_states(row)[p] for p in REVIEWED} == {"src/a.cu": "in_progress", "src/b.cu": "done"}
