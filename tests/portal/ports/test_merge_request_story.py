@@ -8,6 +8,8 @@ estimated."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -141,3 +143,22 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     assert {p: states_before[p] for p in REVIEWED} == {"src/a.cu": "in_progress", "src/b.cu": "done"}
     assert (round(after.done, 3), round(after.left, 3)) == (round(told.after.done, 3), round(told.after.left, 3))
     assert after.shown == told.after.shown
+
+
+def test_the_body_stays_under_the_hosts_limits_whatever_the_port():
+    """Thousands of files, rules and left-out files: lists end with "and N more", the body under BODY_LIMIT
+    (GitHub and Gitea take 65,536 characters), the trailer always last."""
+    repository = SimpleNamespace(pk=7, default_branch="main")
+    files = [f"src/{'deep/' * 30}kernel_{n}.cu" for n in range(5000)]
+    rules = [{"rule": f"ROC{n}", "name": "x" * 300, "n": 1} for n in range(400)]
+    told = story.Story(rules, rules, figures.MigrationProgress(1, 9, 0, 10, known=True))
+    told.after = figures.MigrationProgress(5, 5, 0, 10, known=True)
+    body = describe.description(repository, "c" * 40, files, [[path, "why"] for path in files], rules, story=told)
+    assert len(body) < describe.BODY_LIMIT < 65_536
+    assert "- and 4950 more" in body and "- and 380 more rules" in body
+    assert "(estimated): 10% → 50%" in body and body.endswith("Generated-by: ROCport")
+    # a body that does not fit is cut at a line, said so, and keeps its footer
+    rules = [{"rule": f"ROC{n}", "name": "y" * 5000, "n": 1} for n in range(20)]
+    body = describe.description(repository, "c" * 40, files[:10], [], rules, story=story.Story(rules, rules))
+    assert len(body) < describe.BODY_LIMIT and "more lines: see the merge request's page" in body
+    assert "[migration dashboard](" in body and body.endswith("Generated-by: ROCport")
