@@ -6,7 +6,8 @@ the team does. Work is counted in the work-left estimate's hours (portal.reporti
              + UNCONVERTED_HOURS × unconverted CUDA references resolved since the baseline (per file)
              + the parse penalty of files that were unparsed at the baseline and are parsed now
              + REVIEW_HOURS × files whose HIP translation was reviewed "translation OK" or "done" on their current
-               version, or that no longer hold CUDA (ported in the code, or deleted)
+               version (or whose current version is that reviewed translation: a merged port), or that no longer
+               hold CUDA (ported in the code, or deleted)
     left     = the work-left estimate (open findings not dismissed, unconverted references, unparsed files)
              + REVIEW_HOURS × files with CUDA references whose translation nobody has approved
     progress = done / (done + left)
