@@ -1,6 +1,7 @@
 """What a port says about itself: the commit message (what was translated and what was left for a person, with a
-trailer naming ROCport) and the merge request's title and description (the same, with the open findings of the
-files it touches and links back to the portal). Plain text and Markdown built from our own data; paths and rule
+trailer naming ROCport) and the merge request's title and description, one function per section: the files, the
+findings the port resolves and the progress it brings (its story, portal.ports.story), the findings left for a
+person, the files not included, links back to the portal; capped at BODY_LIMIT. Plain text and Markdown built from our own data; paths and rule
 names are put in code spans so that the host renders them literally."""
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def title(files: list[str]) -> str:
 
 
 def open_findings(repository, files: list[str]) -> list[dict]:
-    """Open findings of the default branch in `files`, per rule: they stay for a person after the port."""
+    """Open findings of the default branch in `files`, per rule: what a request pushed without a story (before
+    stories were recorded) lists as left for a person."""
     return list(
         Finding.objects.filter(
             repository=repository, branch=repository.default_branch, state=Finding.State.OPEN, path__in=files
@@ -90,7 +92,8 @@ def _resolves(repository, story) -> list[str]:
     if story is None or not story.resolved_rules:
         return []
     n = story.resolved
-    out = [f"**Resolves**: {n} open finding{'s' if n != 1 else ''} on the lines the translation rewrites", ""]
+    where = "on the lines the translation or the build commit rewrites"
+    out = [f"**Resolves**: {n} open finding{'s' if n != 1 else ''} {where}", ""]
     return out + _rule_lines(repository, story.resolved_rules)
 
 
@@ -103,7 +106,8 @@ def _progress(repository, story) -> list[str]:
         f"files done {before.files_done} → {after.files_done}, hours of work left {before.left:.1f} → {after.left:.1f}",
         "",
         "Estimated with the portal's own progress figure: the findings above counted as fixed and the ported files "
-        "as their reviewed translations; the build-file commit is not counted. The scan after the merge measures it.",
+        "as their reviewed translations. A rule that still applies to a rewritten line reports it again as a new "
+        "finding; the scan after the merge measures it.",
     ]
 
 
