@@ -10,9 +10,9 @@ from portal.findings.models import Finding
 from portal.repositories.models import Repository
 from portal.scans import signals
 from portal.scans.constants import ScanStatus, ScanTrigger
-from portal.scans.endings import announce
-from portal.scans.ingestion import record, summarize
 from portal.scans.models import Scan, ScannedFile
+from portal.scans.pipeline.endings import announce
+from portal.scans.pipeline.ingestion import record, summarize
 from portal.scans.tasks import scan_repository
 from scanner.rules import catalogue, select
 

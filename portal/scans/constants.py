@@ -27,7 +27,7 @@ CLAIMABLE_STATUSES = (ScanStatus.QUEUED, *ACTIVE_STATUSES)
 
 
 class ShardStatus(models.TextChoices):
-    """Where one shard of a scan is (portal/scans/shards.py)."""
+    """Where one shard of a scan is (portal/scans/pipeline/shards.py)."""
 
     PENDING = "pending", _("Pending")  # planned and sent to the broker, or sent again after a failure
     RUNNING = "running", _("Running")  # claimed by a worker, which heartbeats while it holds it

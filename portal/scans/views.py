@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from portal.accounts.access import membership_for
-from portal.scans import shards as shard_runs
 from portal.scans.models import Scan
+from portal.scans.pipeline import shards as shard_runs
 from portal.scans.texts import SETTINGS_CODES, advice
 
 

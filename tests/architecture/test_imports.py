@@ -106,11 +106,11 @@ NO_CYCLE_AT_ALL = ("portal",)
 # The scan pipeline from the top: a module may import those below it, never one above (inside functions neither).
 PIPELINE_LAYERS = (
     {"portal.scans.tasks"},
-    {"portal.scans.pipeline"},
-    {"portal.scans.shards"},
-    {"portal.scans.ingestion"},
-    {"portal.scans.planning", "portal.scans.results", "portal.scans.endings"},
-    {"portal.scans.errors"},
+    {"portal.scans.pipeline.runner"},
+    {"portal.scans.pipeline.shards"},
+    {"portal.scans.pipeline.ingestion"},
+    {"portal.scans.pipeline.planning", "portal.scans.pipeline.results", "portal.scans.pipeline.endings"},
+    {"portal.scans.pipeline.errors"},
 )
 
 

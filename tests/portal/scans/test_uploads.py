@@ -296,8 +296,8 @@ def test_round_trip_the_cli_upload_finds_what_the_worker_found(people, repo_fact
     import subprocess
     import sys
 
-    from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
+    from portal.scans.pipeline import runner as pipeline
     from tests.browser.live import LiveServer
     from tests.portal.worker import ROOT
 
