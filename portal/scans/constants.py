@@ -41,7 +41,7 @@ class ScanTrigger(models.TextChoices):
     SCHEDULE = "schedule", _("schedule")
     API = "api", _("API")
     DEMO = "demo", _("demo")
-    UPLOAD = "upload", _("CI upload")  # scanned in CI and posted to /api/v1/uploads/ (portal/scans/upload_views.py)
+    UPLOAD = "upload", _("CI upload")  # scanned in CI and posted to /api/v1/uploads/ (portal/scans/uploads/views.py)
 
 
 # Stable error ids: "scan:user:*" are the repository's or the user's to fix, "scan:app:*" are ours.

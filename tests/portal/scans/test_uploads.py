@@ -13,7 +13,7 @@ from portal.findings.models import Finding, FindingEvent
 from portal.repositories.models import Repository
 from portal.scans.models import Scan, ScannedFile
 from portal.scans.signals import scan_ended, scan_started
-from portal.scans.upload_views import remote_key
+from portal.scans.uploads.views import remote_key
 from tests.portal.uploads_data import COMMIT, bearer, file, finding, post, report, token
 
 
