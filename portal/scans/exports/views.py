@@ -1,4 +1,4 @@
-"""Downloads of a finished scan's findings (SARIF, CSV, JSON; portal/scans/exports.py), for the scan page's links
+"""Downloads of a finished scan's findings (SARIF, CSV, JSON; portal/scans/exports/), for the scan page's links
 and for scripts: a personal token (`Authorization: Bearer`, read-only is enough) or the session. Another team's
 scan is a 404, as a missing one is; the body is streamed."""
 
@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET
 from portal.accounts import tokens
 from portal.accounts.access import membership_for
 from portal.findings.queries import Filters
-from portal.scans import exports
 from portal.scans.constants import ScanStatus
+from portal.scans.exports import findings, writers
 from portal.scans.models import Scan
 
 CONTENT_TYPES = {"sarif": "application/sarif+json", "csv": "text/csv; charset=utf-8", "json": "application/json"}
@@ -39,17 +39,17 @@ def export(request, pk: int, kind: str):
         )
     links = _links(request)
     if kind == "sarif":
-        body = exports.sarif_stream(scan, exports.findings_as_of(scan, exports.SARIF_FILTERS, user), links)
+        body = writers.sarif_stream(scan, findings.findings_as_of(scan, findings.SARIF_FILTERS, user), links)
     else:
         filters = Filters.from_query(request.GET)
-        query = exports.findings_as_of(scan, filters, user)
+        query = findings.findings_as_of(scan, filters, user)
         body = (
-            exports.csv_stream(scan, query, filters.sort, links)
+            writers.csv_stream(scan, query, filters.sort, links)
             if kind == "csv"
-            else exports.json_stream(scan, query, filters, links)
+            else writers.json_stream(scan, query, filters, links)
         )
     response = StreamingHttpResponse(body, content_type=CONTENT_TYPES[kind])
-    response["Content-Disposition"] = content_disposition_header(True, exports.file_name(scan, kind))
+    response["Content-Disposition"] = content_disposition_header(True, writers.file_name(scan, kind))
     response["Cache-Control"] = "private, no-store"  # a team's findings: no shared cache keeps them
     return response
 
@@ -72,14 +72,14 @@ def _user(request):
     return redirect_to_login(request.get_full_path())
 
 
-def _links(request) -> exports.Links:
+def _links(request) -> writers.Links:
     def template(name: str, sample, placeholder: str) -> str:
         # reverse() once with a sample argument, then the sample (its last occurrence) becomes the placeholder.
         url = request.build_absolute_uri(reverse(name, args=[sample]))
         before, _sep, after = url.rpartition(f"/{sample}/")
         return f"{before}/{placeholder}/{after}"
 
-    return exports.Links(
+    return writers.Links(
         rules=request.build_absolute_uri(reverse("catalogue:rules")),
         rule_template=template("catalogue:rule", "ROC000", "{code}"),
         finding_template=template("findings:detail", 0, "{pk}"),
