@@ -4,6 +4,10 @@ read in keyset-ordered chunks (portal.scans.exports.findings): memory stays flat
 CSV and JSON take the findings list's filters (the same query string, portal.findings.queries), `state` being the
 state as of the scan ("open" unless given, "all" for both); SARIF takes none: code-scanning tools read a missing
 result as fixed, so it carries every finding open as of the scan, dismissed ones as suppressions.
+
+The `*_download` functions are the registry's writers (portal.scans.exports.formats), one signature for all:
+(scan, user, query parameters, links) -> the stream. Each parses the filters and builds the findings' query before
+it returns; only the rows are read while the response streams.
 """
 
 from __future__ import annotations
@@ -11,7 +15,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,7 +23,7 @@ from django.db.models import QuerySet
 
 from portal.findings import queries
 from portal.findings.models import DISMISSED_TRIAGE, Finding
-from portal.scans.exports.findings import SARIF_FILTERS, chunks
+from portal.scans.exports.findings import SARIF_FILTERS, chunks, findings_as_of
 from scanner.fingerprint import identity
 from scanner.report.sarif import SCHEMA_URI, level, region_of, rule_descriptor
 from scanner.rules import catalogue
@@ -71,6 +74,20 @@ class Links:
 
     def finding(self, pk: int) -> str:
         return self.finding_template.replace("{pk}", str(pk))
+
+
+def sarif_download(scan, user, params, links: Links) -> Iterator[str]:
+    return sarif_stream(scan, findings_as_of(scan, SARIF_FILTERS, user), links)
+
+
+def csv_download(scan, user, params, links: Links) -> Iterator[str]:
+    filters = queries.Filters.from_query(params)
+    return csv_stream(scan, findings_as_of(scan, filters, user), filters.sort, links)
+
+
+def json_download(scan, user, params, links: Links) -> Iterator[str]:
+    filters = queries.Filters.from_query(params)
+    return json_stream(scan, findings_as_of(scan, filters, user), filters, links)
 
 
 def row(finding: Finding, scan, links: Links) -> dict:
@@ -199,12 +216,6 @@ def sarif_result(finding: Finding, index: dict[str, int], links: Links) -> dict:
     if suppressions:
         out["suppressions"] = suppressions
     return out
-
-
-def file_name(scan, extension: str) -> str:
-    """ASCII letters, digits, dot, dash and underscore only: safe in any header and on any file system."""
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", scan.repository.name).strip("-.")[:60] or "repository"
-    return f"rocport-{name}-scan-{scan.pk}.{extension}"
 
 
 def _region(finding: Finding) -> dict:
