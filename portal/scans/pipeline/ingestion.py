@@ -1,6 +1,6 @@
 """A scan's ingestion: every stored result (the shards' rows and the blob cache) read once and ingested in one
 transaction with the ScannedFile rows, the tracked findings, the summary and the FINISHED state. A CI upload
-(portal.scans.actions) records its files with the same `record` and `summary`."""
+(portal.scans.uploads.actions) records its files with the same `record` and `summary`."""
 
 from __future__ import annotations
 
