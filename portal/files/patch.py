@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from portal.files import queries
 from portal.files.models import TranslationReview
 from portal.scans.models import BlobResult, ScannedFile
-from portal.scans.stand_ins import known_blobs
+from portal.scans.uploads.stand_ins import known_blobs
 
 
 @dataclass
@@ -113,7 +113,7 @@ def reviewed(repository, paths: list[str] | None = None) -> Reviewed:
     if not reviews:
         return out
     current = dict(ScannedFile.objects.filter(scan=scan, path__in=list(reviews)).values_list("path", "blob_sha"))
-    current = known_blobs(scan, current)  # an upload stores no blob: its stand-in's (portal.scans.stand_ins)
+    current = known_blobs(scan, current)  # an upload stores no blob: its stand-in's (portal.scans.uploads.stand_ins)
     blobs: dict[str, BlobResult] = {}
     for blob in BlobResult.objects.filter(blob_sha__in=set(current.values())).order_by("id"):
         blobs[blob.blob_sha] = blob  # the newest result of each blob wins, as on the file page
