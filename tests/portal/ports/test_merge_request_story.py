@@ -19,8 +19,8 @@ from portal.files.queries import file_version
 from portal.findings.models import BranchRollup, Finding, FindingEvent
 from portal.ports import describe, story
 from portal.reporting import figures, rollups
-from portal.scans import pipeline
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from tests.portal.people import client_for
 from tests.portal.ports import test_merge_requests as ports_flow
 from tests.portal.ports.test_merge_request_tracking import deliver
