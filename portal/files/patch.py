@@ -94,6 +94,7 @@ class Reviewed:
     branch may carry (portal.ports commits these)."""
 
     commit: str = ""
+    scan_id: int | None = None  # the scan `commit` is of
     blobs: dict[str, BlobResult] = field(default_factory=dict)  # path -> the blob whose translation was approved
     outdated: list[str] = field(default_factory=list)
     unusable: list[str] = field(default_factory=list)
@@ -104,7 +105,7 @@ def reviewed(repository, paths: list[str] | None = None) -> Reviewed:
     scan = queries.newest_scan(repository)
     if scan is None:
         return Reviewed()
-    out = Reviewed(commit=scan.commit_sha)
+    out = Reviewed(commit=scan.commit_sha, scan_id=scan.pk)
     wanted = TranslationReview.objects.filter(repository=repository, state__in=TranslationReview.PATCHABLE)
     if paths is not None:
         wanted = wanted.filter(path__in=list(paths))
