@@ -215,3 +215,22 @@ def test_an_include_name_longer_than_the_file_system_allows_is_stubbed_not_a_cra
     assert not result.error and result.health.mode in (ParseMode.AST_STUBBED, ParseMode.TOKENS)
     assert long_name in result.health.stubbed_headers
     assert [r for r in scan(tmp_path, ScanOptions(compile_check=True)) if r.error] == []
+
+
+# MinkowskiEngine's shape (a tune project of round 3): a hash map keyed by thrust::pair, with thrust's headers
+# missing as on a scanner machine without the CUDA toolkit.
+THRUST_PAIR_MAP = """
+#include <thrust/pair.h>
+template <typename Key, typename Element> struct slot {
+  using value_type = thrust::pair<Key, Element>;
+  __device__ value_type make(Key k, Element e) const { return thrust::make_pair(k, e); }
+};
+__global__ void k(int *x) { x[threadIdx.x % 32] = slot<int, int>().make(1, 2).second; }
+"""
+
+
+def test_thrust_pairs_keep_the_tree_without_thrusts_headers(tmp_path):
+    result = analyze_text(tmp_path, THRUST_PAIR_MAP, codes=["ROC101"])
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.mode == ParseMode.AST_STUBBED
+    assert [(f.rule, f.line) for f in result.findings] == [("ROC101", 7)]

@@ -698,6 +698,12 @@ template <class T> struct device_ptr {
 ROCPORT_THRUST_VECTOR(device_vector)
 ROCPORT_THRUST_VECTOR(host_vector)
 ROCPORT_THRUST_VECTOR(universal_vector)
+template <class T1, class T2> struct pair {
+  typedef T1 first_type; typedef T2 second_type; T1 first; T2 second;
+  __host__ __device__ pair(); template <class A, class B> __host__ __device__ pair(A &&, B &&);
+};
+template <class A, class B> __host__ __device__ pair<A, B> make_pair(A, B);
+template <class... T> struct tuple { __host__ __device__ tuple(); template <class... B> __host__ __device__ tuple(B &&...); };
 template <class T> __host__ __device__ T *raw_pointer_cast(T *);
 template <class T> __host__ __device__ T *raw_pointer_cast(const device_ptr<T> &);
 template <class T> __host__ __device__ device_ptr<T> device_pointer_cast(T *);
