@@ -24,6 +24,8 @@ References:
     https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html
 """
 
+import re
+
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.cmake._common import arg_position, commands
@@ -37,14 +39,19 @@ _NAMES = {
 }
 
 
+# A name on its own: a project's variable that merely contains one (`TCNN_CUDA_ARCHITECTURES`, a cache entry of its
+# own) is not the setting, and `CMAKE_CUDA_ARCHITECTURES` is not the target property.
+_WHOLE = {name: re.compile(rf"(?<![A-Za-z0-9_]){name}(?![A-Za-z0-9_])") for name in _NAMES}
+
+
 def check(ctx: Context) -> None:
     for command in commands(ctx):
         for arg in command.args:
             for name, hip in _NAMES.items():
-                offset = arg.value.find(name)
-                if offset < 0 or (name == "CUDA_ARCHITECTURES" and arg.value[max(offset - 6, 0) : offset] == "CMAKE_"):
+                found = _WHOLE[name].search(arg.value)
+                if found is None:
                     continue
-                line, col = arg_position(arg, offset)
+                line, col = arg_position(arg, found.start())
                 once(
                     ctx,
                     line,

@@ -81,8 +81,9 @@ def check(ctx: Context) -> None:
             continue
         per_source = _per_source_property(command) and (command.line, command.col) not in nvidia_only
         severity = Severity.HIGH if per_source else Severity.MEDIUM
-        for arg in command.args:
-            if "-" not in arg.value:
+        help_texts = _help_texts(command)
+        for index, arg in enumerate(command.args):
+            if "-" not in arg.value or index in help_texts:
                 continue
             # Behind a generator expression clang evaluates to nothing
             # (`$<$<CUDA_COMPILER_ID:NVIDIA>:--expt-relaxed-constexpr>`): the NVIDIA compiler's flag already.
@@ -133,6 +134,18 @@ def check(ctx: Context) -> None:
 
 
 _SOURCE_OPTIONS = frozenset({"COMPILE_OPTIONS", "COMPILE_FLAGS"})
+
+
+def _help_texts(command) -> set[int]:
+    """Indexes of the arguments that are help text for people, never flags: an `option()`'s description
+    (`option(USE_FAST_MATH "Build with '--use_fast_math'?" ON)`) and a cache entry's docstring."""
+    name = command.name.lower()
+    if name in ("option", "cmake_dependent_option"):
+        return {1}
+    values = [arg.value for arg in command.args]
+    if name == "set" and "CACHE" in values:
+        return {values.index("CACHE") + 2}
+    return set()
 
 
 def _per_source_property(command) -> bool:
