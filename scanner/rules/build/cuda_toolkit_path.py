@@ -9,7 +9,8 @@ What it finds:
     `include_directories(/usr/local/cuda/include)`, `CPATH`, `PATH` or `LD_LIBRARY_PATH` entries, an
     `.../cuda/include` directory: compilers and shells skip a directory that does not exist. A library
     linked from under it (`-L/usr/local/cuda/lib64 -lcudart`), `/usr/local/cuda/bin/nvcc` or a Python
-    build script reading `CUDA_HOME` keep the rule's severity.
+    build script reading `CUDA_HOME` keep the rule's severity; one that reads it only behind
+    `if CUDA_HOME is not None:` is a note (info): on a ROCm PyTorch it is `None` and the branch is skipped.
 
 Why it breaks on ROCm:
     ROCm lives under `/opt/rocm` (or `/opt/rocm-X.Y`) and is located through `ROCM_PATH`; the CUDA variables
@@ -29,6 +30,7 @@ References:
     https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/post-install.html
 """
 
+import ast
 import re
 
 from scanner.analysis.context import Context
@@ -53,10 +55,61 @@ def check(ctx: Context) -> None:
         _report(ctx, line, col, match.group(0), match.group("variable"))
     if ctx.language == "python":
         # `cpp_extension.CUDA_HOME`, `from torch.utils.cpp_extension import CUDA_HOME`
+        guarded = _none_checked(python_src.tree(ctx.source))
         for ref in python_src.imports(ctx.source) + python_src.dotted_names(ctx.source):
             name = ref.text.rsplit(".", 1)[-1]
             if "." in ref.text and name in _VARIABLES:
+                if name in guarded:
+                    with judged(ctx, Severity.INFO):
+                        once(
+                            ctx,
+                            ref.line,
+                            ref.col,
+                            f"`{ref.text}` is read only behind a check that it is set (`if {name} is not None:`): "
+                            f"on a ROCm PyTorch `{name}` is `None` and the branch is skipped, so nothing breaks; "
+                            "what the branch does for CUDA (an nvcc version probe, say) has no ROCm side yet.",
+                            length=len(ref.text),
+                        )
+                    continue
                 _report(ctx, ref.line, ref.col, ref.text, name)
+
+
+def _none_checked(module: ast.Module | None) -> set[str]:
+    """The toolkit variables a Python build script reads only inside `if NAME is not None:` (or `if NAME:`):
+    PyTorch's `cpp_extension.CUDA_HOME` is None on a ROCm build, so that code never runs there."""
+    if module is None:
+        return set()
+    loads: dict[str, set[int]] = {}
+    guarded: set[int] = set()
+    for node in python_src.walk_ast(module):
+        if isinstance(node, ast.Name) and node.id in _VARIABLES and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, set()).add(id(node))
+        if isinstance(node, ast.If) and _set_test(node.test):
+            name = _set_test(node.test)
+            guarded |= {
+                id(sub)
+                for child in [node.test, *node.body]
+                for sub in ast.walk(child)
+                if isinstance(sub, ast.Name) and sub.id == name
+            }
+    return {name for name, ids in loads.items() if ids <= guarded}
+
+
+def _set_test(test: ast.expr) -> str:
+    """`NAME is not None` or a bare `NAME`: the variable the test checks is set, else ""."""
+    if isinstance(test, ast.Name) and test.id in _VARIABLES:
+        return test.id
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in _VARIABLES
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id
+    return ""
 
 
 # Where the location is only a search path: a compiler or the shell skips a directory that does not exist.
