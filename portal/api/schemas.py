@@ -442,6 +442,20 @@ class MergeRequestQuery(Schema):
     limit: int = limit_field()
 
 
+class MergeRequestIn(Schema):
+    files: list[Text] | None = Field(
+        None,
+        max_length=10_000,
+        description="The paths whose reviewed translation goes in, as the page's checkboxes; omit (or null) for "
+        "every reviewed translation that applies to the newest scan.",
+    )
+    mode: Literal["in_place", "side_by_side"] | None = Field(
+        None,
+        description="in_place (files become their translation) or side_by_side (.hip copies); omit for the "
+        "repository's setting.",
+    )
+
+
 class MergeRequestPage(Schema):
     items: list[MergeRequestOut]
     next: str | None = Field(description="Pass as `before` for the next page; null on the last one.")
