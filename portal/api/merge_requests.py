@@ -1,7 +1,7 @@
 """API operations on merge requests ROCport made from reviewed translations (portal.ports): a repository's, newest
-first in keyset pages; one request with what it left for people and, when it failed, the advice its page gives
-(portal.ports.views, in the reader's language); asking for one and retrying a failed one through the pages' own
-actions (portal.ports.actions), engineers and up. Another team's repository or request is a 404."""
+first in keyset pages; one request with what it left for people, when it failed the advice its page gives
+(portal.ports.views, in the reader's language), and the reviews and CI checks the host reported; asking for one and
+retrying a failed one through the pages' own actions (portal.ports.actions), engineers and up. Another team's repository or request is a 404."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from portal.api import pages
 from portal.api import schemas as s
 from portal.api.access import need_engineer
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
+from portal.ports.host_state import summary
 from portal.ports.models import MergeRequest
 from portal.ports.texts import ADVICE, left_for_people
 
@@ -88,6 +89,20 @@ def merge_request_detail(found: MergeRequest) -> dict:
         **merge_request_out(found),
         "left_for_people": [{"path": path, "why": str(why)} for path, why, _english in left_for_people(found)],
         "advice": str(ADVICE.get(found.error_code, "")),
+        "host": _host(found),
+    }
+
+
+def _host(found: MergeRequest) -> dict:
+    """The page's reviews and checks (portal.ports.host_state), without its words: states stay codes here."""
+    lines = summary(found.host_state)
+    return {
+        "review": lines["review"],
+        "reviews": [r for r in lines["reviews"] if r["state"] in ("approved", "changes_requested", "commented")],
+        "checks_state": lines["checks_state"],
+        "checks": [c for c in lines["checks"] if c["state"] in ("passing", "failing", "pending")],
+        "checks_commit": lines["checks_commit"],
+        "heard": found.host_heard,
     }
 
 
