@@ -21,7 +21,7 @@ class Forgejo(Gitea):
     delivery_header = "X-Forgejo-Delivery"
     delivery_fallbacks = ("X-Gitea-Delivery",)
     event_header = "X-Forgejo-Event"
-    event_fallbacks = ("X-Gitea-Event",)
+    event_fallbacks = ("X-Gitea-Event", "X-Forgejo-Event-Type", "X-Gitea-Event-Type")
     guess_rank = 30  # before Gitea: a host named for both is Forgejo's
 
     def claims_clone_host(self, hostname: str) -> bool:
