@@ -14,7 +14,8 @@ class Forgejo(Gitea):
     label = "Forgejo"
     setup_text = gettext_lazy(
         "`Settings → Webhooks → Add webhook → Forgejo`. `Target URL`: the URL above; `Secret`: the "
-        "secret; `Trigger on`: `Push events` and `Delete events`."
+        "secret; `Trigger on`: `Push events` and `Delete events` (to follow ROCport's merge requests on their "
+        "page, add `Pull Request`, `Pull Request Reviewed` and the commit status event)."
     )
 
     signature_header = "X-Forgejo-Signature"

@@ -39,7 +39,8 @@ class Gitea(GitHost):
     setup_text = gettext_lazy(
         "`Settings → Webhooks → Add Webhook → Gitea`. `Target URL`: the URL above; `HTTP method`: `POST`; "
         "`POST content type`: `application/json`; `Secret`: the secret; `Trigger on`: `Push events` "
-        "(add `Delete events` so that branch deletions are seen)."
+        "(add `Delete events` so that branch deletions are seen; to follow ROCport's merge requests on their page, "
+        "choose `Custom events` with those and `Pull Request`, `Pull Request Reviewed` and the commit status event)."
     )
 
     signature_header = "X-Gitea-Signature"

@@ -41,7 +41,9 @@ class GitHub(GitHost):
     label = "GitHub"
     setup_text = gettext_lazy(
         "`Settings → Webhooks → Add webhook`. `Payload URL`: the URL above; `Content type`: "
-        "`application/json`; `Secret`: the secret; events: `Just the push event`."
+        "`application/json`; `Secret`: the secret; events: `Just the push event` (to follow ROCport's merge "
+        "requests on their page: `Let me select individual events` with `Pushes`, `Pull requests`, `Pull request "
+        "reviews`, `Check suites`, `Check runs` and `Statuses`)."
     )
 
     signature_header = "X-Hub-Signature-256"

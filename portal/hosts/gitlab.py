@@ -35,7 +35,8 @@ class GitLab(GitHost):
     label = "GitLab"
     setup_text = gettext_lazy(
         "`Settings → Webhooks → Add new webhook`. `URL`: the URL above; `Secret token`: the secret; "
-        "`Trigger`: `Push events` (and `Tag push events` if you like)."
+        "`Trigger`: `Push events` (and `Tag push events` if you like; to follow ROCport's merge requests on their "
+        "page, also `Merge request events`, `Comments` and `Pipeline events`)."
     )
 
     signature_header = "X-Gitlab-Token"
