@@ -42,6 +42,9 @@ class MergeRequest(models.Model):
     # in place (a .cu file's text becomes its translation) or side by side (a .hip sibling): portal.ports.planning
     mode = models.CharField(max_length=20, default="in_place")
     left_for_people = models.JSONField(default=list)  # reviewed but not committed: [path, why]
+    # what the port brings, estimated when its branch is pushed (portal.ports.story): resolved findings per rule,
+    # those left in its files, the migration progress before and after
+    story = models.JSONField(default=dict, blank=True)
     key = models.CharField(max_length=64)  # sha256 of base commit + sorted files: what "the same request" means
     # What came out.
     branch = models.CharField(max_length=255, blank=True, default="")

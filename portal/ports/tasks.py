@@ -20,7 +20,7 @@ from portal.files import patch
 from portal.hosts import pulls as hostapi  # the host API the tests patch here
 from portal.hosts.transport import PermanentError, PostError, TransientError
 from portal.ports import branch as port_branch
-from portal.ports import describe, planning, tracking
+from portal.ports import describe, planning, story, tracking
 from portal.ports.models import MergeRequest
 from portal.repositories.git import CloneError, GitSession
 
@@ -75,13 +75,16 @@ def _run(request: MergeRequest) -> None:
         request.save(update_fields=["state", "attempts", "error_code", "error_message", "updated"])
         _push(request)
     host = hostapi.Host(config.provider, config.api_url, config.project, config.token())
-    findings = describe.open_findings(repository, request.files)
+    told = story.Story.of_json(request.story) if request.story else None
+    findings = told.left_rules if told else describe.open_findings(repository, request.files)
     opened = hostapi.open_request(
         host,
         branch=request.branch,
         target=request.target_branch,
         title=describe.title(request.files),
-        body=describe.description(repository, request.base_commit, request.files, request.left_for_people, findings),
+        body=describe.description(
+            repository, request.base_commit, request.files, request.left_for_people, findings, story=told
+        ),
     )
     request.number, request.url, request.state = opened.number, opened.url, MergeRequest.State.OPEN
     request.save(update_fields=["number", "url", "state", "attempts", "error_code", "error_message", "updated"])
@@ -97,32 +100,42 @@ def _push(request: MergeRequest) -> None:
             "the newest scan or the reviews changed since the request was made: open a new merge request",
         )
     files = {path: blob.translated for path, blob in selection.blobs.items()}
-    findings = describe.open_findings(repository, request.files)
+    told = story.estimate(repository, selection.scan_id, selection.blobs, request.mode)
+    findings = told.left_rules
     user = request.created_by
     author = port_branch.Author(
         (user.get_full_name() or user.username) if user else "ROCport",
         (user.email if user and user.email else f"{user.username if user else 'rocport'}@users.rocport.invalid"),
     )
     committer_name, committer_email = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    elsewhere: dict[str, set[int]] = {}  # the lines the build commit rewrites, for the story
+
+    def plan(reader: port_branch.BaseReader) -> list[port_branch.CommitSpec]:
+        specs = planning.commits(
+            reader,
+            files,
+            mode=request.mode,
+            reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
+            message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
+        )
+        elsewhere.update(story.build_rewrites(reader, specs, files))
+        return specs
+
     with GitSession(repository.clone_url, repository.credentials()) as session:
         pushed = port_branch.push_port(
             session,
             base=request.base_commit,
             target_branch=request.target_branch,
             branch=request.branch,
-            plan=lambda reader: planning.commits(
-                reader,
-                files,
-                mode=request.mode,
-                reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
-                message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
-            ),
+            plan=plan,
             author=author,
             committer=port_branch.Author(committer_name or "ROCport", committer_email or "rocport@localhost"),
             when=request.created,
         )
-    request.head_commit, request.state = pushed.commit, MergeRequest.State.PUSHED
-    request.save(update_fields=["head_commit", "state", "updated"])
+    if elsewhere:  # the build commit resolves findings of its own
+        told = story.estimate(repository, selection.scan_id, selection.blobs, request.mode, elsewhere)
+    request.head_commit, request.state, request.story = pushed.commit, MergeRequest.State.PUSHED, told.as_json()
+    request.save(update_fields=["head_commit", "state", "story", "updated"])
 
 
 def _fail(request: MergeRequest, code: str, message: str) -> None:

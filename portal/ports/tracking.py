@@ -4,7 +4,8 @@ because a webhook is a hint that can be lost; and the reviews and CI checks the 
 Only requests ROCport opened are touched: matched by number *and* by the branch ROCport pushed, or, for a commit
 status that names no request, by the commit ROCport pushed (its own commit, on its own branch).
 When one merges, the push webhook (or the branch-head reconciliation) scans the default branch, and that scan
-closes the findings the port fixed: progress moves with no step of its own here."""
+closes the findings the port fixed, and the files' reviews hold on their new content (TranslationReview's
+translation blob): progress moves with no step of its own here."""
 
 from __future__ import annotations
 
