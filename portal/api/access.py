@@ -16,7 +16,7 @@ def memberships(user) -> dict[int, Membership]:
 
 def need_engineer(membership: Membership) -> None:
     if not membership.can_write:
-        raise HttpError(403, _("Viewers read only: triage, comments and scans need the engineer role."))
+        raise HttpError(403, _("Viewers read only: triage, comments, scans and merge requests need the engineer role."))
 
 
 def need_manager(membership: Membership) -> None:

@@ -431,15 +431,56 @@ class LeftForPeople(Schema):
     why: str
 
 
+class ReviewOut(Schema):
+    reviewer: str
+    state: Literal["approved", "changes_requested", "commented"]
+    at: datetime | None = Field(description="When the host says the review was made; null if it did not say.")
+
+
+class CheckOut(Schema):
+    name: str
+    state: Literal["passing", "failing", "pending"]
+    url: str
+    at: datetime | None
+
+
+class HostStateOut(Schema):
+    review: Literal["approved", "changes_requested", "commented", ""] = Field(
+        description="Changes requested by anyone, else approved, else commented; empty before any review."
+    )
+    reviews: list[ReviewOut] = Field(description="Each reviewer's latest review, as the host's webhooks said.")
+    checks_state: Literal["passing", "failing", "pending", ""] = Field(
+        description="Any check failing, else any pending, else passing; empty before any check."
+    )
+    checks: list[CheckOut] = Field(description="Each CI check of `checks_commit`, the newest commit heard of.")
+    checks_commit: str
+    heard: datetime | None = Field(description="When the host last reported a review or a check.")
+
+
 class MergeRequestDetail(MergeRequestOut):
     left_for_people: list[LeftForPeople] = Field(description="Reviewed files it does not commit, and why.")
     advice: str = Field(description="For a failed request: what to do about it, as its page says.")
+    host: HostStateOut = Field(description="Reviews and CI checks the host's webhooks reported, as its page shows.")
 
 
 class MergeRequestQuery(Schema):
     state: MergeRequestState | None = Field(None, description="Only requests in this state.")  # type: ignore[valid-type]
     before: str = Field("", pattern=r"^[0-9]{0,19}$", description="The `next` of the previous page.")
     limit: int = limit_field()
+
+
+class MergeRequestIn(Schema):
+    files: list[Text] | None = Field(
+        None,
+        max_length=10_000,
+        description="The paths whose reviewed translation goes in, as the page's checkboxes; omit (or null) for "
+        "every reviewed translation that applies to the newest scan.",
+    )
+    mode: Literal["in_place", "side_by_side"] | None = Field(
+        None,
+        description="in_place (files become their translation) or side_by_side (.hip copies); omit for the "
+        "repository's setting.",
+    )
 
 
 class MergeRequestPage(Schema):

@@ -4,7 +4,9 @@ which Gitea and Forgejo copy). A host is one subclass instance, registered in po
 
 What a host says:
 - webhooks: which headers carry the signature (or token), the delivery id and the event; how a verified body
-  reads as a `Push` (`parse`, with hooks for the events only some hosts send);
+  reads as a `Push` (`parse`, with hooks for the events only some hosts send); which events carry a review of a
+  pull request (`review_events`, read by `review_push`) and which a CI check (`check_events`, `check_push`): none
+  by default, so a host that declares none simply records them as "other";
 - commit statuses: the endpoint path, our states in the host's words, where the "rocport" label goes, the auth
   header;
 - pull / merge requests: where they live, the create payload, the duplicate answer, how to find the open one for
@@ -42,6 +44,8 @@ class GitHost:
     event_header: str = ""
     event_fallbacks: tuple[str, ...] = ()
     ping_events: tuple[str, ...] = PING_EVENTS
+    review_events: tuple[str, ...] = ()  # lower-cased event names read by `review_push`
+    check_events: tuple[str, ...] = ()  # lower-cased event names read by `check_push`
 
     # -- commit statuses ---------------------------------------------------------------------------------------
     status_path = "/repos/{project}/statuses/{sha}"  # after the API base URL
@@ -102,6 +106,14 @@ class GitHost:
         own = self.parse_own_event(event_lower, payload)
         if own is not None:
             return own
+        if event_lower in self.review_events:
+            review = self.review_push(event_lower, payload)
+            if review is not None:
+                return review
+        if event_lower in self.check_events:
+            check = self.check_push(event_lower, payload)
+            if check is not None:
+                return check
         if event_lower in MERGE_REQUEST_EVENTS:
             number, branch, state = self.merge_request_fields(payload)
             return Push("merge_request", branch=branch, number=request_number(number), state=state)
@@ -120,6 +132,16 @@ class GitHost:
 
     def parse_own_event(self, event_lower: str, payload: dict) -> Push | None:
         """A host's events the shared classification does not know (Gitea's `create` / `delete`); None: not one."""
+        return None
+
+    def review_push(self, event_lower: str, payload: dict) -> Push | None:
+        """A review of a pull request (kind "review": number, source branch, reviewer, state, when) from one of
+        `review_events`; None: this delivery is not one after all (it is then classified as any other)."""
+        return None
+
+    def check_push(self, event_lower: str, payload: dict) -> Push | None:
+        """A CI check's state (kind "check": commit, name, state, link, when; the request's number and branch
+        when the host names them) from one of `check_events`; None: not one after all."""
         return None
 
     def merge_request_fields(self, payload: dict) -> tuple[object, str, str]:

@@ -14,14 +14,15 @@ class Forgejo(Gitea):
     label = "Forgejo"
     setup_text = gettext_lazy(
         "`Settings → Webhooks → Add webhook → Forgejo`. `Target URL`: the URL above; `Secret`: the "
-        "secret; `Trigger on`: `Push events` and `Delete events`."
+        "secret; `Trigger on`: `Push events` and `Delete events` (to follow ROCport's merge requests on their "
+        "page, add `Pull Request`, `Pull Request Reviewed` and the commit status event)."
     )
 
     signature_header = "X-Forgejo-Signature"
     delivery_header = "X-Forgejo-Delivery"
     delivery_fallbacks = ("X-Gitea-Delivery",)
     event_header = "X-Forgejo-Event"
-    event_fallbacks = ("X-Gitea-Event",)
+    event_fallbacks = ("X-Gitea-Event", "X-Forgejo-Event-Type", "X-Gitea-Event-Type")
     guess_rank = 30  # before Gitea: a host named for both is Forgejo's
 
     def claims_clone_host(self, hostname: str) -> bool:

@@ -8,7 +8,11 @@
   description; 201 Created;
 - merge requests: POST {api}/projects/{id}/merge_requests {source_branch, target_branch, title, description,
   remove_source_branch} -> 201 {iid, web_url, state}; GET .../merge_requests/{iid} -> {state: opened|closed|
-  locked|merged}; a duplicate is a 409, and the open one is GET ...?source_branch=&state=opened; numbered !12."""
+  locked|merged}; a duplicate is a 409, and the open one is GET ...?source_branch=&state=opened; numbered !12;
+- reviews and checks: a "Merge Request Hook" whose object_attributes.action is approved / approval (an approval
+  by `user`) or unapproved / unapproval (withdrawn), a "Note Hook" on a merge request (a comment; system notes
+  left out), and a "Pipeline Hook" (object_attributes.status, .sha, .ref, .url; merge_request.iid and
+  .source_branch for a merge request's pipeline) (tests/fixtures/webhooks/README.md, "Reviews and checks")."""
 
 from __future__ import annotations
 
@@ -17,9 +21,13 @@ from urllib.parse import quote
 from django.utils.translation import gettext_lazy
 
 from portal.hosts.base import PING_EVENTS, GitHost
-from portal.hosts.payloads import field
+from portal.hosts.payloads import Push, field, link, nested, request_number
 
 _STATES = {"opened": "open", "locked": "open", "merged": "merged", "closed": "closed"}
+_APPROVALS = {"approved": "approved", "approval": "approved", "unapproved": "dismissed", "unapproval": "dismissed"}
+# A pipeline's status; the rest (created, waiting_for_resource, preparing, pending, running, manual, scheduled)
+# is still pending.
+_PIPELINES = {"success": "passing", "skipped": "passing", "failed": "failing", "canceled": "failing"}
 
 
 class GitLab(GitHost):
@@ -27,7 +35,8 @@ class GitLab(GitHost):
     label = "GitLab"
     setup_text = gettext_lazy(
         "`Settings → Webhooks → Add new webhook`. `URL`: the URL above; `Secret token`: the secret; "
-        "`Trigger`: `Push events` (and `Tag push events` if you like)."
+        "`Trigger`: `Push events` (and `Tag push events` if you like; to follow ROCport's merge requests on their "
+        "page, also `Merge request events`, `Comments` and `Pipeline events`)."
     )
 
     signature_header = "X-Gitlab-Token"
@@ -35,6 +44,8 @@ class GitLab(GitHost):
     delivery_fallbacks = ("X-Gitlab-Event-UUID",)  # GitLab before 17.4
     event_header = "X-Gitlab-Event"
     ping_events = (*PING_EVENTS, "test hook")
+    review_events = ("merge request hook", "note hook")
+    check_events = ("pipeline hook",)
 
     status_path = "/projects/{project}/statuses/{sha}"
     status_states = {"pending": "pending", "success": "success", "failure": "failed", "error": "failed"}
@@ -60,6 +71,45 @@ class GitLab(GitHost):
             raise ValueError("'object_attributes' is not an object")
         number, branch = attributes.get("iid"), field(attributes, "source_branch")
         return number, branch, _STATES.get(str(attributes.get("state")), "")
+
+    def review_push(self, event_lower: str, payload: dict) -> Push | None:
+        attributes, actor = nested(payload, "object_attributes"), field(nested(payload, "user"), "username")
+        if event_lower == "note hook":
+            if attributes.get("noteable_type") != "MergeRequest" or attributes.get("system") is True:
+                return None
+            request = nested(payload, "merge_request")
+            return Push(
+                "review",
+                branch=field(request, "source_branch"),
+                number=request_number(request.get("iid")),
+                state="commented",
+                actor=actor,
+                at=field(attributes, "created_at"),
+            )
+        state = _APPROVALS.get(str(attributes.get("action")))
+        if state is None:
+            return None  # any other merge request event: its state, read by merge_request_fields
+        return Push(
+            "review",
+            branch=field(attributes, "source_branch"),
+            number=request_number(attributes.get("iid")),
+            state=state,
+            actor=actor,
+            at=field(attributes, "updated_at"),
+        )
+
+    def check_push(self, event_lower: str, payload: dict) -> Push | None:
+        attributes, request = nested(payload, "object_attributes"), nested(payload, "merge_request")
+        return Push(
+            "check",
+            branch=field(request, "source_branch") or field(attributes, "ref"),
+            number=request_number(request.get("iid")) if request else 0,
+            after=field(attributes, "sha"),
+            state=_PIPELINES.get(str(attributes.get("status")), "pending"),
+            actor=field(attributes, "name") or "pipeline",
+            url=link(attributes, "url"),
+            at=field(attributes, "finished_at") or field(attributes, "created_at"),
+        )
 
     def commit_to_scan(self, payload: dict, after: str) -> str:
         return field(payload, "checkout_sha") if payload.get("checkout_sha") else after

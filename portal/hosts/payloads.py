@@ -18,9 +18,17 @@ class VerificationFailed(Exception):
         self.reason = reason
 
 
+# What a review or a CI check comes down to, in every host's words (the hosts' modules translate theirs).
+REVIEW_STATES = ("approved", "changes_requested", "commented", "dismissed")  # dismissed: withdrawn, forget it
+CHECK_STATES = ("passing", "failing", "pending")
+
+
 @dataclass
 class Push:
-    """What a delivery asks for. kind: ping | push | branch_deleted | tag | merge_request | other."""
+    """What a delivery asks for. kind: ping | push | branch_deleted | tag | merge_request | review | check | other.
+    A review names its reviewer in `actor` and its REVIEW_STATES word in `state`; a check names itself in `actor`,
+    its CHECK_STATES word in `state`, the commit in `after`, and `number` when the host says which request it is
+    for (0 otherwise: a commit status knows only its commit)."""
 
     kind: str
     branch: str = ""  # short name, for branch events; a merge request's source branch
@@ -28,7 +36,10 @@ class Push:
     before: str = ""
     after: str = ""  # the commit to scan
     number: int = 0  # a merge request's number on the host (GitLab's iid)
-    state: str = ""  # a merge request's state: open | merged | closed
+    state: str = ""  # a merge request's state: open | merged | closed; a review's or a check's (see above)
+    actor: str = ""  # a review's reviewer, a check's name
+    url: str = ""  # a check's page on the host, when it has one
+    at: str = ""  # when the host says it happened (ISO 8601 as sent); "" when it does not say
 
 
 def load_object(body: bytes, content_type: str) -> dict:
@@ -62,6 +73,36 @@ def field(payload: dict, key: str) -> str:
     if len(value) > MAX_REF:
         raise ValueError(f"'{key}' is longer than {MAX_REF} characters")
     return value
+
+
+def nested(payload: dict, *keys: str) -> dict:
+    """payload[k1][k2]... as an object; {} where a level is absent or not an object."""
+    for key in keys:
+        value = payload.get(key)
+        payload = value if isinstance(value, dict) else {}
+    return payload
+
+
+def link(payload: dict, key: str) -> str:
+    """A URL of the payload, kept only when it is http(s) (it becomes a link on the page)."""
+    value = field(payload, key)
+    return value if value.startswith(("https://", "http://")) else ""
+
+
+def status_push(payload: dict, states: dict[str, str]) -> Push | None:
+    """A commit status event (GitHub's `status`, Gitea's): sha, state, context, target_url, updated_at. It names
+    no pull request: the commit alone says which request it is for. None for a state `states` does not know."""
+    state = states.get(str(payload.get("state")))
+    if state is None:
+        return None
+    return Push(
+        "check",
+        after=field(payload, "sha"),
+        state=state,
+        actor=field(payload, "context") or "status",
+        url=link(payload, "target_url"),
+        at=field(payload, "updated_at"),
+    )
 
 
 def short_branch(ref: str) -> str:

@@ -54,6 +54,10 @@ class MergeRequest(models.Model):
     error_code = models.CharField(max_length=40, blank=True, default="")
     error_message = models.TextField(blank=True, default="")  # for people; never a token
     attempts = models.PositiveSmallIntegerField(default=0)
+    # What the host's webhooks say besides the state (portal.ports.host_state): each reviewer's latest review, each
+    # CI check of the newest commit; and when the host last told us anything about reviews or checks.
+    host_state = models.JSONField(default=dict, blank=True)
+    host_heard = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from portal.ports import host_state
 from portal.ports.models import MergeRequest
 
 # error_code (portal.ports.branch, portal.ports.tasks) -> what to do about it. The recorded error_message is the
@@ -91,3 +92,29 @@ def left_for_people(merge_request: MergeRequest) -> list[tuple[str, str, bool]]:
         path, why = (list(item) + ["", ""])[:2]
         out.append((path, WHY_LEFT.get(why, why), why not in WHY_LEFT))
     return out
+
+
+# What the host says about an open request (portal.ports.host_state), for its page.
+REVIEW_WORDS = {
+    "approved": gettext_lazy("approved by %(who)s"),
+    "changes_requested": gettext_lazy("changes requested by %(who)s"),
+    "commented": gettext_lazy("commented by %(who)s"),
+}
+CHECK_WORDS = {
+    "passing": gettext_lazy("passing"),
+    "failing": gettext_lazy("failing"),
+    "pending": gettext_lazy("pending"),
+}
+
+
+def host_lines(merge_request: MergeRequest) -> dict:
+    """The reviews and checks of the request's page: host_state.summary with each state in words."""
+    summary = host_state.summary(merge_request.host_state)
+    review = summary["review"]
+    summary["review_text"] = (
+        REVIEW_WORDS[review] % {"who": ", ".join(name or "?" for name in summary["reviewers"])} if review else ""
+    )
+    summary["checks_text"] = CHECK_WORDS.get(summary["checks_state"], "")
+    for check in summary["checks"]:
+        check["text"] = CHECK_WORDS.get(check["state"], check["state"])
+    return summary

@@ -1,6 +1,8 @@
 """Keeping a merge request's state current: from the host's pull request / merge request webhooks (verified by
 portal.webhooks before this runs), and from the reconciliation task (portal.ports.tasks) that asks the host,
-because a webhook is a hint that can be lost. Only requests ROCport opened are touched: matched by number *and* by the branch ROCport pushed.
+because a webhook is a hint that can be lost; and the reviews and CI checks the host reports (portal.ports.host_state).
+Only requests ROCport opened are touched: matched by number *and* by the branch ROCport pushed, or, for a commit
+status that names no request, by the commit ROCport pushed (its own commit, on its own branch).
 When one merges, the push webhook (or the branch-head reconciliation) scans the default branch, and that scan
 closes the findings the port fixed, and the files' reviews hold on their new content (TranslationReview's
 translation blob): progress moves with no step of its own here."""
@@ -8,14 +10,19 @@ translation blob): progress moves with no step of its own here."""
 from __future__ import annotations
 
 import logging
+import re
 
 from django.db import transaction
+from django.utils import timezone
 
+from portal.hosts.payloads import Push
+from portal.ports import host_state
 from portal.ports.models import MergeRequest
 
 log = logging.getLogger(__name__)
 
 FINAL = {"merged": MergeRequest.State.MERGED, "closed": MergeRequest.State.CLOSED}
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 def record_host_state(repository, number: int, branch: str, state: str) -> str:
@@ -33,3 +40,42 @@ def record_host_state(repository, number: int, branch: str, state: str) -> str:
         request.save(update_fields=["state", "updated"])
     log.info("merge request %s of repository %s: %s -> %s", request.pk, repository.pk, old, new)
     return f"merge request {number}: {old} -> {new}"
+
+
+def _ours(repository, number: int, branch: str) -> MergeRequest | None:
+    return MergeRequest.objects.select_for_update().filter(repository=repository, number=number, branch=branch).first()
+
+
+def record_review(repository, push: Push) -> str:
+    """Apply a review the host reported (push.kind "review"); returns what happened, for the delivery's record."""
+    with transaction.atomic():
+        request = _ours(repository, push.number, push.branch)
+        if request is None:
+            return f"merge request {push.number} was not opened by ROCport; nothing to track"
+        changed = host_state.apply_review(request.host_state, push.actor, push.state, push.at)
+        request.host_heard = timezone.now()
+        request.save(update_fields=["host_state", "host_heard", "updated"])
+    return f"merge request {push.number}: review {push.state} by {push.actor or '?'}" + ("" if changed else "; kept")
+
+
+def record_check(repository, push: Push) -> str:
+    """Apply a CI check the host reported (push.kind "check"): for the request it names, else for the request
+    whose pushed commit it reports on."""
+    with transaction.atomic():
+        if push.number:
+            request = _ours(repository, push.number, push.branch)
+        elif _SHA.fullmatch(push.after):
+            found = MergeRequest.objects.select_for_update().filter(
+                repository=repository, head_commit=push.after, number__isnull=False
+            )
+            request = (found.filter(branch=push.branch) if push.branch else found).first()
+        else:
+            request = None
+        if request is None:
+            return (
+                f"check {push.actor} of {push.after[:10] or '?'}: not a merge request ROCport opened; nothing to track"
+            )
+        changed = host_state.apply_check(request.host_state, push.actor, push.state, push.url, push.after, push.at)
+        request.host_heard = timezone.now()
+        request.save(update_fields=["host_state", "host_heard", "updated"])
+    return f"merge request {request.number}: check {push.actor} {push.state}" + ("" if changed else "; kept")

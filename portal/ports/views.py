@@ -1,7 +1,9 @@
 """Merge request pages: a repository's merge requests with the form that asks for a new one (the reviewed
-translations that apply, checked, and those left out with why), one request's page (what the port brings: the findings it resolves, those left
-for a person and the progress estimate, portal.ports.story; its state polled while a worker pushes and opens it, stopping with HTTP 286 at a final state; what to do when it failed) and the POSTs
-that ask for a request and try a failed one again. Engineers and above post; viewers read; another team's
+translations that apply, checked, and those left out with why), one request's page (what the port brings: the
+findings it resolves, those left for a person and the progress estimate, portal.ports.story; its state polled while a
+worker pushes and opens it, stopping with HTTP 286 at a final state; what to do when it failed; once opened, the
+reviews and CI checks the host's webhooks reported and when the host was last heard) and the POSTs that ask for a
+request and try a failed one again. Engineers and above post; viewers read; another team's
 repository or request is a 404. Every form works without JavaScript."""
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from portal.ports.texts import (
     STEPS,
     UNUSABLE,
     WHY_LEFT,
+    host_lines,
     left_for_people,
 )
 from portal.repositories.models import Repository
@@ -152,6 +155,7 @@ def _detail_context(repository, membership, merge_request: MergeRequest) -> dict
         "advice_rescan": code in RESCAN_CODES,
         "advice_new": code in NEW_REQUEST_CODES,
         "advice_patch": code in PATCH_CODES,
+        "host": host_lines(merge_request),
     }
 
 

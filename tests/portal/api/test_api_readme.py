@@ -27,7 +27,7 @@ def test_every_progress_and_merge_request_operation_is_in_the_readme(db):
         for method, operation in operations.items()
         if set(operation.get("tags", ())) & {"progress", "merge requests"}
     ]
-    assert len(wanted) == 7
+    assert len(wanted) == 9
     missing = [f"{method} {path}" for method, path in wanted if f"`{method} {path}`" not in section]
     assert missing == []
     assert f"1 to {pages.MAX_LIMIT} items a page ({pages.DEFAULT_LIMIT}" in section
