@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from portal.findings.models import Finding
 from portal.links import site_url
+from portal.ports.compiling import body_lines as compile_lines
 
 TRAILER = "Generated-by: ROCport"
 LISTED = 50  # files listed one per line; the rest are counted
@@ -56,7 +57,11 @@ def commit_message(base: str, files: list[str], left: list[list[str]], findings:
     return "\n".join(lines) + f"\n\n{TRAILER}\n"
 
 
-def description(repository, base: str, files: list[str], left: list[list[str]], findings: list[dict]) -> str:
+def description(
+    repository, base: str, files: list[str], left: list[list[str]], findings: list[dict], compiled: list[dict] = ()
+) -> str:
+    """`compiled`: the compile check of the ported files on the branch (portal.ports.compiling), a section of its
+    own."""
     dashboard = site_url(reverse("dashboards:repository", args=[repository.pk]))
     out = [
         f"ROCport translated these files from CUDA to HIP; an engineer reviewed each translation (“translation OK” or "
@@ -78,6 +83,7 @@ def description(repository, base: str, files: list[str], left: list[list[str]], 
     if left:
         out += ["", "**Not included**", ""]
         out += [f"- {_code(path)}: {why}" for path, why in left[:LISTED]]
+    out += compile_lines(list(compiled))
     out += [
         "",
         f"When this merges, the next scan of `{repository.default_branch}` closes what it fixed: "

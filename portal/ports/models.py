@@ -42,6 +42,9 @@ class MergeRequest(models.Model):
     # in place (a .cu file's text becomes its translation) or side by side (a .hip sibling): portal.ports.planning
     mode = models.CharField(max_length=20, default="in_place")
     left_for_people = models.JSONField(default=list)  # reviewed but not committed: [path, why]
+    # The compile check of each ported file on the branch before the push (portal.ports.compiling): one dict per
+    # file, {path, status, reason, error, ...}; empty until the branch is built.
+    compile_results = models.JSONField(default=list, blank=True)
     key = models.CharField(max_length=64)  # sha256 of base commit + sorted files: what "the same request" means
     # What came out.
     branch = models.CharField(max_length=255, blank=True, default="")

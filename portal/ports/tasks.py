@@ -20,7 +20,7 @@ from portal.files import patch
 from portal.hosts import pulls as hostapi  # the host API the tests patch here
 from portal.hosts.transport import PermanentError, PostError, TransientError
 from portal.ports import branch as port_branch
-from portal.ports import describe, planning, tracking
+from portal.ports import compiling, describe, planning, tracking
 from portal.ports.models import MergeRequest
 from portal.repositories.git import CloneError, GitSession
 
@@ -81,7 +81,14 @@ def _run(request: MergeRequest) -> None:
         branch=request.branch,
         target=request.target_branch,
         title=describe.title(request.files),
-        body=describe.description(repository, request.base_commit, request.files, request.left_for_people, findings),
+        body=describe.description(
+            repository,
+            request.base_commit,
+            request.files,
+            request.left_for_people,
+            findings,
+            compiled=request.compile_results,
+        ),
     )
     request.number, request.url, request.state = opened.number, opened.url, MergeRequest.State.OPEN
     request.save(update_fields=["number", "url", "state", "attempts", "error_code", "error_message", "updated"])
@@ -104,6 +111,11 @@ def _push(request: MergeRequest) -> None:
         (user.email if user and user.email else f"{user.username if user else 'rocport'}@users.rocport.invalid"),
     )
     committer_name, committer_email = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    compiled: list[dict] = []  # the compile check of the ported files on the branch, before the push
+
+    def check_build(session: GitSession, head: str) -> None:
+        compiled[:] = compiling.check_branch(session, head, compiling.branch_paths(request.files, request.mode))
+
     with GitSession(repository.clone_url, repository.credentials()) as session:
         pushed = port_branch.push_port(
             session,
@@ -120,9 +132,10 @@ def _push(request: MergeRequest) -> None:
             author=author,
             committer=port_branch.Author(committer_name or "ROCport", committer_email or "rocport@localhost"),
             when=request.created,
+            before_push=check_build,
         )
-    request.head_commit, request.state = pushed.commit, MergeRequest.State.PUSHED
-    request.save(update_fields=["head_commit", "state", "updated"])
+    request.head_commit, request.state, request.compile_results = pushed.commit, MergeRequest.State.PUSHED, compiled
+    request.save(update_fields=["head_commit", "state", "compile_results", "updated"])
 
 
 def _fail(request: MergeRequest, code: str, message: str) -> None:

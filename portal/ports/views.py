@@ -32,6 +32,7 @@ from portal.ports.texts import (
     STEPS,
     UNUSABLE,
     WHY_LEFT,
+    compile_rows,
     left_for_people,
 )
 from portal.repositories.models import Repository
@@ -145,6 +146,7 @@ def _detail_context(repository, membership, merge_request: MergeRequest) -> dict
         "mr": merge_request,
         "in_flight": merge_request.state in MergeRequest.IN_FLIGHT,
         "left": left_for_people(merge_request),
+        "compiled": compile_rows(merge_request),
         "steps": [(state, label, i <= reached, i == reached) for i, (state, label) in enumerate(STEPS)],
         "advice": ADVICE.get(code, ""),
         "advice_settings": code in SETTINGS_CODES,
