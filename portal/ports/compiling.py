@@ -155,8 +155,20 @@ def body_lines(results: list[dict]) -> list[str]:
         elif status == NOT_CHECKED:
             detail = _cell(row.get("reason", ""))
         else:
-            detail = _cell(row.get("std", ""))
+            detail = _cell("; ".join(filter(None, (row.get("std", ""), row.get("build", "")))))
         out.append(f"| `{_cell(row['path'])}` | {_BODY_WORDS.get(status, _cell(status))} | {detail} |")
     if len(results) > BODY_LISTED:
         out.append(f"| and {len(results) - BODY_LISTED} more | | |")
+    return out
+
+
+def build_left_lines(items: list[list]) -> list[str]:
+    """The request body's list of what the build switch could not switch surely, for a person: one line each."""
+    if not items:
+        return []
+    out = ["", "**Build: left for a person**", ""]
+    for path, line, what, why in items[:BODY_LISTED]:
+        out.append(f"- `{_cell(f'{path}:{line}')}` `{_cell(what)}`: {_cell(why)}")
+    if len(items) > BODY_LISTED:
+        out.append(f"- and {len(items) - BODY_LISTED} more")
     return out

@@ -13,6 +13,7 @@ from django.urls import reverse
 from portal.findings.models import Finding
 from portal.links import site_url
 from portal.ports.compiling import body_lines as compile_lines
+from portal.ports.compiling import build_left_lines
 
 TRAILER = "Generated-by: ROCport"
 LISTED = 50  # files listed one per line; the rest are counted
@@ -58,10 +59,16 @@ def commit_message(base: str, files: list[str], left: list[list[str]], findings:
 
 
 def description(
-    repository, base: str, files: list[str], left: list[list[str]], findings: list[dict], compiled: list[dict] = ()
+    repository,
+    base: str,
+    files: list[str],
+    left: list[list[str]],
+    findings: list[dict],
+    compiled: list[dict] = (),
+    build_left: list[list] = (),
 ) -> str:
-    """`compiled`: the compile check of the ported files on the branch (portal.ports.compiling), a section of its
-    own."""
+    """`compiled`: the compile check of the ported files on the branch, `build_left`: what the build switch left
+    for a person (portal.ports.compiling renders both, a section each)."""
     dashboard = site_url(reverse("dashboards:repository", args=[repository.pk]))
     out = [
         f"ROCport translated these files from CUDA to HIP; an engineer reviewed each translation (“translation OK” or "
@@ -83,6 +90,7 @@ def description(
     if left:
         out += ["", "**Not included**", ""]
         out += [f"- {_code(path)}: {why}" for path, why in left[:LISTED]]
+    out += build_left_lines(list(build_left))
     out += compile_lines(list(compiled))
     out += [
         "",

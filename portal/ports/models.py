@@ -45,6 +45,8 @@ class MergeRequest(models.Model):
     # The compile check of each ported file on the branch before the push (portal.ports.compiling): one dict per
     # file, {path, status, reason, error, ...}; empty until the branch is built.
     compile_results = models.JSONField(default=list, blank=True)
+    # What the build switch left for a person (portal.ports.planning): [build file, line, what, why] each.
+    build_left = models.JSONField(default=list, blank=True)
     key = models.CharField(max_length=64)  # sha256 of base commit + sorted files: what "the same request" means
     # What came out.
     branch = models.CharField(max_length=255, blank=True, default="")

@@ -88,6 +88,7 @@ def _run(request: MergeRequest) -> None:
             request.left_for_people,
             findings,
             compiled=request.compile_results,
+            build_left=request.build_left,
         ),
     )
     request.number, request.url, request.state = opened.number, opened.url, MergeRequest.State.OPEN
@@ -112,6 +113,7 @@ def _push(request: MergeRequest) -> None:
     )
     committer_name, committer_email = parseaddr(settings.DEFAULT_FROM_EMAIL)
     compiled: list[dict] = []  # the compile check of the ported files on the branch, before the push
+    build_left: list[list] = []  # what the build switch left for a person
 
     def check_build(session: GitSession, head: str) -> None:
         compiled[:] = compiling.check_branch(session, head, compiling.branch_paths(request.files, request.mode))
@@ -128,6 +130,7 @@ def _push(request: MergeRequest) -> None:
                 mode=request.mode,
                 reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
                 message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
+                build_left=build_left,
             ),
             author=author,
             committer=port_branch.Author(committer_name or "ROCport", committer_email or "rocport@localhost"),
@@ -135,7 +138,8 @@ def _push(request: MergeRequest) -> None:
             before_push=check_build,
         )
     request.head_commit, request.state, request.compile_results = pushed.commit, MergeRequest.State.PUSHED, compiled
-    request.save(update_fields=["head_commit", "state", "compile_results", "updated"])
+    request.build_left = build_left
+    request.save(update_fields=["head_commit", "state", "compile_results", "build_left", "updated"])
 
 
 def _fail(request: MergeRequest, code: str, message: str) -> None:
