@@ -6,6 +6,10 @@ source, when every source that spelling stands for is ported) or build them with
 HIP language is enabled; a link list never names one HIP target twice. It then reads the model of the result:
 whatever still builds a ported source from its `.cu`, builds CUDA or builds nothing is left for a person at the
 target that lists it, and gives the configure line for an AMD GPU. The model reads the texts from memory.
+
+Makefiles are rewritten outside the branches another platform takes (the model's platform lines), and their
+compiler is switched where a Linux build sets it (scanner.translate.make_switch); a `setup.py`'s PyTorch extensions
+list the `.hip` copies side by side (scanner.translate.setup_switch). The same model check covers both.
 """
 
 from __future__ import annotations

@@ -29,7 +29,9 @@ from portal.scans.actions import do_create_scan
 from portal.statuses.models import CommitStatusConfig
 from scanner import build
 from tests.portal.githttp import ServedRepo
+from tests.portal.languages import in_both_languages
 from tests.portal.people import client_for
+from tests.portal.ports.test_merge_request_views import make_request
 from tests.portal.pullhosts import PullHost
 from tests.tools import available, require
 
@@ -300,3 +302,30 @@ def test_a_check_that_cannot_run_never_fails_the_port(port, monkeypatch):
     assert ported.request.state == "open"
     reasons = {r["reason"] for r in ported.request.compile_results}
     assert reasons == {"the check could not run (RuntimeError)"}
+
+
+@pytest.mark.django_db
+def test_the_page_shows_each_files_result_in_both_languages_and_follows_the_state(people):
+    row = Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
+    request = make_request(row, files=PORTED, state="open", head_commit="d" * 40)
+    request.compile_results = [
+        {"path": "src/a.cu", "status": "compiles", "reason": "", "std": "c++17", "build": "make target `a.o`"},
+        {"path": "src/b.cu", "status": "compiles-with-stubs", "reason": "", "stubbed": ["thrust/sort.h"]},
+        {"path": "src/lanes.cu", "status": "fails", "reason": "", "error": "src/lanes.cu:4: invalid instruction"},
+        {"path": "src/d.cu", "status": "not-checked", "reason": compiling.OFF},
+    ]
+    request.save()
+    url = reverse("ports:detail", args=[row.pk, request.pk])
+    pages = {language: page.content.decode() for language, page in in_both_languages(people.alice, url).items()}
+    english, chinese = pages["en"], pages["zh-hans"]
+    assert "Does it build?" in english and "能否构建？" in chinese
+    for status in ("compiles", "compiles-with-stubs", "fails", "not-checked"):
+        assert english.count(f'data-compile-status="{status}"') == 1 and f'data-compile-status="{status}"' in chinese
+    assert "src/lanes.cu:4: invalid instruction" in english and "thrust/sort.h" in english
+    assert compiling.OFF in english and "本门户已关闭编译检查" in chinese and "已用桩替代" in chinese
+    # the table is in the part the page polls while the request is in flight: it appears once the branch is built
+    polled = client_for(people.alice).get(url, headers={"HX-Request": "true"}).content.decode()
+    assert polled.count("data-compile-status=") == 4
+    request.compile_results = []
+    request.save()
+    assert "Does it build?" not in client_for(people.alice).get(url).content.decode()
