@@ -43,9 +43,9 @@ def main() -> int:
     portal_db.setup()
     from portal.accounts.models import Team
     from portal.repositories.models import Repository
-    from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
     from portal.scans.models import ScannedFile
+    from portal.scans.pipeline import runner as pipeline
 
     work = Path(tempfile.mkdtemp(prefix="rocport-compile-bench-"))
     try:

@@ -166,7 +166,7 @@ def add_big_file(data: dict, rng: random.Random) -> int:
     )
     big = data["repositories"][0]
     newest = Scan.objects.get(pk=data["scans"][(big.pk, "main")][-1])
-    stats = dict(payload["stats"])  # as ingestion stores them (portal.scans.ingestion.record)
+    stats = dict(payload["stats"])  # as ingestion stores them (portal.scans.pipeline.ingestion.record)
     stats["translation"] = {k: translation["stats"][k] for k in ("converted", "unconverted", "changed_lines")}
     ScannedFile.objects.create(
         scan=newest,

@@ -70,8 +70,8 @@ def instrument(phases: Phases) -> None:
     import scanner
     from portal.findings import tracking
     from portal.repositories.git import GitSession
-    from portal.scans import pipeline
     from portal.scans.models import BlobResult, ScannedFile
+    from portal.scans.pipeline import runner as pipeline
     from scanner.pool import WorkerPool
 
     phases.wrap(GitSession, "resolve", "git: resolve")
@@ -96,8 +96,8 @@ def main() -> int:
     portal_db.setup()
     from portal.accounts.models import Team
     from portal.repositories.models import Repository
-    from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
+    from portal.scans.pipeline import runner as pipeline
 
     phases = Phases()
     instrument(phases)

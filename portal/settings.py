@@ -367,7 +367,7 @@ if ROCPORT_COMPILE_CHECK not in ("auto", "off"):
 ROCPORT_HIPCC = env_str("ROCPORT_HIPCC")
 ROCPORT_SCAN_JOBS = env_int("ROCPORT_SCAN_JOBS", 1, minimum=1)
 # A scan is split into shards of at most this many files / bytes of source, each a Celery task on any worker
-# (portal/scans/shards.py); a repository that fits in one shard is scanned by the planning task itself.
+# (portal/scans/pipeline/shards.py); a repository that fits in one shard is scanned by the planning task itself.
 ROCPORT_SHARD_FILES = env_int("ROCPORT_SHARD_FILES", 250, minimum=1)
 ROCPORT_SHARD_BYTES = env_int("ROCPORT_SHARD_BYTES", 16 * 1024 * 1024, minimum=1024)
 # A CI upload's JSON report is held in memory while it is checked and ingested (about 10x its size as objects).

@@ -9,7 +9,7 @@ from portal.accounts import views as account_views
 from portal.api.main import json_405
 from portal.api.main import not_found as api_not_found
 from portal.api.main import urls as api_urls
-from portal.scans import upload_views
+from portal.scans.uploads import views as upload_views
 
 
 def healthz(request):
@@ -33,7 +33,7 @@ urlpatterns = [
     path("digests/", include("portal.digests.urls")),
     path("progress/", include("portal.progress.urls")),
     path("repositories/", include("portal.ports.urls")),
-    # A plain view, before the API's include: the scanner's CI upload (portal/scans/upload_views.py).
+    # A plain view, before the API's include: the scanner's CI upload (portal/scans/uploads/views.py).
     path("api/v1/uploads/", json_405(upload_views.upload), name="upload"),
     path("api/v1/", api_urls()),  # the REST API (portal/api); it defines no /api/v1/uploads/
     re_path(r"^api(?:/|$)", api_not_found),  # any other path under /api/: a JSON 404, never an HTML page

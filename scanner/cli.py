@@ -16,10 +16,8 @@ from tqdm import tqdm
 from scanner import plan
 from scanner.config import ConfigError, ScanOptions
 from scanner.model import Severity
-from scanner.report.json_report import JsonReport
-from scanner.report.sarif import SarifReport
+from scanner.report.formats import CLI_CHOICES, FORMATS, WriterOptions
 from scanner.report.summary import Summary
-from scanner.report.text import TextReport
 from scanner.rules import catalogue, resolve, select
 from scanner.rules.docs import explain, markdown
 from scanner.target import _GFX, TargetError, TargetProfile
@@ -36,7 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     scan = sub.add_parser("scan", help="scan a directory (a checkout)")
     scan.add_argument("path", help="directory to scan")
-    scan.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    scan.add_argument(
+        "--format",
+        choices=CLI_CHOICES,
+        default="text",
+        help="; ".join(f"{name}: {FORMATS[name].label}" for name in CLI_CHOICES) + " (default text)",
+    )
     scan.add_argument("--output", "-o", help="write the report here instead of stdout")
     scan.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
     scan.add_argument(
@@ -288,14 +291,11 @@ def _upload(target, report_path: Path) -> bool:
 
 
 def _report(args, out, rules, target=None):
-    if args.format == "json":
-        # With --upload, the commit's file list lets the portal tell a deleted file from one left out, and
-        # translations keep their statistics only (the portal stores nothing else of them).
-        extra = {"tree": target.tree} if target is not None and target.tree is not None else None
-        return JsonReport(out, rules, extra, slim=target is not None)
-    if args.format == "sarif":
-        return SarifReport(out, rules)
-    return TextReport(out, show_suppressed=args.show_suppressed)
+    # With --upload, the commit's file list lets the portal tell a deleted file from one left out, and translations
+    # keep their statistics only (the portal stores nothing else of them).
+    extra = {"tree": target.tree} if target is not None and target.tree is not None else None
+    options = WriterOptions(show_suppressed=args.show_suppressed, extra=extra, slim=target is not None)
+    return FORMATS[args.format].writer(out, rules, options)
 
 
 def _progress(args, total: int):

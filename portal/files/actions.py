@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from portal.files.models import TranslationReview
+from portal.files.models import TranslationReview, git_blob
 from portal.files.queries import FileVersion
 from portal.reporting import figures
 
@@ -42,6 +42,7 @@ def check_review_translation(
                 "state": state,
                 "blob_sha": seen_blob,
                 "translation_sha": seen_translation,
+                "translation_blob": git_blob(version.translated),
                 "reviewer": acting_user,
             },
         )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from portal.files import queries
 from portal.files.models import TranslationReview
 from portal.scans.models import BlobResult, ScannedFile
-from portal.scans.stand_ins import known_blobs
+from portal.scans.uploads.stand_ins import known_blobs
 
 
 @dataclass
@@ -94,6 +94,7 @@ class Reviewed:
     branch may carry (portal.ports commits these)."""
 
     commit: str = ""
+    scan_id: int | None = None  # the scan `commit` is of
     blobs: dict[str, BlobResult] = field(default_factory=dict)  # path -> the blob whose translation was approved
     outdated: list[str] = field(default_factory=list)
     unusable: list[str] = field(default_factory=list)
@@ -104,7 +105,7 @@ def reviewed(repository, paths: list[str] | None = None) -> Reviewed:
     scan = queries.newest_scan(repository)
     if scan is None:
         return Reviewed()
-    out = Reviewed(commit=scan.commit_sha)
+    out = Reviewed(commit=scan.commit_sha, scan_id=scan.pk)
     wanted = TranslationReview.objects.filter(repository=repository, state__in=TranslationReview.PATCHABLE)
     if paths is not None:
         wanted = wanted.filter(path__in=list(paths))
@@ -112,7 +113,7 @@ def reviewed(repository, paths: list[str] | None = None) -> Reviewed:
     if not reviews:
         return out
     current = dict(ScannedFile.objects.filter(scan=scan, path__in=list(reviews)).values_list("path", "blob_sha"))
-    current = known_blobs(scan, current)  # an upload stores no blob: its stand-in's (portal.scans.stand_ins)
+    current = known_blobs(scan, current)  # an upload stores no blob: its stand-in's (portal.scans.uploads.stand_ins)
     blobs: dict[str, BlobResult] = {}
     for blob in BlobResult.objects.filter(blob_sha__in=set(current.values())).order_by("id"):
         blobs[blob.blob_sha] = blob  # the newest result of each blob wins, as on the file page

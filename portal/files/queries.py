@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from portal.findings.models import Finding
 from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import BlobResult, Scan, ScannedFile
-from portal.scans.stand_ins import stand_ins
+from portal.scans.uploads.stand_ins import stand_ins
 
 
 @dataclass
@@ -23,12 +23,12 @@ class FileVersion:
     scan: Scan
     scanned: ScannedFile
     blob: BlobResult | None  # None when the file was not analysed (an error) and nothing was stored
-    # A CI upload carries findings and counts, never the file's text (portal.scans.actions.do_ingest_upload): its
-    # text, translation and compile check come from a worker's scan of the same commit (`text_scan`) if one exists.
+    # A CI upload carries findings and counts, never the file's text (portal.scans.uploads.actions): its text,
+    # translation and compile check come from a worker's scan of the same commit (`text_scan`) if one exists.
     uploaded: bool = False
     text_scan: Scan | None = None
     # An upload of a commit no worker scanned: the blob of the newest earlier worker scan, which a review is
-    # matched against (portal.scans.stand_ins), and its stored result.
+    # matched against (portal.scans.uploads.stand_ins), and its stored result.
     review_blob: str = ""
     review_blob_result: BlobResult | None = None
 
@@ -129,7 +129,7 @@ def file_version(repository, path: str) -> FileVersion | None:
     if stand_in is None:
         return FileVersion(scanned.scan, scanned, None, uploaded=True)
     if stand_in.scan.commit_sha != scanned.scan.commit_sha:
-        # an earlier commit's text is not shown as this one's, but its review still holds (portal.scans.stand_ins)
+        # an earlier commit's text is not shown as this one's, but its review still holds (uploads.stand_ins)
         version = FileVersion(scanned.scan, scanned, None, uploaded=True)
         version.review_blob = stand_in.blob_sha
         version.review_blob_result = blob_for(stand_in.blob_sha)

@@ -138,7 +138,6 @@ def body_lines(results: list[dict]) -> list[str]:
     first = next((r for r in results if r.get("target")), {})
     judged = f" for `{first['target']}` ({_cell(first.get('compiler', ''))})" if first else ""
     out = [
-        "",
         "**Does it build?**",
         "",
         f"Compiled on this branch{judged} with the flags its build model gives each file: {summary}.",
@@ -166,7 +165,7 @@ def build_left_lines(items: list[list]) -> list[str]:
     """The request body's list of what the build switch could not switch surely, for a person: one line each."""
     if not items:
         return []
-    out = ["", "**Build: left for a person**", ""]
+    out = ["**Build: left for a person**", ""]
     for path, line, what, why in items[:BODY_LISTED]:
         out.append(f"- `{_cell(f'{path}:{line}')}` `{_cell(what)}`: {_cell(why)}")
     if len(items) > BODY_LISTED:

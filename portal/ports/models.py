@@ -47,6 +47,9 @@ class MergeRequest(models.Model):
     compile_results = models.JSONField(default=list, blank=True)
     # What the build switch left for a person (portal.ports.planning): [build file, line, what, why] each.
     build_left = models.JSONField(default=list, blank=True)
+    # what the port brings, estimated when its branch is pushed (portal.ports.story): resolved findings per rule,
+    # those left in its files, the migration progress before and after
+    story = models.JSONField(default=dict, blank=True)
     key = models.CharField(max_length=64)  # sha256 of base commit + sorted files: what "the same request" means
     # What came out.
     branch = models.CharField(max_length=255, blank=True, default="")

@@ -20,7 +20,7 @@ from portal.files import patch
 from portal.hosts import pulls as hostapi  # the host API the tests patch here
 from portal.hosts.transport import PermanentError, PostError, TransientError
 from portal.ports import branch as port_branch
-from portal.ports import compiling, describe, planning, tracking
+from portal.ports import compiling, describe, planning, story, tracking
 from portal.ports.models import MergeRequest
 from portal.repositories.git import CloneError, GitSession
 
@@ -75,7 +75,8 @@ def _run(request: MergeRequest) -> None:
         request.save(update_fields=["state", "attempts", "error_code", "error_message", "updated"])
         _push(request)
     host = hostapi.Host(config.provider, config.api_url, config.project, config.token())
-    findings = describe.open_findings(repository, request.files)
+    told = story.Story.of_json(request.story) if request.story else None
+    findings = told.left_rules if told else describe.open_findings(repository, request.files)
     opened = hostapi.open_request(
         host,
         branch=request.branch,
@@ -87,6 +88,7 @@ def _run(request: MergeRequest) -> None:
             request.files,
             request.left_for_people,
             findings,
+            story=told,
             compiled=request.compile_results,
             build_left=request.build_left,
         ),
@@ -105,18 +107,32 @@ def _push(request: MergeRequest) -> None:
             "the newest scan or the reviews changed since the request was made: open a new merge request",
         )
     files = {path: blob.translated for path, blob in selection.blobs.items()}
-    findings = describe.open_findings(repository, request.files)
+    told = story.estimate(repository, selection.scan_id, selection.blobs, request.mode)
+    findings = told.left_rules
     user = request.created_by
     author = port_branch.Author(
         (user.get_full_name() or user.username) if user else "ROCport",
         (user.email if user and user.email else f"{user.username if user else 'rocport'}@users.rocport.invalid"),
     )
     committer_name, committer_email = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    elsewhere: dict[str, set[int]] = {}  # the lines the build commit rewrites, for the story
     compiled: list[dict] = []  # the compile check of the ported files on the branch, before the push
     build_left: list[list] = []  # what the build switch left for a person
 
     def check_build(session: GitSession, head: str) -> None:
         compiled[:] = compiling.check_branch(session, head, compiling.branch_paths(request.files, request.mode))
+
+    def plan(reader: port_branch.BaseReader) -> list[port_branch.CommitSpec]:
+        specs = planning.commits(
+            reader,
+            files,
+            mode=request.mode,
+            reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
+            message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
+            build_left=build_left,
+        )
+        elsewhere.update(story.build_rewrites(reader, specs, files))
+        return specs
 
     with GitSession(repository.clone_url, repository.credentials()) as session:
         pushed = port_branch.push_port(
@@ -124,22 +140,17 @@ def _push(request: MergeRequest) -> None:
             base=request.base_commit,
             target_branch=request.target_branch,
             branch=request.branch,
-            plan=lambda reader: planning.commits(
-                reader,
-                files,
-                mode=request.mode,
-                reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
-                message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
-                build_left=build_left,
-            ),
+            plan=plan,
             author=author,
             committer=port_branch.Author(committer_name or "ROCport", committer_email or "rocport@localhost"),
             when=request.created,
             before_push=check_build,
         )
-    request.head_commit, request.state, request.compile_results = pushed.commit, MergeRequest.State.PUSHED, compiled
-    request.build_left = build_left
-    request.save(update_fields=["head_commit", "state", "compile_results", "build_left", "updated"])
+    if elsewhere:  # the build commit resolves findings of its own
+        told = story.estimate(repository, selection.scan_id, selection.blobs, request.mode, elsewhere)
+    request.head_commit, request.state, request.story = pushed.commit, MergeRequest.State.PUSHED, told.as_json()
+    request.compile_results, request.build_left = compiled, build_left
+    request.save(update_fields=["head_commit", "state", "story", "compile_results", "build_left", "updated"])
 
 
 def _fail(request: MergeRequest, code: str, message: str) -> None:

@@ -2,7 +2,8 @@
 portal.webhooks before this runs), and from the reconciliation task (portal.ports.tasks) that asks the host,
 because a webhook is a hint that can be lost. Only requests ROCport opened are touched: matched by number *and* by the branch ROCport pushed.
 When one merges, the push webhook (or the branch-head reconciliation) scans the default branch, and that scan
-closes the findings the port fixed: progress moves with no step of its own here."""
+closes the findings the port fixed, and the files' reviews hold on their new content (TranslationReview's
+translation blob): progress moves with no step of its own here."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Merge request pages: a repository's merge requests with the form that asks for a new one (the reviewed
-translations that apply, checked, and those left out with why), one request's page (its state polled while a
-worker pushes and opens it, stopping with HTTP 286 at a final state; what to do when it failed) and the POSTs
+translations that apply, checked, and those left out with why), one request's page (what the port brings: the findings it resolves, those left
+for a person and the progress estimate, portal.ports.story; its state polled while a worker pushes and opens it, stopping with HTTP 286 at a final state; what to do when it failed) and the POSTs
 that ask for a request and try a failed one again. Engineers and above post; viewers read; another team's
 repository or request is a 404. Every form works without JavaScript."""
 
@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from portal.accounts.access import get_repository_for_user, require_write
 from portal.files import patch
-from portal.ports import planning
+from portal.ports import planning, story
 from portal.ports.actions import do_open_merge_request, do_retry_merge_request
 from portal.ports.models import MergeRequest
 from portal.ports.queries import host_ready
@@ -147,6 +147,7 @@ def _detail_context(repository, membership, merge_request: MergeRequest) -> dict
         "in_flight": merge_request.state in MergeRequest.IN_FLIGHT,
         "left": left_for_people(merge_request),
         "compiled": compile_rows(merge_request),
+        "story": story.of_request(merge_request),  # recorded when the branch was pushed
         "steps": [(state, label, i <= reached, i == reached) for i, (state, label) in enumerate(STEPS)],
         "advice": ADVICE.get(code, ""),
         "advice_settings": code in SETTINGS_CODES,

@@ -6,7 +6,8 @@ the team does. Work is counted in the work-left estimate's hours (portal.reporti
              + UNCONVERTED_HOURS × unconverted CUDA references resolved since the baseline (per file)
              + the parse penalty of files that were unparsed at the baseline and are parsed now
              + REVIEW_HOURS × files whose HIP translation was reviewed "translation OK" or "done" on their current
-               version, or that no longer hold CUDA (ported in the code, or deleted)
+               version (or whose current version is that reviewed translation: a merged port), or that no longer
+               hold CUDA (ported in the code, or deleted)
     left     = the work-left estimate (open findings not dismissed, unconverted references, unparsed files)
              + REVIEW_HOURS × files with CUDA references whose translation nobody has approved
     progress = done / (done + left)
@@ -186,8 +187,9 @@ class FileProgress:
         return IN_PROGRESS if self.done > 0 or self.touched else NOT_STARTED
 
 
-def per_file(rollup, reviews: dict[str, tuple[str, str]]) -> dict[str, FileProgress]:
-    """Every file with migration work, known or done, on the rollup's branch; `reviews`: path -> (state, blob)."""
+def per_file(rollup, reviews: dict[str, tuple[str, ...]]) -> dict[str, FileProgress]:
+    """Every file with migration work, known or done, on the rollup's branch; `reviews`: path -> (state, blob,
+    the reviewed translation's blob) as `reviews_of` reads them (the third is optional)."""
     ledger = rollup.progress or {}
     if ledger.get("baseline") is None:
         return {}
@@ -216,12 +218,14 @@ def per_file(rollup, reviews: dict[str, tuple[str, str]]) -> dict[str, FileProgr
     then_cuda = set(ledger.get("baseline_cuda") or ())
     for path in set(cuda) | then_cuda:
         item = file(path)
-        state, blob = reviews.get(path, ("", ""))
+        state, blob, *ported = reviews.get(path, ("", ""))
         item.review = state
         item.touched = item.touched or state not in ("", "not_reviewed")
         if path in then_cuda:
             item.baseline += REVIEW_HOURS
-        if path not in cuda or (state in REVIEWED and blob == cuda[path]):
+        # reviewed on this blob, or this blob is the reviewed translation (a merged port: TranslationReview)
+        current = blob == cuda.get(path) or bool(ported and ported[0] and ported[0] == cuda.get(path))
+        if path not in cuda or (state in REVIEWED and current):
             item.done += REVIEW_HOURS
         else:
             item.left += REVIEW_HOURS
@@ -292,13 +296,14 @@ def page_of(rollup, files: dict[str, FileProgress]) -> dict:
     }
 
 
-def reviews_of(repository_ids) -> dict[int, dict[str, tuple[str, str]]]:
-    """Each repository's translation reviews: path -> (state, blob sha); one query."""
-    out: dict[int, dict[str, tuple[str, str]]] = {}
-    for repository_id, path, state, blob in TranslationReview.objects.filter(
+def reviews_of(repository_ids) -> dict[int, dict[str, tuple[str, str, str]]]:
+    """Each repository's translation reviews: path -> (state, blob sha, the reviewed translation's blob sha); one
+    query."""
+    out: dict[int, dict[str, tuple[str, str, str]]] = {}
+    for repository_id, path, state, blob, ported in TranslationReview.objects.filter(
         repository_id__in=list(repository_ids)
-    ).values_list("repository_id", "path", "state", "blob_sha"):
-        out.setdefault(repository_id, {})[path] = (state, blob)
+    ).values_list("repository_id", "path", "state", "blob_sha", "translation_blob"):
+        out.setdefault(repository_id, {})[path] = (state, blob, ported)
     return out
 
 

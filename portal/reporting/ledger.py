@@ -22,7 +22,7 @@ from portal.findings.models import SEVERITY_RANK, Finding, FindingEvent
 from portal.reporting import effort
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan, ScannedFile
-from portal.scans.stand_ins import known_blobs
+from portal.scans.uploads.stand_ins import known_blobs
 
 # How each triage decision counts in the migration's work: an accepted risk is a decision made (done); a false
 # positive was never work and a won't-fix was taken out of the migration (both leave its scope).
@@ -171,7 +171,7 @@ def _scanned_files(rows: dict, base: dict) -> None:
                 ledger["baseline_scanned"][path] = [int(unconverted or 0), mode]
     for row in current.values():
         cuda_blobs = row.progress["cuda"]
-        if cuda_blobs and not all(cuda_blobs.values()):  # an upload stores no blob (portal.scans.stand_ins)
+        if cuda_blobs and not all(cuda_blobs.values()):  # an upload stores no blob (portal.scans.uploads.stand_ins)
             row.progress["cuda"] = known_blobs(row.scan, cuda_blobs)
 
 

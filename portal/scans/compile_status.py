@@ -1,7 +1,7 @@
 """The compile check (scanner.compile) as the pages show it: status and kind labels, a file's diagnostics sorted
 for the file page, and the "builds for <target>" share of a scan for the dashboard.
 
-A scan's summary carries `compile: {"target": "gfx90a", "files": {status: count}}` (portal.scans.pipeline); a
+A scan's summary carries `compile: {"target": "gfx90a", "files": {status: count}}` (portal.scans.pipeline.runner); a
 file's row its status, target and error count; the blob's stored result the diagnostics.
 """
 

@@ -27,7 +27,7 @@ CLAIMABLE_STATUSES = (ScanStatus.QUEUED, *ACTIVE_STATUSES)
 
 
 class ShardStatus(models.TextChoices):
-    """Where one shard of a scan is (portal/scans/shards.py)."""
+    """Where one shard of a scan is (portal/scans/pipeline/shards.py)."""
 
     PENDING = "pending", _("Pending")  # planned and sent to the broker, or sent again after a failure
     RUNNING = "running", _("Running")  # claimed by a worker, which heartbeats while it holds it
@@ -41,7 +41,7 @@ class ScanTrigger(models.TextChoices):
     SCHEDULE = "schedule", _("schedule")
     API = "api", _("API")
     DEMO = "demo", _("demo")
-    UPLOAD = "upload", _("CI upload")  # scanned in CI and posted to /api/v1/uploads/ (portal/scans/upload_views.py)
+    UPLOAD = "upload", _("CI upload")  # scanned in CI and posted to /api/v1/uploads/ (portal/scans/uploads/views.py)
 
 
 # Stable error ids: "scan:user:*" are the repository's or the user's to fix, "scan:app:*" are ours.

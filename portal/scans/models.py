@@ -1,5 +1,5 @@
 """Scans, the files each scan looked at, the per-blob result cache, and a running scan's plan, shards and
-stored per-file results (portal/scans/shards.py)."""
+stored per-file results (portal/scans/pipeline/shards.py)."""
 
 from __future__ import annotations
 

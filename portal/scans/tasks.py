@@ -1,6 +1,6 @@
 """Celery tasks: a scan's planning, its shards and its ingestion (ids only on the wire), and the periodic sweep
 of scans and shards whose worker died. Everything a scan sends to the broker is sent from here: the pipeline
-and the shards say what is due (`send_shards` is handed to `pipeline.run`; `shards.Outcome` says when the
+and the shards say what is due (`send_shards` is handed to `runner.run`; `shards.Outcome` says when the
 ingestion is), and import nothing of this module."""
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from portal.scans import checkouts, pipeline, shards
 from portal.scans.constants import APP_ERROR, FINAL_STATUSES, USER_ERRORS, WORKER_LOST, ScanStatus, ShardStatus
-from portal.scans.endings import fail
-from portal.scans.errors import timeout_message
-from portal.scans.ingestion import ingest
 from portal.scans.models import Scan, ScanPlan, ScanShard, ShardFileResult
+from portal.scans.pipeline import checkouts, runner, shards
+from portal.scans.pipeline.endings import fail
+from portal.scans.pipeline.errors import timeout_message
+from portal.scans.pipeline.ingestion import ingest
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ _DURABLE = {
 def scan_repository(self, scan_id: int) -> None:
     """Plan the scan; its shards go to the broker (or, for one shard, are scanned here)."""
     try:
-        pipeline.run(
+        runner.run(
             scan_id,
             send_shards=None if self.request.is_eager else send_shards,
             task_id=self.request.id or "",

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from portal.scans import export_views, views
+from portal.scans import views
+from portal.scans.exports import views as export_views
 
 app_name = "scans"
 urlpatterns = [

@@ -11,8 +11,9 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from portal.accounts.access import membership_for
-from portal.scans import shards as shard_runs
+from portal.scans.exports import formats as export_formats
 from portal.scans.models import Scan
+from portal.scans.pipeline import shards as shard_runs
 from portal.scans.texts import SETTINGS_CODES, advice
 
 
@@ -77,6 +78,7 @@ def _context(scan: Scan) -> dict:
         "repository": scan.repository,
         "shard_count": shards["count"],
         "shard_workers": shards["workers"],
+        "downloads": export_formats.downloads(scan),  # the registry's formats
     }
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from scanner.analysis import hip_branches, probe_branches
+from scanner.analysis import containers, hip_branches, probe_branches
 from scanner.build import python_rocm
 from scanner.formats import yaml_doc
 from scanner.formats.lines import commands, logical_lines
@@ -43,40 +43,6 @@ _FROM = re.compile(r"^\s*FROM\s", re.I)
 # A probe of NVIDIA's tools (ROC231, ROC234): the NVIDIA side when ROCm's sits in a sibling branch.
 _NVIDIA_PROBE = re.compile(r"\b(?:nvidia-smi|nvcc|nvidia_smi)\b")
 _PROBE_RULES = frozenset({"ROC231", "ROC234"})
-# NGC's `-igpu` tags are the integrated-GPU (Jetson, IGX) builds, arm64 only; dustynv/ holds Jetson containers.
-_FOREIGN_IMAGE = re.compile(
-    r"--platform=\S*(?:arm64|aarch64)|\bl4t-|/l4t|jetson|\barm64v8/|aarch64|-igpu\b|\bdustynv/", re.I
-)
-# A Dockerfile named for another architecture: `Dockerfile.jetson`, `jetson.Dockerfile`, `Dockerfile.aarch64`.
-_FOREIGN_NAME = re.compile(r"(?:^|[._-])(?:jetson|l4t|aarch(?:64)?|arm64|igpu|tegra)(?:[._-]|$)", re.I)
-# An image named for another architecture in a script (`aarch_wheel`, `myorg/trainer:arm64`), and a build or run
-# asking for one (`--platform linux/arm64`).
-_FOREIGN_TAG = re.compile(r"(?:^|[._/:-])(?:jetson|l4t|aarch(?:64)?|arm64(?:v8)?|igpu|tegra)(?:[._/:-]|$)", re.I)
-_ARM_PLATFORM = re.compile(r"(?:arm64|aarch64)", re.I)
-_ENGINES = frozenset({"docker", "podman", "nerdctl"})
-# `docker run` options that take no value: any other option without `=` takes the next word.
-_RUN_SWITCHES = frozenset(
-    {
-        "--rm",
-        "-i",
-        "-t",
-        "-it",
-        "-ti",
-        "-d",
-        "-itd",
-        "--privileged",
-        "--init",
-        "--detach",
-        "--interactive",
-        "--tty",
-        "--read-only",
-        "-P",
-        "--publish-all",
-        "--no-healthcheck",
-        "--sig-proxy",
-        "--oom-kill-disable",
-    }
-)
 # A warp-rule finding (ROC101-ROC119) in a file or folder named for SM100/Blackwell (`sm100_fmha.hpp`,
 # `sm100_blk64/`, `blackwell/`): CUTLASS/CuTe kernels for that architecture only.
 _BLACKWELL = re.compile(r"(?i)(?:^|[/_.-])(?:sm_?1[02]\d[af]?|blackwell)(?=[/_.-]|$)")
@@ -346,9 +312,9 @@ class PortNotes:
             elif _FROM.match(text):
                 # `ARG BASE=nvcr.io/nvidia/l4t-base:r36` then `FROM ${BASE}`: the image is the ARG's default.
                 froms.append((text, _VARIABLE.sub(lambda m: defaults.get(m.group(1), m.group(0)), text)))
-        if froms and all(_FOREIGN_IMAGE.search(resolved) for _, resolved in froms):
+        if froms and all(containers.FOREIGN_IMAGE.search(resolved) for _, resolved in froms):
             return froms[0][0].strip()
-        if froms and _FOREIGN_NAME.search(name.replace("Dockerfile", "")):
+        if froms and containers.FOREIGN_NAME.search(name.replace("Dockerfile", "")):
             return name
         return ""
 
@@ -363,13 +329,13 @@ class PortNotes:
             built: set[str] = set()
             for item in logical_lines(self.facts):
                 for words in commands(item.text):
-                    verb = _engine_verb(words)
+                    verb = containers.engine_verb(words)
                     if verb == "build":
-                        tag, foreign = _foreign_build(words)
+                        tag, foreign = containers.foreign_build(words)
                         if tag and foreign:
                             built.add(tag)
                     elif verb == "run":
-                        image = _foreign_run_image(words, built)
+                        image = containers.foreign_run_image(words, built)
                         if image:
                             for _, number, _ in item.pieces:
                                 self._foreign_runs[number] = f"docker run {image}"
@@ -456,61 +422,6 @@ def _no_rocm_note(what: str, library: str, line: int) -> str:
         f"This {what} is built on `{library}` (line {line}), a RAPIDS library (RAFT, cuVS) with no ROCm build: it "
         "makes a CUDA-only variant that a ROCm port leaves to NVIDIA, so it is not migration work."
     )
-
-
-def _engine_verb(words: list[tuple[str, int]]) -> str:
-    """`run` for `docker run` / `docker container create`, `build` for `docker build` / `docker buildx build`."""
-    names = [w for w, _ in words]
-    if names and names[0] == "sudo":
-        names = names[1:]
-    if not names or names[0] not in _ENGINES:
-        return ""
-    rest = [n for n in names[1:4] if n not in ("container", "buildx", "image")]
-    if rest and rest[0] in ("run", "create"):
-        return "run"
-    return "build" if rest and rest[0] == "build" else ""
-
-
-def _option_value(names: list[str], index: int) -> str:
-    name = names[index]
-    return name.split("=", 1)[1] if "=" in name else (names[index + 1] if index + 1 < len(names) else "")
-
-
-def _foreign_build(words: list[tuple[str, int]]) -> tuple[str, bool]:
-    """The tag a `docker build` gives its image, and whether it builds for another architecture."""
-    names = [w for w, _ in words]
-    tag, foreign = "", False
-    for index, name in enumerate(names):
-        option = name.split("=", 1)[0]
-        if option in ("-t", "--tag"):
-            tag = _option_value(names, index)
-            foreign = foreign or bool(_FOREIGN_TAG.search(tag))
-        elif option in ("-f", "--file"):
-            dockerfile = _option_value(names, index).rsplit("/", 1)[-1]
-            foreign = foreign or bool(_FOREIGN_NAME.search(dockerfile.replace("Dockerfile", "")))
-        elif option == "--platform":
-            foreign = foreign or bool(_ARM_PLATFORM.search(_option_value(names, index)))
-    return tag, foreign
-
-
-def _foreign_run_image(words: list[tuple[str, int]], built: set[str]) -> str:
-    """The image of a `docker run` when it is for another architecture, or empty."""
-    names = [w for w, _ in words]
-    start = next(i for i, n in enumerate(names) if n in ("run", "create")) + 1
-    index, platform = start, ""
-    while index < len(names) and names[index].startswith("-"):
-        name = names[index]
-        if name.split("=", 1)[0] == "--platform":
-            platform = _option_value(names, index)
-        index += 1 if "=" in name or name in _RUN_SWITCHES else 2
-    image = names[index] if index < len(names) else ""
-    if not image:
-        return ""
-    if _ARM_PLATFORM.search(platform):
-        return f"--platform {platform} {image}"
-    if image in built or _FOREIGN_TAG.search(image) or _FOREIGN_IMAGE.search(image):
-        return image
-    return ""
 
 
 def _runner_labels(job) -> list[str]:

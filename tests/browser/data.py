@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from tests.portal.gitrepos import GitRepo
 from tests.portal.people import People
 from tests.portal.worker import ROOT

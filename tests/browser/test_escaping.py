@@ -19,9 +19,9 @@ import pytest
 
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import ScannedFile
+from portal.scans.pipeline import runner as pipeline
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,5 +1,5 @@
 """Hostile repositories: each test builds a repository that tries to escape, run code, exhaust or confuse, and runs
-it through the real clone + scan path (portal.scans.pipeline.run in-process, against PostgreSQL and real git).
+it through the real clone + scan path (portal.scans.pipeline.runner.run in-process, against PostgreSQL and real git).
 
 Fixtures: `people` and `repo_factory` (the portal tests' own, with their environment: ROCPORT_ALLOW_LOCAL_REPOS and
 ROCPORT_ALLOW_PRIVATE_HOSTS on; the URL tests turn the second off with override_settings), `canary` (a secret file

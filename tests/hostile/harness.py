@@ -97,9 +97,9 @@ def register(people, url: str, name: str = "hostile", **fields):
 
 def run_scan(repository, commit: str = "", branch: str = ""):
     """One scan through the real pipeline (clone, scanner worker pool, ingestion), in this process."""
-    from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
     from portal.scans.models import Scan
+    from portal.scans.pipeline import runner as pipeline
 
     scan = do_create_scan(repository, branch=branch, commit_sha=commit, enqueue=False)
     pipeline.run(scan.pk)

@@ -426,3 +426,30 @@ def test_a_namespace_named_by_a_header_macro_keeps_its_declarations(tmp_path):
     assert result.health.mode == ParseMode.AST
     assert [f.line for f in result.findings] == [3]
     assert "found from tokens" not in result.findings[0].message
+
+
+# NATTEN's shape (a tune project of round 3): a kernel builder in a cutlass namespace of its own names CuTe's `_1`
+# unqualified (CUTLASS's pipeline headers open `namespace cutlass { using namespace cute; }`), and a kernel takes
+# its parameters as `CUTLASS_GRID_CONSTANT`.
+CUTLASS_NAMESPACE_KERNEL = """\
+#include "cutlass/cutlass.h"
+#include "cute/tensor.hpp"
+
+namespace cutlass::attention::kernel {
+template <class Element>
+using StrideQ = cute::tuple<int, _1, cute::tuple<int64_t, int>>;
+
+template <class Operator>
+__global__ void device_kernel(CUTLASS_GRID_CONSTANT typename Operator::Params const params, float *out) {
+  int lane = threadIdx.x % 32;
+  out[lane] = 0.0f;
+}
+}  // namespace cutlass::attention::kernel
+"""
+
+
+def test_a_cutlass_namespace_sees_cute_names_and_grid_constant_parameters(tmp_path):
+    result = analyze_text(tmp_path, CUTLASS_NAMESPACE_KERNEL, codes=["ROC101"])
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.mode == ParseMode.AST_STUBBED
+    assert ("ROC101", 10) in {(f.rule, f.line) for f in result.findings}

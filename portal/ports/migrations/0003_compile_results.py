@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ports", "0002_port_mode"),
+        ("ports", "0003_port_story"),
     ]
 
     operations = [

@@ -190,4 +190,7 @@ __ROCPORT_CUTE_FN(raw_pointer_cast) __ROCPORT_CUTE_FN(swap) __ROCPORT_CUTE_FN(ma
 __ROCPORT_CUTE_FN(log2) __ROCPORT_CUTE_FN(fma) __ROCPORT_CUTE_FN(sum) __ROCPORT_CUTE_FN(reverse) __ROCPORT_CUTE_FN(get_nonswizzle_portion) __ROCPORT_CUTE_FN(get_swizzle_portion) __ROCPORT_CUTE_FN(aligned_struct_of)
 #undef __ROCPORT_CUTE_FN
 }
+/* CUTLASS 3's pipeline headers (cutlass/pipeline/sm90_pipeline.hpp and its siblings) open `namespace cutlass { using
+ * namespace cute; }`: code in any cutlass namespace names `_1` or `Shape` unqualified. */
+namespace cutlass { using namespace cute; }
 #endif

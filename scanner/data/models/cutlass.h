@@ -22,6 +22,8 @@
 #define CUTLASS_CONSTEXPR_IF_CXX17 constexpr
 #define CUTLASS_STATIC_ASSERT(...)
 #define CUTLASS_NAMESPACE cutlass
+/* A kernel parameter passed in constant memory on sm_70+ (`__grid_constant__`); nothing for a parse. */
+#define CUTLASS_GRID_CONSTANT
 /* CUTLASS 4's arch-family tests in `#if` (family- and architecture-specific features, e.g. sm_100f/sm_100a). */
 #ifndef CUDA_ARCH_FAMILY
 #define CUDA_ARCH_FAMILY(arch) 0

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus, ScanTrigger
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from tests.portal.api_clients import clients
 
 SECRET = "ghp_not-a-real-token-but-secret"

@@ -513,8 +513,8 @@ def test_the_effort_weights_rank_silent_wrong_results_above_deprecations():
 
 @pytest.mark.django_db
 def test_a_dashboard_built_by_the_real_scan_pipeline(people, repo_factory):
-    from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
+    from portal.scans.pipeline import runner as pipeline
 
     repo = repo_factory()
     commit = repo.commit("port", **{"src__k.cu": KERNEL, "CODEOWNERS": "*.cu @gpu-team\n"})

@@ -24,8 +24,8 @@ from portal.digests.tasks import send_weekly_digests
 from portal.findings.models import Finding, FindingEvent
 from portal.progress.models import ProgressSnapshot
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
+from portal.scans.pipeline import runner as pipeline
 from tests.portal.worker import Worker, wait_until
 
 BASE = "https://rocport.example.test"

@@ -18,10 +18,10 @@ from django.urls import reverse
 from portal.findings.models import DISMISSED_TRIAGE, BranchRollup, Finding
 from portal.reporting import effort, metrics, rollups
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from tests.portal.api_clients import ApiClient
 from tests.portal.people import client_for
 

@@ -21,8 +21,8 @@ from portal.hosts import statuses as host_statuses
 from portal.hosts.base import GitHost
 from portal.ports.models import MergeRequest
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from portal.statuses.actions import do_save_commit_status_settings
 from portal.statuses.models import CommitStatusConfig
 from portal.webhooks.models import WebhookDelivery, WebhookRejection

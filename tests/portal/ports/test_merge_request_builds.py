@@ -24,8 +24,8 @@ from portal.ports import compiling, tasks
 from portal.ports.actions import do_open_merge_request
 from portal.ports.models import MergeRequest
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
+from portal.scans.pipeline import runner as pipeline
 from portal.statuses.models import CommitStatusConfig
 from scanner import build
 from tests.portal.githttp import ServedRepo

@@ -413,3 +413,36 @@ def test_the_repositorys_port_mode_is_the_forms_default(people, ready, settings)
     client_for(people.alice).post(page, data)  # a form without the field keeps the stored mode
     ready.refresh_from_db()
     assert ready.port_mode == "side_by_side"
+
+
+STORY = {
+    "resolved": [{"rule": "ROC151", "name": "api.cuda_api_deprecated", "n": 2}],
+    "left": [{"rule": "ROC101", "name": "warp.warp_size_lane_arithmetic", "n": 1}],
+    "before": {"done": 1.0, "left": 9.0, "descoped": 0.0, "baseline": 10.0, "files": [2, 1, 1]},
+    "after": {"done": 5.0, "left": 5.0, "descoped": 0.0, "baseline": 10.0, "files": [1, 1, 2]},
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Resolves 2 open findings", "(estimated): 10% → 50%", "files done: 1 → 2", "1 open finding in"]),
+        ("zh-hans", ["解决 2 个未解决问题", "（估算）：10% → 50%", "已完成文件：1 → 2", "有 1 个未解决问题"]),
+    ],
+)
+def test_the_request_page_says_what_the_port_resolves_leaves_and_brings(people, ready, language, words):
+    request = make_request(ready, state="open", number=3, story=STORY)
+    client = client_for(people.vera, headers={"Accept-Language": language})
+    html = client.get(detail_url(request)).content.decode()
+    story = html.split('id="mr-story"')[1]
+    assert all(word in story for word in words), story
+    resolves, left = story.split('data-resolves="1"')[1].split('data-left="1"')
+    assert f"?repository={ready.pk}&amp;rule=ROC151" in resolves and "ROC101" not in resolves
+    assert "rule=ROC101" in left
+
+
+@pytest.mark.django_db
+def test_before_the_push_the_page_says_the_story_comes_with_the_branch(people, ready):
+    html = client_for(people.vera).get(detail_url(make_request(ready))).content.decode()
+    assert 'data-story="0"' in html and "Known once the branch is pushed." in html

@@ -36,9 +36,9 @@ from portal.ports.actions import do_open_merge_request, do_retry_merge_request
 from portal.ports.models import MergeRequest
 from portal.repositories.git import GitSession, classify
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from portal.statuses.models import CommitStatusConfig
 from tests.portal.githttp import ServedRepo
 from tests.portal.ports.test_merge_request_tracking import deliver

@@ -161,8 +161,8 @@ def test_the_keys_can_come_from_a_file_one_per_line(monkeypatch, tmp_path):
 def test_a_scan_whose_credentials_no_key_reads_fails_as_a_user_error_that_says_what_to_do(
     people, repo_factory, settings
 ):
-    from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
+    from portal.scans.pipeline import runner as pipeline
 
     settings.ROCPORT_CREDENTIALS_KEYS = [OLD]
     repo = repo_factory()

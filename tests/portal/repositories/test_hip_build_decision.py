@@ -14,10 +14,11 @@ from django.urls import reverse
 
 from portal.findings.models import Finding
 from portal.repositories.models import HipBuildDecision
-from portal.scans import checkouts, pipeline, shards
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan, ScanShard
+from portal.scans.pipeline import checkouts, shards
+from portal.scans.pipeline import runner as pipeline
 from tests.portal.people import client_for
 from tests.portal.scans.test_scan_tracking import register, scan
 

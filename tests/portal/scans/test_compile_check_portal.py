@@ -22,10 +22,10 @@ from django.urls import reverse
 from portal.accounts.models import Team
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile
+from portal.scans.pipeline import runner as pipeline
 from tests.portal.gitrepos import GitRepo
 from tests.portal.people import People, client_for
 from tests.tools import needs

@@ -20,7 +20,7 @@ from portal.findings import queries
 from portal.findings.actions import do_triage_findings
 from portal.findings.models import SEVERITY_RANK, Finding
 from portal.repositories.models import Repository
-from portal.scans import exports
+from portal.scans.exports import findings as exports
 from portal.scans.models import Scan
 from tests.portal.people import client_for
 from tests.portal.uploads_data import bearer, file, finding, post, report, token

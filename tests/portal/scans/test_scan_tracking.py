@@ -8,10 +8,10 @@ from django.test.utils import CaptureQueriesContext
 
 from portal.findings.models import Finding, FindingEvent
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 
 LANE = "__global__ void k(float *x) {{\n{body}}}\n"
 BAD = "  x[threadIdx.x % 32] = 0;\n"

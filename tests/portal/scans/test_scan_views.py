@@ -110,7 +110,7 @@ def test_a_finished_scan_says_when_how_long_how_big_and_how_its_files_were_read(
 @pytest.mark.django_db
 def test_shards_are_counted_by_worker_process_and_by_worker(people, repository):
     from portal.scans.models import ScanShard
-    from portal.scans.shards import process_identity
+    from portal.scans.pipeline.shards import process_identity
 
     scan = Scan.objects.create(repository=repository, branch="main", status="scanning", attempts=1)
     # one worker (Celery's hostname is the same in both of its pool processes), two processes

@@ -15,10 +15,11 @@ from django.utils import timezone
 
 from portal.findings.models import Finding, FindingEvent
 from portal.repositories.models import Repository
-from portal.scans import checkouts, pipeline, shards
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ShardStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile, ScanPlan, ScanShard, ShardFileResult
+from portal.scans.pipeline import checkouts, shards
+from portal.scans.pipeline import runner as pipeline
 from portal.scans.tasks import sweep_stuck_scans
 from tests.faults.points import FaultPlan, suffix
 from tests.portal.people import client_for

@@ -13,7 +13,7 @@ from portal.findings.models import Finding, FindingEvent
 from portal.repositories.models import Repository
 from portal.scans.models import Scan, ScannedFile
 from portal.scans.signals import scan_ended, scan_started
-from portal.scans.upload_views import remote_key
+from portal.scans.uploads.views import remote_key
 from tests.portal.uploads_data import COMMIT, bearer, file, finding, post, report, token
 
 
@@ -296,8 +296,8 @@ def test_round_trip_the_cli_upload_finds_what_the_worker_found(people, repo_fact
     import subprocess
     import sys
 
-    from portal.scans import pipeline
     from portal.scans.actions import do_create_scan
+    from portal.scans.pipeline import runner as pipeline
     from tests.browser.live import LiveServer
     from tests.portal.worker import ROOT
 

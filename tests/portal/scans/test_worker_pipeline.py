@@ -11,10 +11,10 @@ from django.conf import settings
 
 from portal.findings.models import Finding
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from portal.scans.tasks import sweep_stuck_scans
 from tests.faults.points import FaultPlan, suffix
 from tests.portal.worker import Worker, wait_final, wait_until

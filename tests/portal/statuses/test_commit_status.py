@@ -13,9 +13,9 @@ from django.urls import reverse
 from portal.celery import app as celery_app
 from portal.hosts import statuses as providers
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from portal.scans.signals import scan_started
 from portal.statuses.actions import do_save_commit_status_settings
 from portal.statuses.models import CommitStatusConfig, StatusPost

@@ -10,8 +10,8 @@ import redis
 from django.conf import settings
 
 from portal.celery import app as celery_app
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
+from portal.scans.pipeline import runner as pipeline
 from portal.statuses.actions import queue_commit_status
 from portal.statuses.models import StatusPost
 from portal.statuses.publishing import UNPUBLISHED

@@ -12,9 +12,9 @@ from django.urls import reverse
 from portal.accounts.models import Membership
 from portal.celery import app as celery_app
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner as pipeline
 from portal.scans.signals import scan_ended
 from portal.statuses.actions import do_save_notification_setting
 from portal.statuses.models import NotificationSetting, ScanNotification

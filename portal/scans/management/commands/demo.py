@@ -28,10 +28,10 @@ from portal.findings import actions as finding_actions
 from portal.findings.models import Finding, FindingEvent
 from portal.reporting import figures
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanTrigger
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner
 
 DEMO_USER, DEMO_PASSWORD = "demo", "rocport-demo"
 _FIX = (
@@ -92,7 +92,7 @@ class Command(BaseCommand):
                 scan = do_create_scan(
                     repository, branch="main", commit_sha=commit, trigger=ScanTrigger.DEMO, enqueue=False
                 )
-                pipeline.run(scan.pk)
+                runner.run(scan.pk)
             _backdate(scan, day)
             scan.refresh_from_db()
             tracking = scan.summary.get("tracking", {})

@@ -5,9 +5,9 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from portal.repositories.models import Repository
-from portal.scans import pipeline
 from portal.scans.actions import do_create_scan
 from portal.scans.models import Scan
+from portal.scans.pipeline import runner
 
 
 class Command(BaseCommand):
@@ -30,7 +30,7 @@ class Command(BaseCommand):
             raise CommandError(f"no repository {repository!r}")
         scan = do_create_scan(repo, branch=ref, enqueue=not sync)
         if sync:
-            pipeline.run(scan.pk)
+            runner.run(scan.pk)
         elif wait:
             while not Scan.objects.get(pk=scan.pk).is_final:
                 time.sleep(1)

@@ -1,4 +1,4 @@
-"""Downloads of a finished scan's findings (SARIF, CSV, JSON; portal/scans/exports.py), for the scan page's links
+"""Downloads of a finished scan's findings (the formats of portal/scans/exports/formats.py), for the scan page's links
 and for scripts: a personal token (`Authorization: Bearer`, read-only is enough) or the session. Another team's
 scan is a 404, as a missing one is; the body is streamed."""
 
@@ -14,17 +14,15 @@ from django.views.decorators.http import require_GET
 
 from portal.accounts import tokens
 from portal.accounts.access import membership_for
-from portal.findings.queries import Filters
-from portal.scans import exports
 from portal.scans.constants import ScanStatus
+from portal.scans.exports import formats, writers
 from portal.scans.models import Scan
-
-CONTENT_TYPES = {"sarif": "application/sarif+json", "csv": "text/csv; charset=utf-8", "json": "application/json"}
 
 
 @require_GET
 def export(request, pk: int, kind: str):
-    if kind not in CONTENT_TYPES:
+    entry = formats.get(kind)
+    if entry is None:
         raise Http404
     user = _user(request)
     if isinstance(user, HttpResponse):
@@ -37,19 +35,9 @@ def export(request, pk: int, kind: str):
             status=409,
             content_type="text/plain; charset=utf-8",
         )
-    links = _links(request)
-    if kind == "sarif":
-        body = exports.sarif_stream(scan, exports.findings_as_of(scan, exports.SARIF_FILTERS, user), links)
-    else:
-        filters = Filters.from_query(request.GET)
-        query = exports.findings_as_of(scan, filters, user)
-        body = (
-            exports.csv_stream(scan, query, filters.sort, links)
-            if kind == "csv"
-            else exports.json_stream(scan, query, filters, links)
-        )
-    response = StreamingHttpResponse(body, content_type=CONTENT_TYPES[kind])
-    response["Content-Disposition"] = content_disposition_header(True, exports.file_name(scan, kind))
+    body = entry.write(scan, user, request.GET, _links(request))
+    response = StreamingHttpResponse(body, content_type=entry.content_type)
+    response["Content-Disposition"] = content_disposition_header(True, entry.file_name(scan))
     response["Cache-Control"] = "private, no-store"  # a team's findings: no shared cache keeps them
     return response
 
@@ -72,14 +60,14 @@ def _user(request):
     return redirect_to_login(request.get_full_path())
 
 
-def _links(request) -> exports.Links:
+def _links(request) -> writers.Links:
     def template(name: str, sample, placeholder: str) -> str:
         # reverse() once with a sample argument, then the sample (its last occurrence) becomes the placeholder.
         url = request.build_absolute_uri(reverse(name, args=[sample]))
         before, _sep, after = url.rpartition(f"/{sample}/")
         return f"{before}/{placeholder}/{after}"
 
-    return exports.Links(
+    return writers.Links(
         rules=request.build_absolute_uri(reverse("catalogue:rules")),
         rule_template=template("catalogue:rule", "ROC000", "{code}"),
         finding_template=template("findings:detail", 0, "{pk}"),

@@ -27,8 +27,8 @@ from django.views.decorators.http import require_POST
 from portal.accounts.models import Membership
 from portal.accounts.tokens import token_for_request
 from portal.repositories.models import Repository
-from portal.scans import upload_format
-from portal.scans.actions import do_ingest_upload
+from portal.scans.uploads import parsing
+from portal.scans.uploads.actions import do_ingest_upload
 
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 _BAD_BRANCH = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^/|/$|\.lock$|^-")  # git check-ref-format's rules
@@ -50,8 +50,8 @@ def upload(request):
         commit, branch = _commit_and_branch(request)
         body = _body(request)
         try:
-            parsed = upload_format.parse(body)
-        except upload_format.UploadRejected as exc:
+            parsed = parsing.parse(body)
+        except parsing.UploadRejected as exc:
             raise _Refused(400, str(exc)) from None
         try:
             scan = do_ingest_upload(repository, parsed, commit_sha=commit, branch=branch, acting_user=user)

@@ -1,13 +1,13 @@
-"""A finished scan's findings as downloads (SARIF 2.1.0, CSV, JSON), produced as streams of text chunks.
+"""The writers of a finished scan's findings as downloads (SARIF 2.1.0, CSV, JSON), each a stream of text chunks
+read in keyset-ordered chunks (portal.scans.exports.findings): memory stays flat at a million findings.
 
-- which findings: those of the scan's repository and branch as the scan left them, read from each finding's
-  lifecycle events (created / fixed / reopened) up to that scan, so an old scan's export does not change when
-  later scans fix or reopen findings; triage and assignee are the current ones;
-- CSV and JSON take the findings list's filters (the same query string, portal.findings.queries), `state` being
-  the state as of the scan ("open" unless given, "all" for both); SARIF takes none: code-scanning tools read a
-  missing result as fixed, so it carries every finding open as of the scan, dismissed ones as suppressions;
-- rows are read in keyset-ordered chunks of CHUNK (the findings list's orders and cursors): memory stays flat
-  at a million findings, and no server-side cursor has to outlive a query.
+CSV and JSON take the findings list's filters (the same query string, portal.findings.queries), `state` being the
+state as of the scan ("open" unless given, "all" for both); SARIF takes none: code-scanning tools read a missing
+result as fixed, so it carries every finding open as of the scan, dismissed ones as suppressions.
+
+The `*_download` functions are the registry's writers (portal.scans.exports.formats), one signature for all:
+(scan, user, query parameters, links) -> the stream. Each parses the filters and builds the findings' query before
+it returns; only the rows are read while the response streams.
 """
 
 from __future__ import annotations
@@ -15,25 +15,21 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import urllib.parse
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from django.db.models import Case, CharField, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import QuerySet
 
 from portal.findings import queries
-from portal.findings.models import DISMISSED_TRIAGE, Finding, FindingEvent
-from portal.scans.constants import ScanStatus
-from portal.scans.models import Scan
+from portal.findings.models import DISMISSED_TRIAGE, Finding
+from portal.scans.exports.findings import SARIF_FILTERS, chunks, findings_as_of
 from scanner.fingerprint import identity
 from scanner.report.sarif import SCHEMA_URI, level, region_of, rule_descriptor
 from scanner.rules import catalogue
 from scanner.target import TargetProfile
 from scanner.version import TOOL_VERSION
 
-CHUNK = 1000
-SARIF_FILTERS = queries.Filters(state="open", sort="path")
 # CSV and JSON keys: stable identifiers for scripts and spreadsheets, so they are not translated.
 FIELDS = (
     "id",
@@ -63,8 +59,6 @@ FIELDS = (
 )
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets (OWASP "CSV Injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_OPEN, _FIXED = Finding.State.OPEN.value, Finding.State.FIXED.value
-_CREATED, _FIXED_EVENT, _REOPENED = (FindingEvent.Kind.CREATED, FindingEvent.Kind.FIXED, FindingEvent.Kind.REOPENED)
 
 
 @dataclass
@@ -82,54 +76,18 @@ class Links:
         return self.finding_template.replace("{pk}", str(pk))
 
 
-def findings_as_of(scan, filters: queries.Filters, user) -> QuerySet:
-    """The scan's repository and branch's findings with the list's filters, annotated `state_at_scan`."""
-    wanted = filters.state
-    narrowed = replace(filters, repository=scan.repository_id, branch=scan.branch, state="")
-    base = queries.filtered([scan.repository.team_id], narrowed, user)
-    newest = not Scan.objects.filter(
-        repository_id=scan.repository_id, branch=scan.branch, pk__gt=scan.pk, status=ScanStatus.FINISHED
-    ).exists()
-    if newest and wanted in (_OPEN, _FIXED):
-        # Nothing has changed a state since this scan: the current state is the answer, read along the findings
-        # list's own index (state before the sort key) with no per-row lookup of events.
-        return base.filter(state=wanted).annotate(state_at_scan=Value(wanted, output_field=CharField()))
-    last_change = (
-        FindingEvent.objects.filter(
-            finding=OuterRef("pk"), scan_id__lte=scan.pk, kind__in=(_CREATED, _FIXED_EVENT, _REOPENED)
-        )
-        .order_by("-scan_id", "-id")
-        .values("kind")[:1]
-    )
-    known_by_then = Q(lifecycle__isnull=True, first_seen_id__lte=scan.pk)
-    query = base.annotate(lifecycle=Subquery(last_change)).annotate(
-        state_at_scan=Case(
-            When(lifecycle__in=(_CREATED, _REOPENED), then=Value(_OPEN)),
-            When(lifecycle=_FIXED_EVENT, then=Value(_FIXED)),
-            # Rows without lifecycle events (made outside the tracking, e.g. imported): judged from the row itself.
-            When(known_by_then & (Q(state=_OPEN) | Q(fixed_in_id__gt=scan.pk)), then=Value(_OPEN)),
-            When(known_by_then, then=Value(_FIXED)),
-            default=Value(""),
-            output_field=CharField(),
-        )
-    )
-    if wanted in (_OPEN, _FIXED):
-        return query.filter(state_at_scan=wanted)
-    return query.exclude(state_at_scan="")  # not yet seen by this scan
+def sarif_download(scan, user, params, links: Links) -> Iterator[str]:
+    return sarif_stream(scan, findings_as_of(scan, SARIF_FILTERS, user), links)
 
 
-def chunks(query: QuerySet, sort: str, size: int | None = None) -> Iterator[list[Finding]]:
-    """The rows in `sort` order, `size` at a time, each chunk one keyset query after the previous chunk's last."""
-    size = size or CHUNK
-    cursor = ""
-    while True:
-        page = queries.after(query, sort, cursor) if cursor else query
-        rows = list(queries.ordered(page, sort).select_related("assignee")[:size])
-        if rows:
-            yield rows
-        if len(rows) < size:
-            return
-        cursor = queries.cursor_of(rows[-1], sort)
+def csv_download(scan, user, params, links: Links) -> Iterator[str]:
+    filters = queries.Filters.from_query(params)
+    return csv_stream(scan, findings_as_of(scan, filters, user), filters.sort, links)
+
+
+def json_download(scan, user, params, links: Links) -> Iterator[str]:
+    filters = queries.Filters.from_query(params)
+    return json_stream(scan, findings_as_of(scan, filters, user), filters, links)
 
 
 def row(finding: Finding, scan, links: Links) -> dict:
@@ -258,12 +216,6 @@ def sarif_result(finding: Finding, index: dict[str, int], links: Links) -> dict:
     if suppressions:
         out["suppressions"] = suppressions
     return out
-
-
-def file_name(scan, extension: str) -> str:
-    """ASCII letters, digits, dot, dash and underscore only: safe in any header and on any file system."""
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", scan.repository.name).strip("-.")[:60] or "repository"
-    return f"rocport-{name}-scan-{scan.pk}.{extension}"
 
 
 def _region(finding: Finding) -> dict:

@@ -1,19 +1,19 @@
 """One scan, start to finish, as a linear script (the Celery task and the demo both call `run`).
 
 - claim the scan (a new attempt number: only the newest attempt may move it);
-- plan: clone exactly the commit (portal.repositories.git, kept for this process by portal.scans.checkouts), with
-  the previous scan's commit for rename detection; list the files (portal.scans.planning) with the repository's
+- plan: clone exactly the commit (portal.repositories.git, kept for this process by pipeline.checkouts), with
+  the previous scan's commit for rename detection; list the files (pipeline.planning) with the repository's
   HIP-build decision (portal.repositories.hip_builds: kept, stored with the builds found); those whose blob was
   scanned before with the same scanner version and configuration reuse the stored result; run the
-  repository-level pass; cut the other files into shards (portal.scans.shards) and store the plan, so that any
+  repository-level pass; cut the other files into shards (pipeline.shards) and store the plan, so that any
   worker can scan a shard;
 - scan the shards: here, one after the other (the demo, `make run`, a repository that fits in one shard), or,
   given `send_shards` (the Celery task's way to enqueue them, portal.scans.tasks), one task each on any worker;
   each shard stores its results as it goes;
-- ingest once every shard is done (portal.scans.ingestion), in one transaction: scanned files, tracked
+- ingest once every shard is done (pipeline.ingestion), in one transaction: scanned files, tracked
   findings, the summary, and the FINISHED state together.
 
-The modules import one way (tests/architecture/test_imports.py): tasks -> pipeline -> shards -> ingestion ->
+The modules import one way (tests/architecture/test_imports.py): tasks -> runner -> shards -> ingestion ->
 planning, results, endings -> errors. Only the tasks module knows Celery's tasks: it hands `run` the function that
 enqueues shards, and `shards.Outcome` tells it when the ingestion is due.
 """
@@ -36,15 +36,16 @@ from portal.repositories import hip_builds
 from portal.repositories.crypto import CredentialsUnreadable
 from portal.repositories.git import CloneError, GitSession
 from portal.repositories.urlcheck import validate_clone_url
-from portal.scans import checkouts, shards, signals
+from portal.scans import signals
 from portal.scans.constants import APP_ERROR, CLAIMABLE_STATUSES, USER_ERRORS, WORKER_LOST, ScanStatus
-from portal.scans.endings import announce, fail
-from portal.scans.errors import ScanUserError, Superseded, timed_out
-from portal.scans.heartbeat import Heartbeat
-from portal.scans.ingestion import ingest
 from portal.scans.models import Scan, ScanPlan, ScanShard, ShardFileResult
-from portal.scans.planning import cached_paths, plan_files
-from portal.scans.results import fresh_result, read_text
+from portal.scans.pipeline import checkouts, shards
+from portal.scans.pipeline.endings import announce, fail
+from portal.scans.pipeline.errors import ScanUserError, Superseded, timed_out
+from portal.scans.pipeline.heartbeat import Heartbeat
+from portal.scans.pipeline.ingestion import ingest
+from portal.scans.pipeline.planning import cached_paths, plan_files
+from portal.scans.pipeline.results import fresh_result, read_text
 from scanner import faultpoints
 from scanner import repository as repository_pass
 

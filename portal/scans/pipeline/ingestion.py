@@ -1,6 +1,6 @@
 """A scan's ingestion: every stored result (the shards' rows and the blob cache) read once and ingested in one
 transaction with the ScannedFile rows, the tracked findings, the summary and the FINISHED state. A CI upload
-(portal.scans.actions) records its files with the same `record` and `summary`."""
+(portal.scans.uploads.actions) records its files with the same `record` and `summary`."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from portal.findings import tracking
 from portal.findings.models import DISMISSED_TRIAGE, Finding
 from portal.scans import signals
 from portal.scans.constants import APP_ERROR, WORKER_LOST, ScanStatus
-from portal.scans.endings import announce, fail
-from portal.scans.errors import Superseded
-from portal.scans.heartbeat import Heartbeat
 from portal.scans.models import BlobResult, Scan, ScannedFile, ScanPlan, ScanShard, ShardFileResult
+from portal.scans.pipeline.endings import announce, fail
+from portal.scans.pipeline.errors import Superseded
+from portal.scans.pipeline.heartbeat import Heartbeat
 from scanner import faultpoints
 from scanner.rules import catalogue, rules_run
 

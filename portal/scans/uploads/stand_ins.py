@@ -1,6 +1,6 @@
 """The stand-in for a file an upload scanned without its blob: which worker's ScannedFile row speaks for it.
 
-A CI upload stores no blob sha (portal.scans.actions.do_ingest_upload), so on its own it cannot tell whether a
+A CI upload stores no blob sha (portal.scans.uploads.actions.do_ingest_upload), so on its own it cannot tell whether a
 file changed. Whatever compares blobs (the progress ledger, the patch of reviewed translations, the file page's
 review) asks `stand_ins` instead of reading the upload's empty blob_sha: the newest worker scan of the same commit
 when there is one, else the newest earlier worker scan of the branch (the previous known state). An upload

@@ -32,14 +32,14 @@ from django.utils import timezone
 
 from portal.repositories import hip_builds
 from portal.repositories.git import CloneError
-from portal.scans import checkouts
 from portal.scans.constants import SHARD_FAILED, USER_ERRORS, ScanStatus, ShardStatus
-from portal.scans.endings import fail
-from portal.scans.errors import ScanUserError, Superseded, timed_out, timeout_message
-from portal.scans.heartbeat import Heartbeat
 from portal.scans.models import BlobResult, Scan, ScanPlan, ScanShard, ShardFileResult
-from portal.scans.planning import plan_files
-from portal.scans.results import fresh_result
+from portal.scans.pipeline import checkouts
+from portal.scans.pipeline.endings import fail
+from portal.scans.pipeline.errors import ScanUserError, Superseded, timed_out, timeout_message
+from portal.scans.pipeline.heartbeat import Heartbeat
+from portal.scans.pipeline.planning import plan_files
+from portal.scans.pipeline.results import fresh_result
 from scanner import faultpoints
 from scanner.pool import DeadlineExceeded, WorkerPool
 

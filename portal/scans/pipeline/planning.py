@@ -11,8 +11,8 @@ from pathlib import Path
 from django.conf import settings
 
 from portal.repositories.submodules import missing as missing_submodules
-from portal.scans.errors import ScanUserError
 from portal.scans.models import BlobResult
+from portal.scans.pipeline.errors import ScanUserError
 from scanner import ConfigError, ScanOptions, plan
 from scanner import compile as compile_check
 from scanner.parsing import includers
