@@ -96,18 +96,20 @@ def push_port(
     author: Author,
     committer: Author,
     when: datetime,
+    before_push: Callable[[GitSession, str], None] | None = None,
 ) -> Pushed:
     """Commit what `plan` asks for (one commit per CommitSpec, in order, the first on `base`; `plan` may read the
-    scanned commit's files, e.g. build files to rewrite) and push the last as the new branch `branch`."""
+    scanned commit's files, e.g. build files to rewrite) and push the last as the new branch `branch`.
+    `before_push(session, head)` runs once the commits are made, before the push (the compile check)."""
     if not branch.startswith("rocport/") or branch == target_branch:
         raise PortError("bad_branch", f"refusing to push to {branch!r}: only new rocport/ branches are pushed")
     try:
-        return _push_port(session, base, target_branch, branch, plan, author, committer, when)
+        return _push_port(session, base, target_branch, branch, plan, author, committer, when, before_push)
     except CloneError as error:  # any other git step (the remote failing between fetch and push, a timeout)
         raise PortError("git_failed" if error.code != "timeout" else "timeout", error.message) from None
 
 
-def _push_port(session, base, target_branch, branch, plan, author, committer, when) -> Pushed:
+def _push_port(session, base, target_branch, branch, plan, author, committer, when, before_push=None) -> Pushed:
     session.work.mkdir(exist_ok=True)
     session.git("init", "--quiet", "--bare", ".")
     session.git("remote", "add", "origin", "--", session.url)
@@ -118,6 +120,8 @@ def _push_port(session, base, target_branch, branch, plan, author, committer, wh
     head = base
     for spec in commits:
         head = _commit(session, head, spec.files, spec.message, author, committer, when)
+    if before_push is not None:
+        before_push(session, head)
     existing = _remote_head(session, branch)
     if existing == head:
         return Pushed(head, already_there=True)

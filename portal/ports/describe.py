@@ -13,6 +13,8 @@ from django.urls import reverse
 
 from portal.findings.models import Finding
 from portal.links import site_url
+from portal.ports.compiling import body_lines as compile_lines
+from portal.ports.compiling import build_left_lines
 
 TRAILER = "Generated-by: ROCport"
 LISTED = 50  # files listed one per line; the rest are counted
@@ -154,10 +156,19 @@ def _capped(sections: list[list[str]], tail: list[str]) -> str:
 
 
 def description(
-    repository, base: str, files: list[str], left: list[list[str]], findings: list[dict], story=None
+    repository,
+    base: str,
+    files: list[str],
+    left: list[list[str]],
+    findings: list[dict],
+    story=None,
+    compiled: list[dict] = (),
+    build_left: list[list] = (),
 ) -> str:
     """The request's body in sections (one function each); `findings`: open findings left for a person, per rule
-    (`story.left_rules` when the port's story is known, else `open_findings`); `story`: portal.ports.story.Story."""
+    (`story.left_rules` when the port's story is known, else `open_findings`); `story`: portal.ports.story.Story;
+    `compiled`: the compile check of the ported files on the branch, `build_left`: what the build switch left for a
+    person (portal.ports.compiling renders both)."""
     sections = [
         _intro(base),
         _translated(repository, files),
@@ -165,5 +176,7 @@ def description(
         _progress(repository, story),
         _left_for_a_person(repository, findings),
         _not_included(left),
+        build_left_lines(list(build_left)),
+        compile_lines(list(compiled)),
     ]
     return _capped(sections, _footer(repository))

@@ -42,6 +42,11 @@ class MergeRequest(models.Model):
     # in place (a .cu file's text becomes its translation) or side by side (a .hip sibling): portal.ports.planning
     mode = models.CharField(max_length=20, default="in_place")
     left_for_people = models.JSONField(default=list)  # reviewed but not committed: [path, why]
+    # The compile check of each ported file on the branch before the push (portal.ports.compiling): one dict per
+    # file, {path, status, reason, error, ...}; empty until the branch is built.
+    compile_results = models.JSONField(default=list, blank=True)
+    # What the build switch left for a person (portal.ports.planning): [build file, line, what, why] each.
+    build_left = models.JSONField(default=list, blank=True)
     # what the port brings, estimated when its branch is pushed (portal.ports.story): resolved findings per rule,
     # those left in its files, the migration progress before and after
     story = models.JSONField(default=dict, blank=True)

@@ -29,11 +29,18 @@ def side_name(path: str) -> str:
 
 
 def commits(
-    reader: BaseReader, files: dict[str, str], *, mode: str, message: str, reviewed: dict[str, str] | None = None
+    reader: BaseReader,
+    files: dict[str, str],
+    *,
+    mode: str,
+    message: str,
+    reviewed: dict[str, str] | None = None,
+    build_left: list | None = None,
 ) -> list[CommitSpec]:
     """`files`: path -> translation; `reviewed`: path -> the blob whose translation was approved. A file whose
     blob on the scanned commit is not the reviewed one (a review matched through a CI upload's stand-in, say) is
-    refused: committing its translation would undo a change nobody reviewed."""
+    refused: committing its translation would undo a change nobody reviewed. `build_left`, when given, receives
+    what the build switch left for a person, `[build file, line, what, why]` each (also when it edits nothing)."""
     changed = sorted(path for path, blob in (reviewed or {}).items() if reader.blob_sha(path) != blob)
     if changed:
         raise PortError(
@@ -44,14 +51,18 @@ def commits(
     renames = {old: new for old, new in renames.items() if new != old}
     sources = {renames.get(path, path): text for path, text in files.items()}
     out = [CommitSpec(message, sources)]
-    build = _build_commit(reader, renames, sorted(files))
+    build = _build_commit(reader, renames, sorted(files), build_left)
     if build is not None:
         out.append(build)
     return out
 
 
-def _build_commit(reader: BaseReader, renames: dict[str, str], ported: list[str]) -> CommitSpec | None:
+def _build_commit(
+    reader: BaseReader, renames: dict[str, str], ported: list[str], build_left: list | None = None
+) -> CommitSpec | None:
     switch = build_switch.switch_build(reader.paths(), reader.text, renames=renames, ported=ported)
+    if build_left is not None:
+        build_left[:] = [[path, item.line, item.what.strip(), item.why] for path, item in switch.left]
     if not switch.texts:
         return None
     done = [

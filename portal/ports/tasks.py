@@ -20,7 +20,7 @@ from portal.files import patch
 from portal.hosts import pulls as hostapi  # the host API the tests patch here
 from portal.hosts.transport import PermanentError, PostError, TransientError
 from portal.ports import branch as port_branch
-from portal.ports import describe, planning, story, tracking
+from portal.ports import compiling, describe, planning, story, tracking
 from portal.ports.models import MergeRequest
 from portal.repositories.git import CloneError, GitSession
 
@@ -83,7 +83,14 @@ def _run(request: MergeRequest) -> None:
         target=request.target_branch,
         title=describe.title(request.files),
         body=describe.description(
-            repository, request.base_commit, request.files, request.left_for_people, findings, story=told
+            repository,
+            request.base_commit,
+            request.files,
+            request.left_for_people,
+            findings,
+            story=told,
+            compiled=request.compile_results,
+            build_left=request.build_left,
         ),
     )
     request.number, request.url, request.state = opened.number, opened.url, MergeRequest.State.OPEN
@@ -109,6 +116,11 @@ def _push(request: MergeRequest) -> None:
     )
     committer_name, committer_email = parseaddr(settings.DEFAULT_FROM_EMAIL)
     elsewhere: dict[str, set[int]] = {}  # the lines the build commit rewrites, for the story
+    compiled: list[dict] = []  # the compile check of the ported files on the branch, before the push
+    build_left: list[list] = []  # what the build switch left for a person
+
+    def check_build(session: GitSession, head: str) -> None:
+        compiled[:] = compiling.check_branch(session, head, compiling.branch_paths(request.files, request.mode))
 
     def plan(reader: port_branch.BaseReader) -> list[port_branch.CommitSpec]:
         specs = planning.commits(
@@ -117,6 +129,7 @@ def _push(request: MergeRequest) -> None:
             mode=request.mode,
             reviewed={path: blob.blob_sha for path, blob in selection.blobs.items()},
             message=describe.commit_message(request.base_commit, request.files, request.left_for_people, findings),
+            build_left=build_left,
         )
         elsewhere.update(story.build_rewrites(reader, specs, files))
         return specs
@@ -131,11 +144,13 @@ def _push(request: MergeRequest) -> None:
             author=author,
             committer=port_branch.Author(committer_name or "ROCport", committer_email or "rocport@localhost"),
             when=request.created,
+            before_push=check_build,
         )
     if elsewhere:  # the build commit resolves findings of its own
         told = story.estimate(repository, selection.scan_id, selection.blobs, request.mode, elsewhere)
     request.head_commit, request.state, request.story = pushed.commit, MergeRequest.State.PUSHED, told.as_json()
-    request.save(update_fields=["head_commit", "state", "story", "updated"])
+    request.compile_results, request.build_left = compiled, build_left
+    request.save(update_fields=["head_commit", "state", "story", "compile_results", "build_left", "updated"])
 
 
 def _fail(request: MergeRequest, code: str, message: str) -> None:

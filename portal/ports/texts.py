@@ -7,7 +7,9 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from portal.ports import host_state
+from portal.ports.compiling import OFF as COMPILE_OFF
 from portal.ports.models import MergeRequest
+from portal.scans.compile_status import STATUS_LABELS
 
 # error_code (portal.ports.branch, portal.ports.tasks) -> what to do about it. The recorded error_message is the
 # worker's English detail; the page shows this advice first and the detail after it.
@@ -118,3 +120,30 @@ def host_lines(merge_request: MergeRequest) -> dict:
     for check in summary["checks"]:
         check["text"] = CHECK_WORDS.get(check["state"], check["state"])
     return summary
+
+
+# The compile check of the ported files on the branch (portal.ports.compiling), as the page says it: the file
+# page's labels (portal.scans.compile_status), and the reasons the port's check records.
+WHY_NOT_CHECKED = {
+    COMPILE_OFF: gettext_lazy("the compile check is off on this portal (ROCPORT_COMPILE_CHECK=off)"),
+    "not on the branch": gettext_lazy("not on the branch"),
+}
+
+
+def compile_rows(merge_request: MergeRequest) -> list[tuple[str, str, str, str, bool]]:
+    """(path, status, its label, the detail: the first error, the stubbed headers or why not checked, whether the
+    detail is the recorded English text) for each ported file the check saw."""
+    out = []
+    for row in merge_request.compile_results or []:
+        status = row.get("status", "")
+        if status == "fails":
+            detail, english = row.get("error") or row.get("reason", ""), True
+        elif status == "compiles-with-stubs":
+            detail, english = ", ".join(row.get("stubbed", [])), False
+        elif status == "not-checked":
+            reason = row.get("reason", "")
+            detail, english = WHY_NOT_CHECKED.get(reason, reason), reason not in WHY_NOT_CHECKED
+        else:
+            detail, english = row.get("std", ""), False
+        out.append((row.get("path", ""), status, STATUS_LABELS.get(status, status), detail, english))
+    return out

@@ -34,6 +34,7 @@ from portal.ports.texts import (
     STEPS,
     UNUSABLE,
     WHY_LEFT,
+    compile_rows,
     host_lines,
     left_for_people,
 )
@@ -148,6 +149,7 @@ def _detail_context(repository, membership, merge_request: MergeRequest) -> dict
         "mr": merge_request,
         "in_flight": merge_request.state in MergeRequest.IN_FLIGHT,
         "left": left_for_people(merge_request),
+        "compiled": compile_rows(merge_request),
         "story": story.of_request(merge_request),  # recorded when the branch was pushed
         "steps": [(state, label, i <= reached, i == reached) for i, (state, label) in enumerate(STEPS)],
         "advice": ADVICE.get(code, ""),

@@ -55,6 +55,9 @@ class Makefile:
         self.unknowns: list[str] = []
         self.platform_lines: dict[str, dict[int, str]] = {}
         self.seen: set[str] = set()
+        # Where each variable was last assigned on the branch a Linux build takes: name -> (file, line); the build
+        # switch edits a compiler variable there (scanner.translate.build_switch).
+        self.assigned: dict[str, tuple[str, int]] = {}
 
     # -- expansion -----------------------------------------------------------------------------------------------
     def expand(self, text: str, local: dict | None = None, depth: int = 0) -> str:
@@ -175,6 +178,8 @@ class Makefile:
                 continue
             assign = _ASSIGN.match(stripped)
             if assign:
+                if assign.group(2) != "?=" or assign.group(1) not in self.vars:
+                    self.assigned[assign.group(1)] = (rel, number)
                 self._assign(*assign.groups())
                 recipe_target = None
                 continue

@@ -4,7 +4,8 @@ literals at module level, `os.path.join`, list concatenation or `glob.glob` over
 
 A CUDAExtension builds its `.cu` sources with nvcc; on a ROCm build of PyTorch, torch.utils.cpp_extension hipifies
 them and builds with hipcc instead. That second build is counted when the setup.py branches on ROCm itself
-(`torch.version.hip`, `IS_HIP_EXTENSION`, `ROCM_HOME`): then the project means it to build there.
+(`torch.version.hip`, `IS_HIP_EXTENSION`, `ROCM_HOME`): then the project means it to build there. A `.hip`
+source of a CUDAExtension is built by a ROCm PyTorch only, with hipcc (its `_is_cuda_file` counts `.hip` there).
 """
 
 from __future__ import annotations
@@ -137,16 +138,18 @@ def compilations(
             if path not in files:
                 continue
             cuda = path.endswith(".cu") and kind == "CUDAExtension"
-            flags = _flags(extra, "nvcc" if cuda else "cxx")
+            # A `.hip` source: only a ROCm PyTorch builds it (a CUDA file there), with hipcc and the nvcc flags.
+            hip = path.endswith(".hip") and kind == "CUDAExtension"
+            flags = _flags(extra, "nvcc" if cuda or hip else "cxx")
             own_defines = tuple(defines + [f[2:] for f in flags if f.startswith("-D")])
             standard = next((f.split("=", 1)[1] for f in flags if re.match(r"--?std=", f)), "")
-            language = "cuda" if cuda else ("c" if path.endswith(".c") else "c++")
+            language = "cuda" if cuda else "hip" if hip else ("c" if path.endswith(".c") else "c++")
             compilation = Compilation(
                 name,
                 rel,
                 node.lineno,
                 "setuptools",
-                NVCC if cuda else HOST_CC,
+                NVCC if cuda else HIPCC if hip else HOST_CC,
                 language,
                 standard,
                 include_dirs,

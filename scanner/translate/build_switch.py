@@ -6,6 +6,10 @@ source, when every source that spelling stands for is ported) or build them with
 HIP language is enabled; a link list never names one HIP target twice. It then reads the model of the result:
 whatever still builds a ported source from its `.cu`, builds CUDA or builds nothing is left for a person at the
 target that lists it, and gives the configure line for an AMD GPU. The model reads the texts from memory.
+
+Makefiles are rewritten outside the branches another platform takes (the model's platform lines), and their
+compiler is switched where a Linux build sets it (scanner.translate.make_switch); a `setup.py`'s PyTorch extensions
+list the `.hip` copies side by side (scanner.translate.setup_switch). The same model check covers both.
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ import shlex
 import time
 from dataclasses import dataclass, field, replace
 
-from scanner.build import cmake, make
+from scanner.build import cmake, make, setuptools
+from scanner.build.model import NVCC
 from scanner.formats.cmake import parse_commands
+from scanner.translate import make_switch, setup_switch
 from scanner.translate.build_edits import WHY, Change, Left, Rewrite
 from scanner.translate.buildfiles import DUAL, Switch, rewrite_cmake, rewrite_makefile
 
@@ -27,7 +33,8 @@ TRIAL_SECONDS = 30.0  # and for how long at most: what is not tried is left for 
 
 
 def build_files(paths) -> list[tuple[str, str]]:
-    """The build files among `paths` that the port rewrites: (path, "cmake" | "make"), in path order."""
+    """The build files among `paths` that the port rewrites: (path, "cmake" | "make" | "setuptools"), in path
+    order."""
     out = []
     for path in sorted(paths):
         name = posixpath.basename(path)
@@ -35,6 +42,8 @@ def build_files(paths) -> list[tuple[str, str]]:
             out.append((path, "cmake"))
         elif name in _MAKE_NAMES or name.endswith(".mk"):
             out.append((path, "make"))
+        elif name == "setup.py":
+            out.append((path, "setuptools"))
     return out
 
 
@@ -63,13 +72,17 @@ class _Checkout:
     def model(self, paths, texts: dict[str, str]):
         files = frozenset(paths)
         reader = lambda rel: texts[rel] if rel in texts else self.read(rel)  # noqa: E731
-        return _Model(cmake.read_projects(_ROOT, files, reader), make.read_makefiles(files, reader))
+        setups = []
+        for rel in sorted(f for f in files if posixpath.basename(f) == "setup.py"):
+            setups += [(source, c) for source, c, _ in setuptools.compilations(rel, reader(rel), files)[0]]
+        return _Model(cmake.read_projects(_ROOT, files, reader), make.read_makefiles(files, reader), setups)
 
 
 @dataclass
 class _Model:
     project: object  # scanner.build.cmake.CMakeProject or None
     makefiles: list
+    setups: list = field(default_factory=list)  # (source, Compilation) of the setup.py extensions
 
     def sources(self) -> dict[str, set[str]]:
         """CMake target -> the sources it lists."""
@@ -80,7 +93,15 @@ class _Model:
         items = list(self.project.compilations()) if self.project else []
         for makefile in self.makefiles:
             items += makefile.compilations()
-        return [(source, compilation) for source, compilation, _ in items]
+        return [(source, compilation) for source, compilation, _ in items] + list(self.setups)
+
+    def platform_lines(self) -> dict[str, frozenset[int]]:
+        """Makefile lines in a branch a Linux build never takes (a Windows-only `ifeq`), per file."""
+        out: dict[str, set[int]] = {}
+        for makefile in self.makefiles:
+            for rel, lines in makefile.platform_lines.items():
+                out.setdefault(rel, set()).update(lines)
+        return {rel: frozenset(lines) for rel, lines in out.items()}
 
 
 def _verdict(before: _Model, after: _Model, renames: dict[str, str]) -> tuple[set, set]:
@@ -153,6 +174,8 @@ def switch_build(
         path: Switch(language_hip=tuple(sorted(marks.get(path, ()))), project_hip=project_hip) for path in cmake_files
     }
 
+    elsewhere = before.platform_lines()
+
     def rewrite_all() -> dict[str, Rewrite]:
         done: dict[str, Rewrite] = {}
         found: dict[str, frozenset[str]] = {}
@@ -168,7 +191,11 @@ def switch_build(
                 found[here] = _found_at_top(done[path].text)
         for path, kind in files:
             if kind == "make":
-                done[path] = rewrite_makefile(checkout.read(path), _local(renames, posixpath.dirname(path)))
+                skip = elsewhere.get(path, frozenset())
+                done[path] = rewrite_makefile(checkout.read(path), _local(renames, posixpath.dirname(path)), skip)
+            elif kind == "setuptools":
+                text, changes = setup_switch.rename_sources(path, checkout.read(path), renames)
+                done[path] = Rewrite(text, changes)
         return done
 
     def model_of(done: dict[str, Rewrite]) -> _Model:
@@ -207,6 +234,9 @@ def switch_build(
             plan[top] = replace(plan[top], enable_hip=True)
             done = rewrite_all()
             after = model_of(done)
+    if any(kind == "make" for _, kind in files):
+        done = _switch_make_compilers(done, after, set(renames.values()) | in_place)
+        after = model_of(done)
 
     for path, _kind in files:
         rewrite = done[path]
@@ -220,6 +250,25 @@ def switch_build(
         out.left += _checked(before, after, renames, in_place)
     out.left = sorted(dict.fromkeys(out.left), key=lambda item: (item[0], item[1].line))
     out.configure = _configure(after, cmake_files, done, targets)
+    return out
+
+
+def _switch_make_compilers(done: dict[str, Rewrite], model: _Model, ported: set[str]) -> dict[str, Rewrite]:
+    """The Makefiles' compiler where a Linux build sets it, for the recipes that compile ported sources
+    (scanner.translate.make_switch); a text rewrite's "runs nvcc" item on a line switched here goes."""
+    text_of = lambda rel: done[rel].text if rel in done else ""  # noqa: E731
+    texts, changes, left = make_switch.compiler_edits(model.makefiles, text_of, ported)
+    out = dict(done)
+    for path in {p for p, _ in changes} | {p for p, _ in left}:
+        rewrite = out[path]
+        switched = {c.line for p, c in changes if p == path}
+        out[path] = Rewrite(
+            texts.get(path, rewrite.text),
+            rewrite.changes + [c for p, c in changes if p == path],
+            [i for i in rewrite.left if not (i.line in switched and i.why == WHY["nvcc_run"])]
+            + [i for p, i in left if p == path],
+            rewrite.candidates,
+        )
     return out
 
 
@@ -277,9 +326,27 @@ def _checked(before: _Model, after: _Model, renames: dict[str, str], in_place: s
             "where the switch is not certain (a spelling shared with sources that are not ported?): by hand"
         )
         out.append((target.build_file, Left(target.line, source, why)))
+    was_nvcc = {source for source, c in before.compilations() if c.compiler == NVCC}
+    amd_setup = {source for source, c in after.compilations() if c.system == "setuptools" and c.amd}
     for source, c in after.compilations():
-        if c.nvidia and not c.amd:
+        if c.system == "setuptools":
+            if c.nvidia and source in in_place and source not in amd_setup:
+                why = (
+                    f"extension `{c.target}` builds the translated `.cu` with nvcc, which no longer builds it; a ROCm "
+                    "build of PyTorch hipifies it and builds it with hipcc, which this setup.py does not say: "
+                    "build it with a ROCm PyTorch, or port side by side (the sources list the `.hip` copies)"
+                )
+                out.append((c.build_file, Left(c.line, source, why)))
+            elif c.nvidia and source in renames:
+                why = f"extension `{c.target}` still builds the CUDA source: list its HIP copy `{renames[source]}`"
+                out.append((c.build_file, Left(c.line, source, why)))
+        elif c.nvidia and not c.amd:
             why = f"{c.system} target `{c.target}` still builds it as CUDA ({c.compiler}): build it as HIP"
+            out.append((c.build_file, Left(c.line, source, why)))
+        elif c.system == "make" and c.amd and source.endswith(".cu") and source in was_nvcc and source not in in_place:
+            why = (
+                f"make target `{c.target}` now builds this CUDA source with hipcc, and this port does not translate it"
+            )
             out.append((c.build_file, Left(c.line, source, why)))
     for name, target in targets.items():
         for source in sorted(target.sources):

@@ -450,7 +450,11 @@ def _code(line: str) -> str:
     return "".join(out)
 
 
-def rewrite_makefile(text: str, renames: dict[str, str] | None = None) -> Rewrite:
+def rewrite_makefile(
+    text: str, renames: dict[str, str] | None = None, skip_lines: frozenset[int] = frozenset()
+) -> Rewrite:
+    """`skip_lines`: lines in a branch a Linux build never takes (the build model's platform lines), left as they
+    are: switching `NVCC := nvcc` in a Windows-only branch changes nothing a ROCm machine builds."""
     ed, renames, codes, offset, in_comment = Edits(text), renames or {}, [], 0, False
     for number, line in enumerate(text.split("\n"), 1):
         code = "" if in_comment else _code(line)
@@ -462,6 +466,8 @@ def rewrite_makefile(text: str, renames: dict[str, str] | None = None) -> Rewrit
         ed.frozen = True
         ed.leave(1, "nvcc and hipcc both configured", "dual")
     for number, start, line, code, assign in codes:
+        if number in skip_lines:
+            continue
         rest = code
         for match in _NVCC.finditer(code):
             if assign and match.start() == assign.end():

@@ -231,3 +231,61 @@ def test_a_dual_platform_build_is_left_as_it_is_without_a_report_per_target():
     switch = _switch(files, renames={"k.cu": "k.hip"})
     assert switch.texts == {}
     assert [item.what for _, item in switch.left] == ["CUDA and HIP both configured"]
+
+
+# -- Makefiles and setup.py (issue 35) ------------------------------------------------------------------------
+LLM_C_SHAPE = """ifeq ($(OS),Windows_NT)
+  NVCC := nvcc
+else
+  NVCC := $(shell which nvcc 2>/dev/null)
+endif
+FLAGS = -O3 -std=c++17 -Iinclude -DKERNELS=1
+a.o: src/a.cu
+\t$(NVCC) $(FLAGS) -c $< -o $@
+b.o: src/b.cu
+\t$(NVCC) $(FLAGS) -c $< -o $@
+"""
+TORCH_SETUP = """from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+SOURCES = ["src/a.cu", 'src/b.cu']
+setup(name="k", ext_modules=[CUDAExtension("k._C", sources=SOURCES + ["src/bind.cpp"])])
+"""
+PAIR = {"src/a.cu": "src/a.hip", "src/b.cu": "src/b.hip"}
+
+
+@pytest.mark.parametrize("side_by_side", [True, False], ids=["side-by-side", "in-place"])
+def test_a_makefile_switches_its_compiler_on_the_branch_linux_takes_never_the_windows_one(tmp_path, side_by_side):
+    files = {"Makefile": LLM_C_SHAPE, "src/a.cu": "", "src/b.cu": ""}
+    renames = PAIR if side_by_side else {}
+    switch = _switch(files, renames=renames, ported=sorted(PAIR))
+    text = switch.texts["Makefile"]
+    assert "  NVCC := nvcc\n" in text  # the Windows-only branch is left as it is
+    assert "  NVCC := $(shell which hipcc 2>/dev/null)\n" in text
+    assert switch.left == []
+    model = _model(files, switch, tmp_path, tuple(renames.values()))
+    for source in PAIR:
+        built = model.of(renames.get(source, source)).compilations
+        assert [(c.compiler, c.language) for c in built] == [("hipcc", "hip")], source
+    assert _switch({**files, **switch.texts}, renames=renames, ported=sorted(PAIR)).texts == {}
+
+
+def test_a_compiler_shared_with_a_cuda_source_not_ported_is_left_for_a_person():
+    text = LLM_C_SHAPE + "c.o: src/c.cu\n\t$(NVCC) $(FLAGS) -c $< -o $@\n"
+    switch = _switch({"Makefile": text, "src/a.cu": "", "src/b.cu": "", "src/c.cu": ""}, ported=sorted(PAIR))
+    assert "which nvcc" in switch.texts.get("Makefile", text)
+    [(path, item)] = [(p, i) for p, i in switch.left if "does not translate" in i.why]
+    assert (path, item.line) == ("Makefile", 4) and "`src/c.cu`" in item.why
+
+
+def test_a_torch_extension_lists_the_hip_copies_side_by_side_and_is_left_for_a_person_in_place(tmp_path):
+    files = {"setup.py": TORCH_SETUP, "src/a.cu": "", "src/b.cu": "", "src/bind.cpp": ""}
+    switch = _switch(files, renames=PAIR, ported=sorted(PAIR))
+    assert "SOURCES = [\"src/a.hip\", 'src/b.hip']" in switch.texts["setup.py"] and switch.left == []
+    model = _model(files, switch, tmp_path / "side", tuple(PAIR.values()))
+    for source, copy in PAIR.items():
+        assert [(c.compiler, c.language) for c in model.of(copy).compilations] == [("hipcc", "hip")]
+        assert model.of(source).compilations == ()
+    in_place = _switch(files, ported=sorted(PAIR))
+    assert in_place.texts == {}
+    assert [(p, i.what) for p, i in in_place.left] == [("setup.py", "src/a.cu"), ("setup.py", "src/b.cu")]
+    assert all("ROCm build of PyTorch" in i.why for _, i in in_place.left)
