@@ -263,6 +263,7 @@ def _refuse_foreign_socket(sockets: Path, data: Path) -> None:
 
 def _pg_ctl_start(data: Path, sockets: Path, user: str | None) -> int:
     log = data.parent / "server.log"
+    written = log.stat().st_size if log.exists() else 0  # the log keeps earlier runs: explain this start only
     if user:
         log.touch()
         entry = pwd.getpwnam(user)
@@ -276,7 +277,7 @@ def _pg_ctl_start(data: Path, sockets: Path, user: str | None) -> int:
     )
     pid = running_pid(data)
     if result.returncode != 0 or pid is None:
-        tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+        tail = _read_from(log, written)[-4000:]
         raise EmbeddedPostgresError(
             _explain(
                 tail + result.stdout + result.stderr,
@@ -285,6 +286,14 @@ def _pg_ctl_start(data: Path, sockets: Path, user: str | None) -> int:
             )
         )
     return pid
+
+
+def _read_from(log: Path, offset: int) -> str:
+    if not log.exists():
+        return ""
+    with log.open("rb") as handle:
+        handle.seek(offset if offset <= log.stat().st_size else 0)
+        return handle.read().decode("utf-8", "replace")
 
 
 def _wait_ready(sockets: Path) -> None:

@@ -3,6 +3,7 @@ running is taken over, never doubled; the starts that cannot work say so in one 
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -61,6 +62,29 @@ def test_a_socket_taken_by_another_server_is_refused(var_dir):
             postgres.start(var_dir)
     assert "is taken by another server" in str(error.value)
     assert postgres.running_pid(postgres.data_dir(var_dir)) is None
+
+
+def test_a_failed_start_is_explained_by_its_own_log_lines_not_an_earlier_runs(var_dir):
+    if os.geteuid() != 0:
+        pytest.skip("the server runs as the caller: no user of its own to hold the lock")
+    first = postgres.start(var_dir)
+    first.stop()
+    log = postgres.data_dir(var_dir).parent / "server.log"
+    with log.open("a") as handle:  # an earlier run that crashed on a permission problem, long fixed
+        handle.write('PANIC:  could not open file "global/pg_control": Permission denied\n')
+    # This start fails for another reason: a live process of the server's user holds the socket's lock file
+    # (PostgreSQL takes a lock of a process it may not signal for a stale one).
+    holder = subprocess.Popen(["sleep", "120"], user=postgres.SYSTEM_USER)
+    (postgres.socket_dir(var_dir) / ".s.PGSQL.5432.lock").write_text(f"{holder.pid}\n")
+    try:
+        with pytest.raises(postgres.EmbeddedPostgresError) as error:
+            postgres.start(var_dir)
+    finally:
+        holder.kill()
+        holder.wait()
+        (postgres.socket_dir(var_dir) / ".s.PGSQL.5432.lock").unlink()
+    assert "is taken by another server" in str(error.value)
+    assert "permission denied" not in str(error.value).lower()
 
 
 def test_a_deep_var_folder_gets_a_short_socket_folder(tmp_path):
