@@ -1,5 +1,5 @@
 """Merge requests that build (issue 35, items 1 and 2), end to end on real git over smart HTTP with the host
-stand-ins (tests/portal/githttp.py, tests/portal/pullhosts.py): a Makefile project (a Windows-only branch beside
+stand-ins of the four hosts, taking turns (tests/portal/githttp.py, tests/portal/pullhosts.py): a Makefile project (a Windows-only branch beside
 the one Linux takes), a CMake project with several targets and a PyTorch `setup.py` extension, each ported in
 place and side by side. For each branch: its build model (scanner.build, read on the pushed tree) shows every
 ported file compiled for HIP, once, and nothing else compiled twice; the compile check ran on the branch before
@@ -109,6 +109,13 @@ setup(
     cmdclass={"build_ext": BuildExtension},
 )
 """
+# The four hosts' stand-ins take turns across the projects and modes (tests/portal/pullhosts.py).
+HOST_PROJECTS = {
+    "github": "acme/kernels",
+    "gitlab": "acme/gpu/kernels",
+    "gitea": "acme/kernels",
+    "forgejo": "acme/kernels",
+}
 PROJECTS = {"make": {"Makefile": MAKEFILE}, "cmake": {"CMakeLists.txt": CMAKE}, "setup": {"setup.py": SETUP}}
 
 
@@ -123,7 +130,8 @@ class Ported:
 
     @property
     def body(self) -> str:
-        return self.host.received[-1].body["body"]
+        sent = self.host.received[-1].body
+        return sent.get("body") or sent.get("description") or ""  # GitLab names it description
 
 
 @pytest.fixture
@@ -132,17 +140,19 @@ def port(people, repo_factory, tmp_path, settings):
     task with the compile check on; the pushed branch extracted."""
     started = []
 
-    def make(files: dict[str, str], mode: str, check: str = "auto") -> Ported:
+    def make(files: dict[str, str], mode: str, check: str = "auto", provider: str = "github") -> Ported:
         repo = repo_factory("work")
         base = repo.commit("kernels", **{path.replace("/", "__"): text for path, text in files.items()})
         served = ServedRepo(tmp_path / "srv", {WRITER[0]: (WRITER[1], True)})
         url = served.publish(repo.path)
-        host = PullHost.start("github", TOKEN, "acme/kernels", branch_exists=served.has_branch)
+        host = PullHost.start(provider, TOKEN, HOST_PROJECTS[provider], branch_exists=served.has_branch)
         started.extend([served, host])
         row = Repository.objects.create(team=people.team, name="kernels", clone_url=url)
         row.set_credentials(*WRITER)
         row.save()
-        config = CommitStatusConfig(repository=row, provider="github", api_url=host.api_url, project="acme/kernels")
+        config = CommitStatusConfig(
+            repository=row, provider=provider, api_url=host.api_url, project=HOST_PROJECTS[provider]
+        )
         config.set_token(TOKEN)
         config.save()
         scan = do_create_scan(row, commit_sha=base, enqueue=False)
@@ -225,9 +235,9 @@ def _ported_paths(mode: str) -> list[str]:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("mode", ["in_place", "side_by_side"])
-def test_a_makefile_project_builds_the_ported_files_with_hipcc_on_the_branch_linux_takes(port, mode):
-    ported = port(SOURCES | PROJECTS["make"], mode)
+@pytest.mark.parametrize(("mode", "provider"), [("in_place", "github"), ("side_by_side", "gitlab")])
+def test_a_makefile_project_builds_the_ported_files_with_hipcc_on_the_branch_linux_takes(port, mode, provider):
+    ported = port(SOURCES | PROJECTS["make"], mode, provider=provider)
     makefile = (ported.tree / "Makefile").read_text()
     assert "  NVCC := nvcc\n" in makefile  # the Windows-only branch: never the one edited
     assert "  NVCC := $(shell which hipcc 2>/dev/null)\n" in makefile
@@ -238,9 +248,9 @@ def test_a_makefile_project_builds_the_ported_files_with_hipcc_on_the_branch_lin
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("mode", ["in_place", "side_by_side"])
-def test_a_cmake_project_with_several_targets_builds_each_ported_file_as_hip_in_its_own_target(port, mode):
-    ported = port(SOURCES | PROJECTS["cmake"], mode)
+@pytest.mark.parametrize(("mode", "provider"), [("in_place", "gitea"), ("side_by_side", "forgejo")])
+def test_a_cmake_project_with_several_targets_builds_each_ported_file_as_hip_in_its_own_target(port, mode, provider):
+    ported = port(SOURCES | PROJECTS["cmake"], mode, provider=provider)
     model = _model(ported.tree)
     paths = _ported_paths(mode)
     _assert_built_for_hip_once(model, paths, PORTED)
@@ -253,7 +263,7 @@ def test_a_cmake_project_with_several_targets_builds_each_ported_file_as_hip_in_
 
 @pytest.mark.django_db
 def test_a_torch_extension_side_by_side_lists_the_hip_copies_and_builds_them_with_hipcc(port):
-    ported = port(SOURCES | PROJECTS["setup"], "side_by_side")
+    ported = port(SOURCES | PROJECTS["setup"], "side_by_side", provider="gitlab")
     assert 'SOURCES = ["src/a.hip", "src/b.hip", "src/lanes.hip"]' in (ported.tree / "setup.py").read_text()
     model = _model(ported.tree)
     paths = _ported_paths("side_by_side")
