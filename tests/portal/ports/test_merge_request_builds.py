@@ -1,10 +1,9 @@
-"""Merge requests that build (issue 35, items 1 and 2), end to end on real git over smart HTTP with the stand-ins
-of the four hosts, taking turns (tests/portal/githttp.py, tests/portal/pullhosts.py): a Makefile project (a
-Windows-only branch beside the one Linux takes), a CMake project with several targets and a PyTorch `setup.py`
-extension, each ported in place and side by side. For each branch: its build model (scanner.build, read on the
-pushed tree) shows every ported file compiled for HIP, once, and nothing else compiled twice; the compile check ran
-on the branch before
-the push with the model's flags (the sources need the build's include directory to compile), one file with
+"""Merge requests that build (issue 35, items 1 and 2), end to end on real git over smart HTTP with the stand-ins of
+the four hosts, taking turns (tests/portal/githttp.py, tests/portal/pullhosts.py): a Makefile project (a Windows-
+only branch beside the one Linux takes), a CMake project with several targets and a PyTorch `setup.py` extension,
+each ported in place and side by side. For each branch: its build model (scanner.build, read on the pushed tree)
+shows every ported file compiled for HIP, once, and nothing else compiled twice; the compile check ran on the branch
+before the push with the model's flags (the sources need the build's include directory to compile), one file with
 NVIDIA inline assembly fails with its first error, and the request's body and page say per file what the check
 found. Where the check has no toolchain, only the compile assertion is skipped, as tests/scanner/compile skips.
 """
