@@ -35,7 +35,7 @@ References:
     function that uses it reaches past 32-lane groups (a header of constants alone keeps the severity); for a
     32 given to a template, where the templated function keeps to 32-lane groups. Not reported: a constant
     declared in a function, or in the body of a template's specialization, and never read there (nothing is built
-    on it). Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
+    on it), nor a macro a source file (not a header) defines and never names again. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
 
 Known problems:
     A file-wide definition is judged by the file that holds it, not by the files that include it.
@@ -105,11 +105,30 @@ def _check_define(ctx) -> None:
     guards = directive_guards(ctx.view.directives, d.line) + [g.condition for g in ctx.guards]
     if any(_PLATFORM.search(g) for g in guards):
         return
+    if _unused_in_source(ctx, name_tok.text, d):
+        return
     _report(
         ctx,
         f"`#define {name_tok.text} 32` hard-codes a 32-lane warp; AMD CDNA wavefronts have 64 lanes. "
         "Define it per platform or use warpSize.",
         name_tok,
+    )
+
+
+# Sources, as opposed to headers: a macro a source defines reaches no other file.
+_SOURCE_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
+
+
+def _unused_in_source(ctx, name: str, definition) -> bool:
+    """A source file's `#define WARP_SIZE 32` that nothing in the file names again (its code, another directive):
+    nothing lane- or warp-sized is built on it, as with an unread local constant (LeetCUDA's elementwise kernels
+    carry one by habit). A header's definition may be read by its includers and keeps its finding."""
+    if not ctx.path.endswith(_SOURCE_SUFFIXES):
+        return False
+    if any(tok.text == name for tok in ctx.view.code):
+        return False
+    return not any(
+        tok.text == name for directive in ctx.view.directives if directive is not definition for tok in directive.tokens
     )
 
 
