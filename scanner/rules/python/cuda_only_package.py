@@ -68,7 +68,13 @@ _PACKAGES: list[tuple[re.Pattern, str]] = [
     ),
     (re.compile(r"jax-cuda\d+-(?:plugin|pjrt)"), "JAX's ROCm plugin (`jax-rocm7-plugin`, or the rocm/jax image)"),
     (
-        re.compile(r"nvidia-[\w-]+"),
+        # NVIDIA's library wheels by name, or any built for a CUDA version (`-cu12`, `-cuda120`); not every
+        # `nvidia-` package is one (`nvidia-ncore` is a pure-Python data-format library, `nvidia-pyindex` an index).
+        re.compile(
+            r"nvidia-(?:[\w-]+-cu(?:da)?1\d+\w*"
+            r"|(?:cublas|cuda|cudnn|cufft|cufile|curand|cusolver|cusparse|cupti|nccl|nvtx|nvjitlink|nvrtc|nvshmem"
+            r"|nvcomp|nvimgcodec|nvjpeg|npp|dali|cutlass|mathdx|modelopt|cuquantum|cutensor)(?:-[\w-]+)?)"
+        ),
         "an NVIDIA library wheel: ROCm's libraries come with ROCm (or the ROCm PyTorch wheel); drop it",
     ),
     (re.compile(r"[\w-]+-cu1\d+"), "a wheel built for CUDA: RAPIDS and similar have no ROCm build"),
