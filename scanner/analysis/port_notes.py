@@ -18,9 +18,10 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   a CMake file whose every target is made in another platform's branch, a Dockerfile for another architecture
   (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`), a script's `docker run` of such an image
   (named so, `--platform linux/arm64`, or built by the script from such a Dockerfile) and a CMake toolchain file
-  for another system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) are not
-  migration work: info; so is a conda recipe or a GitHub Actions job built on a library with no ROCm build (RAPIDS
-  RAFT or cuVS: a requirement, `raft: ON`, `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA; when an
+  for another system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) and a shell
+  script named for Windows or macOS (`cu116-Windows-env.sh`) are not migration work: info; so is a conda recipe
+  or a GitHub Actions job built on a library with no ROCm build (RAPIDS RAFT or cuVS: a requirement, `raft: ON`,
+  `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA; when an
   accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
   is the NVIDIA side, not a migration still to do, and says which HIP build covers it. Rules that check the ROCm
   side itself (`Rule.rocm_side`) keep their severity.
@@ -51,6 +52,8 @@ _BLACKWELL = re.compile(r"(?i)(?:^|[/_.-])(?:sm_?1[02]\d[af]?|blackwell)(?=[/_.-
 _TARGET_MAKER = re.compile(r"^\s*(?:add_executable|add_library|add_subdirectory|cuda_add_\w+)\s*\(", re.I)
 _TARGET_SETTINGS = frozenset({"ROC204", "ROC205"})
 # A GitHub-hosted or self-hosted runner of another system: a job only they run builds for another platform.
+# A file or folder named for Windows or macOS: a word of the path (`cu116-Windows-env.sh`, `scripts/macos/`).
+_FOREIGN_SCRIPT = re.compile(r"(?:^|[/_.-])(windows|win32|win64|macos|osx|darwin)(?=[/_.-]|$)", re.I)
 _FOREIGN_RUNNER = re.compile(r"^(?:windows|macos|macOS|win\b|self-hosted-windows)", re.I)
 # Libraries with no ROCm build (RAPIDS RAFT and cuVS): a conda recipe or CI job built on them makes a CUDA-only
 # variant a ROCm port never builds. A requirement line of a recipe, or a CI job asking for them (`raft: "ON"`,
@@ -136,6 +139,7 @@ class PortNotes:
             facts.build_lines.get(line)
             or self.foreign_image()
             or self.foreign_toolchain()
+            or self.foreign_script()
             or self.foreign_job(line)
             or self.foreign_run(line)
         )
@@ -351,6 +355,14 @@ class PortNotes:
             if _TOOLCHAIN.match(text):
                 return text.strip()
         return ""
+
+    def foreign_script(self) -> str:
+        """A shell script named for Windows or macOS (`cu116-Windows-env.sh`, `windows/setup.sh`, `build_macos.sh`):
+        the environment of another platform's CI runner or build, which a Linux build never sources."""
+        if self.facts.language != "shell":
+            return ""
+        found = _FOREIGN_SCRIPT.search(self.facts.path)
+        return f"a script named for {found.group(1)}" if found else ""
 
     def unbuilt(self, severity: Severity) -> tuple[Severity, str] | None:
         """Low at most for a source no build compiles, info for one built only for another platform."""

@@ -45,3 +45,19 @@ def test_an_aarch64_toolchain_file_is_info_and_an_x86_64_one_is_not(tmp_path):
 def test_a_cmakelists_that_sets_the_processor_is_not_a_toolchain_file(tmp_path):
     root = write_tree(tmp_path, {"CMakeLists.txt": _TOOLCHAIN.format(processor="aarch64")})
     assert Severity.INFO not in severities(root, "CMakeLists.txt", ["ROC204"])
+
+
+_CI_ENV = "export CUDA_HOME=/usr/local/cuda-11.6\nexport PATH=${CUDA_HOME}/bin:$PATH\n"
+
+
+def test_a_shell_script_named_for_windows_is_info_and_its_linux_sibling_is_not(tmp_path):
+    # pytorch_scatter's CI keeps one environment script per CUDA version and runner OS.
+    root = write_tree(
+        tmp_path,
+        {".github/workflows/cuda/cu116-Windows-env.sh": _CI_ENV, ".github/workflows/cuda/cu116-Linux-env.sh": _CI_ENV},
+    )
+    assert severities(root, ".github/workflows/cuda/cu116-Windows-env.sh", ["ROC214"]) == {Severity.INFO}
+    assert Severity.INFO not in severities(root, ".github/workflows/cuda/cu116-Linux-env.sh", ["ROC214"])
+    # a word of the path, not any part of one: `windowsill` names no platform
+    root = write_tree(tmp_path / "other", {"scripts/windowsill-env.sh": _CI_ENV})
+    assert Severity.INFO not in severities(root, "scripts/windowsill-env.sh", ["ROC214"])
