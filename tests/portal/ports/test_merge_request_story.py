@@ -11,7 +11,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from portal.files.models import TranslationReview
@@ -19,14 +18,9 @@ from portal.files.queries import file_version
 from portal.findings.models import BranchRollup, Finding, FindingEvent
 from portal.ports import describe, story
 from portal.reporting import figures, rollups
-from portal.scans.models import Scan
-from portal.scans.pipeline import runner as pipeline
 from tests.portal.people import client_for
 from tests.portal.ports import test_merge_requests as ports_flow
-from tests.portal.ports.test_merge_request_tracking import deliver
-from tests.portal.ports.test_merge_request_tracking import payload as pull_request_event
-from tests.portal.ports.test_merge_requests import A_CU, REVIEWED, run
-from tests.portal.webhook_stack import push_body, signed
+from tests.portal.ports.test_merge_requests import A_CU, REVIEWED, merge_and_scan, run
 
 stage = ports_flow.stage  # the fixture: a served repository, scanned, two files' translations reviewed
 
@@ -35,30 +29,6 @@ stage = ports_flow.stage  # the fixture: a served repository, scanned, two files
 A_PORTED = A_CU.replace(
     "int run_a(", "__global__ void lanes(int *o) { o[threadIdx.x] = threadIdx.x % 32; }\nint run_a("
 ).replace("cudaDeviceSynchronize();", "cudaThreadSynchronize();")
-
-
-def merge(staged, request, provider: str) -> Scan:
-    """The host merges (main fast-forwards to the port's head) and says so; the push's scan runs."""
-    row = staged.row
-    staged.served.git("update-ref", "refs/heads/main", request.head_commit, staged.base)
-    staged.host.set_state(request.number, "merged")
-    status, text = deliver(row, provider, pull_request_event(provider, request.number, request.branch, "merged"))
-    assert status == 202, text
-    raw = push_body(provider, "main", staged.base, request.head_commit)
-    with staged.capture(execute=False):
-        response = Client().post(
-            reverse("webhooks:receive", args=[row.pk, provider]),
-            data=raw,
-            content_type="application/json",
-            headers=signed(provider, row.webhook_secret, raw),
-        )
-    assert response.status_code == 202, response.content
-    scan = Scan.objects.filter(repository=row, trigger="push").get()
-    assert scan.commit_sha == request.head_commit
-    pipeline.run(scan.pk)
-    scan.refresh_from_db()
-    assert scan.status == "finished", (scan.error_code, scan.error_message)
-    return scan
 
 
 def progress(row) -> figures.MigrationProgress:
@@ -111,7 +81,7 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     assert (told.resolved, told.left) == (len(resolved), 1)
     decision = (row.hip_decision.accepted, row.hip_decision.source)
 
-    merge(stage, request, provider)
+    merge_and_scan(stage, request, provider)
 
     # Reviews kept: the files' content is the reviewed translation; nothing is left to convert in them.
     viewer = client_for(people.alice)

@@ -558,6 +558,30 @@ def test_side_by_side_keeps_the_sources_and_switches_the_build_in_a_second_commi
     assert len(stage.host.received) == 1 and stage.host.pulls[1].head == request.branch
 
 
+def merge_and_scan(staged, request, provider: str) -> Scan:
+    """The host merges (main fast-forwards to the port's head) and says so; the push's scan runs."""
+    row = staged.row
+    staged.served.git("update-ref", "refs/heads/main", request.head_commit, staged.base)
+    staged.host.set_state(request.number, "merged")
+    status, text = deliver(row, provider, pull_request_event(provider, request.number, request.branch, "merged"))
+    assert status == 202, text
+    raw = push_body(provider, "main", staged.base, request.head_commit)
+    with staged.capture(execute=False):
+        response = Client().post(
+            reverse("webhooks:receive", args=[row.pk, provider]),
+            data=raw,
+            content_type="application/json",
+            headers=signed(provider, row.webhook_secret, raw),
+        )
+    assert response.status_code == 202, response.content
+    scan = Scan.objects.filter(repository=row, trigger="push").get()
+    assert scan.commit_sha == request.head_commit
+    pipeline.run(scan.pk)
+    scan.refresh_from_db()
+    assert scan.status == "finished", (scan.error_code, scan.error_message)
+    return scan
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("provider", ["github", "gitlab"])
 def test_once_merged_the_push_scan_closes_the_ports_findings_and_progress_moves(provider, stage):
@@ -573,25 +597,9 @@ def test_once_merged_the_push_scan_closes_the_ports_findings_and_progress_moves(
     before = BranchRollup.objects.get(repository=row, branch="main").totals["progress"]
 
     # the host merges (a fast-forward of main to the port's head) and says so, then the push arrives
-    stage.served.git("update-ref", "refs/heads/main", request.head_commit, stage.base)
-    stage.host.set_state(request.number, "merged")
-    status, text = deliver(row, provider, pull_request_event(provider, request.number, request.branch, "merged"))
+    merge_and_scan(stage, request, provider)
     request.refresh_from_db()
-    assert (status, request.state) == (202, "merged"), text
-    raw = push_body(provider, "main", stage.base, request.head_commit)
-    with stage.capture(execute=False):
-        response = Client().post(
-            reverse("webhooks:receive", args=[row.pk, provider]),
-            data=raw,
-            content_type="application/json",
-            headers=signed(provider, row.webhook_secret, raw),
-        )
-    assert response.status_code == 202, response.content
-    scan = Scan.objects.filter(repository=row, trigger="push").get()
-    assert scan.commit_sha == request.head_commit
-    pipeline.run(scan.pk)
-    scan.refresh_from_db()
-    assert scan.status == "finished", (scan.error_code, scan.error_message)
+    assert request.state == "merged"
 
     closed = Finding.objects.filter(pk__in=ported_ids)
     assert set(closed.values_list("state", flat=True)) == {"fixed"}  # closed: the CUDA they flagged is gone
