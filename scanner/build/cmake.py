@@ -22,6 +22,9 @@ from scanner.build import cmake_targets
 from scanner.build.cmake_targets import Target, add_sources, add_target, set_properties, target_usage
 from scanner.build.cmake_values import (
     UNKNOWN_WORD,
+    configure_results,
+    define_option,
+    filename_part,
     glob,
     host_variables,
     list_command,
@@ -331,14 +334,8 @@ class CMakeProject:
                 self.minimum_version = wanted
         elif name == "unset" and args:
             scope.values.pop(args[0], None)
-        elif name == "option" and args:
-            if args[0] not in scope.values:
-                scope.values[args[0]] = args[2] if len(args) > 2 else "OFF"
-                self.options.add(args[0])
-        elif name == "cmake_dependent_option" and len(args) >= 3:
-            if args[0] not in scope.values:
-                scope.values[args[0]] = args[2]
-                self.options.add(args[0])
+        elif name in ("option", "cmake_dependent_option") and args:
+            define_option(name, args, scope, self.options)
         elif name == "list" and len(args) >= 2:
             list_command(args, scope)
         elif name == "file" and args and args[0] in ("GLOB", "GLOB_RECURSE") and len(args) > 1:
@@ -388,20 +385,11 @@ class CMakeProject:
                 self.options.add("BUILD_TESTING")
         elif name == "get_filename_component" and len(args) >= 3:
             path, mode = args[1], args[2]
-            parts = {
-                "NAME": posixpath.basename(path),
-                "NAME_WE": posixpath.basename(path).split(".", 1)[0],
-                "NAME_WLE": posixpath.splitext(posixpath.basename(path))[0],
-                "EXT": "." + posixpath.basename(path).split(".", 1)[1] if "." in posixpath.basename(path) else "",
-                "LAST_EXT": posixpath.splitext(path)[1],
-                "DIRECTORY": posixpath.dirname(path),
-                "PATH": posixpath.dirname(path),
-            }
             if mode in ("ABSOLUTE", "REALPATH"):
                 rel = self._rel(path, directory.rel)
                 scope.values[args[0]] = self._abs(rel) if rel is not None else path
             else:
-                scope.values[args[0]] = parts.get(mode, UNKNOWN)
+                scope.values[args[0]] = filename_part(path, mode)
         elif name == "include" and args:
             target = self._rel(args[0], directory.rel)
             if target is not None and target in self.files:
@@ -445,13 +433,8 @@ class CMakeProject:
                     directory.options.append(arg)
         elif name in ("set_target_properties", "set_source_files_properties", "set_property"):
             set_properties(self, name, args, directory)
-        elif name in ("execute_process", "try_compile", "try_run", "check_cxx_source_compiles"):
-            if name == "check_cxx_source_compiles" and len(args) > 1:
-                scope.values[args[1]] = UNKNOWN
-            if name == "execute_process" and "OUTPUT_VARIABLE" in args:
-                index = args.index("OUTPUT_VARIABLE")
-                if index + 1 < len(args):
-                    scope.values[args[index + 1]] = UNKNOWN
+        elif name in ("execute_process", "check_cxx_source_compiles"):
+            configure_results(name, args, scope)
 
     def _call(self, name, args, scope, directory, rel, conditions) -> None:
         params, body, is_macro, defined_in = self.functions[name]

@@ -1,10 +1,11 @@
-"""CMake's commands on variables, run for scanner.build.cmake: set, list, string, cmake_parse_arguments, and the
-variables a Linux x86-64 host starts with. Values are strings (CMake lists joined by `;`) or UNKNOWN.
+"""CMake's commands on variables, run for scanner.build.cmake: set, option, list, string, cmake_parse_arguments,
+get_filename_component, the results only a configure knows, and the variables a Linux x86-64 host starts with. Values are strings (CMake lists joined by `;`) or UNKNOWN.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 
 from scanner.build.conditions import UNKNOWN, Scope
@@ -169,3 +170,42 @@ def glob(files, patterns: list[str], recurse: bool, directory: str, relative) ->
             if inside and fnmatch.fnmatchcase(base, name):
                 out.append(path)
     return out
+
+
+def define_option(name: str, args: list[str], scope: Scope, options: set[str]) -> None:
+    """option(NAME "help" [value]) and cmake_dependent_option(NAME "help" value ...): a user may set it with -D;
+    its default stands until then (OFF for an option without one)."""
+    if args[0] in scope.values:
+        return
+    if name == "option":
+        scope.values[args[0]] = args[2] if len(args) > 2 else "OFF"
+    elif len(args) >= 3:
+        scope.values[args[0]] = args[2]
+    else:
+        return
+    options.add(args[0])
+
+
+def filename_part(path: str, mode: str) -> str:
+    """get_filename_component's part of `path` for every mode but ABSOLUTE and REALPATH (those need the tree)."""
+    base = posixpath.basename(path)
+    parts = {
+        "NAME": base,
+        "NAME_WE": base.split(".", 1)[0],
+        "NAME_WLE": posixpath.splitext(base)[0],
+        "EXT": "." + base.split(".", 1)[1] if "." in base else "",
+        "LAST_EXT": posixpath.splitext(path)[1],
+        "DIRECTORY": posixpath.dirname(path),
+        "PATH": posixpath.dirname(path),
+    }
+    return parts.get(mode, UNKNOWN)
+
+
+def configure_results(name: str, args: list[str], scope: Scope) -> None:
+    """What only the configure step knows: a check_cxx_source_compiles result, an execute_process's output."""
+    if name == "check_cxx_source_compiles" and len(args) > 1:
+        scope.values[args[1]] = UNKNOWN
+    if name == "execute_process" and "OUTPUT_VARIABLE" in args:
+        index = args.index("OUTPUT_VARIABLE")
+        if index + 1 < len(args):
+            scope.values[args[index + 1]] = UNKNOWN
