@@ -80,7 +80,9 @@ def read(root: str, paths: Iterable[str]) -> BuildModel:
         text = reader(rel)
         if not re.search(r"Extension\s*\(", text):
             continue
-        items, setup_notes = setuptools.compilations(rel, text, files)
+        items, setup_notes = setuptools.compilations(
+            rel, text, files, lambda path: path.endswith(".cu") and setuptools.holds_hip(reader(path))
+        )
         add(items)
         notes += setup_notes
         build_files.append(rel)

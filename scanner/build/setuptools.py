@@ -6,6 +6,9 @@ A CUDAExtension builds its `.cu` sources with nvcc; on a ROCm build of PyTorch, 
 them and builds with hipcc instead. That second build is counted when the setup.py branches on ROCm itself
 (`torch.version.hip`, `IS_HIP_EXTENSION`, `ROCM_HOME`): then the project means it to build there. A `.hip`
 source of a CUDAExtension is built by a ROCm PyTorch only, with hipcc (its `_is_cuda_file` counts `.hip` there).
+So is a `.cu` source whose text is HIP code (a port in place: it includes a `hip/` header and no CUDA runtime
+header): nvcc on an NVIDIA PyTorch no longer builds it, and a ROCm PyTorch's build-time hipify finds nothing to
+change in it and builds it with hipcc.
 """
 
 from __future__ import annotations
@@ -23,7 +26,15 @@ from scanner.formats.python_src import dotted, walk_ast
 _EXTENSIONS = {"CUDAExtension", "CppExtension", "Extension", "SyclExtension"}
 _ROCM_BRANCH = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|ROCM_HOME|\bis_rocm\b|\bUSE_ROCM\b")
 
+_HIP_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/', re.M)
+_CUDA_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:cuda_runtime(?:_api)?\.h|cuda\.h)[">]', re.M)
+
 _UNKNOWN = object()
+
+
+def holds_hip(text: str) -> bool:
+    """Whether a `.cu` source's text is HIP code: it includes a `hip/` header and no CUDA runtime header."""
+    return bool(_HIP_INCLUDE.search(text)) and not _CUDA_INCLUDE.search(text)
 
 
 class _Values:
@@ -78,9 +89,10 @@ _call_name = dotted
 
 
 def compilations(
-    rel: str, text: str, files: frozenset[str]
+    rel: str, text: str, files: frozenset[str], is_hip=lambda path: False
 ) -> tuple[list[tuple[str, Compilation, list[str]]], list[str]]:
-    """(source, compilation, unknowns) for each extension source, and notes on what was not evaluated."""
+    """(source, compilation, unknowns) for each extension source, and notes on what was not evaluated;
+    `is_hip(path)`: whether a `.cu` source's text is HIP code (`holds_hip`)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError) as exc:
@@ -138,8 +150,10 @@ def compilations(
             if path not in files:
                 continue
             cuda = path.endswith(".cu") and kind == "CUDAExtension"
-            # A `.hip` source: only a ROCm PyTorch builds it (a CUDA file there), with hipcc and the nvcc flags.
-            hip = path.endswith(".hip") and kind == "CUDAExtension"
+            # A `.hip` source, or a `.cu` holding HIP code: only a ROCm PyTorch builds it (a CUDA file there), with
+            # hipcc and the nvcc flags.
+            hip = kind == "CUDAExtension" and (path.endswith(".hip") or cuda and is_hip(path))
+            cuda = cuda and not hip
             flags = _flags(extra, "nvcc" if cuda or hip else "cxx")
             own_defines = tuple(defines + [f[2:] for f in flags if f.startswith("-D")])
             standard = next((f.split("=", 1)[1] for f in flags if re.match(r"--?std=", f)), "")

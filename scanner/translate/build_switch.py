@@ -69,12 +69,15 @@ class _Checkout:
             self.cache[rel] = (self.read_file(rel) or "") if rel in self.paths else ""
         return self.cache[rel]
 
-    def model(self, paths, texts: dict[str, str]):
+    def model(self, paths, texts: dict[str, str], hip=frozenset()):
+        """The model of `paths` with `texts` for the files they change; `hip`: the sources ported in place (HIP
+        code on the branch, whatever the checkout holds)."""
         files = frozenset(paths)
         reader = lambda rel: texts[rel] if rel in texts else self.read(rel)  # noqa: E731
+        is_hip = lambda path: path in hip or setuptools.holds_hip(self.read(path))  # noqa: E731
         setups = []
         for rel in sorted(f for f in files if posixpath.basename(f) == "setup.py"):
-            setups += [(source, c) for source, c, _ in setuptools.compilations(rel, reader(rel), files)[0]]
+            setups += [(source, c) for source, c, _ in setuptools.compilations(rel, reader(rel), files, is_hip)[0]]
         return _Model(cmake.read_projects(_ROOT, files, reader), make.read_makefiles(files, reader), setups)
 
 
@@ -199,7 +202,7 @@ def switch_build(
         return done
 
     def model_of(done: dict[str, Rewrite]) -> _Model:
-        return checkout.model(branch_paths, {p: r.text for p, r in done.items()})
+        return checkout.model(branch_paths, {p: r.text for p, r in done.items()}, frozenset(in_place))
 
     done = rewrite_all()
     after = model_of(done)

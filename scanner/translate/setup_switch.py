@@ -9,10 +9,9 @@ model, scanner.build.setuptools, then reads a hipcc compilation of the copy). Sp
 (`os.path.join`, a glob, a comprehension) are not edited: the model of the result says what still builds the `.cu`,
 and that is left for a person.
 
-In place nothing is edited: the `.cu` keeps its name and now holds HIP code, which nvcc on an NVIDIA PyTorch no
-longer builds, and a setup.py that does not branch on ROCm gives the model no ROCm build to see. Whether a ROCm
-PyTorch's build-time hipify leaves the translated code as it is cannot be checked without running it, so the
-switch lists the extension for a person instead of guessing.
+In place nothing needs editing: the `.cu` keeps its name and now holds HIP code, which nvcc on an NVIDIA PyTorch
+no longer builds and a ROCm PyTorch builds with hipcc (its build-time hipify finds nothing left to change), so the
+build model reads a hipcc compilation of it (scanner.build.setuptools.holds_hip) and the setup.py stays as it is.
 """
 
 from __future__ import annotations

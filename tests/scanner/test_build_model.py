@@ -234,6 +234,18 @@ def test_a_pytorch_extension_builds_with_nvcc_and_with_hipcc_when_it_branches_on
     assert model.of("csrc/bind.cpp").compilations[0].compiler == "host"
 
 
+def test_a_cu_source_holding_hip_code_is_built_by_a_rocm_pytorch_only(tmp_path):
+    """A port in place: the `.cu` includes a `hip/` header and no CUDA runtime header, so nvcc no longer builds it."""
+    setup = 'from torch.utils.cpp_extension import CUDAExtension\nCUDAExtension("k", ["a.cu", "b.cu", "c.cu"])\n'
+    files = {"setup.py": setup, "a.cu": "#include <hip/hip_runtime.h>\n__global__ void k() {}\n"}
+    files["b.cu"] = "#include <cuda_runtime.h>\n#include <hip/hip_runtime.h>\n"  # both: still CUDA's to build
+    files["c.cu"] = "// #include <hip/hip_runtime.h> in a comment is not an include\n"
+    model = _model(write_tree(tmp_path, files))
+    assert [(c.compiler, c.language) for c in model.of("a.cu").compilations] == [("hipcc", "hip")]
+    assert [c.compiler for c in model.of("b.cu").compilations] == ["nvcc"]
+    assert [c.compiler for c in model.of("c.cu").compilations] == ["nvcc"]
+
+
 def test_compile_commands_wins_for_the_files_it_lists(tmp_path):
     root = _collectives(tmp_path)
     entry = {

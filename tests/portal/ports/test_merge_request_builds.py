@@ -275,20 +275,21 @@ def test_a_torch_extension_side_by_side_lists_the_hip_copies_and_builds_them_wit
 
 
 @pytest.mark.django_db
-def test_a_torch_extension_in_place_is_listed_for_a_person_never_guessed(port):
-    """In place the `.cu` keeps its name and holds HIP code; the setup.py says nothing of ROCm, so no edit is sure:
-    it is unchanged, and the build commit's message lists each source with why."""
-    ported = port(SOURCES | PROJECTS["setup"], "in_place")
+def test_a_torch_extension_in_place_builds_the_ported_files_with_hipcc_and_its_setup_py_unchanged(port):
+    """In place the `.cu` keeps its name and holds HIP code: a ROCm PyTorch builds it with hipcc and nvcc no longer
+    does, so the branch's model reads hipcc compilations with the extension's flags and the setup.py needs no edit
+    (no build commit, nothing left for a person)."""
+    ported = port(SOURCES | PROJECTS["setup"], "in_place", provider="gitea")
     assert (ported.tree / "setup.py").read_text() == SETUP
     served, head = ported.served, ported.request.head_commit
     assert served.changed(served.commit(head).parents[0], head) == sorted(PORTED)  # no build commit
     model = _model(ported.tree)
-    assert all(c.compiler == "nvcc" for p in PORTED for c in model.of(p).compilations)
-    listed = ported.body.split("**Build: left for a person**")[1].split("**Does it build?**")[0]
-    for path in PORTED:
-        assert f"`{path}`" in listed and "ROCm build of PyTorch" in listed
-    assert ported.request.build_left and {item[2] for item in ported.request.build_left} == set(PORTED)
-    # the compile check still judges the branch's files, with the extension's include directory
+    _assert_built_for_hip_once(model, PORTED, PORTED)
+    assert all(
+        c.compiler == "hipcc" and c.include_dirs == ("include",) for p in PORTED for c in model.of(p).compilations
+    )
+    assert [c.compiler for c in model.of("tools/main.cpp").compilations] == ["host"]
+    assert not ported.request.build_left and "**Build: left for a person**" not in ported.body
     _assert_compile_results_shown(ported, PORTED)
 
 

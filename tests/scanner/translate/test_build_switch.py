@@ -277,7 +277,7 @@ def test_a_compiler_shared_with_a_cuda_source_not_ported_is_left_for_a_person():
     assert (path, item.line) == ("Makefile", 4) and "`src/c.cu`" in item.why
 
 
-def test_a_torch_extension_lists_the_hip_copies_side_by_side_and_is_left_for_a_person_in_place(tmp_path):
+def test_a_torch_extension_lists_the_hip_copies_side_by_side_and_builds_them_with_hipcc_in_place(tmp_path):
     files = {"setup.py": TORCH_SETUP, "src/a.cu": "", "src/b.cu": "", "src/bind.cpp": ""}
     switch = _switch(files, renames=PAIR, ported=sorted(PAIR))
     assert "SOURCES = [\"src/a.hip\", 'src/b.hip']" in switch.texts["setup.py"] and switch.left == []
@@ -285,7 +285,10 @@ def test_a_torch_extension_lists_the_hip_copies_side_by_side_and_is_left_for_a_p
     for source, copy in PAIR.items():
         assert [(c.compiler, c.language) for c in model.of(copy).compilations] == [("hipcc", "hip")]
         assert model.of(source).compilations == ()
+    # In place the sources hold HIP code on the branch: a ROCm PyTorch builds them, nothing is edited or left.
     in_place = _switch(files, ported=sorted(PAIR))
-    assert in_place.texts == {}
-    assert [(p, i.what) for p, i in in_place.left] == [("setup.py", "src/a.cu"), ("setup.py", "src/b.cu")]
-    assert all("ROCm build of PyTorch" in i.why for _, i in in_place.left)
+    assert in_place.texts == {} and in_place.left == []
+    ported = {path: "#include <hip/hip_runtime.h>\n" for path in PAIR}
+    model = _model({**files, **ported}, in_place, tmp_path / "in-place")
+    for source in PAIR:
+        assert [(c.compiler, c.language) for c in model.of(source).compilations] == [("hipcc", "hip")]
