@@ -147,7 +147,7 @@ class TranslationOut(Schema):
 
 class ScanStatistics(Schema):
     tracking: dict[str, int] = Field(
-        description="new, still_open, fixed, reopened, rerated, moved, untouched, inherited"
+        description="new, still_open, fixed, reopened, rerated, moved, carried, untouched, inherited"
     )
     open_by_risk: dict[str, int]
     open_total: int

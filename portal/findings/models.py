@@ -115,6 +115,8 @@ class FindingEvent(models.Model):
         # a scan saw it again with another severity or risk: data {"severity": [old, new], "risk": [old, new]} (the
         # keys that changed) and "reason", the part of the new message the old one did not say
         RERATED = "rerated", _("re-rated")
+        # a merged port rewrote its line and the rule still fires there: data {"line": [old, new]}
+        PORTED = "ported", _("carried through a merged port")
 
     finding = models.ForeignKey(Finding, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -1,7 +1,8 @@
 """Ingesting a scan's results into tracked findings, set-based, inside the caller's transaction.
 
 For one (repository, branch):
-- files renamed between the previous scan and this one move their findings to the new path first;
+- files renamed between the previous scan and this one move their findings to the new path first, and findings
+  a merged port carried to a rewritten line take the identity the scan saw there (portal.scans.pipeline.ported);
 - a finding identity (path, rule, fingerprint, occurrence) seen again stays open (its location is refreshed);
   one seen for the first time is new; a fixed one seen again is reopened;
 - one seen again with another severity or risk is re-rated: the event keeps both values and the reason, the
@@ -72,6 +73,7 @@ class IngestReport:
     reopened: int = 0
     rerated: int = 0  # seen again (open or reopened) with another severity or risk
     moved: int = 0
+    carried: int = 0  # kept through a merged port that rewrote their line
     untouched: int = 0  # open findings whose file or rule did not run this time
     inherited: int = 0
     untouched_paths: list[str] = field(default_factory=list)
@@ -84,15 +86,22 @@ class IngestReport:
             "reopened": self.reopened,
             "rerated": self.rerated,
             "moved": self.moved,
+            "carried": self.carried,
             "untouched": self.untouched,
             "inherited": self.inherited,
         }
 
 
 def ingest(
-    scan, outcomes: list[FileOutcome], present_paths: set[str], renames: dict[str, str], first_scan_of_branch: bool
+    scan,
+    outcomes: list[FileOutcome],
+    present_paths: set[str],
+    renames: dict[str, str],
+    first_scan_of_branch: bool,
+    carried=(),
 ) -> IngestReport:
-    """Call inside transaction.atomic(). `present_paths`: every file of the scanned commit."""
+    """Call inside transaction.atomic(). `present_paths`: every file of the scanned commit; `carried`:
+    portal.scans.pipeline.ported.Carry items."""
     report = IngestReport()
     repository = scan.repository
     params = {
@@ -104,6 +113,7 @@ def ingest(
     }
     with connection.cursor() as cursor:
         report.moved = _move_renamed(cursor, params, renames)
+        report.carried = _carry_ported(cursor, params, carried)
         seen = _load_seen(cursor, outcomes)
         report.reopened, report.rerated, matched = _refresh_seen(cursor, params)
         report.still_open = matched - report.reopened
@@ -128,6 +138,35 @@ def _move_renamed(cursor, params: dict, renames: dict[str, str]) -> int:
         f" SELECT id, %(kind)s, %(scan)s, NULL, jsonb_build_object('from', old_path, 'to', new_path), %(now)s"
         f" FROM moved ORDER BY id",
         {**params, "old": list(renames), "new": list(renames.values()), "kind": FindingEvent.Kind.MOVED.value},
+    )
+    return cursor.rowcount
+
+
+def _carry_ported(cursor, params: dict, carried) -> int:
+    """Findings a merged port carried to a rewritten line take the identity seen there (before matching), with a
+    PORTED event each; an identity some finding already holds is left alone (unique)."""
+    if not carried:
+        return 0
+    cursor.execute(
+        f"WITH carried AS (UPDATE {_FINDINGS} f SET fingerprint = c.fingerprint, occurrence = c.occurrence"
+        f"  FROM unnest(%(ids)s::bigint[], %(fingerprints)s::text[], %(occurrences)s::int[], %(old)s::int[],"
+        f"   %(new)s::int[]) AS c(id, fingerprint, occurrence, old_line, new_line)"
+        f"  WHERE f.id = c.id AND {_OF_BRANCH} AND NOT EXISTS (SELECT 1 FROM {_FINDINGS} o"
+        f"   WHERE o.repository_id = f.repository_id AND o.branch = f.branch AND o.path = f.path"
+        f"   AND o.rule = f.rule AND o.fingerprint = c.fingerprint AND o.occurrence = c.occurrence)"
+        f"  RETURNING f.id, c.old_line, c.new_line)"
+        f" INSERT INTO {_EVENTS} {_EVENT_COLUMNS}"
+        f" SELECT id, %(kind)s, %(scan)s, NULL, jsonb_build_object('line', jsonb_build_array(old_line, new_line)),"
+        f" %(now)s FROM carried ORDER BY id",
+        {
+            **params,
+            "ids": [c.finding_id for c in carried],
+            "fingerprints": [c.fingerprint for c in carried],
+            "occurrences": [c.occurrence for c in carried],
+            "old": [c.old_line for c in carried],
+            "new": [c.new_line for c in carried],
+            "kind": FindingEvent.Kind.PORTED.value,
+        },
     )
     return cursor.rowcount
 

@@ -15,6 +15,7 @@ Imports the scanner and Django settings only; portal.ports.tasks calls `check_br
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import posixpath
 import tarfile
@@ -52,25 +53,39 @@ def _not_checked(paths: list[str], reason: str) -> list[dict]:
     return [{"path": path, "status": NOT_CHECKED, "reason": reason} for path in paths]
 
 
-def check_branch(session, head: str, paths: list[str]) -> list[dict]:
+@contextlib.contextmanager
+def branch_tree(session, head: str):
+    """The tree of commit `head` (in `session`, a portal.repositories.git.GitSession holding it), extracted to a
+    temporary directory for as long as the block runs: (root, scratch)."""
+    with tempfile.TemporaryDirectory(prefix="rocport-port-build-") as scratch:
+        archive, root = Path(scratch) / "branch.tar", Path(scratch) / "tree"
+        session.git("archive", "--format=tar", "-o", str(archive), head)
+        root.mkdir()
+        with tarfile.open(archive) as tar:
+            tar.extractall(root, filter="data")  # regular files and directories inside root only
+        archive.unlink()
+        yield root, Path(scratch)
+
+
+def check_branch(session, head: str, paths: list[str], on_tree=None) -> list[dict]:
     """Each of `paths` compiled on the tree of commit `head` (in `session`, a portal.repositories.git.GitSession
-    holding it): one dict per path, in order. Never raises."""
-    if settings.ROCPORT_COMPILE_CHECK == "off":
-        return _not_checked(paths, OFF)
+    holding it): one dict per path, in order; `on_tree(root)` is then called on the same extracted tree (the
+    check on or off). Never raises."""
     try:
-        with tempfile.TemporaryDirectory(prefix="rocport-port-build-") as scratch:
-            return _check(session, head, paths, Path(scratch))
+        with branch_tree(session, head) as (root, scratch):
+            if on_tree is not None:
+                on_tree(root)
+            if settings.ROCPORT_COMPILE_CHECK == "off":
+                return _not_checked(paths, OFF)
+            return _check(root, paths, scratch)
     except Exception as error:  # a port never fails for its check: the files say it could not run
         log.warning("compile check of %s failed: %s", head[:12], type(error).__name__, exc_info=True)
+        if settings.ROCPORT_COMPILE_CHECK == "off":
+            return _not_checked(paths, OFF)
         return _not_checked(paths, f"the check could not run ({type(error).__name__})")
 
 
-def _check(session, head: str, paths: list[str], scratch: Path) -> list[dict]:
-    archive, root = scratch / "branch.tar", scratch / "tree"
-    session.git("archive", "--format=tar", "-o", str(archive), head)
-    root.mkdir()
-    with tarfile.open(archive) as tar:
-        tar.extractall(root, filter="data")  # regular files and directories inside root only
+def _check(root: Path, paths: list[str], scratch: Path) -> list[dict]:
     tree = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and not p.is_symlink())
     model = build.read(str(root), tree)
     options = ScanOptions(compile_check=True, hipcc=settings.ROCPORT_HIPCC)

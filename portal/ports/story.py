@@ -4,14 +4,14 @@ branch is pushed (MergeRequest.story), shown in the request's body (portal.ports
 
 How the estimate is made, so that it is the figure the dashboard shows once the merge is scanned:
 - a finding is resolved when it sits on a line the translation rewrites (its identity hashes the line's text:
-  scanner.fingerprint, so the scan of the merged commit closes it); a finding on a line the translation leaves as
-  it was keeps its identity and stays open: left for a person. Side by side, the CUDA sources stay: nothing is
-  resolved;
+  scanner.fingerprint, so the scan of the merged commit closes it), unless its rule still fires on the line that
+  line became (portal.ports.foresight ran the scanner on the branch): then that scan carries it there
+  (portal.scans.pipeline.ported) and it stays open, left for a person, as does a finding on a line the translation
+  leaves as it was. Side by side, the CUDA sources stay: nothing is resolved;
 - progress is portal.reporting.figures's own computation (per_file, summarize) on a copy of the default branch's
   rollup where the resolved findings' hours moved from "left" to "done" and each ported file's content is its
   reviewed translation (whose review holds: portal.files.models.TranslationReview.applies_to).
-Not foreseen: a finding on a rewritten line whose rule still fires on the new text comes back as a new finding
-(another line text, another identity), which the scan counts as work discovered.
+When the branch could not be scanned (`still` is None), every finding on a rewritten line counts as resolved.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from portal.files.models import git_blob
 from portal.findings.models import DISMISSED_TRIAGE, Finding
 from portal.ports import planning
 from portal.reporting import figures, ledger, rollups
+from portal.scans.pipeline import ported
 
 
 @dataclass
@@ -97,10 +98,13 @@ def build_rewrites(reader, specs, ported) -> dict[str, set[int]]:
     return out
 
 
-def estimate(repository, scan_id: int | None, blobs: dict, mode: str, elsewhere: dict | None = None) -> Story:
+def estimate(
+    repository, scan_id: int | None, blobs: dict, mode: str, elsewhere: dict | None = None, still: dict | None = None
+) -> Story:
     """The story of porting `blobs` (path -> the BlobResult whose reviewed translation is committed) on the default
     branch's scan `scan_id` (the newest finished one), in `mode`; `elsewhere`: path -> the lines the port's build
-    commit rewrites in other files (`build_rewrites`)."""
+    commit rewrites in other files (`build_rewrites`); `still`: path -> (rule, line) the branch's scan finds in each
+    file rewritten in place (portal.ports.foresight), None when unknown."""
     in_place = mode != planning.SIDE_BY_SIDE
     rewritten = (
         {path: rewritten_lines(blob.source, blob.translated) for path, blob in blobs.items()} if in_place else {}
@@ -117,8 +121,15 @@ def estimate(repository, scan_id: int | None, blobs: dict, mode: str, elsewhere:
         .values("pk", "path", "line", "rule", "name", "severity_rank", "risk")
         .order_by("path", "line", "pk")
     )
-    resolved = [row for row in open_findings if row["line"] in rewritten.get(row["path"], ())]
-    left = [row for row in open_findings if row["path"] in blobs and row["line"] not in rewritten.get(row["path"], ())]
+    carried = _carried(open_findings, blobs, still) if in_place and still is not None else set()
+    resolved = [
+        row for row in open_findings if row["line"] in rewritten.get(row["path"], ()) and row["pk"] not in carried
+    ]
+    left = [
+        row
+        for row in open_findings
+        if row["path"] in blobs and (row["line"] not in rewritten.get(row["path"], ()) or row["pk"] in carried)
+    ]
     story = Story(_by_rule(resolved), _by_rule(left))
     pair = (repository.pk, repository.default_branch)
     rollup = rollups.fresh({pair: scan_id})[pair] if scan_id else None
@@ -129,6 +140,17 @@ def estimate(repository, scan_id: int | None, blobs: dict, mode: str, elsewhere:
     merged = _merged(rollup, resolved, blobs if in_place else {}, reviews)
     story.after = figures.summarize(figures.per_file(merged, merged.reviews))
     return story
+
+
+def _carried(open_findings: list[dict], blobs: dict, still: dict) -> set[int]:
+    """The findings whose rule still fires on the line the translation made of theirs: the merged scan carries
+    them (portal.scans.pipeline.ported pairs them the same way)."""
+    maps = {path: ported.line_map(blob.source, blob.translated) for path, blob in blobs.items() if path in still}
+    return {
+        row["pk"]
+        for row in open_findings
+        if row["path"] in maps and (row["rule"], maps[row["path"]].get(row["line"])) in still[row["path"]]
+    }
 
 
 def _merged(rollup, resolved: list[dict], ported: dict, reviews: dict) -> SimpleNamespace:

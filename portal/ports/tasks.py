@@ -20,7 +20,7 @@ from portal.files import patch
 from portal.hosts import pulls as hostapi  # the host API the tests patch here
 from portal.hosts.transport import PermanentError, PostError, TransientError
 from portal.ports import branch as port_branch
-from portal.ports import compiling, describe, planning, story, tracking
+from portal.ports import compiling, describe, foresight, planning, story, tracking
 from portal.ports.models import MergeRequest
 from portal.repositories.git import CloneError, GitSession
 
@@ -118,9 +118,15 @@ def _push(request: MergeRequest) -> None:
     elsewhere: dict[str, set[int]] = {}  # the lines the build commit rewrites, for the story
     compiled: list[dict] = []  # the compile check of the ported files on the branch, before the push
     build_left: list[list] = []  # what the build switch left for a person
+    still: dict = {}  # what the scan of the merged commit will still find in the files rewritten in place
+
+    def foresee(root) -> None:
+        if request.mode != planning.SIDE_BY_SIDE:
+            still["found"] = foresight.still_found(repository, root, sorted(files))
 
     def check_build(session: GitSession, head: str) -> None:
-        compiled[:] = compiling.check_branch(session, head, compiling.branch_paths(request.files, request.mode))
+        paths = compiling.branch_paths(request.files, request.mode)
+        compiled[:] = compiling.check_branch(session, head, paths, on_tree=foresee)
 
     def plan(reader: port_branch.BaseReader) -> list[port_branch.CommitSpec]:
         specs = planning.commits(
@@ -146,8 +152,10 @@ def _push(request: MergeRequest) -> None:
             when=request.created,
             before_push=check_build,
         )
-    if elsewhere:  # the build commit resolves findings of its own
-        told = story.estimate(repository, selection.scan_id, selection.blobs, request.mode, elsewhere)
+    if elsewhere or still.get("found") is not None:  # the build commit's own fixes; what the scan will still see
+        told = story.estimate(
+            repository, selection.scan_id, selection.blobs, request.mode, elsewhere, still=still.get("found")
+        )
     request.head_commit, request.state, request.story = pushed.commit, MergeRequest.State.PUSHED, told.as_json()
     request.compile_results, request.build_left = compiled, build_left
     request.save(update_fields=["head_commit", "state", "story", "compile_results", "build_left", "updated"])

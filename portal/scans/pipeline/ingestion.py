@@ -17,6 +17,7 @@ from portal.findings.models import DISMISSED_TRIAGE, Finding
 from portal.scans import signals
 from portal.scans.constants import APP_ERROR, WORKER_LOST, ScanStatus
 from portal.scans.models import BlobResult, Scan, ScannedFile, ScanPlan, ScanShard, ShardFileResult
+from portal.scans.pipeline import ported
 from portal.scans.pipeline.endings import announce, fail
 from portal.scans.pipeline.errors import Superseded
 from portal.scans.pipeline.heartbeat import Heartbeat
@@ -68,7 +69,12 @@ def ingest(scan_id: int) -> None:
                     return
                 ScannedFile.objects.bulk_create(files, batch_size=2000)
                 report = tracking.ingest(
-                    scan, outcomes, set(plan.present), plan.renames, first_scan_of_branch=plan.first_scan_of_branch
+                    scan,
+                    outcomes,
+                    set(plan.present),
+                    plan.renames,
+                    first_scan_of_branch=plan.first_scan_of_branch,
+                    carried=ported.carried(scan, outcomes, files),
                 )
                 summary = summarize(scan, files, report)
                 ShardFileResult.objects.filter(scan_id=scan_id).delete()

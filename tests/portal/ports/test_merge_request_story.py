@@ -24,11 +24,16 @@ from tests.portal.ports.test_merge_requests import A_CU, REVIEWED, merge_and_sca
 
 stage = ports_flow.stage  # the fixture: a served repository, scanned, two files' translations reviewed
 
-# src/a.cu with a deprecated call the translation rewrites (ROC151: resolved) and a warp-size assumption on a line
-# it leaves as it was (ROC101: left for a person, the same finding after the merge)
-A_PORTED = A_CU.replace(
-    "int run_a(", "__global__ void lanes(int *o) { o[threadIdx.x] = threadIdx.x % 32; }\nint run_a("
-).replace("cudaDeviceSynchronize();", "cudaThreadSynchronize();")
+# src/a.cu with a deprecated call the translation rewrites (ROC151: resolved), a warp-size assumption on a line
+# it leaves as it was (ROC101: left for a person, the same finding after the merge) and a ballot whose 32-bit mask
+# it widens (ROC106: resolved) on a line where the result is still kept in 32 bits (ROC107: left for a person, and
+# the same finding after the merge although its line's text, and so its fingerprint, changed)
+SHUFFLE = "__global__ void red(float *o, float v) {\n  unsigned m = __ballot_sync(0xffffffff, v > 0);\n  o[0] = m;\n}\n"
+A_PORTED = (
+    A_CU.replace("int run_a(", "__global__ void lanes(int *o) { o[threadIdx.x] = threadIdx.x % 32; }\nint run_a(")
+    .replace("cudaDeviceSynchronize();", "cudaThreadSynchronize();")
+    .replace("int run_a(", SHUFFLE + "int run_a(")
+)
 
 
 def progress(row) -> figures.MigrationProgress:
@@ -50,9 +55,10 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     request, _, _ = stage.click()
     assert run(request) == "open", (request.error_code, request.error_message)
     opened = Finding.objects.filter(repository=row, branch="main", state="open")
-    resolved = set(opened.filter(path="src/a.cu", rule="ROC151").values_list("pk", flat=True))
-    left = set(opened.filter(path="src/a.cu", rule="ROC101").values_list("pk", flat=True))
-    assert len(resolved) == len(left) == 1, list(opened.values_list("path", "line", "rule"))
+    resolved = set(opened.filter(path="src/a.cu", rule__in=["ROC151", "ROC106"]).values_list("pk", flat=True))
+    left = set(opened.filter(path="src/a.cu", rule__in=["ROC101", "ROC107"]).values_list("pk", flat=True))
+    assert len(resolved) == len(left) == 2, list(opened.values_list("path", "line", "rule"))
+    shuffle = opened.get(path="src/a.cu", rule="ROC107")
     # the build commit switches the language and the runtime's target (ROC201, ROC206), not the architectures
     build = set(opened.filter(path="CMakeLists.txt", rule__in=["ROC201", "ROC206"]).values_list("pk", flat=True))
     assert len(build) == (2 if cmake else 0)
@@ -74,11 +80,12 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     assert f"**Resolves**: {len(resolved)} open finding" in text and "**Migration progress**" in text
     resolves, rest = text.split("**Resolves**")[1].split("**Left for a person**")
     assert "× [`ROC151`](" in resolves and "rule=ROC151" in resolves and "ROC101" not in resolves
+    assert "× [`ROC106`](" in resolves and "ROC107" not in resolves
     assert ("× [`ROC201`](" in resolves and "ROC204" not in resolves) == cmake
-    assert "× [`ROC101`](" in rest and "ROC151" not in rest
+    assert "× [`ROC101`](" in rest and "× [`ROC107`](" in rest and "ROC151" not in rest
     assert f"{told.before.shown}% → {told.after.shown}%" in text and told.before.shown != told.after.shown
     assert "estimated" in text and len(text) < describe.BODY_LIMIT
-    assert (told.resolved, told.left) == (len(resolved), 1)
+    assert (told.resolved, told.left) == (len(resolved), 2)
     decision = (row.hip_decision.accepted, row.hip_decision.source)
 
     merge_and_scan(stage, request, provider)
@@ -102,6 +109,17 @@ def test_a_merged_port_keeps_its_reviews_fixes_what_it_said_and_moves_progress_a
     row.hip_decision.refresh_from_db()
     assert (row.hip_decision.accepted, row.hip_decision.source) == decision  # the port flips no build decision
     assert not Finding.objects.filter(repository=row, branch="main", state="open").exclude(pk__in=others).exists()
+    # The ballot's line was rewritten (its mask widened) and ROC107 still fires there: the same finding, carried
+    # to the line the port made, with an event that says so; nothing on that line is new.
+    carried = Finding.objects.get(pk=shuffle.pk)
+    assert carried.state == "open" and "0xffffffffffffffff" in carried.snippet, carried.snippet
+    [event] = FindingEvent.objects.filter(finding=carried, kind=FindingEvent.Kind.PORTED)
+    assert event.data == {"line": [shuffle.line, carried.line]} and carried.line != shuffle.line
+    assert not Finding.objects.filter(repository=row, branch="main", path="src/a.cu", first_seen__trigger="push")
+    scan = Finding.objects.get(pk=shuffle.pk).last_seen
+    assert scan.summary["tracking"]["carried"] == 1 and scan.summary["tracking"]["new"] == 0
+    page = viewer.get(reverse("findings:detail", args=[carried.pk]))
+    assert f"line {shuffle.line} → line {carried.line}, rewritten by the port" in page.content.decode()
 
     # Progress moved by the fixes only, to the figure the body estimated: the ported files keep their reviews'
     # hours, src/b.cu stays done and src/a.cu holds only the finding left for a person.

@@ -108,6 +108,7 @@ def test_uploads_track_findings_across_commits(people, repository):
         "reopened": 0,
         "rerated": 0,
         "moved": 0,
+        "carried": 0,
         "untouched": 1,
         "inherited": 0,
     }
@@ -369,6 +370,7 @@ def test_round_trip_the_cli_upload_finds_what_the_worker_found(people, repo_fact
         "reopened": 0,
         "rerated": 0,
         "moved": 0,
+        "carried": 0,
         "untouched": 0,
         "inherited": 0,
     }
