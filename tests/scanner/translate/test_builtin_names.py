@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scanner.nametable import INCLUDE_KINDS, is_identifier, load
+from scanner.translate.names import HIP_SAME_NAME
 from tests.scanner.translate.helpers import body, hipify
 
 TABLE = load()
@@ -147,6 +148,18 @@ def test_full_warp_masks_become_64_bit_and_others_stay():
     assert "__shfl_xor_sync(0xffffffffffffffffull, o[0], 16)" in out
     assert "__ballot_sync(0xffffffffffffffffull, v > 0)" in out
     assert "__shfl_down_sync(m, v, 1)" in out and "__syncwarp(0xffff)" in out  # a person's decision
+
+
+def test_the_masked_shuffles_hip_has_under_their_own_names_are_kept_and_not_unconverted():
+    """HIPIFY's table calls them unsupported; HIP declares them by default since 7.0 (both profiles)."""
+    source = (
+        "__global__ void k(float* o) {\n"
+        + "".join(f"  o[{i}] = {name}(0xffffffff, o[0], 1);\n" for i, name in enumerate(sorted(HIP_SAME_NAME)))
+        + "}\n"
+    )
+    result = hipify(source, insert_runtime_header=False)
+    assert result.unconverted == [] and all(name in result.text for name in HIP_SAME_NAME)
+    assert result.stats.converted == len(HIP_SAME_NAME) and result.stats.unconverted == 0
 
 
 def test_streaming_loads_and_stores_become_plain_ones():
