@@ -116,7 +116,10 @@ class GitHost:
                 return check
         if event_lower in MERGE_REQUEST_EVENTS:
             number, branch, state = self.merge_request_fields(payload)
-            return Push("merge_request", branch=branch, number=request_number(number), state=state)
+            reviews, at = self.reviewer_states(payload)
+            return Push(
+                "merge_request", branch=branch, number=request_number(number), state=state, reviews=reviews, at=at
+            )
         if event_lower not in PUSH_EVENTS:
             return Push("other")
         ref = field(payload, "ref")
@@ -155,6 +158,11 @@ class GitHost:
         if pull.get("merged") is True:
             return number, branch, "merged"
         return number, branch, {"open": "open", "closed": "closed"}.get(str(pull.get("state")), "")
+
+    def reviewer_states(self, payload: dict) -> tuple[tuple[tuple[str, str], ...], str]:
+        """Where each reviewer stands now, as (reviewer, STANDINGS word) pairs, and when, for a host whose merge
+        request events list every reviewer's state (GitLab); none by default."""
+        return (), ""
 
     def commit_to_scan(self, payload: dict, after: str) -> str:
         """The commit a branch push asks to scan."""

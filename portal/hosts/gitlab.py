@@ -12,7 +12,10 @@
 - reviews and checks: a "Merge Request Hook" whose object_attributes.action is approved / approval (an approval
   by `user`) or unapproved / unapproval (withdrawn), a "Note Hook" on a merge request (a comment; system notes
   left out), and a "Pipeline Hook" (object_attributes.status, .sha, .ref, .url; merge_request.iid and
-  .source_branch for a merge request's pipeline) (tests/fixtures/webhooks/README.md, "Reviews and checks")."""
+  .source_branch for a merge request's pipeline); and every Merge Request Hook's `reviewers[]`, each with its
+  `state` (GitLab 18.6+, docs "Reviewer state tracking": unreviewed, review_started, reviewed,
+  requested_changes, approved, unapproved), where a "Request changes" review shows, dated object_attributes
+  .actioned_at (18.10+) or .updated_at (tests/fixtures/webhooks/README.md, "Reviews and checks")."""
 
 from __future__ import annotations
 
@@ -25,6 +28,16 @@ from portal.hosts.payloads import Push, field, link, nested, request_number
 
 _STATES = {"opened": "open", "locked": "open", "merged": "merged", "closed": "closed"}
 _APPROVALS = {"approved": "approved", "approval": "approved", "unapproved": "dismissed", "unapproval": "dismissed"}
+# A reviewer's `state` in our words (payloads.STANDINGS): "reviewed" is a review that neither approves nor asks for
+# changes; "unapproved" an approval taken back; "review_started" a review not submitted yet.
+_REVIEWERS = {
+    "approved": "approved",
+    "requested_changes": "changes_requested",
+    "reviewed": "commented",
+    "unapproved": "dismissed",
+    "unreviewed": "unreviewed",
+    "review_started": "unreviewed",
+}
 # A pipeline's status; the rest (created, waiting_for_resource, preparing, pending, running, manual, scheduled)
 # is still pending.
 _PIPELINES = {"success": "passing", "skipped": "passing", "failed": "failing", "canceled": "failing"}
@@ -89,14 +102,32 @@ class GitLab(GitHost):
         state = _APPROVALS.get(str(attributes.get("action")))
         if state is None:
             return None  # any other merge request event: its state, read by merge_request_fields
+        reviews, at = self.reviewer_states(payload)
         return Push(
             "review",
             branch=field(attributes, "source_branch"),
             number=request_number(attributes.get("iid")),
             state=state,
             actor=actor,
-            at=field(attributes, "updated_at"),
+            at=at or field(attributes, "updated_at"),
+            reviews=reviews,
         )
+
+    def reviewer_states(self, payload: dict) -> tuple[tuple[tuple[str, str], ...], str]:
+        """`reviewers[]` with a `state` GitLab documents (an older GitLab sends none: nothing is read)."""
+        reviewers = payload.get("reviewers")
+        if not isinstance(reviewers, list):
+            return (), ""
+        pairs = []
+        for reviewer in reviewers:
+            standing = _REVIEWERS.get(str(reviewer.get("state"))) if isinstance(reviewer, dict) else None
+            name = field(reviewer, "username") if standing else ""
+            if name:
+                pairs.append((name, standing))
+        if not pairs:
+            return (), ""
+        attributes = nested(payload, "object_attributes")
+        return tuple(pairs), field(attributes, "actioned_at") or field(attributes, "updated_at")
 
     def check_push(self, event_lower: str, payload: dict) -> Push | None:
         attributes, request = nested(payload, "object_attributes"), nested(payload, "merge_request")

@@ -20,6 +20,9 @@ class VerificationFailed(Exception):
 
 # What a review or a CI check comes down to, in every host's words (the hosts' modules translate theirs).
 REVIEW_STATES = ("approved", "changes_requested", "commented", "dismissed")  # dismissed: withdrawn, forget it
+# Where a reviewer stands now, for a host that reports every reviewer's state at once (GitLab): REVIEW_STATES, and
+# "unreviewed" (no review given yet, or one asked for again). portal.ports.host_state.apply_standing reads them.
+STANDINGS = (*REVIEW_STATES, "unreviewed")
 CHECK_STATES = ("passing", "failing", "pending")
 
 
@@ -40,6 +43,9 @@ class Push:
     actor: str = ""  # a review's reviewer, a check's name
     url: str = ""  # a check's page on the host, when it has one
     at: str = ""  # when the host says it happened (ISO 8601 as sent); "" when it does not say
+    # (reviewer, STANDINGS word) for every reviewer a merge request or review event lists with a state (GitLab's
+    # `reviewers[].state`), besides what `kind` itself says
+    reviews: tuple[tuple[str, str], ...] = ()
 
 
 def load_object(body: bytes, content_type: str) -> dict:

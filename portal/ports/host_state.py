@@ -5,7 +5,8 @@ dict: no query, no host.
 
 Rules, as the hosts show them: a reviewer's newer review replaces their older one, except that a comment leaves an
 approval or a change request standing; a dismissed (withdrawn) review is forgotten; changes requested by anyone
-outweigh approvals. A check of a newer commit replaces the checks of the older one; a report older than the one
+outweigh approvals. A host that reports where every reviewer stands now (GitLab's reviewer states) is read with
+`apply_standing`. A check of a newer commit replaces the checks of the older one; a report older than the one
 kept (hosts do not promise order) is ignored."""
 
 from __future__ import annotations
@@ -56,6 +57,36 @@ def apply_review(state: dict, reviewer: str, review: str, at: str) -> bool:
         return False  # a comment does not withdraw an approval or a change request
     else:
         reviews[reviewer] = {"state": review, "at": _stamp(at)}
+    state["reviews"] = reviews
+    return True
+
+
+def apply_standing(state: dict, reviewer: str, standing: str, at: str) -> bool:
+    """Record where the host says `reviewer` stands now (portal.hosts.payloads.STANDINGS), reported again with
+    every merge request event; whether it changed anything. The same standing again changes nothing (its time is
+    the first report's). A change request lives only in that standing, so any other ends it; an approval has
+    its own approve / unapprove events too, so only a new standing of approved / changes_requested / dismissed
+    (taken back) moves it; a comment is history no standing ends."""
+    kept = ((state.get("reviews") or {}).get(reviewer) or {}).get("state")
+    if standing == kept:
+        return False
+    if standing in ("approved", "changes_requested"):
+        return apply_review(state, reviewer, standing, at)
+    if standing == "dismissed":
+        return kept in ("approved", "changes_requested") and apply_review(state, reviewer, "dismissed", at)
+    if standing == "commented" and kept in (None, "changes_requested"):
+        return _replace(state, reviewer, "commented", at)
+    if standing == "unreviewed" and kept == "changes_requested":
+        return apply_review(state, reviewer, "dismissed", at)
+    return False
+
+
+def _replace(state: dict, reviewer: str, review: str, at: str) -> bool:
+    """apply_review, except that a comment replaces a change request too."""
+    reviews = dict(state.get("reviews") or {})
+    if _older(at, (reviews.get(reviewer) or {}).get("at")):
+        return False
+    reviews[reviewer] = {"state": review, "at": _stamp(at)}
     state["reviews"] = reviews
     return True
 

@@ -42,20 +42,40 @@ def record_host_state(repository, number: int, branch: str, state: str) -> str:
     return f"merge request {number}: {old} -> {new}"
 
 
+def record_request_event(repository, push: Push) -> str:
+    """A merge request event (push.kind "merge_request"): its state, then where its reviewers stand when the host
+    lists them (GitLab)."""
+    said = record_host_state(repository, push.number, push.branch, push.state)
+    if (
+        not push.reviews
+        or not MergeRequest.objects.filter(repository=repository, number=push.number, branch=push.branch).exists()
+    ):
+        return said
+    return f"{said}; {record_review(repository, push).removeprefix(f'merge request {push.number}: ')}"
+
+
 def _ours(repository, number: int, branch: str) -> MergeRequest | None:
     return MergeRequest.objects.select_for_update().filter(repository=repository, number=number, branch=branch).first()
 
 
 def record_review(repository, push: Push) -> str:
-    """Apply a review the host reported (push.kind "review"); returns what happened, for the delivery's record."""
+    """Apply a review the host reported (push.kind "review"), then where each reviewer stands (`push.reviews`, of
+    a review or a merge request event); returns what happened, for the delivery's record."""
     with transaction.atomic():
         request = _ours(repository, push.number, push.branch)
         if request is None:
             return f"merge request {push.number} was not opened by ROCport; nothing to track"
-        changed = host_state.apply_review(request.host_state, push.actor, push.state, push.at)
+        said, changed = [], False
+        if push.kind == "review":
+            changed = host_state.apply_review(request.host_state, push.actor, push.state, push.at)
+            said.append(f"review {push.state} by {push.actor or '?'}")
+        for reviewer, standing in push.reviews:
+            changed = host_state.apply_standing(request.host_state, reviewer, standing, push.at) or changed
+        if push.reviews:
+            said.append("reviewers " + ", ".join(f"{reviewer} {standing}" for reviewer, standing in push.reviews))
         request.host_heard = timezone.now()
         request.save(update_fields=["host_state", "host_heard", "updated"])
-    return f"merge request {push.number}: review {push.state} by {push.actor or '?'}" + ("" if changed else "; kept")
+    return f"merge request {push.number}: " + "; ".join(said) + ("" if changed else "; kept")
 
 
 def record_check(repository, push: Push) -> str:

@@ -16,7 +16,7 @@ import re
 from django.db import IntegrityError, transaction
 
 from portal.hosts import webhooks as host_webhooks
-from portal.ports.tracking import record_check, record_host_state, record_review
+from portal.ports.tracking import record_check, record_request_event, record_review
 from portal.repositories.models import Repository
 from portal.scans.actions import do_create_scan
 from portal.scans.constants import ScanStatus, ScanTrigger
@@ -71,7 +71,7 @@ def _act(repository: Repository, delivery: WebhookDelivery, push: host_webhooks.
     if push.kind == "other":
         return 202, "event recorded; nothing to scan"
     if push.kind == "merge_request":
-        return 202, record_host_state(repository, push.number, push.branch, push.state)
+        return 202, record_request_event(repository, push)
     if push.kind in ("review", "check"):
         return 202, (record_review if push.kind == "review" else record_check)(repository, push)
     if push.branch not in repository.branches:

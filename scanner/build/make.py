@@ -103,10 +103,13 @@ class Makefile:
     def _reference(self, body: str, local, depth) -> str:
         match = re.match(r"([a-z-]+)\s+(.*)$", body, re.S)
         if match is None or match.group(1) not in _FUNCTIONS:
-            if ":" in body and "=" in body:  # $(VAR:.cu=.o)
+            if ":" in body and "=" in body:  # $(VAR:.cu=.o), $(VAR:%.cu=%.o)
                 name, _, sub = body.partition(":")
                 old, _, new = sub.partition("=")
                 words = self.expand(f"$({name})", local, depth + 1).split()
+                if "%" in old:  # make's patsubst
+                    stems = [(w, _stem(old, w)) for w in words]
+                    return " ".join(w if stem is None else new.replace("%", stem, 1) for w, stem in stems)
                 return " ".join(w[: -len(old)] + new if old and w.endswith(old) else w for w in words)
             return self._variable(self.expand(body, local, depth + 1), local, depth)
         return _FUNCTIONS[match.group(1)](self, match.group(2), local, depth)

@@ -7,8 +7,10 @@ HIP language is enabled; a link list never names one HIP target twice. It then r
 whatever still builds a ported source from its `.cu`, builds CUDA or builds nothing is left for a person at the
 target that lists it, and gives the configure line for an AMD GPU. The model reads the texts from memory.
 
-Makefiles are rewritten outside the branches another platform takes (the model's platform lines), and their
-compiler is switched where a Linux build sets it (scanner.translate.make_switch); a `setup.py`'s PyTorch extensions
+Makefiles are rewritten outside the branches another platform takes (the model's platform lines); side by side,
+their pattern rules over `.cu` take the `.hip` copies where the model of the result says so
+(scanner.translate.make_patterns); their compiler is switched where a Linux build sets it
+(scanner.translate.make_switch); a `setup.py`'s PyTorch extensions
 list the `.hip` copies side by side (scanner.translate.setup_switch). The same model check covers both.
 """
 
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from scanner.build import cmake, make, setuptools
 from scanner.build.model import NVCC
 from scanner.formats.cmake import parse_commands
-from scanner.translate import make_switch, setup_switch
+from scanner.translate import make_patterns, make_switch, setup_switch
 from scanner.translate.build_edits import WHY, Change, Left, Rewrite
 from scanner.translate.buildfiles import DUAL, Switch, rewrite_cmake, rewrite_makefile
 
@@ -237,7 +239,15 @@ def switch_build(
             plan[top] = replace(plan[top], enable_hip=True)
             done = rewrite_all()
             after = model_of(done)
-    if any(kind == "make" for _, kind in files):
+    makefiles = [path for path, kind in files if kind == "make"]
+    if makefiles and renames:
+        # Pattern rules over `.cu` and the object lists made from the sources, as the make model reads the result.
+        reader = lambda texts: make.read_makefiles(  # noqa: E731
+            frozenset(branch_paths), lambda rel: texts[rel] if rel in texts else checkout.read(rel)
+        )
+        done = make_patterns.switch(done, makefiles, before.makefiles, reader, renames, elsewhere)
+        after = model_of(done)
+    if makefiles:
         done = _switch_make_compilers(done, after, set(renames.values()) | in_place)
         after = model_of(done)
 
@@ -348,7 +358,10 @@ def _checked(before: _Model, after: _Model, renames: dict[str, str], in_place: s
             out.append((c.build_file, Left(c.line, source, why)))
         elif c.system == "make" and c.amd and source.endswith(".cu") and source in was_nvcc and source not in in_place:
             why = (
-                f"make target `{c.target}` now builds this CUDA source with hipcc, and this port does not translate it"
+                f"make target `{c.target}` now builds this CUDA source with hipcc, not its HIP copy "
+                f"`{renames[source]}`: switch the rule that builds it by hand"
+                if source in renames
+                else f"make target `{c.target}` now builds this CUDA source with hipcc, and this port does not translate it"
             )
             out.append((c.build_file, Left(c.line, source, why)))
     for name, target in targets.items():

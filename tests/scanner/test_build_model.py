@@ -194,6 +194,15 @@ def test_makefile_takes_the_linux_branch_and_its_rules(tmp_path):
     assert set(model.platform_lines["Makefile"]) == {2, 3, 9}
 
 
+def test_a_substitution_reference_with_a_pattern_is_make_s_patsubst(tmp_path):
+    rules = "%.o: k/%.cu\n\tnvcc -c $< -o $@\n"
+    lists = "SRCS := k/a.cu k/b.cu\nOBJS := $(SRCS:k/%.cu=obj/%.o)\n"
+    makefile = lists + "all: $(OBJS)\n" + rules.replace("%.o:", "obj/%.o:")
+    root = write_tree(tmp_path, {"Makefile": makefile, "k/a.cu": "", "k/b.cu": ""})
+    model = _model(root)
+    assert [c.target for c in model.of("k/a.cu").compilations] == ["obj/a.o"]  # the objects `all` asks for
+
+
 def test_a_hipcc_recipe_is_an_amd_build(tmp_path):
     root = write_tree(tmp_path, {"Makefile": "HIPCC ?= hipcc\nk: k.cu\n\t$(HIPCC) --offload-arch=gfx942 $^ -o $@\n"})
     (root / "k.cu").write_text("")

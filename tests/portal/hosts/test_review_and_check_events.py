@@ -89,6 +89,46 @@ def test_gitlabs_recorded_merge_request_note_and_pipeline_read_as_they_say():
     assert pipeline.at == "2016-08-12 15:26:29 UTC"  # GitLab's own date form, read by portal.ports.host_state
 
 
+def test_gitlabs_documented_reviewer_states_read_as_they_say():
+    documented = parse("gitlab", "Merge Request Hook", fixture("gitlab/merge_request_reviewers.json"))
+    assert (documented.kind, documented.state, documented.number, documented.branch) == (
+        "merge_request",
+        "open",
+        16,
+        "feature/booking-validation",
+    )
+    assert documented.reviews == (("sjones", "unreviewed"),)
+    assert documented.at == "2026-01-16 05:56:26 UTC"  # actioned_at (18.10+), before updated_at
+    payload = fixture("gitlab/merge_request_reviewers.json")
+    payload["object_attributes"]["action"] = "update"  # a submitted review (gitlab-org/gitlab!246562)
+    for sent, read in (
+        ("requested_changes", "changes_requested"),
+        ("approved", "approved"),
+        ("reviewed", "commented"),
+        ("unapproved", "dismissed"),
+        ("review_started", "unreviewed"),
+    ):
+        payload["reviewers"][0]["state"] = sent
+        assert parse("gitlab", "Merge Request Hook", payload).reviews == (("sjones", read),)
+    payload["reviewers"].append({**payload["reviewers"][0], "username": "kim", "state": "something_new"})
+    assert parse("gitlab", "Merge Request Hook", payload).reviews == (("sjones", "unreviewed"),)
+    del payload["object_attributes"]["actioned_at"]
+    payload["object_attributes"]["action"] = "approval"  # an approval carries them too
+    approval = parse("gitlab", "Merge Request Hook", payload)
+    assert (approval.kind, approval.state, approval.actor, approval.at) == (
+        "review",
+        "approved",
+        "agarcia",
+        "2026-01-16 05:56:25 UTC",
+    )
+    assert approval.reviews == (("sjones", "unreviewed"),)
+    older = parse("gitlab", "Merge Request Hook", fixture("gitlab/merge_request.json"))
+    assert (older.reviews, older.at) == ((), "")  # reviewers without a state: nothing to read
+    payload["reviewers"][0]["username"] = 25
+    with pytest.raises(ValueError):
+        parse("gitlab", "Merge Request Hook", payload)
+
+
 @pytest.mark.parametrize("provider", ["gitea", "forgejo"])
 def test_giteas_recorded_review_and_documented_status_read_as_they_say(provider):
     review = parse(provider, "pull_request_comment", fixture("gitea/pull_request_review.json"))

@@ -42,3 +42,28 @@ def test_a_newer_commits_checks_replace_the_older_ones_and_late_reports_are_igno
         "checks": None,
         "checks_commit": "b" * 40,
     }
+
+
+def test_a_hosts_standing_ends_a_change_request_but_leaves_an_approval_to_its_own_events():
+    state: dict = {}
+    assert host_state.apply_standing(state, "a", "changes_requested", "2026-01-01T10:00:00Z")
+    assert not host_state.apply_standing(state, "a", "changes_requested", "2026-01-01T10:30:00Z")  # said again
+    assert state["reviews"]["a"]["at"] == "2026-01-01T10:00:00+00:00"  # the first report's time
+    assert not host_state.apply_standing(state, "a", "unreviewed", "2026-01-01T09:00:00Z")  # late, older
+    assert host_state.apply_standing(state, "a", "unreviewed", "2026-01-01T11:00:00Z")  # asked again: it ends
+    assert state["reviews"] == {}
+    host_state.apply_standing(state, "a", "changes_requested", "2026-01-01T12:00:00Z")
+    assert host_state.apply_standing(state, "a", "commented", "2026-01-01T13:00:00Z")  # reviewed: it ends too
+    assert host_state.summary(state)["review"] == "commented"
+    assert host_state.apply_standing(state, "b", "approved", "2026-01-01T10:00:00Z")
+    assert not host_state.apply_standing(state, "b", "unreviewed", "2026-01-01T11:00:00Z")
+    assert not host_state.apply_standing(state, "b", "commented", "2026-01-01T11:00:00Z")
+    assert host_state.summary(state)["review"] == "approved"
+    assert host_state.apply_standing(state, "b", "dismissed", "2026-01-01T12:00:00Z")  # unapproved: it ends
+    host_state.apply_review(state, "c", "commented", "2026-01-01T10:00:00Z")  # a note
+    assert not host_state.apply_standing(state, "c", "dismissed", "2026-01-01T11:00:00Z")
+    assert not host_state.apply_standing(state, "c", "unreviewed", "2026-01-01T11:00:00Z")
+    assert [(r["reviewer"], r["state"]) for r in host_state.summary(state)["reviews"]] == [
+        ("a", "commented"),
+        ("c", "commented"),
+    ]

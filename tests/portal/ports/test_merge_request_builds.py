@@ -1,6 +1,6 @@
 """Merge requests that build (issue 35, items 1 and 2), end to end on real git over smart HTTP with the stand-ins of
 the four hosts, taking turns (tests/portal/githttp.py, tests/portal/pullhosts.py): a Makefile project (a Windows-
-only branch beside the one Linux takes), a CMake project with several targets and a PyTorch `setup.py` extension,
+only branch beside the one Linux takes; its objects by explicit rules, or by a pattern rule), a CMake project with several targets and a PyTorch `setup.py` extension,
 each ported in place and side by side. For each branch: its build model (scanner.build, read on the pushed tree)
 shows every ported file compiled for HIP, once, and nothing else compiled twice; the compile check ran on the branch
 before the push with the model's flags (the sources need the build's include directory to compile), one file with
@@ -82,6 +82,18 @@ lanes.o: src/lanes.cu
 kernels: a.o b.o lanes.o
 \t$(NVCC) $^ -o $@
 """
+# The same project built by a pattern rule over the sources' object list.
+PATTERN_MAKEFILE = (
+    MAKEFILE.split("all:")[0]
+    + """SRCS = src/a.cu src/b.cu src/lanes.cu
+OBJS = $(SRCS:.cu=.o)
+all: kernels
+%.o: %.cu
+\t$(NVCC) $(FLAGS) -c $< -o $@
+kernels: $(OBJS)
+\t$(NVCC) $^ -o $@
+"""
+)
 CMAKE = """cmake_minimum_required(VERSION 3.21)
 project(kernels LANGUAGES CXX CUDA)
 add_library(scale STATIC src/a.cu)
@@ -245,6 +257,24 @@ def test_a_makefile_project_builds_the_ported_files_with_hipcc_on_the_branch_lin
     _assert_built_for_hip_once(model, _ported_paths(mode), PORTED)
     assert all(c.compiler == "hipcc" for p in _ported_paths(mode) for c in model.of(p).compilations)
     _assert_compile_results_shown(ported, _ported_paths(mode))
+
+
+@pytest.mark.django_db
+def test_a_makefiles_pattern_rule_builds_the_hip_copies_side_by_side(port):
+    ported = port(SOURCES | {"Makefile": PATTERN_MAKEFILE}, "side_by_side", provider="gitlab")
+    makefile = (ported.tree / "Makefile").read_text()
+    assert "SRCS = src/a.hip src/b.hip src/lanes.hip\nOBJS = $(SRCS:.hip=.o)\n" in makefile
+    assert "%.o: %.hip\n" in makefile and "  NVCC := $(shell which hipcc 2>/dev/null)\n" in makefile
+    assert not ported.request.build_left and "**Build: left for a person**" not in ported.body
+    model = _model(ported.tree)
+    paths = _ported_paths("side_by_side")
+    _assert_built_for_hip_once(model, paths, PORTED)
+    assert [{(c.target, c.compiler) for c in model.of(p).compilations} for p in paths] == [
+        {("src/a.o", "hipcc")},
+        {("src/b.o", "hipcc")},
+        {("src/lanes.o", "hipcc")},
+    ]
+    _assert_compile_results_shown(ported, paths)
 
 
 @pytest.mark.django_db

@@ -196,6 +196,68 @@ def test_gitlab_approval_note_and_pipeline_through_the_endpoint(people, reposito
     assert host_state.summary(ours.host_state)["review"] == "commented"
 
 
+def gitlab_reviewers(action: str, *standings: tuple[str, str], number: int = 12, at: str = "") -> dict:
+    """The documented Merge Request Hook with our number and branch and these reviewers' states."""
+    payload = fixture("gitlab/merge_request_reviewers.json")
+    payload["object_attributes"].update(action=action, iid=number, source_branch=OURS)
+    if at:
+        payload["object_attributes"]["actioned_at"] = at
+    documented = payload["reviewers"][0]
+    payload["reviewers"] = [{**documented, "username": name, "state": state} for name, state in standings]
+    return payload
+
+
+@pytest.mark.django_db
+def test_gitlab_changes_requested_through_the_endpoint(people, repository, ours):
+    requested = gitlab_reviewers("update", ("sjones", "requested_changes"), ("kim", "unreviewed"))
+    status, text = deliver(repository, "gitlab", "Merge Request Hook", requested)
+    assert status == 202 and "reviewers sjones changes_requested, kim unreviewed" in text, text
+    ours.refresh_from_db()
+    assert ours.state == "open" and ours.host_heard is not None
+    summary = host_state.summary(ours.host_state)
+    assert (summary["review"], summary["reviewers"]) == ("changes_requested", ["sjones"])
+    page = client_for(people.vera).get(reverse("ports:detail", args=[repository.pk, ours.pk])).content.decode()
+    assert 'data-review="changes_requested"' in page and "changes requested by sjones" in page
+    body = ApiClient(people.vera).get(f"/merge-requests/{ours.pk}/").json()["host"]
+    assert (body["review"], [(r["reviewer"], r["state"]) for r in body["reviews"]]) == (
+        "changes_requested",
+        [("sjones", "changes_requested")],
+    )
+    # kim approves (an approval action, listing the states again); the change request still outweighs it
+    approval = gitlab_reviewers(
+        "approval", ("sjones", "requested_changes"), ("kim", "approved"), at="2026-01-16 06:10:00 UTC"
+    )
+    approval["user"]["username"] = "kim"
+    assert "review approved by kim" in deliver(repository, "gitlab", "Merge Request Hook", approval)[1]
+    ours.refresh_from_db()
+    assert host_state.summary(ours.host_state)["review"] == "changes_requested"
+    # the author asks sjones again (re_requested): the change request no longer stands
+    again = gitlab_reviewers("update", ("sjones", "unreviewed"), ("kim", "approved"), at="2026-01-16 07:00:00 UTC")
+    again["reviewers"][0]["re_requested"] = True
+    deliver(repository, "gitlab", "Merge Request Hook", again)
+    ours.refresh_from_db()
+    summary = host_state.summary(ours.host_state)
+    assert (summary["review"], summary["reviewers"]) == ("approved", ["kim"])
+    # a merge listing them too is still a merge
+    merged = gitlab_reviewers("merge", ("sjones", "approved"), ("kim", "approved"), at="2026-01-16 08:00:00 UTC")
+    merged["object_attributes"]["state"] = "merged"
+    status, text = deliver(repository, "gitlab", "Merge Request Hook", merged)
+    assert status == 202 and "open -> merged" in text, text
+    ours.refresh_from_db()
+    assert ours.state == "merged"
+    assert host_state.summary(ours.host_state)["reviewers"] == ["kim", "sjones"]
+
+
+@pytest.mark.django_db
+def test_another_gitlab_requests_reviewer_states_change_nothing(repository, ours):
+    status, text = deliver(
+        repository, "gitlab", "Merge Request Hook", gitlab_reviewers("update", ("x", "requested_changes"), number=13)
+    )
+    assert status == 202 and "nothing to track" in text and "reviewers" not in text, text
+    ours.refresh_from_db()
+    assert ours.host_state == {} and ours.host_heard is None
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("provider", ["gitea", "forgejo"])
 def test_gitea_and_forgejo_reviews_and_statuses_through_the_endpoint(people, repository, ours, provider):

@@ -57,6 +57,7 @@ REVIEW_AND_CHECK_EVENTS = {
     "github/check_run_completed.json": "check_run",
     "github/status.json": "status",
     "gitlab/merge_request.json": "Merge Request Hook",
+    "gitlab/merge_request_reviewers.json": "Merge Request Hook",
     "gitlab/note_merge_request.json": "Note Hook",
     "gitlab/pipeline.json": "Pipeline Hook",
     "gitea/pull_request_review.json": "pull_request_comment",
@@ -67,7 +68,7 @@ REVIEW_AND_CHECK_EVENTS = {
 def test_every_fixture_payload_is_accepted_when_signed_and_refused_when_not(stack, project):
     _, row, _ = project
     files = sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob("*/*.json"))
-    assert len(files) == 21
+    assert len(files) == 22
     for name in files:
         provider = name.split("/")[0]
         body = (FIXTURES / name).read_bytes()  # the exact bytes, never re-serialised

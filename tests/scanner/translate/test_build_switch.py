@@ -292,3 +292,59 @@ def test_a_torch_extension_lists_the_hip_copies_side_by_side_and_builds_them_wit
     model = _model({**files, **ported}, in_place, tmp_path / "in-place")
     for source in PAIR:
         assert [(c.compiler, c.language) for c in model.of(source).compilations] == [("hipcc", "hip")]
+
+
+# A pattern rule builds the objects (`%.o: %.cu`), the objects listed or made from the sources.
+WINDOWS_OR_LINUX = LLM_C_SHAPE.split("FLAGS")[0] + "FLAGS = -O3 -std=c++17 -Iinclude\n"
+PATTERN = "%.o: %.cu\n\t$(NVCC) $(FLAGS) -c $< -o $@\n"
+PATTERN_SHAPES = {
+    "objects listed": ("OBJS = src/a.o src/b.o\n", PATTERN),
+    "objects from the sources": ("SRCS = src/a.cu src/b.cu\nOBJS = $(SRCS:.cu=.o)\n", PATTERN),
+    "objects from a wildcard": ("SRCS := $(wildcard src/*.cu)\nOBJS := $(SRCS:%.cu=%.o)\n", PATTERN),
+    "an object directory": (
+        "SRCS = src/a.cu src/b.cu\nOBJS = $(patsubst src/%.cu,build/%.o,$(SRCS))\n",
+        "build/%.o: src/%.cu\n\t$(NVCC) $(FLAGS) -c $< -o $@\n",
+    ),
+}
+
+
+def _pattern_makefile(lists: str, rule: str, extra: str = "") -> str:
+    return WINDOWS_OR_LINUX + lists + extra + "train: $(OBJS)\n\t$(NVCC) $^ -o $@\n" + rule
+
+
+@pytest.mark.parametrize("shape", sorted(PATTERN_SHAPES))
+def test_a_pattern_rule_over_ported_sources_builds_their_hip_copies_with_hipcc(tmp_path, shape):
+    lists, rule = PATTERN_SHAPES[shape]
+    files = {"Makefile": _pattern_makefile(lists, rule), "src/a.cu": "", "src/b.cu": ""}
+    switch = _switch(files, renames=PAIR, ported=sorted(PAIR))
+    text = switch.texts["Makefile"]
+    assert switch.left == [], switch.left
+    assert rule.split("\n")[0].replace("%.cu", "%.hip") + "\n" in text
+    assert "  NVCC := nvcc\n" in text and "  NVCC := $(shell which hipcc 2>/dev/null)\n" in text
+    model = _model(files, switch, tmp_path, tuple(PAIR.values()))
+    for source, copy in PAIR.items():
+        assert [(c.compiler, c.language) for c in model.of(copy).compilations] == [("hipcc", "hip")], copy
+        assert model.of(source).compilations == (), source
+        assert "include" in model.of(copy).compilations[0].include_dirs
+    assert _switch({**files, **switch.texts}, renames=PAIR, ported=sorted(PAIR)).texts == {}
+
+
+@pytest.mark.parametrize("lists", ["OBJS = src/a.o src/b.o src/c.o\n", "SRCS := $(wildcard src/*.cu)\n"])
+def test_a_pattern_that_also_builds_a_source_not_ported_is_left_for_a_person(lists):
+    lists += "" if "OBJS" in lists else "OBJS := $(SRCS:.cu=.o)\n"
+    text = _pattern_makefile(lists, PATTERN)
+    switch = _switch(
+        {"Makefile": text, "src/a.cu": "", "src/b.cu": "", "src/c.cu": ""}, renames=PAIR, ported=sorted(PAIR)
+    )
+    new = switch.texts.get("Makefile", text)
+    assert "%.o: %.cu\n" in new and "%.hip" not in new and "which nvcc" in new  # nvcc still builds src/c.cu
+    rule = text.split("\n").index("%.o: %.cu") + 1
+    assert ("Makefile", rule, "%.o: %.cu") in {(p, i.line, i.what) for p, i in switch.left}
+
+
+def test_a_pattern_shape_the_model_does_not_read_is_left_for_a_person():
+    static = "$(OBJS): %.o: %.cu\n\t$(NVCC) $(FLAGS) -c $< -o $@\n"  # a static pattern rule
+    text = _pattern_makefile("OBJS = src/a.o src/b.o\n", static)
+    switch = _switch({"Makefile": text, "src/a.cu": "", "src/b.cu": ""}, renames=PAIR, ported=sorted(PAIR))
+    assert "%.hip" not in switch.texts.get("Makefile", text)
+    assert any(i.what == "$(OBJS): %.o: %.cu" for _, i in switch.left)
