@@ -1,6 +1,7 @@
 """A vendored copy of CUB or Thrust in a third-party folder (FasterTransformer's `3rdparty/cub/`, included only for
 CUDA < 11.5) is replaced by hipCUB or rocThrust in a ROCm build: its own lines are info
-(scanner.analysis.port_notes), while the project's code and other vendored code keep their severity."""
+(scanner.analysis.port_notes), while the project's code and other vendored code keep their severity. A CMake find
+module's own probe of the library it found is the module's business, not a link of the project's."""
 
 from __future__ import annotations
 
@@ -62,3 +63,20 @@ def test_only_a_cub_or_thrust_folder_inside_a_third_party_folder_is_a_copy():
     assert vendored_counterpart("src/cub/block_scan.cuh") == ("", "")
     assert vendored_counterpart("third_party/cub.cuh") == ("", "")
     assert vendored_counterpart("third_party/cutlass/include/cute/tensor.hpp") == ("", "")
+
+
+FIND_NCCL = """\
+find_library(NCCL_LIBRARIES NAMES nccl)
+try_run(NCCL_VERSION_MATCHED compile_result ${PROJECT_BINARY_DIR} ${file}
+        RUN_OUTPUT_VARIABLE NCCL_VERSION_FROM_HEADER
+        LINK_LIBRARIES ${NCCL_LIBRARIES})
+"""
+
+
+def test_a_find_modules_own_probe_of_the_library_it_found_is_not_a_link(tmp_path):
+    """FindNCCL.cmake's version `try_run` links what the module found (FasterTransformer): the dependency is the
+    find_package, reported where targets link the library; the same probe in a project's CMakeLists.txt is."""
+    root = write_tree(tmp_path, {"cmake/Modules/FindNCCL.cmake": FIND_NCCL, "CMakeLists.txt": FIND_NCCL})
+    lines = {(f.path, f.line) for result in scan(root, ScanOptions()) for f in result.findings if f.rule == "ROC206"}
+    assert ("cmake/Modules/FindNCCL.cmake", 1) in lines and ("cmake/Modules/FindNCCL.cmake", 4) not in lines
+    assert ("CMakeLists.txt", 4) in lines
