@@ -319,7 +319,10 @@ def upper_bound(ctx, expr: Node | None, depth: int = 0) -> int | None:
             divisor = int_value(right)
             return divisor - 1 if divisor is not None and divisor > 0 else None
         if op == "&":
-            known = [v for v in (int_value(left), int_value(right)) if v is not None and v >= 0]
+            # The bits of `a & b` are a subset of either side's: a bounded side bounds it, whatever the other is
+            # (`(threadIdx.x & 31) & ~3`, mmcv's 4-lane group masks).
+            sides = (upper_bound(ctx, left, depth + 1), upper_bound(ctx, right, depth + 1))
+            known = [v for v in sides if v is not None and v >= 0]
             return min(known) if known else None
         a, b = upper_bound(ctx, left, depth + 1), upper_bound(ctx, right, depth + 1)
         if a is None or b is None:
