@@ -6,7 +6,9 @@ What it finds:
     also the argument list of a run (`subprocess.run([nvcc, "--version"])`, the program a string or a name holding
     `nvcc`); a message that only names the command (the text of an error helper that raises) is not a probe. A
     probe in a shell script that first imports an NVIDIA-only Python package (`python -c "import nvidia.nccl"`,
-    `nccl.ep`, TensorRT) is low: the script is an NVIDIA-only wrapper and stops at that import on an AMD host.
+    `nccl.ep`, TensorRT) is low: the script is an NVIDIA-only wrapper and stops at that import on an AMD host. A
+    Python probe inside `try:` whose `except` catches the missing command and goes on (not re-raising or exiting)
+    is low too: a run-time failure with a graceful fallback, as the severity policy rates it.
 
 Why it breaks on ROCm:
     There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
@@ -33,6 +35,7 @@ from scanner.formats import python_src
 from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
+from scanner.rules.python._fallbacks import MISSING_COMMAND, graceful_try
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _CHECK = re.compile(
@@ -79,6 +82,20 @@ def check(ctx: Context) -> None:
         once(ctx, line, col, message, length=len(match.group(0)))
     if ctx.language == "python":
         for node, text in _argument_lists(ctx.source):
+            fallback = graceful_try(ctx.source, node.lineno, MISSING_COMMAND)
+            if fallback:
+                with judged(ctx, Severity.LOW, Risk.RUNTIME_FAILURE):
+                    once(
+                        ctx,
+                        node.lineno,
+                        node.col_offset + 1,
+                        f"`{text}` probes for the CUDA toolkit, inside `try` (line {fallback}) whose `except` "
+                        "catches the missing command and goes on: on a ROCm machine the probe finds no nvcc and the "
+                        "code takes its fallback (low); what it then does without a CUDA version is the port's to "
+                        "check (`torch.version.hip`, `hipcc --version`).",
+                        length=len(text),
+                    )
+                continue
             if ctx.port.ported:  # as above: the NVIDIA path of a repository that builds for ROCm too
                 message = (
                     f"`{text}` probes for the CUDA toolkit: right for the NVIDIA build, but where this also runs on "
