@@ -62,6 +62,9 @@ TEXT_LANGUAGE_BY_NAME = {
     "sysctl.conf": "sysctl",
 }
 CXX_LANGUAGES = frozenset({"cuda", "c++", "c"})
+# Forms for people, not configuration: GitHub's issue and discussion templates (YAML issue forms) ask reporters for
+# their `nvcc --version` or show NVIDIA reproduction steps as placeholder text, and nothing runs them.
+_FORM_DIRS = frozenset({"issue_template", "discussion_template", "issue_templates"})
 SKIP_DIRS = {".git", ".hg", ".svn"}
 
 
@@ -86,6 +89,8 @@ def language_of(name: str, rel_dir: str = "") -> str | None:
     if suffix in (".yml", ".yaml") and ("environment" in lower or lower.startswith("conda")):
         return "conda"
     language = TEXT_LANGUAGE_BY_SUFFIX.get(suffix)
+    if language == "yaml" and _FORM_DIRS.intersection(rel_dir.lower().split("/")):
+        return None
     if language is not None:
         return language
     if suffix == ".txt":

@@ -7,6 +7,7 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   compile_commands entry names it, nor includes it through a compiled source): low at most, and it says so; named
   only in a branch for another platform: info. Code an AMD build compiles is judged as HIP code (its guards
   evaluated with that build's defines) and is never lowered because a HIP build exists;
+- a file of a vendored CUB or Thrust copy (`3rdparty/cub/`): a ROCm build links hipCUB or rocThrust instead: info;
 - a warp-rule finding (ROC101-ROC119) in a file or folder named for SM100/Blackwell (`sm100_*`, `blackwell/`):
   CUTLASS/CuTe kernels for TMEM and UMMA that no ROCm build compiles; an AMD port rewrites them: info;
 - a CUDA source with a hand-written HIP twin (kernels.cu beside kernels.hip): the ROCm build compiles the twin;
@@ -37,7 +38,7 @@ from scanner.formats import yaml_doc
 from scanner.formats.lines import commands, logical_lines
 from scanner.model import Severity
 from scanner.port import is_ci_file
-from scanner.rules.libraries._judgement import other_vendor_backend
+from scanner.rules.libraries._judgement import other_vendor_backend, vendored_counterpart
 
 _CXX = frozenset({"cuda", "c++", "c"})
 _FROM = re.compile(r"^\s*FROM\s", re.I)
@@ -106,6 +107,12 @@ class PortNotes:
                 return Severity.INFO, (
                     f"This file is in another vendor's backend (`{backend}/`): neither the CUDA nor the ROCm "
                     "build compiles it."
+                )
+            copy, counterpart = vendored_counterpart(facts.path)
+            if copy:
+                return Severity.INFO, (
+                    f"This file is part of a vendored copy (`{copy}/`) of a library ROCm ships as {counterpart}: "
+                    f"a ROCm build uses {counterpart} in its place and does not compile the copy."
                 )
             if facts.path in facts.port.cuda_only_sources:
                 return Severity.INFO, (

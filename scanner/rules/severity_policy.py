@@ -107,7 +107,8 @@ MODIFIERS = (
     ),
     Modifier(
         "another platform's code: a branch HIP-Clang does not compile, a build branch for Windows or aarch64, "
-        "another vendor's backend, the NVIDIA side of a repository whose HIP build covers it",
+        "another vendor's backend, a vendored CUB or Thrust copy (ROCm builds hipCUB or rocThrust instead), the "
+        "NVIDIA side of a repository whose HIP build covers it",
         "info",
         Severity.INFO,
     ),

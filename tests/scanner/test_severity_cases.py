@@ -115,3 +115,16 @@ def test_nvcc_flags_of_the_cuda_language_stay_medium():
     scoped = [f for f in found if f.line == 19]
     assert [f.severity for f in scoped] == [Severity.INFO] and "CUDA-language sources only" in scoped[0].message
     assert all(f.severity == Severity.MEDIUM for f in found if f.line != 19) and len(found) > len(scoped)
+
+
+# -- cudaMemoryType numbers ROCm 6.0 and later share with CUDA ------------------------------------------------
+def test_a_memory_type_compared_with_a_number_rocm_6_shares_is_low_there_and_high_on_rocm_5():
+    from scanner.target import TargetProfile
+
+    fixture = RULE_FIXTURES / "ROC159_memory_type_enum_numbering.cu"
+    by_line = {f.line: f.severity for f in findings(fixture, ["ROC159"])}
+    # `attr.type == 2`, `case 1:`, `kind != 3`: low; an array index and an integer cast keep the rule's medium.
+    assert [by_line[n] for n in (10, 24, 32)] == [Severity.LOW] * 3
+    assert [by_line[n] for n in (16, 31, 33)] == [Severity.MEDIUM] * 3
+    old = {f.line: f.severity for f in findings(fixture, ["ROC159"], target=TargetProfile.parse(None, "5.7"))}
+    assert [old[n] for n in (10, 24, 32)] == [Severity.HIGH] * 3

@@ -31,6 +31,12 @@ from tests.scanner.helpers import analyze_text
         ("env.bash", "", "shell"),
         ("ci.yml", ".github/workflows", "yaml"),
         (".gitlab-ci.yml", "", "yaml"),
+        # Issue and discussion forms: text for reporters, nothing runs them.
+        ("bug_report.yml", ".github/ISSUE_TEMPLATE", None),
+        ("installation.yaml", ".github/ISSUE_TEMPLATE", None),
+        ("ideas.yml", ".github/DISCUSSION_TEMPLATE", None),
+        ("bug.yml", ".gitlab/issue_templates", None),
+        ("template.yml", ".github/workflows", "yaml"),
         ("deploy.yaml", "k8s", "yaml"),
         ("environment.yml", "", "conda"),
         ("conda-env.yaml", "", "conda"),

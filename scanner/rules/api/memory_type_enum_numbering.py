@@ -5,6 +5,9 @@ What it finds:
     `cudaMemoryType*` enumerator used as a number: compared with an integer literal (`attr.type == 2`),
     switched on with numeric `case` labels, used as an array index (`names[attr.type]`) or cast to an integer
     type; and any use of the field `.memoryType`, which CUDA 11 removed from `cudaPointerAttributes`.
+    A comparison or `case` label with 0-3 (Unregistered, Host, Device, Managed) is low on a profile of ROCm 6.0
+    or later, which numbers those four like CUDA: it misreads memory only on ROCm 5. Array indices and integer
+    casts keep the rule's severity (the AMD-only values fall outside a four-entry table).
 
 Why it breaks on ROCm:
     CUDA numbers `cudaMemoryTypeUnregistered`=0, `Host`=1, `Device`=2, `Managed`=3. Before ROCm 6.0
@@ -106,7 +109,8 @@ def _classify(ctx, expr, what: str, compare: bool) -> None:
     if compare and kind == "BINARY_OPERATOR" and parent.operator in _COMPARE and len(parent.children) == 2:
         other = parent.children[1] if parent.children[0] is top else parent.children[0]
         if is_int_literal(other):
-            _report(ctx, parent, f"{what} compared with the number {other.text.strip()}")
+            number = other.text.strip()
+            _report(ctx, parent, f"{what} compared with the number {number}", _shared_number(ctx, number))
     elif kind == "ARRAY_SUBSCRIPT_EXPR" and len(parent.children) == 2 and parent.children[1] is top:
         _report(ctx, parent, f"{what} used as an array index")
     elif kind in _CASTS and _INT_TYPE.match(parent.type_name) and not _printed(parent):
@@ -114,7 +118,8 @@ def _classify(ctx, expr, what: str, compare: bool) -> None:
     elif compare and kind == "SWITCH_STMT" and parent.children and parent.children[0] is top:
         labels = [c for c in _cases(parent) if c.children and is_int_literal(c.children[0])]
         if labels:
-            _report(ctx, labels[0], f"switch on {what} with numeric case labels")
+            shared = all(_shared_number(ctx, c.children[0].text.strip()) for c in labels)
+            _report(ctx, labels[0], f"switch on {what} with numeric case labels", shared)
 
 
 def _cases(switch):
@@ -138,13 +143,25 @@ def _printed(node) -> bool:
     return False
 
 
-def _report(ctx, at, what: str) -> None:
+def _shared_number(ctx, text: str) -> bool:
+    """A number ROCm 6.0 and later give the same meaning as CUDA (Unregistered=0, Host=1, Device=2, Managed=3),
+    on a profile of such a ROCm: `attr.type == 2` still selects device memory there, and only ROCm 5 reads it
+    as Array (FasterTransformer's custom all-reduce)."""
+    try:
+        value = int(text.rstrip("uUlL"), 0)
+    except ValueError:
+        return False
+    return 0 <= value <= 3 and ctx.target.rocm_at_least(6, 0)
+
+
+def _report(ctx, at, what: str, shared: bool = False) -> None:
     if ctx.reported_on(at.line):
         return
     ctx.report(
         f"{what}: cudaMemoryType and hipMemoryType are numbered differently before ROCm 6.0 and hipify "
         "cannot translate numbers; compare with the enumerators (cudaMemoryTypeDevice...).",
         at=at,
+        severity=Severity.LOW if shared else None,
     )
 
 

@@ -11,6 +11,8 @@ What it finds:
     linked from under it (`-L/usr/local/cuda/lib64 -lcudart`), `/usr/local/cuda/bin/nvcc` or a Python
     build script reading `CUDA_HOME` keep the rule's severity; one that reads it only behind
     `if CUDA_HOME is not None:` is a note (info): on a ROCm PyTorch it is `None` and the branch is skipped.
+    So is a location in a shell script that installs the CUDA toolkit itself (NVIDIA's runfile with `--toolkit`,
+    or `apt-get install cuda-toolkit-*`): the path is the one it creates, and a ROCm image never runs it.
 
 Why it breaks on ROCm:
     ROCm lives under `/opt/rocm` (or `/opt/rocm-X.Y`) and is located through `ROCM_PATH`; the CUDA variables
@@ -121,6 +123,27 @@ _SEARCH_PATH = re.compile(
 _INCLUDE_DIR = re.compile(r"^/include(?![\w.+-])")
 
 
+# The CUDA toolkit installed by the script itself: NVIDIA's runfile (`./cuda_12.6.3_560.35.05_linux.run --toolkit`)
+# or its packages (`apt-get install -y cuda-toolkit-12-6`), as a wheel-builder image's install_cuda.sh does.
+_TOOLKIT_INSTALL = re.compile(
+    r"cuda_\d[\w.]*_linux\.run\s+[^\n]*--toolkit"
+    r"|\b(?:apt-get|apt|yum|dnf)\s+(?:-\S+\s+)*install\b[^\n]*\scuda-(?:toolkit|compiler|nvcc|\d+-\d+)"
+)
+
+
+def _installs_toolkit(ctx) -> int:
+    """The line where a shell script installs the CUDA toolkit itself, or 0: its CUDA paths are the ones it
+    creates (lmdeploy's manywheel `install_cuda.sh`)."""
+    if ctx.language != "shell":
+        return 0
+    key = "rocport:installs-cuda-toolkit"
+    if key not in ctx.memo:
+        text = ctx.text
+        found = _TOOLKIT_INSTALL.search(text)
+        ctx.memo[key] = text.count("\n", 0, found.start()) + 1 if found else 0
+    return ctx.memo[key]
+
+
 def _search_path(ctx, line: int, col: int, spelled: str) -> str:
     """How the location is used when the line only adds it to a search path (`-I`, `include_directories`,
     `CPATH`, `PATH`), "" otherwise: a missing directory there is no error, unlike `-L` beside `-lcudart` or
@@ -157,6 +180,19 @@ def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> Non
         else "is the CUDA toolkit's install location"
     )
     message = f"`{spelled}` {what}, which ROCm machines do not have: {advice}."
+    installer = _installs_toolkit(ctx)
+    if installer:
+        with judged(ctx, Severity.INFO):
+            once(
+                ctx,
+                line,
+                col,
+                f"`{spelled}` is where this script puts the CUDA toolkit it installs itself (line {installer}): "
+                "the location is one it creates, not one it assumes. A ROCm image installs ROCm instead of running "
+                "this script.",
+                length=len(spelled),
+            )
+        return
     search = _search_path(ctx, line, col, spelled) if variable != "CUDACXX" else ""
     if not search:
         once(ctx, line, col, message, length=len(spelled))

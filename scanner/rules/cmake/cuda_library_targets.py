@@ -8,7 +8,8 @@ What it finds:
     looked up with `find_library(VAR nvinfer ...)` / `find_library(VAR NAMES cublas ...)`. A link inside an
     `if()` that holds only where CUDA was found (`if(TARGET CUDA::cupti)`, `if(UNIX AND CUDAToolkit_FOUND)`,
     the `else()` of `if(NOT TARGET CUDA::nvml)`) is info: on a ROCm machine without the CUDA toolkit the test is
-    false and CMake skips it. The `TARGET CUDA::cupti` test itself links nothing and is not reported.
+    false and CMake skips it. The `TARGET CUDA::cupti` test itself links nothing and is not reported, nor is a
+    `message()` naming `${NCCL_LIBRARIES}` or a find module's (`FindNCCL.cmake`) own `try_run` of what it found.
 
 Why it breaks on ROCm:
     Neither the targets nor the libraries exist on a ROCm machine: configuration fails on the unknown
@@ -66,8 +67,20 @@ _FIND_LIBRARY_KEYWORDS = frozenset(
 )
 
 
+# Commands that name a library without linking it: a message's text (`FATAL_ERROR "... ${NCCL_LIBRARIES}"`).
+_TEXT_ONLY = frozenset({"message"})
+# A find module's own probe of the library it found (FindNCCL.cmake's version `try_run` with `LINK_LIBRARIES
+# ${NCCL_LIBRARIES}`): the dependency is the `find_package` that loads the module, reported where the project's
+# targets link the library.
+_PROBES = frozenset({"try_run", "try_compile"})
+_FIND_MODULE = re.compile(r"(?:^|/)Find\w+\.cmake$")
+
+
 def check(ctx: Context) -> None:
+    find_module = bool(_FIND_MODULE.search(ctx.path))
     for command in commands(ctx):
+        if command.name in _TEXT_ONLY or (find_module and command.name in _PROBES):
+            continue
         guard = cuda_presence_guard(ctx, command) if command.name in _LINK_COMMANDS else ""
         if guard:
             with judged(ctx, Severity.INFO):

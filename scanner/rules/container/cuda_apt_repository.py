@@ -6,7 +6,9 @@ What it finds:
     `libcudnn9*`, `libnccl*`, `cuda-drivers`, `nvidia-driver-*`) in Dockerfiles, shell scripts, Makefiles
     and Ansible/cloud-init YAML. A hint printed for the reader (`$(info ... apt install libnccl2 ...)`, `echo`) is
     not an install and is not reported, nor is a conda recipe's `ignore_run_exports` / `ignore_run_exports_from`
-    list (meta.yaml), which declares that a package is not a run dependency.
+    list (meta.yaml), which declares that a package is not a run dependency. A file whose only match is a fetch
+    of the repository's signing key (`apt-key adv --fetch-keys .../3bf863cc.pub`), with no repository added and
+    no CUDA package installed, only refreshes the key of a CUDA base image's apt source: info.
 
 Why it breaks on ROCm:
     The packages are NVIDIA's toolkit and drivers; on a ROCm image or host they install libraries nothing
@@ -29,7 +31,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.libraries._judgement import cuda_code_only
+from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import matches, once, text_rule
 
 _PATTERN = re.compile(
@@ -40,16 +42,35 @@ _PATTERN = re.compile(
     r"|cuda-drivers|cuda-\d+-\d+|libcudnn\d*(?:-dev|-cuda-\d+)?|libnccl\d*(?:-dev)?|nvidia-driver-\d+\S*"
     r"|libnvinfer\d*(?:-dev)?|tensorrt-dev)(?=[\s=;&|\\'\"]|$)"
 )
+# The repository's signing key (`apt-key adv --fetch-keys .../repos/ubuntu1804/x86_64/3bf863cc.pub`): mmcv's CI
+# refreshes the key of the CUDA image's own apt source and installs nothing from it.
+_KEY_FILE = re.compile(r"/repos/\S*\.pub$")
 # Text printed for the reader: make's $(info)/$(warning)/$(error), echo and printf.
 _MESSAGE = re.compile(r"\$\((?:info|warning|error)\s|(?<![\w-])(?:echo|printf)\s")
 _INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|zypper|microdnf)\b|\bpkg:|\bname:|\bpackages:|^\s*-\s")
 
 
 def check(ctx: Context) -> None:
-    for line, col, match in matches(ctx, _PATTERN):
+    found = list(matches(ctx, _PATTERN))
+    keys_only = bool(found) and all(_KEY_FILE.search(match.group(0)) for _, _, match in found)
+    for line, col, match in found:
         text = match.group(0)
         is_repo = "download.nvidia.com" in text or "keyring" in text or "container-toolkit" in text
         if not is_repo and not _install_context(ctx, line):
+            continue
+        if keys_only:
+            with judged(ctx, Severity.INFO):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    "This fetches the signing key of NVIDIA's CUDA package repository, and nothing in this file "
+                    "adds the repository or installs from it: it refreshes the key of an apt source the CUDA base "
+                    "image already has, so `apt-get update` keeps working there. A ROCm image has no such source: "
+                    "drop the step with the CUDA base image.",
+                    length=len(text),
+                    key="repo",
+                )
             continue
         if ctx.language == "yaml" and _parent_keys(ctx.lines, line) & _NOT_DEPENDENCIES:
             continue  # conda-build: the package is NOT a run dependency of the recipe

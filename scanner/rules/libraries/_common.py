@@ -268,10 +268,16 @@ def _types_only(ctx, headers, uses) -> bool:
         nxt, prev = ctx.view.neighbour(tok, 1), ctx.view.neighbour(tok, -1)
         if nxt is not None and nxt.text in ("(", "::"):
             return False
-        if not (tok.text.endswith("_t") or (prev is not None and prev.text in _TYPE_KEYWORDS)):
+        if not (tok.text.endswith("_t") or (prev is not None and prev.text in _TYPE_KEYWORDS) or _a_type(ctx, tok)):
             return False
         named = True
     return named
+
+
+def _a_type(ctx, tok) -> bool:
+    """A name HIPIFY's table calls a type (`cudnnContext*` in TensorRT's `attachToContext` signature)."""
+    entry = ctx.names.get(tok.text)
+    return entry is not None and entry.kind == "type"
 
 
 # -- the rule -------------------------------------------------------------------------------------------

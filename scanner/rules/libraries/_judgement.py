@@ -10,6 +10,7 @@ to migrate. Shared by the rule families (libraries, api, kernel and the ROC2xx t
 - `other_vendor_backend(path)`: a file in another vendor's backend (`ggml-sycl/`, `ggml-musa/`, `xpu/`, `metal/`)
   is not CUDA code to migrate, whatever CUDA-looking names it holds.
 - `third_party_code(path)`: a file under `third_party/`, `3rdparty/`, `vendor/`, `external/`: its vendor's code.
+- `vendored_counterpart(path)`: a file of a vendored CUB or Thrust copy there: ROCm's hipCUB or rocThrust replaces it.
 - `in_python_message(ctx, line, col)`: a Python string that is a message (printed, logged, raised, an assert's
   text, an argparse `help=`) names a command or a variable; it does not run or set it.
 """
@@ -88,6 +89,27 @@ _THIRD_PARTY = re.compile(r"^(?:third[-_]?party|3rd[-_]?party|vendor(?:ed)?|exte
 def third_party_code(path: str) -> bool:
     """Whether `path` lies in a directory of vendored third-party code (`third_party/json/json.hpp`)."""
     return any(_THIRD_PARTY.match(part) for part in path.replace("\\", "/").split("/")[:-1])
+
+
+# A vendored copy of a library ROCm ships a counterpart of, in a third-party directory (FasterTransformer's
+# `3rdparty/cub/`, included only for CUDA < 11.5): a ROCm port links hipCUB or rocThrust in its place and never
+# compiles the copy, so the copy's own lines are not migration work.
+_COUNTERPARTS = {"cub": "hipCUB", "thrust": "rocThrust"}
+_COPY_DIR = re.compile(r"^(cub|thrust)(?:[-_.]?v?\d[\w.]*)?$", re.I)
+
+
+def vendored_counterpart(path: str) -> tuple[str, str]:
+    """The folder of a vendored CUB or Thrust copy holding `path` and ROCm's counterpart library
+    (`("3rdparty/cub", "hipCUB")`), or `("", "")`."""
+    parts = path.replace("\\", "/").split("/")[:-1]
+    vendored = False
+    for i, part in enumerate(parts):
+        if vendored:
+            copy = _COPY_DIR.match(part)
+            if copy:
+                return "/".join(parts[: i + 1]), _COUNTERPARTS[copy.group(1).lower()]
+        vendored = vendored or bool(_THIRD_PARTY.match(part))
+    return "", ""
 
 
 def cuda_code_only(check):

@@ -25,10 +25,32 @@ def graceful_try(source, line: int, caught: frozenset[str]) -> int:
     """The line of the `try:` whose body holds `line` and one of whose handlers catches a name in `caught` (or
     is a bare `except:`) without re-raising or exiting; 0 when there is none. `source` is the file's FileFacts
     (`ctx.source`)."""
+    stoppers = _stopping_helpers(source)
     for start, end, try_line, handlers in _tries(source):
-        if start <= line <= end and any(_falls_back(h, caught) for h in handlers):
+        if start <= line <= end and any(_falls_back(h, caught, stoppers) for h in handlers):
             return try_line
     return 0
+
+
+def _stopping_helpers(source) -> frozenset[str]:
+    """Functions of the module that raise or exit (`def _die(msg): raise SystemExit(msg)`): a handler that calls one
+    stops the program as surely as one that raises."""
+    cached = source.cache.get("py_stopping_helpers")
+    if cached is not None:
+        return cached
+    parsed = source.parsed
+    module = parsed.value if parsed is not None else None
+    found = set()
+    if isinstance(module, ast.Module):
+        for node in walk_ast(module):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                isinstance(n, ast.Raise) or (isinstance(n, ast.Call) and dotted(n.func) in _EXITS)
+                for statement in node.body
+                for n in ast.walk(statement)
+            ):
+                found.add(node.name)
+    source.cache["py_stopping_helpers"] = frozenset(found)
+    return source.cache["py_stopping_helpers"]
 
 
 def _tries(source) -> list[tuple[int, int, int, list[ast.ExceptHandler]]]:
@@ -47,7 +69,7 @@ def _tries(source) -> list[tuple[int, int, int, list[ast.ExceptHandler]]]:
     return out
 
 
-def _falls_back(handler: ast.ExceptHandler, caught: frozenset[str]) -> bool:
+def _falls_back(handler: ast.ExceptHandler, caught: frozenset[str], stoppers: frozenset[str] = frozenset()) -> bool:
     if handler.type is not None:
         types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         if not any(dotted(t).rsplit(".", 1)[-1] in caught for t in types):
@@ -55,6 +77,6 @@ def _falls_back(handler: ast.ExceptHandler, caught: frozenset[str]) -> bool:
     for node in ast.walk(handler):
         if isinstance(node, ast.Raise):
             return False
-        if isinstance(node, ast.Call) and dotted(node.func) in _EXITS:
+        if isinstance(node, ast.Call) and (dotted(node.func) in _EXITS or dotted(node.func) in stoppers):
             return False
     return True

@@ -21,7 +21,9 @@ Use instead:
     from source with `CUPY_INSTALL_USE_HIP=1`), `amdsmi` for pynvml, ROCm/flash-attention (CK or Triton backend)
     for flash-attn, `hip-python` for cuda-python/PyCUDA, MIGraphX for TensorRT, `onnxruntime-rocm` /
     `onnxruntime-migraphx`, JAX's ROCm plugin; drop `nvidia-*` wheels (ROCm's libraries come with ROCm or the
-    ROCm PyTorch wheel). Keep CUDA-only dependencies behind an extra or an environment marker. One in a
+    ROCm PyTorch wheel). NVML's pure-Python bindings (`pynvml`, `nvidia-ml-py`, `gpustat`, `nvitop`) install on
+    any machine and fail only where code calls NVML (ROC243 reports the import): low, a run-time failure. Keep
+    CUDA-only dependencies behind an extra or an environment marker. One in a
     pyproject extra named for CUDA (`[project.optional-dependencies] cu13 = [...]`) is only what a CUDA install
     opts into: info.
 
@@ -108,7 +110,21 @@ def check(ctx: Context) -> None:
                     key=req.name,
                 )
             continue
+        if _NVML_BINDINGS.fullmatch(req.name):
+            with judged(ctx, Severity.LOW, Risk.RUNTIME_FAILURE):
+                once(ctx, req.line, req.col, f"{message} {_PURE_PYTHON}", length=len(req.raw), key=req.name)
+            continue
         once(ctx, req.line, req.col, message, length=len(req.raw), key=req.name)
+
+
+# NVML's Python bindings and the tools built on them are pure Python (ctypes over libnvidia-ml): pip installs them
+# on any machine, and only code that calls NVML fails, where ROC243 reports its import (lmdeploy's test
+# requirements list nvidia-ml-py and nothing imports pynvml).
+_NVML_BINDINGS = re.compile(r"pynvml|nvidia-ml-py3?|gpustat|nvitop")
+_PURE_PYTHON = (
+    "It is pure Python and installs on a ROCm machine: only code that calls NVML fails, and ROC243 reports that "
+    "code's import (low)."
+)
 
 
 def _advice(req: packages.Requirement) -> str:

@@ -6,7 +6,11 @@ What it finds:
     also the argument list of a run (`subprocess.run([nvcc, "--version"])`, the program a string or a name holding
     `nvcc`); a message that only names the command (the text of an error helper that raises) is not a probe. A
     probe in a shell script that first imports an NVIDIA-only Python package (`python -c "import nvidia.nccl"`,
-    `nccl.ep`, TensorRT) is low: the script is an NVIDIA-only wrapper and stops at that import on an AMD host.
+    `nccl.ep`, TensorRT) is low: the script is an NVIDIA-only wrapper and stops at that import on an AMD host. A
+    Python probe inside `try:` whose `except` catches the missing command and goes on (not re-raising or exiting)
+    is low too: a run-time failure with a graceful fallback, as the severity policy rates it. A Python probe in the
+    branch of an `if` taken only when nvcc was found (`if os.system("nvcc --version") == 0:`, `if
+    shutil.which("nvcc"):`) is a note: a ROCm machine skips it; the test's own probe only picks the branch (low).
 
 Why it breaks on ROCm:
     There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
@@ -33,6 +37,7 @@ from scanner.formats import python_src
 from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
+from scanner.rules.python._fallbacks import MISSING_COMMAND, graceful_try
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _CHECK = re.compile(
@@ -53,7 +58,20 @@ def check(ctx: Context) -> None:
     if not mentions(ctx, "nvcc"):
         return
     needs = _nvidia_import(ctx) if ctx.language == "shell" else None
+    tests = {test for _, _, test in _nvcc_found_tests(ctx.source)} if ctx.language == "python" else set()
     for line, col, match in command_matches(ctx, _CHECK):
+        if line in tests:
+            with judged(ctx, Severity.LOW, Risk.RUNTIME_FAILURE):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`{match.group(0)}` probes for the CUDA toolkit, and its exit status only picks the branch on "
+                    "this line: on a ROCm machine the probe fails and the code skips the CUDA-only step (low); a "
+                    "ROCm build needs its own step there (`hipcc --version`, `torch.version.hip`).",
+                    length=len(match.group(0)),
+                )
+            continue
         if needs and needs[0] < line:
             with judged(ctx, Severity.LOW):
                 once(
@@ -78,7 +96,35 @@ def check(ctx: Context) -> None:
             )
         once(ctx, line, col, message, length=len(match.group(0)))
     if ctx.language == "python":
+        found_tests = _nvcc_found_tests(ctx.source)
         for node, text in _argument_lists(ctx.source):
+            test = next((t for start, end, t in found_tests if start <= node.lineno <= end), 0)
+            if test:
+                with judged(ctx, Severity.INFO):
+                    once(
+                        ctx,
+                        node.lineno,
+                        node.col_offset + 1,
+                        f"`{text}` probes for the CUDA toolkit, but only in the branch the test on line {test} takes "
+                        "when nvcc was found: on a ROCm machine the test fails and the branch is skipped. A note "
+                        "only.",
+                        length=len(text),
+                    )
+                continue
+            fallback = graceful_try(ctx.source, node.lineno, MISSING_COMMAND)
+            if fallback:
+                with judged(ctx, Severity.LOW, Risk.RUNTIME_FAILURE):
+                    once(
+                        ctx,
+                        node.lineno,
+                        node.col_offset + 1,
+                        f"`{text}` probes for the CUDA toolkit, inside `try` (line {fallback}) whose `except` "
+                        "catches the missing command and goes on: on a ROCm machine the probe finds no nvcc and the "
+                        "code takes its fallback (low); what it then does without a CUDA version is the port's to "
+                        "check (`torch.version.hip`, `hipcc --version`).",
+                        length=len(text),
+                    )
+                continue
             if ctx.port.ported:  # as above: the NVIDIA path of a repository that builds for ROCm too
                 message = (
                     f"`{text}` probes for the CUDA toolkit: right for the NVIDIA build, but where this also runs on "
@@ -90,6 +136,52 @@ def check(ctx: Context) -> None:
                     "`hipconfig --version` or read `torch.version.hip` instead."
                 )
             once(ctx, node.lineno, node.col_offset + 1, message, length=len(text))
+
+
+def _nvcc_found_tests(source) -> list[tuple[int, int, int]]:
+    """(first, last, test line) of the bodies of Python `if`s taken only when nvcc was found:
+    `if os.system("nvcc --version") == 0:` (tiny-cuda-nn's setup.py), `if shutil.which("nvcc"):`,
+    `if shutil.which("nvcc") is not None:`. Their `else` runs on a ROCm machine."""
+    parsed = source.parsed
+    module = parsed.value if parsed is not None else None
+    if not isinstance(module, ast.Module):
+        return []
+    out = []
+    for node in walk_ast(module):
+        if isinstance(node, ast.If) and node.body and any(_finds_nvcc(part) for part in _conjuncts(node.test)):
+            end = max(getattr(n, "end_lineno", None) or n.lineno for n in node.body)
+            out.append((node.body[0].lineno, end, node.test.lineno))
+    return out
+
+
+def _conjuncts(test: ast.expr) -> list[ast.expr]:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return [part for value in test.values for part in _conjuncts(value)]
+    return [test]
+
+
+def _finds_nvcc(test: ast.expr) -> bool:
+    """`os.system("nvcc --version") == 0`, `shutil.which("nvcc")`, `shutil.which("nvcc") is not None`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and len(test.comparators) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, ast.Eq) and isinstance(right, ast.Constant) and right.value == 0:
+            return _runs_nvcc(left, ("os.system", "subprocess.call"))
+        if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
+            return _runs_nvcc(left, ("shutil.which",))
+        return False
+    return _runs_nvcc(test, ("shutil.which",))
+
+
+def _runs_nvcc(node: ast.expr, callees: tuple[str, ...]) -> bool:
+    if not isinstance(node, ast.Call) or python_src.dotted(node.func) not in callees or not node.args:
+        return False
+    first = node.args[0]
+    if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
+        first = first.elts[0]
+    if not isinstance(first, ast.Constant) or not isinstance(first.value, str):
+        return False
+    words = first.value.split()
+    return bool(words) and words[0].rsplit("/", 1)[-1] == "nvcc"
 
 
 def _nvidia_import(ctx) -> tuple[int, str] | None:

@@ -293,12 +293,30 @@ def has_warp_ops(ctx, function=None) -> bool:
     key = ("rocport:warp-ops", function.start_line, function.end_line)
     cache = ctx.memo
     if key not in cache:
+        cub_block_reduce = _cub_block_reduce(ctx)
         cache[key] = any(
-            tok.kind == "identifier" and _WARP_OPS.search(tok.text)
+            tok.kind == "identifier"
+            and _WARP_OPS.search(tok.text)
+            and not (cub_block_reduce and tok.text == "BlockReduce")
             for tok in ctx.view.code
             if function.start_line <= tok.line <= function.end_line
         )
     return cache[key]
+
+
+def _cub_block_reduce(ctx) -> bool:
+    """The file names `cub::BlockReduce` (or hipCUB's): its `BlockReduce`, and a typedef of it of that name, is
+    CUB's block-wide reduction over the template's block size, which hipCUB runs on any wavefront; not a warp
+    operation of the code's own (FasterTransformer's 32-thread `batch_topk_kernel`). A project's own
+    `blockReduceSum` still counts."""
+    key = "rocport:cub-block-reduce"
+    if key not in ctx.memo:
+        code = ctx.view.code
+        ctx.memo[key] = any(
+            code[i].text == "BlockReduce" and code[i - 1].text == "::" and code[i - 2].text in ("cub", "hipcub")
+            for i in range(2, len(code))
+        )
+    return ctx.memo[key]
 
 
 # -- value bounds ----------------------------------------------------------------------------------
@@ -319,7 +337,10 @@ def upper_bound(ctx, expr: Node | None, depth: int = 0) -> int | None:
             divisor = int_value(right)
             return divisor - 1 if divisor is not None and divisor > 0 else None
         if op == "&":
-            known = [v for v in (int_value(left), int_value(right)) if v is not None and v >= 0]
+            # The bits of `a & b` are a subset of either side's: a bounded side bounds it, whatever the other is
+            # (`(threadIdx.x & 31) & ~3`, mmcv's 4-lane group masks).
+            sides = (upper_bound(ctx, left, depth + 1), upper_bound(ctx, right, depth + 1))
+            known = [v for v in sides if v is not None and v >= 0]
             return min(known) if known else None
         a, b = upper_bound(ctx, left, depth + 1), upper_bound(ctx, right, depth + 1)
         if a is None or b is None:

@@ -131,8 +131,10 @@ def crossing_use(texts: list[str], values: dict[str, int]) -> str:
                 if width is not None and width > 32:
                     return text
                 continue  # an explicit width: the author chose the group
-            if text in _INDEXED:
+            if text in _INDEXED and not _broadcasts_block_total(texts, i, args):
                 return text  # `__shfl_sync(m, v, 0)` or `(lane + 1) & 31`: lanes 32-63 read the first half
+            if text in _INDEXED:
+                continue
             offset_at = _OFFSET_ARG[text]
             offset = _shapes.number("".join(args[offset_at]), values) if len(args) > offset_at else None
             if offset is not None and offset >= 32:
@@ -143,6 +145,39 @@ def crossing_use(texts: list[str], values: dict[str, int]) -> str:
         if _MACRO_INDEXED.match(text):
             return text
     return ""
+
+
+_LANE = re.compile(r"(?i)^lane(?:_?id|_?idx)?$")
+_XOR = frozenset({"__shfl_xor_sync", "__shfl_xor"})
+
+
+def _broadcasts_block_total(texts: list[str], at: int, args: list[list[str]]) -> bool:
+    """`__shfl_sync(m, v, 0)` closing a block reduction (FasterTransformer's `block_sum`): `v` was reloaded from
+    shared memory at the lane's index (`if (lane < WARPS) v = red_smem[lane];`) and only xor-shuffled since, so
+    every 32-lane group holds the same total and lane 0's is lane 32's: the broadcast agrees on a 64-lane
+    wavefront."""
+    if len(args) < 3 or args[2] != ["0"] or len(args[1]) != 1:
+        return False
+    value = args[1][0]
+    reload = None
+    for k in range(at - 6, -1, -1):
+        if (
+            texts[k : k + 2] == [value, "="]
+            and texts[k + 3 : k + 4] == ["["]
+            and _LANE.match(texts[k + 4] if k + 4 < len(texts) else "")
+            and texts[k + 5 : k + 7] == ["]", ";"]
+        ):
+            reload = k
+            break
+    if reload is None:
+        return False
+    for k in range(reload + 7, at):
+        if texts[k] != value or k + 1 >= at or texts[k + 1] not in ("=", "+=", "*=", "-=", "|=", "&=", "^="):
+            continue
+        # `v += __shfl_xor_sync(...)`, `v = fmaxf(v, __shfl_xor_sync(...))`: a xor tree, nothing else
+        if not _XOR.intersection(texts[k + 2 : k + 7]):
+            return False
+    return True
 
 
 _DECLARING = frozenset({"int", "unsigned", "auto", "uint32_t", "int32_t", "size_t", "long", "short", "uint"})

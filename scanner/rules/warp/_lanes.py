@@ -168,3 +168,89 @@ def names_a_lane(node) -> bool:
     while parent is not None and parent.kind_name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
         parent = parent.parent
     return parent is not None and parent.is_var_decl and LANE_NAME.match(parent.name) is not None
+
+
+def _spelled(node) -> str:
+    return peel(node).text.replace(" ", "") if node is not None else ""
+
+
+def _divides_by_32(ctx, node, value: str) -> bool:
+    """`value / 32` or `value >> 5`."""
+    node = peel(node)
+    if not node.is_binary_operator or len(node.children) != 2 or _spelled(node.children[0]) != value:
+        return False
+    return (node.operator, ctx.literal_value(node.children[1])) in (("/", 32), (">>", 5))
+
+
+def _bit_of(ctx, node, value: str) -> bool:
+    """`1u << (value % 32)` or `1 << (value & 31)`."""
+    node = peel(node)
+    if not node.is_binary_operator or node.operator != "<<" or len(node.children) != 2:
+        return False
+    if ctx.literal_value(node.children[0]) != 1:
+        return False
+    count = peel(node.children[1])
+    return (
+        count.is_binary_operator
+        and len(count.children) == 2
+        and _spelled(count.children[0]) == value
+        and (count.operator, ctx.literal_value(count.children[1])) in (("%", 32), ("&", 31))
+    )
+
+
+def bitmap_bit(ctx, node, lhs) -> bool:
+    """`masks[i / 32] & (1u << (i % 32))`, `atomicOr(&bits[id >> 5], 1u << (id & 31))`: one bit of a bitmap kept
+    in 32-bit words, the word picked by the value divided by 32 and the bit by the remainder, in one expression
+    (lmdeploy's token bitmap). The 32 is the width of the word, not of a warp; a value named as a thread, lane or
+    warp stays reported."""
+    value = _spelled(lhs)
+    names = [n.name for n in peel(lhs).walk() if n.is_decl_ref or n.is_member_ref] if lhs is not None else []
+    if not value or not names or any(_THREADISH.search(name) for name in names):
+        return False
+    whole = _whole_expression(node)
+    words = bits = False
+    for part in whole.walk():
+        if part.kind_name == "ARRAY_SUBSCRIPT_EXPR" and len(part.children) == 2:
+            words = words or _divides_by_32(ctx, part.children[1], value)
+        elif part.is_binary_operator and part.operator == "<<":
+            bits = bits or _bit_of(ctx, part, value)
+    return words and bits
+
+
+# cuBLASLt's tiled int8 layouts (`CUBLASLT_ORDER_COL32`, `COL4_4R2_8C`, `COL32_2R_4R4`): 32 columns per tile.
+_TILED_LAYOUT = re.compile(r"COL32|COL4_|ORDER_COL")
+
+
+def tiled_layout(ctx, node) -> str:
+    """In a function for cuBLASLt's COL32/COL4 tiled layouts (its name, a parameter or a local names one:
+    `softmax_COL32`, `use_ORDER_COL32_2R_4R4`), a `% 32`, `& 31` or `>> 5` whose value is not stored as a lane or
+    a warp addresses a column or a tile of that layout (FasterTransformer's int8 kernels). The layout's name, or
+    ""."""
+    function = ctx.function
+    if function is None or function.node is None or WARPISH.search(destination(node)):
+        return ""
+    memo = ctx.memo.setdefault("rocport:tiled-layout", {})
+    key = (function.name, function.start_line)
+    if key not in memo:
+        found = _TILED_LAYOUT.search(function.name or "")
+        names = (n.name for n in function.node.walk() if n.is_decl_ref or n.is_var_decl or n.kind_name == "PARM_DECL")
+        memo[key] = function.name if found else next((n for n in names if _TILED_LAYOUT.search(n or "")), "")
+    return memo[key]
+
+
+_WORD_TYPE = r"(?:uint32_t|unsigned(?:\s+int)?|int32_t|int|uint)"
+
+
+def bitmap_words(ctx, node) -> str:
+    """`const int mask_size = cdiv(vocab_size, 32);` with `sizeof(uint32_t) * mask_size` in the same function:
+    the number of 32-bit words of a bitmap (lmdeploy's token mask), not a number of warps. The variable, or ""."""
+    name = destination(node)
+    function = ctx.function
+    if not name or function is None or WARPISH.search(name):
+        return ""
+    size = re.compile(
+        rf"\bsizeof\s*\(\s*{_WORD_TYPE}\s*\)\s*\*\s*{re.escape(name)}\b|\b{re.escape(name)}\s*\*\s*sizeof\s*\(\s*"
+        rf"{_WORD_TYPE}\s*\)"
+    )
+    lines = ctx.lines[max(function.start_line - 1, 0) : function.end_line]
+    return name if any(size.search(line) for line in lines) else ""

@@ -26,8 +26,8 @@ References:
 
 Known problems:
     A shift whose amount the code keeps below 32 is a 32-bit word operation and is not reported: `1u << (tid &
-    31)`, `0x08 << 4 * (il % 2)`, a loop variable that runs to 4, a local set once from `tid % 32` (ROC101
-    flags the `% 32`). Nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per block), nor by a
+    31)`, `15 << ((tid & 31) & ~3)` (a 4-lane group's mask), `0x08 << 4 * (il % 2)`, a loop variable that runs
+    to 4, a local set once from `tid % 32` (ROC101 flags the `% 32`). Nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per block), nor by a
     grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit pattern, not a lane). A lane
     that a 64-bit ballot later meets is then ROC107's (the ballot kept in 32 bits). Nor is a shift by a variable
     named for a rank or peer of a communicating group (`1u << peer`, `1u << rank`: a participant bitmask below

@@ -20,7 +20,10 @@ What it finds:
     Not reported: a name that is 32 by coincidence (`QK8_1`, `kTileK`: data, not lanes); a constant the project defines per platform
     (scanner.port: `BNB_WARP_SIZE` is 64 on CDNA); `ip = tid / 32` stored in a variable that is no lane or warp,
     in a function that never works per warp (data layout); `(qh >> 5) & 0x1000` (a bit field of packed data);
-    `iqs % 32 != 0` on a value not named as a thread or lane (a block boundary of the data). A note only (info)
+    `iqs % 32 != 0` on a value not named as a thread or lane (a block boundary of the data); a bitmap of 32-bit
+    words (`masks[i / 32] & (1u << (i % 32))`, and `cdiv(n, 32)` stored in a count that sizes `sizeof(uint32_t)`
+    words). A note only, in a function for cuBLASLt's COL32/COL4 tiled layouts (`softmax_COL32`, a
+    `use_ORDER_COL32_2R_4R4` parameter): `(row << 5) + (col & 31)` addresses a 32-column tile. A note only (info)
     in a function that keeps to 32-lane groups (no warpSize, ballot or shuffle across 32 lanes, in it or in what
     it calls: scanner.rules.warp._groups), where the 32s agree with each other on a 64-lane wavefront.
     A note only, too, for a warp number that only staggers the order in which threads visit the peers of a
@@ -115,7 +118,12 @@ def check_call(ctx) -> None:
     if not _lanes.DIVIDE_UP.match(ctx.callee_name) or ctx.platform_guarded:
         return
     args = ctx.args
-    if len(args) == 2 and ctx.literal_value(args[1]) == 32 and not per_platform_name(ctx, args[1].text):
+    if (
+        len(args) == 2
+        and ctx.literal_value(args[1]) == 32
+        and not per_platform_name(ctx, args[1].text)
+        and not _lanes.bitmap_words(ctx, ctx.node)
+    ):
         through = named_constant(args[1])
         lane_report(
             ctx,
@@ -249,6 +257,8 @@ def check(ctx: Context) -> None:
         return
     if not ctx.derives_from_thread_id(lhs) and not (op in ("%", "&") and _lanes.names_a_lane(ctx.node)):
         return
+    if _lanes.bitmap_bit(ctx, ctx.node, lhs):
+        return  # `masks[i / 32] & (1u << (i % 32))`: a bit of a bitmap of 32-bit words
     destination = _lanes.destination(ctx.node)
     if (
         op in ("/", "%")
@@ -264,6 +274,14 @@ def check(ctx: Context) -> None:
             f"`{ctx.node.text}`{through} numbers warps of 32 threads, but `{stagger}` only staggers the order "
             "in which threads visit the peers of a communicating group, and nothing in the function works per "
             "warp: on a 64-lane wavefront the order changes, not the result. A note only.",
+            severity=Severity.INFO,
+        )
+        return
+    layout = _lanes.tiled_layout(ctx, ctx.node)
+    if layout:
+        ctx.report(
+            f"`{ctx.node.text}`{through} addresses a column or a tile of cuBLASLt's 32-column COL32/COL4 layout "
+            f"(`{layout}`): the 32 is the tile's width, which stays 32 on AMD, not the warp's. A note only.",
             severity=Severity.INFO,
         )
         return

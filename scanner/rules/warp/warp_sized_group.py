@@ -42,7 +42,8 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/understand/programming_model.html
 
     Not reported: a launch of 32 threads of a kernel that never works per warp (no shuffle, ballot, warp
-    reduction, lane id, `__syncwarp` or tile: it only indexes elements by threadIdx), whether the kernel is in
+    reduction, lane id, `__syncwarp` or tile; a `cub::BlockReduce` sized by its template is CUB's, not the
+    code's own warp work: it only indexes elements by threadIdx), whether the kernel is in
     the same file or in a header clang read (`fill<float, 32><<<g, 32>>>` too), nor a `dim3(32, k)` block whose
     kernel reduces through shared memory only; a launch of a kernel whose code the scan cannot read is low; a
     tile of
