@@ -5,7 +5,7 @@ arrive with an installed `torch` or a git submodule, which a scan rarely has. St
 translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
-operator library builds its kernels for; libcu++, the CUDA toolkit's `cuda::std` and `cuda::barrier`), permissively (variadic templates, values that convert to anything):
+operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; libcu++, the CUDA toolkit's `cuda::std` and `cuda::barrier`), permissively (variadic templates, values that convert to anything):
 enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
@@ -30,6 +30,7 @@ _BY_FOLDER = {
     "ck_tile": "ck_tile",
     "sycl": "sycl",
     "executorch": "executorch",
+    "parrots": "parrots",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
     # modelled, because a model stands in only for a header no include directory has.
     "cuda": "libcudacxx",
@@ -41,6 +42,7 @@ _BY_NAME = {"Python.h": "python", "torch/extension.h": "torch", "torch/all.h": "
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
 FAMILIES = (
     "torch",
+    "parrots",
     "pybind11",
     "python",
     "executorch",

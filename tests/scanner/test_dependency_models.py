@@ -453,3 +453,49 @@ def test_a_cutlass_namespace_sees_cute_names_and_grid_constant_parameters(tmp_pa
     assert result.health.error_count == 0, result.health.first_errors
     assert result.health.mode == ParseMode.AST_STUBBED
     assert ("ROC101", 10) in {(f.rule, f.line) for f in result.findings}
+
+
+# mmcv's shape (fresh3 of round 3, open to tuning in round 4): each CUDA operator is bound to Parrots (SenseTime's
+# framework) beside PyTorch; the binding reads attributes, wraps Parrots arrays as ATen tensors and calls the
+# operator's CUDA launcher. Without a model, `using namespace parrots;` cost the whole file its tree.
+PARROTS_BINDING = """\
+#include <parrots/compute/aten.hpp>
+#include <parrots/extension.hpp>
+#include <parrots/foundation/ssattrs.hpp>
+#include <torch/extension.h>
+
+using namespace parrots;
+
+void focal_loss_forward_cuda(at::Tensor input, at::Tensor output, float gamma);
+
+void focal_loss_forward_cuda_parrots(CudaContext &ctx, const SSElement &attr, const OperatorBase::in_list_t &ins,
+                                     OperatorBase::out_list_t &outs) {
+  float gamma;
+  SSAttrs(attr).get<float>("gamma", gamma).done();
+  const auto &input = buildATensor(ctx, ins[0]);
+  auto output = buildATensor(ctx, outs[0]);
+  cudaDeviceSynchronize();
+  focal_loss_forward_cuda(input, output, gamma);
+}
+
+void focal_loss_forward_cpu_parrots(HostContext &ctx, const SSElement &attr, const OperatorBase::in_list_t &ins,
+                                    OperatorBase::out_list_t &outs) {
+  auto out = at::zeros({2}, at::kFloat);
+  updateDArray(ctx, out, outs[0]);
+}
+
+PARROTS_EXTENSION_REGISTER(focal_loss_forward)
+    .attr("gamma")
+    .input(1)
+    .output(1)
+    .apply(focal_loss_forward_cuda_parrots)
+    .done();
+"""
+
+
+def test_a_parrots_binding_keeps_its_tree(tmp_path):
+    result = analyze_text(tmp_path, PARROTS_BINDING, name="focal_loss_parrots.cpp")
+    assert result.health.mode == ParseMode.AST_STUBBED, result.health.fallback_reason
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.modelled_headers == ["torch", "parrots"]
+    assert model_for("parrots/foundation/ssattrs.hpp") == "parrots"
