@@ -499,3 +499,58 @@ def test_a_parrots_binding_keeps_its_tree(tmp_path):
     assert result.health.error_count == 0, result.health.first_errors
     assert result.health.modelled_headers == ["torch", "parrots"]
     assert model_for("parrots/foundation/ssattrs.hpp") == "parrots"
+
+
+# pyg-lib's shape (a round-4 tune project): a sampler checks its arguments with ATen's TensorArg checks, calls its
+# own operator through the dispatcher by schema name and keys heterogeneous graphs by c10::Dict; FasterTransformer's
+# TorchScript ops register a CustomClassHolder with torch::jit::class_.
+PYG_SAMPLER = """\
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/library.h>
+#include <torch/script.h>
+
+using rel_type = std::string;
+
+std::tuple<at::Tensor, at::Tensor> neighbor_sample(const at::Tensor &rowptr, const at::Tensor &col) {
+  at::TensorArg rowptr_t{rowptr, "rowptr", 1};
+  at::TensorArg col_t{col, "col", 2};
+  at::CheckedFrom c = "neighbor_sample";
+  at::checkAllDefined(c, {rowptr_t, col_t});
+  at::checkAllSameType(c, {rowptr_t, col_t});
+  at::checkDim(c, rowptr_t, 1);
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("pyg::neighbor_sample", "")
+                       .typed<decltype(neighbor_sample)>();
+  return op.call(rowptr, col);
+}
+
+c10::Dict<rel_type, at::Tensor> hetero_sample(const c10::Dict<rel_type, at::Tensor> &rowptr_dict) {
+  c10::Dict<rel_type, at::Tensor> out;
+  c10::SmallVector<int64_t, 8> sizes;
+  for (const auto &kv : rowptr_dict) {
+    out.insert(kv.key(), kv.value().clone());
+    sizes.push_back(kv.value().size(0));
+  }
+  at::parallel_for(0, 16, at::internal::GRAIN_SIZE, [&](int64_t begin, int64_t end) {});
+  return out;
+}
+
+struct Sampler : torch::jit::CustomClassHolder {
+  Sampler(int64_t seed) {}
+  at::Tensor sample(at::Tensor x) { return x; }
+};
+
+static auto sampler_class = torch::jit::class_<Sampler>("pyg", "Sampler")
+                                .def(torch::jit::init<int64_t>())
+                                .def("sample", &Sampler::sample);
+
+__global__ void degree(const int64_t *rowptr, int64_t *out) { out[threadIdx.x % 32] = rowptr[threadIdx.x + 1]; }
+"""
+
+
+def test_tensor_checks_dispatcher_calls_and_typed_dicts_keep_the_tree(tmp_path):
+    result = analyze_text(tmp_path, PYG_SAMPLER, name="neighbor.cu", codes=["ROC101"])
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.mode == ParseMode.AST_STUBBED
+    assert ("ROC101", 41) in {(f.rule, f.line) for f in result.findings}

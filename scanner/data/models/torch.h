@@ -136,6 +136,76 @@ struct ValueError : Error {};
 struct TypeError : Error {};
 struct NotImplementedError : Error {};
 struct DeviceGuard { explicit DeviceGuard(Device); };
+/* Heterogeneous-graph and dispatcher vocabulary (PyG's pyg-lib, torch-scatter/sparse): typed dictionaries, small
+ * vectors and calls through the dispatcher by schema name. */
+template <class K, class V> struct Dict {
+  struct Entry { const K &key() const; V &value() const; };
+  struct iterator {
+    Entry operator*() const;
+    const Entry *operator->() const;
+    iterator &operator++();
+    bool operator==(const iterator &) const;
+    bool operator!=(const iterator &) const;
+  };
+  Dict();
+  template <class... A> Dict(A &&...);
+  iterator begin() const;
+  iterator end() const;
+  iterator find(const K &) const;
+  template <class... A> std::pair<iterator, bool> insert(A &&...) const;
+  template <class... A> std::pair<iterator, bool> insert_or_assign(A &&...) const;
+  V at(const K &) const;
+  bool contains(const K &) const;
+  size_t size() const;
+  bool empty() const;
+  void reserve(size_t) const;
+  Dict copy() const;
+};
+template <class T> struct List {
+  List();
+  template <class... A> List(A &&...);
+  T get(size_t) const;
+  T operator[](size_t) const;
+  void push_back(T) const;
+  size_t size() const;
+  bool empty() const;
+  const T *begin() const;
+  const T *end() const;
+  std::vector<T> vec() const;
+};
+template <class T, unsigned N = 4> struct SmallVector {
+  SmallVector();
+  template <class... A> SmallVector(A &&...);
+  SmallVector(std::initializer_list<T>);
+  T *data();
+  const T *data() const;
+  size_t size() const;
+  bool empty() const;
+  void resize(size_t);
+  void reserve(size_t);
+  void push_back(const T &);
+  template <class... A> void emplace_back(A &&...);
+  T &operator[](size_t);
+  const T &operator[](size_t) const;
+  T *begin();
+  T *end();
+  const T *begin() const;
+  const T *end() const;
+  T &back();
+  template <class U> operator ArrayRef<U>() const;
+};
+template <class F> struct TypedOperatorHandle;
+template <class R, class... P> struct TypedOperatorHandle<R(P...)> {
+  template <class... A> R call(A &&...) const;
+  template <class... A> R redispatch(A &&...) const;
+};
+struct OperatorHandle { template <class F> TypedOperatorHandle<F> typed() const; };
+struct Dispatcher {
+  static Dispatcher &singleton();
+  OperatorHandle findSchemaOrThrow(const char *, const char *);
+  optional<OperatorHandle> findSchema(...);
+  optional<OperatorHandle> findOp(...);
+};
 struct OptionalDeviceGuard { OptionalDeviceGuard(); template <class T> explicit OptionalDeviceGuard(T &&); };
 namespace cuda {
 struct CUDAStream {
@@ -408,6 +478,39 @@ template <class F> void parallel_for(int64_t, int64_t, int64_t, const F &);
 int get_num_threads();
 int get_thread_num();
 ScalarType typeMetaToScalarType(TypeMeta);
+/* The argument checks of ATen/TensorUtils.h. */
+struct TensorArg {
+  const Tensor &tensor;
+  const char *name;
+  int pos;
+  TensorArg(const Tensor &, const char *, int);
+  const Tensor *operator->() const;
+  const Tensor &operator*() const;
+};
+struct TensorGeometryArg { TensorGeometryArg(const TensorArg &); };
+using CheckedFrom = const char *;
+void checkAllDefined(CheckedFrom, ArrayRef<TensorArg>);
+void checkAllSameType(CheckedFrom, ArrayRef<TensorArg>);
+void checkAllSameGPU(CheckedFrom, ArrayRef<TensorArg>);
+void checkAllContiguous(CheckedFrom, ArrayRef<TensorArg>);
+void checkSize(CheckedFrom, const TensorArg &, IntArrayRef);
+void checkSize(CheckedFrom, const TensorArg &, int64_t, int64_t);
+void checkScalarTypes(CheckedFrom, const TensorArg &, ArrayRef<ScalarType>);
+template <class... A> void checkDim(A &&...);
+template <class... A> void checkDimRange(A &&...);
+template <class... A> void checkContiguous(A &&...);
+template <class... A> void checkSameType(A &&...);
+template <class... A> void checkSameGPU(A &&...);
+template <class... A> void checkSameSize(A &&...);
+template <class... A> void checkSameDim(A &&...);
+template <class... A> void checkNumel(A &&...);
+template <class... A> void checkSameNumel(A &&...);
+template <class... A> void checkScalarType(A &&...);
+template <class... A> void checkDeviceType(A &&...);
+template <class... A> void checkLayout(A &&...);
+template <class... A> void checkDefined(A &&...);
+namespace internal { constexpr int64_t GRAIN_SIZE = 32768; }
+void manual_seed(uint64_t);
 struct NoGradGuard { NoGradGuard(); };
 struct AutoDispatchBelowADInplaceOrView { AutoDispatchBelowADInplaceOrView(); };
 template <class T> struct OpMathType { using type = float; };
@@ -480,6 +583,28 @@ struct Library {
 template <class F> F *dispatch(c10::DeviceType, F *);
 template <class F> F wrap_pybind_function(F);
 template <class F> F wrap_pybind_function_no_gil(F);
+/* TorchScript operator and class registration (torch/script.h, torch/custom_class.h). */
+struct CustomClassHolder : c10::intrusive_ptr_target {};
+template <class... A> struct InitTypes {};
+template <class... A> InitTypes<A...> init();
+template <class T> struct class_ {
+  class_(const std::string &, const std::string & = "", std::string = "");
+  template <class... A> class_ &def(A &&...);
+  template <class... A> class_ &def_pickle(A &&...);
+  template <class... A> class_ &def_static(A &&...);
+  template <class... A> class_ &def_readwrite(A &&...);
+};
+struct RegisterOperators {
+  RegisterOperators();
+  template <class... A> RegisterOperators(A &&...);
+  template <class... A> RegisterOperators &&op(A &&...) &&;
+};
+namespace jit {
+using torch::class_;
+using torch::CustomClassHolder;
+using torch::init;
+using torch::RegisterOperators;
+}
 namespace indexing {
 struct Slice { Slice(); template <class... A> Slice(A &&...); };
 struct EllipsisIndexType {};
