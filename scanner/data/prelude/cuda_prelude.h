@@ -257,6 +257,63 @@ template <class T> struct is_void : is_same<remove_cv_t<T>, void> {};
 template <class T> inline constexpr bool is_void_v = is_void<T>::value;
 template <class T> struct remove_cvref { typedef T type; };
 template <class T> using remove_cvref_t = typename remove_cvref<T>::type;
+template <class T> struct is_enum : integral_constant<bool, __is_enum(T)> {};
+template <class T> inline constexpr bool is_enum_v = __is_enum(T);
+template <class T> struct is_pod : integral_constant<bool, __is_pod(T)> {};
+template <class T> inline constexpr bool is_pod_v = __is_pod(T);
+template <class T> struct is_trivial : integral_constant<bool, __is_trivial(T)> {};
+template <class T> inline constexpr bool is_trivial_v = __is_trivial(T);
+template <class T> struct is_class : integral_constant<bool, __is_class(T)> {};
+template <class T> inline constexpr bool is_class_v = __is_class(T);
+template <class T> struct is_union : integral_constant<bool, __is_union(T)> {};
+template <class T> inline constexpr bool is_union_v = __is_union(T);
+template <class T> struct is_polymorphic : integral_constant<bool, __is_polymorphic(T)> {};
+template <class T> inline constexpr bool is_polymorphic_v = __is_polymorphic(T);
+template <class T> struct is_abstract : integral_constant<bool, __is_abstract(T)> {};
+template <class T> inline constexpr bool is_abstract_v = __is_abstract(T);
+template <class T> struct is_final : integral_constant<bool, __is_final(T)> {};
+template <class T> inline constexpr bool is_final_v = __is_final(T);
+template <class T> struct is_reference : integral_constant<bool, __is_reference(T)> {};
+template <class T> inline constexpr bool is_reference_v = __is_reference(T);
+template <class T> struct is_lvalue_reference : integral_constant<bool, __is_lvalue_reference(T)> {};
+template <class T> inline constexpr bool is_lvalue_reference_v = __is_lvalue_reference(T);
+template <class T> struct is_const : integral_constant<bool, __is_const(T)> {};
+template <class T> inline constexpr bool is_const_v = __is_const(T);
+template <class T> struct is_array : integral_constant<bool, __is_array(T)> {};
+template <class T> inline constexpr bool is_array_v = __is_array(T);
+template <class T> struct is_function : integral_constant<bool, __is_function(T)> {};
+template <class T> inline constexpr bool is_function_v = __is_function(T);
+template <class T> struct is_trivially_destructible : integral_constant<bool, __is_trivially_destructible(T)> {};
+template <class T> inline constexpr bool is_trivially_destructible_v = __is_trivially_destructible(T);
+template <class T> struct is_trivially_default_constructible : integral_constant<bool, __is_trivially_constructible(T)> {};
+template <class T> inline constexpr bool is_trivially_default_constructible_v = __is_trivially_constructible(T);
+template <class T> struct underlying_type { typedef __underlying_type(T) type; };
+template <class T> using underlying_type_t = typename underlying_type<T>::type;
+template <class T> constexpr const T &as_const(T &) noexcept;
+template <class T, T... I> struct integer_sequence { static constexpr size_t size() noexcept { return sizeof...(I); } };
+template <size_t... I> using index_sequence = integer_sequence<size_t, I...>;
+template <class T, T N> using make_integer_sequence = __make_integer_seq<integer_sequence, T, N>;
+template <size_t N> using make_index_sequence = make_integer_sequence<size_t, N>;
+template <class... T> using index_sequence_for = make_index_sequence<sizeof...(T)>;
+struct input_iterator_tag {};
+struct output_iterator_tag {};
+struct forward_iterator_tag : input_iterator_tag {};
+struct bidirectional_iterator_tag : forward_iterator_tag {};
+struct random_access_iterator_tag : bidirectional_iterator_tag {};
+template <class I> struct iterator_traits {
+  typedef typename I::value_type value_type;
+  typedef typename I::difference_type difference_type;
+  typedef typename I::pointer pointer;
+  typedef typename I::reference reference;
+  typedef typename I::iterator_category iterator_category;
+};
+template <class T> struct iterator_traits<T *> {
+  typedef T value_type;
+  typedef ptrdiff_t difference_type;
+  typedef T *pointer;
+  typedef T &reference;
+  typedef random_access_iterator_tag iterator_category;
+};
 struct exception { virtual const char *what() const; };
 #define ROCPORT_STD_ERROR(name) struct name : exception { name(const char *); name(const string &); };
 ROCPORT_STD_ERROR(logic_error)
@@ -627,7 +684,10 @@ template <class K, class... A> int cudaLaunchKernelEx(const cudaLaunchConfig_t *
     template <class... A> static __host__ int Encode(A &&...);                                                 \
     template <class... A> static __host__ int Histogram(A &&...);                                              \
   };
-namespace cub {
+/* The model lives beside `cub`, which only nominates it: a project's own copy of CUB (vendored for old toolkits)
+ * declares the real `cub::BlockReduce` without a redefinition error, and qualified lookup of `cub::X` finds a
+ * declaration of `cub` itself before it looks at the model. */
+namespace __rocport_cub {
 ROCPORT_CUB_COLLECTIVE(BlockReduce)
 ROCPORT_CUB_COLLECTIVE(BlockScan)
 ROCPORT_CUB_COLLECTIVE(BlockLoad)
@@ -659,7 +719,6 @@ struct Min { template <class T> __host__ __device__ T operator()(const T &, cons
 struct ArgMax { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
 struct ArgMin { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
 template <class K, class V, class O = int> struct KeyValuePair { K key; V value; };
-template <class T> struct Traits { typedef T UnsignedBits; };
 template <class... A> struct CacheModifiedInputIterator { template <class... B> __host__ __device__ CacheModifiedInputIterator(B &&...); };
 template <class... A> struct CountingInputIterator { template <class... B> __host__ __device__ CountingInputIterator(B &&...); };
 template <class... A> struct TransformInputIterator { template <class... B> __host__ __device__ TransformInputIterator(B &&...); };
@@ -679,6 +738,12 @@ enum BlockStoreAlgorithm { BLOCK_STORE_DIRECT, BLOCK_STORE_STRIPED, BLOCK_STORE_
 enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_RAKING, BLOCK_REDUCE_WARP_REDUCTIONS };
 enum BlockScanAlgorithm { BLOCK_SCAN_RAKING, BLOCK_SCAN_RAKING_MEMOIZE, BLOCK_SCAN_WARP_SCANS };
 enum CacheLoadModifier { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV, LOAD_LDG, LOAD_VOLATILE };
+}  // namespace __rocport_cub
+namespace cub {
+using namespace __rocport_cub;
+// Projects specialize this one for their own types (`template <> struct cub::Traits<__half>`), which only a template
+// of `cub` itself allows; a vendored CUB's util_type.cuh then redefines it (one error, in that header).
+template <class T> struct Traits { typedef T UnsignedBits; };
 }  // namespace cub
 
 namespace thrust {

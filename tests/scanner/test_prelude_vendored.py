@@ -1,0 +1,93 @@
+"""The prelude beside real library code: a project's own copy of CUB (FasterTransformer's 3rdparty/cub, vendored for
+old toolkits) declares the real `cub::BlockReduce` and its enums where the prelude models them, and host code reaches
+for standard traits the prelude lacked (fresh3's FasterTransformer and lmdeploy, round 4)."""
+
+from __future__ import annotations
+
+from scanner.model import ParseMode
+from tests.scanner.helpers import analyze_path, analyze_text
+
+# Our own text in the shape of CUB 1.x's headers: no include guard of the prelude's kind, the full template
+# parameter lists, the algorithm enums defined again.
+VENDORED_BLOCK_REDUCE = """\
+#pragma once
+#include <iterator>
+#include "../util_namespace.cuh"
+
+CUB_NS_PREFIX
+namespace cub {
+
+enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_RAKING, BLOCK_REDUCE_WARP_REDUCTIONS };
+
+template <typename InputIteratorT, typename OffsetT = ptrdiff_t>
+struct ArgIndexInputIterator {
+  typedef typename std::iterator_traits<InputIteratorT>::value_type T;
+  typedef std::random_access_iterator_tag iterator_category;
+};
+
+template <typename T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int PTX_ARCH = 0>
+class BlockReduce {
+ public:
+  struct TempStorage { T partials[BLOCK_DIM_X / 32]; };
+  __device__ BlockReduce(TempStorage &storage) : storage(storage) {}
+  __device__ T Sum(T input) {
+    unsigned lane = threadIdx.x % 32;
+    if (lane == 0) storage.partials[threadIdx.x / 32] = input;
+    return input;
+  }
+ private:
+  TempStorage &storage;
+};
+
+}  // namespace cub
+CUB_NS_POSTFIX
+"""
+
+
+def test_a_vendored_cub_header_keeps_its_tree(tmp_path):
+    folder = tmp_path / "3rdparty" / "cub"
+    (folder / "block").mkdir(parents=True)
+    (folder / "util_namespace.cuh").write_text("#pragma once\n#define CUB_NS_PREFIX\n#define CUB_NS_POSTFIX\n")
+    header = folder / "block" / "block_reduce.cuh"
+    header.write_text(VENDORED_BLOCK_REDUCE)
+    result = analyze_path(header, tmp_path, codes=["ROC101"])
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED)
+    assert ("ROC101", 24) in {(f.rule, f.line) for f in result.findings}
+
+
+# Without CUB's headers the prelude's model still answers, and a project may specialize CUB's traits for its own
+# types, which only a template of `cub` itself allows.
+MODELLED_CUB_USER = """\
+#include <cub/cub.cuh>
+#include <type_traits>
+#include <utility>
+
+namespace cub {
+template <> struct Traits<__half> { typedef unsigned short UnsignedBits; };
+}
+
+template <class T, std::enable_if_t<std::is_enum_v<T> || std::is_pod<T>::value, int> = 0>
+void write(T value) {}
+
+template <class F, size_t... I> void unroll(F &&f, std::index_sequence<I...>) { (f(I), ...); }
+
+__global__ void block_sum(float *out, const float *in) {
+  typedef cub::BlockReduce<float, 128, cub::BLOCK_REDUCE_WARP_REDUCTIONS> Reduce;
+  __shared__ typename Reduce::TempStorage storage;
+  float sum = Reduce(storage).Sum(in[threadIdx.x]);
+  cub::Traits<__half>::UnsignedBits bits = 0;
+  out[blockIdx.x] = sum + bits;
+}
+
+void launch(float *out, const float *in) {
+  unroll([&](size_t) { block_sum<<<1, 128>>>(out, in); }, std::make_index_sequence<4>{});
+}
+"""
+
+
+def test_the_cub_model_takes_specializations_and_standard_traits(tmp_path):
+    result = analyze_text(tmp_path, MODELLED_CUB_USER, name="block_sum.cu")
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.mode == ParseMode.AST_STUBBED
