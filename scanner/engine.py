@@ -109,7 +109,7 @@ class Analyzer:
         except OSError as exc:
             return error_result(job, f"cannot read: {exc.strerror or exc}")
         if len(data) > self.max_file_bytes:
-            return error_result(job, f"larger than the {self.max_file_bytes}-byte cap (scan.max_file_bytes)")
+            return self._oversized(job, data[: self.max_file_bytes])
         if b"\0" in data[:_BINARY_PROBE]:
             return error_result(job, "binary file (contains NUL bytes)")
         text, encoding_guess = decode_source(data)
@@ -363,6 +363,21 @@ class Analyzer:
         self.dispatcher.file_pass(facts)
         findings = self._findings(facts, suppressions.hash_comments(lines), lines)
         return FileResult(job.rel, job.language, health, stats, findings)
+
+    def _oversized(self, job: FileJob, head: bytes) -> FileResult:
+        """A file past the cap: an error, unless its first bytes are a generated data file (an embedded cubin of
+        tens of megabytes), which is read as data from those bytes; the reason says only they were read."""
+        cap = f"larger than the {self.max_file_bytes}-byte cap (scan.max_file_bytes)"
+        if job.language in formats.TEXT_LANGUAGES or job.language == "ptx" or b"\0" in head[:_BINARY_PROBE]:
+            return error_result(job, cap)
+        text, _ = decode_source(head)
+        data = data_files.recognize(text)
+        if data is None:
+            return error_result(job, cap)
+        lines = text.split("\n")
+        result = self._run_data(job, lines, FileStats(lines=len(lines), bytes=len(head)), data)
+        result.health.fallback_reason += f"; {cap}: only its first {len(head)} bytes were read"
+        return result
 
     def _run_data(self, job: FileJob, lines: list[str], stats: FileStats, data: data_files.DataFile) -> FileResult:
         """A generated data file: the "file" rules read what it embeds (scanner.parsing.data_files.DataFile)."""

@@ -388,6 +388,24 @@ def test_an_embedded_cubin_is_read_as_data_with_one_finding(tmp_path):
     assert "sm_80" in result.findings[0].message
 
 
+def test_an_embedded_cubin_past_the_size_cap_is_read_as_data_not_an_error(tmp_path):
+    """FasterTransformer's TensorRT attention cubins (fresh3, round 4): 15 `.cubin.cpp` files of 2 to 30 MB were
+    errors ("larger than the cap"); their first bytes already say what they are. Ordinary source past the cap stays
+    an error (test_parse_health)."""
+    from scanner import ScanOptions, scan
+
+    (tmp_path / "fmha_sm80.cubin.cpp").write_text(_array_source("fmha_sm80_cubin", _elf(190, 0x500550, 300_000)))
+    (tmp_path / "huge.cu").write_text("int x;\n" * 400_000)
+    results = {r.path: r for r in scan(tmp_path, ScanOptions(max_file_bytes=1_000_000))}
+    cubin = results["fmha_sm80.cubin.cpp"]
+    assert cubin.health.mode == ParseMode.TEXT, cubin.error
+    assert (
+        "CUDA cubin" in cubin.health.fallback_reason and "only its first 1000000 bytes" in cubin.health.fallback_reason
+    )
+    assert [(f.rule, f.line) for f in cubin.findings] == [("ROC121", 1)]
+    assert results["huge.cu"].health.mode == ParseMode.ERROR and "cap" in results["huge.cu"].error
+
+
 def test_other_data_is_read_as_data_without_a_finding(tmp_path):
     amdgpu = analyze_text(tmp_path, _array_source("kernel_hsaco", _elf(224, 0x30, 50_000)), name="hsaco.c")
     table = analyze_text(tmp_path, _array_source("lut", bytes(i % 256 for i in range(50_000))), name="lut.cpp")
