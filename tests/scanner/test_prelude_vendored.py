@@ -91,3 +91,51 @@ def test_the_cub_model_takes_specializations_and_standard_traits(tmp_path):
     result = analyze_text(tmp_path, MODELLED_CUB_USER, name="block_sum.cu")
     assert result.health.error_count == 0, result.health.first_errors
     assert result.health.mode == ParseMode.AST_STUBBED
+
+
+# lmdeploy's turbomind bindings and engine (fresh3, round 4): host code that owns CUDA buffers through smart pointers,
+# counts with atomics, runs workers on threads and passes names as string views. The prelude's std had pointers
+# without `*`, `bool` or `reset`, and no atomic, thread or string_view: 44 errors in one binding file.
+HOST_OWNERSHIP = """\
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <thread>
+#include <vector>
+#include <cuda_runtime.h>
+
+struct Buffer {
+  void *data = nullptr;
+  size_t size = 0;
+};
+
+std::atomic<int64_t> live{0};
+
+std::shared_ptr<Buffer> allocate(size_t n, std::string_view tag) {
+  auto buffer = std::make_shared<Buffer>();
+  cudaMalloc(&buffer->data, n);
+  (*buffer).size = n;
+  live.fetch_add(1, std::memory_order_relaxed);
+  return tag.empty() ? nullptr : buffer;
+}
+
+int main() {
+  std::unique_ptr<int[]> host(new int[16]);
+  host[0] = 1;
+  std::vector<int> a{1, 2}, b{1, 2};
+  std::shared_ptr<Buffer> buffer = allocate(64, "kv");
+  std::thread worker([&] { cudaFree(buffer->data); });
+  worker.join();
+  if (!buffer || buffer == nullptr || !(a == b)) return 1;
+  host.reset();
+  auto address = reinterpret_cast<std::uintptr_t>((*buffer).data);
+  return live.load(std::memory_order_acquire) + static_cast<int>(address);
+}
+"""
+
+
+def test_host_code_owning_device_buffers_keeps_its_tree(tmp_path):
+    result = analyze_text(tmp_path, HOST_OWNERSHIP, name="ownership.cu")
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.mode == ParseMode.AST_STUBBED

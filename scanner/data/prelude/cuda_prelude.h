@@ -198,8 +198,125 @@ template <class T> __host__ __device__ T pow(T, T);
 template <class T> __host__ __device__ T fabs(T);
 template <class T> __host__ __device__ T ceil(T);
 template <class T> __host__ __device__ T floor(T);
-template <class T> struct unique_ptr { T *get() const; T *operator->() const; };
-template <class T> struct shared_ptr { T *get() const; T *operator->() const; };
+template <class T> struct remove_extent { typedef T type; };
+template <class T> struct remove_extent<T[]> { typedef T type; };
+template <class T, size_t N> struct remove_extent<T[N]> { typedef T type; };
+template <class T> using remove_extent_t = typename remove_extent<T>::type;
+/* The smart pointers as host code uses them: dereferenced, tested, reset, compared with nullptr; `T[]` indexed. */
+#define ROCPORT_SMART_POINTER(name)                                                                                   \
+  typedef remove_extent_t<T> element_type;                                                                           \
+  name();                                                                                                            \
+  name(decltype(nullptr));                                                                                           \
+  template <class U, class... E> explicit name(U *, E &&...);                                                        \
+  template <class U, class... E> name(name<U, E...> &&);                                                             \
+  element_type *get() const;                                                                                         \
+  element_type *operator->() const;                                                                                  \
+  element_type &operator*() const;                                                                                   \
+  element_type &operator[](ptrdiff_t) const;                                                                         \
+  explicit operator bool() const;                                                                                    \
+  void reset();                                                                                                      \
+  template <class U, class... E> void reset(U *, E &&...);                                                           \
+  void swap(name &);
+template <class T, class... D> struct unique_ptr {
+  ROCPORT_SMART_POINTER(unique_ptr)
+  unique_ptr(const unique_ptr &) = delete;
+  unique_ptr(unique_ptr &&);
+  unique_ptr &operator=(unique_ptr &&);
+  unique_ptr &operator=(decltype(nullptr));
+  element_type *release();
+};
+template <class T, class... D> struct shared_ptr {
+  ROCPORT_SMART_POINTER(shared_ptr)
+  shared_ptr(const shared_ptr &);
+  template <class U> shared_ptr(const shared_ptr<U> &);
+  template <class U, class... D2> shared_ptr(unique_ptr<U, D2...> &&);
+  shared_ptr &operator=(const shared_ptr &);
+  long use_count() const;
+};
+template <class T> struct weak_ptr {
+  weak_ptr();
+  template <class U> weak_ptr(const shared_ptr<U> &);
+  shared_ptr<T> lock() const;
+  bool expired() const;
+};
+template <class T> struct enable_shared_from_this { shared_ptr<T> shared_from_this(); };
+#undef ROCPORT_SMART_POINTER
+template <class T, class... D> bool operator==(const unique_ptr<T, D...> &, decltype(nullptr));
+template <class T, class... D> bool operator!=(const unique_ptr<T, D...> &, decltype(nullptr));
+template <class T, class U> bool operator==(const shared_ptr<T> &, const shared_ptr<U> &);
+template <class T, class U> bool operator!=(const shared_ptr<T> &, const shared_ptr<U> &);
+template <class T> bool operator==(const shared_ptr<T> &, decltype(nullptr));
+template <class T> bool operator!=(const shared_ptr<T> &, decltype(nullptr));
+template <class T, class U> shared_ptr<T> static_pointer_cast(const shared_ptr<U> &);
+template <class T, class U> shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U> &);
+template <class T, class A> bool operator==(const vector<T, A> &, const vector<T, A> &);
+template <class T, class A> bool operator!=(const vector<T, A> &, const vector<T, A> &);
+template <class T, class A> bool operator<(const vector<T, A> &, const vector<T, A> &);
+using ::uintptr_t;
+using ::intptr_t;
+using ::ptrdiff_t;
+enum memory_order { memory_order_relaxed, memory_order_consume, memory_order_acquire, memory_order_release,
+                    memory_order_acq_rel, memory_order_seq_cst };
+template <class T> struct atomic {
+  atomic();
+  atomic(T);
+  T load(memory_order = memory_order_seq_cst) const;
+  void store(T, memory_order = memory_order_seq_cst);
+  T exchange(T, memory_order = memory_order_seq_cst);
+  template <class... A> bool compare_exchange_weak(T &, T, A...);
+  template <class... A> bool compare_exchange_strong(T &, T, A...);
+  T fetch_add(T, memory_order = memory_order_seq_cst);
+  T fetch_sub(T, memory_order = memory_order_seq_cst);
+  operator T() const;
+  T operator=(T);
+  T operator++();
+  T operator++(int);
+  T operator--();
+  T operator--(int);
+  T operator+=(T);
+  T operator-=(T);
+};
+void atomic_thread_fence(memory_order);
+struct thread {
+  struct id { bool operator==(const id &) const; };
+  thread();
+  template <class F, class... A> explicit thread(F &&, A &&...);
+  thread(thread &&);
+  thread &operator=(thread &&);
+  void join();
+  void detach();
+  bool joinable() const;
+  id get_id() const;
+  static unsigned hardware_concurrency();
+};
+namespace this_thread {
+thread::id get_id();
+template <class D> void sleep_for(const D &);
+void yield();
+}  // namespace this_thread
+struct string_view {
+  static const size_t npos = (size_t)-1;
+  string_view();
+  string_view(const char *);
+  string_view(const char *, size_t);
+  string_view(const string &);
+  const char *data() const;
+  size_t size() const;
+  size_t length() const;
+  bool empty() const;
+  const char *begin() const;
+  const char *end() const;
+  char operator[](size_t) const;
+  string_view substr(size_t, size_t = npos) const;
+  size_t find(string_view, size_t = 0) const;
+  size_t rfind(string_view, size_t = npos) const;
+  bool starts_with(string_view) const;
+  bool ends_with(string_view) const;
+  int compare(string_view) const;
+  explicit operator string() const;
+};
+bool operator==(string_view, string_view);
+bool operator!=(string_view, string_view);
 template <class T> struct numeric_limits {
   static constexpr T max() { return T(); }
   static constexpr T min() { return T(); }
