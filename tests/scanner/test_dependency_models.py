@@ -604,3 +604,39 @@ def test_a_catch2_test_keeps_its_tree_despite_one_unresolved_call(tmp_path):
     assert result.health.error_count == 1, result.health.first_errors
     assert result.health.modelled_headers == ["catch2"]
     assert model_for("catch2/catch_approx.hpp") == "catch2" and model_for("catch.hpp") == "catch2"
+
+
+# FasterTransformer's cutlass_extensions (fresh3, round 4; TensorRT-LLM's has the same files): a mixed-input GEMM
+# specializes CUTLASS 2's DefaultMma and names DefaultMmaCore with int arguments (alignments, stages), which the
+# model's packs of types could not take.
+DEFAULT_MMA_SPECIALIZATION = """\
+#include "cutlass/gemm/threadblock/default_mma.h"
+
+namespace cutlass {
+namespace gemm {
+namespace threadblock {
+
+template <typename LayoutA, int kAlignmentA, typename LayoutB, int kAlignmentB, typename ElementAccumulator,
+          typename ArchTag, typename ThreadblockShape, typename WarpShape, typename InstructionShape,
+          typename Operator>
+struct DefaultMma<cutlass::half_t, LayoutA, kAlignmentA, uint8_t, LayoutB, kAlignmentB, ElementAccumulator,
+                  layout::RowMajor, arch::OpClassTensorOp, ArchTag, ThreadblockShape, WarpShape, InstructionShape, 2,
+                  Operator> {
+  using MmaCore = typename cutlass::gemm::threadblock::DefaultMmaCore<ThreadblockShape, WarpShape, InstructionShape,
+                                                                      half_t, LayoutA, half_t, LayoutB,
+                                                                      ElementAccumulator, layout::RowMajor,
+                                                                      arch::OpClassTensorOp, 3, Operator>;
+  using ThreadMapA = typename MmaCore::IteratorThreadMapA;
+  static constexpr int kWarpLanes = 32;
+};
+
+}  // namespace threadblock
+}  // namespace gemm
+}  // namespace cutlass
+"""
+
+
+def test_a_default_mma_specialization_keeps_its_tree(tmp_path):
+    result = analyze_text(tmp_path, DEFAULT_MMA_SPECIALIZATION, name="default_mma.h")
+    assert result.health.error_count == 0, result.health.first_errors
+    assert result.health.mode == ParseMode.AST_STUBBED
