@@ -139,3 +139,16 @@ def test_host_code_owning_device_buffers_keeps_its_tree(tmp_path):
     result = analyze_text(tmp_path, HOST_OWNERSHIP, name="ownership.cu")
     assert result.health.error_count == 0, result.health.first_errors
     assert result.health.mode == ParseMode.AST_STUBBED
+
+
+def test_glibcs_short_unsigned_names_are_declared(tmp_path):
+    """pytorch3d's pulsar renderer (round 2's fresh half) declares its instantiations with `uint`, which glibc's
+    <sys/types.h> names; a project's own identical typedef stays legal."""
+    text = (
+        "#include <cstdint>\n"
+        "template <bool DEV> __global__ void render(float *out, const uint n) { out[n % 32] = 0.f; }\n"
+        "template __global__ void render<true>(float *, const uint);\nushort tag = 0;\nulong count = 0;\n"
+    )
+    for name, source in (("renderer.cu", text), ("own_typedef.cu", "typedef unsigned int uint;\n" + text)):
+        result = analyze_text(tmp_path, source, name=name)
+        assert result.health.error_count == 0, (name, result.health.first_errors)
