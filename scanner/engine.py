@@ -67,6 +67,8 @@ class FileJob:
     # A header's includers in the repository, (rel, line of the #include) (scanner.parsing.includers): a header
     # that ends tokens-only alone is read again after its includer's preceding lines.
     includers: tuple[tuple[str, int], ...] = ()
+    # The includers above the first includer when that one is a header fragment too, outermost first.
+    outer_includers: tuple[tuple[str, int], ...] = ()
 
 
 class Analyzer:
@@ -235,13 +237,14 @@ class Analyzer:
         """A header fragment read after the lines of an includer that precede its #include (the first includer
         whose prefix reads it better), kept when it reads the header and leaves fewer errors than alone."""
         root = _root_of(job)
-        for rel, line in job.includers:
-            try:
-                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as handle:
-                    includer_text = handle.read(includers.MAX_BYTES)
-            except OSError:
+        for index, (rel, line) in enumerate(job.includers):
+            includer_text = includers.read_head(root, rel)
+            if includer_text is None:
                 continue
             prefix = includers.prefix_of(includer_text, line)
+            if index == 0 and job.outer_includers:  # the first includer is a fragment too: its includers come first
+                outer = [(r, n, includers.read_head(root, r)) for r, n in job.outer_includers]
+                prefix = "".join(includers.outer_prefix(root, r, t, n) for r, n, t in outer if t is not None) + prefix
             if not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
                 continue  # nothing the header missed is named there: a second parse would read it no better
             # beside the includer: its own quoted includes resolve from there, as they do for the compiler
