@@ -115,7 +115,38 @@ struct Stream { DeviceIndex device_index() const; Device device() const; int64_t
 template <class T> struct intrusive_ptr { T *get() const; T *operator->() const; T &operator*() const; explicit operator bool() const; };
 template <class T, class... A> intrusive_ptr<T> make_intrusive(A &&...);
 struct intrusive_ptr_target {};
-struct IValue { IValue(); template <class T> IValue(T &&); template <class T> T to() const; bool isTensor() const; bool isNone() const; };
+template <class T> struct List;
+namespace ivalue { struct Tuple; }
+}  // namespace c10
+namespace at { class Tensor; }
+namespace c10 {
+/* TorchScript's boxed value, as custom classes pickle and unpickle their state through it. */
+struct IValue {
+  IValue();
+  template <class T> IValue(T &&);
+  template <class T> T to() const;
+  bool isTensor() const; bool isNone() const; bool isTuple() const; bool isList() const; bool isInt() const;
+  bool isDouble() const; bool isBool() const; bool isString() const; bool isIntList() const; bool isDoubleList() const;
+  at::Tensor toTensor() const;
+  int64_t toInt() const;
+  double toDouble() const;
+  bool toBool() const;
+  const std::string &toStringRef() const;
+  intrusive_ptr<ivalue::Tuple> toTuple() const;
+  List<IValue> toList() const;
+  List<int64_t> toIntList() const;
+  List<double> toDoubleList() const;
+  List<bool> toBoolList() const;
+  std::vector<int64_t> toIntVector() const;
+  std::vector<double> toDoubleVector() const;
+};
+namespace ivalue {
+struct Tuple : intrusive_ptr_target {
+  const std::vector<IValue> &elements() const;
+  static intrusive_ptr<Tuple> create(std::vector<IValue>);
+  template <class... A> static intrusive_ptr<Tuple> create(A &&...);
+};
+}  // namespace ivalue
 template <class T> struct irange_t { struct iterator { T operator*() const; iterator &operator++(); bool operator!=(const iterator &) const; }; iterator begin() const; iterator end() const; };
 template <class A, class B = A> irange_t<B> irange(A, B);
 template <class A> irange_t<A> irange(A);
@@ -465,6 +496,7 @@ __ROCPORT_TENSOR_FUNCTION(pad) __ROCPORT_TENSOR_FUNCTION(silu) __ROCPORT_TENSOR_
 __ROCPORT_TENSOR_FUNCTION(relu) __ROCPORT_TENSOR_FUNCTION(sigmoid) __ROCPORT_TENSOR_FUNCTION(tanh)
 __ROCPORT_TENSOR_FUNCTION(einsum) __ROCPORT_TENSOR_FUNCTION(empty_cuda) __ROCPORT_TENSOR_FUNCTION(narrow)
 __ROCPORT_TENSOR_FUNCTION(max) __ROCPORT_TENSOR_FUNCTION(min) __ROCPORT_TENSOR_FUNCTION(allclose_)
+__ROCPORT_TENSOR_FUNCTION(pow) __ROCPORT_TENSOR_FUNCTION(prod) __ROCPORT_TENSOR_FUNCTION(sort)
 #undef __ROCPORT_TENSOR_FUNCTION
 template <class... A> int64_t numel(A &&...);
 optional<Device> device_of(const Tensor &);
@@ -575,7 +607,11 @@ namespace torch {
 using namespace at;
 using at::Tensor;
 using Dtype = at::ScalarType;
+template <class T> struct class_;
+/* `torch::arg("scale") = 1.0` in a schema-less def's argument list. */
+struct arg { arg(const char *); template <class T> arg &operator=(T &&); };
 struct Library {
+  template <class T> class_<T> class_(const std::string &);
   template <class... A> Library &def(A &&...) &;
   template <class... A> Library &impl(A &&...) &;
   template <class... A> Library &fallback(A &&...) &;
@@ -587,12 +623,18 @@ template <class F> F wrap_pybind_function_no_gil(F);
 struct CustomClassHolder : c10::intrusive_ptr_target {};
 template <class... A> struct InitTypes {};
 template <class... A> InitTypes<A...> init();
+template <class F> InitTypes<> init(F &&);
 template <class T> struct class_ {
   class_(const std::string &, const std::string & = "", std::string = "");
   template <class... A> class_ &def(A &&...);
   template <class... A> class_ &def_pickle(A &&...);
   template <class... A> class_ &def_static(A &&...);
   template <class... A> class_ &def_readwrite(A &&...);
+  template <class... A> class_ &def_readonly(A &&...);
+  template <class... A> class_ &def_property(A &&...);
+  // A braced argument list deduces no pack element: `{torch::arg("x"), torch::arg("y")}`.
+  template <class N, class F> class_ &def(N &&, F &&, const char *, std::initializer_list<arg>);
+  template <class N, class F> class_ &def(N &&, F &&, std::initializer_list<arg>);
 };
 struct RegisterOperators {
   RegisterOperators();

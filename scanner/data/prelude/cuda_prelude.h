@@ -85,6 +85,13 @@ template <class T, class A = allocator<T>> struct vector {
   void clear();
   void push_back(const T &);
   template <class... A2> void emplace_back(A2 &&...);
+  void pop_back();
+  template <class It> void assign(It, It);
+  void assign(size_t, const T &);
+  template <class... A2> T *insert(A2 &&...);
+  template <class... A2> T *erase(A2 &&...);
+  size_t capacity() const;
+  void shrink_to_fit();
   T &operator[](size_t);
   const T &operator[](size_t) const;
   T &at(size_t);
@@ -323,7 +330,19 @@ template <class T> struct numeric_limits {
   static constexpr T lowest() { return T(); }
   static constexpr T infinity() { return T(); }
 };
-template <class T, size_t N> struct array { T e[N]; T &operator[](size_t); size_t size() const; T *data(); };
+template <class T, size_t N> struct array {
+  T e[N];
+  T &operator[](size_t);
+  const T &operator[](size_t) const;
+  static constexpr size_t size() { return N; }
+  T *data();
+  const T *data() const;
+  T *begin();
+  T *end();
+  const T *begin() const;
+  const T *end() const;
+  void fill(const T &);
+};
 template <class A, class B> struct pair { A first; B second; };
 template <class T> T &&move(T &);
 template <class T> T &&forward(T &);
