@@ -53,6 +53,7 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
     hip_files = port_builds.hip_sources(str(root))  # not scanned, but a build may compile them
     model = build.read(str(root), [c.rel for c in candidates] + vendored + hip_files)
     included_from = includers.index(str(root), [c.rel for c in candidates if c.language in ("cuda", "c++")])
+    outer_includers = includers.chains(included_from)
     jobs = []
     for c in candidates:
         cxx = c.language in ("cuda", "c++", "c")
@@ -67,6 +68,7 @@ def plan(root: str | Path, options: ScanOptions | None = None, read_config: bool
                 build=file_build,
                 build_lines=tuple(sorted(model.platform_lines.get(c.rel, {}).items())),
                 includers=included_from.get(c.rel, ()),
+                outer_includers=outer_includers.get(c.rel, ()),
             )
         )
     options = options.merged(port=port.learn(str(root), jobs, model, options.hip_builds, hip_files))

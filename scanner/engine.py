@@ -67,6 +67,8 @@ class FileJob:
     # A header's includers in the repository, (rel, line of the #include) (scanner.parsing.includers): a header
     # that ends tokens-only alone is read again after its includer's preceding lines.
     includers: tuple[tuple[str, int], ...] = ()
+    # The includers above the first includer when that one is a header fragment too, outermost first.
+    outer_includers: tuple[tuple[str, int], ...] = ()
 
 
 class Analyzer:
@@ -109,7 +111,7 @@ class Analyzer:
         except OSError as exc:
             return error_result(job, f"cannot read: {exc.strerror or exc}")
         if len(data) > self.max_file_bytes:
-            return error_result(job, f"larger than the {self.max_file_bytes}-byte cap (scan.max_file_bytes)")
+            return self._oversized(job, data[: self.max_file_bytes])
         if b"\0" in data[:_BINARY_PROBE]:
             return error_result(job, "binary file (contains NUL bytes)")
         text, encoding_guess = decode_source(data)
@@ -235,13 +237,14 @@ class Analyzer:
         """A header fragment read after the lines of an includer that precede its #include (the first includer
         whose prefix reads it better), kept when it reads the header and leaves fewer errors than alone."""
         root = _root_of(job)
-        for rel, line in job.includers:
-            try:
-                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as handle:
-                    includer_text = handle.read(includers.MAX_BYTES)
-            except OSError:
+        for index, (rel, line) in enumerate(job.includers):
+            includer_text = includers.read_head(root, rel)
+            if includer_text is None:
                 continue
             prefix = includers.prefix_of(includer_text, line)
+            if index == 0 and job.outer_includers:  # the first includer is a fragment too: its includers come first
+                outer = [(r, n, includers.read_head(root, r)) for r, n in job.outer_includers]
+                prefix = "".join(includers.outer_prefix(root, r, t, n) for r, n, t in outer if t is not None) + prefix
             if not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
                 continue  # nothing the header missed is named there: a second parse would read it no better
             # beside the includer: its own quoted includes resolve from there, as they do for the compiler
@@ -363,6 +366,21 @@ class Analyzer:
         self.dispatcher.file_pass(facts)
         findings = self._findings(facts, suppressions.hash_comments(lines), lines)
         return FileResult(job.rel, job.language, health, stats, findings)
+
+    def _oversized(self, job: FileJob, head: bytes) -> FileResult:
+        """A file past the cap: an error, unless its first bytes are a generated data file (an embedded cubin of
+        tens of megabytes), which is read as data from those bytes; the reason says only they were read."""
+        cap = f"larger than the {self.max_file_bytes}-byte cap (scan.max_file_bytes)"
+        if job.language in formats.TEXT_LANGUAGES or job.language == "ptx" or b"\0" in head[:_BINARY_PROBE]:
+            return error_result(job, cap)
+        text, _ = decode_source(head)
+        data = data_files.recognize(text)
+        if data is None:
+            return error_result(job, cap)
+        lines = text.split("\n")
+        result = self._run_data(job, lines, FileStats(lines=len(lines), bytes=len(head)), data)
+        result.health.fallback_reason += f"; {cap}: only its first {len(head)} bytes were read"
+        return result
 
     def _run_data(self, job: FileJob, lines: list[str], stats: FileStats, data: data_files.DataFile) -> FileResult:
         """A generated data file: the "file" rules read what it embeds (scanner.parsing.data_files.DataFile)."""

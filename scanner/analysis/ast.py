@@ -401,7 +401,16 @@ def main_file_roots(tu: ci.TranslationUnit, path: str, unit: UnitSource) -> list
                     pending.append(cursor)
                 continue
             if not lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)):
-                continue
+                # A declaration a macro of a header writes where the main file expands it (Catch2's
+                # `TEST_CASE("name") { ... }`, a project's kernel-defining macro): its name is spelled in the header,
+                # its extent is the main file's.
+                # (isFromMainFile reads where a location is spelled; `.file` is where it is expanded.)
+                extent = cursor.extent
+                if not lib.clang_Location_isFromMainFile(extent.end):
+                    continue
+                start = extent.start.file
+                if start is None or start.name != path:
+                    continue
             roots.append(_build(cursor, kind, unit))
     return roots
 

@@ -124,6 +124,11 @@ class Parser:
         scanner.parsing.includers)."""
         args = self._args(language, file_args, system_headers)
         walk = walk_includes(path, text, args, root)
+        if prefix:  # an unsaved file, so the walk above did not read it: its includes are stubbed up front too
+            before = walk_includes(prefix[0], prefix[1], args, root)
+            walk.missing |= before.missing
+            walk.blanked |= before.blanked
+            walk.inferred_dirs += [d for d in before.inferred_dirs if d not in walk.inferred_dirs]
         if walk.inferred_dirs:  # before the stub directory: a real header always wins over a stub
             inferred = [f"-I{d}" for d in dict.fromkeys(walk.inferred_dirs)]
             args = args[:-1] + tuple(inferred) + args[-1:]
@@ -165,7 +170,8 @@ class Parser:
         if prefix:
             # The includer's lines leave its namespace open; its `}` comes after the fragment, not in this unit.
             last = text.count("\n") + 1
-            unit.errors = [e for e in unit.errors if not (e.endswith(": expected '}'") and _line_of(e) >= last - 1)]
+            # (`struct group {` left open: "expected ';' after struct" at the end instead.)
+            unit.errors = [e for e in unit.errors if not (e.endswith(_OPEN_AT_END) and _line_of(e) >= last - 1)]
         return unit
 
     def tokenize_only(self, path: str, text: str, root: str = "") -> ci.TranslationUnit | None:
@@ -404,6 +410,9 @@ def system_include_dirs(language: str) -> tuple[str, ...]:
     if not all(any(os.path.isfile(os.path.join(d, n)) for d in dirs) for n in needed):
         return ()
     return tuple(dirs)
+
+
+_OPEN_AT_END = (": expected '}'", ": expected ';' after struct", ": expected ';' after class")
 
 
 def _line_of(error: str) -> int:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 MAX_BYTES = 1 << 20
 MAX_INCLUDERS = 3
+MAX_DEPTH = 4  # includers of includers followed for a fragment a fragment includes (an umbrella header's tree)
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
 _HEADER = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".ipp", ".tcc")
 _SOURCE = (".cu", ".cpp", ".cc", ".cxx", ".c")
@@ -68,6 +69,50 @@ def index(root: str, rels: Iterable[str]) -> dict[str, tuple[tuple[str, int], ..
     }
 
 
+def chains(index: dict[str, tuple[tuple[str, int], ...]]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Header rel -> the includers above its first includer, outermost first, when that includer is itself a header
+    another file includes (ThunderKittens' `group.cuh` opens `struct group {` and includes `shared/shared.cuh`,
+    which includes `vec/vec.cuh`, which includes `maps.cuh`: `maps.cuh` reads only after all three)."""
+    out = {}
+    for header, pairs in index.items():
+        chain: list[tuple[str, int]] = []
+        seen, rel = {header}, pairs[0][0]
+        while is_header(rel) and rel in index and len(chain) < MAX_DEPTH:
+            seen.add(rel)
+            outer, line = index[rel][0]
+            if outer in seen:
+                break
+            chain.append((outer, line))
+            rel = outer
+        if chain:
+            out[header] = tuple(reversed(chain))
+    return out
+
+
+_QUOTED_INCLUDE = re.compile(r'^([ \t]*#[ \t]*include[ \t]*)"([^"\n]+)"', re.MULTILINE)
+
+
+def outer_prefix(root: str, rel: str, text: str, line: int) -> str:
+    """`prefix_of` for an includer further out than the direct one: its quoted includes made absolute, because the
+    prefix is read from beside the direct includer, not beside this one."""
+    folder = os.path.join(root, os.path.dirname(rel))
+
+    def absolute(match: re.Match) -> str:
+        target = os.path.normpath(os.path.join(folder, match.group(2)))
+        return f'{match.group(1)}"{target}"' if os.path.isfile(target) else match.group(0)
+
+    return _QUOTED_INCLUDE.sub(absolute, prefix_of(text, line))
+
+
+def read_head(root: str, rel: str) -> str | None:
+    """An includer's first MAX_BYTES, or None when it cannot be read."""
+    try:
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as handle:
+            return handle.read(MAX_BYTES)
+    except OSError:
+        return None
+
+
 def prefix_of(includer_text: str, line: int) -> str:
     """The includer's lines before its #include of the header, with the conditionals they leave open closed (an
     include guard around the rest of the file), so that the lines can stand before the header in a parse."""
@@ -93,7 +138,7 @@ def key(job) -> str:
     for a result cache: a change there can change how the header reads)."""
     root = job.path[: -len(job.rel)] if job.path.endswith(job.rel) else ""
     digest = hashlib.sha256()
-    for rel, line in job.includers:
+    for rel, line in tuple(job.outer_includers) + tuple(job.includers):
         try:
             with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as handle:
                 text = handle.read(MAX_BYTES)

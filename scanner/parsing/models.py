@@ -5,8 +5,10 @@ arrive with an installed `torch` or a git submodule, which a scan rarely has. St
 translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
-operator library builds its kernels for; libcu++, the CUDA toolkit's `cuda::std` and `cuda::barrier`), permissively (variadic templates, values that convert to anything):
-enough that the unit keeps its declarations, not a reimplementation.
+operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; Catch2, the
+test macros of a project's unit tests; libcu++, the CUDA toolkit's `cuda::std` and `cuda::barrier`), permissively
+(variadic templates, values that convert to anything): enough that the unit keeps its declarations, not a
+reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
 checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
@@ -30,17 +32,26 @@ _BY_FOLDER = {
     "ck_tile": "ck_tile",
     "sycl": "sycl",
     "executorch": "executorch",
+    "parrots": "parrots",
+    "catch2": "catch2",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
     # modelled, because a model stands in only for a header no include directory has.
     "cuda": "libcudacxx",
     "nv": "libcudacxx",
 }
 # `CL/` is OpenCL's folder too: only its SYCL header is modelled.
-_BY_NAME = {"Python.h": "python", "torch/extension.h": "torch", "torch/all.h": "torch", "CL/sycl.hpp": "sycl"}
+_BY_NAME = {
+    "Python.h": "python",
+    "torch/extension.h": "torch",
+    "torch/all.h": "torch",
+    "CL/sycl.hpp": "sycl",
+    "catch.hpp": "catch2",
+}
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
 FAMILIES = (
     "torch",
+    "parrots",
     "pybind11",
     "python",
     "executorch",
@@ -49,6 +60,7 @@ FAMILIES = (
     "ck_tile",
     "sycl",
     "libcudacxx",
+    "catch2",
     "permissive",
 )
 

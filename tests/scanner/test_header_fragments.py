@@ -84,3 +84,47 @@ def test_the_cache_key_follows_the_includers_lines_before_the_include_only(tmp_p
     assert key() == before
     (root / "include/tiles.cuh").write_text(UMBRELLA.replace("float v[8]", "float v[16]"))
     assert key() != before
+
+
+# ThunderKittens' shape (round 2's fresh half, open to tuning): the umbrella header brings the library's types in
+# and opens `struct group {`, then includes `shared/shared.cuh`, which includes `vec/vec.cuh`, which includes
+# `maps.cuh`: that last fragment reads only after all three includers' lines. The umbrella also includes more
+# standard headers than the parse's reparse rounds could stub one fatal error at a time.
+NESTED_UMBRELLA = (
+    "#pragma once\n"
+    + "".join(f"#include <{h}>\n" for h in ("bit", "concepts", "cstddef", "cstdint", "algorithm", "cassert"))
+    + "".join(f"#include <{h}>\n" for h in ("cstdio", "cstdlib", "iostream", "stdexcept", "string", "unistd.h"))
+    + """#include "types/types.cuh"
+namespace kittens {
+template <int WARPS> struct group {
+  static constexpr int GROUP_THREADS = WARPS * 32;
+  __device__ static inline int laneid() { return threadIdx.x % GROUP_THREADS; }
+#include "shared/shared.cuh"
+};
+}  // namespace kittens
+"""
+)
+NESTED_TYPES = "#pragma once\nnamespace kittens { namespace ducks { namespace sv { struct all {}; } } }\n"
+NESTED_MAPS = """template <typename op, typename T>
+__device__ static inline void unary_op(T &dst, const ducks::sv::all &src) {
+  for (int cur = laneid(); cur < 64; cur += GROUP_THREADS) dst[cur] = __shfl_down_sync(0xffffffff, cur, 16);
+}
+"""
+
+
+def test_a_fragment_its_includers_include_is_read_after_all_of_them(tmp_path):
+    root = tmp_path / "repo"
+    (root / "include/types").mkdir(parents=True)
+    (root / "include/shared/vec").mkdir(parents=True)
+    (root / "include/kittens.cuh").write_text(NESTED_UMBRELLA)
+    (root / "include/types/types.cuh").write_text(NESTED_TYPES)
+    (root / "include/shared/shared.cuh").write_text('#include "vec/vec.cuh"\n')
+    (root / "include/shared/vec/vec.cuh").write_text('#include "maps.cuh"\n')
+    (root / "include/shared/vec/maps.cuh").write_text(NESTED_MAPS)
+    (root / "k.cu").write_text('#include "include/kittens.cuh"\n__global__ void k() {}\n')
+    results = {r.path: r for r in scan(root)}
+    maps = results["include/shared/vec/maps.cuh"]
+    assert maps.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), maps.health.fallback_reason
+    assert maps.health.error_count == 0, maps.health.first_errors
+    assert maps.health.read_after == "include/shared/vec/vec.cuh:1"
+    assert 3 in {f.line for f in maps.findings if f.rule == "ROC103"}

@@ -330,6 +330,7 @@ struct ColumnMajor { using Index = int; using LongIndex = int64_t; using Stride 
 template <int N> struct RowMajorInterleaved : RowMajor {};
 template <int N> struct ColumnMajorInterleaved : ColumnMajor {};
 struct PitchLinear : RowMajor {};
+struct NoPermute {};
 struct TensorNHWC : RowMajor {};
 struct TensorNCHW : RowMajor {};
 struct TensorNDHWC : RowMajor {};
@@ -368,8 +369,22 @@ namespace kernel { template <class... A> struct GemmUniversal : __rocport_cx_typ
 namespace threadblock {
 template <int N = 1> struct GemmIdentityThreadblockSwizzle {};
 struct GemmHorizontalThreadblockSwizzle {};
-template <class... A> struct DefaultMma : __rocport_cx_type<A...> {};
-template <class... A> struct DefaultMmaCore : __rocport_cx_type<A...> {};
+/* CUTLASS 2's own parameter list: projects specialize DefaultMma for their mixed-input GEMMs (FasterTransformer's and
+ * TensorRT-LLM's cutlass_extensions), which a pack of types cannot take (`kAlignmentA` and `Stages` are ints). */
+template <class ElementA, class LayoutA, int kAlignmentA, class ElementB, class LayoutB, int kAlignmentB,
+          class ElementAccumulator, class LayoutC, class OperatorClass, class ArchTag, class ThreadblockShape,
+          class WarpShape, class InstructionShape, int Stages, class Operator, bool AccumulatorsInRowMajor = false,
+          SharedMemoryClearOption SharedMemoryClear = SharedMemoryClearOption::kNone, bool GatherA = false,
+          bool GatherB = false, class PermuteALayout = layout::NoPermute, class PermuteBLayout = layout::NoPermute>
+struct DefaultMma : __rocport_cx_type<ElementA, LayoutA, ElementB, LayoutB, ElementAccumulator, LayoutC> {};
+template <class Shape, class WarpShape, class InstructionShape, class ElementA, class LayoutA, class ElementB,
+          class LayoutB, class ElementC, class LayoutC, class OperatorClass, int Stages = 2,
+          class Operator = arch::OpMultiplyAdd, bool AccumulatorsInRowMajor = false,
+          arch::CacheOperation::Kind CacheOpA = arch::CacheOperation::Global,
+          arch::CacheOperation::Kind CacheOpB = arch::CacheOperation::Global,
+          ComplexTransform TransformA = ComplexTransform::kNone, ComplexTransform TransformB = ComplexTransform::kNone,
+          bool IsComplex = false>
+struct DefaultMmaCore : __rocport_cx_type<Shape, WarpShape, InstructionShape, ElementA, LayoutA, ElementB, LayoutB> {};
 template <class... A> struct DefaultMmaFromSharedMemory : __rocport_cx_type<A...> {};
 template <class... A> struct AccumulatorSharedStorage : __rocport_cx_type<A...> {};
 template <class... A> struct MmaPipelined : __rocport_cx_type<A...> {};

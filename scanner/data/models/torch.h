@@ -115,7 +115,38 @@ struct Stream { DeviceIndex device_index() const; Device device() const; int64_t
 template <class T> struct intrusive_ptr { T *get() const; T *operator->() const; T &operator*() const; explicit operator bool() const; };
 template <class T, class... A> intrusive_ptr<T> make_intrusive(A &&...);
 struct intrusive_ptr_target {};
-struct IValue { IValue(); template <class T> IValue(T &&); template <class T> T to() const; bool isTensor() const; bool isNone() const; };
+template <class T> struct List;
+namespace ivalue { struct Tuple; }
+}  // namespace c10
+namespace at { class Tensor; }
+namespace c10 {
+/* TorchScript's boxed value, as custom classes pickle and unpickle their state through it. */
+struct IValue {
+  IValue();
+  template <class T> IValue(T &&);
+  template <class T> T to() const;
+  bool isTensor() const; bool isNone() const; bool isTuple() const; bool isList() const; bool isInt() const;
+  bool isDouble() const; bool isBool() const; bool isString() const; bool isIntList() const; bool isDoubleList() const;
+  at::Tensor toTensor() const;
+  int64_t toInt() const;
+  double toDouble() const;
+  bool toBool() const;
+  const std::string &toStringRef() const;
+  intrusive_ptr<ivalue::Tuple> toTuple() const;
+  List<IValue> toList() const;
+  List<int64_t> toIntList() const;
+  List<double> toDoubleList() const;
+  List<bool> toBoolList() const;
+  std::vector<int64_t> toIntVector() const;
+  std::vector<double> toDoubleVector() const;
+};
+namespace ivalue {
+struct Tuple : intrusive_ptr_target {
+  const std::vector<IValue> &elements() const;
+  static intrusive_ptr<Tuple> create(std::vector<IValue>);
+  template <class... A> static intrusive_ptr<Tuple> create(A &&...);
+};
+}  // namespace ivalue
 template <class T> struct irange_t { struct iterator { T operator*() const; iterator &operator++(); bool operator!=(const iterator &) const; }; iterator begin() const; iterator end() const; };
 template <class A, class B = A> irange_t<B> irange(A, B);
 template <class A> irange_t<A> irange(A);
@@ -136,6 +167,76 @@ struct ValueError : Error {};
 struct TypeError : Error {};
 struct NotImplementedError : Error {};
 struct DeviceGuard { explicit DeviceGuard(Device); };
+/* Heterogeneous-graph and dispatcher vocabulary (PyG's pyg-lib, torch-scatter/sparse): typed dictionaries, small
+ * vectors and calls through the dispatcher by schema name. */
+template <class K, class V> struct Dict {
+  struct Entry { const K &key() const; V &value() const; };
+  struct iterator {
+    Entry operator*() const;
+    const Entry *operator->() const;
+    iterator &operator++();
+    bool operator==(const iterator &) const;
+    bool operator!=(const iterator &) const;
+  };
+  Dict();
+  template <class... A> Dict(A &&...);
+  iterator begin() const;
+  iterator end() const;
+  iterator find(const K &) const;
+  template <class... A> std::pair<iterator, bool> insert(A &&...) const;
+  template <class... A> std::pair<iterator, bool> insert_or_assign(A &&...) const;
+  V at(const K &) const;
+  bool contains(const K &) const;
+  size_t size() const;
+  bool empty() const;
+  void reserve(size_t) const;
+  Dict copy() const;
+};
+template <class T> struct List {
+  List();
+  template <class... A> List(A &&...);
+  T get(size_t) const;
+  T operator[](size_t) const;
+  void push_back(T) const;
+  size_t size() const;
+  bool empty() const;
+  const T *begin() const;
+  const T *end() const;
+  std::vector<T> vec() const;
+};
+template <class T, unsigned N = 4> struct SmallVector {
+  SmallVector();
+  template <class... A> SmallVector(A &&...);
+  SmallVector(std::initializer_list<T>);
+  T *data();
+  const T *data() const;
+  size_t size() const;
+  bool empty() const;
+  void resize(size_t);
+  void reserve(size_t);
+  void push_back(const T &);
+  template <class... A> void emplace_back(A &&...);
+  T &operator[](size_t);
+  const T &operator[](size_t) const;
+  T *begin();
+  T *end();
+  const T *begin() const;
+  const T *end() const;
+  T &back();
+  template <class U> operator ArrayRef<U>() const;
+};
+template <class F> struct TypedOperatorHandle;
+template <class R, class... P> struct TypedOperatorHandle<R(P...)> {
+  template <class... A> R call(A &&...) const;
+  template <class... A> R redispatch(A &&...) const;
+};
+struct OperatorHandle { template <class F> TypedOperatorHandle<F> typed() const; };
+struct Dispatcher {
+  static Dispatcher &singleton();
+  OperatorHandle findSchemaOrThrow(const char *, const char *);
+  optional<OperatorHandle> findSchema(...);
+  optional<OperatorHandle> findOp(...);
+};
 struct OptionalDeviceGuard { OptionalDeviceGuard(); template <class T> explicit OptionalDeviceGuard(T &&); };
 namespace cuda {
 struct CUDAStream {
@@ -395,6 +496,7 @@ __ROCPORT_TENSOR_FUNCTION(pad) __ROCPORT_TENSOR_FUNCTION(silu) __ROCPORT_TENSOR_
 __ROCPORT_TENSOR_FUNCTION(relu) __ROCPORT_TENSOR_FUNCTION(sigmoid) __ROCPORT_TENSOR_FUNCTION(tanh)
 __ROCPORT_TENSOR_FUNCTION(einsum) __ROCPORT_TENSOR_FUNCTION(empty_cuda) __ROCPORT_TENSOR_FUNCTION(narrow)
 __ROCPORT_TENSOR_FUNCTION(max) __ROCPORT_TENSOR_FUNCTION(min) __ROCPORT_TENSOR_FUNCTION(allclose_)
+__ROCPORT_TENSOR_FUNCTION(pow) __ROCPORT_TENSOR_FUNCTION(prod) __ROCPORT_TENSOR_FUNCTION(sort)
 #undef __ROCPORT_TENSOR_FUNCTION
 template <class... A> int64_t numel(A &&...);
 optional<Device> device_of(const Tensor &);
@@ -408,6 +510,39 @@ template <class F> void parallel_for(int64_t, int64_t, int64_t, const F &);
 int get_num_threads();
 int get_thread_num();
 ScalarType typeMetaToScalarType(TypeMeta);
+/* The argument checks of ATen/TensorUtils.h. */
+struct TensorArg {
+  const Tensor &tensor;
+  const char *name;
+  int pos;
+  TensorArg(const Tensor &, const char *, int);
+  const Tensor *operator->() const;
+  const Tensor &operator*() const;
+};
+struct TensorGeometryArg { TensorGeometryArg(const TensorArg &); };
+using CheckedFrom = const char *;
+void checkAllDefined(CheckedFrom, ArrayRef<TensorArg>);
+void checkAllSameType(CheckedFrom, ArrayRef<TensorArg>);
+void checkAllSameGPU(CheckedFrom, ArrayRef<TensorArg>);
+void checkAllContiguous(CheckedFrom, ArrayRef<TensorArg>);
+void checkSize(CheckedFrom, const TensorArg &, IntArrayRef);
+void checkSize(CheckedFrom, const TensorArg &, int64_t, int64_t);
+void checkScalarTypes(CheckedFrom, const TensorArg &, ArrayRef<ScalarType>);
+template <class... A> void checkDim(A &&...);
+template <class... A> void checkDimRange(A &&...);
+template <class... A> void checkContiguous(A &&...);
+template <class... A> void checkSameType(A &&...);
+template <class... A> void checkSameGPU(A &&...);
+template <class... A> void checkSameSize(A &&...);
+template <class... A> void checkSameDim(A &&...);
+template <class... A> void checkNumel(A &&...);
+template <class... A> void checkSameNumel(A &&...);
+template <class... A> void checkScalarType(A &&...);
+template <class... A> void checkDeviceType(A &&...);
+template <class... A> void checkLayout(A &&...);
+template <class... A> void checkDefined(A &&...);
+namespace internal { constexpr int64_t GRAIN_SIZE = 32768; }
+void manual_seed(uint64_t);
 struct NoGradGuard { NoGradGuard(); };
 struct AutoDispatchBelowADInplaceOrView { AutoDispatchBelowADInplaceOrView(); };
 template <class T> struct OpMathType { using type = float; };
@@ -472,7 +607,11 @@ namespace torch {
 using namespace at;
 using at::Tensor;
 using Dtype = at::ScalarType;
+template <class T> struct class_;
+/* `torch::arg("scale") = 1.0` in a schema-less def's argument list. */
+struct arg { arg(const char *); template <class T> arg &operator=(T &&); };
 struct Library {
+  template <class T> class_<T> class_(const std::string &);
   template <class... A> Library &def(A &&...) &;
   template <class... A> Library &impl(A &&...) &;
   template <class... A> Library &fallback(A &&...) &;
@@ -480,6 +619,34 @@ struct Library {
 template <class F> F *dispatch(c10::DeviceType, F *);
 template <class F> F wrap_pybind_function(F);
 template <class F> F wrap_pybind_function_no_gil(F);
+/* TorchScript operator and class registration (torch/script.h, torch/custom_class.h). */
+struct CustomClassHolder : c10::intrusive_ptr_target {};
+template <class... A> struct InitTypes {};
+template <class... A> InitTypes<A...> init();
+template <class F> InitTypes<> init(F &&);
+template <class T> struct class_ {
+  class_(const std::string &, const std::string & = "", std::string = "");
+  template <class... A> class_ &def(A &&...);
+  template <class... A> class_ &def_pickle(A &&...);
+  template <class... A> class_ &def_static(A &&...);
+  template <class... A> class_ &def_readwrite(A &&...);
+  template <class... A> class_ &def_readonly(A &&...);
+  template <class... A> class_ &def_property(A &&...);
+  // A braced argument list deduces no pack element: `{torch::arg("x"), torch::arg("y")}`.
+  template <class N, class F> class_ &def(N &&, F &&, const char *, std::initializer_list<arg>);
+  template <class N, class F> class_ &def(N &&, F &&, std::initializer_list<arg>);
+};
+struct RegisterOperators {
+  RegisterOperators();
+  template <class... A> RegisterOperators(A &&...);
+  template <class... A> RegisterOperators &&op(A &&...) &&;
+};
+namespace jit {
+using torch::class_;
+using torch::CustomClassHolder;
+using torch::init;
+using torch::RegisterOperators;
+}
 namespace indexing {
 struct Slice { Slice(); template <class... A> Slice(A &&...); };
 struct EllipsisIndexType {};

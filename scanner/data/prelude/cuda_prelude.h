@@ -85,6 +85,13 @@ template <class T, class A = allocator<T>> struct vector {
   void clear();
   void push_back(const T &);
   template <class... A2> void emplace_back(A2 &&...);
+  void pop_back();
+  template <class It> void assign(It, It);
+  void assign(size_t, const T &);
+  template <class... A2> T *insert(A2 &&...);
+  template <class... A2> T *erase(A2 &&...);
+  size_t capacity() const;
+  void shrink_to_fit();
   T &operator[](size_t);
   const T &operator[](size_t) const;
   T &at(size_t);
@@ -198,15 +205,144 @@ template <class T> __host__ __device__ T pow(T, T);
 template <class T> __host__ __device__ T fabs(T);
 template <class T> __host__ __device__ T ceil(T);
 template <class T> __host__ __device__ T floor(T);
-template <class T> struct unique_ptr { T *get() const; T *operator->() const; };
-template <class T> struct shared_ptr { T *get() const; T *operator->() const; };
+template <class T> struct remove_extent { typedef T type; };
+template <class T> struct remove_extent<T[]> { typedef T type; };
+template <class T, size_t N> struct remove_extent<T[N]> { typedef T type; };
+template <class T> using remove_extent_t = typename remove_extent<T>::type;
+/* The smart pointers as host code uses them: dereferenced, tested, reset, compared with nullptr; `T[]` indexed. */
+#define ROCPORT_SMART_POINTER(name)                                                                                   \
+  typedef remove_extent_t<T> element_type;                                                                           \
+  name();                                                                                                            \
+  name(decltype(nullptr));                                                                                           \
+  template <class U, class... E> explicit name(U *, E &&...);                                                        \
+  template <class U, class... E> name(name<U, E...> &&);                                                             \
+  element_type *get() const;                                                                                         \
+  element_type *operator->() const;                                                                                  \
+  element_type &operator*() const;                                                                                   \
+  element_type &operator[](ptrdiff_t) const;                                                                         \
+  explicit operator bool() const;                                                                                    \
+  void reset();                                                                                                      \
+  template <class U, class... E> void reset(U *, E &&...);                                                           \
+  void swap(name &);
+template <class T, class... D> struct unique_ptr {
+  ROCPORT_SMART_POINTER(unique_ptr)
+  unique_ptr(const unique_ptr &) = delete;
+  unique_ptr(unique_ptr &&);
+  unique_ptr &operator=(unique_ptr &&);
+  unique_ptr &operator=(decltype(nullptr));
+  element_type *release();
+};
+template <class T, class... D> struct shared_ptr {
+  ROCPORT_SMART_POINTER(shared_ptr)
+  shared_ptr(const shared_ptr &);
+  template <class U> shared_ptr(const shared_ptr<U> &);
+  template <class U, class... D2> shared_ptr(unique_ptr<U, D2...> &&);
+  shared_ptr &operator=(const shared_ptr &);
+  long use_count() const;
+};
+template <class T> struct weak_ptr {
+  weak_ptr();
+  template <class U> weak_ptr(const shared_ptr<U> &);
+  shared_ptr<T> lock() const;
+  bool expired() const;
+};
+template <class T> struct enable_shared_from_this { shared_ptr<T> shared_from_this(); };
+#undef ROCPORT_SMART_POINTER
+template <class T, class... D> bool operator==(const unique_ptr<T, D...> &, decltype(nullptr));
+template <class T, class... D> bool operator!=(const unique_ptr<T, D...> &, decltype(nullptr));
+template <class T, class U> bool operator==(const shared_ptr<T> &, const shared_ptr<U> &);
+template <class T, class U> bool operator!=(const shared_ptr<T> &, const shared_ptr<U> &);
+template <class T> bool operator==(const shared_ptr<T> &, decltype(nullptr));
+template <class T> bool operator!=(const shared_ptr<T> &, decltype(nullptr));
+template <class T, class U> shared_ptr<T> static_pointer_cast(const shared_ptr<U> &);
+template <class T, class U> shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U> &);
+template <class T, class A> bool operator==(const vector<T, A> &, const vector<T, A> &);
+template <class T, class A> bool operator!=(const vector<T, A> &, const vector<T, A> &);
+template <class T, class A> bool operator<(const vector<T, A> &, const vector<T, A> &);
+using ::uintptr_t;
+using ::intptr_t;
+using ::ptrdiff_t;
+enum memory_order { memory_order_relaxed, memory_order_consume, memory_order_acquire, memory_order_release,
+                    memory_order_acq_rel, memory_order_seq_cst };
+template <class T> struct atomic {
+  atomic();
+  atomic(T);
+  T load(memory_order = memory_order_seq_cst) const;
+  void store(T, memory_order = memory_order_seq_cst);
+  T exchange(T, memory_order = memory_order_seq_cst);
+  template <class... A> bool compare_exchange_weak(T &, T, A...);
+  template <class... A> bool compare_exchange_strong(T &, T, A...);
+  T fetch_add(T, memory_order = memory_order_seq_cst);
+  T fetch_sub(T, memory_order = memory_order_seq_cst);
+  operator T() const;
+  T operator=(T);
+  T operator++();
+  T operator++(int);
+  T operator--();
+  T operator--(int);
+  T operator+=(T);
+  T operator-=(T);
+};
+void atomic_thread_fence(memory_order);
+struct thread {
+  struct id { bool operator==(const id &) const; };
+  thread();
+  template <class F, class... A> explicit thread(F &&, A &&...);
+  thread(thread &&);
+  thread &operator=(thread &&);
+  void join();
+  void detach();
+  bool joinable() const;
+  id get_id() const;
+  static unsigned hardware_concurrency();
+};
+namespace this_thread {
+thread::id get_id();
+template <class D> void sleep_for(const D &);
+void yield();
+}  // namespace this_thread
+struct string_view {
+  static const size_t npos = (size_t)-1;
+  string_view();
+  string_view(const char *);
+  string_view(const char *, size_t);
+  string_view(const string &);
+  const char *data() const;
+  size_t size() const;
+  size_t length() const;
+  bool empty() const;
+  const char *begin() const;
+  const char *end() const;
+  char operator[](size_t) const;
+  string_view substr(size_t, size_t = npos) const;
+  size_t find(string_view, size_t = 0) const;
+  size_t rfind(string_view, size_t = npos) const;
+  bool starts_with(string_view) const;
+  bool ends_with(string_view) const;
+  int compare(string_view) const;
+  explicit operator string() const;
+};
+bool operator==(string_view, string_view);
+bool operator!=(string_view, string_view);
 template <class T> struct numeric_limits {
   static constexpr T max() { return T(); }
   static constexpr T min() { return T(); }
   static constexpr T lowest() { return T(); }
   static constexpr T infinity() { return T(); }
 };
-template <class T, size_t N> struct array { T e[N]; T &operator[](size_t); size_t size() const; T *data(); };
+template <class T, size_t N> struct array {
+  T e[N];
+  T &operator[](size_t);
+  const T &operator[](size_t) const;
+  static constexpr size_t size() { return N; }
+  T *data();
+  const T *data() const;
+  T *begin();
+  T *end();
+  const T *begin() const;
+  const T *end() const;
+  void fill(const T &);
+};
 template <class A, class B> struct pair { A first; B second; };
 template <class T> T &&move(T &);
 template <class T> T &&forward(T &);
@@ -257,6 +393,63 @@ template <class T> struct is_void : is_same<remove_cv_t<T>, void> {};
 template <class T> inline constexpr bool is_void_v = is_void<T>::value;
 template <class T> struct remove_cvref { typedef T type; };
 template <class T> using remove_cvref_t = typename remove_cvref<T>::type;
+template <class T> struct is_enum : integral_constant<bool, __is_enum(T)> {};
+template <class T> inline constexpr bool is_enum_v = __is_enum(T);
+template <class T> struct is_pod : integral_constant<bool, __is_pod(T)> {};
+template <class T> inline constexpr bool is_pod_v = __is_pod(T);
+template <class T> struct is_trivial : integral_constant<bool, __is_trivial(T)> {};
+template <class T> inline constexpr bool is_trivial_v = __is_trivial(T);
+template <class T> struct is_class : integral_constant<bool, __is_class(T)> {};
+template <class T> inline constexpr bool is_class_v = __is_class(T);
+template <class T> struct is_union : integral_constant<bool, __is_union(T)> {};
+template <class T> inline constexpr bool is_union_v = __is_union(T);
+template <class T> struct is_polymorphic : integral_constant<bool, __is_polymorphic(T)> {};
+template <class T> inline constexpr bool is_polymorphic_v = __is_polymorphic(T);
+template <class T> struct is_abstract : integral_constant<bool, __is_abstract(T)> {};
+template <class T> inline constexpr bool is_abstract_v = __is_abstract(T);
+template <class T> struct is_final : integral_constant<bool, __is_final(T)> {};
+template <class T> inline constexpr bool is_final_v = __is_final(T);
+template <class T> struct is_reference : integral_constant<bool, __is_reference(T)> {};
+template <class T> inline constexpr bool is_reference_v = __is_reference(T);
+template <class T> struct is_lvalue_reference : integral_constant<bool, __is_lvalue_reference(T)> {};
+template <class T> inline constexpr bool is_lvalue_reference_v = __is_lvalue_reference(T);
+template <class T> struct is_const : integral_constant<bool, __is_const(T)> {};
+template <class T> inline constexpr bool is_const_v = __is_const(T);
+template <class T> struct is_array : integral_constant<bool, __is_array(T)> {};
+template <class T> inline constexpr bool is_array_v = __is_array(T);
+template <class T> struct is_function : integral_constant<bool, __is_function(T)> {};
+template <class T> inline constexpr bool is_function_v = __is_function(T);
+template <class T> struct is_trivially_destructible : integral_constant<bool, __is_trivially_destructible(T)> {};
+template <class T> inline constexpr bool is_trivially_destructible_v = __is_trivially_destructible(T);
+template <class T> struct is_trivially_default_constructible : integral_constant<bool, __is_trivially_constructible(T)> {};
+template <class T> inline constexpr bool is_trivially_default_constructible_v = __is_trivially_constructible(T);
+template <class T> struct underlying_type { typedef __underlying_type(T) type; };
+template <class T> using underlying_type_t = typename underlying_type<T>::type;
+template <class T> constexpr const T &as_const(T &) noexcept;
+template <class T, T... I> struct integer_sequence { static constexpr size_t size() noexcept { return sizeof...(I); } };
+template <size_t... I> using index_sequence = integer_sequence<size_t, I...>;
+template <class T, T N> using make_integer_sequence = __make_integer_seq<integer_sequence, T, N>;
+template <size_t N> using make_index_sequence = make_integer_sequence<size_t, N>;
+template <class... T> using index_sequence_for = make_index_sequence<sizeof...(T)>;
+struct input_iterator_tag {};
+struct output_iterator_tag {};
+struct forward_iterator_tag : input_iterator_tag {};
+struct bidirectional_iterator_tag : forward_iterator_tag {};
+struct random_access_iterator_tag : bidirectional_iterator_tag {};
+template <class I> struct iterator_traits {
+  typedef typename I::value_type value_type;
+  typedef typename I::difference_type difference_type;
+  typedef typename I::pointer pointer;
+  typedef typename I::reference reference;
+  typedef typename I::iterator_category iterator_category;
+};
+template <class T> struct iterator_traits<T *> {
+  typedef T value_type;
+  typedef ptrdiff_t difference_type;
+  typedef T *pointer;
+  typedef T &reference;
+  typedef random_access_iterator_tag iterator_category;
+};
 struct exception { virtual const char *what() const; };
 #define ROCPORT_STD_ERROR(name) struct name : exception { name(const char *); name(const string &); };
 ROCPORT_STD_ERROR(logic_error)
@@ -627,7 +820,10 @@ template <class K, class... A> int cudaLaunchKernelEx(const cudaLaunchConfig_t *
     template <class... A> static __host__ int Encode(A &&...);                                                 \
     template <class... A> static __host__ int Histogram(A &&...);                                              \
   };
-namespace cub {
+/* The model lives beside `cub`, which only nominates it: a project's own copy of CUB (vendored for old toolkits)
+ * declares the real `cub::BlockReduce` without a redefinition error, and qualified lookup of `cub::X` finds a
+ * declaration of `cub` itself before it looks at the model. */
+namespace __rocport_cub {
 ROCPORT_CUB_COLLECTIVE(BlockReduce)
 ROCPORT_CUB_COLLECTIVE(BlockScan)
 ROCPORT_CUB_COLLECTIVE(BlockLoad)
@@ -659,7 +855,6 @@ struct Min { template <class T> __host__ __device__ T operator()(const T &, cons
 struct ArgMax { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
 struct ArgMin { template <class T> __host__ __device__ T operator()(const T &, const T &) const; };
 template <class K, class V, class O = int> struct KeyValuePair { K key; V value; };
-template <class T> struct Traits { typedef T UnsignedBits; };
 template <class... A> struct CacheModifiedInputIterator { template <class... B> __host__ __device__ CacheModifiedInputIterator(B &&...); };
 template <class... A> struct CountingInputIterator { template <class... B> __host__ __device__ CountingInputIterator(B &&...); };
 template <class... A> struct TransformInputIterator { template <class... B> __host__ __device__ TransformInputIterator(B &&...); };
@@ -679,6 +874,12 @@ enum BlockStoreAlgorithm { BLOCK_STORE_DIRECT, BLOCK_STORE_STRIPED, BLOCK_STORE_
 enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_RAKING, BLOCK_REDUCE_WARP_REDUCTIONS };
 enum BlockScanAlgorithm { BLOCK_SCAN_RAKING, BLOCK_SCAN_RAKING_MEMOIZE, BLOCK_SCAN_WARP_SCANS };
 enum CacheLoadModifier { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV, LOAD_LDG, LOAD_VOLATILE };
+}  // namespace __rocport_cub
+namespace cub {
+using namespace __rocport_cub;
+// Projects specialize this one for their own types (`template <> struct cub::Traits<__half>`), which only a template
+// of `cub` itself allows; a vendored CUB's util_type.cuh then redefines it (one error, in that header).
+template <class T> struct Traits { typedef T UnsignedBits; };
 }  // namespace cub
 
 namespace thrust {

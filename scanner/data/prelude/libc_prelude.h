@@ -93,6 +93,10 @@ typedef long ssize_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
 typedef __INTPTR_TYPE__ intptr_t;
 typedef __UINTPTR_TYPE__ uintptr_t;
+/* glibc's <sys/types.h> (reached through most C and C++ headers) also names these; Linux code uses them bare. */
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
 typedef signed char int8_t;
 typedef unsigned char uint8_t;
 typedef short int16_t;
