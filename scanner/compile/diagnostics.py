@@ -75,9 +75,10 @@ _TYPES = re.compile(
     r"narrowed"
 )
 # Spellings of CUDA-only names that HIPIFY's table does not list: the warp-synchronous intrinsics (HIP added them
-# in ROCm 6.2, behind a macro), NVIDIA's libraries without a same-name ROCm twin, NVVM builtins.
+# in ROCm 6.2, behind a macro), NVIDIA's libraries without a same-name ROCm twin, NVVM builtins. `CUDA` alone is
+# no API name: it is PyTorch's dispatch key (`TORCH_LIBRARY_IMPL(ns, CUDA, m)`, undeclared once torch is stubbed).
 _CUDA_NAME = re.compile(
-    r"^(?:cuda|CUDA|cu[A-Z]|CU[A-Z_]|nvrtc|NVRTC|nvml|NVML|nvtx|NVTX|cublas|CUBLAS|cufft|"
+    r"^(?!CUDA$)(?:cuda|CUDA|cu[A-Z]|CU[A-Z_]|nvrtc|NVRTC|nvml|NVML|nvtx|NVTX|cublas|CUBLAS|cufft|"
     r"CUFFT|curand|CURAND|cusparse|CUSPARSE|cusolver|CUSOLVER|cudnn|CUDNN|cutensor|__nv_|"
     r"__nvvm_)|^__\w+_sync$|^__activemask$|^__syncwarp$"
 )
@@ -197,10 +198,15 @@ def parse(
     # Likewise for an API the profile's ROCm lacks, and for a name a stubbed header would have declared
     # (`std::chrono::...` unparsed where torch's headers, stubbed, brought <chrono>; `constexpr bool c =
     # std::is_same_v<T, complex_t>` not constant once `complex_t` is gone).
+    # A stubbed name also leaves its line's types unknown: clang recovers an undeclared type as `int`, so
+    # `std::optional<at::Tensor> out = std::nullopt` then fails as "no viable conversion from 'const nullopt_t' to
+    # 'const int'". Type errors on such a line are set aside with it (not for the other two kinds: their lines'
+    # types are HIP's own).
     for kind in (TOOLCHAIN_GAP, "newer-rocm", SET_ASIDE):
         lines = {(d.path, d.hip_line) for d in out if d.kind == kind}
+        follows = ("other", SET_ASIDE, "type-mismatch") if kind == SET_ASIDE else ("other", SET_ASIDE)
         for d in out:
-            if d.kind in ("other", SET_ASIDE) and (d.path, d.hip_line) in lines:
+            if d.kind in follows and (d.path, d.hip_line) in lines:
                 d.kind = kind
     return out
 

@@ -106,6 +106,21 @@ def test_an_error_on_the_line_of_a_stubbed_name_follows_from_the_stub_and_is_set
     assert [d.kind for d in parse(output, stubbed=False)][:2] == ["other", "other"]  # nothing stubbed: the code's
 
 
+def test_pytorchs_dispatch_key_and_the_types_a_stubbed_name_leaves_unknown_are_set_aside():
+    """pyg-lib checked without torch: `TORCH_LIBRARY_IMPL(pyg, CUDA, m)` leaves `CUDA` (a dispatch key, no CUDA
+    API) undeclared, and `const std::optional<at::Tensor>& out = std::nullopt` fails once `at` is gone and clang
+    took the type for `int`. A type error on a line without a stubbed name is still the translation's."""
+    output = (
+        "src/a.hip:76:27: error: use of undeclared identifier 'CUDA'\n"
+        "src/a.hip:22:25: error: use of undeclared identifier 'at'\n"
+        "src/a.hip:22:44: error: no viable conversion from 'const nullopt_t' to 'const int'\n"
+        "src/a.hip:30:3: error: use of undeclared identifier 'CUDA_R_16F'\n"
+        "src/a.hip:31:9: error: no viable conversion from 'hipError_t' to 'cudaError_t'\n"
+    )
+    kinds = [d.kind for d in parse(output, stubbed=True)]
+    assert kinds == ["set-aside", "set-aside", "set-aside", "undeclared-cuda-name", "type-mismatch"]
+
+
 def test_the_message_of_an_error_outside_the_repository_is_withheld():
     output = (
         "In file included from src/a.hip:1:\n"
