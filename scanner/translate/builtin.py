@@ -8,9 +8,10 @@ Steps for a file:
 - add `hip/hip_fp16.h`/`hip/hip_bf16.h` to a file that uses their types without including a header of them (under
   nvcc another NVIDIA header brought it);
 - argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
-- the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs`, which HIP needs to build
-  and hipify leaves (scanner.translate.wave64);
-- the half and bf16 conversions HIP lacks (`__double2half`), spelled with what it has (scanner.translate.halfcalls);
+- the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs` (and `__ldg` in a file of
+  bf16 types), which HIP needs to build and hipify leaves (scanner.translate.wave64);
+- the half and bf16 conversions HIP lacks (`__double2half`, `make_bfloat162`), spelled with what it has
+  (scanner.translate.halfcalls);
 - `nvcuda::wmma` to rocWMMA where every fragment has a counterpart, else left and reported (scanner.translate.wmma);
 - comments and string literals stay untouched unless asked;
 - only CUDA is translated: a file that is not .cu/.cuh and has no CUDA construct (keyword, launch, CUDA header,
@@ -139,6 +140,8 @@ class _FileWork:
         self.deferred: list[tuple[int, bytes, Target, int, int]] = []  # names shared with C, outside .cu files
         # cuda_bf16.h's kernels use its own bf16 API: hip_bf16.h's types (scanner.translate.names.uses_bf16_api)
         self.names = translator.bf16_names if uses_bf16_api(data) else translator.names
+        # __ldg of hip_bf16.h's types, which HIP does not overload: plain loads (scanner.translate.wave64)
+        self.bf16_loads = self.names is translator.bf16_names and bool(_FLOAT_HEADERS[1][1].search(data))
         self.mappings = hipaware.MappingFinder(data, spans, self.names, translator.hip_names)
         self.mapping_lines = 0
         self.float_headers: list[bytes] = []  # hip_fp16.h/hip_bf16.h, when the file uses their types (_FLOAT_HEADERS)
@@ -157,7 +160,11 @@ class _FileWork:
                 continue
             if kind == IDENT:
                 word = data[off : off + length]
-                if word in wave64.CALLS and prev not in _MEMBER_ACCESS and self._wave64(i, word, off):
+                if (
+                    (word in wave64.CALLS or (word == wave64.READ_ONLY_LOAD and self.bf16_loads))
+                    and prev not in _MEMBER_ACCESS
+                    and self._wave64(i, word, off)
+                ):
                     prev2, prev = prev, word
                     continue
                 if word in halfcalls.CALLS and prev not in _MEMBER_ACCESS and self._halfcall(i, word, off):

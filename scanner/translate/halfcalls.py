@@ -4,7 +4,10 @@
 - `__double2half(x)` -> `__half(__half_raw{static_cast<_Float16>(x)})`: one rounding, to nearest even, from double
   straight to half, as CUDA's does (`__float2half((float)x)` would round twice); `__half_raw` and its constructor
   are there even under `__HIP_NO_HALF_CONVERSIONS__`;
-- `__floats2bfloat162_rn(a, b)` -> `__float22bfloat162_rn(make_float2(a, b))`: both halves rounded to nearest even.
+- `__floats2bfloat162_rn(a, b)` -> `__float22bfloat162_rn(make_float2(a, b))`: both halves rounded to nearest even;
+- `__float2bfloat162_rn(x)` -> `__bfloat162bfloat162(__float2bfloat16(x))`: x rounded once to nearest even (HIP's
+  `__float2bfloat16` is a `static_cast<__bf16>`), in both halves; x evaluated once, as CUDA's does;
+- `make_bfloat162(x, y)` -> `__halves2bfloat162(x, y)`: the pair (x, y), HIP's name for cuda_bf16.h's maker.
 Every edit sits on the call's own tokens (its name, parentheses), so the names inside its arguments are still
 translated. Host and device code alike: both headers declare these `__host__ __device__`.
 """
@@ -19,6 +22,8 @@ Edit = tuple[int, int, bytes]
 _REWRITES = {
     b"__double2half": (1, b"__half(__half_raw{static_cast<_Float16>(", b")})"),
     b"__floats2bfloat162_rn": (2, b"__float22bfloat162_rn(make_float2(", b"))"),
+    b"__float2bfloat162_rn": (1, b"__bfloat162bfloat162(__float2bfloat16(", b"))"),
+    b"make_bfloat162": (2, b"__halves2bfloat162(", b")"),
 }
 CALLS = frozenset(_REWRITES)
 
