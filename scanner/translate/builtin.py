@@ -13,6 +13,8 @@ Steps for a file:
 - the half and bf16 conversions HIP lacks (`__double2half`, `make_bfloat162`), spelled with what it has
   (scanner.translate.halfcalls);
 - `nvcuda::wmma` to rocWMMA where every fragment has a counterpart, else left and reported (scanner.translate.wmma);
+- inline PTX with a sure meaning (`cvt` conversions) as the C++ it computes, else left and reported
+  (scanner.translate.ptx);
 - comments and string literals stay untouched unless asked;
 - only CUDA is translated: a file that is not .cu/.cuh and has no CUDA construct (keyword, launch, CUDA header,
   a table name other than the math C shares with CUDA) comes out identical, with nothing counted; `max`, `exp`,
@@ -29,7 +31,7 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, halfcalls, hipaware, includes, launch, wave64, wmma
+from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, wave64, wmma
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
@@ -239,6 +241,7 @@ class _FileWork:
         for reference in self.deferred:
             self._reference(*reference)
         self._wmma()
+        self._ptx()
         self._host_headers()
         self._runtime_header()
 
@@ -401,6 +404,21 @@ class _FileWork:
             line = self.line_of(off)
             self.stats.count(False, "library", "WMMA API", gap.what)
             self.unconverted.append(Unconverted(gap.what, line, off - self.line_starts[line - 1] + 1, gap.why))
+
+    def _ptx(self) -> None:
+        """Inline PTX with a sure meaning as C++, the rest left and reported (scanner.translate.ptx)."""
+        plan = ptx.plan(self.data, self.spans)
+        self.edits.extend(plan.edits)
+        for off, instruction in plan.converted:
+            self.touched.add(off)
+            self.stats.count(True, "inline_asm", "PTX", instruction)
+        if plan.uses_half and b"hip/hip_fp16.h" not in self.float_headers:
+            self.float_headers.append(b"hip/hip_fp16.h")
+        for off, instruction in plan.left:
+            line = self.line_of(off)
+            self.stats.count(False, "inline_asm", "PTX", instruction)
+            why = "inline PTX without a sure HIP counterpart: the AMDGPU backend cannot assemble it"
+            self.unconverted.append(Unconverted(f"asm {instruction}", line, off - self.line_starts[line - 1] + 1, why))
 
     def _wmma_include(self, line: includes.IncludeLine, off: int) -> None:
         """`#include <mma.h>`: rocWMMA's header when the file's WMMA code is translated, else left and reported."""

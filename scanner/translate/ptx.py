@@ -1,0 +1,212 @@
+"""Inline PTX with a sure HIP meaning, written as the C++ it computes; every other PTX statement stays as written
+and is reported (an `Unconverted` entry: the AMDGPU backend cannot assemble it).
+
+A statement is rewritten only when its whole template is one instruction of the table below, with exactly the
+operands and constraint letters the instruction takes (`asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(d) :
+"f"(x))` -> `(d) = static_cast<signed char>([](float v) {...}((x)))`); the operand expressions keep their tokens (the
+other passes still rename inside them) and each is evaluated once, as the asm evaluated it. The conversions follow
+the PTX ISA's `cvt`:
+- float to integer (`cvt.{rni,rzi,rmi,rpi}[.sat].{s,u}{8,16,32}.{f32,f16}`): rounded as the modifier says (nearest
+  even, toward zero, down, up), clamped to the destination's range (PTX clamps float-to-integer conversions with or
+  without `.sat`), NaN to 0; the integer result is then sign- or zero-extended into the output register, which the
+  C++ conversion to the output's (wider) type does too. 32-bit destinations clamp in double, where both bounds are
+  exact;
+- `cvt.rn.f16.f32` (half bits out), `cvt.rn.f16x2.f32 d, a, b` (a in the upper half, b in the lower), `cvt.f32.f16`
+  (half bits in): HIP's `__float2half_rn`, `__half_as_ushort`, `__ushort_as_half`, `__half2float`, the same
+  roundings.
+What has no sure counterpart (`ldmatrix`, `mma.sync`, `cp.async` into a 32-bit shared address...) is not invented.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from scanner.translate.tokenwalk import COMMENT, LITERAL, Span, matching_close, next_code, text
+
+Edit = tuple[int, int, bytes]
+
+_ASM = frozenset({b"asm", b"__asm__", b"__asm"})
+_QUALIFIERS = frozenset({b"volatile", b"__volatile__", b"inline", b"goto"})
+_CVT_INT = re.compile(r"^cvt\.(rni|rzi|rmi|rpi)(?:\.sat)?\.([su])(8|16|32)\.(f32|f16)$")
+_ROUND = {"rni": "rint", "rzi": "trunc", "rmi": "floor", "rpi": "ceil"}
+_INT_TYPES = {
+    ("s", "8"): ("signed char", -128, 127),
+    ("u", "8"): ("unsigned char", 0, 255),
+    ("s", "16"): ("short", -32768, 32767),
+    ("u", "16"): ("unsigned short", 0, 65535),
+    ("s", "32"): ("int", -2147483648, 2147483647),
+    ("u", "32"): ("unsigned int", 0, 4294967295),
+}
+_HALF_BITS_IN = ("__half2float(__ushort_as_half(static_cast<unsigned short>(", ")))")
+_TO_HALF_BITS = ("__half_as_ushort(__float2half_rn(", "))")
+# what a real PTX instruction looks like: a dotted mnemonic (`mma.sync.aligned...`), not a comment or a label
+_PTX_WORD = re.compile(r"^(?:@!?\w+\s+)?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)")
+
+
+@dataclass
+class Rewrite:
+    """One instruction: its output constraint letters, its inputs', and the text around the operands
+    (before the output, between output and first input, between inputs, after the last input)."""
+
+    out: str
+    ins: tuple[str, ...]
+    pieces: tuple[str, ...]
+
+
+@dataclass
+class Plan:
+    edits: list[Edit] = field(default_factory=list)
+    converted: list[tuple[int, str]] = field(default_factory=list)  # (offset of `asm`, instruction)
+    left: list[tuple[int, str]] = field(default_factory=list)  # (offset, instruction) of PTX kept as written
+    uses_half: bool = False
+
+
+def rewrite_for(instruction: str) -> Rewrite | None:
+    """The C++ for one PTX instruction, or None when it has no sure counterpart here."""
+    match = _CVT_INT.match(instruction)
+    if match:
+        rounding, sign, bits, source = match.groups()
+        ctype, low, high = _INT_TYPES[(sign, bits)]
+        if bits == "32":  # float cannot hold 2^31 - 1: clamp in double
+            clamp = f"[](double v) {{ return v != v ? 0.0 : fmin(fmax({_ROUND[rounding]}(v), {low}.0), {high}.0); }}("
+        else:
+            fn = _ROUND[rounding] + "f"
+            clamp = f"[](float v) {{ return v != v ? 0.0f : fminf(fmaxf({fn}(v), {low}.0f), {high}.0f); }}("
+        opening, closing = _HALF_BITS_IN if source == "f16" else ("", "")
+        return Rewrite(
+            "rh" if bits != "32" else "r",
+            ("h",) if source == "f16" else ("f",),
+            ("(", ") = static_cast<" + ctype + ">(" + clamp + opening + "(", ")" + closing + "))"),
+        )
+    if instruction == "cvt.rn.f16.f32":
+        return Rewrite("h", ("f",), ("(", ") = " + _TO_HALF_BITS[0] + "(", ")" + _TO_HALF_BITS[1]))
+    if instruction == "cvt.rn.f16x2.f32":
+        upper = "(static_cast<unsigned int>(" + _TO_HALF_BITS[0] + "("
+        return Rewrite(
+            "r",
+            ("f", "f"),
+            (
+                "(",
+                ") = " + upper,
+                ")" + _TO_HALF_BITS[1] + ") << 16) | " + _TO_HALF_BITS[0] + "(",
+                ")" + _TO_HALF_BITS[1],
+            ),
+        )
+    if instruction == "cvt.f32.f16":
+        return Rewrite("f", ("h",), ("(", ") = " + _HALF_BITS_IN[0] + "(", ")" + _HALF_BITS_IN[1]))
+    return None
+
+
+_ONE_INSTRUCTION = re.compile(r"^([a-z][a-z0-9.]*)\s+%0\s*((?:,\s*%\d\s*)*)$")
+
+
+def plan(data: bytes, spans: list[Span]) -> Plan:
+    out = Plan()
+    for i, (_, off, length) in enumerate(spans):
+        if data[off : off + length] not in _ASM:
+            continue
+        statement = _statement(data, spans, i)
+        if statement is None:  # not read (a macro in the template): reported when it starts with PTX
+            word = _PTX_WORD.match(_first_literal(data, spans, i))
+            if word:
+                out.left.append((off, word.group(1)))
+            continue
+        template, groups, close = statement
+        instructions = [s.strip() for s in re.split(r";|\\n|\n", template) if s.strip()]
+        words = [m.group(1) for m in map(_PTX_WORD.match, instructions) if m]
+        if not words:
+            continue  # no PTX instruction (an empty asm, a label): nothing a HIP compiler rejects
+        edits = _edits(data, spans, off, instructions[0], groups, close) if len(instructions) == 1 else None
+        if edits is None:
+            out.left.append((off, words[0]))
+            continue
+        out.edits.extend(edits)
+        out.converted.append((off, words[0]))
+        out.uses_half = out.uses_half or "f16" in words[0]
+    return out
+
+
+def _statement(data: bytes, spans: list[Span], i: int):
+    """(template text, operand groups, index of the closing paren) of the asm statement at token i: groups are lists
+    of (constraint, first token, last token) for outputs, inputs (clobbers ignored)."""
+    j = next_code(spans, i)
+    while j < len(spans) and text(data, spans[j]) in _QUALIFIERS:
+        j = next_code(spans, j)
+    if j >= len(spans) or text(data, spans[j]) != b"(":
+        return None
+    close = matching_close(data, spans, j)
+    if close is None:
+        return None
+    k = next_code(spans, j)
+    template = []
+    while k < close and spans[k][0] == LITERAL:
+        literal = text(data, spans[k])
+        if not (literal.startswith(b'"') and literal.endswith(b'"')):
+            return None
+        template.append(literal[1:-1].decode("utf-8", "replace"))
+        k = next_code(spans, k)
+    if not template:
+        return None  # a macro in the template (`L2_CACHEHINT(128)`): not read
+    groups: list[list[tuple[str, int, int]]] = []
+    while k < close:
+        tok = text(data, spans[k])
+        if tok == b"::":
+            groups += [[], []]
+        elif tok == b":":
+            groups.append([])
+        elif tok == b"," and groups:
+            pass
+        elif spans[k][0] == LITERAL and groups and len(groups) <= 2:
+            paren = next_code(spans, k)
+            if paren >= close or text(data, spans[paren]) != b"(":
+                return None
+            end = matching_close(data, spans, paren)
+            if end is None:
+                return None
+            constraint = text(data, spans[k])[1:-1].decode("utf-8", "replace")
+            groups[-1].append((constraint, next_code(spans, paren), _prev(spans, end)))
+            k = end
+        elif spans[k][0] != COMMENT and len(groups) <= 2:
+            return None
+        k = next_code(spans, k)
+    return "".join(template), groups, close
+
+
+def _first_literal(data: bytes, spans: list[Span], i: int) -> str:
+    j = next_code(spans, i)
+    while j < len(spans) and text(data, spans[j]) in _QUALIFIERS | {b"("}:
+        j = next_code(spans, j)
+    literal = text(data, spans[j]) if j < len(spans) and spans[j][0] == LITERAL else b'""'
+    return literal[1:-1].decode("utf-8", "replace").strip()
+
+
+def _prev(spans: list[Span], i: int) -> int:
+    i -= 1
+    while spans[i][0] == COMMENT:
+        i -= 1
+    return i
+
+
+def _edits(data: bytes, spans: list[Span], start: int, instruction: str, groups, close: int) -> list[Edit] | None:
+    """Edits from `asm` (at byte `start`) to its closing paren that leave the operand expressions in place."""
+    match = _ONE_INSTRUCTION.match(instruction)
+    if match is None:
+        return None
+    rewrite = rewrite_for(match.group(1))
+    operands = [int(n) for n in re.findall(r"%(\d)", match.group(2))]
+    if rewrite is None or len(groups) < 2 or len(groups[0]) != 1:
+        return None
+    outputs, inputs = groups[0], groups[1]
+    if operands != list(range(1, 1 + len(rewrite.ins))) or len(inputs) != len(rewrite.ins):
+        return None
+    constraint = outputs[0][0]
+    if not (len(constraint) == 2 and constraint[0] == "=" and constraint[1] in rewrite.out):
+        return None
+    if any(have != want for (have, _, _), want in zip(inputs, rewrite.ins)):
+        return None
+    ranges = [(spans[first][1], spans[last][1] + spans[last][2]) for _, first, last in outputs + inputs]
+    if any(a >= b for a, b in ranges):
+        return None
+    bounds = [start] + [edge for a, b in ranges for edge in (a, b)] + [spans[close][1] + 1]
+    return [(bounds[2 * n], bounds[2 * n + 1], piece.encode()) for n, piece in enumerate(rewrite.pieces)]

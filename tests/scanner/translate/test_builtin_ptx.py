@@ -1,0 +1,66 @@
+"""Inline PTX: single-instruction `cvt` statements written as the C++ they compute, every other PTX statement left
+as written and reported (scanner.translate.ptx)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.scanner.translate.helpers import body, hipify
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "translate" / "ptx" / "cvt.cu"
+_S8 = "[](float v) { return v != v ? 0.0f : fminf(fmaxf(rintf(v), -128.0f), 127.0f); }"
+
+
+def test_float_to_int8_rounds_to_nearest_even_clamps_and_takes_nan_to_zero():
+    out = body(FIXTURE.read_text())
+    assert f"(dst) = static_cast<signed char>({_S8}((x)));" in out
+    assert "asm" not in out.split("\n", 2)[2]  # every statement of the fixture has a counterpart
+
+
+def test_a_half_source_is_read_from_its_bits_and_32_bit_results_clamp_in_double():
+    out = body(FIXTURE.read_text())
+    assert f"(int16) = static_cast<signed char>({_S8}(__half2float(__ushort_as_half(static_cast<unsigned short>(" in out
+    unsigned = "[](double v) { return v != v ? 0.0 : fmin(fmax(rint(v), 0.0), 4294967295.0); }((x))"
+    assert f"(y) = static_cast<unsigned int>({unsigned});" in out
+    assert "fmax(trunc(v), -2147483648.0), 2147483647.0); }((back)));" in out  # rzi: toward zero
+
+
+def test_half_packing_puts_the_first_source_in_the_upper_half():
+    out = body(FIXTURE.read_text())
+    upper = "(static_cast<unsigned int>(__half_as_ushort(__float2half_rn((hi)))) << 16)"
+    assert f"(tmp.u32) = {upper} | __half_as_ushort(__float2half_rn((lo)));" in out
+    assert "(h) = __half_as_ushort(__float2half_rn((lo)));" in out
+
+
+def test_each_rewrite_counts_as_converted_and_brings_hip_fp16():
+    result = hipify('__device__ void f(float x, short& h) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); }\n')
+    assert result.stats.converted_by_name["cvt.rn.f16.f32"] == 1 and result.unconverted == []
+    assert "#include <hip/hip_fp16.h>" in result.text
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0}, {%1}, {%2}, {%3};" : "=f"(d) : "r"(a),'
+        ' "r"(b), "f"(c));',
+        'asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "+r"(d) : "f"(x));',  # read-write output
+        'asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(d) : "r"(x));',  # not a float register
+        'asm volatile("cvt.rn.f16.f32 %0, %1; cvt.rn.f16.f32 %0, %1;" : "=h"(d) : "f"(x));',  # two instructions
+        'asm volatile("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(d) : "f"(x), "f"(y));',  # operands swapped
+    ],
+)
+def test_ptx_without_a_sure_counterpart_is_left_and_reported(statement):
+    result = hipify(
+        f"__device__ void f(float x, float y, unsigned d, unsigned a, unsigned b, float c) {{ {statement} }}\n"
+    )
+    assert statement in result.text
+    assert [u.name.split(" ")[0] for u in result.unconverted] == ["asm"]
+    assert "without a sure HIP counterpart" in result.unconverted[0].reason
+
+
+def test_a_macro_in_the_template_is_not_read_but_reported():
+    source = '__device__ void f(unsigned a) { asm volatile("cp.async.cg.shared.global" HINT " [%0], [%1], 16;" :: "r"(a)); }\n'
+    result = hipify(source)
+    assert result.text.endswith(source) and [u.name for u in result.unconverted] == ["asm cp.async.cg.shared.global"]
