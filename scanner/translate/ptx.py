@@ -2,19 +2,23 @@
 and is reported (an `Unconverted` entry: the AMDGPU backend cannot assemble it).
 
 A statement is rewritten only when its whole template is one instruction of the table below, with exactly the
-operands and constraint letters the instruction takes (`asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(d) :
-"f"(x))` -> `(d) = static_cast<signed char>([](float v) {...}((x)))`); the operand expressions keep their tokens (the
-other passes still rename inside them) and each is evaluated once, as the asm evaluated it. The conversions follow
-the PTX ISA's `cvt`:
+operands and constraint letters it takes there, as a lambda called on the operand expressions in their order:
+`asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(d) : "f"(x))` -> `[](auto& d0, float s0) { d0 = ...; }((d), (x))`.
+The operand expressions keep their tokens (the other passes still rename inside them) and each is evaluated once,
+as the asm evaluated it; inputs take the type their constraint letter names (`h` 16-bit, `r` 32-bit, `f` float),
+outputs are assigned, so a narrower result is sign- or zero-extended into a wider register as PTX does. Following
+the PTX ISA:
 - float to integer (`cvt.{rni,rzi,rmi,rpi}[.sat].{s,u}{8,16,32}.{f32,f16}`): rounded as the modifier says (nearest
   even, toward zero, down, up), clamped to the destination's range (PTX clamps float-to-integer conversions with or
-  without `.sat`), NaN to 0; the integer result is then sign- or zero-extended into the output register, which the
-  C++ conversion to the output's (wider) type does too. 32-bit destinations clamp in double, where both bounds are
-  exact;
-- `cvt.rn.f16.f32` (half bits out), `cvt.rn.f16x2.f32 d, a, b` (a in the upper half, b in the lower), `cvt.f32.f16`
-  (half bits in): HIP's `__float2half_rn`, `__half_as_ushort`, `__ushort_as_half`, `__half2float`, the same
-  roundings.
-What has no sure counterpart (`ldmatrix`, `mma.sync`, `cp.async` into a 32-bit shared address...) is not invented.
+  without `.sat`), NaN to 0; 32-bit destinations clamp in double, where both bounds are exact;
+- `cvt.rn.f16.f32`, `cvt.rn.f16x2.f32 d, a, b` (a in the upper half), `cvt.f32.f16`: HIP's `__float2half_rn`,
+  `__half2float` on the half's bits;
+- half arithmetic (`{add,sub,mul}.f16[x2]`, `fma.rn.f16[x2]`: round to nearest even, subnormals kept, as without
+  `.ftz`/`.sat`): HIP's `__hadd`, `__hsub`, `__hmul`, `__hfma` and their `2` forms on the registers' bits;
+- packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`).
+These are FasterTransformer's decoder_masked_multihead_attention_utils.h idioms, copied into lmdeploy, qserve and
+flash-attention. What has no sure counterpart (`ldmatrix`, `mma.sync`, `cp.async` into a 32-bit shared address...)
+is not invented.
 """
 
 from __future__ import annotations
@@ -38,20 +42,60 @@ _INT_TYPES = {
     ("s", "32"): ("int", -2147483648, 2147483647),
     ("u", "32"): ("unsigned int", 0, 4294967295),
 }
-_HALF_BITS_IN = ("__half2float(__ushort_as_half(static_cast<unsigned short>(", ")))")
-_TO_HALF_BITS = ("__half_as_ushort(__float2half_rn(", "))")
+_PARAMETER = {"h": "unsigned short", "r": "unsigned int", "f": "float"}
+_HALF = "__ushort_as_half(s{})"
+_HALF2 = "__builtin_bit_cast(__half2, s{})"
+_ARITHMETIC = {"add": "__hadd", "sub": "__hsub", "mul": "__hmul", "fma.rn": "__hfma"}
 # what a real PTX instruction looks like: a dotted mnemonic (`mma.sync.aligned...`), not a comment or a label
 _PTX_WORD = re.compile(r"^(?:@!?\w+\s+)?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Rewrite:
-    """One instruction: its output constraint letters, its inputs', and the text around the operands
-    (before the output, between output and first input, between inputs, after the last input)."""
+    """One instruction: the constraint letters each output may take, each input's letter, and the lambda's body
+    over d0.. (outputs) and s0.. (inputs)."""
 
-    out: str
-    ins: tuple[str, ...]
-    pieces: tuple[str, ...]
+    outs: tuple[str, ...]
+    ins: str
+    body: str
+
+    def pieces(self) -> tuple[str, ...]:
+        """The text before the first operand, between operands, after the last."""
+        params = [f"auto& d{n}" for n in range(len(self.outs))]
+        params += [f"{_PARAMETER[letter]} s{n}" for n, letter in enumerate(self.ins)]
+        count = len(self.outs) + len(self.ins)
+        return ("[](" + ", ".join(params) + ") { " + self.body + " }((",) + ("), (",) * (count - 1) + ("))",)
+
+
+def _table() -> dict[tuple[str, str], Rewrite]:
+    table = {
+        ("cvt.rn.f16.f32", "%0,%1"): Rewrite(("h",), "f", "d0 = __half_as_ushort(__float2half_rn(s0));"),
+        ("cvt.rn.f16x2.f32", "%0,%1,%2"): Rewrite(
+            ("r",),
+            "ff",
+            "d0 = static_cast<unsigned int>(__half_as_ushort(__float2half_rn(s0))) << 16 | "
+            "__half_as_ushort(__float2half_rn(s1));",
+        ),
+        ("cvt.f32.f16", "%0,%1"): Rewrite(("f",), "h", "d0 = __half2float(__ushort_as_half(s0));"),
+        ("mov.b32", "%0,{%1,%2}"): Rewrite(("r",), "hh", "d0 = static_cast<unsigned int>(s1) << 16 | s0;"),
+        ("mov.b32", "%0,{%1,%1}"): Rewrite(("r",), "h", "d0 = static_cast<unsigned int>(s0) << 16 | s0;"),
+        ("mov.b32", "{%0,%1},%2"): Rewrite(
+            ("h", "h"), "r", "d0 = static_cast<unsigned short>(s0); d1 = static_cast<unsigned short>(s0 >> 16);"
+        ),
+    }
+    for op, fn in _ARITHMETIC.items():
+        arity = 3 if op == "fma.rn" else 2
+        operands = "%0," + ",".join(f"%{n + 1}" for n in range(arity))
+        half = ", ".join(_HALF.format(n) for n in range(arity))
+        table[(f"{op}.f16", operands)] = Rewrite(("h",), "h" * arity, f"d0 = __half_as_ushort({fn}({half}));")
+        pair = ", ".join(_HALF2.format(n) for n in range(arity))
+        table[(f"{op}.f16x2", operands)] = Rewrite(
+            ("r",), "r" * arity, f"d0 = __builtin_bit_cast(unsigned int, {fn}2({pair}));"
+        )
+    return table
+
+
+_TABLE = _table()
 
 
 @dataclass
@@ -62,43 +106,26 @@ class Plan:
     uses_half: bool = False
 
 
-def rewrite_for(instruction: str) -> Rewrite | None:
-    """The C++ for one PTX instruction, or None when it has no sure counterpart here."""
+def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
+    """The C++ for one PTX instruction and its operands (blanks removed: `%0,%1`), or None when it has no sure
+    counterpart here."""
     match = _CVT_INT.match(instruction)
-    if match:
+    if match and operands == "%0,%1":
         rounding, sign, bits, source = match.groups()
         ctype, low, high = _INT_TYPES[(sign, bits)]
+        value = "__half2float(__ushort_as_half(s0))" if source == "f16" else "s0"
         if bits == "32":  # float cannot hold 2^31 - 1: clamp in double
-            clamp = f"[](double v) {{ return v != v ? 0.0 : fmin(fmax({_ROUND[rounding]}(v), {low}.0), {high}.0); }}("
+            clamp = f"v != v ? 0.0 : fmin(fmax({_ROUND[rounding]}(v), {low}.0), {high}.0)"
+            kind = "double"
         else:
-            fn = _ROUND[rounding] + "f"
-            clamp = f"[](float v) {{ return v != v ? 0.0f : fminf(fmaxf({fn}(v), {low}.0f), {high}.0f); }}("
-        opening, closing = _HALF_BITS_IN if source == "f16" else ("", "")
-        return Rewrite(
-            "rh" if bits != "32" else "r",
-            ("h",) if source == "f16" else ("f",),
-            ("(", ") = static_cast<" + ctype + ">(" + clamp + opening + "(", ")" + closing + "))"),
-        )
-    if instruction == "cvt.rn.f16.f32":
-        return Rewrite("h", ("f",), ("(", ") = " + _TO_HALF_BITS[0] + "(", ")" + _TO_HALF_BITS[1]))
-    if instruction == "cvt.rn.f16x2.f32":
-        upper = "(static_cast<unsigned int>(" + _TO_HALF_BITS[0] + "("
-        return Rewrite(
-            "r",
-            ("f", "f"),
-            (
-                "(",
-                ") = " + upper,
-                ")" + _TO_HALF_BITS[1] + ") << 16) | " + _TO_HALF_BITS[0] + "(",
-                ")" + _TO_HALF_BITS[1],
-            ),
-        )
-    if instruction == "cvt.f32.f16":
-        return Rewrite("f", ("h",), ("(", ") = " + _HALF_BITS_IN[0] + "(", ")" + _HALF_BITS_IN[1]))
-    return None
+            clamp = f"v != v ? 0.0f : fminf(fmaxf({_ROUND[rounding]}f(v), {low}.0f), {high}.0f)"
+            kind = "float"
+        body = f"{kind} v = {value}; d0 = static_cast<{ctype}>({clamp});"
+        return Rewrite(("rh" if bits != "32" else "r",), "h" if source == "f16" else "f", body)
+    return _TABLE.get((instruction, operands))
 
 
-_ONE_INSTRUCTION = re.compile(r"^([a-z][a-z0-9.]*)\s+%0\s*((?:,\s*%\d\s*)*)$")
+_ONE_INSTRUCTION = re.compile(r"^([a-z][a-z0-9.]*)\s+([%0-9{}, \t]+)$")
 
 
 def plan(data: bytes, spans: list[Span]) -> Plan:
@@ -123,7 +150,7 @@ def plan(data: bytes, spans: list[Span]) -> Plan:
             continue
         out.edits.extend(edits)
         out.converted.append((off, words[0]))
-        out.uses_half = out.uses_half or "f16" in words[0]
+        out.uses_half = out.uses_half or "f16" in words[0] or words[0] == "mov.b32"
     return out
 
 
@@ -191,22 +218,21 @@ def _prev(spans: list[Span], i: int) -> int:
 def _edits(data: bytes, spans: list[Span], start: int, instruction: str, groups, close: int) -> list[Edit] | None:
     """Edits from `asm` (at byte `start`) to its closing paren that leave the operand expressions in place."""
     match = _ONE_INSTRUCTION.match(instruction)
-    if match is None:
+    if match is None or len(groups) < 2:
         return None
-    rewrite = rewrite_for(match.group(1))
-    operands = [int(n) for n in re.findall(r"%(\d)", match.group(2))]
-    if rewrite is None or len(groups) < 2 or len(groups[0]) != 1:
+    rewrite = rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2)))
+    if rewrite is None:
         return None
     outputs, inputs = groups[0], groups[1]
-    if operands != list(range(1, 1 + len(rewrite.ins))) or len(inputs) != len(rewrite.ins):
+    if len(outputs) != len(rewrite.outs) or len(inputs) != len(rewrite.ins):
         return None
-    constraint = outputs[0][0]
-    if not (len(constraint) == 2 and constraint[0] == "=" and constraint[1] in rewrite.out):
-        return None
+    for (constraint, _, _), letters in zip(outputs, rewrite.outs):
+        if not (len(constraint) == 2 and constraint[0] == "=" and constraint[1] in letters):
+            return None
     if any(have != want for (have, _, _), want in zip(inputs, rewrite.ins)):
         return None
     ranges = [(spans[first][1], spans[last][1] + spans[last][2]) for _, first, last in outputs + inputs]
     if any(a >= b for a, b in ranges):
         return None
     bounds = [start] + [edge for a, b in ranges for edge in (a, b)] + [spans[close][1] + 1]
-    return [(bounds[2 * n], bounds[2 * n + 1], piece.encode()) for n, piece in enumerate(rewrite.pieces)]
+    return [(bounds[2 * n], bounds[2 * n + 1], piece.encode()) for n, piece in enumerate(rewrite.pieces())]

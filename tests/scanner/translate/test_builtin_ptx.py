@@ -10,28 +10,41 @@ import pytest
 from tests.scanner.translate.helpers import body, hipify
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "translate" / "ptx" / "cvt.cu"
-_S8 = "[](float v) { return v != v ? 0.0f : fminf(fmaxf(rintf(v), -128.0f), 127.0f); }"
+_S8 = "v != v ? 0.0f : fminf(fmaxf(rintf(v), -128.0f), 127.0f)"
 
 
 def test_float_to_int8_rounds_to_nearest_even_clamps_and_takes_nan_to_zero():
     out = body(FIXTURE.read_text())
-    assert f"(dst) = static_cast<signed char>({_S8}((x)));" in out
-    assert "asm" not in out.split("\n", 2)[2]  # every statement of the fixture has a counterpart
+    assert f"[](auto& d0, float s0) {{ float v = s0; d0 = static_cast<signed char>({_S8}); }}((dst), (x));" in out
+    assert "asm" not in out.split("\n", 3)[3]  # every statement of the fixture has a counterpart
 
 
 def test_a_half_source_is_read_from_its_bits_and_32_bit_results_clamp_in_double():
     out = body(FIXTURE.read_text())
-    assert f"(int16) = static_cast<signed char>({_S8}(__half2float(__ushort_as_half(static_cast<unsigned short>(" in out
-    unsigned = "[](double v) { return v != v ? 0.0 : fmin(fmax(rint(v), 0.0), 4294967295.0); }((x))"
-    assert f"(y) = static_cast<unsigned int>({unsigned});" in out
-    assert "fmax(trunc(v), -2147483648.0), 2147483647.0); }((back)));" in out  # rzi: toward zero
+    half = "[](auto& d0, unsigned short s0) { float v = __half2float(__ushort_as_half(s0)); "
+    assert f"{half}d0 = static_cast<signed char>({_S8}); }}((int16), (int16_in));" in out
+    assert "d0 = static_cast<unsigned int>(v != v ? 0.0 : fmin(fmax(rint(v), 0.0), 4294967295.0)); }((y), (x));" in out
+    assert "fmax(trunc(v), -2147483648.0), 2147483647.0)); }((t), (back));" in out  # rzi: toward zero
 
 
 def test_half_packing_puts_the_first_source_in_the_upper_half():
     out = body(FIXTURE.read_text())
-    upper = "(static_cast<unsigned int>(__half_as_ushort(__float2half_rn((hi)))) << 16)"
-    assert f"(tmp.u32) = {upper} | __half_as_ushort(__float2half_rn((lo)));" in out
-    assert "(h) = __half_as_ushort(__float2half_rn((lo)));" in out
+    pack = "d0 = static_cast<unsigned int>(__half_as_ushort(__float2half_rn(s0))) << 16 | "
+    assert (
+        f"[](auto& d0, float s0, float s1) {{ {pack}__half_as_ushort(__float2half_rn(s1)); }}((tmp.u32), (hi), (lo));"
+        in out
+    )
+    assert "{ d0 = __half_as_ushort(__float2half_rn(s0)); }((h), (lo));" in out
+
+
+def test_half_arithmetic_and_moves_work_on_the_registers_bits():
+    out = body(FIXTURE.read_text())
+    assert "{ d0 = __half_as_ushort(__hadd(__ushort_as_half(s0), __ushort_as_half(s1))); }((c), (a), (b));" in out
+    fma = "d0 = __builtin_bit_cast(unsigned int, __hfma2(__builtin_bit_cast(__half2, s0), "
+    assert f"[](auto& d0, unsigned int s0, unsigned int s1, unsigned int s2) {{ {fma}" in out
+    unpack = "d0 = static_cast<unsigned short>(s0); d1 = static_cast<unsigned short>(s0 >> 16);"
+    assert f"[](auto& d0, auto& d1, unsigned int s0) {{ {unpack} }}((lo), (hi), (v));" in out
+    assert "{ d0 = static_cast<unsigned int>(s0) << 16 | s0; }((b), (add(lo, hi)));" in out  # one operand, twice
 
 
 def test_each_rewrite_counts_as_converted_and_brings_hip_fp16():
@@ -49,6 +62,7 @@ def test_each_rewrite_counts_as_converted_and_brings_hip_fp16():
         'asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(d) : "r"(x));',  # not a float register
         'asm volatile("cvt.rn.f16.f32 %0, %1; cvt.rn.f16.f32 %0, %1;" : "=h"(d) : "f"(x));',  # two instructions
         'asm volatile("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(d) : "f"(x), "f"(y));',  # operands swapped
+        'asm volatile("add.rn.sat.f16 %0, %1, %2;" : "=h"(d) : "h"(x), "h"(y));',  # saturating
     ],
 )
 def test_ptx_without_a_sure_counterpart_is_left_and_reported(statement):
