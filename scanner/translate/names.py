@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from importlib import resources
 
 from scanner.nametable import NameEntry, load
 
@@ -147,9 +148,19 @@ def bf16_name_map(roc: bool) -> dict[bytes, Target]:
 
 
 @functools.cache
+def _cub_headers() -> dict[str, str]:
+    """CUB's own headers (`cub/block/block_load.cuh`) -> hipCUB's twins (`hipcub/block/block_load.hpp`): HIPIFY's
+    table maps only `cub/cub.cuh`, and hipCUB keeps CUB's layout (scanner/data/hipcub_headers.txt lists it)."""
+    text = resources.files("scanner.data").joinpath("hipcub_headers.txt").read_text(encoding="utf-8")
+    stems = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return {f"cub/{stem}.cuh": f"hipcub/{stem}.hpp" for stem in stems}
+
+
+@functools.cache
 def header_map(roc: bool) -> dict[str, Target]:
     table = load()
-    out = {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
+    out = {name: Target(hip.encode(), "include", "CUB API") for name, hip in _cub_headers().items()}
+    out |= {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
     out |= {name: Target(hip.encode(), "include", api) for name, (hip, api) in _LIBRARY_HEADERS.items()}
     for name, entry in table.headers.items():
         replacement, reason = decide(entry, roc)
