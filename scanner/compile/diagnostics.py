@@ -202,6 +202,7 @@ def parse(
     # `std::optional<at::Tensor> out = std::nullopt` then fails as "no viable conversion from 'const nullopt_t' to
     # 'const int'". Type errors on such a line are set aside with it (not for the other two kinds: their lines'
     # types are HIP's own).
+    _declared_with_a_stub(out, line_text)
     for kind in (TOOLCHAIN_GAP, "newer-rocm", SET_ASIDE):
         lines = {(d.path, d.hip_line) for d in out if d.kind == kind}
         follows = ("other", SET_ASIDE, "type-mismatch") if kind == SET_ASIDE else ("other", SET_ASIDE)
@@ -209,6 +210,42 @@ def parse(
             if d.kind in follows and (d.path, d.hip_line) in lines:
                 d.kind = kind
     return out
+
+
+_NAMED_FUNCTION = re.compile(r"(?:cannot resolve overloaded function|no matching function for call to) '(\w+)'")
+_DECLARATION_SPAN = 40  # lines a declaration's parameter list may take
+
+
+def _declared_with_a_stub(out: list[Diagnostic], line_text) -> None:
+    """A function whose declaration names a stubbed type (flash-fft-conv's kernels take torch's `complex_half_t`) is
+    invalid, so every later use of it fails too ("cannot resolve overloaded function 'k'", "no matching function for
+    call to 'k'"): those errors follow from the stub and are set aside with it. The declaration is found from the
+    set-aside line back to the line naming the function, through lines that end no statement."""
+    stubbed = [d for d in out if d.kind == SET_ASIDE and d.in_tree]
+    seen: dict[tuple[str, int], str] = {}
+
+    def text_of(path: str, line: int) -> str:
+        if (path, line) not in seen:
+            seen[(path, line)] = line_text(path, line)
+        return seen[(path, line)]
+
+    for d in out:
+        named = _NAMED_FUNCTION.search(d.message) if d.kind in ("other", "type-mismatch") else None
+        if named is None:
+            continue
+        call = re.compile(rf"\b{re.escape(named.group(1))}\s*[(<]")
+        for s in stubbed:
+            if s.path != d.path:
+                continue
+            for line in range(s.hip_line, max(s.hip_line - _DECLARATION_SPAN, 0), -1):
+                source = text_of(s.path, line)
+                if line != s.hip_line and re.search(r"[;{}]\s*(?://.*)?$", source):
+                    break  # the end of an earlier statement: the stub's line is not in a declaration of it
+                if call.search(source):
+                    d.kind = SET_ASIDE
+                    break
+            if d.kind == SET_ASIDE:
+                break
 
 
 def classify(

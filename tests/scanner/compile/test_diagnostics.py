@@ -121,6 +121,29 @@ def test_pytorchs_dispatch_key_and_the_types_a_stubbed_name_leaves_unknown_are_s
     assert kinds == ["set-aside", "set-aside", "set-aside", "undeclared-cuda-name", "type-mismatch"]
 
 
+def test_uses_of_a_function_declared_with_a_stubbed_type_are_set_aside():
+    """flash-fft-conv's kernels take torch's `complex_half_t`: stubbed, the template is invalid and every
+    `hipFuncSetAttribute(reinterpret_cast<const void*>(&k<1>), ...)` fails to resolve it. A function whose
+    declaration is whole still fails."""
+    lines = {
+        16: "__global__ void kernel_64(",
+        17: "    const __half2 *__restrict__ x,",
+        18: "    complex_half_t *tw,",
+        19: "    int M)",
+        30: "void other(int n);",
+        31: "__global__ void fine(complex_half_t* p) {}",
+    }
+    output = (
+        "src/a.hip:18:5: error: unknown type name 'complex_half_t'\n"
+        "src/a.hip:681:20: error: reinterpret_cast cannot resolve overloaded function 'kernel_64' to type "
+        "'const void *'\n"
+        "src/a.hip:31:23: error: unknown type name 'complex_half_t'\n"
+        "src/a.hip:700:3: error: no matching function for call to 'other'\n"
+    )
+    parsed = diagnostics.parse(output, lambda p: p in TREE, lambda p, n: lines.get(n, ""), True)
+    assert [d.kind for d in parsed] == ["set-aside", "set-aside", "set-aside", "type-mismatch"]
+
+
 def test_the_message_of_an_error_outside_the_repository_is_withheld():
     output = (
         "In file included from src/a.hip:1:\n"
