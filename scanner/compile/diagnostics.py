@@ -212,14 +212,17 @@ def parse(
     return out
 
 
-_NAMED_FUNCTION = re.compile(r"(?:cannot resolve overloaded function|no matching function for call to) '(\w+)'")
+_NAMED_FUNCTION = re.compile(
+    r"(?:cannot resolve overloaded function|no matching (?:member )?function for call to) '(\w+)'"
+)
 _DECLARATION_SPAN = 40  # lines a declaration's parameter list may take
 
 
 def _declared_with_a_stub(out: list[Diagnostic], line_text) -> None:
-    """A function whose declaration names a stubbed type (flash-fft-conv's kernels take torch's `complex_half_t`) is
-    invalid, so every later use of it fails too ("cannot resolve overloaded function 'k'", "no matching function for
-    call to 'k'"): those errors follow from the stub and are set aside with it. The declaration is found from the
+    """A function whose declaration names a stubbed type (flash-fft-conv's kernels take torch's `complex_half_t`,
+    lmdeploy's `Logger::LogFatal` fmt's `format_string`) is invalid, so every later use of it fails too ("cannot
+    resolve overloaded function 'k'", "no matching (member) function for call to 'k'"): those errors follow from
+    the stub and are set aside with it. The declaration is found from the
     set-aside line back to the line naming the function, through lines that end no statement."""
     stubbed = [d for d in out if d.kind == SET_ASIDE and d.in_tree]
     seen: dict[tuple[str, int], str] = {}
@@ -234,9 +237,7 @@ def _declared_with_a_stub(out: list[Diagnostic], line_text) -> None:
         if named is None:
             continue
         call = re.compile(rf"\b{re.escape(named.group(1))}\s*[(<]")
-        for s in stubbed:
-            if s.path != d.path:
-                continue
+        for s in stubbed:  # in any file: the function may be declared in a header (lmdeploy's logger.h)
             for line in range(s.hip_line, max(s.hip_line - _DECLARATION_SPAN, 0), -1):
                 source = text_of(s.path, line)
                 if line != s.hip_line and re.search(r"[;{}]\s*(?://.*)?$", source):

@@ -142,6 +142,18 @@ def test_uses_of_a_function_declared_with_a_stubbed_type_are_set_aside():
     )
     parsed = diagnostics.parse(output, lambda p: p in TREE, lambda p, n: lines.get(n, ""), True)
     assert [d.kind for d in parsed] == ["set-aside", "set-aside", "set-aside", "type-mismatch"]
+    # declared in a header: lmdeploy's Logger::LogFatal takes fmt's format_string, fmt stubbed
+    header = {
+        54: "    [[noreturn]] void LogFatal(SourceLocation loc, fmt::format_string<Args...> fmt_str, Args&&... args)"
+    }
+    output = (
+        "include/common.cuh:54:48: error: no member named 'format_string' in namespace 'fmt'\n"
+        "src/a.hip:122:9: error: no matching member function for call to 'LogFatal'\n"
+    )
+    parsed = diagnostics.parse(
+        output, lambda p: p in TREE, lambda p, n: header.get(n, "") if p != "src/a.hip" else "", True
+    )
+    assert [d.kind for d in parsed] == ["set-aside", "set-aside"]
 
 
 def test_the_message_of_an_error_outside_the_repository_is_withheld():
