@@ -67,12 +67,19 @@ def decide(entry: NameEntry, roc: bool) -> tuple[str | None, str]:
 HIP_SAME_NAME = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"})
 
 
+# Device functions HIPIFY's table calls unsupported that HIP spells otherwise, with the same effect: `__trap()` aborts
+# the kernel and reports it to the host, which on AMD is clang's `__builtin_trap()` (s_trap; HIP's device `abort()` is
+# that builtin too). diff-gaussian-rasterization's and llm.c's error checks call it.
+HIP_OTHER_NAME = {"__trap": "__builtin_trap"}
+
+
 @functools.cache
 def name_map(roc: bool) -> dict[bytes, Target]:
     table = load()
     out = {}
     for name, entry in table.by_name.items():
         replacement, reason = (name, "") if name in HIP_SAME_NAME else decide(entry, roc)
+        replacement = HIP_OTHER_NAME.get(name, replacement)
         out[name.encode()] = Target(
             replacement.encode() if replacement else None,
             _kind(entry),

@@ -190,3 +190,10 @@ def test_cuda_runtime_h_keeps_bringing_cs_math_string_and_assert_to_host_code():
 def test_a_kernel_given_to_cudafuncsetattribute_is_cast_as_hipify_clang_does():
     out = body("void f() { cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100); }\n")
     assert "hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), " in out
+
+
+def test_trap_becomes_clangs_trap_builtin():
+    """`__trap()` aborts the kernel; HIP has no such name, and its own device `abort()` is `__builtin_trap()`."""
+    result = hipify("__device__ void check(int e) { if (e) __trap(); }\n", insert_runtime_header=False)
+    assert result.text == "__device__ void check(int e) { if (e) __builtin_trap(); }\n"
+    assert result.stats.converted_by_name["__trap"] == 1 and result.unconverted == []
