@@ -203,6 +203,9 @@ class _FileWork:
                 tok = data[off : off + length]
                 if tok == b"#" and not data[data.rfind(b"\n", 0, off) + 1 : off].strip():
                     skip_until = self._directive(i)
+                elif tok == b"<<" and (spaced := launch.spaced(data, spans, i)):
+                    self.edits.extend(spaced)  # `<< <`...`>> >` written together, as clang reads a launch
+                    self.uses_cuda = True
                 elif tok == b"<<" and launch.is_launch(data, spans, i):
                     self.uses_cuda = True
                     if ggl:

@@ -28,3 +28,11 @@ def test_the_template_id_is_cast_whole(tmp_path):
     (tmp_path / "k.cu").write_text(textwrap.dedent(PROGRAM))
     check = next(r.compile for r in scan(tmp_path, ScanOptions(compile_check=True, hip_compiler="clang")))
     assert check["status"] == "compiles", check
+
+
+def test_a_launch_with_spaced_chevrons_builds(tmp_path):
+    source = "template <int C> __global__ void render(float* x) { x[threadIdx.x] = C; }\n"
+    source += "void f(float* x) { render<3> << <1, 32 >> > (x); }\n"
+    (tmp_path / "k.cu").write_text(source)
+    check = next(r.compile for r in scan(tmp_path, ScanOptions(compile_check=True, hip_compiler="clang")))
+    assert check["status"] == "compiles", check

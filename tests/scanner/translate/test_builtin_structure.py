@@ -127,3 +127,10 @@ def test_cub_namespace_becomes_hipcub_and_cooperative_group_headers_map():
         body(text)
         == "#include <hip/cooperative_groups/hip_reduce.h>\ntypedef ::hipcub::BlockRadixSort<int, 128> Sort;\n"
     )
+
+
+def test_a_launch_written_with_spaced_chevrons_is_written_together():
+    """diff-gaussian-rasterization: `renderCUDA<NUM_CHANNELS> << <grid, block >> > (...)`, which nvcc takes and clang
+    does not read as a launch; shifts and `operator<< <T>` stay."""
+    out = body("void f() {\n  render<C> << <grid, block >> > (r, a >> 1);\n  x = y << z; operator<< <int>(os, 1);\n}\n")
+    assert "  render<C> <<<grid, block >>> (r, a >> 1);\n  x = y << z; operator<< <int>(os, 1);\n" in out
