@@ -314,8 +314,8 @@ class _FileWork:
         self.touched.add(off)
         self.replaced_bytes += len(word)
         self.stats.count(True, "device_function", "CUDA RT API", word.decode())
-        header = b"hip/hip_bf16.h" if b"bfloat16" in word else b"hip/hip_fp16.h"
-        if header not in self.float_headers:
+        header = halfcalls.header(word)
+        if header is not None and header not in self.float_headers:
             self.float_headers.append(header)
         return True
 

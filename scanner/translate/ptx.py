@@ -15,7 +15,11 @@ the PTX ISA:
   `__half2float` on the half's bits;
 - half arithmetic (`{add,sub,mul}.f16[x2]`, `fma.rn.f16[x2]`: round to nearest even, subnormals kept, as without
   `.ftz`/`.sat`): HIP's `__hadd`, `__hsub`, `__hmul`, `__hfma` and their `2` forms on the registers' bits;
-- packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`).
+- packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`);
+- the asynchronous global-to-shared copy (`cp.async.{ca,cg}.shared.global[.L2::128B] [%0], [%1], 16;`, a 32-bit
+  shared address and a global pointer) as the synchronous copy of its bytes, which is stronger (the bytes are there
+  at once) and so safe; its groups (`cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`) then
+  have nothing left to wait for and become `(void)0`. The zero-filling form (a fourth operand, src-size) is left.
 These are FasterTransformer's decoder_masked_multihead_attention_utils.h idioms, copied into lmdeploy, qserve and
 flash-attention. What has no sure counterpart (`ldmatrix`, `mma.sync`, `cp.async` into a 32-bit shared address...)
 is not invented.
@@ -42,7 +46,14 @@ _INT_TYPES = {
     ("s", "32"): ("int", -2147483648, 2147483647),
     ("u", "32"): ("unsigned int", 0, 4294967295),
 }
-_PARAMETER = {"h": "unsigned short", "r": "unsigned int", "f": "float"}
+_PARAMETER = {"h": "unsigned short", "r": "unsigned int", "f": "float", "l": "const void*", "n": "unsigned long long"}
+_CP_ASYNC = re.compile(r"^cp\.async\.(?:ca|cg)\.shared\.global(?:\.L2::(?:64|128|256)B)?$")
+_CP_ASYNC_OPERANDS = re.compile(r"^\[%0\],\[%1\],(%2|4|8|16)$")
+# a shared-memory address as PTX takes it (32 bits, from __cvta_generic_to_shared) back to a pointer HIP can use
+_SHARED = "(void*)(__attribute__((address_space(3))) char*)(unsigned long long)s0"
+_NOTHING = "(void)0"
+# the async copies' groups: every copy was done when it was issued (above), so there is nothing to wait for
+_COMPLETE = {("cp.async.commit_group", ""), ("cp.async.wait_all", ""), ("cp.async.wait_group", "%0")}
 _HALF = "__ushort_as_half(s{})"
 _HALF2 = "__builtin_bit_cast(__half2, s{})"
 _ARITHMETIC = {"add": "__hadd", "sub": "__hsub", "mul": "__hmul", "fma.rn": "__hfma"}
@@ -60,7 +71,10 @@ class Rewrite:
     body: str
 
     def pieces(self) -> tuple[str, ...]:
-        """The text before the first operand, between operands, after the last."""
+        """The text before the first operand, between operands, after the last (the whole statement's text when
+        there is no operand)."""
+        if not self.outs and not self.ins:
+            return (self.body,)
         params = [f"auto& d{n}" for n in range(len(self.outs))]
         params += [f"{_PARAMETER[letter]} s{n}" for n, letter in enumerate(self.ins)]
         count = len(self.outs) + len(self.ins)
@@ -122,10 +136,19 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
             kind = "float"
         body = f"{kind} v = {value}; d0 = static_cast<{ctype}>({clamp});"
         return Rewrite(("rh" if bits != "32" else "r",), "h" if source == "f16" else "f", body)
+    copy = _CP_ASYNC_OPERANDS.match(operands) if _CP_ASYNC.match(instruction) else None
+    if copy:
+        size = copy.group(1)
+        body = f"__builtin_memcpy({_SHARED}, s1, {'s2' if size == '%2' else size});"
+        return Rewrite((), "rln" if size == "%2" else "rl", body)
+    if (instruction, operands) in _COMPLETE:
+        return Rewrite((), "n" if operands else "", "" if operands else _NOTHING)
+    if instruction == "cp.async.wait_group" and operands.isdigit():
+        return Rewrite((), "", _NOTHING)
     return _TABLE.get((instruction, operands))
 
 
-_ONE_INSTRUCTION = re.compile(r"^([a-z][a-z0-9.]*)\s+([%0-9{}, \t]+)$")
+_ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:\s+([%0-9{}\[\], \t]+))?$")
 
 
 def plan(data: bytes, spans: list[Span]) -> Plan:
@@ -218,9 +241,10 @@ def _prev(spans: list[Span], i: int) -> int:
 def _edits(data: bytes, spans: list[Span], start: int, instruction: str, groups, close: int) -> list[Edit] | None:
     """Edits from `asm` (at byte `start`) to its closing paren that leave the operand expressions in place."""
     match = _ONE_INSTRUCTION.match(instruction)
-    if match is None or len(groups) < 2:
+    if match is None:
         return None
-    rewrite = rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2)))
+    groups = groups + [[] for _ in range(2 - len(groups))]  # `asm volatile("cp.async.wait_all;")` has none
+    rewrite = rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2) or ""))
     if rewrite is None:
         return None
     outputs, inputs = groups[0], groups[1]

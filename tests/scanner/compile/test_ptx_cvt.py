@@ -26,3 +26,12 @@ def test_the_cvt_statements_build_once_translated(tmp_path, rocm):
     check = next(r.compile for r in scan(tmp_path, options))
     assert check["status"] == "compiles", check
     assert check["diagnostics"] == []
+
+
+@pytest.mark.parametrize("rocm", ["7.2", "7.14"])
+def test_the_async_copies_build_once_translated(tmp_path, rocm):
+    shutil.copy(FIXTURE.parent / "cp_async.cu", tmp_path / "cp_async.cu")
+    options = ScanOptions(compile_check=True, hip_compiler="clang", target=TargetProfile.parse(["gfx942"], rocm))
+    check = next(r.compile for r in scan(tmp_path, options))
+    assert check["status"] == "compiles", check
+    assert check["diagnostics"] == []

@@ -78,3 +78,30 @@ def test_a_macro_in_the_template_is_not_read_but_reported():
     source = '__device__ void f(unsigned a) { asm volatile("cp.async.cg.shared.global" HINT " [%0], [%1], 16;" :: "r"(a)); }\n'
     result = hipify(source)
     assert result.text.endswith(source) and [u.name for u in result.unconverted] == ["asm cp.async.cg.shared.global"]
+
+
+CP_ASYNC = FIXTURE.parent / "cp_async.cu"
+_TO_SHARED = "(void*)(__attribute__((address_space(3))) char*)(unsigned long long)s0"
+
+
+def test_an_async_copy_becomes_the_synchronous_copy_of_its_bytes():
+    out = body(CP_ASYNC.read_text())
+    copy = f"[](unsigned int s0, const void* s1) {{ __builtin_memcpy({_TO_SHARED}, s1, 16); }}"
+    assert f"    {copy}((first), (in + threadIdx.x));" in out
+    sized = f"[](unsigned int s0, const void* s1, unsigned long long s2) {{ __builtin_memcpy({_TO_SHARED}, s1, s2); }}"
+    assert f"    {sized}((dst), (src), (bytes))" in out  # in a macro's body, its operands the macro's parameters
+    shared = "((unsigned long long)(__attribute__((address_space(3))) const void*)(&buf[0][threadIdx.x]))"
+    assert f"uint32_t first = static_cast<uint32_t>({shared});" in out
+
+
+def test_the_copy_groups_have_nothing_left_to_wait_for():
+    out = body(CP_ASYNC.read_text())
+    assert "#define CP_ASYNC_COMMIT_GROUP() (void)0\n" in out
+    assert "#define CP_ASYNC_WAIT_GROUP(n) [](unsigned long long s0) {  }((n))\n" in out
+    assert "        } else {\n            (void)0;\n        }" in out and "asm" not in out.split("\n", 2)[2]
+
+
+def test_a_zero_filling_copy_is_left_and_reported():
+    statement = 'asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" ::"r"(s), "l"(g), "r"(n));'
+    result = hipify(f"__device__ void f(unsigned s, const float4* g, unsigned n) {{ {statement} }}\n")
+    assert statement in result.text and [u.name for u in result.unconverted] == ["asm cp.async.cg.shared.global"]
