@@ -115,6 +115,7 @@ _EXTRA_HEADERS = {
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
     "cuda_bf16.h": "hip/hip_bf16.h",
+    "cuda_pipeline_primitives.h": "",  # its calls become synchronous copies (scanner.translate.halfcalls)
 }
 # NCCL, which HIPIFY's table leaves out: RCCL keeps its whole API (`ncclAllReduce`, `ncclComm_t`, `NCCL_VERSION_CODE`,
 # never renamed) under its own header name (ROC133 says the same).

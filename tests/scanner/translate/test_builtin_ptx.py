@@ -105,3 +105,12 @@ def test_a_zero_filling_copy_is_left_and_reported():
     statement = 'asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" ::"r"(s), "l"(g), "r"(n));'
     result = hipify(f"__device__ void f(unsigned s, const float4* g, unsigned n) {{ {statement} }}\n")
     assert statement in result.text and [u.name for u in result.unconverted] == ["asm cp.async.cg.shared.global"]
+
+
+def test_the_pipeline_primitives_are_the_same_synchronous_copies():
+    out = body(CP_ASYNC.read_text())
+    assert "cuda_pipeline_primitives.h" not in out and "__pipeline" not in out
+    assert "    __builtin_memcpy(&buf[threadIdx.x], in + threadIdx.x, sizeof(float4));\n    ((void)0);\n" in out
+    assert "    ((void)(0));\n" in out
+    kept = "__pipeline_memcpy_async(d, s, 16, 8);"  # zero-filling: left
+    assert kept in body(f"__device__ void f(float4* d, const float4* s) {{ {kept} }}\n")
