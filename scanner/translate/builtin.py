@@ -43,7 +43,7 @@ from scanner.translate.names import (
     shared_with_c,
     uses_bf16_api,
 )
-from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, next_code, text
+from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, member_declarations, next_code, text
 from scanner.version import TOOL_VERSION
 
 _MEMBER_ACCESS = (b".", b"->")
@@ -145,6 +145,7 @@ class _FileWork:
         # __ldg of hip_bf16.h's types, which HIP does not overload: plain loads (scanner.translate.wave64)
         self.bf16_loads = self.names is translator.bf16_names and bool(_FLOAT_HEADERS[1][1].search(data))
         self.mappings = hipaware.MappingFinder(data, spans, self.names, translator.hip_names)
+        self.own_members = member_declarations(data, spans)  # a class's methods named after CUDA's
         self.mapping_lines = 0
         self.float_headers: list[bytes] = []  # hip_fp16.h/hip_bf16.h, when the file uses their types (_FLOAT_HEADERS)
         self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))
@@ -177,6 +178,7 @@ class _FileWork:
                     target is not None
                     and prev not in _MEMBER_ACCESS
                     and not (prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha())
+                    and i not in self.own_members
                 ):
                     if self._says_nothing_yet(i, word):
                         self.deferred.append((i, word, target, off, length))  # counted once the file is CUDA

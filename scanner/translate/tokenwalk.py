@@ -78,3 +78,18 @@ def call_at(data: bytes, spans: list[Span], i: int) -> tuple[int, int, list[tupl
     if close is None:
         return None
     return paren, close, split_arguments(data, spans, paren, close)
+
+
+def member_declarations(data: bytes, spans: list[Span]) -> frozenset[int]:
+    """Indices of names a class of the file declares as its own members: a name used as a member somewhere (`w.f(`,
+    `w->f(`) and, elsewhere, written right after an identifier (`CUresult cuGetErrorName(...) const;` in the class
+    body; a call never follows an identifier). TensorRT's and FasterTransformer's CUDADriverWrapper name its methods
+    after the driver functions they wrap: those declarations are the class's, not CUDA's."""
+    members = {
+        text(data, spans[j]) for j in range(1, len(spans)) if text(data, spans[prev_code(spans, j)]) in (b".", b"->")
+    }
+    out = set()
+    for j, (kind, _, _) in enumerate(spans):
+        if kind == IDENT and j and text(data, spans[j]) in members and spans[prev_code(spans, j)][0] == IDENT:
+            out.add(j)
+    return frozenset(out)

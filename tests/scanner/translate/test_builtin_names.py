@@ -197,3 +197,17 @@ def test_trap_becomes_clangs_trap_builtin():
     result = hipify("__device__ void check(int e) { if (e) __trap(); }\n", insert_runtime_header=False)
     assert result.text == "__device__ void check(int e) { if (e) __builtin_trap(); }\n"
     assert result.stats.converted_by_name["__trap"] == 1 and result.unconverted == []
+
+
+def test_a_classs_own_method_named_after_a_driver_function_keeps_its_name():
+    """FasterTransformer's (TensorRT's) CUDADriverWrapper declares `cuGetErrorName` as a method and calls it as
+    `wrap.cuGetErrorName(...)`: renaming the declaration alone left the call without a member. A call of the driver's
+    own function in the same file is still translated."""
+    source = (
+        "class CUDADriverWrapper {\n public:\n  CUresult cuGetErrorName(CUresult e, const char** s) const;\n};\n"
+        "void check(CUresult stat) { CUDADriverWrapper w; const char* m; w.cuGetErrorName(stat, &m); "
+        "cuGetErrorName(stat, &m); }\n"
+    )
+    out = body(source)
+    assert "  hipError_t cuGetErrorName(hipError_t e, const char** s) const;" in out
+    assert "w.cuGetErrorName(stat, &m); hipDrvGetErrorName(stat, &m); }" in out
