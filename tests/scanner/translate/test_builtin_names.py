@@ -211,3 +211,9 @@ def test_a_classs_own_method_named_after_a_driver_function_keeps_its_name():
     out = body(source)
     assert "  hipError_t cuGetErrorName(hipError_t e, const char** s) const;" in out
     assert "w.cuGetErrorName(stat, &m); hipDrvGetErrorName(stat, &m); }" in out
+    # declared in the class, called through it in another file: still the class's own
+    source = "struct W {\n  CUresult cuLaunchKernel(CUfunction f) const;\n};\n"
+    source += "template <class T> void g(T t) { CUresult r = cuLaunchKernel(t); }\n"
+    out = body(source)
+    assert "  hipError_t cuLaunchKernel(hipFunction_t f) const;" in out
+    assert "hipError_t r = hipModuleLaunchKernel(t); }" in out
