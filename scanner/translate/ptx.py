@@ -16,6 +16,8 @@ the PTX ISA:
 - half arithmetic (`{add,sub,mul}.f16[x2]`, `fma.rn.f16[x2]`: round to nearest even, subnormals kept, as without
   `.ftz`/`.sat`): HIP's `__hadd`, `__hsub`, `__hmul`, `__hfma` and their `2` forms on the registers' bits;
 - packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`);
+- global loads whose qualifiers are cache hints (`ld.global.nc.f32 %0, [%1];`, `.cs`, `.v4.u32 {...}, [p]`) as the
+  plain loads they hint at, as `__ldg`/`__ldcs` are (HIP's `__ldg` is that load);
 - the asynchronous global-to-shared copy (`cp.async.{ca,cg}.shared.global[.L2::128B] [%0], [%1], 16;`, a 32-bit
   shared address and a global pointer) as the synchronous copy of its bytes, which is stronger (the bytes are there
   at once) and so safe; its groups (`cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`) then
@@ -52,6 +54,24 @@ _CP_ASYNC_OPERANDS = re.compile(r"^\[%0\],\[%1\],(%2|4|8|16)$")
 # a shared-memory address as PTX takes it (32 bits, from __cvta_generic_to_shared) back to a pointer HIP can use
 _SHARED = "(void*)(__attribute__((address_space(3))) char*)(unsigned long long)s0"
 _NOTHING = "(void)0"
+# global loads whose qualifiers are cache hints only (not .volatile/.relaxed/.acquire/.cv, which order or refetch)
+_LOAD = re.compile(
+    r"^ld\.global(?:\.(?:nc|ca|cg|cs|lu))?(?:\.L1::no_allocate)?(?:\.L2::(?:64|128|256)B)?(?:\.(v2|v4))?"
+    r"\.(f32|f64|s32|u32|b32|s64|u64|b64|s16|u16|b16)$"
+)
+_LOAD_TYPES = {
+    "f32": ("float", "f"),
+    "f64": ("double", "d"),
+    "s32": ("int", "r"),
+    "u32": ("unsigned int", "r"),
+    "b32": ("unsigned int", "r"),
+    "s64": ("long long", "l"),
+    "u64": ("unsigned long long", "l"),
+    "b64": ("unsigned long long", "l"),
+    "s16": ("short", "h"),
+    "u16": ("unsigned short", "h"),
+    "b16": ("unsigned short", "h"),
+}
 # the async copies' groups: every copy was done when it was issued (above), so there is nothing to wait for
 _COMPLETE = {("cp.async.commit_group", ""), ("cp.async.wait_all", ""), ("cp.async.wait_group", "%0")}
 _HALF = "__ushort_as_half(s{})"
@@ -136,6 +156,9 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
             kind = "float"
         body = f"{kind} v = {value}; d0 = static_cast<{ctype}>({clamp});"
         return Rewrite(("rh" if bits != "32" else "r",), "h" if source == "f16" else "f", body)
+    load = _LOAD.match(instruction)
+    if load:
+        return _load(load.group(1), load.group(2), operands)
     copy = _CP_ASYNC_OPERANDS.match(operands) if _CP_ASYNC.match(instruction) else None
     if copy:
         size = copy.group(1)
@@ -146,6 +169,17 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
     if instruction == "cp.async.wait_group" and operands.isdigit():
         return Rewrite((), "", _NOTHING)
     return _TABLE.get((instruction, operands))
+
+
+def _load(vector: str | None, kind: str, operands: str) -> Rewrite | None:
+    """`ld.global[.nc|.ca|.cg|.cs|.lu][.L1::no_allocate][.L2::128B][.v2|.v4].<type> {d..}, [p]` as plain loads."""
+    ctype, letter = _LOAD_TYPES[kind]
+    count = int(vector[1]) if vector else 1
+    destinations = "{" + ",".join(f"%{n}" for n in range(count)) + "}" if vector else "%0"
+    if operands != f"{destinations},[%{count}]":
+        return None
+    assign = " ".join(f"d{n} = p[{n}];" for n in range(count))
+    return Rewrite((letter,) * count, "l", f"const {ctype}* p = static_cast<const {ctype}*>(s0); {assign}")
 
 
 _ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:\s+([%0-9{}\[\], \t]+))?$")

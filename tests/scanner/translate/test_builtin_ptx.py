@@ -114,3 +114,14 @@ def test_the_pipeline_primitives_are_the_same_synchronous_copies():
     assert "    ((void)(0));\n" in out
     kept = "__pipeline_memcpy_async(d, s, 16, 8);"  # zero-filling: left
     assert kept in body(f"__device__ void f(float4* d, const float4* s) {{ {kept} }}\n")
+
+
+def test_global_loads_with_cache_hints_are_plain_loads_and_ordered_ones_stay():
+    out = body(FIXTURE.read_text())
+    vector = (
+        "[](auto& d0, auto& d1, auto& d2, auto& d3, const void* s0) { const float* p = static_cast<const float*>(s0); "
+    )
+    assert f"{vector}d0 = p[0]; d1 = p[1]; d2 = p[2]; d3 = p[3]; }}((v.x), (v.y), (v.z), (v.w), (p));" in out
+    assert "{ const float* p = static_cast<const float*>(s0); d0 = p[0]; }((w), (q));" in out
+    acquire = 'asm volatile("ld.global.acquire.gpu.b32 %0, [%1];" : "=r"(x) : "l"(q));'
+    assert acquire in body(f"__device__ void f(const unsigned* q, unsigned x) {{ {acquire} }}\n")
