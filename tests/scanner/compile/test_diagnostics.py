@@ -156,6 +156,25 @@ def test_uses_of_a_function_declared_with_a_stubbed_type_are_set_aside():
     assert [d.kind for d in parsed] == ["set-aside", "set-aside"]
 
 
+def test_a_parse_error_further_down_a_statement_a_stub_began_is_set_aside():
+    """pytorch_cluster's radius_cuda.h with torch stubbed: the declaration's later line fails to parse because its
+    first line names torch; after a line that ends a statement, an error is the code's again."""
+    lines = {
+        5: "torch::Tensor radius_cuda(torch::Tensor x, torch::Tensor y,",
+        6: "                          std::optional<torch::Tensor> ptr_x, double r,",
+        7: "                          int64_t max_num_neighbors);",
+        8: "int f(int a,",
+        9: "      b c);",
+    }
+    output = (
+        "src/a.hip:5:1: error: use of undeclared identifier 'torch'\n"
+        "src/a.hip:7:27: error: unexpected type name 'int64_t': expected expression\n"
+        "src/a.hip:9:9: error: expected ')'\n"
+    )
+    parsed = diagnostics.parse(output, lambda p: p in TREE, lambda p, n: lines.get(n, ""), True)
+    assert [d.kind for d in parsed] == ["set-aside", "set-aside", "other"]
+
+
 def test_the_message_of_an_error_outside_the_repository_is_withheld():
     output = (
         "In file included from src/a.hip:1:\n"
