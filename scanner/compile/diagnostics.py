@@ -27,6 +27,7 @@ included by absolute path) keeps its location's file name but not its message, w
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import asdict, dataclass
 
@@ -75,9 +76,10 @@ _TYPES = re.compile(
     r"narrowed"
 )
 # Spellings of CUDA-only names that HIPIFY's table does not list: the warp-synchronous intrinsics (HIP added them
-# in ROCm 6.2, behind a macro), NVIDIA's libraries without a same-name ROCm twin, NVVM builtins.
+# in ROCm 6.2, behind a macro), NVIDIA's libraries without a same-name ROCm twin, NVVM builtins. `CUDA` alone is
+# no API name: it is PyTorch's dispatch key (`TORCH_LIBRARY_IMPL(ns, CUDA, m)`, undeclared once torch is stubbed).
 _CUDA_NAME = re.compile(
-    r"^(?:cuda|CUDA|cu[A-Z]|CU[A-Z_]|nvrtc|NVRTC|nvml|NVML|nvtx|NVTX|cublas|CUBLAS|cufft|"
+    r"^(?!CUDA$)(?:cuda|CUDA|cu[A-Z]|CU[A-Z_]|nvrtc|NVRTC|nvml|NVML|nvtx|NVTX|cublas|CUBLAS|cufft|"
     r"CUFFT|curand|CURAND|cusparse|CUSPARSE|cusolver|CUSOLVER|cudnn|CUDNN|cutensor|__nv_|"
     r"__nvvm_)|^__\w+_sync$|^__activemask$|^__syncwarp$"
 )
@@ -197,12 +199,70 @@ def parse(
     # Likewise for an API the profile's ROCm lacks, and for a name a stubbed header would have declared
     # (`std::chrono::...` unparsed where torch's headers, stubbed, brought <chrono>; `constexpr bool c =
     # std::is_same_v<T, complex_t>` not constant once `complex_t` is gone).
+    # A stubbed name also leaves its line's types unknown: clang recovers an undeclared type as `int`, so
+    # `std::optional<at::Tensor> out = std::nullopt` then fails as "no viable conversion from 'const nullopt_t' to
+    # 'const int'". Type errors on such a line are set aside with it (not for the other two kinds: their lines'
+    # types are HIP's own).
+    line_text = functools.cache(line_text)  # each translated line read once (the check's reader splits the file)
+    _declared_with_a_stub(out, line_text)
+    _in_a_stubbed_statement(out, line_text)
     for kind in (TOOLCHAIN_GAP, "newer-rocm", SET_ASIDE):
         lines = {(d.path, d.hip_line) for d in out if d.kind == kind}
+        follows = ("other", SET_ASIDE, "type-mismatch") if kind == SET_ASIDE else ("other", SET_ASIDE)
         for d in out:
-            if d.kind in ("other", SET_ASIDE) and (d.path, d.hip_line) in lines:
+            if d.kind in follows and (d.path, d.hip_line) in lines:
                 d.kind = kind
     return out
+
+
+_ENDS_STATEMENT = re.compile(r"[;{}]\s*(?://.*)?$")
+
+
+def _in_a_stubbed_statement(out: list[Diagnostic], line_text) -> None:
+    """A parse error further down a statement that a stubbed name began (pytorch_cluster's `torch::Tensor
+    radius_cuda(torch::Tensor x, ...,` then `int64_t max_num_neighbors,` two lines below: once `torch` is
+    undeclared, clang reads a variable with an initializer and calls the type name unexpected) follows from the
+    stub: set aside, when no line in between ends a statement."""
+    stubbed = {(d.path, d.hip_line) for d in out if d.kind == SET_ASIDE}
+    for d in out:
+        if d.kind != "other" or not d.in_tree:
+            continue
+        for line in range(d.hip_line - 1, max(d.hip_line - _DECLARATION_SPAN, 0), -1):
+            if _ENDS_STATEMENT.search(line_text(d.path, line)):
+                break
+            if (d.path, line) in stubbed:
+                d.kind = SET_ASIDE
+                break
+
+
+_NAMED_FUNCTION = re.compile(
+    r"(?:cannot resolve overloaded function|no matching (?:member )?function for call to) '(\w+)'"
+)
+_DECLARATION_SPAN = 40  # lines a declaration's parameter list may take
+
+
+def _declared_with_a_stub(out: list[Diagnostic], line_text) -> None:
+    """A function whose declaration names a stubbed type (flash-fft-conv's kernels take torch's `complex_half_t`,
+    lmdeploy's `Logger::LogFatal` fmt's `format_string`) is invalid, so every later use of it fails too ("cannot
+    resolve overloaded function 'k'", "no matching (member) function for call to 'k'"): those errors follow from
+    the stub and are set aside with it. The declaration is found from the
+    set-aside line back to the line naming the function, through lines that end no statement."""
+    stubbed = [d for d in out if d.kind == SET_ASIDE and d.in_tree]
+    for d in out:
+        named = _NAMED_FUNCTION.search(d.message) if d.kind in ("other", "type-mismatch") else None
+        if named is None:
+            continue
+        call = re.compile(rf"\b{re.escape(named.group(1))}\s*[(<]")
+        for s in stubbed:  # in any file: the function may be declared in a header (lmdeploy's logger.h)
+            for line in range(s.hip_line, max(s.hip_line - _DECLARATION_SPAN, 0), -1):
+                source = line_text(s.path, line)
+                if line != s.hip_line and re.search(r"[;{}]\s*(?://.*)?$", source):
+                    break  # the end of an earlier statement: the stub's line is not in a declaration of it
+                if call.search(source):
+                    d.kind = SET_ASIDE
+                    break
+            if d.kind == SET_ASIDE:
+                break
 
 
 def classify(

@@ -8,10 +8,13 @@ Steps for a file:
 - add `hip/hip_fp16.h`/`hip/hip_bf16.h` to a file that uses their types without including a header of them (under
   nvcc another NVIDIA header brought it);
 - argument-dependent renames (scanner.translate.calls), optional `hipLaunchKernelGGL` (scanner.translate.launch);
-- the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs`, which HIP needs to build
-  and hipify leaves (scanner.translate.wave64);
-- the half and bf16 conversions HIP lacks (`__double2half`), spelled with what it has (scanner.translate.halfcalls);
+- the 64-bit full mask of warp-sync calls and plain loads/stores for `__ldcs`/`__stcs` (and `__ldg` in a file of
+  bf16 types), which HIP needs to build and hipify leaves (scanner.translate.wave64);
+- the half and bf16 conversions HIP lacks (`__double2half`, `make_bfloat162`), spelled with what it has
+  (scanner.translate.halfcalls);
 - `nvcuda::wmma` to rocWMMA where every fragment has a counterpart, else left and reported (scanner.translate.wmma);
+- inline PTX with a sure meaning (`cvt` conversions) as the C++ it computes, else left and reported
+  (scanner.translate.ptx);
 - comments and string literals stay untouched unless asked;
 - only CUDA is translated: a file that is not .cu/.cuh and has no CUDA construct (keyword, launch, CUDA header,
   a table name other than the math C shares with CUDA) comes out identical, with nothing counted; `max`, `exp`,
@@ -28,7 +31,7 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, halfcalls, hipaware, includes, launch, wave64, wmma
+from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, wave64, wmma
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
@@ -40,7 +43,7 @@ from scanner.translate.names import (
     shared_with_c,
     uses_bf16_api,
 )
-from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, next_code, text
+from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, member_declarations, next_code, text
 from scanner.version import TOOL_VERSION
 
 _MEMBER_ACCESS = (b".", b"->")
@@ -139,7 +142,10 @@ class _FileWork:
         self.deferred: list[tuple[int, bytes, Target, int, int]] = []  # names shared with C, outside .cu files
         # cuda_bf16.h's kernels use its own bf16 API: hip_bf16.h's types (scanner.translate.names.uses_bf16_api)
         self.names = translator.bf16_names if uses_bf16_api(data) else translator.names
+        # __ldg of hip_bf16.h's types, which HIP does not overload: plain loads (scanner.translate.wave64)
+        self.bf16_loads = self.names is translator.bf16_names and bool(_FLOAT_HEADERS[1][1].search(data))
         self.mappings = hipaware.MappingFinder(data, spans, self.names, translator.hip_names)
+        self.own_members = member_declarations(data, spans)  # a class's methods named after CUDA's
         self.mapping_lines = 0
         self.float_headers: list[bytes] = []  # hip_fp16.h/hip_bf16.h, when the file uses their types (_FLOAT_HEADERS)
         self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))
@@ -157,7 +163,11 @@ class _FileWork:
                 continue
             if kind == IDENT:
                 word = data[off : off + length]
-                if word in wave64.CALLS and prev not in _MEMBER_ACCESS and self._wave64(i, word, off):
+                if (
+                    (word in wave64.CALLS or (word == wave64.READ_ONLY_LOAD and self.bf16_loads))
+                    and prev not in _MEMBER_ACCESS
+                    and self._wave64(i, word, off)
+                ):
                     prev2, prev = prev, word
                     continue
                 if word in halfcalls.CALLS and prev not in _MEMBER_ACCESS and self._halfcall(i, word, off):
@@ -168,6 +178,7 @@ class _FileWork:
                     target is not None
                     and prev not in _MEMBER_ACCESS
                     and not (prev == b"::" and prev2 not in _CUDA_NAMESPACES and prev2[:1].isalpha())
+                    and i not in self.own_members
                 ):
                     if self._says_nothing_yet(i, word):
                         self.deferred.append((i, word, target, off, length))  # counted once the file is CUDA
@@ -194,6 +205,9 @@ class _FileWork:
                 tok = data[off : off + length]
                 if tok == b"#" and not data[data.rfind(b"\n", 0, off) + 1 : off].strip():
                     skip_until = self._directive(i)
+                elif tok == b"<<" and (spaced := launch.spaced(data, spans, i)):
+                    self.edits.extend(spaced)  # `<< <`...`>> >` written together, as clang reads a launch
+                    self.uses_cuda = True
                 elif tok == b"<<" and launch.is_launch(data, spans, i):
                     self.uses_cuda = True
                     if ggl:
@@ -232,6 +246,7 @@ class _FileWork:
         for reference in self.deferred:
             self._reference(*reference)
         self._wmma()
+        self._ptx()
         self._host_headers()
         self._runtime_header()
 
@@ -301,8 +316,8 @@ class _FileWork:
         self.touched.add(off)
         self.replaced_bytes += len(word)
         self.stats.count(True, "device_function", "CUDA RT API", word.decode())
-        header = b"hip/hip_bf16.h" if b"bfloat16" in word else b"hip/hip_fp16.h"
-        if header not in self.float_headers:
+        header = halfcalls.header(word)
+        if header is not None and header not in self.float_headers:
             self.float_headers.append(header)
         return True
 
@@ -394,6 +409,21 @@ class _FileWork:
             line = self.line_of(off)
             self.stats.count(False, "library", "WMMA API", gap.what)
             self.unconverted.append(Unconverted(gap.what, line, off - self.line_starts[line - 1] + 1, gap.why))
+
+    def _ptx(self) -> None:
+        """Inline PTX with a sure meaning as C++, the rest left and reported (scanner.translate.ptx)."""
+        plan = ptx.plan(self.data, self.spans)
+        self.edits.extend(plan.edits)
+        for off, instruction in plan.converted:
+            self.touched.add(off)
+            self.stats.count(True, "inline_asm", "PTX", instruction)
+        if plan.uses_half and b"hip/hip_fp16.h" not in self.float_headers:
+            self.float_headers.append(b"hip/hip_fp16.h")
+        for off, instruction in plan.left:
+            line = self.line_of(off)
+            self.stats.count(False, "inline_asm", "PTX", instruction)
+            why = "inline PTX without a sure HIP counterpart: the AMDGPU backend cannot assemble it"
+            self.unconverted.append(Unconverted(f"asm {instruction}", line, off - self.line_starts[line - 1] + 1, why))
 
     def _wmma_include(self, line: includes.IncludeLine, off: int) -> None:
         """`#include <mma.h>`: rocWMMA's header when the file's WMMA code is translated, else left and reported."""

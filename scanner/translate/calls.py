@@ -21,7 +21,7 @@ import functools
 from dataclasses import dataclass
 from importlib import resources
 
-from scanner.translate.tokenwalk import Span, byte_range, call_at
+from scanner.translate.tokenwalk import COMMENT, Span, byte_range, call_at, text
 
 Edit = tuple[int, int, bytes]
 
@@ -76,6 +76,7 @@ def call_edits(
     if call is None:
         return [], None
     _, close, args = call
+    args = _join_template_ids(data, spans, args)
     rename = BY_ARGUMENT_COUNT.get(name, {}).get(len(args))
     edits: list[Edit] = []
     ranges = [byte_range(spans, *arg) for arg in args]
@@ -83,6 +84,39 @@ def call_edits(
     for rewrite in rewrites().get((name, roc), ()):
         edits += _edits(data, rewrite, ranges, end_of_call)
     return edits, rename
+
+
+def _join_template_ids(data: bytes, spans: list[Span], args: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Arguments split at the commas of a template-id (`cudaFuncSetAttribute(&kernel<TILE_H, 1>, ...)`) joined
+    again: an argument of the shape `&name<` or `name<` whose `<` the following pieces close, up to a `>`."""
+    out: list[tuple[int, int]] = []
+    k = 0
+    while k < len(args):
+        first, last = args[k]
+        words = [text(data, spans[j]) for j in range(first, last + 1) if spans[j][0] != COMMENT]
+        if words[:1] == [b"&"]:
+            words = words[1:]
+        opens = words[1:2] == [b"<"] and _is_identifier(words[0])
+        depth = _angle_depth(words) if opens else 0
+        end = k
+        while depth > 0 and end + 1 < len(args):
+            end += 1
+            depth += _angle_depth([text(data, spans[j]) for j in range(args[end][0], args[end][1] + 1)])
+        if opens and depth == 0 and end > k:
+            out.append((first, args[end][1]))
+            k = end + 1
+            continue
+        out.append(args[k])
+        k += 1
+    return out
+
+
+def _is_identifier(word: bytes) -> bool:
+    return word[:1].isalpha() or word[:1] == b"_"
+
+
+def _angle_depth(words: list[bytes]) -> int:
+    return sum({b"<": 1, b">": -1, b">>": -2}.get(w, 0) for w in words)
 
 
 def _edits(data: bytes, rewrite: Rewrite, ranges: list[tuple[int, int]], end_of_call: int) -> list[Edit]:

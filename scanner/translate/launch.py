@@ -36,6 +36,30 @@ def is_launch(data: bytes, spans: list[Span], i: int) -> bool:
     return nxt[1] == off + 2 and text(data, nxt) == b"<"
 
 
+def spaced(data: bytes, spans: list[Span], i: int) -> list[Edit]:
+    """`k << <grid, block >> > (args)` (Visual Studio's formatter writes launches so; nvcc takes them) -> `k<<<grid,
+    block>>>(args)`: clang reads a launch only from `<<<` and `>>>` written together. Token i is `<<`, followed by
+    `<` after blanks; nothing else but `operator<< <T>` can follow `<<` with `<` in C++. No edits when the `>> >` closing it is not found
+    before the statement ends."""
+    j = i + 1
+    gap = data[spans[i][1] + 2 : spans[j][1]] if j < len(spans) else b""
+    if not gap or gap.strip() or text(data, spans[j]) != b"<":  # `<<<` written together is is_launch's
+        return []
+    if i and text(data, spans[prev_code(spans, i)]) == b"operator":  # `operator<< <T>(os, x)`
+        return []
+    for k in range(j + 1, len(spans) - 1):
+        tok = text(data, spans[k])
+        if tok == b";":
+            return []
+        if tok == b">>" and text(data, spans[k + 1]) == b">":
+            if data[spans[k][1] + 2 : spans[k + 1][1]].strip() or next_code(spans, k + 1) >= len(spans):
+                return []
+            if text(data, spans[next_code(spans, k + 1)]) != b"(":
+                return []
+            return [(spans[i][1], spans[j][1] + 1, b"<<<"), (spans[k][1], spans[k + 1][1] + 1, b">>>")]
+    return []
+
+
 def rewrite(data: bytes, spans: list[Span], i: int, template_kernels: frozenset[bytes]) -> list[Edit] | None:
     close = _config_end(data, spans, i + 2)
     if close is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from importlib import resources
 
 from scanner.nametable import NameEntry, load
 
@@ -66,12 +67,19 @@ def decide(entry: NameEntry, roc: bool) -> tuple[str | None, str]:
 HIP_SAME_NAME = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"})
 
 
+# Device functions HIPIFY's table calls unsupported that HIP spells otherwise, with the same effect: `__trap()` aborts
+# the kernel and reports it to the host, which on AMD is clang's `__builtin_trap()` (s_trap; HIP's device `abort()` is
+# that builtin too). diff-gaussian-rasterization's and llm.c's error checks call it.
+HIP_OTHER_NAME = {"__trap": "__builtin_trap"}
+
+
 @functools.cache
 def name_map(roc: bool) -> dict[bytes, Target]:
     table = load()
     out = {}
     for name, entry in table.by_name.items():
         replacement, reason = (name, "") if name in HIP_SAME_NAME else decide(entry, roc)
+        replacement = HIP_OTHER_NAME.get(name, replacement)
         out[name.encode()] = Target(
             replacement.encode() if replacement else None,
             _kind(entry),
@@ -107,6 +115,7 @@ _EXTRA_HEADERS = {
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
     "cuda_bf16.h": "hip/hip_bf16.h",
+    "cuda_pipeline_primitives.h": "",  # its calls become synchronous copies (scanner.translate.halfcalls)
 }
 # NCCL, which HIPIFY's table leaves out: RCCL keeps its whole API (`ncclAllReduce`, `ncclComm_t`, `NCCL_VERSION_CODE`,
 # never renamed) under its own header name (ROC133 says the same).
@@ -147,9 +156,19 @@ def bf16_name_map(roc: bool) -> dict[bytes, Target]:
 
 
 @functools.cache
+def _cub_headers() -> dict[str, str]:
+    """CUB's own headers (`cub/block/block_load.cuh`) -> hipCUB's twins (`hipcub/block/block_load.hpp`): HIPIFY's
+    table maps only `cub/cub.cuh`, and hipCUB keeps CUB's layout (scanner/data/hipcub_headers.txt lists it)."""
+    text = resources.files("scanner.data").joinpath("hipcub_headers.txt").read_text(encoding="utf-8")
+    stems = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return {f"cub/{stem}.cuh": f"hipcub/{stem}.hpp" for stem in stems}
+
+
+@functools.cache
 def header_map(roc: bool) -> dict[str, Target]:
     table = load()
-    out = {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
+    out = {name: Target(hip.encode(), "include", "CUB API") for name, hip in _cub_headers().items()}
+    out |= {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
     out |= {name: Target(hip.encode(), "include", api) for name, (hip, api) in _LIBRARY_HEADERS.items()}
     for name, entry in table.headers.items():
         replacement, reason = decide(entry, roc)

@@ -78,3 +78,39 @@ def call_at(data: bytes, spans: list[Span], i: int) -> tuple[int, int, list[tupl
     if close is None:
         return None
     return paren, close, split_arguments(data, spans, paren, close)
+
+
+def member_declarations(data: bytes, spans: list[Span]) -> frozenset[int]:
+    """Indices of names a class of the file declares as its own methods: written right after an identifier (a call
+    never follows one) and before `(`, either directly in a class or struct body (`CUresult cuLaunchKernel(...)
+    const;`) or anywhere when the file also uses the name as a member (`w.cuGetErrorName(`). TensorRT's and
+    FasterTransformer's CUDADriverWrapper name its methods after the driver functions they wrap: those are the
+    class's, not CUDA's."""
+    members = {
+        text(data, spans[j]) for j in range(1, len(spans)) if text(data, spans[prev_code(spans, j)]) in (b".", b"->")
+    }
+    out = set()
+    bodies: list[int] = []  # brace depths at which a class body is open
+    depth, pending = 0, False  # pending: `class X` seen, its `{` not yet
+    for j, (kind, _, _) in enumerate(spans):
+        tok = text(data, spans[j])
+        if tok in (b"class", b"struct") and text(data, spans[prev_code(spans, j)]) not in (b"<", b","):
+            pending = True  # not a template's `class T`
+        elif tok == b";":
+            pending = False
+        elif tok == b"{":
+            depth += 1
+            if pending:
+                bodies.append(depth)
+                pending = False
+        elif tok == b"}":
+            if bodies and bodies[-1] == depth:
+                bodies.pop()
+            depth -= 1
+        elif kind == IDENT and j and spans[prev_code(spans, j)][0] == IDENT:
+            opening = next_code(spans, j)
+            in_body = bool(bodies) and bodies[-1] == depth
+            called = opening < len(spans) and text(data, spans[opening]) == b"("
+            if called and (in_body or tok in members):
+                out.add(j)
+    return frozenset(out)

@@ -7,6 +7,9 @@
 - the streaming cache hints HIP does not declare become the plain load and store they hint at: `__ldcs(p)` ->
   `(*(p))`, `__stcs(p, v)` -> `(*(p) = (v))`. Same values, no hint: clang's `__builtin_nontemporal_load` would
   keep it but takes scalars and vectors only, and CUDA code streams `int4` and packed structs through these.
+- in a file of cuda_bf16.h's types, `__ldg(p)` -> `(*(p))` too: HIP's `__ldg` is that plain load for every type it
+  declares, and it declares none for `__hip_bfloat16`/`__hip_bfloat162`, which cuda_bf16.h overloads (a token
+  cannot tell the pointer's type, so the whole file's calls take the load HIP's own would be).
 hipify-clang and hipify-perl leave all of these as written, and the translation then fails to compile.
 """
 
@@ -44,6 +47,7 @@ MASKED = frozenset(
 STREAMING_LOADS = frozenset({b"__ldcs", b"__ldcg", b"__ldca", b"__ldlu", b"__ldcv"})
 STREAMING_STORES = frozenset({b"__stcs", b"__stcg", b"__stwb", b"__stwt"})
 STREAMING = STREAMING_LOADS | STREAMING_STORES
+READ_ONLY_LOAD = b"__ldg"  # plain only in a file of bf16 types (the caller decides)
 CALLS = MASKED | STREAMING
 FULL_MASK_64 = b"0xffffffffffffffffull"
 _FULL_MASK_32 = re.compile(rb"^\(?\s*(?:0[xX][fF]{8}[uU]?|~0[uU]?|0[xX][fF]{8}[uU][lL]?)\s*\)?$")
@@ -61,7 +65,7 @@ def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[lis
             return [], False
         start, end = byte_range(spans, *args[0])
         return ([(start, end, FULL_MASK_64)] if _FULL_MASK_32.match(data[start:end].strip()) else []), False
-    expected = 1 if name in STREAMING_LOADS else 2
+    expected = 1 if name in STREAMING_LOADS or name == READ_ONLY_LOAD else 2
     if len(args) != expected:
         return [], False
     name_start = spans[i][1]

@@ -6,6 +6,7 @@
 - `#include <mma.h>` -> `#include <rocwmma/rocwmma.hpp>`;
 - `nvcuda::wmma` -> `rocwmma` (also in `using namespace nvcuda::wmma;` and `namespace wmma = nvcuda::wmma;`);
 - `wmma::` after `using namespace nvcuda;` -> `rocwmma::`, and that using-directive goes (rocWMMA has no `nvcuda`);
+- `reinterpret_cast<__half2 *>(f.x)`: the address of rocWMMA's element vector (`&f.x`), where CUDA's array decays;
 - `fill_fragment(f, 0.0f)`: rocWMMA deduces the fill value's type from the fragment and the value together, where
   CUDA converts the value to the fragment's element type; a literal value is converted explicitly.
 Only when every fragment of the file has a rocWMMA counterpart on gfx942 (scanner.rocwmma): otherwise the file's WMMA
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scanner import rocwmma
-from scanner.translate.tokenwalk import COMMENT, LITERAL, Span, byte_range, call_at, text
+from scanner.translate.tokenwalk import COMMENT, LITERAL, Span, byte_range, call_at, matching_close, text
 
 Edit = tuple[int, int, bytes]
 
@@ -59,6 +60,7 @@ def plan(data: bytes, spans: list[Span], includes_mma: bool) -> WmmaPlan:
     aliased = any(
         words[j : j + 3] == ["namespace", "wmma", "="] for j in range(len(words) - 2) if words[j] == "namespace"
     )
+    fragments = _fragment_names(words)
     for j, word in enumerate(words):
         if word == "nvcuda" and words[j + 1 : j + 3] == ["::", "wmma"]:
             start, end = byte_range(spans, code[j], code[j + 2])
@@ -82,7 +84,57 @@ def plan(data: bytes, spans: list[Span], includes_mma: bool) -> WmmaPlan:
             out.renamed += 1
         elif word == "fill_fragment" and (j >= 1 and words[j - 1] == "::" or words[j + 1 : j + 2] == ["("]):
             out.edits.extend(_fill_value(data, spans, code[j]))
+        elif word == "reinterpret_cast" and words[j + 1 : j + 2] == ["<"]:
+            out.edits.extend(_element_storage(data, spans, code, words, j, fragments))
     return out
+
+
+def _after_template(words: list[str], j: int) -> int:
+    """Index of the `>` closing the template argument list that opens at j + 1 (or len(words))."""
+    depth, k = 0, j + 1
+    while k < len(words):
+        depth += {"<": 1, ">": -1, ">>": -2}.get(words[k], 0)
+        if depth <= 0:
+            break
+        k += 1
+    return k
+
+
+def _fragment_names(words: list[str]) -> frozenset[str]:
+    """The variables declared as fragments (`fragment<...> a, b[4];`)."""
+    names = set()
+    for j, word in enumerate(words):
+        if word != "fragment" or words[j + 1 : j + 2] != ["<"]:
+            continue
+        k = _after_template(words, j) + 1
+        while k < len(words) and words[k].isidentifier():
+            names.add(words[k])
+            while k + 1 < len(words) and words[k + 1] not in (",", ";", ")", "="):
+                k += 1  # an array's bounds
+            if words[k + 1 : k + 2] != [","]:
+                break
+            k += 2
+    return frozenset(names)
+
+
+def _element_storage(
+    data: bytes, spans: list[Span], code: list[int], words: list[str], j: int, fragments: frozenset[str]
+) -> list[Edit]:
+    """`reinterpret_cast<__half2 *>(frag.x)` -> `reinterpret_cast<__half2 *>(&frag.x)`: CUDA's `x` is an array that
+    decays to a pointer to its elements, rocWMMA's a vector object whose storage is those elements in the same
+    order; the elementwise access this serves reads and writes the same elements (which element sits where in the
+    matrix is unspecified on both)."""
+    k = _after_template(words, j)
+    if k + 2 >= len(words) or words[k + 1] != "(" or words[k + 2] not in fragments:
+        return []
+    close = matching_close(data, spans, code[k + 1])
+    if close is None:
+        return []
+    last = code.index(close) if close in code else -1
+    if last < k + 4 or words[last - 2 : last] != [".", "x"]:
+        return []
+    start = spans[code[k + 2]][1]
+    return [(start, start, b"&")]
 
 
 def _fill_value(data: bytes, spans: list[Span], i: int) -> list[Edit]:

@@ -67,6 +67,10 @@ WMMA = """
         wmma::load_matrix_sync(fa, a, ld);
         wmma::load_matrix_sync(fb, b, ld);
         wmma::mma_sync(acc, fa, fb, acc);
+        for (int i = 0; i < acc.num_elements / 2; i++) {  // elementwise, through the elements' storage
+            float2 pair = reinterpret_cast<float2 *>(acc.x)[i];
+            reinterpret_cast<float2 *>(acc.x)[i] = make_float2(2.0f * pair.x, 2.0f * pair.y);
+        }
         wmma::store_matrix_sync(c, acc, ld, wmma::mem_row_major);
     }
 """

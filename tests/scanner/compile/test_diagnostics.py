@@ -106,6 +106,75 @@ def test_an_error_on_the_line_of_a_stubbed_name_follows_from_the_stub_and_is_set
     assert [d.kind for d in parse(output, stubbed=False)][:2] == ["other", "other"]  # nothing stubbed: the code's
 
 
+def test_pytorchs_dispatch_key_and_the_types_a_stubbed_name_leaves_unknown_are_set_aside():
+    """pyg-lib checked without torch: `TORCH_LIBRARY_IMPL(pyg, CUDA, m)` leaves `CUDA` (a dispatch key, no CUDA
+    API) undeclared, and `const std::optional<at::Tensor>& out = std::nullopt` fails once `at` is gone and clang
+    took the type for `int`. A type error on a line without a stubbed name is still the translation's."""
+    output = (
+        "src/a.hip:76:27: error: use of undeclared identifier 'CUDA'\n"
+        "src/a.hip:22:25: error: use of undeclared identifier 'at'\n"
+        "src/a.hip:22:44: error: no viable conversion from 'const nullopt_t' to 'const int'\n"
+        "src/a.hip:30:3: error: use of undeclared identifier 'CUDA_R_16F'\n"
+        "src/a.hip:31:9: error: no viable conversion from 'hipError_t' to 'cudaError_t'\n"
+    )
+    kinds = [d.kind for d in parse(output, stubbed=True)]
+    assert kinds == ["set-aside", "set-aside", "set-aside", "undeclared-cuda-name", "type-mismatch"]
+
+
+def test_uses_of_a_function_declared_with_a_stubbed_type_are_set_aside():
+    """flash-fft-conv's kernels take torch's `complex_half_t`: stubbed, the template is invalid and every
+    `hipFuncSetAttribute(reinterpret_cast<const void*>(&k<1>), ...)` fails to resolve it. A function whose
+    declaration is whole still fails."""
+    lines = {
+        16: "__global__ void kernel_64(",
+        17: "    const __half2 *__restrict__ x,",
+        18: "    complex_half_t *tw,",
+        19: "    int M)",
+        30: "void other(int n);",
+        31: "__global__ void fine(complex_half_t* p) {}",
+    }
+    output = (
+        "src/a.hip:18:5: error: unknown type name 'complex_half_t'\n"
+        "src/a.hip:681:20: error: reinterpret_cast cannot resolve overloaded function 'kernel_64' to type "
+        "'const void *'\n"
+        "src/a.hip:31:23: error: unknown type name 'complex_half_t'\n"
+        "src/a.hip:700:3: error: no matching function for call to 'other'\n"
+    )
+    parsed = diagnostics.parse(output, lambda p: p in TREE, lambda p, n: lines.get(n, ""), True)
+    assert [d.kind for d in parsed] == ["set-aside", "set-aside", "set-aside", "type-mismatch"]
+    # declared in a header: lmdeploy's Logger::LogFatal takes fmt's format_string, fmt stubbed
+    header = {
+        54: "    [[noreturn]] void LogFatal(SourceLocation loc, fmt::format_string<Args...> fmt_str, Args&&... args)"
+    }
+    output = (
+        "include/common.cuh:54:48: error: no member named 'format_string' in namespace 'fmt'\n"
+        "src/a.hip:122:9: error: no matching member function for call to 'LogFatal'\n"
+    )
+    parsed = diagnostics.parse(
+        output, lambda p: p in TREE, lambda p, n: header.get(n, "") if p != "src/a.hip" else "", True
+    )
+    assert [d.kind for d in parsed] == ["set-aside", "set-aside"]
+
+
+def test_a_parse_error_further_down_a_statement_a_stub_began_is_set_aside():
+    """pytorch_cluster's radius_cuda.h with torch stubbed: the declaration's later line fails to parse because its
+    first line names torch; after a line that ends a statement, an error is the code's again."""
+    lines = {
+        5: "torch::Tensor radius_cuda(torch::Tensor x, torch::Tensor y,",
+        6: "                          std::optional<torch::Tensor> ptr_x, double r,",
+        7: "                          int64_t max_num_neighbors);",
+        8: "int f(int a,",
+        9: "      b c);",
+    }
+    output = (
+        "src/a.hip:5:1: error: use of undeclared identifier 'torch'\n"
+        "src/a.hip:7:27: error: unexpected type name 'int64_t': expected expression\n"
+        "src/a.hip:9:9: error: expected ')'\n"
+    )
+    parsed = diagnostics.parse(output, lambda p: p in TREE, lambda p, n: lines.get(n, ""), True)
+    assert [d.kind for d in parsed] == ["set-aside", "set-aside", "other"]
+
+
 def test_the_message_of_an_error_outside_the_repository_is_withheld():
     output = (
         "In file included from src/a.hip:1:\n"

@@ -74,3 +74,13 @@ def test_the_table_is_hipifys_with_its_commit_and_its_miopen_rows_for_roc_names(
     assert (b"cudnnGetConvolutionForwardWorkspaceSize", False) not in table
     moved = body("cudnnGetConvolutionForwardWorkspaceSize(h, xD, wD, convD, yD, algo, &bytes);\n", roc=True)
     assert moved.strip() == "miopenConvolutionForwardGetWorkSpaceSize(h, wD, xD, convD, yD, &bytes);"
+
+
+def test_a_template_kernel_with_several_arguments_is_cast_whole():
+    """flash-fft-conv: `cudaFuncSetAttribute(&kernel<TILE_H, 1>, ...)`; the comma of the template-id is not an
+    argument's, and a comparison (`a < b`) still is an argument of its own."""
+    out = body("cudaFuncSetAttribute(&k<TILE_H, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, a < b);\n")
+    assert out.strip() == (
+        "hipFuncSetAttribute(reinterpret_cast<const void*>(&k<TILE_H, 1>), hipFuncAttributeMaxDynamicSharedMemorySize, "
+        "a < b);"
+    )

@@ -64,6 +64,14 @@ def test_conversions_hip_lacks_are_spelled_with_what_it_has():
     # nested: the inner call is rewritten too
     assert "make_float2(1.0f, __half2float(__half(__half_raw{static_cast<_Float16>(2.5)}))))" in out
     assert "__double2half" not in out and "__floats2bfloat162_rn" not in out
+    # x evaluated once, rounded once; the pair maker under HIP's name; __ldg of bf16 types a plain load
+    assert "= __bfloat162bfloat162(__float2bfloat16(s + 1.0f));" in out
+    assert "= __halves2bfloat162((*(lo)), lo[1]);" in out and "= (*(in + threadIdx.x));" in out
+    assert "__float2bfloat162_rn" not in out and "make_bfloat162" not in out and "__ldg" not in out
+
+
+def test_ldg_stays_hips_own_in_a_file_without_bf16_types():
+    assert "return __ldg(p);" in body("__device__ float f(const float* p) { return __ldg(p); }\n")
 
 
 def test_such_a_conversion_counts_as_converted_and_a_member_or_other_arity_is_left():

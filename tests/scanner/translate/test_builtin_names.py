@@ -190,3 +190,30 @@ def test_cuda_runtime_h_keeps_bringing_cs_math_string_and_assert_to_host_code():
 def test_a_kernel_given_to_cudafuncsetattribute_is_cast_as_hipify_clang_does():
     out = body("void f() { cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100); }\n")
     assert "hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), " in out
+
+
+def test_trap_becomes_clangs_trap_builtin():
+    """`__trap()` aborts the kernel; HIP has no such name, and its own device `abort()` is `__builtin_trap()`."""
+    result = hipify("__device__ void check(int e) { if (e) __trap(); }\n", insert_runtime_header=False)
+    assert result.text == "__device__ void check(int e) { if (e) __builtin_trap(); }\n"
+    assert result.stats.converted_by_name["__trap"] == 1 and result.unconverted == []
+
+
+def test_a_classs_own_method_named_after_a_driver_function_keeps_its_name():
+    """FasterTransformer's (TensorRT's) CUDADriverWrapper declares `cuGetErrorName` as a method and calls it as
+    `wrap.cuGetErrorName(...)`: renaming the declaration alone left the call without a member. A call of the driver's
+    own function in the same file is still translated."""
+    source = (
+        "class CUDADriverWrapper {\n public:\n  CUresult cuGetErrorName(CUresult e, const char** s) const;\n};\n"
+        "void check(CUresult stat) { CUDADriverWrapper w; const char* m; w.cuGetErrorName(stat, &m); "
+        "cuGetErrorName(stat, &m); }\n"
+    )
+    out = body(source)
+    assert "  hipError_t cuGetErrorName(hipError_t e, const char** s) const;" in out
+    assert "w.cuGetErrorName(stat, &m); hipDrvGetErrorName(stat, &m); }" in out
+    # declared in the class, called through it in another file: still the class's own
+    source = "struct W {\n  CUresult cuLaunchKernel(CUfunction f) const;\n};\n"
+    source += "template <class T> void g(T t) { CUresult r = cuLaunchKernel(t); }\n"
+    out = body(source)
+    assert "  hipError_t cuLaunchKernel(hipFunction_t f) const;" in out
+    assert "hipError_t r = hipModuleLaunchKernel(t); }" in out

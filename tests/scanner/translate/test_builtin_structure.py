@@ -113,9 +113,24 @@ def test_kernel_pointers_are_cast_and_event_create_picks_its_overload():
     )
 
 
+def test_cubs_own_headers_become_their_hipcub_twins():
+    """flash-fft-conv includes `cub/block/block_load.cuh`: HIPIFY's table maps only `cub/cub.cuh`."""
+    text = '#include <cub/block/block_load.cuh>\n#include "cub/device/device_radix_sort.cuh"\n#include <cub/block/specializations/block_scan_raking.cuh>\n'
+    out = body(text)
+    assert out.startswith('#include <hipcub/block/block_load.hpp>\n#include "hipcub/device/device_radix_sort.hpp"\n')
+    assert "#include <cub/block/specializations/block_scan_raking.cuh>" in out  # hipCUB has no such header
+
+
 def test_cub_namespace_becomes_hipcub_and_cooperative_group_headers_map():
     text = "#include <cooperative_groups/reduce.h>\ntypedef ::cub::BlockRadixSort<int, 128> Sort;\n"
     assert (
         body(text)
         == "#include <hip/cooperative_groups/hip_reduce.h>\ntypedef ::hipcub::BlockRadixSort<int, 128> Sort;\n"
     )
+
+
+def test_a_launch_written_with_spaced_chevrons_is_written_together():
+    """diff-gaussian-rasterization: `renderCUDA<NUM_CHANNELS> << <grid, block >> > (...)`, which nvcc takes and clang
+    does not read as a launch; shifts and `operator<< <T>` stay."""
+    out = body("void f() {\n  render<C> << <grid, block >> > (r, a >> 1);\n  x = y << z; operator<< <int>(os, 1);\n}\n")
+    assert "  render<C> <<<grid, block >>> (r, a >> 1);\n  x = y << z; operator<< <int>(os, 1);\n" in out

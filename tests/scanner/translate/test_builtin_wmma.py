@@ -104,3 +104,18 @@ def test_an_unresolved_shape_is_left_to_rocwmmas_own_checks():
         "  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, M, 16, 16, half, nvcuda::wmma::row_major> a;\n}\n"
     )
     assert "rocwmma::fragment<rocwmma::matrix_a, M, 16, 16" in body(source)
+
+
+def test_the_elements_storage_of_a_fragment_is_taken_by_address():
+    """flash-fft-conv multiplies accumulators elementwise as `__half2` pairs: CUDA's `x` array decays to a pointer,
+    rocWMMA's vector is taken by address; a member `x` of anything but a fragment is left alone."""
+    source = (
+        "#include <mma.h>\nusing namespace nvcuda;\n__global__ void k(S s) {\n"
+        "  wmma::fragment<wmma::accumulator, 16, 16, 16, half> acc[2], b;\n"
+        "  __half2 t = reinterpret_cast<__half2 *>(acc[1].x)[0];\n"
+        "  reinterpret_cast<__half2 *>(b.x)[0] = t;\n"
+        "  float* q = reinterpret_cast<float*>(s.x);\n}\n"
+    )
+    out = body(source)
+    assert "__half2 t = reinterpret_cast<__half2 *>(&acc[1].x)[0];" in out
+    assert "reinterpret_cast<__half2 *>(&b.x)[0] = t;" in out and "reinterpret_cast<float*>(s.x);" in out
