@@ -33,14 +33,15 @@ class Project:
     scan: Scan
 
 
-def commit_demo(git: GitRepo) -> str:
-    for path, text in demo_files().items():
+def commit_demo(git: GitRepo, changed: dict[str, str] | None = None) -> str:
+    """The demo's files committed; `changed`: paths whose text this repository has instead."""
+    for path, text in (demo_files() | (changed or {})).items():
         git.write(path, text)
     return git.commit("the demo kernels")
 
 
-def build_project(people: People, git: GitRepo, *, scanned: bool = True) -> Project:
-    commit = commit_demo(git)
+def build_project(people: People, git: GitRepo, *, scanned: bool = True, changed=None) -> Project:
+    commit = commit_demo(git, changed)
     repository = Repository.objects.create(team=people.team, name="cuda-demo", clone_url=git.url)
     scan = None
     if scanned:
