@@ -123,6 +123,7 @@ def test_an_http_redirect_is_never_followed(people, target):
     listener = _Listener()
     handler = type("Redirect", (_Redirect,), {"location": target.format(port=listener.port), "seen": []})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.socket.settimeout(1.0)  # an accept never outwaits shutdown(): tests.portal.servers.serve_http
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/r.git"
     try:

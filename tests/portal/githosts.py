@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.portal.servers import serve_http
 
 _STATES = {
     "github": {"error", "failure", "pending", "success"},
@@ -58,8 +59,7 @@ class GitHost:
     def start(cls, provider: str, token: str) -> GitHost:
         host = cls(provider, token)
         handler = type("Handler", (_Handler,), {"host": host})
-        host.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=host.server.serve_forever, daemon=True).start()
+        host.server = serve_http(handler)
         return host
 
     @property

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import base64
 import subprocess
-import threading
 from dataclasses import dataclass
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 from tests.portal import servers
@@ -109,9 +107,8 @@ class ServedRepo:
         self.before_push: list = []  # callables run once each, at a push's ref discovery
         self.fail_when = None  # a predicate over an authorised request: true answers it with a 500
         handler = type("Handler", (_Handler,), {"served": self, "root": root, "credentials": ("", "")})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = servers.serve_http(handler)
         self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
 
     def publish(self, source: Path, name: str = "project.git") -> str:
         """A bare clone of `source` served as `name`, with the push log hook and the rules a host's protected

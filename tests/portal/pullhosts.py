@@ -32,6 +32,7 @@ from http.server import ThreadingHTTPServer
 from urllib.parse import parse_qsl, unquote
 
 from tests.portal.githosts import JsonHandler, Received
+from tests.portal.servers import serve_http
 
 _PREFIX = {"github": "", "gitlab": "/api/v4", "gitea": "/api/v1", "forgejo": "/api/v1"}
 _STR, _BOOL, _INT, _LIST = str, bool, int, list
@@ -112,8 +113,7 @@ class PullHost:
     def start(cls, provider: str, token: str, project: str, **kwargs) -> PullHost:
         host = cls(provider, token, project, **kwargs)
         handler = type("Handler", (_Handler,), {"host": host})
-        host.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=host.server.serve_forever, args=(0.05,), daemon=True).start()  # a quick stop()
+        host.server = serve_http(handler)  # polls every 0.05 s: a quick stop()
         return host
 
     @property

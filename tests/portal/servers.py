@@ -13,6 +13,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 
+def serve_http(handler, poll_interval: float = 0.05) -> ThreadingHTTPServer:
+    """A ThreadingHTTPServer on a free port of 127.0.0.1, serving on a daemon thread. Its listening socket has a
+    timeout: when a client goes away between the poll that saw it and the accept (seen under load, the git client
+    of a test that had ended), a blocking accept would wait for the next client forever and `shutdown()` with it;
+    with the timeout the accept gives up and the loop sees the shutdown."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.socket.settimeout(1.0)
+    threading.Thread(target=server.serve_forever, args=(poll_interval,), daemon=True).start()
+    return server
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -124,9 +135,8 @@ class GitHttpServer:
         if public:
             attrs["_authorised"] = lambda handler: True
         handler = type("Handler", (_Handler,), attrs)
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = serve_http(handler)
         self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def url(self, name: str) -> str:
         return f"http://127.0.0.1:{self.port}/{name}"

@@ -70,6 +70,7 @@ class SmtpSink:
 
         self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Session)
         self.server.daemon_threads = True
+        self.server.socket.settimeout(1.0)  # an accept never outwaits shutdown(): tests.portal.servers.serve_http
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

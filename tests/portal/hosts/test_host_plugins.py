@@ -76,6 +76,7 @@ class StandIn:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.socket.settimeout(1.0)  # an accept never outwaits shutdown(): tests.portal.servers.serve_http
         self.api_url = f"http://127.0.0.1:{self.server.server_address[1]}/api/tiny"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

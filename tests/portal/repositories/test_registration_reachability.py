@@ -79,6 +79,7 @@ def test_a_redirect_is_refused_and_never_followed(people, public_http):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    server.socket.settimeout(1.0)  # an accept never outwaits shutdown(): tests.portal.servers.serve_http
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         moved = f"http://127.0.0.1:{server.server_address[1]}/moved.git"

@@ -93,6 +93,7 @@ class HttpsGitServer(GitHttpServer):
     def __init__(self, root: Path, username: str, password: str, certificate: tuple[Path, Path]):
         handler = type("Handler", (servers._Handler,), {"root": root, "credentials": (username, password)})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.socket.settimeout(1.0)  # an accept never outwaits shutdown(): tests.portal.servers.serve_http
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(*certificate)
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
