@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,9 @@ TEXT_LANGUAGE_BY_NAME = {
 CXX_LANGUAGES = frozenset({"cuda", "c++", "c"})
 # Forms for people, not configuration: GitHub's issue and discussion templates (YAML issue forms) ask reporters for
 # their `nvcc --version` or show NVIDIA reproduction steps as placeholder text, and nothing runs them.
+# A variant named with an underscore or a dash and no extension (`Dockerfile_amd`, `Dockerfile-rocm`): AutoGPTQ
+# ships its ROCm image so, and reading it tells the scan that the project already has a ROCm container.
+_DOCKERFILE_VARIANT = re.compile(r"(?:docker|container)file[_-][\w-]+")
 _FORM_DIRS = frozenset({"issue_template", "discussion_template", "issue_templates"})
 SKIP_DIRS = {".git", ".hg", ".svn"}
 
@@ -103,7 +107,7 @@ def language_of(name: str, rel_dir: str = "") -> str | None:
         return "sysctl" if lower.endswith("sysctl.conf") or rel_dir.endswith("sysctl.d") else None
     if suffix == ".toml":
         return "pyproject" if lower.endswith("pyproject.toml") else None
-    if lower.startswith(("dockerfile.", "containerfile.")):
+    if lower.startswith(("dockerfile.", "containerfile.")) or _DOCKERFILE_VARIANT.fullmatch(lower):
         return "dockerfile"
     if lower.startswith("makefile.") or lower.endswith(".makefile"):
         return "make"

@@ -12,9 +12,10 @@ import re
 from scanner.formats.python_src import walk_ast
 
 # A name in an `if` test that says "this is the ROCm build": its branch is built only on ROCm, the other only on
-# CUDA (flash-attention's `if not SKIP_CUDA_BUILD and not IS_ROCM:` around its FA2 CUDAExtension).
+# CUDA (flash-attention's `if not SKIP_CUDA_BUILD and not IS_ROCM:` around its FA2 CUDAExtension; detectron2's
+# collect_env reports ROCM_HOME under `if has_rocm:`, CUDA_HOME in its `else`).
 _ROCM_NAME = re.compile(
-    r"^(?:IS_ROCM|IS_HIP|IS_HIP_EXTENSION|USE_ROCM|BUILD_FOR_ROCM|ROCM_BUILD|is_rocm\w*|is_hip\w*)$"
+    r"^(?:IS_ROCM|IS_HIP|IS_HIP_EXTENSION|USE_ROCM|BUILD_FOR_ROCM|ROCM_BUILD|(?:is|has)_(?:rocm|hip)\w*)$"
 )
 # A flag named for the ROCm build (`USE_TRITON_ROCM`, `BUILD_HIP`, `ROCM_HOME`), unless the name negates it.
 _ROCM_WORD = re.compile(r"^(?:[A-Z0-9]+_)*(?:ROCM|HIP)(?:_[A-Z0-9]+)*$")

@@ -61,6 +61,17 @@ def test_ci_jobs_and_images_beside_the_repositorys_rocm_ci_and_container_are_not
     assert severity == "info" and "ROCm container (docker/rocm/Dockerfile)" in message
 
 
+def test_a_dockerfile_beside_the_projects_own_amd_dockerfile_is_a_note(tmp_path):
+    """AutoGPTQ ships `Dockerfile` on nvidia/cuda and `Dockerfile_amd` on rocm/dev-ubuntu: the first is the NVIDIA
+    variant on purpose, once the second is read as a Dockerfile."""
+    files = {
+        "Dockerfile": "FROM nvidia/cuda:12.1.0-devel-ubuntu22.04\n",
+        "Dockerfile_amd": "FROM rocm/dev-ubuntu-22.04:5.7\n",
+    }
+    severity, message = _found(write_tree(tmp_path, files))[("Dockerfile", 1)]
+    assert severity == "info" and "ROCm container (Dockerfile_amd)" in message
+
+
 def test_a_python_branch_rocm_never_takes_is_a_note_and_the_rest_keeps_its_severity(tmp_path):
     found = _found(write_tree(tmp_path, {"op_builder/builder.py": BUILDER}))
     severity, message = found[("op_builder/builder.py", 9)]

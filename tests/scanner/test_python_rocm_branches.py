@@ -21,6 +21,8 @@ from scanner.build.python_rocm import dead_lines, on_rocm, rocm_names
         ("torch.version.hip", True),
         ("torch.version.cuda", False),
         ("is_rocm_pytorch()", True),
+        ("has_rocm", True),
+        ("not has_hip", False),
         ("self.is_rocm_pytorch()", True),
         ('BUILD_TARGET == "rocm"', True),
         ('BUILD_TARGET != "rocm"', False),

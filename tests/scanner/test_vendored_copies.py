@@ -80,3 +80,28 @@ def test_a_find_modules_own_probe_of_the_library_it_found_is_not_a_link(tmp_path
     lines = {(f.path, f.line) for result in scan(root, ScanOptions()) for f in result.findings if f.rule == "ROC206"}
     assert ("cmake/Modules/FindNCCL.cmake", 1) in lines and ("cmake/Modules/FindNCCL.cmake", 4) not in lines
     assert ("CMakeLists.txt", 4) in lines
+
+
+FIND_NCCL_USER_PATH = """\
+if(NCCL_LIBRARY)
+  if(IS_DIRECTORY "${NCCL_LIBRARY}")
+    message(FATAL_ERROR "NCCL_LIBRARY must be a file")
+  else()
+    set(_nccl_user_library "${NCCL_LIBRARY}")
+  endif()
+endif()
+find_library(NCCL_LIBRARY NAMES nccl)
+add_library(nccl::nccl UNKNOWN IMPORTED)
+set_target_properties(nccl::nccl PROPERTIES IMPORTED_LOCATION "${NCCL_LIBRARY}")
+"""
+
+
+def test_a_find_modules_bookkeeping_of_a_library_path_is_not_a_link(tmp_path):
+    """xgboost's FindNccl.cmake stores a user-given NCCL_LIBRARY (`set(_user "${NCCL_LIBRARY}")`) and tests it
+    (`if(IS_DIRECTORY ...)`): neither links anything, and the user may point it at librccl. The module's
+    find_library and its imported target's location stay; the same `set()` in a CMakeLists.txt stays too."""
+    root = write_tree(tmp_path, {"cmake/FindNccl.cmake": FIND_NCCL_USER_PATH, "CMakeLists.txt": FIND_NCCL_USER_PATH})
+    lines = {(f.path, f.line) for result in scan(root, ScanOptions()) for f in result.findings if f.rule == "ROC206"}
+    module = {line for path, line in lines if path == "cmake/FindNccl.cmake"}
+    assert module == {8, 10}
+    assert ("CMakeLists.txt", 5) in lines

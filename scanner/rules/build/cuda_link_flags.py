@@ -3,7 +3,9 @@
 What it finds:
     `-l` flags naming CUDA libraries in Makefiles, shell scripts, Dockerfiles, CI YAML and Python build
     scripts, and CUDA library names in a setup.py `libraries=[...]` list; TensorRT's libraries (`-lnvinfer`,
-    `-lnvinfer_plugin`, `-lnvonnxparser`) among them.
+    `-lnvinfer_plugin`, `-lnvonnxparser`) among them. Not a flag after a `-L` into the project's own tree
+    (`-L$(BUILDDIR)/lib -lnccl` with `BUILDDIR ?= ../../build` in the same Makefile): that library is the
+    project's own build output, which its port builds under the same name.
 
 Why it breaks on ROCm:
     The libraries are not installed on a ROCm machine: the link fails with `cannot find -lcudart`. Each has a
@@ -30,6 +32,7 @@ from scanner.formats import python_src
 from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches, nvidia_arch_only
+from scanner.rules.build._in_tree import links_in_tree
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import CUDA_LIBRARIES, SCRIPT_LANGUAGES, TENSORRT_LIBRARIES, once, text_rule
 
@@ -45,6 +48,8 @@ _NO_COUNTERPART = {
 
 def check(ctx: Context) -> None:
     for line, col, match in build_matches(ctx, _FLAG):
+        if links_in_tree(ctx, line, col):  # the project's own build output, named like an NVIDIA library
+            continue
         _report(ctx, line, col, match.group(0), match.group(1), as_flag=True)
     if ctx.language == "python":
         for const in _library_lists(ctx):

@@ -4,7 +4,8 @@
 What it finds:
     A command that runs `nvcc` (`nvcc -c k.cu`, `/usr/local/cuda/bin/nvcc ...`) and a Makefile variable that
     makes nvcc the compiler (`NVCC = nvcc`, `CXX := $(CUDA_HOME)/bin/nvcc`). Version checks (`nvcc --version`)
-    are ROC234's.
+    are ROC234's, and so is a variable that a Makefile with recipes of its own reads only to probe the version
+    (`$(NVCC) --version`) while it compiles with `$(CXX)`.
 
 Why it breaks on ROCm:
     nvcc is part of the CUDA toolkit; a ROCm machine does not have it, and its options are not clang's. HIP
@@ -59,6 +60,8 @@ _COMPILES = re.compile(
 # Python: an argument list run as a command (`subprocess.run(["nvcc", "-c", "k.cu"])`).
 _PROGRAM = re.compile(r"(?:[\w${}()./~-]*/)?nvcc")
 _PROBE_ARGS = frozenset({"--version", "-V", "--help", "-h"})
+# A Makefile variable read: `$(NVCC)`, `${NVCC}`.
+_REFERENCE = re.compile(r"\$[({]([A-Za-z_][\w.]*)[)}]")
 
 
 def check(ctx: Context) -> None:
@@ -88,6 +91,8 @@ def _judge(ctx, text: str, match: re.Match) -> str:
         if assign is not None and assign.group(1).lower() in _YAML_COMMAND_KEYS:
             assign = None
     hipcc = "$(ROCM_PATH)/bin/hipcc" if ctx.language == "make" else "$ROCM_PATH/bin/hipcc"
+    if assign is not None and assign.group(1) in _only_probed(ctx):
+        return ""
     if assign is not None:
         spelled = text[assign.start() : match.end()].removeprefix("-D")
         return (
@@ -97,6 +102,24 @@ def _judge(ctx, text: str, match: re.Match) -> str:
     if _PROBE.search(before) or not compiles:
         return ""
     return _command_message(ctx, match.group(1))
+
+
+def _only_probed(ctx) -> frozenset[str]:
+    """The variables a Makefile with recipes of its own reads only to probe nvcc (`which $(NVCC)`,
+    `$(NVCC) --version`): that file compiles with another compiler, and the probe is ROC234's. A Makefile without
+    recipes (an include such as `common.mk`) sets its variables for the files that include it, so none counts."""
+    key = "rocport:nvcc-only-probed"
+    if key not in ctx.memo:
+        names: set[str] = set()
+        if ctx.language == "make" and any(text.startswith("\t") for text in ctx.lines):
+            uses: dict[str, list[bool]] = {}
+            for text in ctx.lines:
+                for ref in _REFERENCE.finditer(text):
+                    probe = _PROBE.search(text[: ref.start()]) or _VERSION.match(text, ref.end())
+                    uses.setdefault(ref.group(1), []).append(bool(probe))
+            names = {name for name, probes in uses.items() if all(probes)}
+        ctx.memo[key] = frozenset(names)
+    return ctx.memo[key]
 
 
 def _command_message(ctx, spelled: str) -> str:

@@ -9,7 +9,9 @@ What it finds:
     `if()` that holds only where CUDA was found (`if(TARGET CUDA::cupti)`, `if(UNIX AND CUDAToolkit_FOUND)`,
     the `else()` of `if(NOT TARGET CUDA::nvml)`) is info: on a ROCm machine without the CUDA toolkit the test is
     false and CMake skips it. The `TARGET CUDA::cupti` test itself links nothing and is not reported, nor is a
-    `message()` naming `${NCCL_LIBRARIES}` or a find module's (`FindNCCL.cmake`) own `try_run` of what it found.
+    `message()` naming `${NCCL_LIBRARIES}` or a find module's (`FindNCCL.cmake`) own `try_run` of what it found,
+    nor a find module's `set()` or `if()` that stores or tests a library path (`set(_lib "${NCCL_LIBRARY}")`):
+    the module's `find_library` and the imported target it defines are reported instead.
 
 Why it breaks on ROCm:
     Neither the targets nor the libraries exist on a ROCm machine: configuration fails on the unknown
@@ -73,13 +75,16 @@ _TEXT_ONLY = frozenset({"message"})
 # ${NCCL_LIBRARIES}`): the dependency is the `find_package` that loads the module, reported where the project's
 # targets link the library.
 _PROBES = frozenset({"try_run", "try_compile"})
+# A find module's bookkeeping of the path it was given or found (`set(_user_lib "${NCCL_LIBRARY}")`,
+# `if(IS_DIRECTORY "${NCCL_LIBRARY}")`): it stores or tests a path, which a user may point at the ROCm library.
+_BOOKKEEPING = frozenset({"set", "unset", "if", "elseif", "else", "endif", "list", "get_filename_component"})
 _FIND_MODULE = re.compile(r"(?:^|/)Find\w+\.cmake$")
 
 
 def check(ctx: Context) -> None:
     find_module = bool(_FIND_MODULE.search(ctx.path))
     for command in commands(ctx):
-        if command.name in _TEXT_ONLY or (find_module and command.name in _PROBES):
+        if command.name in _TEXT_ONLY or (find_module and command.name in _PROBES | _BOOKKEEPING):
             continue
         guard = cuda_presence_guard(ctx, command) if command.name in _LINK_COMMANDS else ""
         if guard:

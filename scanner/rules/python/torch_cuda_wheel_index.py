@@ -3,7 +3,9 @@
 What it finds:
     `https://download.pytorch.org/whl/cu121` (and `whl/nightly/cu124`) as an index in requirements files,
     pyproject.toml, Dockerfiles, scripts and CI; pinned versions with a CUDA local tag (`torch==2.4.0+cu121`);
-    conda's `pytorch-cuda=12.1` and the `nvidia` channel.
+    conda's `pytorch-cuda=12.1` and the `nvidia` channel. Not in a GitHub Actions job that says it runs on the
+    CPU (`linux_cpu_tests` on `ubuntu-latest`): the CUDA wheel is PyTorch's default build there, and the job
+    tests nothing a ROCm port changes.
 
 Why it breaks on ROCm:
     These are PyTorch's CUDA builds: on an AMD machine `torch.cuda.is_available()` is False and every GPU tensor
@@ -33,6 +35,8 @@ from scanner.rules.textual import SCRIPT_LANGUAGES, once, text_rule
 
 _INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu\d+")
 _LOCAL = re.compile(r"\b(?:torch|torchvision|torchaudio|xformers)\s*={1,3}\s*[\d.]+(?:\w+)?\+cu\d+")
+_CPU = re.compile(r"(?<![a-z0-9])cpu(?![a-z0-9])", re.I)
+_GPU_RUNNER = re.compile(r"(?<![a-z0-9])(?:gpus?|cuda|nvidia|[abhlt]\d+\w*|rtx\w*)(?![a-z0-9])", re.I)
 _CONDA = re.compile(r"(?<![\w-])pytorch-cuda\b|(?<![\w-])-c\s+nvidia\b")
 
 
@@ -43,6 +47,8 @@ def check(ctx: Context) -> None:
         (_CONDA, "PyTorch's CUDA build from conda"),
     ):
         for line, col, match in command_matches(ctx, pattern):
+            if line in _cpu_job_lines(ctx):
+                continue
             if ctx.port.ported:  # the repository builds for ROCm: this install is its NVIDIA side
                 message = (
                     f"`{match.group(0)}` is {what}: right for the NVIDIA side; where this install also serves "
@@ -69,6 +75,24 @@ def check(ctx: Context) -> None:
                         "`rocm/pytorch` image.",
                         length=6,
                     )
+
+
+def _cpu_job_lines(ctx) -> frozenset[int]:
+    """The lines of GitHub Actions jobs that say they run on the CPU (`linux_cpu_tests`, `name: CPU tests`,
+    `runs-on: linux-amd64-cpu`) and name no GPU runner: the CUDA wheel there is only the build PyTorch publishes
+    by default, and the job tests nothing a ROCm port changes."""
+    key = "rocport:torch-index-cpu-jobs"
+    if key not in ctx.memo:
+        lines: set[int] = set()
+        if ctx.language == "yaml" and "github-actions" in yaml_doc.kinds(ctx.source):
+            for doc in yaml_doc.documents(ctx.source):
+                for name, _, job in yaml_doc.items(yaml_doc.get(doc, "jobs")):
+                    runner = " ".join(s.value for s in yaml_doc.scalars(yaml_doc.get(job, "runs-on")))
+                    said = f"{name} {yaml_doc.text(yaml_doc.get(job, 'name'))} {runner}"
+                    if _CPU.search(said) and not _GPU_RUNNER.search(runner):
+                        lines.update(range(job.start_mark.line + 1, job.end_mark.line + 2))
+        ctx.memo[key] = frozenset(lines)
+    return ctx.memo[key]
 
 
 RULE = text_rule(

@@ -3,7 +3,8 @@
 What it finds:
     In GitHub Actions: a job `container:` (or a service `image:`) that is a CUDA image, and steps using
     toolkit-installing actions (`Jimver/cuda-toolkit`, `N-Storm/cuda-toolkit`). In GitLab CI: `image:` (global,
-    `default:` or per job) and `services:` naming a CUDA image.
+    `default:` or per job) and `services:` naming a CUDA image. Not a workflow that names OpenCL and names CUDA
+    only in its images: its jobs build for OpenCL (pocl) on a CUDA base image, which is no CUDA build to port.
 
 Why it breaks on ROCm:
     The job builds and tests against CUDA only: the HIP build is never compiled in CI, and a step that needs
@@ -34,11 +35,16 @@ from scanner.rules.libraries._judgement import cuda_code_only
 from scanner.rules.textual import once, text_rule
 
 _ACTION = re.compile(r"^(?:Jimver|N-Storm)/cuda-toolkit@", re.I)
+_OPENCL = re.compile(r"opencl|\bpocl\b|ocl-icd", re.I)
+_CUDA = re.compile(r"cuda|nvcc", re.I)
+_COMMENT = re.compile(r"(?:^|(?<=\s))#.*$", re.M)
+# An image reference naming CUDA (`nvcr.io/nvidia/cuda:12.9.1-devel-ubuntu22.04`, `nvidia/cuda:12.4.1-base`).
+_CUDA_IMAGE = re.compile(r"[\w.-]*(?:/[\w.-]+)*/cuda(?::[\w.-]+)?", re.I)
 
 
 def check(ctx: Context) -> None:
     kinds = yaml_doc.kinds(ctx.source)
-    if not kinds & {"github-actions", "gitlab-ci"}:
+    if not kinds & {"github-actions", "gitlab-ci"} or _opencl_only(ctx):
         return
     for doc in yaml_doc.documents(ctx.source):
         for path, _key, value in yaml_doc.walk(doc):
@@ -68,6 +74,14 @@ def check(ctx: Context) -> None:
                     "CUDA toolkit: the ROCm job needs a `rocm/*` container or ROCm from repo.radeon.com instead.",
                     length=len(yaml_doc.text(value)),
                 )
+
+
+def _opencl_only(ctx) -> bool:
+    """A workflow that names OpenCL (`pocl`, `ocl-icd`, `--integrated-opencl`) and CUDA nowhere but in its images
+    only borrows a CUDA image as a base for its OpenCL builds: vendor-neutral jobs, not the CUDA side of the
+    project, and nothing for a HIP port to twin."""
+    text = _CUDA_IMAGE.sub("", _COMMENT.sub("", ctx.text))
+    return bool(_OPENCL.search(text)) and not _CUDA.search(text)
 
 
 RULE = text_rule(

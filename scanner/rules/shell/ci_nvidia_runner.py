@@ -2,7 +2,9 @@
 
 What it finds:
     GitHub Actions `runs-on:` labels and GitLab CI job `tags:` that name an NVIDIA GPU runner: `gpu`, `cuda`,
-    `nvidia`, or an NVIDIA GPU model (`a100`, `h100`, `v100`, `t4`, `l4`, `a10g`, ...).
+    `nvidia`, or an NVIDIA GPU model (`a100`, `h100`, `v100`, `t4`, `l4`, `a10g`, ...). Not a job whose labels
+    also name a CPU runner (`runner=windows-cpu` beside `tag=build-win64-gpu`): the `gpu` there names the CUDA
+    variant the job builds, and the machine has no GPU to pin.
 
 Why it breaks on ROCm:
     The GPU jobs of the pipeline run only on NVIDIA machines: the ported code is never built or tested on an
@@ -37,6 +39,8 @@ _NVIDIA = re.compile(
     re.I,
 )
 _AMD = re.compile(r"rocm|amd|mi\d{3}|gfx\d+|radeon|instinct", re.I)
+# A label that names the machine a CPU one (`runner=windows-cpu`): another label's `gpu` names what is built.
+_CPU = re.compile(r"(?<![a-z0-9])cpu(?![a-z0-9])", re.I)
 
 
 def check(ctx: Context) -> None:
@@ -56,6 +60,8 @@ def _labels(ctx, node, key: str) -> None:
     labels = list(yaml_doc.scalars(yaml_doc.get(node, "labels") if isinstance(node, yaml_doc.MappingNode) else node))
     if any(_AMD.search(label.value) for label in labels):
         return  # an AMD runner that happens to be labelled `gpu`
+    if any(_CPU.search(label.value) and not _NVIDIA.search(label.value) for label in labels):
+        return  # a CPU runner; `tag=build-win64-gpu` names the CUDA variant it builds, not its hardware
     for label in labels:
         match = _NVIDIA.search(label.value)
         if match:
