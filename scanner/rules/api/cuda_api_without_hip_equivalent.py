@@ -31,8 +31,9 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html
 
 Known problems:
-    The tables are HIPIFY 6.3's: a name HIP added later is still reported (the one known case,
-    `cudaMemoryTypeUnregistered`, is skipped). Device functions are skipped (HIPIFY marks e.g.
+    The tables are HIPIFY 6.3's: a name HIP added later is still reported (`cudaMemoryTypeUnregistered` is
+    skipped; `cudaLaunchKernelExC` and `cudaLaunchConfig_t` say that HIP now has them, and that the launch
+    attributes still need a look). Device functions are skipped (HIPIFY marks e.g.
     `__shfl_down_sync` or the bf16 conversions unsupported although HIP provides them; ROC106 covers
     their lane masks), and so are bf16/fp8 types (`__nv_bfloat162`, `__nv_fp8_e4m3`: HIP has
     `__hip_bfloat162`, `__hip_fp8_e4m3`). cuDNN, cuBLASLt, NVRTC and CUB names belong to ROC131,
@@ -54,6 +55,8 @@ from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import judged
 
 NAMES = names_owned_by("ROC150")
+# Names HIPIFY 6.3 lists without a HIP equivalent that later HIP releases provide (HIP's execution-control API).
+_HIP_ADDED_LATER = {"cudaLaunchKernelExC": "hipLaunchKernelExC", "cudaLaunchConfig_t": "hipLaunchConfig_t"}
 # The runtime's and the driver's error enumerators (cudaError_t, CUresult).
 _ERROR_CODE = re.compile(r"^(cudaError[A-Z]\w*|CUDA_ERROR_\w+)$")
 # Hopper's Tensor Memory Accelerator and thread-block clusters: hardware, not an API gap.
@@ -73,6 +76,15 @@ def check(ctx: Context) -> None:
             ctx.report(
                 f"`{name}` is this file's own declaration (line {own}), for builds without CUDA's headers, not "
                 "CUDA's: it compiles anywhere; a note only."
+            )
+        return
+    later = _HIP_ADDED_LATER.get(name)
+    if later:
+        with judged(ctx, Severity.MEDIUM):
+            ctx.report(
+                f"`{name}` is missing from HIPIFY 6.3's tables, but current HIP has `{later}`: port it by hand, and "
+                "check the launch attributes the configuration sets (thread-block clusters, programmatic stream "
+                "serialization) that AMD GPUs do not have."
             )
         return
     if entry.status == "roc_only" and entry.roc:
