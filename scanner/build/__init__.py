@@ -47,6 +47,23 @@ def _reader(root: str):
     return lambda rel: read_capped(os.path.join(root, rel), _READ_CAP)
 
 
+def _names_another(text: str, rel: str, number: int, name: str, path: str, files) -> bool:
+    """Line `number` of build file `rel` names `name` only inside paths that are other files of the repository
+    (`src/kernels/zgemm/gemm_w8a8.cu` for src/kernels/gemm_w8a8.cu): it says nothing of `path`."""
+    line = text.split("\n")[number - 1] if number - 1 < len(text.split("\n")) else ""
+    spelled = re.findall(r"[\w.+/-]*" + re.escape(name) + r"(?![\w.])", line)
+    if not spelled:
+        return False
+    base = posixpath.dirname(rel)
+    for written in spelled:
+        if "/" not in written:
+            return False
+        resolved = posixpath.normpath(posixpath.join(base, written))
+        if resolved == path or resolved not in files:
+            return False
+    return True
+
+
 def read(root: str, paths: Iterable[str]) -> BuildModel:
     """The build model of the checkout at `root`; `paths`: its repository-relative files worth knowing (the
     scan's candidates: sources, headers and build files)."""
@@ -195,6 +212,7 @@ def _mentions(model_files, files, build_files, platform_lines, reader) -> None:
         name = posixpath.basename(path)
         stem = posixpath.splitext(name)[0]
         places = sorted(where.get(name, []) + where.get(f"{stem}.o", []) + where.get(f"{stem}.obj", []))
+        places = [(rel, n) for rel, n in places if not _names_another(reader(rel), rel, n, name, path, files)]
         if not places:
             continue
         elsewhere = [(rel, n) for rel, n in places if n not in platform_lines.get(rel, {})]

@@ -53,11 +53,25 @@ def on_rocm(test: ast.expr, known: dict[str, bool] | None = None) -> bool | None
             return isinstance(test.ops[0], ast.Eq)
         return None
     if isinstance(test, ast.BoolOp):
-        values = [on_rocm(v, known) for v in test.values]
+        operands = test.values
+        if isinstance(test.op, ast.Or):
+            # `os.getenv("CUDA_VERSION", None) or torch.version.cuda`: unset in the default configuration, the
+            # variable gives way to the rest
+            operands = [v for v in operands if not _unset_variable(v)] or operands
+        values = [on_rocm(v, known) for v in operands]
         if isinstance(test.op, ast.And):
             return False if False in values else (True if all(v is True for v in values) else None)
         return True if True in values else (False if all(v is False for v in values) else None)
     return None
+
+
+def _unset_variable(node: ast.expr) -> bool:
+    """`os.getenv("X")`, `os.getenv("X", None)`, `os.environ.get("X", None)`: None where the variable is unset."""
+    if not isinstance(node, ast.Call) or node.keywords or not 1 <= len(node.args) <= 2:
+        return False
+    if ast.unparse(node.func) not in ("os.getenv", "os.environ.get", "getenv", "environ.get"):
+        return False
+    return len(node.args) == 1 or (isinstance(node.args[1], ast.Constant) and node.args[1].value is None)
 
 
 def rocm_names(tree: ast.Module) -> dict[str, bool]:

@@ -47,7 +47,12 @@ class _Values:
         if isinstance(node, ast.Constant) and isinstance(node.value, str | int | float | type(None)):
             return node.value
         if isinstance(node, ast.List | ast.Tuple):
-            items = [self.value(e) for e in node.elts]
+            items = []
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
+                    items += self.filtered(e.value)
+                else:
+                    items.append(self.value(e))
             return _UNKNOWN if any(i is _UNKNOWN for i in items) else list(items)
         if isinstance(node, ast.Dict):
             keys = [self.value(k) for k in node.keys]
@@ -86,6 +91,33 @@ class _Values:
 
 
 _call_name = dotted
+
+
+class _Conditional(str):
+    """A source a call of the project's may leave out of the list (`*ncond("src/x.cu")`): built on a condition."""
+
+    condition: str = ""
+
+
+def _filtered(self, node) -> list:
+    """`*f("a.cu", "b.cu")` in a list: a call given only string literals, which returns some of them (a filter on
+    the build's options): each is a conditional item. Anything else is unknown."""
+    value = self.value(node)
+    if isinstance(value, list):
+        return value
+    if isinstance(node, ast.Call) and node.args and not node.keywords:
+        args = [self.value(a) for a in node.args]
+        if all(isinstance(a, str) for a in args):
+            out = []
+            for a in args:
+                item = _Conditional(a)
+                item.condition = f"{_call_name(node.func)}(...)"
+                out.append(item)
+            return out
+    return [_UNKNOWN]
+
+
+_Values.filtered = _filtered
 
 
 def compilations(
@@ -169,6 +201,8 @@ def compilations(
                 include_dirs,
                 own_defines,
             )
+            if isinstance(source, _Conditional):  # `*ncond("src/x.cu")`: the project's filter decides
+                compilation = replace(compilation, condition=f"{source.condition} at {rel}:{node.lineno}")
             if node in conditions:  # `if "--cuda_ext" in sys.argv:`: built when the user asks
                 compilation = replace(compilation, condition=f"{conditions[node]} at {rel}:{node.lineno}")
             on_rocm = rocm_sides.get(node)  # False: a branch the ROCm build never takes; True: ROCm's own

@@ -371,6 +371,27 @@ def test_an_extension_built_only_on_request_is_unknown(tmp_path):
     assert fused.verdict() == "unknown" and "'--cuda_ext' in sys.argv" in fused.compilations[0].condition
 
 
+def test_sources_a_project_filter_may_drop_are_conditional_and_the_rest_unlisted(tmp_path):
+    # nunchaku's `*ncond("src/FluxModel.cpp")` among literal sources: the filter decides those, and a `.cu` that no
+    # entry names (src/kernels/gemm_w8a8.cu beside the listed zgemm/gemm_w8a8.cu) is compiled by no build.
+    root = write_tree(
+        tmp_path,
+        {
+            "setup.py": "from torch.utils.cpp_extension import CUDAExtension\n"
+            "def ncond(*s):\n    return list(s) if FULL else []\n"
+            'CUDAExtension("k", sources=["src/zgemm/w8a8.cu", *ncond("src/model.cpp")])\n',
+            "src/zgemm/w8a8.cu": "",
+            "src/model.cpp": "",
+            "src/w8a8.cu": "",
+        },
+    )
+    model = _model(root)
+    assert model.of("src/zgemm/w8a8.cu").verdict() == "compiled"
+    model_cpp = model.of("src/model.cpp")
+    assert model_cpp.verdict() == "unknown" and "ncond(...)" in model_cpp.compilations[0].condition
+    assert model.of("src/w8a8.cu").verdict() == "none"
+
+
 def test_a_system_header_name_is_not_a_repository_file_unless_a_build_says_so(tmp_path):
     root = write_tree(
         tmp_path,

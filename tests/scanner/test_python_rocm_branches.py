@@ -33,6 +33,11 @@ from scanner.build.python_rocm import dead_lines, on_rocm, rocm_names
         ("BUILD_HIP", True),
         ("SKIP_ROCM", None),
         ("NO_HIP", None),
+        # An environment variable unset in the default configuration gives way to the rest (AutoAWQ_kernels).
+        ('os.getenv("CUDA_VERSION", None) or torch.version.cuda', False),
+        ('os.environ.get("ROCM_VERSION") or torch.version.hip', True),
+        ('os.getenv("CUDA_VERSION", "12.1") or torch.version.cuda', None),
+        ('os.getenv("CUDA_VERSION", None) or HAS_NVCC', None),
     ],
 )
 def test_a_test_on_the_rocm_build_is_three_valued(test, value):

@@ -31,8 +31,9 @@ References:
     https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html
 
 Known problems:
-    The tables are HIPIFY 6.3's: a name HIP added later is still reported (the one known case,
-    `cudaMemoryTypeUnregistered`, is skipped). Device functions are skipped (HIPIFY marks e.g.
+    The tables are HIPIFY 6.3's: a name HIP added later is still reported (`cudaMemoryTypeUnregistered` is
+    skipped; `cudaLaunchKernelExC` and `cudaLaunchConfig_t` say that HIP now has them, and that the launch
+    attributes still need a look). Device functions are skipped (HIPIFY marks e.g.
     `__shfl_down_sync` or the bf16 conversions unsupported although HIP provides them; ROC106 covers
     their lane masks), and so are bf16/fp8 types (`__nv_bfloat162`, `__nv_fp8_e4m3`: HIP has
     `__hip_bfloat162`, `__hip_fp8_e4m3`). cuDNN, cuBLASLt, NVRTC and CUB names belong to ROC131,
@@ -40,6 +41,9 @@ Known problems:
     HIP has no equivalent); texture/surface references to ROC153. A name this rule reports is not
     also reported as deprecated or removed (ROC151/ROC152): its message says so instead. Only
     CUDA-prefixed names and `_t` typedefs are matched, so library tag names such as `pruneInfo` are not.
+    A name the file declares itself (`enum cudaError_t { cudaErrorStubLibrary = 34 };` for weak stubs,
+    `typedef enum X_enum {...} CUmemRangeHandleType;` for builds without cuda.h) is a note only (info) on the
+    lines that see that declaration and no CUDA header: it compiles anywhere.
 """
 
 import re
@@ -51,6 +55,8 @@ from scanner.rules.base import Rule
 from scanner.rules.libraries._judgement import judged
 
 NAMES = names_owned_by("ROC150")
+# Names HIPIFY 6.3 lists without a HIP equivalent that later HIP releases provide (HIP's execution-control API).
+_HIP_ADDED_LATER = {"cudaLaunchKernelExC": "hipLaunchKernelExC", "cudaLaunchConfig_t": "hipLaunchConfig_t"}
 # The runtime's and the driver's error enumerators (cudaError_t, CUresult).
 _ERROR_CODE = re.compile(r"^(cudaError[A-Z]\w*|CUDA_ERROR_\w+)$")
 # Hopper's Tensor Memory Accelerator and thread-block clusters: hardware, not an API gap.
@@ -63,6 +69,23 @@ def check(ctx: Context) -> None:
         return
     entry = ctx.names.get(name)
     if entry is None:
+        return
+    own = _own_declaration(ctx, name)
+    if own:
+        with judged(ctx, Severity.INFO):
+            ctx.report(
+                f"`{name}` is this file's own declaration (line {own}), for builds without CUDA's headers, not "
+                "CUDA's: it compiles anywhere; a note only."
+            )
+        return
+    later = _HIP_ADDED_LATER.get(name)
+    if later:
+        with judged(ctx, Severity.MEDIUM):
+            ctx.report(
+                f"`{name}` is missing from HIPIFY 6.3's tables, but current HIP has `{later}`: port it by hand, and "
+                "check the launch attributes the configuration sets (thread-block clusters, programmatic stream "
+                "serialization) that AMD GPUs do not have."
+            )
         return
     if entry.status == "roc_only" and entry.roc:
         message = f"`{name}` has no hip* equivalent, only `{entry.roc}` in a roc* library (HIPIFY 6.3 tables)"
@@ -85,6 +108,53 @@ def check(ctx: Context) -> None:
         return
     with judged(ctx, Severity.MEDIUM):
         ctx.report(message)
+
+
+def _own_declaration(ctx: Context, name: str) -> int:
+    """The line where the file itself defines `name` (`enum cudaError_t { cudaErrorStubLibrary = 34 };`,
+    `typedef enum X_enum {...} CUmemRangeHandleType;`, `typedef int CUdevice;`), when this line sees that
+    definition (under the same `#if` branches) and not a CUDA header's: 0 otherwise."""
+    key = "rocport:own-cuda-declarations"
+    own = ctx.memo.get(key)
+    if own is None:
+        own = ctx.memo[key] = _own_declarations(ctx)
+    line = own.get(name, 0)
+    if not line:
+        return 0
+    view = ctx.view
+    outer = [(g.line, g.directive) for g in view.guards_at(line)]
+    inner = [(g.line, g.directive) for g in view.guards_at(ctx.token.line)]
+    if inner[: len(outer)] != outer:
+        return 0
+    includes = [i for i in view.includes if _CUDA_HEADER.search(i.header)]
+    seen = ([(g.line, g.directive) for g in view.guards_at(i.line)] for i in includes if i.line < ctx.token.line)
+    if any(inner[: len(guards)] == guards for guards in seen):
+        return 0  # a CUDA header this line sees too: the names may be CUDA's
+    return line
+
+
+def _own_declarations(ctx: Context) -> dict[str, int]:
+    found: dict[str, int] = {}
+    in_enum = False
+    for number, text in enumerate(ctx.lines, 1):
+        if re.search(r"\benum\b[^;]*\{", text):
+            in_enum = True
+        for match in _DEFINES.finditer(text):
+            found.setdefault(match.group(1) or match.group(2) or match.group(3), number)
+        if in_enum:
+            enumerator = _ENUMERATOR.match(text)
+            if enumerator:
+                found.setdefault(enumerator.group(1), number)
+        if "}" in text:
+            in_enum = False
+    return found
+
+
+# `enum cudaError_t {`, `} CUresult;` closing a typedef, `typedef int CUdevice;`.
+_DEFINES = re.compile(r"\benum\s+(\w+)\s*[{:]|^\s*\}\s*(\w+)\s*;|\btypedef\b[^;{}()]*\b(\w+)\s*;")
+# An enumerator: `cudaErrorStubLibrary = 34`, `CU_POINTER_ATTRIBUTE_SYNC_MEMOPS =` (value on the next line).
+_ENUMERATOR = re.compile(r"^\s*(\w+)\s*(?:=[^;]*)?,?\s*(?://.*|/\*.*)?$")
+_CUDA_HEADER = re.compile(r"(?:^|/)(?:cuda|cuda_runtime|cuda_runtime_api|driver_types|cudaTypedefs)\.h$")
 
 
 RULE = Rule(

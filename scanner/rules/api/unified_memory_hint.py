@@ -13,6 +13,9 @@ What it finds:
     HIP has `hipMemPrefetchAsync` and `hipDeviceAttributeConcurrentManagedAccess`, which ROCm reports as 0
     without XNACK, so the same check keeps the hint off where it would do nothing; hipify translates it
     directly.
+    A hint on memory the function maps from a file (`mmap(...)`, `OpenMmap(...)`, no managed allocation in it)
+    is info too: CUDA takes hints on such pageable memory only on a device with pageable memory access, so the
+    code already runs only there; on AMD that is XNACK (HMM) on, where the hint works.
 
 Why it breaks on ROCm:
     On discrete Instinct GPUs (MI200 gfx90a, MI300X gfx942) managed memory migrates on page faults only
@@ -44,6 +47,8 @@ Known problems:
     them as unsupported (ROC150 then reports them too).
 """
 
+import re
+
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.api._capability import capability_gate, program_gate
@@ -74,11 +79,40 @@ def check(ctx: Context) -> None:
                 "hipify translates it directly and the hint stays off where it would do nothing."
             )
         return
+    mapped = _mapped_file(ctx)
+    if mapped:
+        with judged(ctx, Severity.INFO):
+            ctx.report(
+                f"{what} advises memory this function maps from a file (`{mapped}`), pageable host memory, not "
+                "managed memory: CUDA takes such a hint only on a device with pageable memory access, so the code "
+                "runs only where that holds; on AMD it holds with XNACK (HMM) on, where the hint takes effect."
+            )
+        return
     ctx.report(
         f"{what} assumes CUDA's page migration: on MI200/MI300X managed memory migrates only with "
         "XNACK (HSA_XNACK=1), otherwise the hint is a no-op; prefer explicit hipMalloc/hipMemcpyAsync "
         "or measure with XNACK on."
     )
+
+
+# A call that maps a file into memory: `mmap(...)`, `OpenMmap(...)`, `mmap_file(...)`.
+_MMAP = re.compile(r"^(?:\w*_)?mmap\w*$|^\w*Mmap\w*$", re.IGNORECASE)
+_MANAGED = ("cudaMallocManaged", "cuMemAllocManaged", "hipMallocManaged")
+
+
+def _mapped_file(ctx) -> str:
+    """The call that maps a file in the function around the hint (a constructor's initializers included), when the
+    function allocates no managed memory: the hinted range is then the mapping, "" otherwise."""
+    function = ctx.function
+    if function is None:
+        return ""
+    code = [t for t in ctx.view.code if function.start_line <= t.line <= function.end_line]
+    if any(t.text in _MANAGED for t in code):
+        return ""
+    for k, t in enumerate(code[:-1]):
+        if t.kind == "identifier" and code[k + 1].text == "(" and _MMAP.match(t.text) and "unmap" not in t.text.lower():
+            return t.text
+    return ""
 
 
 def _severity(profile, base):

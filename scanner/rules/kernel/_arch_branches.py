@@ -18,6 +18,10 @@ an info note, when:
   another arch-specific feature macro, or `wgmma`/`tcgen05` instructions) and HIP's branch is empty: an older
   NVIDIA GPU compiles the same empty branch, so the code belongs to that architecture's kernels, which a port
   replaces rather than runs;
+- every branch HIP never compiles is the Tensor Memory Accelerator's side of a choice the code makes elsewhere
+  (only declarations, `if (<a name with a tma part>) {...}` and `EnableTma ? x :`) and HIP's branch is empty: TMA
+  exists from sm_90 on, so every older NVIDIA GPU compiles the same empty branch, and the code around the chain
+  is the project's complete path without TMA. A TMA call outright, or an `else` with a body, still reports;
 - the branches differ only by `__launch_bounds__` (in the code or in a `#define` of the same macro) and HIP's
   has none: an occupancy hint, and HIP-Clang assumes up to 1024 threads per block without it.
 """
@@ -63,6 +67,13 @@ _PTX_WRAPPER = re.compile(
 # Features of one NVIDIA architecture (sm_90a, sm_100a): no other GPU, not even an older NVIDIA one, has them.
 _ARCH_SPECIFIC_MACRO = re.compile(r"^__CUDA_ARCH_(FEAT_\w+|SPECIFIC__|FAMILY_SPECIFIC__)$")
 _ARCH_SPECIFIC_PTX = re.compile(r"\b(wgmma|tcgen05)\.[\w.]+")
+# A name with a `tma` part (`EnableTma`, `tmaSmem`, `TMA_BOX`, `tma_load`), not `stmatrix` or `ultimately`.
+_TMA_NAME = re.compile(r"(?:^|_|(?<=[a-z]))(?:tma|Tma|TMA)(?=$|_|[A-Z0-9])")
+# `int lw = ...`, `Tile* tile = ...`, `extern __shared__ char smem[]`, `constexpr size_t n = ...`, as joined tokens.
+_DECLARATION = re.compile(
+    r"^(?:(?:extern|using|constexpr|const|static|typedef|__shared__)\b|\w+(?: :: \w+)*(?: < [^;]*? >)? (?:[*&] )*\w+"
+    r" (?:=|\[|$))"
+)
 _PTX_HINT = re.compile(r"^\s*(prefetch|prefetchu|griddepcontrol|setmaxnreg|createpolicy|applypriority|discard)\b")
 
 
@@ -131,6 +142,13 @@ def safe_choice(taken: list[Branch], excluded: list[Branch]) -> str:
                 "synchronizes at least as much: the conservative path."
             )
     left_out = [b for b in excluded if b.tokens]
+    tma = [_tma_name(b) for b in left_out]
+    if left_out and all(tma) and all(not b.tokens for b in taken):
+        return (
+            f"what HIP leaves out is Tensor Memory Accelerator code (`{tma[0]}`), which NVIDIA GPUs have from "
+            "sm_90 on: every older one compiles the same empty branch, so the code around it is the complete "
+            "path without TMA, the one AMD needs."
+        )
     if left_out and all(_ptx(b) for b in left_out):
         if all(_computes(b) for b in taken):
             return (
@@ -165,6 +183,53 @@ def _arch_specific(branch: Branch) -> str:
             if found:
                 return found.group(0)
     return ""
+
+
+def _tma_name(branch: Branch) -> str:
+    """The first name in the branch with a `tma` part, when the branch is only TMA's side of a choice the code
+    makes elsewhere: declarations, `if (<a TMA name>) {...}` (a trailing `else` attaches to the code after the
+    `#endif`, which HIP keeps) or `(<a TMA name> && ...) ? x :`. "" otherwise: a branch that calls TMA outright, or holds
+    an `else` with a body, drops work HIP has no other path for."""
+    blocks = _blocks(branch.tokens)
+    if any(b[0].text == "else" for b in blocks[:-1] if b):
+        return ""
+    names = [t.text for t in branch.tokens if t.kind == "identifier" and _TMA_NAME.search(t.text)]
+    if not names or not all(_tma_side(s) for s in blocks):
+        return ""
+    return names[0]
+
+
+def _tma_side(statement: list) -> bool:
+    texts = [t.text for t in statement]
+    if texts in (["else"], []):
+        return True
+    if texts[0] == "if" and "(" in texts:
+        start, depth = texts.index("("), 0
+        for k in range(start, len(texts)):
+            depth += {"(": 1, ")": -1}.get(texts[k], 0)
+            if depth == 0:
+                return any(_TMA_NAME.search(x) for x in texts[start:k])
+        return False
+    if texts[-1] == ":" and "?" in texts and any(_TMA_NAME.search(x) for x in texts[: texts.index("?")]):
+        return True  # `(EnableTma && aligned) ? x :`, the choice's TMA side, the rest of it after the #endif
+    return bool(_DECLARATION.match(" ".join(texts)))
+
+
+def _blocks(tokens) -> list[list]:
+    """Top-level statements, a braced block closing one (`if (...) {...}`) as well as a `;`."""
+    out, current, depth = [], [], 0
+    for t in tokens:
+        current.append(t)
+        if t.text in ("(", "[", "{"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        if depth == 0 and t.text in (";", "}"):
+            out.append(current[:-1] if t.text == ";" else current)
+            current = []
+    if current:
+        out.append(current)
+    return out
 
 
 def _launch_bounds_only(taken: list[Branch], excluded: list[Branch]) -> bool:

@@ -23,7 +23,9 @@ Why it breaks on ROCm:
     `__syncwarp()`), or what HIP leaves out is PTX that could not run on AMD (inline `asm`, `ldmatrix` or
     `cp_async` wrappers) beside a portable branch, or a PTX hint with nothing in its place (`prefetch`,
     `griddepcontrol`), or PTX for one NVIDIA architecture only (under `__CUDA_ARCH_FEAT_SM90_ALL`, or `wgmma`)
-    with nothing in its place, as an older NVIDIA GPU compiles it; or the branches differ only by a
+    with nothing in its place, as an older NVIDIA GPU compiles it; or the Tensor Memory Accelerator's side (sm_90
+    on) of a choice the code makes elsewhere, with nothing in its place: only declarations and
+    `if (EnableTma) {...}` (a condition with a `tma` name); or the branches differ only by a
     `__launch_bounds__` that HIP's has not (in the code or in a `#define` of the same macro). Dropped PTX that
     computes a value, with nothing in its place, still reports.
 

@@ -3,6 +3,8 @@
 What it finds:
     Includes of `nvml.h` and lines calling or naming the NVML API (`nvmlInit_v2`,
     `nvmlDeviceGetHandleByIndex`, `nvmlDeviceGetMemoryInfo`, `nvmlDevice_t`, `nvmlReturn_t`, ...).
+    A project's own field or variable named like NVML (`int nvmlDev;`, `info->nvmlDev`) is not NVML: its
+    API has no member or variable so named (a member called, `table->nvmlInit(...)`, still reports).
     One finding per file, at the first include or use: its message counts the uses and lists their lines
     (porting away from the library is one piece of work per file, not one per line).
 
@@ -46,6 +48,25 @@ _HAS_NVML = re.compile(r"\b__has_include(?:_next)?\s*\(\s*[<\"]\s*nvml\s*\.\s*h\
 
 # NVML's library in a string: `"libnvidia-ml.so.1"`, `"nvml.dll"`.
 _NVML_LIBRARY = re.compile(r"[\"'/](?:lib)?nvidia-ml(?:\.so[.\d]*)?(?![\w-])|[\"'/\\]nvml\.dll\b")
+
+
+# Tokens after which a name is being declared (`int nvmlDev;`) or that end such a declaration.
+_DECLARATION_END = frozenset({";", "=", ",", "[", ")"})
+
+
+def _use_message(ctx, tok) -> str:
+    """ "" for a name the project gives its own field or variable (`int nvmlDev;`, `info->nvmlDev`): NVML's API
+    has no struct member or variable named like a function; a member called (`table->nvmlInit(...)`, a
+    dlsym'ed table) is still NVML."""
+    view = ctx.view
+    prev, nxt = view.neighbour(tok, -1), view.neighbour(tok, 1)
+    following = nxt.text if nxt is not None else ""
+    if prev is not None and prev.text in (".", "->") and following != "(":
+        return ""
+    if prev is not None and prev.kind in ("keyword", "identifier") and following in _DECLARATION_END:
+        if prev.text not in ("return", "case", "sizeof", "throw"):
+            return ""
+    return f"NVML `{tok.text}` has no ROCm equivalent under that name: rewrite with AMD SMI (amdsmi_*)."
 
 
 def _judge(ctx) -> Judgement:
@@ -148,11 +169,7 @@ RULE = library_rule(
         ),
     ],
     uses=[
-        Use(
-            "nvml",
-            "NVML `{name}` has no ROCm equivalent under that name: rewrite with AMD SMI (amdsmi_*).",
-            r"nvml[A-Z]\w*",
-        ),
+        Use("nvml", lambda ctx, tok: _use_message(ctx, tok), r"nvml[A-Z]\w*"),
     ],
     judge=_judge,
     fold=True,

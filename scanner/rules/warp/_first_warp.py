@@ -24,6 +24,7 @@ class FirstWarp:
     first: int  # the lines only threads 0-31 reach
     last: int
     why: str  # "the return for `threadIdx.x >= 32` on line 245"
+    who: str = ""  # the tested value, `threadIdx.x` or a name (`tid`): below 32 in these lines
 
 
 def regions(ctx, function) -> tuple[FirstWarp, ...]:
@@ -42,6 +43,15 @@ def reached_by_first_warp(ctx, line: int, function=None) -> str:
     """Why only threads 0-31 reach `line` ("the return for `threadIdx.x >= 32` on line 245"), or ""."""
     for region in regions(ctx, function or ctx.function):
         if region.first <= line <= region.last:
+            return region.why
+    return ""
+
+
+def tested_below_32(ctx, line: int, text: str) -> str:
+    """Why `text` (`tid`, a member the test names as the thread) is below 32 on `line`: a region whose own test
+    bounds that very value ("the block under `if (tid < 32)` on line 677"), else ""."""
+    for region in regions(ctx, ctx.function):
+        if region.first <= line <= region.last and region.who == text:
             return region.why
     return ""
 
@@ -75,7 +85,15 @@ def _thread(texts: list[str], names: frozenset[str]) -> str:
 
 
 def _test(texts: list[str], values: dict[str, int], names: frozenset[str]) -> tuple[str, str]:
-    """(`below` | `from`, the thread's text) for `t < 32`, `t >= 32`, `32 <= t`..., else ("", "")."""
+    """(`below` | `from`, the thread's text) for `t < 32`, `t >= 32`, `32 <= t`..., else ("", ""). A `t < 32`
+    among the top-level `&&` of a longer test (`tid < 32 && (1u << tid) < nranks`) is below too: a thread
+    past 31 never passes it."""
+    if "&&" in texts and "||" not in texts:
+        for conjunct in _conjuncts(texts):
+            sense, who = _test(conjunct, values, names)
+            if sense == "below":
+                return sense, who
+        return "", ""
     for op in ("<=", ">=", "<", ">"):
         if texts.count(op) != 1:
             continue
@@ -92,6 +110,34 @@ def _test(texts: list[str], values: dict[str, int], names: frozenset[str]) -> tu
             if sense in _FROM and value + _FROM[sense] == 32:
                 return "from", who
     return "", ""
+
+
+def _conjuncts(texts: list[str]) -> list[list[str]]:
+    """The operands of the top-level `&&`s, each without its outer parentheses."""
+    out, current, depth = [], [], 0
+    for text in texts:
+        depth += {"(": 1, ")": -1}.get(text, 0)
+        if text == "&&" and depth == 0:
+            out.append(current)
+            current = []
+        else:
+            current.append(text)
+    out.append(current)
+    stripped = []
+    for part in out:
+        while len(part) > 2 and part[0] == "(" and part[-1] == ")" and _close_at(part) == len(part) - 1:
+            part = part[1:-1]
+        stripped.append(part)
+    return stripped
+
+
+def _close_at(texts: list[str]) -> int:
+    depth = 0
+    for k, text in enumerate(texts):
+        depth += {"(": 1, ")": -1}.get(text, 0)
+        if depth == 0:
+            return k
+    return -1
 
 
 def _close(code, at: int, opener: str, closer: str) -> int:
@@ -129,9 +175,11 @@ def _regions(code, end_line: int, values: dict[str, int]):
         if sense == "below" and after is not None and after.text == "{":
             end = _close(code, close + 1, "{", "}")
             if end > 0:
-                yield FirstWarp(after.line, code[end].line, f"the block under `if ({who} < 32)` on line {tok.line}")
+                yield FirstWarp(
+                    after.line, code[end].line, f"the block under `if ({who} < 32)` on line {tok.line}", who
+                )
         elif sense == "from" and depth == 1 and after is not None:
             # `return;`, `return 0.f;` or `{ return; }` right after the test, at the function body's own level
             rest = [t.text for t in code[close + 1 : close + 3]]
             if rest[:1] == ["return"] or rest == ["{", "return"]:
-                yield FirstWarp(tok.line + 1, end_line, f"the return for `{who} >= 32` on line {tok.line}")
+                yield FirstWarp(tok.line + 1, end_line, f"the return for `{who} >= 32` on line {tok.line}", who)

@@ -32,7 +32,8 @@ References:
 
     A note only (info) where the 32 is used consistently: the function that defines it keeps to 32-lane groups
     (scanner.rules.warp._groups), or, for a file-wide definition, the file uses it in per-warp code and no
-    function that uses it reaches past 32-lane groups (a header of constants alone keeps the severity); for a
+    function that uses it reaches past 32-lane groups (a header of constants alone keeps the severity), or the
+    constant is local to a host function that launches no kernel (a debug dump's packed layout); for a
     32 given to a template, where the templated function keeps to 32-lane groups. Not reported: a constant
     declared in a function, or in the body of a template's specialization, and never read there (nothing is built
     on it), nor a macro a source file (not a header) defines and never names again. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
@@ -260,6 +261,14 @@ def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:
     if other_vendor_backend(ctx.path):
         return  # another vendor's backend (SYCL's sub-group of 32): HIP never compiles it
     function = ctx.function_at(tok.line) or (_templated_function(ctx, tok.line) if template_parameter else None)
+    if function is not None and not function.runs_on_device and not _launches(ctx, function):
+        ctx.report(
+            f"{message} Here it is a constant of `{function.name or 'a host function'}`, host code that launches "
+            "no kernel: it describes a data layout the host indexes, not the lanes a kernel runs; a note only.",
+            at=tok,
+            severity=Severity.INFO,
+        )
+        return
     if function is not None and function.runs_on_device:
         where = f"`{function.name}`" if function.name else "the function that defines it"
         consistent = _groups.keeps_to_32(ctx, function)
@@ -270,6 +279,17 @@ def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:
         ctx.report(_groups.consistent_message(message, where), at=tok, severity=Severity.INFO)
     else:
         ctx.report(message, at=tok)
+
+
+def _launches(ctx, function) -> bool:
+    """The host function launches a kernel (`<<<`, a `...Launch...(` call): its 32 may shape the launch."""
+    code = [t for t in ctx.view.code if function.start_line <= t.line <= function.end_line]
+    for i, t in enumerate(code):
+        if t.text == "<<<" or (t.text == "<<" and i + 1 < len(code) and code[i + 1].text == "<"):
+            return True
+        if "aunch" in t.text and i + 1 < len(code) and code[i + 1].text in ("(", "<"):
+            return True
+    return False
 
 
 def _in_template_header(code, i: int) -> bool:

@@ -27,13 +27,15 @@ References:
 Known problems:
     A shift whose amount the code keeps below 32 is a 32-bit word operation and is not reported: `1u << (tid &
     31)`, `15 << ((tid & 31) & ~3)` (a 4-lane group's mask), `0x08 << 4 * (il % 2)`, a loop variable that runs
-    to 4, a local set once from `tid % 32` (ROC101 flags the `% 32`). Nor is a shift by a warp index (`1u << warp_id`: at most 32 warps per block), nor by a
-    grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit pattern, not a lane). A lane
+    to 4, a local set once from `tid % 32` (ROC101 flags the `% 32`). Nor is a shift by a warp index
+    (`1u << warp_id`: at most 32 warps per block; a count `__popc(__ballot_sync(~0u, (lane + 1) * n <= wid))`,
+    a quotient of one, too), nor by a grid-wide index (`1u << (blockIdx.x * blockDim.x + threadIdx.x)` is a bit pattern, not a lane). A lane
     that a 64-bit ballot later meets is then ROC107's (the ballot kept in 32 bits). Nor is a shift by a variable
     named for a rank or peer of a communicating group (`1u << peer`, `1u << rank`: a participant bitmask below
     the world size, even where one thread per peer sets it from `threadIdx.x`). A note only (info) for a
     shift by the thread's x (`threadIdx.x`, a `tid` set from it) where only threads 0-31 reach the line: after
-    `if (threadIdx.x >= 32) return;` at the function's top level, or inside `if (threadIdx.x < 32) { ... }`.
+    `if (threadIdx.x >= 32) return;` at the function's top level, or inside `if (threadIdx.x < 32) { ... }`
+    (or `if (tid < 32 && ...) { ... }`).
     A note too where the mask meets a ballot the code keeps in 32 bits (`votes & ((1u << lane) - 1)` with
     `unsigned int votes = __ballot_sync(...)`): ROC107 reports the ballot, and the two widen together.
 """
@@ -52,7 +54,12 @@ from scanner.rules.warp._common import (
     safe_size,
     upper_bound,
 )
-from scanner.rules.warp._first_warp import first_warp_note, reached_by_first_warp, thread_x_names
+from scanner.rules.warp._first_warp import (
+    first_warp_note,
+    reached_by_first_warp,
+    tested_below_32,
+    thread_x_names,
+)
 
 
 def _bounded_to_32(ctx, expr) -> bool:
@@ -77,7 +84,25 @@ def _warp_index(ctx, expr) -> bool:
     values = [c for c in decl.children if c.is_expression] if decl is not None else []
     if values:
         init = values[-1].strip()
-        return init.is_binary_operator and init.operator in ("/", ">>")
+        return (init.is_binary_operator and init.operator in ("/", ">>")) or _ballot_quotient(ctx, init)
+    return False
+
+
+_POPCS = frozenset({"__popc", "__popcll"})
+
+
+def _ballot_quotient(ctx, init) -> bool:
+    """`__popc(__ballot_sync(~0u, (lane + 1) * n <= wid))`: the lanes whose multiple stays below a warp index
+    count at most that index (a division `wid / n` done by ballot), so it is a warp index too."""
+    if not init.is_call or init.callee_name not in _POPCS:
+        return False
+    if not any(n.is_call and n.callee_name in _BALLOTS for n in init.walk()):
+        return False
+    for n in init.walk():
+        if n.is_binary_operator and n.operator in ("<=", "<") and len(n.children) == 2:
+            bound = n.children[1].strip()
+            if bound.is_decl_ref and re.search(r"warp|wid|wave", bound.name, re.IGNORECASE):
+                return True
     return False
 
 
@@ -142,7 +167,7 @@ def _first_warp_shift(ctx, amount) -> str:
     0-31 reach the line (scanner.rules.warp._first_warp). Empty otherwise."""
     text = amount.strip().text.replace(" ", "")
     if text != "threadIdx.x" and text not in thread_x_names(ctx):
-        return ""
+        return tested_below_32(ctx, ctx.node.line, text)  # `if (tid < 32 && ...)` on a member `tid`
     return reached_by_first_warp(ctx, ctx.node.line)
 
 
