@@ -8,32 +8,13 @@ from __future__ import annotations
 import pytest
 
 from portal.ports.models import MergeRequest
-from portal.repositories.models import Repository
 from tests.portal.api_clients import ApiClient, clients
-from tests.portal.files.test_file_views import PATH, SOURCE, add_finding, add_scan
-from tests.portal.ports.test_merge_request_views import OTHER, connect, make_request, review
+from tests.portal.files.test_file_views import PATH
+from tests.portal.ports import test_merge_request_views as pages
+from tests.portal.ports.test_merge_request_views import OTHER, make_request, review
 
-
-@pytest.fixture
-def repository(people):
-    return Repository.objects.create(team=people.team, name="kernels", clone_url="https://example.com/k.git")
-
-
-@pytest.fixture
-def scanned(repository):
-    """The pages' tests' scan: two files, each with a translation to review."""
-    scan = add_scan(repository, {PATH: SOURCE, OTHER: SOURCE.replace("cudaFree", "cudaFree(d); cudaFree")})
-    add_finding(repository, scan)
-    return scan
-
-
-@pytest.fixture
-def ready(people, repository, scanned):
-    """Connected to its host, both files' translations reviewed."""
-    connect(repository)
-    review(repository, people, PATH)
-    review(repository, people, OTHER, "done")
-    return repository
+# the pages' fixtures: a repository, its scan of two files, and both translations reviewed on a connected host
+repository, scanned, ready = pages.repository, pages.scanned, pages.ready
 
 
 @pytest.fixture
