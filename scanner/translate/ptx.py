@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scanner.translate import ptx_warp
+from scanner.translate import ptx_guarded, ptx_warp
 from scanner.translate.ptx_rewrite import Rewrite
 from scanner.translate.tokenwalk import COMMENT, LITERAL, Span, matching_close, next_code, text
 
@@ -193,12 +193,12 @@ def plan(data: bytes, spans: list[Span]) -> Plan:
                 out.left.append((off, word.group(1)))
             continue
         template, groups, close = statement
-        if _TO_SHARED_BLOCK.match(template):
-            edits = _edits(data, spans, off, _TO_SHARED, groups, close)
-            if edits is not None:
-                out.edits.extend(edits)
-                out.converted.append((off, "cvta.to.shared.u64"))
-                continue
+        block = _TO_SHARED if _TO_SHARED_BLOCK.match(template) else ptx_guarded.rewrite_for(template)
+        edits = _edits(data, spans, off, block, groups, close) if block is not None else None
+        if edits is not None:
+            out.edits.extend(edits)
+            out.converted.append((off, "cvta.to.shared.u64" if block is _TO_SHARED else "ld.global (guarded)"))
+            continue
         instructions = [s.strip() for s in re.split(r";|\\n|\n", template) if s.strip()]
         words = [m.group(1) for m in map(_PTX_WORD.match, instructions) if m]
         if not words:
