@@ -31,7 +31,7 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, wave64, wmma
+from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, ptx_warp, wave64, wmma
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
@@ -149,6 +149,8 @@ class _FileWork:
         self.mapping_lines = 0
         self.float_headers: list[bytes] = []  # hip_fp16.h/hip_bf16.h, when the file uses their types (_FLOAT_HEADERS)
         self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))
+        self.warp_helpers = False  # ldmatrix/mma.sync emulated: the helpers go into the file
+        self.runtime_inserted = False  # hip_runtime.h inserted where the helpers go
 
     # -- the pass -------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -249,6 +251,7 @@ class _FileWork:
         self._ptx()
         self._host_headers()
         self._runtime_header()
+        self._warp_helpers()
 
     def _discard(self) -> None:
         """Forget every edit and count: the file comes out as it went in."""
@@ -419,6 +422,9 @@ class _FileWork:
             self.stats.count(True, "inline_asm", "PTX", instruction)
         if plan.uses_half and b"hip/hip_fp16.h" not in self.float_headers:
             self.float_headers.append(b"hip/hip_fp16.h")
+        for off, instruction in plan.emulated:
+            self.warnings.append(f"line {self.line_of(off)}: {ptx_warp.family(instruction)} {ptx_warp.NOTE}")
+        self.warp_helpers = bool(plan.emulated)
         for off, instruction in plan.left:
             line = self.line_of(off)
             self.stats.count(False, "inline_asm", "PTX", instruction)
@@ -456,11 +462,21 @@ class _FileWork:
             where, what = insertion
             self.edits.append((where, where, what + floats))
             self.touched.add(where)
+            self.runtime_inserted = True
         elif floats:
             line = self.includes.host_headers_after  # after the rewritten cuda_runtime.h and what it brings
             where = line.end if line is not None else self.includes.first_include or 0
             self.edits.append((where, where, (b"\n" + floats.rstrip(b"\n")) if line is not None else floats))
             self.touched.add(where)
+
+    def _warp_helpers(self) -> None:
+        """The device functions emulating ldmatrix/mma.sync, once (scanner.translate.ptx_warp)."""
+        if not self.warp_helpers:
+            return
+        wanted = self.options.insert_runtime_header and not self.runtime_inserted
+        where, text = ptx_warp.helpers_insertion(self.data, self.includes.first_include, wanted, self.runtime_inserted)
+        self.edits.append((where, where, text))
+        self.touched.add(where)
 
     # -- output -----------------------------------------------------------------------------------------
     @property

@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from scanner.translate import ptx_guarded, ptx_warp
+from scanner.translate.ptx_rewrite import Rewrite
 from scanner.translate.tokenwalk import COMMENT, LITERAL, Span, matching_close, next_code, text
 
 Edit = tuple[int, int, bytes]
@@ -48,7 +50,6 @@ _INT_TYPES = {
     ("s", "32"): ("int", -2147483648, 2147483647),
     ("u", "32"): ("unsigned int", 0, 4294967295),
 }
-_PARAMETER = {"h": "unsigned short", "r": "unsigned int", "f": "float", "l": "const void*", "n": "unsigned long long"}
 _CP_ASYNC = re.compile(r"^cp\.async\.(?:ca|cg)\.shared\.global(?:\.L2::(?:64|128|256)B)?$")
 _CP_ASYNC_OPERANDS = re.compile(r"^\[%0\],\[%1\],(%2|4|8|16)$")
 # a shared-memory address as PTX takes it (32 bits, from __cvta_generic_to_shared) back to a pointer HIP can use
@@ -79,26 +80,6 @@ _HALF2 = "__builtin_bit_cast(__half2, s{})"
 _ARITHMETIC = {"add": "__hadd", "sub": "__hsub", "mul": "__hmul", "fma.rn": "__hfma"}
 # what a real PTX instruction looks like: a dotted mnemonic (`mma.sync.aligned...`), not a comment or a label
 _PTX_WORD = re.compile(r"^(?:@!?\w+\s+)?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)")
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """One instruction: the constraint letters each output may take, each input's letter, and the lambda's body
-    over d0.. (outputs) and s0.. (inputs)."""
-
-    outs: tuple[str, ...]
-    ins: str
-    body: str
-
-    def pieces(self) -> tuple[str, ...]:
-        """The text before the first operand, between operands, after the last (the whole statement's text when
-        there is no operand)."""
-        if not self.outs and not self.ins:
-            return (self.body,)
-        params = [f"auto& d{n}" for n in range(len(self.outs))]
-        params += [f"{_PARAMETER[letter]} s{n}" for n, letter in enumerate(self.ins)]
-        count = len(self.outs) + len(self.ins)
-        return ("[](" + ", ".join(params) + ") { " + self.body + " }((",) + ("), (",) * (count - 1) + ("))",)
 
 
 def _table() -> dict[tuple[str, str], Rewrite]:
@@ -137,12 +118,15 @@ class Plan:
     edits: list[Edit] = field(default_factory=list)
     converted: list[tuple[int, str]] = field(default_factory=list)  # (offset of `asm`, instruction)
     left: list[tuple[int, str]] = field(default_factory=list)  # (offset, instruction) of PTX kept as written
+    emulated: list[tuple[int, str]] = field(default_factory=list)  # (offset, instruction) done by ptx_warp's helpers
     uses_half: bool = False
 
 
 def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
     """The C++ for one PTX instruction and its operands (blanks removed: `%0,%1`), or None when it has no sure
     counterpart here."""
+    if ptx_warp.is_warp_instruction(instruction):
+        return ptx_warp.rewrite_for(instruction, operands)
     match = _CVT_INT.match(instruction)
     if match and operands == "%0,%1":
         rounding, sign, bits, source = match.groups()
@@ -182,7 +166,19 @@ def _load(vector: str | None, kind: str, operands: str) -> Rewrite | None:
     return Rewrite((letter,) * count, "l", f"const {ctype}* p = static_cast<const {ctype}*>(s0); {assign}")
 
 
-_ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:\s+([%0-9{}\[\], \t]+))?$")
+# an instruction and its operands, which may follow without a blank: `"ldmatrix...b16" "{%0, %1}, [%2];"`
+_ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:(?:\s+|(?=[{\[]))([%0-9{}\[\], \t]+))?$")
+# a generic address to a 32-bit shared one through a scratch register, as __cvta_generic_to_shared is written in
+# PTX (`{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }`): the low 32 bits of the LDS address
+_TO_SHARED_BLOCK = re.compile(
+    r"^\s*\{\s*\.reg\s+\.u64\s+(\w+)\s*;\s*cvta\.to\.shared\.u64\s+\1\s*,\s*%1\s*;\s*"
+    r"cvt\.u32\.u64\s+%0\s*,\s*\1\s*;\s*\}\s*(?:\\n|\s)*$"
+)
+_TO_SHARED = Rewrite(
+    ("r",),
+    "l",
+    "d0 = static_cast<unsigned int>((unsigned long long)(__attribute__((address_space(3))) const void*)(s0));",
+)
 
 
 def plan(data: bytes, spans: list[Span]) -> Plan:
@@ -197,16 +193,25 @@ def plan(data: bytes, spans: list[Span]) -> Plan:
                 out.left.append((off, word.group(1)))
             continue
         template, groups, close = statement
+        block = _TO_SHARED if _TO_SHARED_BLOCK.match(template) else ptx_guarded.rewrite_for(template)
+        edits = _edits(data, spans, off, block, groups, close) if block is not None else None
+        if edits is not None:
+            out.edits.extend(edits)
+            out.converted.append((off, "cvta.to.shared.u64" if block is _TO_SHARED else "ld.global (guarded)"))
+            continue
         instructions = [s.strip() for s in re.split(r";|\\n|\n", template) if s.strip()]
         words = [m.group(1) for m in map(_PTX_WORD.match, instructions) if m]
         if not words:
             continue  # no PTX instruction (an empty asm, a label): nothing a HIP compiler rejects
-        edits = _edits(data, spans, off, instructions[0], groups, close) if len(instructions) == 1 else None
+        rewrite = _rewrite(instructions[0]) if len(instructions) == 1 else None
+        edits = _edits(data, spans, off, rewrite, groups, close) if rewrite is not None else None
         if edits is None:
             out.left.append((off, words[0]))
             continue
         out.edits.extend(edits)
         out.converted.append((off, words[0]))
+        if rewrite.warp:
+            out.emulated.append((off, words[0]))
         out.uses_half = out.uses_half or "f16" in words[0] or words[0] == "mov.b32"
     return out
 
@@ -272,20 +277,22 @@ def _prev(spans: list[Span], i: int) -> int:
     return i
 
 
-def _edits(data: bytes, spans: list[Span], start: int, instruction: str, groups, close: int) -> list[Edit] | None:
-    """Edits from `asm` (at byte `start`) to its closing paren that leave the operand expressions in place."""
+def _rewrite(instruction: str) -> Rewrite | None:
     match = _ONE_INSTRUCTION.match(instruction)
     if match is None:
         return None
+    return rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2) or ""))
+
+
+def _edits(data: bytes, spans: list[Span], start: int, rewrite: Rewrite, groups, close: int) -> list[Edit] | None:
+    """Edits from `asm` (at byte `start`) to its closing paren that leave the operand expressions in place."""
     groups = groups + [[] for _ in range(2 - len(groups))]  # `asm volatile("cp.async.wait_all;")` has none
-    rewrite = rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2) or ""))
-    if rewrite is None:
-        return None
     outputs, inputs = groups[0], groups[1]
     if len(outputs) != len(rewrite.outs) or len(inputs) != len(rewrite.ins):
         return None
+    mode = "+" if rewrite.inout else "="
     for (constraint, _, _), letters in zip(outputs, rewrite.outs):
-        if not (len(constraint) == 2 and constraint[0] == "=" and constraint[1] in letters):
+        if not (len(constraint) == 2 and constraint[0] == mode and constraint[1] in letters):
             return None
     if any(have != want for (have, _, _), want in zip(inputs, rewrite.ins)):
         return None

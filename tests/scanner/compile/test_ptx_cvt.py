@@ -35,3 +35,14 @@ def test_the_async_copies_build_once_translated(tmp_path, rocm):
     check = next(r.compile for r in scan(tmp_path, options))
     assert check["status"] == "compiles", check
     assert check["diagnostics"] == []
+
+
+@pytest.mark.parametrize("rocm", ["7.2", "7.14"])
+def test_the_emulated_ldmatrix_and_mma_build_once_translated(tmp_path, rocm):
+    """fixtures/translate/ptx/mma.cu: cvta.to.shared, ldmatrix (x1, x2.trans, x4) and mma.sync of every emulated
+    shape and type (scanner.translate.ptx_warp); before, the first `invalid input constraint 'l' in asm`."""
+    shutil.copy(FIXTURE.parent / "mma.cu", tmp_path / "mma.cu")
+    options = ScanOptions(compile_check=True, hip_compiler="clang", target=TargetProfile.parse(["gfx942"], rocm))
+    check = next(r.compile for r in scan(tmp_path, options))
+    assert check["status"] == "compiles", check
+    assert check["diagnostics"] == []

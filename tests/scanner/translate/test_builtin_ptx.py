@@ -125,3 +125,33 @@ def test_global_loads_with_cache_hints_are_plain_loads_and_ordered_ones_stay():
     assert "{ const float* p = static_cast<const float*>(s0); d0 = p[0]; }((w), (q));" in out
     acquire = 'asm volatile("ld.global.acquire.gpu.b32 %0, [%1];" : "=r"(x) : "l"(q));'
     assert acquire in body(f"__device__ void f(const unsigned* q, unsigned x) {{ {acquire} }}\n")
+
+
+def test_a_guarded_load_takes_its_defaults_then_loads_when_the_guard_is_set():
+    out = body(FIXTURE.read_text())
+    vector = (
+        "[](auto& d0, auto& d1, auto& d2, auto& d3, const void* s0, unsigned int s1, unsigned int s2, unsigned int s3,"
+        " unsigned int s4, unsigned int s5) { d0 = s2; d1 = s3; d2 = s4; d3 = s5; if (s1 != 0) { const unsigned int* "
+        "p = static_cast<const unsigned int*>(s0); d0 = p[0]; d1 = p[1]; d2 = p[2]; d3 = p[3]; } }((v.x), (v.y), "
+        "(v.z), (v.w), (p), ((int)inside), (v.x), (v.y), (v.z), (v.w));"
+    )
+    assert vector in out
+    assert (
+        "{ d0 = s2; if (s1 != 0) { const unsigned short* p = static_cast<const unsigned short*>(s0); d0 = p[0]; }"
+        in out
+    )
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "{ .reg .pred p; setp.eq.b32 p, %2, 0; mov.b32 %0, %3; @p ld.global.u32 %0, [%1]; }",  # guard inverted
+        "{ .reg .pred p; setp.ne.b32 p, %2, 0; mov.b32 %0, %3; @!p ld.global.u32 %0, [%1]; }",  # negated
+        "{ .reg .pred p; setp.ne.b32 p, %2, 0; mov.b16 %0, %3; @p ld.global.u32 %0, [%1]; }",  # widths differ
+        "{ .reg .pred p; setp.ne.b32 p, %2, 0; mov.b32 %0, %3; @p ld.global.acquire.gpu.u32 %0, [%1]; }",
+    ],
+)
+def test_other_guarded_blocks_are_left(block):
+    statement = f'asm volatile("{block}" : "=r"(d) : "l"(q), "r"(g), "r"(d));'
+    result = hipify(f"__device__ void f(const unsigned* q, int g, unsigned d) {{ {statement} }}\n")
+    assert statement in result.text and [u.name.split(" ")[0] for u in result.unconverted] == ["asm"]
