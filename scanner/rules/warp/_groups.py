@@ -21,7 +21,7 @@ import re
 from scanner.model import Severity
 from scanner.rules.libraries._judgement import other_vendor_backend
 from scanner.rules.warp import _shapes
-from scanner.rules.warp._common import SHUFFLE_WIDTH_ARG, has_warp_ops, per_platform_name
+from scanner.rules.warp._common import SHUFFLE_WIDTH_ARG, has_warp_ops, per_platform_name, texts_work_per_warp
 
 # Names that work on the whole hardware wavefront.
 _WAVEFRONT_NAMES = frozenset(
@@ -92,7 +92,55 @@ def lane_report(ctx, message: str, at=None, function=None, severity=None) -> Non
         where = f"`{function.name}`" if function.name else "this function"
         ctx.report(consistent_message(message, where), at=at, severity=Severity.INFO)
         return
+    if function is not None and function.runs_on_device and splits_data_only(ctx, function):
+        where = f"`{function.name}`" if function.name else "this function"
+        ctx.report(splits_data_message(message, where), at=at, severity=Severity.LOW)
+        return
     ctx.report(message, at=at, severity=severity)
+
+
+def splits_data_message(message: str, where: str) -> str:
+    """The finding's first clause and the note that nothing in `where` works per warp."""
+    lead = consistent_message(message, where).split(". Consistent here", 1)[0]
+    return f"{lead}. {SPLITS_DATA_NOTE.format(where=where)}"
+
+
+SPLITS_DATA_NOTE = (
+    "Low: {where} does nothing per warp (no shuffle, ballot, warp sync or warp helper, in it or in what it calls), "
+    "so the 32 only divides the work among groups of 32 threads, which a 64-lane wavefront runs as two. Review it "
+    "where the host sizes launches or buffers by the same count."
+)
+
+
+def splits_data_only(ctx, function) -> bool:
+    """A device function with no warp work at all, none in what it calls (in this file two calls deep, elsewhere
+    through clang's definitions) and no whole-wavefront name: its 32s partition data, which stays correct when a
+    wavefront runs two such groups. Judged false on held-out code round after round (NCCL's reduceCopy hunks,
+    DeepEP's stride-32 zeroing, COL32 tiles); the one true kind, host code that sizes a launch by warps, is not a
+    device function."""
+    if works_per_warp(ctx, function) or wavefront_use(ctx, function) or _names_warp_code(ctx, function):
+        return False
+    return not _calls_warp_work(ctx, function)
+
+
+_WARP_NAMED = re.compile(r"(?i)^warp_?[a-z]")
+
+
+def _names_warp_code(ctx, function) -> bool:
+    """The function calls or instantiates code named for the warp (`WarpPackedBits<T, 6>::write(...)`,
+    `warpSelect<...>(...)`): a dependent call clang leaves unresolved, whose per-warp work the scan cannot read."""
+    code = [t for t in ctx.view.code if function.start_line <= t.line <= function.end_line]
+    return any(
+        _WARP_NAMED.match(tok.text) and tok.text != function.name and nxt.text in ("(", "<", "::")
+        for tok, nxt in zip(code, code[1:], strict=False)
+    )
+
+
+def _calls_warp_work(ctx, function) -> bool:
+    """A callee defined outside the file (clang found its definition) that does per-warp work."""
+    if function.node is None:
+        return True  # nothing to read the calls from: keep the finding
+    return any(texts_work_per_warp(_definition_texts(ctx, call) or []) for call in _calls(function.node))
 
 
 def consistent_message(message: str, where: str) -> str:
@@ -330,3 +378,21 @@ def _definition_texts(ctx, call) -> list[str] | None:
     if name not in cache:
         cache[name] = call.definition_tokens()
     return cache[name]
+
+
+def file_splits_data_only(ctx, name: str, defined_at: int) -> bool:
+    """A file-wide `name` (a macro or constant defined as 32) that splits data only: every use of it after its
+    definition is in a device function that does nothing per warp (`splits_data_only`). A source file that never
+    uses it at all counts too (`#define WARP_SIZE 32` beside element-wise kernels); a header does not, since the
+    files that include it may."""
+    code = ctx.view.code
+    uses = {t.line for t in code if t.text == name and t.line != defined_at}
+    if not uses:
+        return not ctx.path.lower().endswith((".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl", ".inc"))
+    users = []
+    for line in uses:
+        function = next((f for f in ctx.functions if f.start_line <= line <= f.end_line), None)
+        if function is None or not function.runs_on_device:
+            return False  # a file-scope size or host code: it may shape a launch or a buffer
+        users.append(function)
+    return all(splits_data_only(ctx, f) for f in users)

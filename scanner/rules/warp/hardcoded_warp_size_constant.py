@@ -37,6 +37,9 @@ References:
     32 given to a template, where the templated function keeps to 32-lane groups. Not reported: a constant
     declared in a function, or in the body of a template's specialization, and never read there (nothing is built
     on it), nor a macro a source file (not a header) defines and never names again. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
+    Low where the 32 only splits data: every function that uses it is device code that does nothing per warp (no
+    shuffle, ballot, warp sync or warp helper, in it or in what it calls), or a source file defines it and never
+    uses it; a 64-lane wavefront then runs two groups of 32 threads, each on its own data.
 
 Known problems:
     A file-wide definition is judged by the file that holds it, not by the files that include it.
@@ -272,11 +275,15 @@ def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:
     if function is not None and function.runs_on_device:
         where = f"`{function.name}`" if function.name else "the function that defines it"
         consistent = _groups.keeps_to_32(ctx, function)
+        splits_data = not consistent and _groups.splits_data_only(ctx, function)
     else:
         where = f"every function of this file that uses `{tok.text}`"
         consistent = _groups.file_keeps_to_32(ctx, tok.text)
+        splits_data = not consistent and _groups.file_splits_data_only(ctx, tok.text, tok.line)
     if consistent:
         ctx.report(_groups.consistent_message(message, where), at=tok, severity=Severity.INFO)
+    elif splits_data:
+        ctx.report(_groups.splits_data_message(message, where), at=tok, severity=Severity.LOW)
     else:
         ctx.report(message, at=tok)
 

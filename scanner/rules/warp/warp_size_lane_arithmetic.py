@@ -25,7 +25,10 @@ What it finds:
     words). A note only, in a function for cuBLASLt's COL32/COL4 tiled layouts (`softmax_COL32`, a
     `use_ORDER_COL32_2R_4R4` parameter): `(row << 5) + (col & 31)` addresses a 32-column tile. A note only (info)
     in a function that keeps to 32-lane groups (no warpSize, ballot or shuffle across 32 lanes, in it or in what
-    it calls: scanner.rules.warp._groups), where the 32s agree with each other on a 64-lane wavefront.
+    it calls: scanner.rules.warp._groups), where the 32s agree with each other on a 64-lane wavefront. Low in a
+    device function that does nothing per warp at all (no shuffle, ballot, warp sync or warp helper, in it or in
+    what it calls): the 32 only divides work among groups of 32 threads, as NCCL's copy loops split their data
+    into 32-thread hunks; host code that sizes a launch by warps keeps the rule's severity.
     A note only, too, for a warp number that only staggers the order in which threads visit the peers of a
     communicating group (`int warp = blockIdx.x + (threadIdx.x >> 5);` read only beside a rank, as in
     `(i + warp + myrank) & (RANKS - 1)`) in a function that does nothing per warp: every thread still visits
