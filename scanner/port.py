@@ -223,25 +223,48 @@ def learn(
 
 
 def _cuda_only(cmake_sources: dict[str, bool], cuda_files: list[str], sources: list[tuple[str, str]]) -> frozenset[str]:
-    """Sources CMake adds only in CUDA-only branches, and the headers that only those sources include
-    (bitsandbytes' gemm_4bit_mma.cuh, included by its sm75/sm80 kernels alone)."""
+    """Sources CMake adds only in CUDA-only branches, and the headers that only those sources include, through
+    other such headers too (bitsandbytes' gemm_4bit_mma.cuh, included by its sm75/sm80 kernels alone;
+    CTranslate2's flash-attention mask.h, under kernel headers only its sm80 sources include)."""
     known = set(cuda_files)
     only = {path for path, elsewhere in cmake_sources.items() if not elsewhere and path in known}
     if not only:
         return frozenset()
+    by_name: dict[str, list[str]] = {}
+    for rel in known:
+        by_name.setdefault(rel.rsplit("/", 1)[-1], []).append(rel)
     includers: dict[str, set[str]] = {}
     for rel, text in sources:
         for name in _QUOTED_INCLUDE.findall(text):
-            includers.setdefault(name.rsplit("/", 1)[-1], set()).add(rel)
-    for rel in cuda_files:
-        if rel in only or rel.rsplit(".", 1)[-1] not in ("h", "hh", "hpp", "cuh", "inl"):
-            continue
-        by = includers.get(rel.rsplit("/", 1)[-1], set())
-        if by and by <= only and rel not in cmake_sources:
-            only.add(rel)
+            for target in _resolve_quoted(rel, name, known, by_name):
+                includers.setdefault(target, set()).add(rel)
+    headers = [
+        rel for rel in cuda_files if rel not in only and rel not in cmake_sources and rel.rsplit(".", 1)[-1] in _HEADERS
+    ]
+    # A header nothing includes (flash-attention's alibi.h, left over upstream) compiles nowhere: it keeps no
+    # header it includes in the ROCm build.
+    orphans = {rel for rel in headers if not includers.get(rel)}
+    grown = True
+    while grown:  # a header of headers: until no more join
+        grown = False
+        for rel in headers:
+            by = includers.get(rel, set()) - orphans
+            if rel not in only and by and by <= only:
+                only.add(rel)
+                grown = True
     return frozenset(only)
 
 
+def _resolve_quoted(includer: str, name: str, known: set[str], by_name: dict[str, list[str]]) -> list[str]:
+    """The repository files `#include "name"` in `includer` may mean: beside the includer when there is one,
+    otherwise every file whose path ends with the name (an include directory the scanner does not know)."""
+    beside = os.path.normpath(os.path.join(os.path.dirname(includer), name)).replace(os.sep, "/")
+    if beside in known:
+        return [beside]
+    return [rel for rel in by_name.get(name.rsplit("/", 1)[-1], ()) if rel == name or rel.endswith("/" + name)]
+
+
+_HEADERS = ("h", "hh", "hpp", "cuh", "inl")
 _QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 
 

@@ -26,15 +26,20 @@ def has_hip_path(model, evidence) -> bool:
 
 def model_cuda_only(model) -> frozenset[str]:
     """Files every compilation of which sits in a branch the project's own ROCm build never takes (scanner.build's
-    `Compilation.cuda_only`), headers compiled only through them included."""
+    `Compilation.cuda_only`), headers compiled only through them included; and the sources a target's HIP build
+    leaves out: every compilation NVIDIA's, of a target whose HIP branch builds it from other sources
+    (CTranslate2's `list(REMOVE_ITEM CUDA_SOURCES src/ops/awq/...)` under `elseif(WITH_HIP)`)."""
     if model is None:
         return frozenset()
+    amd_targets = {c.build_id for b in model.files.values() if b is not None for c in b.compilations if c.amd}
     return frozenset(
         path
         for path, file_build in model.files.items()
         if file_build is not None
         and file_build.compilations
-        and all(c.cuda_only and not c.amd for c in file_build.compilations)
+        and all(
+            not c.amd and (c.cuda_only or (c.nvidia and c.build_id in amd_targets)) for c in file_build.compilations
+        )
     )
 
 

@@ -371,3 +371,66 @@ def test_one_platform_guard_for_every_rule(condition, guarded):
     from scanner.analysis.context import PLATFORM_GUARD
 
     assert bool(PLATFORM_GUARD.search(condition)) is guarded
+
+
+def test_headers_reached_only_through_cuda_only_headers_are_not_in_the_rocm_build(tmp_path):
+    # A kernel-template chain: the sm90 sources include launch.h, which includes kernel.h, which includes lanes.h;
+    # stray.h includes lanes.h too but nothing includes stray.h. shared.h is also included by the HIP-built op.
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": """
+            set(SRC src/op.cu)
+            if(USE_CUDA)
+                list(APPEND SRC src/attn/fwd_sm90_fp16.cu src/attn/fwd_sm90_bf16.cu)
+            elseif(USE_HIP)
+                enable_language(HIP)
+            endif()
+            add_library(ops ${SRC})
+        """,
+            "src/op.cu": '#include "attn/shared.h"\n__global__ void op(int* o) { o[0] = 1; }\n',
+            "src/attn/fwd_sm90_fp16.cu": '#include "attn/launch.h"\n',
+            "src/attn/fwd_sm90_bf16.cu": '#include "attn/launch.h"\n',
+            "src/attn/launch.h": '#pragma once\n#include "kernel.h"\n#include "shared.h"\n',
+            "src/attn/kernel.h": '#pragma once\n#include "lanes.h"\n',
+            "src/attn/lanes.h": "#pragma once\n__device__ int lane() { return threadIdx.x % 32; }\n",
+            "src/attn/stray.h": '#pragma once\n#include "lanes.h"\n',
+            "src/attn/shared.h": "#pragma once\n__device__ int quarter() { return threadIdx.x % 32; }\n",
+        },
+    )
+    only = plan(root, ScanOptions())[0].port.cuda_only_sources
+    assert {"src/attn/launch.h", "src/attn/kernel.h", "src/attn/lanes.h"} <= only
+    assert "src/attn/shared.h" not in only and "src/attn/stray.h" not in only
+    findings = {f.path: f for r in scan(root, ScanOptions(enable=("ROC101",))) for f in r.findings}
+    assert findings["src/attn/lanes.h"].severity == Severity.INFO
+    assert findings["src/attn/shared.h"].severity != Severity.INFO
+
+
+def test_sources_the_hip_branch_removes_from_the_same_target_are_not_in_the_rocm_build(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "CMakeLists.txt": """
+            option(USE_CUDA "CUDA" OFF)
+            option(USE_HIP "HIP" OFF)
+            set(GPU_SOURCES src/norm.cu src/quant/int4_gemm.cu)
+            if(USE_CUDA)
+                enable_language(CUDA)
+                add_library(engine SHARED ${GPU_SOURCES})
+            elseif(USE_HIP)
+                enable_language(HIP)
+                list(REMOVE_ITEM GPU_SOURCES src/quant/int4_gemm.cu)
+                set_source_files_properties(${GPU_SOURCES} PROPERTIES LANGUAGE HIP)
+                add_library(engine SHARED ${GPU_SOURCES})
+            endif()
+        """,
+            "src/norm.cu": '__global__ void norm(int* o) { asm volatile("mov.u32 %0, %%laneid;" : "=r"(o[0])); }\n',
+            "src/quant/int4_gemm.cu": '__global__ void g(int* o) { asm volatile("lop3.b32 %0, %0, %0, %0, 0x6a;" : "+r"(o[0])); }\n',
+        },
+    )
+    only = plan(root, ScanOptions())[0].port.cuda_only_sources
+    assert "src/quant/int4_gemm.cu" in only and "src/norm.cu" not in only
+    findings = {f.path: f for r in scan(root, ScanOptions(enable=("ROC120",))) for f in r.findings}
+    assert findings["src/quant/int4_gemm.cu"].severity == Severity.INFO
+    assert "only for CUDA" in findings["src/quant/int4_gemm.cu"].message
+    assert findings["src/norm.cu"].severity == Severity.HIGH

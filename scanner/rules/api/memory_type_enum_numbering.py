@@ -32,7 +32,9 @@ References:
     https://docs.nvidia.com/cuda/cuda-runtime-api/structcudaPointerAttributes.html
 
 Known problems:
-    A value copied into a plain `int` first (`int t = attr.type; if (t == 2)`) is not followed. Casts to an
+    A value copied into a plain `int` first (`int t = attr.type; if (t == 2)`) is not followed. `.memoryType`
+    is reported only in a file that uses the pointer-attribute API (`cudaPointerAttributes`,
+    `cudaPointerGetAttributes`): other APIs have a field of that name (Vulkan's memory allocator). Casts to an
     integer inside printf/ostream arguments are left alone (printing a number is harmless).
 """
 
@@ -73,10 +75,20 @@ def check(ctx: Context) -> None:
         _classify(ctx, node, f"`{node.name}` (a cudaMemoryType)", compare=True)
 
 
+# What says a `.memoryType` is CUDA's pointer-attribute field: the file uses the pointer-attribute API. Vulkan's
+# allocator (VMA: `VmaStatistics.memoryType[i]`, `VmaAllocationInfo.memoryType`) and other APIs have a field of
+# that name too, in files that also hold CUDA interop code.
+_POINTER_ATTRIBUTE_API = frozenset(
+    {"cudaPointerAttributes", "cudaPointerGetAttributes", "hipPointerAttribute_t", "hipPointerGetAttributes"}
+)
+
+
 def _memory_type_field(ctx) -> None:
     tok = ctx.token
     prev = ctx.view.neighbour(tok, -1)
     if prev is None or prev.text not in (".", "->") or ctx.reported_on(tok.line, "memoryType"):
+        return
+    if not _POINTER_ATTRIBUTE_API & ctx.source.identifiers:
         return
     ctx.report(
         "`.memoryType` was removed from cudaPointerAttributes in CUDA 11 and renamed `type` in HIP 6.0 "

@@ -2,7 +2,7 @@
 
 What it finds:
     `CMAKE_CUDA_ARCHITECTURES` and the `CUDA_ARCHITECTURES` target property (set, read or tested), and
-    PyTorch's `TORCH_CUDA_ARCH_LIST` set from CMake.
+    PyTorch's `TORCH_CUDA_ARCH_LIST` set from CMake. A `message()` that prints one is not a use.
 
 Why it breaks on ROCm:
     These name NVIDIA compute capabilities (`70;80;90`, `sm_80`). HIP code is compiled for AMDGPU targets
@@ -44,8 +44,15 @@ _NAMES = {
 _WHOLE = {name: re.compile(rf"(?<![A-Za-z0-9_]){name}(?![A-Za-z0-9_])") for name in _NAMES}
 
 
+# Commands that print or document text: a `message(STATUS "Using CMAKE_CUDA_ARCHITECTURES ...")` names the
+# setting without making it; the `set`/`foreach` beside it is the use.
+_TEXT_ONLY = frozenset({"message"})
+
+
 def check(ctx: Context) -> None:
     for command in commands(ctx):
+        if command.name in _TEXT_ONLY:
+            continue
         for arg in command.args:
             for name, hip in _NAMES.items():
                 found = _WHOLE[name].search(arg.value)
