@@ -14,8 +14,8 @@ Learned once per scan (scanner.plan), before any file is analysed, and sent to t
 - `signs`: other traces of ROCm work (an AMD CI job, a ROCm container, HIP's runtime included, `.hip` sources),
   one short line each: shown, never decisive.
 
-Reads only the files the scan already plans to analyse (plus the names of `.hip` sources), each at most once,
-never more than `_READ_CAP` bytes of one.
+Reads only the files the scan already plans to analyse (plus the names of `.hip` sources, and the extension-less
+headers the sources include: scanner.port_headers), each at most once, never more than `_READ_CAP` bytes of one.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from scanner.analysis.hip_branches import dead_lines
 from scanner.port_builds import has_hip_path, hip_builds, hip_sources, model_cuda_only, translated_twins, twins
+from scanner.port_headers import bare_headers
 from scanner.sourcetext import read_capped
 
 _READ_CAP = 512 * 1024
@@ -194,6 +195,9 @@ def learn(
                 _learn_cmake_sources(job.rel, text, learned.cmake_sources, learned.cmake_cuda_lines)
             if text:
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
+    for rel, text in bare_headers(root, sources, set(cuda_files)):  # `<cuco/detail/__config>`: not scanned
+        sources.append((rel, text))
+        _learn_directives(text, learned)
     hip_macros = frozenset(learned.macros - HIP_BUILTINS)
     hip_found = hip_files if hip_files is not None else hip_sources(root)
     if hip_found:
@@ -204,7 +208,7 @@ def learn(
         hip_macros,
         evidence,
         frozenset(learned.per_platform),
-        _hip_undefined(sources, hip_macros),
+        _hip_undefined(sources, hip_macros, frozenset(learned.per_platform | learned.mapped)),
         frozenset(learned.shims),
         twin_sources,
         frozenset(learned.mapped),
@@ -343,7 +347,12 @@ def directives_of(text: str) -> list[_Dir]:
     return out
 
 
-def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -> frozenset[str]:
+def _hip_undefined(
+    sources: list[tuple[str, str]], hip_macros: frozenset[str], project_defined: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """Macros defined only on lines HIP-Clang never compiles. `project_defined`: NVIDIA names the project's HIP
+    side defines itself (`#define CUDART_VERSION 12020` under `__HIP_PLATFORM_AMD__`): a definition behind them
+    is not dead."""
     dead_defs: set[str] = set()
     live_defs: set[str] = set()
     for _rel, text in sources:
@@ -351,7 +360,7 @@ def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -
         defines = [d for d in directives if d.name == "define" and d.tokens]
         if not defines:
             continue
-        dead = dead_lines(directives, text.count("\n") + 1, hip_macros)
+        dead = dead_lines(directives, text.count("\n") + 1, hip_macros, project_defined=project_defined)
         for d in defines:
             (dead_defs if d.line in dead else live_defs).add(d.tokens[0].text)
     return frozenset(dead_defs - live_defs)
