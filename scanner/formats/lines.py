@@ -142,13 +142,14 @@ def commands(text: str) -> Iterator[list[tuple[str, int]]]:
 _LEAD = re.compile(r"^\s*(?:-\s+)?(?:(?:run|script|command)\s*:\s*[|>]?[-+]?\s*)?(?:RUN\s+)?[@+-]*\s*", re.I)
 _PRINTERS = frozenset({"echo", "printf"})
 _SEPARATORS = (";;", "&&", "||", ";", "|", "&")
+_EXPANSION = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_]\w*)")
 
 
 def echoed(text: str, offset: int) -> bool:
     """Whether `offset` of the shell line `text` lies in what an `echo` or `printf` prints to the terminal: a usage
     line, a hint (`echo "run: nvcc -arch=sm_80 k.cu"`). Not when the printed text goes anywhere but the terminal (a
     `>`/`>>` redirection into `$GITHUB_ENV` or a file, a pipe into `sh` or `tee`), and not inside a command
-    substitution (`echo "$(nvcc --version)"` runs nvcc)."""
+    substitution (`echo "$(nvcc --version)"` runs nvcc) or a variable's expansion (`echo "$CUDA_HOME"` reads it)."""
     if "echo" not in text and "printf" not in text:
         return False
     for start, end, printed, runs in _segments(text):
@@ -180,6 +181,10 @@ def _segments(text: str) -> list[tuple[int, int, bool, list[tuple[int, int]]]]:
             depth -= 1
             if depth == 0:
                 runs.append((opened, i + 1))
+        elif ch == "$" and depth == 0 and (name := _EXPANSION.match(text, i)):
+            runs.append((i, name.end()))  # `${CUDA_VISIBLE_DEVICES}` in the text: the variable is read
+            i = name.end()
+            continue
         elif ch == "`" and quote != "'":
             close = text.find("`", i + 1)
             close = len(text) if close < 0 else close
