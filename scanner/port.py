@@ -63,6 +63,11 @@ _SIGNS = (
 )
 
 
+# A Python build of PyTorch extensions (a setup.py, a build helper) and its test for the ROCm build.
+_TORCH_EXTENSION = re.compile(r"\bCUDAExtension\b|\bcpp_extension\b")
+_ROCM_BUILD = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|\bROCM_HOME\b")
+
+
 @dataclass(frozen=True)
 class Port:
     """The repository's own ROCm path, as far as its files show it (empty: none found)."""
@@ -111,6 +116,10 @@ class Port:
     # Twins that are byte for byte ROCport's own translation of their CUDA source (the side-by-side merge
     # request's `.hip` copies): a copy, not a port, so the CUDA source's findings stand.
     translated_twins: frozenset[str] = frozenset()
+    # A Python build of PyTorch extensions that branches on ROCm (`setup.py (`IS_HIP_EXTENSION`)`, "" when none): a
+    # ROCm PyTorch hipifies its CUDAExtension sources, so names hipify renames are a rename, and its CUDA wheel CI is
+    # the NVIDIA side.
+    torch_hip: str = ""
 
     @property
     def ported(self) -> bool:
@@ -139,6 +148,7 @@ class Port:
             "cuda_only_sources": sorted(self.cuda_only_sources),
             "rocm_ci": self.rocm_ci,
             "rocm_container": self.rocm_container,
+            "torch_hip": self.torch_hip,
             # A digest: every file's key carries it, and the lines can run to thousands.
             "cmake_cuda_lines": hashlib.sha256(repr(self.cmake_cuda_lines).encode()).hexdigest()[:16],
         }
@@ -166,6 +176,7 @@ def learn(
     rocm_files: dict[str, str] = {}  # language -> the first CI file or Dockerfile that builds for ROCm
     sources: list[tuple[str, str]] = []
     cuda_files: list[str] = []
+    torch_hip = ""
     for job in jobs:
         if job.problem:
             continue
@@ -187,6 +198,8 @@ def learn(
             match = pattern.search(text) if text else None
             if match:
                 signs.setdefault(f"{rank}:{job.language}", f"{what} in {job.rel} (`{match.group(0).strip()}`)")
+                if job.language == "python" and _TORCH_EXTENSION.search(text) and _ROCM_BUILD.search(text):
+                    torch_hip = torch_hip or f"{job.rel} (`{_ROCM_BUILD.search(text).group(0)}`)"
                 if job.language in ("yaml", "dockerfile"):
                     rocm_files.setdefault(job.language, job.rel)
         if job.language in ("cmake", "make", "python", "shell"):
@@ -223,6 +236,7 @@ def learn(
         rocm_files.get("dockerfile", ""),
         tuple(learned.cmake_cuda_lines[:_MAX_CMAKE_LINES]),
         translated_twins(root, twin_sources, set(hip_found)),
+        torch_hip,
     )
 
 
