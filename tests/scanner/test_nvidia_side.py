@@ -229,3 +229,41 @@ def test_the_same_names_keep_their_severity_in_a_cuda_only_extension(tmp_path):
     found = _by_rule(write_tree(tmp_path, {"setup.py": CUDA_ONLY_SETUP, "csrc/jit.cpp": JIT_SOURCE}))
     assert {found[("ROC122", n)] for n in (17, 18, 20, 22, 24)} == {"medium"}
     assert found[("ROC161", 28)] == "medium" and found[("ROC161", 29)] == "medium"
+
+
+CUDA_WHEEL_ENV = """#!/bin/bash
+case ${1} in
+  cu121)
+    export CUDA_HOME=/usr/local/cuda-12.1
+    export PATH=${CUDA_HOME}/bin:${PATH}
+    ;;
+esac
+"""
+NERF_SETUP = """import glob
+
+import torch
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+sources = [path for path in glob.glob("csrc/*.cu") if "hip" not in path]  # not the hipified copies
+define_macros = []
+if torch.version.hip:
+    define_macros += [("USE_ROCM", None)]
+setup(name="raymarch", ext_modules=[CUDAExtension("raymarch._C", sources, define_macros=define_macros)],
+      cmdclass={"build_ext": BuildExtension})
+"""
+
+
+def test_cuda_wheel_ci_of_a_project_whose_setup_py_builds_for_rocm_is_the_nvidia_side(tmp_path):
+    """nerfacc: `.github/workflows/cuda/Linux-env.sh` sets CUDA_HOME for the CUDA wheel matrix; its setup.py tests
+    `torch.version.hip`, so a ROCm build never runs the script."""
+    files = {"setup.py": NERF_SETUP, "csrc/march.cu": "__global__ void k() {}\n"}
+    files |= {".github/workflows/cuda/Linux-env.sh": CUDA_WHEEL_ENV, "scripts/env.sh": CUDA_WHEEL_ENV}
+    found = _found(write_tree(tmp_path / "rocm", files))
+    severity, message = found[(".github/workflows/cuda/Linux-env.sh", 4)]
+    assert severity == "info" and "through PyTorch's hipify (setup.py (`torch.version.hip`))" in message
+    assert found[("scripts/env.sh", 4)][0] == "medium"  # not CI: a developer may source it on a ROCm machine
+
+    files["setup.py"] = NERF_SETUP.replace('if torch.version.hip:\n    define_macros += [("USE_ROCM", None)]\n', "")
+    found = _found(write_tree(tmp_path / "cuda", files))
+    assert found[(".github/workflows/cuda/Linux-env.sh", 4)][0] == "medium"
