@@ -14,8 +14,8 @@ Learned once per scan (scanner.plan), before any file is analysed, and sent to t
 - `signs`: other traces of ROCm work (an AMD CI job, a ROCm container, HIP's runtime included, `.hip` sources),
   one short line each: shown, never decisive.
 
-Reads only the files the scan already plans to analyse (plus the names of `.hip` sources), each at most once,
-never more than `_READ_CAP` bytes of one.
+Reads only the files the scan already plans to analyse (plus the names of `.hip` sources, and the extension-less
+headers the sources include: scanner.port_headers), each at most once, never more than `_READ_CAP` bytes of one.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from scanner.analysis.hip_branches import dead_lines
 from scanner.port_builds import has_hip_path, hip_builds, hip_sources, model_cuda_only, translated_twins, twins
+from scanner.port_headers import bare_headers
 from scanner.sourcetext import read_capped
 
 _READ_CAP = 512 * 1024
@@ -60,6 +61,11 @@ _SIGNS = (
     ),
     (("dockerfile",), re.compile(r"^\s*FROM\s+rocm/", re.I | re.M), "a ROCm container"),
 )
+
+
+# A Python build of PyTorch extensions (a setup.py, a build helper) and its test for the ROCm build.
+_TORCH_EXTENSION = re.compile(r"\bCUDAExtension\b|\bcpp_extension\b")
+_ROCM_BUILD = re.compile(r"torch\.version\.hip|IS_HIP_EXTENSION|\bROCM_HOME\b")
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,10 @@ class Port:
     # Twins that are byte for byte ROCport's own translation of their CUDA source (the side-by-side merge
     # request's `.hip` copies): a copy, not a port, so the CUDA source's findings stand.
     translated_twins: frozenset[str] = frozenset()
+    # A Python build of PyTorch extensions that branches on ROCm (`setup.py (`IS_HIP_EXTENSION`)`, "" when none): a
+    # ROCm PyTorch hipifies its CUDAExtension sources, so names hipify renames are a rename, and its CUDA wheel CI is
+    # the NVIDIA side.
+    torch_hip: str = ""
 
     @property
     def ported(self) -> bool:
@@ -138,6 +148,7 @@ class Port:
             "cuda_only_sources": sorted(self.cuda_only_sources),
             "rocm_ci": self.rocm_ci,
             "rocm_container": self.rocm_container,
+            "torch_hip": self.torch_hip,
             # A digest: every file's key carries it, and the lines can run to thousands.
             "cmake_cuda_lines": hashlib.sha256(repr(self.cmake_cuda_lines).encode()).hexdigest()[:16],
         }
@@ -165,6 +176,7 @@ def learn(
     rocm_files: dict[str, str] = {}  # language -> the first CI file or Dockerfile that builds for ROCm
     sources: list[tuple[str, str]] = []
     cuda_files: list[str] = []
+    torch_hip = ""
     for job in jobs:
         if job.problem:
             continue
@@ -186,6 +198,8 @@ def learn(
             match = pattern.search(text) if text else None
             if match:
                 signs.setdefault(f"{rank}:{job.language}", f"{what} in {job.rel} (`{match.group(0).strip()}`)")
+                if job.language == "python" and _TORCH_EXTENSION.search(text) and _ROCM_BUILD.search(text):
+                    torch_hip = torch_hip or f"{job.rel} (`{_ROCM_BUILD.search(text).group(0)}`)"
                 if job.language in ("yaml", "dockerfile"):
                     rocm_files.setdefault(job.language, job.rel)
         if job.language in ("cmake", "make", "python", "shell"):
@@ -194,6 +208,9 @@ def learn(
                 _learn_cmake_sources(job.rel, text, learned.cmake_sources, learned.cmake_cuda_lines)
             if text:
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
+    for rel, text in bare_headers(root, sources, set(cuda_files)):  # `<cuco/detail/__config>`: not scanned
+        sources.append((rel, text))
+        _learn_directives(text, learned)
     hip_macros = frozenset(learned.macros - HIP_BUILTINS)
     hip_found = hip_files if hip_files is not None else hip_sources(root)
     if hip_found:
@@ -204,7 +221,7 @@ def learn(
         hip_macros,
         evidence,
         frozenset(learned.per_platform),
-        _hip_undefined(sources, hip_macros),
+        _hip_undefined(sources, hip_macros, frozenset(learned.per_platform | learned.mapped)),
         frozenset(learned.shims),
         twin_sources,
         frozenset(learned.mapped),
@@ -219,6 +236,7 @@ def learn(
         rocm_files.get("dockerfile", ""),
         tuple(learned.cmake_cuda_lines[:_MAX_CMAKE_LINES]),
         translated_twins(root, twin_sources, set(hip_found)),
+        torch_hip,
     )
 
 
@@ -366,7 +384,12 @@ def directives_of(text: str) -> list[_Dir]:
     return out
 
 
-def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -> frozenset[str]:
+def _hip_undefined(
+    sources: list[tuple[str, str]], hip_macros: frozenset[str], project_defined: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """Macros defined only on lines HIP-Clang never compiles. `project_defined`: NVIDIA names the project's HIP
+    side defines itself (`#define CUDART_VERSION 12020` under `__HIP_PLATFORM_AMD__`): a definition behind them
+    is not dead."""
     dead_defs: set[str] = set()
     live_defs: set[str] = set()
     for _rel, text in sources:
@@ -374,7 +397,7 @@ def _hip_undefined(sources: list[tuple[str, str]], hip_macros: frozenset[str]) -
         defines = [d for d in directives if d.name == "define" and d.tokens]
         if not defines:
             continue
-        dead = dead_lines(directives, text.count("\n") + 1, hip_macros)
+        dead = dead_lines(directives, text.count("\n") + 1, hip_macros, project_defined=project_defined)
         for d in defines:
             (dead_defs if d.line in dead else live_defs).add(d.tokens[0].text)
     return frozenset(dead_defs - live_defs)

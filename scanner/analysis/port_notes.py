@@ -24,7 +24,9 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   or a GitHub Actions job built on a library with no ROCm build (RAPIDS RAFT or cuVS: a requirement, `raft: ON`,
   `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA; when an
   accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
-  is the NVIDIA side, not a migration still to do, and says which HIP build covers it. Rules that check the ROCm
+  is the NVIDIA side, not a migration still to do, and says which HIP build covers it; so is a CI script or job
+  of a project whose Python build already builds its extensions for ROCm through PyTorch's hipify (a setup.py
+  testing `torch.version.hip`: scanner.port.Port.torch_hip), which sets up CUDA for the NVIDIA wheels. Rules that check the ROCm
   side itself (`Rule.rocm_side`) keep their severity.
 """
 
@@ -214,6 +216,11 @@ class PortNotes:
             return (
                 f"The repository already ships a ROCm container ({port.rocm_container}): this image is its "
                 "NVIDIA side, not a migration still to do."
+            )
+        if port.torch_hip and facts.language in ("shell", "yaml") and is_ci_file(facts.path):
+            return (
+                f"The project's Python build already builds its extensions for ROCm through PyTorch's hipify "
+                f"({port.torch_hip}): this CI script sets up CUDA for its NVIDIA wheels, the NVIDIA side."
             )
         if (
             code in _PROBE_RULES

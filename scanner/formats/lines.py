@@ -134,3 +134,80 @@ def commands(text: str) -> Iterator[list[tuple[str, int]]]:
         if found:
             yield found
         start = match.end()
+
+
+# -- text a script prints ---------------------------------------------------------------------------------
+# What may precede a command word on a line: a YAML list item or `run:` key, Make's recipe prefixes (`@`, `-`, `+`),
+# Docker's `RUN`, and words that run the command after them.
+_LEAD = re.compile(r"^\s*(?:-\s+)?(?:(?:run|script|command)\s*:\s*[|>]?[-+]?\s*)?(?:RUN\s+)?[@+-]*\s*", re.I)
+_PRINTERS = frozenset({"echo", "printf"})
+_SEPARATORS = (";;", "&&", "||", ";", "|", "&")
+_EXPANSION = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_]\w*)")
+
+
+def echoed(text: str, offset: int) -> bool:
+    """Whether `offset` of the shell line `text` lies in what an `echo` or `printf` prints to the terminal: a usage
+    line, a hint (`echo "run: nvcc -arch=sm_80 k.cu"`). Not when the printed text goes anywhere but the terminal (a
+    `>`/`>>` redirection into `$GITHUB_ENV` or a file, a pipe into `sh` or `tee`), and not inside a command
+    substitution (`echo "$(nvcc --version)"` runs nvcc) or a variable's expansion (`echo "$CUDA_HOME"` reads it)."""
+    if "echo" not in text and "printf" not in text:
+        return False
+    for start, end, printed, runs in _segments(text):
+        if start <= offset < end:
+            return printed and not any(a <= offset < b for a, b in runs)
+    return False
+
+
+def _segments(text: str) -> list[tuple[int, int, bool, list[tuple[int, int]]]]:
+    """The simple commands of a line at its top level, quote-aware: (start, end, whether it only prints to the
+    terminal, the spans of its command substitutions)."""
+    out = []
+    quote, depth, start, i = "", 0, 0, 0
+    redirected = False
+    runs: list[tuple[int, int]] = []
+    opened = 0
+    while i < len(text):
+        ch = text[i]
+        if quote == "'":
+            quote = "" if ch == "'" else quote
+        elif ch == "\\":
+            i += 1
+        elif text.startswith("$(", i):
+            if depth == 0:
+                opened = i
+            depth += 1
+            i += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                runs.append((opened, i + 1))
+        elif ch == "$" and depth == 0 and (name := _EXPANSION.match(text, i)):
+            runs.append((i, name.end()))  # `${CUDA_VISIBLE_DEVICES}` in the text: the variable is read
+            i = name.end()
+            continue
+        elif ch == "`" and quote != "'":
+            close = text.find("`", i + 1)
+            close = len(text) if close < 0 else close
+            runs.append((i, close + 1))
+            i = close
+        elif ch in "'\"" and depth == 0:
+            quote = "" if quote == ch else (ch if not quote else quote)
+        elif not quote and depth == 0:
+            if ch == ">":
+                redirected = True
+            separator = next((s for s in _SEPARATORS if text.startswith(s, i)), "")
+            if separator:
+                out.append(_segment(text, start, i, redirected or separator == "|", runs))
+                i += len(separator)
+                start, redirected, runs = i, False, []
+                continue
+        i += 1
+    out.append(_segment(text, start, len(text), redirected, runs))
+    return out
+
+
+def _segment(text: str, start: int, end: int, redirected: bool, runs) -> tuple:
+    lead = _LEAD.match(text, start)
+    word = re.match(r"[\w./-]+", text[lead.end() : end]) if lead else None
+    printed = word is not None and word.group(0) in _PRINTERS and not redirected
+    return start, end, printed, list(runs)

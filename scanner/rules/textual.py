@@ -59,7 +59,8 @@ def matches(
 ) -> Iterator[tuple[int, int, re.Match]]:
     """(line, column, match) of `pattern` where commands and settings are written: the code lines of scripts,
     build and YAML files, the string constants of Python files (their code lines with `python_lines`, for
-    patterns spanning several constants, such as `os.environ["X"] = "v"`)."""
+    patterns spanning several constants, such as `os.environ["X"] = "v"`). In scripts, Make recipes, Dockerfiles
+    and CI steps, not what an `echo` or `printf` prints to the terminal (scanner.formats.lines.echoed)."""
     if ctx.language == "python" and not python_lines:
         for ref in python_src.strings(ctx.source):
             for match in pattern.finditer(ref.text):
@@ -71,7 +72,15 @@ def matches(
                         continue
                 yield ref.line, ref.col, match
         return
-    yield from text_lines.find(ctx.source, pattern, group)
+    printing = ctx.language in _SCRIPTS
+    for line, col, match in text_lines.find(ctx.source, pattern, group):
+        if printing and text_lines.echoed(match.string, match.start(group)):
+            continue  # what `echo`/`printf` prints: a usage line or a hint, not a command or a setting
+        yield line, col, match
+
+
+# Where `echo "..."` prints text: scripts, Make recipes, Dockerfile RUN lines, CI steps.
+_SCRIPTS = frozenset({"shell", "make", "dockerfile", "yaml"})
 
 
 def logical(ctx):

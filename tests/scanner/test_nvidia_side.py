@@ -150,3 +150,120 @@ def test_a_cmake_branch_for_cuda_beside_one_for_hip_is_the_nvidia_side(tmp_path)
     cuda_only = BACKENDS.replace("elseif(BUILD_HIP)\n  enable_language(HIP)\n", "")
     alone = _found(write_tree(tmp_path / "alone", {"CMakeLists.txt": cuda_only.replace("hip", "none")}))
     assert {severity for (path, line), (severity, _) in alone.items() if 10 <= line <= 12} - {"info"}
+
+
+# A PyTorch extension project that already builds for ROCm: its setup.py tests `torch.version.hip` /
+# `IS_HIP_EXTENSION`, and a ROCm PyTorch hipifies every source of the CUDAExtension.
+HIP_AWARE_SETUP = """import torch
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+try:
+    from torch.utils.cpp_extension import IS_HIP_EXTENSION
+except ImportError:
+    IS_HIP_EXTENSION = False
+
+libraries = [] if IS_HIP_EXTENSION else ["cuda", "nvrtc"]
+setup(
+    name="moe_ops",
+    ext_modules=[CUDAExtension(name, ["csrc/jit.cpp"], libraries=libraries) for name in ["moe_ops._C"]],
+    cmdclass={"build_ext": BuildExtension},
+)
+"""
+CUDA_ONLY_SETUP = HIP_AWARE_SETUP.replace("[] if IS_HIP_EXTENSION else ", "").replace(
+    "try:\n    from torch.utils.cpp_extension import IS_HIP_EXTENSION\nexcept ImportError:\n    IS_HIP_EXTENSION = False\n",
+    "",
+)
+JIT_SOURCE = """#include <string>
+#if defined(__HIP_PLATFORM_AMD__)
+#include <hip/hiprtc.h>
+#else
+#include <cuda.h>
+#include <nvrtc.h>
+#endif
+
+std::string compile(const char *code, const std::string &arch) {
+#if !defined(__HIP_PLATFORM_AMD__)
+  std::string option = "--gpu-architecture=compute_" + arch;
+#else
+  std::string option = "--offload-arch=" + arch;
+#endif
+  const char *options[] = {option.c_str()};
+  nvrtcProgram prog;
+  nvrtcCreateProgram(&prog, code, nullptr, 0, nullptr, nullptr);
+  nvrtcCompileProgram(prog, 1, options);
+  size_t size;
+  nvrtcGetPTXSize(prog, &size);
+  std::string image(size, '\\0');
+  nvrtcGetPTX(prog, &image[0]);
+  size_t nvvm;
+  nvrtcGetNVVMSize(prog, &nvvm);
+  return image;
+}
+
+void launch(CUfunction fn, void **args, cudaStream_t stream) {
+  cuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, 0, stream, args, nullptr);
+}
+"""
+
+
+def _by_rule(root) -> dict[tuple[str, int], str]:
+    return {
+        (f.rule, f.line): f.severity.value
+        for r in scan(str(root), ScanOptions(enable=("ROC122", "ROC161")))
+        for f in r.findings
+        if f.path == "csrc/jit.cpp"
+    }
+
+
+def test_names_pytorchs_hipify_renames_are_low_where_the_project_builds_for_rocm_through_it(tmp_path):
+    """tutel: NVRTC and driver names outside the file's HIP branches, which a ROCm PyTorch's hipify renames."""
+    found = _by_rule(write_tree(tmp_path, {"setup.py": HIP_AWARE_SETUP, "csrc/jit.cpp": JIT_SOURCE}))
+    for line in (17, 18, 20, 22):
+        assert found[("ROC122", line)] == "low", line
+    assert found[("ROC161", 28)] == "low" and found[("ROC161", 29)] == "low"
+    assert found[("ROC122", 24)] == "medium"  # nvrtcGetNVVMSize: hipRTC has no counterpart to rename to
+
+
+def test_the_same_names_keep_their_severity_in_a_cuda_only_extension(tmp_path):
+    found = _by_rule(write_tree(tmp_path, {"setup.py": CUDA_ONLY_SETUP, "csrc/jit.cpp": JIT_SOURCE}))
+    assert {found[("ROC122", n)] for n in (17, 18, 20, 22, 24)} == {"medium"}
+    assert found[("ROC161", 28)] == "medium" and found[("ROC161", 29)] == "medium"
+
+
+CUDA_WHEEL_ENV = """#!/bin/bash
+case ${1} in
+  cu121)
+    export CUDA_HOME=/usr/local/cuda-12.1
+    export PATH=${CUDA_HOME}/bin:${PATH}
+    ;;
+esac
+"""
+NERF_SETUP = """import glob
+
+import torch
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+sources = [path for path in glob.glob("csrc/*.cu") if "hip" not in path]  # not the hipified copies
+define_macros = []
+if torch.version.hip:
+    define_macros += [("USE_ROCM", None)]
+setup(name="raymarch", ext_modules=[CUDAExtension("raymarch._C", sources, define_macros=define_macros)],
+      cmdclass={"build_ext": BuildExtension})
+"""
+
+
+def test_cuda_wheel_ci_of_a_project_whose_setup_py_builds_for_rocm_is_the_nvidia_side(tmp_path):
+    """nerfacc: `.github/workflows/cuda/Linux-env.sh` sets CUDA_HOME for the CUDA wheel matrix; its setup.py tests
+    `torch.version.hip`, so a ROCm build never runs the script."""
+    files = {"setup.py": NERF_SETUP, "csrc/march.cu": "__global__ void k() {}\n"}
+    files |= {".github/workflows/cuda/Linux-env.sh": CUDA_WHEEL_ENV, "scripts/env.sh": CUDA_WHEEL_ENV}
+    found = _found(write_tree(tmp_path / "rocm", files))
+    severity, message = found[(".github/workflows/cuda/Linux-env.sh", 4)]
+    assert severity == "info" and "through PyTorch's hipify (setup.py (`torch.version.hip`))" in message
+    assert found[("scripts/env.sh", 4)][0] == "medium"  # not CI: a developer may source it on a ROCm machine
+
+    files["setup.py"] = NERF_SETUP.replace('if torch.version.hip:\n    define_macros += [("USE_ROCM", None)]\n', "")
+    found = _found(write_tree(tmp_path / "cuda", files))
+    assert found[(".github/workflows/cuda/Linux-env.sh", 4)][0] == "medium"

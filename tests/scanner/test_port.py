@@ -125,7 +125,7 @@ KERNEL = """
         int lane = threadIdx.x % 32;
     #endif
         int warp = threadIdx.x % 32;
-        out[lane] = warp;
+        out[lane] = __shfl_sync(0xffffffff, (float)warp, 0);
     }
 """
 
@@ -434,3 +434,46 @@ def test_sources_the_hip_branch_removes_from_the_same_target_are_not_in_the_rocm
     assert findings["src/quant/int4_gemm.cu"].severity == Severity.INFO
     assert "only for CUDA" in findings["src/quant/int4_gemm.cu"].message
     assert findings["src/norm.cu"].severity == Severity.HIGH
+
+
+# A library in CCCL's style: its feature macros come from NVIDIA's version macros in an extension-less header
+# the scan does not list (`<lib/detail/__config>`), and its kernels test those macros with a fallback beside.
+FEATURE_CONFIG = """#pragma once
+#if defined(CUDART_VERSION) && (CUDART_VERSION >= 12010)
+#define FLIB_HAS_INVOKE_ONE
+#endif
+"""
+FEATURE_KERNEL = """#include <cooperative_groups.h>
+#include <flib/detail/__config>
+namespace cg = cooperative_groups;
+
+__global__ void reset(int *counter) {
+  auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+#if defined(FLIB_HAS_INVOKE_ONE)
+  cg::invoke_one(tile, [&] { counter[0] = 0; });
+#else
+  if (tile.thread_rank() == 0) { counter[0] = 0; }
+#endif
+  cg::invoke_one(tile, [&] { counter[1] = 0; });
+}
+"""
+
+
+def test_a_feature_macro_an_extension_less_header_defines_from_cudart_version_is_undefined_on_hip(tmp_path):
+    """cuCollections' `CUCO_HAS_CG_INVOKE_ONE`: defined in `include/cuco/detail/__config` only when CUDART_VERSION
+    says CUDA 12.1, which HIP-Clang leaves undefined; so HIP compiles the `#else` fallback, not `invoke_one`."""
+    files = {"include/flib/detail/__config": FEATURE_CONFIG, "include/flib/kernels.cuh": FEATURE_KERNEL}
+    by_line = {f.line: f for f in _findings(write_tree(tmp_path / "lib", files), "ROC155")}
+    assert by_line[8].severity == Severity.INFO and "FLIB_HAS_INVOKE_ONE )`, line 7" in by_line[8].message
+    assert by_line[12].severity == Severity.HIGH  # unguarded: HIP compiles it
+
+
+def test_the_same_macro_stays_live_where_the_projects_hip_side_defines_cudart_version(tmp_path):
+    hip_side = "#if defined(__HIP_PLATFORM_AMD__)\n#define CUDART_VERSION 12020\n#endif\n" + FEATURE_CONFIG
+    files = {"include/flib/detail/__config": hip_side, "include/flib/kernels.cuh": FEATURE_KERNEL}
+    by_line = {f.line: f for f in _findings(write_tree(tmp_path / "lib", files), "ROC155")}
+    assert by_line[8].severity == Severity.HIGH
+    # Defined unconditionally: the guard holds on every platform.
+    files["include/flib/detail/__config"] = "#pragma once\n#define FLIB_HAS_INVOKE_ONE\n"
+    by_line = {f.line: f for f in _findings(write_tree(tmp_path / "always", files), "ROC155")}
+    assert by_line[8].severity == Severity.HIGH

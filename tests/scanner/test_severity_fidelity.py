@@ -488,4 +488,6 @@ def test_a_cuda_library_under_a_cuda_presence_test_is_info_and_says_why():
     for line in (7, 11, 18, 25):
         assert found[line].severity == Severity.INFO and "false on a ROCm machine" in found[line].message, line
     for line in (13, 29, 31, 34):  # another elseif, no guard, an OR, a negated test
-        assert found[line].severity == Severity.HIGH, line
+        # The runtime (CUDA::cudart, ${CUDA_LIBRARIES}) is one name from hip::host: medium; libraries stay high.
+        expected = Severity.MEDIUM if line in (29, 34) else Severity.HIGH
+        assert found[line].severity == expected, line

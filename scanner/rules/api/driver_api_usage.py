@@ -30,7 +30,10 @@ References:
 Known problems:
     Driver names with no HIP equivalent are reported by ROC150, deprecated/removed ones by ROC151/ROC152,
     graph calls by ROC162, unified-memory hints by ROC163 and texture references by ROC153; a line that only
-    uses such names is not reported here. Driver calls reached through a function table loaded with
+    uses such names is not reported here. In a project that already builds for ROCm through PyTorch's hipify
+    (its setup.py tests `IS_HIP_EXTENSION` or `torch.version.hip`, and the file is one of its extension sources
+    or has HIP branches of its own), a driver name hipify renames (`CUfunction`, `cuLaunchKernel`) is a rename
+    that build makes: low. Driver calls reached through a function table loaded with
     `dlopen`/`cuGetProcAddress` (`lib.cuModuleLoadData(...)`) are reported like direct calls.
 """
 
@@ -40,6 +43,7 @@ from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.api._common import api_rule_check, names_owned_by
 from scanner.rules.base import Rule
+from scanner.rules.libraries._judgement import hipified_by_torch, judged
 
 NAMES = names_owned_by("ROC161")
 _MODULE = re.compile(r"^(cuModule|cuLink|cuLibrary|CUmodule$|CUlinkState$|CUlibrary$)")
@@ -60,6 +64,11 @@ def check(ctx: Context) -> None:
         why = "HIP deprecates contexts; use hipSetDevice and streams instead"
     else:
         why = "prefer the runtime API, or port to the hipDrv*/hipModule* equivalent"
+    renamed = hipified_by_torch(ctx) if entry.hip and entry.has_hip_equivalent else ""
+    if renamed:
+        with judged(ctx, Severity.LOW):
+            ctx.report(f"CUDA driver API `{tok.text}`{hip}: {why}. {renamed}")
+        return
     ctx.report(f"CUDA driver API `{tok.text}`{hip}: {why}.")
 
 

@@ -11,11 +11,13 @@ or the flags whose hash a test compares.
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from collections.abc import Iterator
 
 from scanner.formats import python_src
 from scanner.formats.python_src import walk_ast
+from scanner.port import is_ci_file
 from scanner.rules.libraries._judgement import command_matches
 
 
@@ -216,3 +218,39 @@ def _arch_only_lines(ctx) -> dict[int, str]:
                     "build generates it, so an AMD build never links or compiles it with these flags.",
                 )
     return notes
+
+
+# -- Python: a CI or tooling script that builds nothing ---------------------------------------------------
+# A module that builds (or drives a build): PyTorch's extension API, setuptools and its kin, a JIT compiler API.
+_BUILD_IMPORT = re.compile(
+    r"^\s*(?:from|import)\s+(?:torch\.utils\.cpp_extension|torch\.utils|setuptools|distutils|skbuild|"
+    r"scikit_build|pybind11\.setup_helpers|cupy|pycuda|numba|cuda\.bindings|triton|tvm|jinja2)\b",
+    re.M,
+)
+# A compiler or build tool named as a word: a command the script may put the flags on.
+_BUILD_PROGRAM = re.compile(
+    r"(?<![\w.-])(?:nvcc|hipcc|clang\+\+|clang|g\+\+|gcc|c\+\+|cmake|make|ninja|bazel)(?![\w-])"
+)
+_TOOLING_DIR = re.compile(r"(?:^|/)(?:pre-commit|precommit|lint|linters|docs?)(?:/|$)")
+
+
+def not_a_build(ctx) -> str:
+    """Why a Python file's flags are data, not a build setting, or empty: a CI or tooling script (under `ci/`,
+    `.github/`, a `pre-commit/`, `lint/` or `docs/` folder) that imports no build API and names no compiler or
+    build tool (cuCollections' `ci/pre-commit/example_links.py` sends `-arch=sm_70` to Compiler Explorer for the
+    README's links). setup.py, a build helper and a JIT package import or run one."""
+    if ctx.language != "python":
+        return ""
+    key = "rocport:python-not-a-build"
+    if key not in ctx.memo:
+        path = ctx.path
+        why = ""
+        if (is_ci_file(path) or _TOOLING_DIR.search(path)) and posixpath.basename(path) != "setup.py":
+            text = "\n".join(ctx.lines)
+            if not _BUILD_IMPORT.search(text) and not _BUILD_PROGRAM.search(text):
+                why = (
+                    "This CI or tooling script imports no build API and runs no compiler or build tool: the flags "
+                    "are data it hands elsewhere, not a setting of a build (low)."
+                )
+        ctx.memo[key] = why
+    return ctx.memo[key]

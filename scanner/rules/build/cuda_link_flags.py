@@ -11,6 +11,9 @@ Why it breaks on ROCm:
     The libraries are not installed on a ROCm machine: the link fails with `cannot find -lcudart`. Each has a
     ROCm counterpart under another name (the HIP runtime is `libamdhip64`), some with a different API
     (cuDNN → MIOpen); TensorRT has none: the inference code is ported to MIGraphX before anything links.
+    The CUDA runtime, driver and NVRTC (`-lcudart`, `-lcuda`, `-lnvrtc`) are medium: the fix is one flag,
+    renamed (`-lamdhip64`, `-lhiprtc`) or dropped (hipcc links the HIP runtime itself); the libraries keep the
+    rule's severity.
 
 Example:
     LDFLAGS += -L$(CUDA_HOME)/lib64 -lcudart -lcublas -lnccl
@@ -44,6 +47,11 @@ _NO_COUNTERPART = {
     "has no dynamic parallelism (ROC154)",
     "culibos": "drop it: only CUDA's static libraries need it",
 }
+
+# The CUDA runtime, the driver and NVRTC: HIP's runtime and hipRTC take their place under another name (hipcc links
+# the runtime itself), so the fix is one flag renamed or dropped: medium in the policy's build-break band.
+_RUNTIME = frozenset({"cudart", "cuda", "nvrtc"})
+_ONE_FLAG = "The fix is one flag, renamed or dropped (medium)."
 
 
 def check(ctx: Context) -> None:
@@ -96,6 +104,10 @@ def _report(ctx, line: int, col: int, spelled: str, name: str, as_flag: bool) ->
     if only:
         with judged(ctx, Severity.INFO):
             once(ctx, line, col, f"{message} {only}", length=len(spelled), key=base)
+        return
+    if base in _RUNTIME:
+        with judged(ctx, Severity.MEDIUM):
+            once(ctx, line, col, f"{message} {_ONE_FLAG}", length=len(spelled), key=base)
         return
     once(ctx, line, col, message, length=len(spelled), key=base)
 

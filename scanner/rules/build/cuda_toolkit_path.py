@@ -13,6 +13,8 @@ What it finds:
     `if CUDA_HOME is not None:` is a note (info): on a ROCm PyTorch it is `None` and the branch is skipped.
     So is a location in a shell script that installs the CUDA toolkit itself (NVIDIA's runfile with `--toolkit`,
     or `apt-get install cuda-toolkit-*`): the path is the one it creates, and a ROCm image never runs it.
+    Help text a script prints to the terminal (`echo "  --cuda-home: defaults to /usr/local/cuda"`) is not
+    reported; the same `echo` redirected into `$GITHUB_ENV` or a file sets the location, and is.
 
 Why it breaks on ROCm:
     ROCm lives under `/opt/rocm` (or `/opt/rocm-X.Y`) and is located through `ROCM_PATH`; the CUDA variables

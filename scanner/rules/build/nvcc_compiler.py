@@ -5,7 +5,9 @@ What it finds:
     A command that runs `nvcc` (`nvcc -c k.cu`, `/usr/local/cuda/bin/nvcc ...`) and a Makefile variable that
     makes nvcc the compiler (`NVCC = nvcc`, `CXX := $(CUDA_HOME)/bin/nvcc`). Version checks (`nvcc --version`)
     are ROC234's, and so is a variable that a Makefile with recipes of its own reads only to probe the version
-    (`$(NVCC) --version`) while it compiles with `$(CXX)`.
+    (`$(NVCC) --version`) while it compiles with `$(CXX)`. What `echo` or `printf` prints to the terminal (a
+    usage line, `echo "  --cuda: defaults to nvcc"`) runs nothing and is not reported; printed into a pipe or a
+    file, or inside `$(...)`, it is.
 
 Why it breaks on ROCm:
     nvcc is part of the CUDA toolkit; a ROCm machine does not have it, and its options are not clang's. HIP
@@ -31,6 +33,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
+from scanner.formats.lines import echoed
 from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.build._common import build_matches
@@ -72,6 +75,8 @@ def check(ctx: Context) -> None:
         return
     for item in logical(ctx):
         for match in _NVCC.finditer(item.text):
+            if echoed(item.text, match.start()):
+                continue  # a usage line or a hint the script prints
             message = _judge(ctx, item.text, match)
             if message:
                 line, col = item.where(match.start())

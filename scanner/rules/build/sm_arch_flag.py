@@ -13,6 +13,10 @@ Why it breaks on ROCm:
     (unset, an extension is built for every GPU the PyTorch build supports: slower builds, bigger
     binaries), so it is reported at info as a performance note.
 
+    Flags in a CI or tooling Python script (under `ci/`, `.github/`, a `pre-commit/`, `lint/` or `docs/` folder)
+    that imports no build API and names no compiler or build tool are data it hands elsewhere (the options of
+    Compiler Explorer links in a README): low. Flags an `echo` only prints are not reported.
+
 Example:
     nvcc -O3 -gencode arch=compute_80,code=sm_80 -c kernels.cu
     export TORCH_CUDA_ARCH_LIST="8.0;9.0"
@@ -31,7 +35,7 @@ import re
 
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
-from scanner.rules.build._common import build_matches, nvidia_arch_only
+from scanner.rules.build._common import build_matches, not_a_build, nvidia_arch_only
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, arch_list, offload_arch, once, text_rule
 
@@ -80,6 +84,11 @@ def check(ctx: Context) -> None:
         if only:
             with judged(ctx, Severity.INFO):
                 once(ctx, line, col, f"{message} {only}", length=len(match.group(0)))
+            continue
+        data = not_a_build(ctx)
+        if data:
+            with judged(ctx, Severity.LOW):
+                once(ctx, line, col, f"{message} {data}", length=len(match.group(0)))
             continue
         once(ctx, line, col, message, length=len(match.group(0)))
 

@@ -17,7 +17,9 @@ Why it breaks on ROCm:
     Neither the targets nor the libraries exist on a ROCm machine: configuration fails on the unknown
     target (or a `REQUIRED` `find_library`), or linking fails with `cannot find -lcudart`. Each CUDA library has
     a ROCm counterpart with its own CMake package and target name; TensorRT has none (its inference path is
-    ported to MIGraphX, not relinked).
+    ported to MIGraphX, not relinked). The CUDA runtime, driver and NVRTC (`CUDA::cudart`, `CUDA::cuda_driver`,
+    `CUDA::nvrtc`, `CUDA::toolkit`, `${CUDA_LIBRARIES}`) are medium: HIP's runtime target or hipRTC replaces each
+    under one other name. The libraries keep the rule's severity.
 
 Example:
     target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas nccl)
@@ -63,6 +65,11 @@ _BARE = {
     "nvrtc",
     "nvidia-ml",
 } | TENSORRT_LIBRARIES
+# The CUDA runtime, the driver, NVRTC and the toolkit's umbrella target: HIP's runtime (`hip::host`,
+# `hip::device`) and hipRTC take their place under another name, so the fix is that name (medium in the policy's
+# build-break band). The libraries (cuBLAS, cuDNN, NCCL, TensorRT) keep the rule's severity.
+_RUNTIME = frozenset({"cudart", "cuda_driver", "cuda", "toolkit", "nvrtc"})
+_ONE_NAME = "The ROCm counterpart is one name away (medium)."
 # find_library's keywords: the names come after NAMES (or are the one argument after the variable).
 _FIND_LIBRARY_KEYWORDS = frozenset(
     {"NAMES", "NAMES_PER_DIR", "HINTS", "PATHS", "PATH_SUFFIXES", "DOC", "NO_CACHE", "REQUIRED", "OPTIONAL"}
@@ -139,6 +146,10 @@ def _report(ctx, arg, offset: int, spelled: str, library: str, guard: str = "") 
         )
     else:
         message = f"`{spelled}` is {kind} library that ROCm machines do not have: link {replacement} instead."
+        if library in _RUNTIME:
+            with judged(ctx, Severity.MEDIUM):
+                once(ctx, line, col, f"{message} {_ONE_NAME}", length=len(spelled), key=spelled)
+            return
     once(ctx, line, col, message, length=len(spelled), key=spelled)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scanner.formats.lines import LogicalLine
+from scanner.formats.lines import LogicalLine, echoed
 from scanner.rules.textual import logical, mentions
 
 _RUN = re.compile(r"(?<![\w-])(?:sudo\s+)?(?:docker|podman|nerdctl)(?:\s+container)?\s+(?:run|create)\b")
@@ -29,6 +29,8 @@ def docker_runs(ctx) -> list[DockerRun]:
     if mentions(ctx, "docker") or mentions(ctx, "podman") or mentions(ctx, "nerdctl"):
         for item in logical(ctx):
             for match in _RUN.finditer(item.text):
+                if echoed(item.text, match.start()):
+                    continue  # `echo "docker run --gpus all ..."`: a hint printed for a person to run
                 rest = item.text[match.start() :]
                 end = re.search(r"&&|\|\||;", rest)
                 out.append(DockerRun(item, match.start(), rest[: end.start()] if end else rest))

@@ -2,7 +2,8 @@
 
 What it finds:
     `docker run` (and `podman run`, `nerdctl run`, `docker create`) with `--gpus ...` or `--runtime=nvidia`, in
-    shell scripts, Makefiles and CI YAML, continuation lines included.
+    shell scripts, Makefiles and CI YAML, continuation lines included. A command line only printed for a person
+    to run (`echo "To reproduce: docker run --gpus all ..."` after a failed CI job) is not reported.
 
 Why it breaks on ROCm:
     `--gpus` is implemented by the NVIDIA container toolkit. On a ROCm host the daemon answers "could not

@@ -22,7 +22,7 @@ import dataclasses
 import re
 from contextlib import contextmanager
 
-from scanner.analysis.context import Context, FileFacts
+from scanner.analysis.context import HIP_GUARD, Context, FileFacts
 from scanner.formats.python_src import dotted, walk_ast
 from scanner.model import Risk, Severity
 from scanner.rules.textual import matches
@@ -223,3 +223,33 @@ def in_python_message(ctx, line: int, col: int) -> bool:
         if start < line <= end:  # inside a literal spanning lines
             return True
     return False
+
+
+# -- PyTorch's hipify of a CUDAExtension --------------------------------------------------------------------
+_CXX = frozenset({"cuda", "c++", "c"})
+
+
+def hipified_by_torch(ctx) -> str:
+    """Why a CUDA name in this file is renamed by PyTorch's hipify in the project's own ROCm build, or empty.
+
+    The project builds its extensions with a Python build that branches on ROCm (`IS_HIP_EXTENSION`,
+    `torch.version.hip`: scanner.port.Port.torch_hip), and this file is one it builds: the build model has it in a
+    setuptools extension, or the file itself has HIP branches beside its CUDA ones (`__HIP_PLATFORM_AMD__`,
+    `USE_ROCM`). A ROCm PyTorch hipifies every source of a CUDAExtension, `.cpp` included, before compiling it,
+    so a name with a HIP counterpart is a rename the build already makes (low, per the severity policy)."""
+    if not isinstance(ctx, Context) or ctx.language not in _CXX:
+        return ""
+    memo = ctx.memo
+    if "rocport:hipified-by-torch" not in memo:
+        built = ctx.port.torch_hip
+        why = ""
+        if built:
+            build = ctx.build
+            extension = build is not None and any(c.system == "setuptools" for c in build.compilations)
+            if extension or ctx.source.guarded_lines(HIP_GUARD):
+                why = (
+                    f"The project builds this file for ROCm through PyTorch's hipify ({built}), which renames this "
+                    "name to its HIP counterpart: a rename the build already makes."
+                )
+        memo["rocport:hipified-by-torch"] = why
+    return memo["rocport:hipified-by-torch"]

@@ -11,6 +11,10 @@ Why it breaks on ROCm:
     compile options naming NVIDIA architectures (`--gpu-architecture=compute_80`, `-arch=sm_80`) or
     nvcc-only flags are rejected or ignored at run time, and NVVM IR / LTO-IR retrieval has no counterpart.
 
+    In a project that already builds for ROCm through PyTorch's hipify (its setup.py tests `IS_HIP_EXTENSION` or
+    `torch.version.hip`, and the file is one of its extension sources or has HIP branches of its own), a name
+    hipify renames is a rename that build makes: low. Names with no hipRTC counterpart keep the rule's severity.
+
 Example:
     const char *opts[] = {"--gpu-architecture=compute_80", "-default-device"};
     nvrtcCompileProgram(prog, 2, opts);
@@ -29,6 +33,7 @@ References:
 
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Use, hip_name, library_rule
+from scanner.rules.libraries._judgement import hipified_by_torch
 
 _SPECIAL = {
     "nvrtcCompileProgram": "`nvrtcCompileProgram` → `hiprtcCompileProgram`; architecture options must name a gfx "
@@ -51,6 +56,14 @@ def _use(ctx, tok) -> str:
     return f"NVRTC `{name}` has no hipRTC equivalent: rework this step of the runtime compilation."
 
 
+def _judge(ctx):
+    """Low where the project's PyTorch build hipifies the file and the name has a hipRTC counterpart."""
+    why = hipified_by_torch(ctx)
+    if not why or (ctx.event == "identifier" and not hip_name(ctx, ctx.token.text)):
+        return None
+    return Severity.LOW, None, why
+
+
 RULE = library_rule(
     name="ptx-nvrtc-runtime-compilation",
     formerly=("nvrtc-runtime-compilation",),
@@ -65,4 +78,5 @@ RULE = library_rule(
         ),
     ],
     uses=[Use("nvrtc", _use, r"nvrtc[A-Z]\w*", call=True, known_only=True)],
+    judge=_judge,
 )
