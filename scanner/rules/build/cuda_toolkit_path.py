@@ -15,6 +15,8 @@ What it finds:
     or `apt-get install cuda-toolkit-*`): the path is the one it creates, and a ROCm image never runs it.
     Help text a script prints to the terminal (`echo "  --cuda-home: defaults to /usr/local/cuda"`) is not
     reported; the same `echo` redirected into `$GITHUB_ENV` or a file sets the location, and is.
+    Low in CI and packaging automation (a workflow, a script under `ci/`, `.github/`, `packaging/` or a wheel
+    `builder/`): it prepares its own CUDA runner or builder image, and a ROCm port adds a job of its own.
 
 Why it breaks on ROCm:
     ROCm lives under `/opt/rocm` (or `/opt/rocm-X.Y`) and is located through `ROCM_PATH`; the CUDA variables
@@ -35,11 +37,13 @@ References:
 """
 
 import ast
+import os
 import re
 
 from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.model import Risk, Severity
+from scanner.port import is_ci_file
 from scanner.rules.build._common import build_matches
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, once, text_rule
@@ -162,6 +166,19 @@ def _search_path(ctx, line: int, col: int, spelled: str) -> str:
     return ""
 
 
+# Folders of release and wheel-building automation (`packaging/linux_wheels/`, `dev/packaging/`, a manywheel
+# `builder/`), beside the CI definitions scanner.port.is_ci_file knows.
+_PACKAGING = re.compile(r"(?i)(?:^|/)(?:packaging|builder|wheels?|release)/")
+
+
+def _automation(path: str) -> bool:
+    """A CI definition or a CI, packaging or release script: judged on open halves, a toolkit location there
+    was false 9 times in 11 (Windows runners, CUDA wheel matrices, an installer's own paths), where build files
+    broke the port about half the time."""
+    rel = path.replace(os.sep, "/").removeprefix("./")
+    return is_ci_file(rel) or bool(_PACKAGING.search(rel))
+
+
 def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> None:
     if variable == "CUDACXX":
         advice = "CMake's HIP language reads `HIPCXX` / `CMAKE_HIP_COMPILER` (ROCm's clang, under `$ROCM_PATH/llvm`)"
@@ -196,6 +213,17 @@ def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> Non
             )
         return
     search = _search_path(ctx, line, col, spelled) if variable != "CUDACXX" else ""
+    if not search and _automation(ctx.path):
+        with judged(ctx, Severity.LOW):
+            once(
+                ctx,
+                line,
+                col,
+                f"{message} Here it is in CI or packaging automation, which prepares its own CUDA runner or "
+                "builder image: a ROCm port adds a job or image of its own rather than running this one (low).",
+                length=len(spelled),
+            )
+        return
     if not search:
         once(ctx, line, col, message, length=len(spelled))
         return
