@@ -5,10 +5,9 @@ arrive with an installed `torch` or a git submodule, which a scan rarely has. St
 translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
-operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; Catch2, the
-test macros of a project's unit tests; libcu++, the CUDA toolkit's `cuda::std` and `cuda::barrier`), permissively
-(variadic templates, values that convert to anything): enough that the unit keeps its declarations, not a
-reimplementation.
+operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; Catch2 and
+GoogleTest, the test macros of a project's unit tests; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier`), permissively (variadic
+templates, values that convert to anything): enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
 checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
@@ -34,6 +33,8 @@ _BY_FOLDER = {
     "executorch": "executorch",
     "parrots": "parrots",
     "catch2": "catch2",
+    "gtest": "googletest",
+    "gmock": "googletest",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
     # modelled, because a model stands in only for a header no include directory has.
     "cuda": "libcudacxx",
@@ -61,6 +62,7 @@ FAMILIES = (
     "sycl",
     "libcudacxx",
     "catch2",
+    "googletest",
     "permissive",
 )
 

@@ -1,0 +1,88 @@
+"""Issue 32, round 5: what the tune half's tokens-only files lacked. GoogleTest and dmlc-core modelled where their
+headers are missing, a declaration macro of a missing header at namespace scope, more of libcu++ (`cuda::std`'s
+variant and random engines, `cuda::ptx`, `cuda::proclaim_return_type`) and of the standard library host code
+calls, and OpenMP's runtime calls. Each fixture is code of our own in the shape the real files have."""
+
+from __future__ import annotations
+
+from scanner.model import ParseMode
+from scanner.parsing.models import model_for
+from tests.scanner.helpers import analyze_text
+
+
+def _parsed_whole(result, modelled=None):
+    assert result.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), result.health.fallback_reason
+    assert result.health.error_count == 0, result.health.first_errors
+    if modelled is not None:
+        assert result.health.modelled_headers == modelled
+
+
+GTEST_SUITE = """\
+#include <gtest/gtest.h>
+#include <cuda_runtime.h>
+#include <vector>
+
+namespace histo {
+__global__ void count_bins(const int *keys, int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&bins[keys[i]], 1);
+}
+
+class BinsTest : public ::testing::Test {
+ protected:
+  void SetUp() override { cudaMalloc(&bins_, 16 * sizeof(int)); }
+  void TearDown() override { cudaFree(bins_); }
+  int *bins_{nullptr};
+};
+
+class BinsSizes : public ::testing::TestWithParam<int> {};
+
+template <typename T> class TypedBins : public ::testing::Test {
+ public:
+  T zero{};
+};
+using BinTypes = ::testing::Types<int, unsigned>;
+TYPED_TEST_SUITE(TypedBins, BinTypes);
+
+TEST(Bins, Empty) {
+  std::vector<int> host(16, 0);
+  ASSERT_EQ(host.size(), 16u) << "sixteen bins, got " << host.size();
+  EXPECT_TRUE(host.front() == 0);
+  EXPECT_NEAR(0.5f, 0.5f, 1e-6f);
+  EXPECT_THROW({ host.at(100); }, std::out_of_range);
+}
+
+TEST_F(BinsTest, CountsEveryKey) {
+  if (bins_ == nullptr) {
+    GTEST_SKIP() << "no device memory";
+  }
+  count_bins<<<1, 32>>>(nullptr, bins_, 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+TEST_P(BinsSizes, Launches) {
+  int n = GetParam();
+  count_bins<<<(n + 255) / 256, 256>>>(nullptr, nullptr, n);
+  EXPECT_GE(n, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, BinsSizes, ::testing::Values(1, 255, 4096),
+                         [](const ::testing::TestParamInfo<int> &info) { return std::to_string(info.param); });
+
+TYPED_TEST(TypedBins, StartsAtZero) {
+  TypeParam value = this->zero;
+  EXPECT_EQ(value, TypeParam{0});
+}
+}  // namespace histo
+"""
+
+
+def test_a_googletest_suite_keeps_its_tree():
+    """`TEST(Suite, Name) {` is no declaration without GoogleTest's header: the file was tokens-only."""
+    for header in ("gtest/gtest.h", "gmock/gmock.h", "gtest/gtest-param-test.h"):
+        assert model_for(header) == "googletest"
+
+
+def test_a_googletest_suite_parses_whole(tmp_path):
+    result = analyze_text(tmp_path, GTEST_SUITE, name="test_bins.cu")
+    _parsed_whole(result, ["googletest"])
