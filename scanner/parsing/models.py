@@ -6,7 +6,8 @@ translation unit its declarations ("use of undeclared identifier 'at'"). Like th
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
 operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; Catch2 and
-GoogleTest, the test macros of a project's unit tests; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier`), permissively (variadic
+GoogleTest, the test macros of a project's unit tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's
+runtime calls; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier`), permissively (variadic
 templates, values that convert to anything): enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
@@ -35,6 +36,7 @@ _BY_FOLDER = {
     "catch2": "catch2",
     "gtest": "googletest",
     "gmock": "googletest",
+    "dmlc": "dmlc",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
     # modelled, because a model stands in only for a header no include directory has.
     "cuda": "libcudacxx",
@@ -47,6 +49,7 @@ _BY_NAME = {
     "torch/all.h": "torch",
     "CL/sycl.hpp": "sycl",
     "catch.hpp": "catch2",
+    "omp.h": "openmp",
 }
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
@@ -63,6 +66,8 @@ FAMILIES = (
     "libcudacxx",
     "catch2",
     "googletest",
+    "dmlc",
+    "openmp",
     "permissive",
 )
 

@@ -86,3 +86,54 @@ def test_a_googletest_suite_keeps_its_tree():
 def test_a_googletest_suite_parses_whole(tmp_path):
     result = analyze_text(tmp_path, GTEST_SUITE, name="test_bins.cu")
     _parsed_whole(result, ["googletest"])
+
+
+DMLC_OBJECTIVE = """\
+#include <dmlc/logging.h>
+#include <dmlc/parameter.h>
+#include <dmlc/registry.h>
+#include <cuda_runtime.h>
+#include <functional>
+#include <string>
+
+namespace boost_like {
+struct ClipParam : public dmlc::Parameter<ClipParam> {
+  float lower;
+  float upper;
+  DMLC_DECLARE_PARAMETER(ClipParam) {
+    DMLC_DECLARE_FIELD(lower).set_default(0.0f).describe("Smallest kept value.");
+    DMLC_DECLARE_FIELD(upper).set_default(1.0f).set_lower_bound(0.0f).describe("Largest kept value.");
+    DMLC_DECLARE_ALIAS(upper, max_value);
+  }
+};
+
+struct ObjectiveReg : public dmlc::FunctionRegEntryBase<ObjectiveReg, std::function<int()>> {};
+
+DMLC_REGISTRY_FILE_TAG(clip_objective);
+DMLC_REGISTER_PARAMETER(ClipParam);
+
+__global__ void clip(float *v, int n, float lo, float hi) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] = fminf(fmaxf(v[i], lo), hi);
+}
+
+void Clip(float *v, int n, const ClipParam &param) {
+  CHECK_LE(param.lower, param.upper) << "lower bound above upper bound";
+  CHECK(v != nullptr);
+  if (n == 0) {
+    LOG(WARNING) << "nothing to clip";
+    return;
+  }
+  clip<<<(n + 255) / 256, 256>>>(v, n, param.lower, param.upper);
+  if (cudaGetLastError() != cudaSuccess) LOG(FATAL) << "launch failed";
+}
+}  // namespace boost_like
+
+DMLC_REGISTRY_ENABLE(::boost_like::ObjectiveReg);
+"""
+
+
+def test_a_dmlc_core_objective_keeps_its_tree(tmp_path):
+    """dmlc-core is a submodule of the projects that use it: a bare checkout has no `dmlc/` headers."""
+    assert model_for("dmlc/registry.h") == "dmlc" and model_for("dmlc/omp.h") == "dmlc"
+    _parsed_whole(analyze_text(tmp_path, DMLC_OBJECTIVE, name="clip_obj.cu"), ["dmlc"])
