@@ -6,6 +6,7 @@ calls, and OpenMP's runtime calls. Each fixture is code of our own in the shape 
 from __future__ import annotations
 
 from scanner.model import ParseMode
+from scanner.parsing.clang_unit import guess_unknown_macros
 from scanner.parsing.models import model_for
 from tests.scanner.helpers import analyze_text
 
@@ -137,3 +138,30 @@ def test_a_dmlc_core_objective_keeps_its_tree(tmp_path):
     """dmlc-core is a submodule of the projects that use it: a bare checkout has no `dmlc/` headers."""
     assert model_for("dmlc/registry.h") == "dmlc" and model_for("dmlc/omp.h") == "dmlc"
     _parsed_whole(analyze_text(tmp_path, DMLC_OBJECTIVE, name="clip_obj.cu"), ["dmlc"])
+
+
+PLUGIN_REGISTRATION = """\
+#include <plugkit/registry.h>
+#include <cuda_runtime.h>
+
+namespace blur {
+PLUGKIT_FILE_TAG(gaussian_blur);
+
+__global__ void blur_rows(const float *in, float *out, int width) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x > 0 && x + 1 < width) out[x] = 0.25f * in[x - 1] + 0.5f * in[x] + 0.25f * in[x + 1];
+}
+
+void BlurRows(const float *in, float *out, int width, cudaStream_t stream) {
+  blur_rows<<<(width + 127) / 128, 128, 0, stream>>>(in, out, width);
+}
+}  // namespace blur
+"""
+
+
+def test_a_declaration_macro_of_a_missing_header_is_an_empty_declaration(tmp_path):
+    """`PLUGKIT_FILE_TAG(x);` at column 0: a header no model knows writes a declaration there."""
+    assert "PLUGKIT_FILE_TAG(...)" in guess_unknown_macros(PLUGIN_REGISTRATION)
+    # indented: a statement in a body (a check macro around a CUDA call), never defined away
+    assert not any(g.startswith("CUDA_CHECK") for g in guess_unknown_macros("void f() {\n  CUDA_CHECK(g());\n}\n"))
+    _parsed_whole(analyze_text(tmp_path, PLUGIN_REGISTRATION, name="blur.cu"))
