@@ -165,3 +165,55 @@ def test_a_declaration_macro_of_a_missing_header_is_an_empty_declaration(tmp_pat
     # indented: a statement in a body (a check macro around a CUDA call), never defined away
     assert not any(g.startswith("CUDA_CHECK") for g in guess_unknown_macros("void f() {\n  CUDA_CHECK(g());\n}\n"))
     _parsed_whole(analyze_text(tmp_path, PLUGIN_REGISTRATION, name="blur.cu"))
+
+
+HOST_STD = """\
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <set>
+#include <type_traits>
+#include <vector>
+#include <omp.h>
+
+namespace prep {
+template <typename T> using ConstView = std::add_const_t<T> *;
+template <typename Fn> constexpr bool kCallable = std::is_invocable_v<Fn, std::int8_t>;
+static_assert(std::is_standard_layout_v<std::pair<int, int>> || true, "");
+
+std::mutex guard;
+
+std::optional<float> Largest(const std::vector<float> &v) {
+  if (v.empty()) return std::nullopt;
+  return *std::max_element(v.cbegin(), v.cend());
+}
+
+double Prepare(std::vector<float> *values, std::set<std::string> *names, std::set<std::string> more) {
+  auto start = std::chrono::steady_clock::now();
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> noise(-1.0f, 1.0f);
+  std::lock_guard<std::mutex> lock(guard);
+  omp_set_num_threads(omp_get_max_threads());
+  for (auto &v : *values) v += noise(rng);
+  std::sort(values->begin(), values->end(), std::greater<>{});
+  std::vector<float> sums(values->size());
+  std::partial_sum(values->cbegin(), values->cend(), sums.begin());
+  names->merge(more);
+  std::uint8_t tag = 0;
+  std::sscanf("7", "%hhu", &tag);
+  auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  return elapsed.count() + sums.back() + Largest(*values).value_or(0.0f);
+}
+}  // namespace prep
+"""
+
+
+def test_host_code_standard_library_and_openmp_keep_the_tree(tmp_path):
+    assert model_for("omp.h") == "openmp"
+    _parsed_whole(analyze_text(tmp_path, HOST_STD, name="prep.cu"), ["openmp"])
