@@ -7,7 +7,7 @@ Thrust, the files under scanner/data/models/ declare the API surface real code c
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
 operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; Catch2 and
 GoogleTest, the test macros of a project's unit tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's
-runtime calls; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier`), permissively (variadic
+runtime calls; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and `cuda::ptx`), permissively (variadic
 templates, values that convert to anything): enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule

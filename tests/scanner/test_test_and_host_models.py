@@ -167,6 +167,57 @@ def test_a_declaration_macro_of_a_missing_header_is_an_empty_declaration(tmp_pat
     _parsed_whole(analyze_text(tmp_path, PLUGIN_REGISTRATION, name="blur.cu"))
 
 
+LIBCUDACXX_MORE = """\
+#include <cuda/atomic>
+#include <cuda/functional>
+#include <cuda/ptx>
+#include <cuda/std/random>
+#include <cuda/std/tuple>
+#include <cuda/std/variant>
+#include <thrust/execution_policy.h>
+#include <thrust/transform.h>
+
+namespace sampling {
+struct Uniform { float lo, hi; };
+struct Normal { float mean, sd; };
+using Dist = cuda::std::variant<Uniform, Normal>;
+
+__device__ float draw(const Dist &d, unsigned long long seed, unsigned idx) {
+  cuda::std::philox4x64 rng(seed);
+  rng.discard(idx);
+  cuda::std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  float u = unit(rng);
+  return cuda::std::visit(
+      [u](auto const &p) -> float {
+        if constexpr (cuda::std::is_same_v<cuda::std::decay_t<decltype(p)>, Uniform>) return p.lo + u * (p.hi - p.lo);
+        else return p.mean + p.sd * (2.0f * u - 1.0f);
+      },
+      d);
+}
+
+__global__ void fill(float *out, Dist d, unsigned long long seed, unsigned *taken) {
+  out[threadIdx.x] = draw(d, seed, threadIdx.x);
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(*taken);
+  counter.fetch_add(1, cuda::memory_order_relaxed);
+  if (cuda::ptx::elect_sync(~0u)) {
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+  }
+  auto [first, second] = cuda::std::make_pair(1, 2.0f);
+  out[0] += first + second + cuda::std::get<0>(cuda::std::make_tuple(3, 4));
+}
+
+void scale(float *v, int n, cudaStream_t s) {
+  thrust::transform(thrust::cuda::par_nosync.on(s), v, v + n, v,
+                    cuda::proclaim_return_type<float>([] __device__(float x) { return 2.0f * x; }));
+}
+}  // namespace sampling
+"""
+
+
+def test_libcudacxx_variants_engines_and_ptx_keep_the_tree(tmp_path):
+    _parsed_whole(analyze_text(tmp_path, LIBCUDACXX_MORE, name="sampling.cu"), ["libcudacxx"])
+
+
 HOST_STD = """\
 #include <algorithm>
 #include <chrono>

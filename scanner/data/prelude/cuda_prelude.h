@@ -470,8 +470,8 @@ ROCPORT_STD_ERROR(bad_alloc)
 #undef ROCPORT_STD_ERROR
 template <class F> struct function { template <class G> function(G); function();
   template <class... A> __rocport_any operator()(A &&...) const; };
-template <class... T> struct tuple { template <class... A> tuple(A &&...); };
-template <class... A> tuple<A...> make_tuple(A &&...);
+template <class... T> struct tuple { template <class... A> __host__ __device__ tuple(A &&...); };
+template <class... A> __host__ __device__ tuple<A...> make_tuple(A &&...);
 /* `auto [major, minor] = f();` on a tuple or a pair: the structured binding needs tuple_size, tuple_element, get. */
 template <class T> struct tuple_size;
 template <class... T> struct tuple_size<tuple<T...>> : integral_constant<size_t, sizeof...(T)> {};
@@ -484,8 +484,8 @@ template <class A, class B> struct tuple_element<1, pair<A, B>> { typedef B type
 template <size_t I, class T> __host__ __device__ typename tuple_element<I, T>::type &get(T &);
 template <size_t I, class T> __host__ __device__ const typename tuple_element<I, T>::type &get(const T &);
 template <size_t I, class T> __host__ __device__ typename tuple_element<I, T>::type &&get(T &&);
-template <class... A> tuple<A &...> tie(A &...);
-template <class A, class B> pair<A, B> make_pair(A, B);
+template <class... A> __host__ __device__ tuple<A &...> tie(A &...);
+template <class A, class B> __host__ __device__ pair<A, B> make_pair(A, B);
 /* Iterators as pointers to the entries: `it != m.end()`, `it->second` and range-for parse. */
 template <class K, class V, class... R> struct map { V &operator[](const K &); size_t size() const;
   pair<K, V> *find(const K &) const; pair<K, V> *begin() const; pair<K, V> *end() const;
@@ -1235,8 +1235,8 @@ template <class... A> __host__ __device__ __rocport_any gather(A &&...);
 template <class... A> __host__ __device__ __rocport_any scatter(A &&...);
 template <class... A> __host__ __device__ __rocport_any max_element(A &&...);
 template <class... A> __host__ __device__ __rocport_any min_element(A &&...);
-namespace system { namespace cuda { struct par_t { template <class... A> par_t on(A &&...) const; }; extern par_t par; } }
-namespace cuda { using system::cuda::par; }
+namespace system { namespace cuda { struct par_t { template <class... A> par_t on(A &&...) const; }; extern par_t par, par_nosync; } }
+namespace cuda { using system::cuda::par; using system::cuda::par_nosync; }
 struct device_execution_policy {}; extern device_execution_policy device;
 struct host_execution_policy {}; extern host_execution_policy host;
 }  // namespace thrust
