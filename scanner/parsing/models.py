@@ -5,10 +5,11 @@ arrive with an installed `torch` or a git submodule, which a scan rarely has. St
 translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
-operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; Catch2 and
-GoogleTest, the test macros of a project's unit tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's
-runtime calls; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and `cuda::ptx`), permissively (variadic
-templates, values that convert to anything): enough that the unit keeps its declarations, not a reimplementation.
+operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
+Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
+tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's runtime calls; libcu++, the CUDA toolkit's
+`cuda::std`, `cuda::barrier` and `cuda::ptx`), permissively (variadic templates, values that convert to anything):
+enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
 checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
@@ -37,6 +38,8 @@ _BY_FOLDER = {
     "gtest": "googletest",
     "gmock": "googletest",
     "dmlc": "dmlc",
+    "tensorflow": "tensorflow",
+    "absl": "abseil",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
     # modelled, because a model stands in only for a header no include directory has.
     "cuda": "libcudacxx",
@@ -56,6 +59,8 @@ _BY_NAME = {
 FAMILIES = (
     "torch",
     "parrots",
+    "tensorflow",
+    "abseil",
     "pybind11",
     "python",
     "executorch",
