@@ -7,9 +7,9 @@ Thrust, the files under scanner/data/models/ declare the API surface real code c
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
 operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
 Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
-tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's runtime calls; libcu++, the CUDA toolkit's
-`cuda::std`, `cuda::barrier` and `cuda::ptx`), permissively (variadic templates, values that convert to anything):
-enough that the unit keeps its declarations, not a reimplementation.
+tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
+BLAS; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and `cuda::ptx`), permissively (variadic templates,
+values that convert to anything): enough that the unit keeps its declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
 checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
@@ -53,6 +53,12 @@ _BY_NAME = {
     "CL/sycl.hpp": "sycl",
     "catch.hpp": "catch2",
     "omp.h": "openmp",
+    "cblas.h": "cblas",
+    "mkl.h": "cblas",
+    "mkl_cblas.h": "cblas",
+    "mkl_vml.h": "cblas",
+    "mkl_service.h": "cblas",
+    "openblas/cblas.h": "cblas",
 }
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
@@ -73,6 +79,7 @@ FAMILIES = (
     "googletest",
     "dmlc",
     "openmp",
+    "cblas",
     "permissive",
 )
 

@@ -328,3 +328,39 @@ def test_a_tensorflow_custom_op_keeps_its_tree(tmp_path):
     assert model_for("tensorflow/core/framework/op_kernel.h") == "tensorflow"
     assert model_for("absl/status/status.h") == "abseil"
     _parsed_whole(analyze_text(tmp_path, TENSORFLOW_OP, name="voxels_op.cu"), ["tensorflow", "abseil"])
+
+
+CPU_BLAS_BACKEND = """\
+#define USE_MKL_BLAS 1
+#if defined(USE_MKL_BLAS)
+#include "mkl.h"
+namespace infer {
+using BlasInt = MKL_INT;
+}
+#else
+#include <cblas.h>
+namespace infer {
+using BlasInt = blasint;
+}
+#endif
+#include <cuda_runtime.h>
+
+namespace infer {
+void MatMulCpu(const float *a, const float *b, float *c, BlasInt m, BlasInt n, BlasInt k, bool trans_b) {
+  const CBLAS_TRANSPOSE tb = trans_b ? CblasTrans : CblasNoTrans;
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, tb, m, n, k, 1.0f, a, k, b, trans_b ? k : n, 0.0f, c, n);
+  vsTanh(m * n, c, c);
+}
+
+__global__ void tanh_rows(float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = tanhf(c[i]);
+}
+}  // namespace infer
+"""
+
+
+def test_a_cpu_blas_backend_beside_the_cuda_one_keeps_its_tree(tmp_path):
+    """`using BlasInt = MKL_INT;` without MKL: the CPU side of an inference engine lost its tree."""
+    assert model_for("mkl.h") == "cblas" and model_for("cblas.h") == "cblas"
+    _parsed_whole(analyze_text(tmp_path, CPU_BLAS_BACKEND, name="blas.cu"), ["cblas"])
