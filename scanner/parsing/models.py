@@ -8,8 +8,9 @@ side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; Execu
 operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
 Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
 tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
-BLAS; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and `cuda::ptx`), permissively (variadic templates,
-values that convert to anything): enough that the unit keeps its declarations, not a reimplementation.
+BLAS; the Java Native Interface of JVM bindings; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and
+`cuda::ptx`), permissively (variadic templates, values that convert to anything): enough that the unit keeps its
+declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
 checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
@@ -59,6 +60,7 @@ _BY_NAME = {
     "mkl_vml.h": "cblas",
     "mkl_service.h": "cblas",
     "openblas/cblas.h": "cblas",
+    "jni.h": "jni",
 }
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
@@ -80,6 +82,7 @@ FAMILIES = (
     "dmlc",
     "openmp",
     "cblas",
+    "jni",
     "permissive",
 )
 

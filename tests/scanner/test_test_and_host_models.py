@@ -364,3 +364,41 @@ def test_a_cpu_blas_backend_beside_the_cuda_one_keeps_its_tree(tmp_path):
     """`using BlasInt = MKL_INT;` without MKL: the CPU side of an inference engine lost its tree."""
     assert model_for("mkl.h") == "cblas" and model_for("cblas.h") == "cblas"
     _parsed_whole(analyze_text(tmp_path, CPU_BLAS_BACKEND, name="blas.cu"), ["cblas"])
+
+
+JNI_BINDING = """\
+#include <jni.h>
+#include <memory>
+#include <type_traits>
+#include "engine_c_api.h"
+
+extern "C" {
+JNIEXPORT jint JNICALL Java_ml_engine_Native_predict(JNIEnv *jenv, jclass jcls, jlong handle, jfloatArray jdata,
+                                                     jobjectArray jout) {
+  jfloat *data = jenv->GetFloatArrayElements(jdata, nullptr);
+  using Elem = std::remove_pointer_t<decltype(data)>;
+  std::unique_ptr<Elem, void (*)(Elem *)> guard(data, [](Elem *) {});
+  jsize n = jenv->GetArrayLength(jdata);
+  float *result = nullptr;
+  int ret = EnginePredict(reinterpret_cast<void *>(handle), data, n, &result);
+  jfloatArray out = jenv->NewFloatArray(n);
+  jenv->SetFloatArrayRegion(out, 0, n, result);
+  jenv->SetObjectArrayElement(jout, 0, out);
+  jenv->ReleaseFloatArrayElements(jdata, data, JNI_ABORT);
+  if (ret != 0) {
+    jclass err = jenv->FindClass("ml/engine/EngineError");
+    jenv->ThrowNew(err, EngineLastError());
+  }
+  return ret;
+}
+}
+"""
+
+
+def test_a_jni_binding_keeps_its_tree(tmp_path):
+    """JVM bindings beside the Python ones: `JNIEXPORT jint JNICALL Java_...(JNIEnv *env, ...)` without a JDK."""
+    assert model_for("jni.h") == "jni"
+    (tmp_path / "engine_c_api.h").write_text(
+        "int EnginePredict(void *handle, const float *data, int n, float **out);\nconst char *EngineLastError();\n"
+    )
+    _parsed_whole(analyze_text(tmp_path, JNI_BINDING, name="engine_jni.cpp"), ["jni"])

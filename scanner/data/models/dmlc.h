@@ -14,6 +14,7 @@ typedef unsigned long omp_ulong;
 typedef unsigned omp_uint;
 struct Error : std::runtime_error {
   Error(const std::string &);
+  const char *what() const noexcept;
 };
 struct ParamError : Error {
   ParamError(const std::string &);
