@@ -640,8 +640,8 @@ ROCPORT_STD_ALGORITHM(rotate)
 ROCPORT_STD_ALGORITHM(back_inserter)
 ROCPORT_STD_ALGORITHM(make_move_iterator)
 #undef ROCPORT_STD_ALGORITHM
-struct nullopt_t {};
-inline constexpr nullopt_t nullopt{};
+struct nullopt_t { constexpr explicit nullopt_t(int) {} };
+inline constexpr nullopt_t nullopt{0};
 template <class T> struct optional {
   optional();
   optional(nullopt_t);
