@@ -378,14 +378,21 @@ _DEFINED = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 _NOT_MACROS = frozenset({"NULL", "EOF", "TRUE", "FALSE"})
 
 
-def guess_unknown_macros(text: str) -> list[str]:
+def guess_unknown_macros(text: str, errors: list[str] | None = None) -> list[str]:
     """Names that look like attribute or namespace macros from a missing header, not defined in this file; a
-    declaration macro comes as `NAME(...)`, for `-DNAME(...)=`."""
+    declaration macro comes as `NAME(...)`, for `-DNAME(...)=`, and given the first parse's errors ("line: message")
+    only when one of them is clang not knowing that name on a line it is called on: a macro a model or a project
+    header defines (`INSTANTIATE_TEST_SUITE_P(...);`) is not worth a second parse."""
     defined = set(_DEFINED.findall(text))
     names = set(_MACRO_ALONE.findall(text))
     for group in _MACRO_PREFIX.findall(text):
         names.update(group.split())
-    calls = set(_MACRO_DECLARATION.findall(text)) - names
+    calls = set()
+    for match in _MACRO_DECLARATION.finditer(text):
+        line, name = text.count("\n", 0, match.start()) + 1, match.group(1)
+        if errors is None or any(e.startswith(f"{line}: ") and f"'{name}'" in e for e in errors):
+            calls.add(name)
+    calls -= names
     return sorted(
         (f"{n}(...)" if n in calls else n)
         for n in (names | calls) - defined - _NOT_MACROS

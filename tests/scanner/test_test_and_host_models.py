@@ -162,6 +162,11 @@ void BlurRows(const float *in, float *out, int width, cudaStream_t stream) {
 def test_a_declaration_macro_of_a_missing_header_is_an_empty_declaration(tmp_path):
     """`PLUGKIT_FILE_TAG(x);` at column 0: a header no model knows writes a declaration there."""
     assert "PLUGKIT_FILE_TAG(...)" in guess_unknown_macros(PLUGIN_REGISTRATION)
+    # after a first parse: only where clang did not know the name there (else a second parse gains nothing)
+    assert "PLUGKIT_FILE_TAG(...)" in guess_unknown_macros(
+        PLUGIN_REGISTRATION, ["5: unknown type name 'PLUGKIT_FILE_TAG'"]
+    )
+    assert guess_unknown_macros(PLUGIN_REGISTRATION, ["9: use of undeclared identifier 'in'"]) == []
     # indented: a statement in a body (a check macro around a CUDA call), never defined away
     assert not any(g.startswith("CUDA_CHECK") for g in guess_unknown_macros("void f() {\n  CUDA_CHECK(g());\n}\n"))
     _parsed_whole(analyze_text(tmp_path, PLUGIN_REGISTRATION, name="blur.cu"))
