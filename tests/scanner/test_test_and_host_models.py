@@ -407,3 +407,33 @@ def test_a_jni_binding_keeps_its_tree(tmp_path):
         "int EnginePredict(void *handle, const float *data, int n, float **out);\nconst char *EngineLastError();\n"
     )
     _parsed_whole(analyze_text(tmp_path, JNI_BINDING, name="engine_jni.cpp"), ["jni"])
+
+
+PYBIND11_CASTER = """\
+#include <pybind11/numpy.h>
+#include <cstddef>
+
+struct float3x {
+  float x, y, z;
+};
+
+NAMESPACE_BEGIN(pybind11)
+NAMESPACE_BEGIN(detail)
+template <> struct type_caster<float3x> {
+ public:
+  PYBIND11_TYPE_CASTER(float3x, _("float3x"));
+  bool load(handle src, bool convert) {
+    auto buf = array_t<float>::ensure(src);
+    if (!buf) return false;
+    value = float3x{buf.data()[0], buf.data()[1], buf.data()[2]};
+    return true;
+  }
+};
+NAMESPACE_END(detail)
+NAMESPACE_END(pybind11)
+"""
+
+
+def test_a_pybind11_type_caster_in_the_old_namespace_macros_keeps_its_tree(tmp_path):
+    """pybind11 before 2.6 spelled `NAMESPACE_BEGIN(pybind11)`; a project's caster still does."""
+    _parsed_whole(analyze_text(tmp_path, PYBIND11_CASTER, name="float3x_caster.hpp"), ["pybind11"])
