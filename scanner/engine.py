@@ -140,7 +140,7 @@ class Analyzer:
         if attempt[0].mode == ParseMode.TOKENS or attempt[0].error_count:
             # A second chance: macros from stubbed headers (namespace/attribute macros) defined as empty; kept
             # when it reads the file and leaves fewer errors.
-            guesses = guess_unknown_macros(text)
+            guesses = guess_unknown_macros(text, attempt[0].first_errors)
             if guesses:
                 retry = self._understand(job, text, lines, job.file_args + tuple(f"-D{n}=" for n in guesses))
                 if (

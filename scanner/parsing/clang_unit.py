@@ -370,17 +370,34 @@ def _header_error(loc, message: str, path: str, chains: dict[str, tuple[str, ...
 # a header that was stubbed. Defined as empty, the code around it parses.
 _MACRO_ALONE = re.compile(r"^[ \t]*([A-Z_][A-Z0-9_]{2,})[ \t]*(?://.*)?$", re.MULTILINE)
 _MACRO_PREFIX = re.compile(r"^[ \t]*((?:[A-Z_][A-Z0-9_]{2,}[ \t]+)+)(?=[A-Za-z_])", re.MULTILINE)
+# An ALL-CAPS call alone at column 0 that ends with `;` (`DMLC_REGISTRY_FILE_TAG(updater);`,
+# `REGISTER_PARAMETERS(Config);`): a declaration a missing header's macro writes, at namespace scope (a statement
+# in a body is indented). Defined as a function-like macro that writes nothing, the line is an empty declaration.
+_MACRO_DECLARATION = re.compile(r"^([A-Z_][A-Z0-9_]{2,})[ \t]*\([^;{}]*\)[ \t]*;[ \t]*(?://.*)?$", re.MULTILINE)
 _DEFINED = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 _NOT_MACROS = frozenset({"NULL", "EOF", "TRUE", "FALSE"})
 
 
-def guess_unknown_macros(text: str) -> list[str]:
-    """Names that look like attribute or namespace macros from a missing header, not defined in this file."""
+def guess_unknown_macros(text: str, errors: list[str] | None = None) -> list[str]:
+    """Names that look like attribute or namespace macros from a missing header, not defined in this file; a
+    declaration macro comes as `NAME(...)`, for `-DNAME(...)=`, and given the first parse's errors ("line: message")
+    only when one of them is clang not knowing that name on a line it is called on: a macro a model or a project
+    header defines (`INSTANTIATE_TEST_SUITE_P(...);`) is not worth a second parse."""
     defined = set(_DEFINED.findall(text))
     names = set(_MACRO_ALONE.findall(text))
     for group in _MACRO_PREFIX.findall(text):
         names.update(group.split())
-    return sorted(n for n in names - defined - _NOT_MACROS if not n.startswith("__") or n.endswith("_"))
+    calls = set()
+    for match in _MACRO_DECLARATION.finditer(text):
+        line, name = text.count("\n", 0, match.start()) + 1, match.group(1)
+        if errors is None or any(e.startswith(f"{line}: ") and f"'{name}'" in e for e in errors):
+            calls.add(name)
+    calls -= names
+    return sorted(
+        (f"{n}(...)" if n in calls else n)
+        for n in (names | calls) - defined - _NOT_MACROS
+        if not n.startswith("__") or n.endswith("_")
+    )
 
 
 @functools.cache

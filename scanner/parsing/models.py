@@ -5,10 +5,12 @@ arrive with an installed `torch` or a git submodule, which a scan rarely has. St
 translation unit its declarations ("use of undeclared identifier 'at'"). Like the prelude models libc, CUB and
 Thrust, the files under scanner/data/models/ declare the API surface real code calls (and AMD's CK tile, the other
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
-operator library builds its kernels for; Parrots, the other framework OpenMMLab's operators bind to; Catch2, the
-test macros of a project's unit tests; libcu++, the CUDA toolkit's `cuda::std` and `cuda::barrier`), permissively
-(variadic templates, values that convert to anything): enough that the unit keeps its declarations, not a
-reimplementation.
+operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
+Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
+tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
+BLAS; the Java Native Interface of JVM bindings; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and
+`cuda::ptx`), permissively (variadic templates, values that convert to anything): enough that the unit keeps its
+declarations, not a reimplementation.
 
 A header is modelled only when no include directory has it: a real header set (a --include-dir, a submodule
 checkout, the build model's include directories) always wins, because the parse only stubs what it cannot find.
@@ -34,6 +36,11 @@ _BY_FOLDER = {
     "executorch": "executorch",
     "parrots": "parrots",
     "catch2": "catch2",
+    "gtest": "googletest",
+    "gmock": "googletest",
+    "dmlc": "dmlc",
+    "tensorflow": "tensorflow",
+    "absl": "abseil",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
     # modelled, because a model stands in only for a header no include directory has.
     "cuda": "libcudacxx",
@@ -46,12 +53,22 @@ _BY_NAME = {
     "torch/all.h": "torch",
     "CL/sycl.hpp": "sycl",
     "catch.hpp": "catch2",
+    "omp.h": "openmp",
+    "cblas.h": "cblas",
+    "mkl.h": "cblas",
+    "mkl_cblas.h": "cblas",
+    "mkl_vml.h": "cblas",
+    "mkl_service.h": "cblas",
+    "openblas/cblas.h": "cblas",
+    "jni.h": "jni",
 }
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
 FAMILIES = (
     "torch",
     "parrots",
+    "tensorflow",
+    "abseil",
     "pybind11",
     "python",
     "executorch",
@@ -61,6 +78,11 @@ FAMILIES = (
     "sycl",
     "libcudacxx",
     "catch2",
+    "googletest",
+    "dmlc",
+    "openmp",
+    "cblas",
+    "jni",
     "permissive",
 )
 

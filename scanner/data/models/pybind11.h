@@ -43,7 +43,7 @@ class args : public tuple {};
 class kwargs : public dict {};
 class buffer_info { public: void *ptr; ssize_t itemsize; std::string format; ssize_t ndim; std::vector<ssize_t> shape; std::vector<ssize_t> strides; buffer_info(); template <class... A> buffer_info(A &&...); };
 class array : public object { public: array(); template <class... A> array(A &&...); buffer_info request(bool = false) const; void *mutable_data(); const void *data() const; ssize_t ndim() const; ssize_t size() const; ssize_t shape(ssize_t) const; };
-template <class T, int F = 0> class array_t : public array { public: array_t(); template <class... A> array_t(A &&...); T *mutable_data(); const T *data() const; };
+template <class T, int F = 0> class array_t : public array { public: array_t(); template <class... A> array_t(A &&...); T *mutable_data(); const T *data() const; static array_t ensure(handle); };
 class module_ : public object {
 public:
   module_();
@@ -119,7 +119,15 @@ template <class T> object make_iterator(T, T);
 template <class T> str repr(T &&);
 template <class T> size_t len(T &&);
 object globals();
-namespace detail { template <class... T> struct type_caster { bool load(handle, bool); }; }
+namespace detail {
+template <class... T> struct type_caster { bool load(handle, bool); };
+/* A project's own caster (`template <> struct type_caster<glm::vec3>`) names its type for Python with `_("...")`. */
+struct descr { template <class... A> constexpr descr(A &&...) {} };
+template <class... A> constexpr descr _(A &&...) { return descr(); }
+template <class... A> constexpr descr const_name(A &&...) { return descr(); }
+template <class... A> constexpr descr concat(A &&...) { return descr(); }
+template <class T> struct is_pyobject { static constexpr bool value = false; };
+}  // namespace detail
 namespace literals { arg operator""_a(const char *, size_t); }
 }
 namespace py = pybind11;
@@ -131,6 +139,23 @@ namespace py = pybind11;
 #define PYBIND11_OVERLOAD_PURE(...) return {}
 #define PYBIND11_MAKE_OPAQUE(...)
 #define PYBIND11_DECLARE_HOLDER_TYPE(...)
+/* A caster's body: the value it holds, its Python name, the conversions pybind11's dispatcher takes from it. */
+#define PYBIND11_TYPE_CASTER(type, py_name)                                                                         \
+ protected:                                                                                                         \
+  type value;                                                                                                       \
+                                                                                                                    \
+ public:                                                                                                            \
+  static constexpr auto name = py_name;                                                                             \
+  operator type *() { return &value; }                                                                              \
+  operator type &() { return value; }
+#define PYBIND11_NAMESPACE pybind11
+#define PYBIND11_NAMESPACE_BEGIN(name) namespace name {
+#define PYBIND11_NAMESPACE_END(name) }
+/* pybind11 before 2.6 spelled them without the prefix; code written against it still does. */
+#ifndef NAMESPACE_BEGIN
+#define NAMESPACE_BEGIN(name) namespace name {
+#define NAMESPACE_END(name) }
+#endif
 #define PYBIND11_VERSION_MAJOR 2
 #define PYBIND11_VERSION_MINOR 13
 #endif

@@ -7,30 +7,7 @@
 #pragma clang system_header
 #include "/__rocport_models__/pybind11.h"
 
-namespace std {
-struct nullopt_t { constexpr explicit nullopt_t(int) {} };
-inline constexpr nullopt_t nullopt{0};
-template <class T> struct optional {
-  optional();
-  optional(nullopt_t);
-  template <class U> optional(U &&);
-  bool has_value() const;
-  explicit operator bool() const;
-  T &value();
-  const T &value() const;
-  T &operator*();
-  const T &operator*() const;
-  T *operator->();
-  const T *operator->() const;
-  template <class U> T value_or(U &&) const;
-  void reset();
-  template <class... A> T &emplace(A &&...);
-};
-template <class T> optional<T> make_optional(T &&);
-struct mutex { void lock(); void unlock(); };
-template <class M> struct lock_guard { explicit lock_guard(M &); };
-template <class M> struct unique_lock { explicit unique_lock(M &); };
-}
+/* std::optional, std::mutex and the locks c10's API names come with the prelude's std. */
 
 namespace c10 {
 enum class ScalarType : signed char {

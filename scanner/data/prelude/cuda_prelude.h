@@ -46,6 +46,8 @@ struct __rocport_any {
   template <class T> __host__ __device__ operator T() const;
   template <class T> __host__ __device__ __rocport_any operator[](T) const;
   template <class... A> __host__ __device__ __rocport_any operator()(A &&...) const;
+  /* what an algorithm modelled loosely returns is often an iterator: `*std::max_element(...)` */
+  __host__ __device__ __rocport_any operator*() const;
 };
 
 
@@ -97,10 +99,17 @@ template <class T, class A = allocator<T>> struct vector {
   T &at(size_t);
   T &back();
   T &front();
+  const T &back() const;
+  const T &front() const;
+  const T &at(size_t) const;
   T *begin();
   T *end();
   const T *begin() const;
   const T *end() const;
+  const T *cbegin() const;
+  const T *cend() const;
+  T *rbegin();
+  T *rend();
 };
 struct string {
   static const size_t npos = (size_t)-1;
@@ -461,8 +470,8 @@ ROCPORT_STD_ERROR(bad_alloc)
 #undef ROCPORT_STD_ERROR
 template <class F> struct function { template <class G> function(G); function();
   template <class... A> __rocport_any operator()(A &&...) const; };
-template <class... T> struct tuple { template <class... A> tuple(A &&...); };
-template <class... A> tuple<A...> make_tuple(A &&...);
+template <class... T> struct tuple { template <class... A> __host__ __device__ tuple(A &&...); };
+template <class... A> __host__ __device__ tuple<A...> make_tuple(A &&...);
 /* `auto [major, minor] = f();` on a tuple or a pair: the structured binding needs tuple_size, tuple_element, get. */
 template <class T> struct tuple_size;
 template <class... T> struct tuple_size<tuple<T...>> : integral_constant<size_t, sizeof...(T)> {};
@@ -475,16 +484,20 @@ template <class A, class B> struct tuple_element<1, pair<A, B>> { typedef B type
 template <size_t I, class T> __host__ __device__ typename tuple_element<I, T>::type &get(T &);
 template <size_t I, class T> __host__ __device__ const typename tuple_element<I, T>::type &get(const T &);
 template <size_t I, class T> __host__ __device__ typename tuple_element<I, T>::type &&get(T &&);
-template <class... A> tuple<A &...> tie(A &...);
-template <class A, class B> pair<A, B> make_pair(A, B);
+template <class... A> __host__ __device__ tuple<A &...> tie(A &...);
+template <class A, class B> __host__ __device__ pair<A, B> make_pair(A, B);
 /* Iterators as pointers to the entries: `it != m.end()`, `it->second` and range-for parse. */
 template <class K, class V, class... R> struct map { V &operator[](const K &); size_t size() const;
   pair<K, V> *find(const K &) const; pair<K, V> *begin() const; pair<K, V> *end() const;
   size_t count(const K &) const; template <class... A> pair<pair<K, V> *, bool> emplace(A &&...);
-  template <class... A> pair<pair<K, V> *, bool> insert(A &&...); size_t erase(const K &); V &at(const K &); };
+  template <class... A> pair<pair<K, V> *, bool> insert(A &&...); size_t erase(const K &); V &at(const K &);
+  const V &at(const K &) const; pair<K, V> *cbegin() const; pair<K, V> *cend() const; bool empty() const;
+  void clear(); bool contains(const K &) const; };
 template <class K, class V, class... R> struct unordered_map : map<K, V> {};
 template <class K, class... R> struct set { size_t count(const K &) const; size_t size() const;
-  template <class... A> __rocport_any insert(A &&...); };
+  template <class... A> __rocport_any insert(A &&...); const K *begin() const; const K *end() const;
+  const K *find(const K &) const; template <class... A> size_t erase(A &&...); bool empty() const; void clear();
+  template <class S> void merge(S &&); bool contains(const K &) const; template <class... A> __rocport_any emplace(A &&...); };
 template <class K, class... R> struct unordered_set : set<K> {};
 template <class T, class... A> unique_ptr<T> make_unique(A &&...);
 template <class T, class... A> shared_ptr<T> make_shared(A &&...);
@@ -495,6 +508,284 @@ template <class... A> __rocport_any accumulate(A &&...);
 template <class... A> __rocport_any max_element(A &&...);
 template <class... A> __rocport_any min_element(A &&...);
 template <class... A> __rocport_any find(A &&...);
+/* More of <cstdint>, <type_traits>, <functional>, <algorithm>, <numeric>, <variant>, <optional>, <mutex>: what
+ * host code and libcu++'s `cuda::std` (the same names) call beyond the above. */
+using ::int8_t;
+using ::uint8_t;
+using ::int16_t;
+using ::uint16_t;
+template <bool B> using bool_constant = integral_constant<bool, B>;
+template <class T> struct add_const { typedef const T type; };
+template <class T> using add_const_t = const T;
+template <class T> struct add_pointer { typedef remove_reference_t<T> *type; };
+template <class T> using add_pointer_t = typename add_pointer<T>::type;
+template <class T> struct add_lvalue_reference { typedef T &type; };
+template <class T> using add_lvalue_reference_t = T &;
+template <class T> struct remove_const { typedef T type; };
+template <class T> struct remove_const<const T> { typedef T type; };
+template <class T> using remove_const_t = typename remove_const<T>::type;
+template <class T> struct remove_pointer { typedef T type; };
+template <class T> struct remove_pointer<T *> { typedef T type; };
+template <class T> using remove_pointer_t = typename remove_pointer<T>::type;
+template <class T> struct make_unsigned { typedef __make_unsigned(T) type; };
+template <class T> using make_unsigned_t = typename make_unsigned<T>::type;
+template <class T> struct make_signed { typedef __make_signed(T) type; };
+template <class T> using make_signed_t = typename make_signed<T>::type;
+template <class... T> struct common_type { typedef decltype((declval<T>() + ...)) type; };
+template <class... T> using common_type_t = typename common_type<T...>::type;
+template <class... B> struct conjunction : bool_constant<(B::value && ...)> {};
+template <class... B> struct disjunction : bool_constant<(B::value || ...)> {};
+template <class B> struct negation : bool_constant<!B::value> {};
+template <class... B> inline constexpr bool conjunction_v = (B::value && ...);
+template <class... B> inline constexpr bool disjunction_v = (B::value || ...);
+template <class T, class... A> struct is_constructible : integral_constant<bool, __is_constructible(T, A...)> {};
+template <class T, class... A> inline constexpr bool is_constructible_v = __is_constructible(T, A...);
+template <class T> struct is_default_constructible : is_constructible<T> {};
+template <class T> inline constexpr bool is_default_constructible_v = __is_constructible(T);
+template <class T> struct is_copy_constructible : is_constructible<T, const T &> {};
+template <class T> inline constexpr bool is_copy_constructible_v = __is_constructible(T, const T &);
+template <class T> struct is_move_constructible : is_constructible<T, T &&> {};
+template <class T> inline constexpr bool is_move_constructible_v = __is_constructible(T, T &&);
+template <class T> inline constexpr bool is_standard_layout_v = __is_standard_layout(T);
+template <class T> inline constexpr bool is_trivially_copyable_v = __is_trivially_copyable(T);
+template <class T> struct alignment_of : integral_constant<size_t, alignof(T)> {};
+template <class T> inline constexpr size_t alignment_of_v = alignof(T);
+template <class F, class... A> struct invoke_result { typedef decltype(declval<F>()(declval<A>()...)) type; };
+template <class F, class... A> using invoke_result_t = typename invoke_result<F, A...>::type;
+template <class S> struct result_of;
+template <class F, class... A> struct result_of<F(A...)> : invoke_result<F, A...> {};
+template <class S> using result_of_t = typename result_of<S>::type;
+template <class F, class... A> struct is_invocable : true_type {};
+template <class F, class... A> inline constexpr bool is_invocable_v = true;
+template <class R, class F, class... A> inline constexpr bool is_invocable_r_v = true;
+template <class F, class... A> __rocport_any invoke(F &&, A &&...);
+#define ROCPORT_STD_FUNCTOR(name, result)                                                                          \
+  template <class T = void> struct name {                                                                        \
+    template <class... A> __host__ __device__ constexpr result operator()(const A &...) const;                   \
+  };
+ROCPORT_STD_FUNCTOR(plus, __rocport_any)
+ROCPORT_STD_FUNCTOR(minus, __rocport_any)
+ROCPORT_STD_FUNCTOR(multiplies, __rocport_any)
+ROCPORT_STD_FUNCTOR(divides, __rocport_any)
+ROCPORT_STD_FUNCTOR(modulus, __rocport_any)
+ROCPORT_STD_FUNCTOR(negate, __rocport_any)
+ROCPORT_STD_FUNCTOR(bit_and, __rocport_any)
+ROCPORT_STD_FUNCTOR(bit_or, __rocport_any)
+ROCPORT_STD_FUNCTOR(bit_xor, __rocport_any)
+ROCPORT_STD_FUNCTOR(equal_to, bool)
+ROCPORT_STD_FUNCTOR(not_equal_to, bool)
+ROCPORT_STD_FUNCTOR(less, bool)
+ROCPORT_STD_FUNCTOR(less_equal, bool)
+ROCPORT_STD_FUNCTOR(greater, bool)
+ROCPORT_STD_FUNCTOR(greater_equal, bool)
+ROCPORT_STD_FUNCTOR(logical_and, bool)
+ROCPORT_STD_FUNCTOR(logical_or, bool)
+ROCPORT_STD_FUNCTOR(logical_not, bool)
+#undef ROCPORT_STD_FUNCTOR
+struct identity { template <class T> __host__ __device__ constexpr T &&operator()(T &&) const; };
+template <class T> struct hash { size_t operator()(const T &) const; };
+template <class T> struct reference_wrapper { reference_wrapper(T &); T &get() const; operator T &() const; };
+template <class T> reference_wrapper<T> ref(T &);
+template <class T> reference_wrapper<const T> cref(const T &);
+template <class T, class U = T> __host__ __device__ T exchange(T &, U &&);
+template <class T> __host__ __device__ constexpr const T &clamp(const T &, const T &, const T &);
+template <class I, class... A> __host__ __device__ I next(I, A...);
+template <class I, class... A> __host__ __device__ I prev(I, A...);
+template <class I, class D> __host__ __device__ void advance(I &, D);
+template <class I> __host__ __device__ ptrdiff_t distance(I, I);
+template <class C> auto begin(C &c) -> decltype(c.begin());
+template <class C> auto end(C &c) -> decltype(c.end());
+template <class C> auto cbegin(const C &c) -> decltype(c.begin());
+template <class C> auto cend(const C &c) -> decltype(c.end());
+template <class T, size_t N> T *begin(T (&)[N]);
+template <class T, size_t N> T *end(T (&)[N]);
+template <class C> auto size(const C &c) -> decltype(c.size());
+template <class C> auto data(C &c) -> decltype(c.data());
+#define ROCPORT_STD_ALGORITHM(name) template <class... A> __rocport_any name(A &&...);
+ROCPORT_STD_ALGORITHM(is_sorted)
+ROCPORT_STD_ALGORITHM(stable_sort)
+ROCPORT_STD_ALGORITHM(partial_sort)
+ROCPORT_STD_ALGORITHM(nth_element)
+ROCPORT_STD_ALGORITHM(partial_sum)
+ROCPORT_STD_ALGORITHM(inclusive_scan)
+ROCPORT_STD_ALGORITHM(exclusive_scan)
+ROCPORT_STD_ALGORITHM(adjacent_difference)
+ROCPORT_STD_ALGORITHM(reduce)
+ROCPORT_STD_ALGORITHM(inner_product)
+ROCPORT_STD_ALGORITHM(transform_reduce)
+ROCPORT_STD_ALGORITHM(any_of)
+ROCPORT_STD_ALGORITHM(all_of)
+ROCPORT_STD_ALGORITHM(none_of)
+ROCPORT_STD_ALGORITHM(find_if)
+ROCPORT_STD_ALGORITHM(find_if_not)
+ROCPORT_STD_ALGORITHM(count_if)
+ROCPORT_STD_ALGORITHM(copy_if)
+ROCPORT_STD_ALGORITHM(copy_n)
+ROCPORT_STD_ALGORITHM(fill_n)
+ROCPORT_STD_ALGORITHM(generate)
+ROCPORT_STD_ALGORITHM(shuffle)
+ROCPORT_STD_ALGORITHM(binary_search)
+ROCPORT_STD_ALGORITHM(equal)
+ROCPORT_STD_ALGORITHM(equal_range)
+ROCPORT_STD_ALGORITHM(remove)
+ROCPORT_STD_ALGORITHM(remove_if)
+ROCPORT_STD_ALGORITHM(unique)
+ROCPORT_STD_ALGORITHM(for_each)
+ROCPORT_STD_ALGORITHM(minmax_element)
+ROCPORT_STD_ALGORITHM(set_union)
+ROCPORT_STD_ALGORITHM(set_intersection)
+ROCPORT_STD_ALGORITHM(set_difference)
+ROCPORT_STD_ALGORITHM(mismatch)
+ROCPORT_STD_ALGORITHM(rotate)
+ROCPORT_STD_ALGORITHM(back_inserter)
+ROCPORT_STD_ALGORITHM(make_move_iterator)
+#undef ROCPORT_STD_ALGORITHM
+struct nullopt_t { constexpr explicit nullopt_t(int) {} };
+inline constexpr nullopt_t nullopt{0};
+template <class T> struct optional {
+  optional();
+  optional(nullopt_t);
+  template <class U> optional(U &&);
+  bool has_value() const;
+  explicit operator bool() const;
+  T &value();
+  const T &value() const;
+  template <class U> T value_or(U &&) const;
+  T &operator*();
+  const T &operator*() const;
+  T *operator->();
+  const T *operator->() const;
+  void reset();
+  template <class... A> T &emplace(A &&...);
+};
+template <class T> optional<decay_t<T>> make_optional(T &&);
+struct monostate {};
+template <class... T> struct variant {
+  variant();
+  template <class U> variant(U &&);
+  template <class U> variant &operator=(U &&);
+  size_t index() const;
+  bool valueless_by_exception() const;
+  template <class U, class... A> U &emplace(A &&...);
+};
+template <class... T> struct tuple_size<variant<T...>> : integral_constant<size_t, sizeof...(T)> {};
+template <class T> struct variant_size;
+template <class... T> struct variant_size<variant<T...>> : integral_constant<size_t, sizeof...(T)> {};
+template <class T> inline constexpr size_t variant_size_v = variant_size<T>::value;
+template <class T, class... V> __host__ __device__ bool holds_alternative(const variant<V...> &);
+template <class T, class... V> __host__ __device__ T &get(variant<V...> &);
+template <class T, class... V> __host__ __device__ const T &get(const variant<V...> &);
+template <size_t I, class... V> __host__ __device__ __rocport_any get(variant<V...> &);
+template <size_t I, class... V> __host__ __device__ __rocport_any get(const variant<V...> &);
+template <class T, class... V> __host__ __device__ T *get_if(variant<V...> *);
+template <class T, class... V> __host__ __device__ const T *get_if(const variant<V...> *);
+template <class F, class... V> __host__ __device__ __rocport_any visit(F &&, V &&...);
+using ::sscanf;
+using ::snprintf;
+using ::sprintf;
+using ::printf;
+using ::fprintf;
+using ::fopen;
+using ::fclose;
+using ::fread;
+using ::fwrite;
+using ::fflush;
+using ::strlen;
+using ::strcmp;
+using ::strncmp;
+using ::strcpy;
+using ::strncpy;
+using ::memcmp;
+using ::memmove;
+using ::malloc;
+using ::free;
+using ::calloc;
+using ::realloc;
+using ::exit;
+using ::abort;
+using ::getenv;
+using ::atoi;
+using ::atof;
+using ::strtol;
+using ::strtoul;
+using ::strtod;
+using ::strtof;
+using ::strtoll;
+using ::strtoull;
+using ::FILE;
+/* <chrono> as host code times its kernels: clocks, durations, casts, counts. */
+namespace chrono {
+template <class R = long long, class P = void> struct duration {
+  duration();
+  template <class T> duration(const T &);
+  R count() const;
+  template <class T> duration operator+(const T &) const;
+  template <class T> duration operator-(const T &) const;
+  template <class T> bool operator<(const T &) const;
+  template <class T> bool operator>(const T &) const;
+  template <class T> duration &operator+=(const T &);
+  static duration zero();
+};
+typedef duration<long long> nanoseconds, microseconds, milliseconds, seconds, minutes, hours;
+template <class C, class D = duration<>> struct time_point {
+  D time_since_epoch() const;
+  D operator-(const time_point &) const;
+  template <class T> time_point operator+(const T &) const;
+  template <class T> bool operator<(const T &) const;
+};
+#define ROCPORT_STD_CLOCK(name) \
+  struct name { typedef duration<> duration; typedef time_point<name> time_point; static time_point now(); };
+ROCPORT_STD_CLOCK(steady_clock)
+ROCPORT_STD_CLOCK(system_clock)
+ROCPORT_STD_CLOCK(high_resolution_clock)
+#undef ROCPORT_STD_CLOCK
+template <class D, class T> D duration_cast(const T &);
+}  // namespace chrono
+/* <random>: engines and distributions, called `dist(engine)`. */
+#define ROCPORT_STD_ENGINE(name) \
+  struct name { typedef unsigned long result_type; name(); template <class S> explicit name(S); \
+    template <class S> void seed(S); result_type operator()(); static constexpr result_type min() { return 0; } \
+    static constexpr result_type max() { return ~0ul; } void discard(unsigned long long); };
+ROCPORT_STD_ENGINE(mt19937)
+ROCPORT_STD_ENGINE(mt19937_64)
+ROCPORT_STD_ENGINE(minstd_rand)
+ROCPORT_STD_ENGINE(default_random_engine)
+ROCPORT_STD_ENGINE(random_device)
+#undef ROCPORT_STD_ENGINE
+#define ROCPORT_STD_DISTRIBUTION(name, value) \
+  template <class T = value> struct name { typedef T result_type; __host__ __device__ name(); \
+    template <class... A> __host__ __device__ name(A...); template <class G> __host__ __device__ T operator()(G &); \
+    void reset(); };
+ROCPORT_STD_DISTRIBUTION(uniform_int_distribution, int)
+ROCPORT_STD_DISTRIBUTION(uniform_real_distribution, double)
+ROCPORT_STD_DISTRIBUTION(normal_distribution, double)
+ROCPORT_STD_DISTRIBUTION(exponential_distribution, double)
+ROCPORT_STD_DISTRIBUTION(poisson_distribution, int)
+ROCPORT_STD_DISTRIBUTION(discrete_distribution, int)
+#undef ROCPORT_STD_DISTRIBUTION
+struct bernoulli_distribution { bernoulli_distribution(); template <class... A> bernoulli_distribution(A...);
+  template <class G> bool operator()(G &); };
+struct mutex { void lock(); void unlock(); bool try_lock(); };
+struct recursive_mutex : mutex {};
+struct shared_mutex : mutex { void lock_shared(); void unlock_shared(); };
+template <class M> struct lock_guard { explicit lock_guard(M &); };
+template <class... M> struct scoped_lock { explicit scoped_lock(M &...); };
+template <class M> struct unique_lock { unique_lock(); explicit unique_lock(M &); template <class T> unique_lock(M &, T);
+  void lock(); void unlock(); bool owns_lock() const; };
+template <class M> struct shared_lock { explicit shared_lock(M &); };
+struct condition_variable { void notify_one(); void notify_all(); template <class... A> void wait(A &&...);
+  template <class... A> __rocport_any wait_for(A &&...); };
+struct once_flag {};
+template <class F, class... A> void call_once(once_flag &, F &&, A &&...);
+template <class T, class... R> struct deque : vector<T> { void push_front(const T &); void pop_front();
+  template <class... A> void emplace_front(A &&...); };
+template <class T, class... R> struct list : vector<T> { void push_front(const T &); void pop_front(); };
+template <class T, class... R> struct queue { void push(const T &); template <class... A> void emplace(A &&...);
+  void pop(); T &front(); T &back(); bool empty() const; size_t size() const; };
+template <class T, class... R> struct priority_queue { void push(const T &); template <class... A> void emplace(A &&...);
+  void pop(); const T &top() const; bool empty() const; size_t size() const; };
+template <class T, class... R> struct stack { void push(const T &); template <class... A> void emplace(A &&...);
+  void pop(); T &top(); bool empty() const; size_t size() const; };
 }
 
 /* Launch configuration, as clang expects it for <<<...>>>. */
@@ -893,6 +1184,7 @@ template <class T> struct device_ptr {
     name(); template <class... B> name(B &&...);                                                               \
     T *data(); const T *data() const; size_t size() const; bool empty() const;                                 \
     T *begin(); T *end(); const T *begin() const; const T *end() const;                                        \
+    const T *cbegin() const; const T *cend() const;                                                            \
     T &operator[](size_t); const T &operator[](size_t) const;                                                  \
     template <class... B> void resize(B &&...); void clear(); void push_back(const T &);                       \
   };
@@ -943,8 +1235,8 @@ template <class... A> __host__ __device__ __rocport_any gather(A &&...);
 template <class... A> __host__ __device__ __rocport_any scatter(A &&...);
 template <class... A> __host__ __device__ __rocport_any max_element(A &&...);
 template <class... A> __host__ __device__ __rocport_any min_element(A &&...);
-namespace system { namespace cuda { struct par_t { template <class... A> par_t on(A &&...) const; }; extern par_t par; } }
-namespace cuda { using system::cuda::par; }
+namespace system { namespace cuda { struct par_t { template <class... A> par_t on(A &&...) const; }; extern par_t par, par_nosync; } }
+namespace cuda { using system::cuda::par; using system::cuda::par_nosync; }
 struct device_execution_policy {}; extern device_execution_policy device;
 struct host_execution_policy {}; extern host_execution_policy host;
 }  // namespace thrust
