@@ -31,7 +31,7 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, ptx_warp, wave64, wmma
+from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, ptx_warp, thrust, wave64, wmma
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
@@ -195,6 +195,11 @@ class _FileWork:
                     self.touched.add(off)
                     self.replaced_bytes += length
                     self.stats.count(True, "library", "CUB API", "cub")
+                elif word in thrust.NAMESPACES and (hip := thrust.namespace_at(data, spans, i)):
+                    self.edits.append((off, off + length, hip))  # thrust::cuda:: is rocThrust's thrust::hip::
+                    self.touched.add(off)
+                    self.replaced_bytes += length
+                    self.stats.count(True, "library", thrust.API, word.decode())
                 prev2, prev = prev, word
             elif kind == COMMENT:
                 if options.translate_comments:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from scanner.nametable import NameEntry, load
+from scanner.translate import thrust
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +171,7 @@ def header_map(roc: bool) -> dict[str, Target]:
     out = {name: Target(hip.encode(), "include", "CUB API") for name, hip in _cub_headers().items()}
     out |= {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
     out |= {name: Target(hip.encode(), "include", api) for name, (hip, api) in _LIBRARY_HEADERS.items()}
+    out |= {name: Target(hip.encode(), "include", thrust.API) for name, hip in thrust.HEADERS.items()}
     for name, entry in table.headers.items():
         replacement, reason = decide(entry, roc)
         if replacement is None and entry.status == "supported" and not entry.hip:
