@@ -31,7 +31,19 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, ptx_warp, thrust, wave64, wmma
+from scanner.translate import (
+    calls,
+    devicecalls,
+    halfcalls,
+    hipaware,
+    includes,
+    launch,
+    ptx,
+    ptx_warp,
+    thrust,
+    wave64,
+    wmma,
+)
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
@@ -170,6 +182,9 @@ class _FileWork:
                     and prev not in _MEMBER_ACCESS
                     and self._wave64(i, word, off)
                 ):
+                    prev2, prev = prev, word
+                    continue
+                if word in devicecalls.CALLS and prev not in _MEMBER_ACCESS and self._devicecall(i, word, off):
                     prev2, prev = prev, word
                     continue
                 if word in halfcalls.CALLS and prev not in _MEMBER_ACCESS and self._halfcall(i, word, off):
@@ -328,6 +343,19 @@ class _FileWork:
         if header is not None and header not in self.float_headers:
             self.float_headers.append(header)
         return True
+
+    def _devicecall(self, i: int, word: bytes, off: int) -> bool:
+        """An integer min/max or system-scope atomic HIP spells otherwise (scanner.translate.devicecalls)."""
+        if word in devicecalls.MIN_MAX and not self.cuda_source:
+            return False  # plain C defines umin too: only a CUDA source's calls are CUDA's
+        edits = devicecalls.call_edits(self.data, self.spans, i, word)
+        if edits:
+            self.uses_cuda = True
+            self.edits.extend(edits)
+            self.touched.add(off)
+            self.replaced_bytes += len(word)
+            self.stats.count(True, "device_function", "CUDA RT API", word.decode())
+        return bool(edits)
 
     def _followed_by_scope(self, i: int) -> bool:
         j = next_code(self.spans, i)

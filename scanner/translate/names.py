@@ -73,6 +73,53 @@ HIP_SAME_NAME = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", 
 # that builtin too). diff-gaussian-rasterization's and llm.c's error checks call it.
 HIP_OTHER_NAME = {"__trap": "__builtin_trap"}
 
+# Block-scope atomics (CUDA's `atomicAdd_block`, ...: atomic among the threads of one block) -> HIP's device-scope
+# atomics of the same operation, which are atomic among more threads: a stronger guarantee, the same results. HIPIFY's
+# table has no row for them.
+BLOCK_ATOMICS = {
+    f"atomic{op}_block": f"atomic{op}"
+    for op in ("Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "CAS", "And", "Or", "Xor")
+}
+# Runtime names HIPIFY's table (at the commit the scanner ships) calls unsupported that both bundled HIPs (7.2 and
+# 7.14) declare under the hip spelling with the same meaning and arguments: stream attributes (HIP defines
+# hipStreamAttrValue/hipStreamAttrID and the hipStreamAttribute* values as its launch attributes', as CUDA does),
+# synchronization policies, event record and wait flags. Checked one by one against hip_runtime_api.h.
+HIP_NEWER = {
+    name: "hip" + name[4:]
+    for name in (
+        "cudaStreamAttrValue",
+        "cudaStreamAttrID",
+        "cudaStreamAttributeAccessPolicyWindow",
+        "cudaStreamAttributeSynchronizationPolicy",
+        "cudaStreamAttributeMemSyncDomainMap",
+        "cudaStreamAttributeMemSyncDomain",
+        "cudaStreamAttributePriority",
+        "cudaStreamSetAttribute",
+        "cudaStreamGetAttribute",
+        "cudaStreamCopyAttributes",
+        "cudaStreamGetId",
+        "cudaSynchronizationPolicy",
+        "cudaSyncPolicyAuto",
+        "cudaSyncPolicySpin",
+        "cudaSyncPolicyYield",
+        "cudaSyncPolicyBlockingSync",
+        "cudaEventRecordWithFlags",
+        "cudaEventRecordDefault",
+        "cudaEventRecordExternal",
+        "cudaEventWaitDefault",
+        "cudaEventWaitExternal",
+        "cudaOccupancyAvailableDynamicSMemPerBlock",
+    )
+}
+# CUDA's directed-rounding arithmetic (`__fadd_rd`, `__dmul_ru`, `__fsqrt_rz`, ...): HIP declares it only under
+# OCML_BASIC_ROUNDED_OPERATIONS, and ROCm's device libraries dropped the OCML functions it calls (ROCm/hip#750,
+# HIPIFY#480), so no spelling builds; round-to-nearest (`_rn`) forms HIP has are translated as the table says.
+_DIRECTED_ROUNDING = re.compile(r"^__[fd](?:add|sub|mul|div|rcp|sqrt|fma|fmaf|mul24)_r[duz]$")
+DIRECTED_ROUNDING_REASON = (
+    "HIP has no directed-rounding arithmetic: ROCm's device libraries dropped the OCML functions behind "
+    "OCML_BASIC_ROUNDED_OPERATIONS; rewrite with round-to-nearest or bound the error by hand"
+)
+
 
 @functools.cache
 def name_map(roc: bool) -> dict[bytes, Target]:
@@ -80,14 +127,18 @@ def name_map(roc: bool) -> dict[bytes, Target]:
     out = {}
     for name, entry in table.by_name.items():
         replacement, reason = (name, "") if name in HIP_SAME_NAME else decide(entry, roc)
-        replacement = HIP_OTHER_NAME.get(name, replacement)
+        replacement = HIP_OTHER_NAME.get(name) or HIP_NEWER.get(name) or replacement
+        if replacement is None and _DIRECTED_ROUNDING.match(name):
+            reason = DIRECTED_ROUNDING_REASON
         out[name.encode()] = Target(
             replacement.encode() if replacement else None,
             _kind(entry),
             entry.api,
-            reason,
+            reason if replacement is None else "",
             experimental=entry.status == "experimental",
         )
+    for cuda, hip in BLOCK_ATOMICS.items():
+        out.setdefault(cuda.encode(), Target(hip.encode(), "device_function", "CUDA RT API"))
     for cuda, hip in _HEADER_GUARDS.items():
         out[cuda.encode()] = Target(hip.encode(), "define", "CUDA RT API")
     if not roc:  # with --roc, cuBLAS becomes rocBLAS, whose header is not bundled to say its guard

@@ -1,0 +1,61 @@
+"""CUDA device and runtime names HIPIFY's table calls unsupported that HIP says exactly (scanner.translate.devicecalls,
+scanner.translate.names): integer min/max, system- and block-scope atomics, stream attributes; and the
+directed-rounding arithmetic HIP cannot say, left for a person with the reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.scanner.translate.helpers import body, hipify
+
+
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("return umin(a, b);", "return ::min<unsigned int>(a, b);"),
+        ("x = umax(a, f(b, c));", "x = ::max<unsigned int>(a, f(b, c));"),
+        ("x = llmin(a, b) + ullmax(c, d);", "x = ::min<long long int>(a, b) + ::max<unsigned long long int>(c, d);"),
+        ("atomicInc_system(p, 17u);", '__builtin_amdgcn_atomic_inc32(p, 17u, __ATOMIC_RELAXED, "");'),
+        ("atomicDec_system(&c[3], n);", '__builtin_amdgcn_atomic_dec32(&c[3], n, __ATOMIC_RELAXED, "");'),
+        ("atomicAdd_block(sum, 1.0f);", "atomicAdd(sum, 1.0f);"),
+        ("atomicCAS_block(p, 0u, i);", "atomicCAS(p, 0u, i);"),
+        ("cudaStreamAttrValue v;", "hipStreamAttrValue v;"),
+        (
+            "cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v);",
+            "hipStreamSetAttribute(s, hipStreamAttributeAccessPolicyWindow, &v);",
+        ),
+        (
+            "cudaEventRecordWithFlags(e, s, cudaEventRecordDefault);",
+            "hipEventRecordWithFlags(e, s, hipEventRecordDefault);",
+        ),
+    ],
+)
+def test_what_hip_says_exactly_is_written_so(cuda, hip):
+    assert body(f"__device__ void f() {{ {cuda} }}\n") == f"__device__ void f() {{ {hip} }}\n"
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "unsigned int umin(const unsigned int a, const unsigned int b) { return a < b ? a : b; }",
+        "inline unsigned umax(unsigned a, unsigned b);",
+        "int y = s.umin(a, b);",
+        "int y = lib::umin(a, b);",
+        "int y = umin(a);",
+    ],
+)
+def test_declarations_members_and_other_calls_of_these_names_are_left(kept):
+    assert body(f"{kept}\n") == f"{kept}\n"
+
+
+def test_a_c_file_of_the_same_names_is_not_touched():
+    source = "#include <stdio.h>\nunsigned f(unsigned a, unsigned b) { return umin(a, b); }\n"
+    result = hipify(source, name="util.c")
+    assert result.text == source
+
+
+def test_directed_rounding_is_left_with_the_reason():
+    result = hipify("__device__ float f(float a, float b) { return __fadd_rd(a, b) + __fadd_rn(a, b); }\n")
+    assert "__fadd_rd(a, b) + __fadd_rn(a, b)" in result.text
+    (entry,) = [u for u in result.unconverted if u.name == "__fadd_rd"]
+    assert "OCML_BASIC_ROUNDED_OPERATIONS" in entry.reason and "directed-rounding" in entry.reason
