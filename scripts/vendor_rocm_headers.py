@@ -234,7 +234,7 @@ __host__ __device__ inline auto& data(V& v) { return v.data; }
 
 
 def _rocwmma_for_hip7(rel: str, data: bytes) -> bytes:
-    """rocWMMA 1.6 against HIP 7's headers (ROCWMMA_PATCH_NOTE); the only change made to a vendored file."""
+    """rocWMMA 1.6 against HIP 7's headers (ROCWMMA_PATCH_NOTE); with `_include_chrono`, the only changes to vendored files."""
     data = _DATA.sub(rb"ROCWMMA_HIP_DATA(\1)", data)
     if rel == "rocwmma/internal/vector.hpp":
         data = _THREE_WIDE.sub(rb"// (HIP 7: not registered) \1", data)
