@@ -59,3 +59,10 @@ def test_directed_rounding_is_left_with_the_reason():
     assert "__fadd_rd(a, b) + __fadd_rn(a, b)" in result.text
     (entry,) = [u for u in result.unconverted if u.name == "__fadd_rd"]
     assert "OCML_BASIC_ROUNDED_OPERATIONS" in entry.reason and "directed-rounding" in entry.reason
+
+
+def test_a_callbacks_calling_convention_goes_and_newer_attributes_are_named():
+    source = "void CUDART_CB done(cudaStream_t s, cudaError_t e, void* d);\nint a = cudaDevAttrMemoryPoolSupportedHandleTypes;\n"
+    assert body(source) == (
+        "void  done(hipStream_t s, hipError_t e, void* d);\nint a = hipDeviceAttributeMemoryPoolSupportedHandleTypes;\n"
+    )
