@@ -111,6 +111,9 @@ HIP_NEWER = {
         "cudaOccupancyAvailableDynamicSMemPerBlock",
     )
 } | {"cudaDevAttrMemoryPoolSupportedHandleTypes": "hipDeviceAttributeMemoryPoolSupportedHandleTypes"}
+# CUDA's graphics map flags, which programs also pass to cudaGraphicsGLRegisterBuffer: the same values (0, 1, 2) as
+# its register flags, whose HIP twins HIP has (HIP has no map-flag enum of its own).
+HIP_NEWER |= {f"cudaGraphicsMapFlags{f}": f"hipGraphicsRegisterFlags{f}" for f in ("None", "ReadOnly", "WriteDiscard")}
 # The calling convention of a host callback (`void CUDART_CB done(cudaStream_t, cudaError_t, void*)`): empty on
 # Linux, __stdcall on Windows; HIP's callbacks (hipStreamCallback_t, hipHostFn_t) take the default one, so it goes.
 CALLBACK_CONVENTIONS = ("CUDART_CB", "CUDA_CB")
@@ -173,6 +176,8 @@ _EXTRA_HEADERS = {
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
     "cuda_bf16.h": "hip/hip_bf16.h",
     "cuda_pipeline_primitives.h": "",  # its calls become synchronous copies (scanner.translate.halfcalls)
+    # OpenGL interop: HIP ships its counterpart (hipGraphicsGLRegisterBuffer...), whose names the table has
+    "cuda_gl_interop.h": "hip/hip_gl_interop.h",
 }
 # NCCL, which HIPIFY's table leaves out: RCCL keeps its whole API (`ncclAllReduce`, `ncclComm_t`, `NCCL_VERSION_CODE`,
 # never renamed) under its own header name (ROC133 says the same).
