@@ -15,6 +15,7 @@ the PTX ISA:
   `__half2float` on the half's bits;
 - half arithmetic (`{add,sub,mul}.f16[x2]`, `fma.rn.f16[x2]`: round to nearest even, subnormals kept, as without
   `.ftz`/`.sat`): HIP's `__hadd`, `__hsub`, `__hmul`, `__hfma` and their `2` forms on the registers' bits;
+- the lane index (`mov.{u,s}32 %0, %%laneid;`): HIP's `__lane_id()`, the lane in the wavefront `warpSize` counts;
 - packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`);
 - global loads whose qualifiers are cache hints (`ld.global.nc.f32 %0, [%1];`, `.cs`, `.v4.u32 {...}, [p]`) as the
   plain loads they hint at, as `__ldg`/`__ldcs` are (HIP's `__ldg` is that load);
@@ -92,6 +93,9 @@ def _table() -> dict[tuple[str, str], Rewrite]:
             "__half_as_ushort(__float2half_rn(s1));",
         ),
         ("cvt.f32.f16", "%0,%1"): Rewrite(("f",), "h", "d0 = __half2float(__ushort_as_half(s0));"),
+        # the lane's index in its warp, which in HIP is the wavefront warpSize counts (HIP's documented spelling)
+        ("mov.u32", "%0,%laneid"): Rewrite(("r",), "", "d0 = __lane_id();"),
+        ("mov.s32", "%0,%laneid"): Rewrite(("r",), "", "d0 = __lane_id();"),
         ("mov.b32", "%0,{%1,%2}"): Rewrite(("r",), "hh", "d0 = static_cast<unsigned int>(s1) << 16 | s0;"),
         ("mov.b32", "%0,{%1,%1}"): Rewrite(("r",), "h", "d0 = static_cast<unsigned int>(s0) << 16 | s0;"),
         ("mov.b32", "{%0,%1},%2"): Rewrite(
@@ -167,7 +171,7 @@ def _load(vector: str | None, kind: str, operands: str) -> Rewrite | None:
 
 
 # an instruction and its operands, which may follow without a blank: `"ldmatrix...b16" "{%0, %1}, [%2];"`
-_ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:(?:\s+|(?=[{\[]))([%0-9{}\[\], \t]+))?$")
+_ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:(?:\s+|(?=[{\[]))([%0-9{}\[\], \t]+(?:%%?laneid)?))?$")
 # a generic address to a 32-bit shared one through a scratch register, as __cvta_generic_to_shared is written in
 # PTX (`{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }`): the low 32 bits of the LDS address
 _TO_SHARED_BLOCK = re.compile(
@@ -281,7 +285,7 @@ def _rewrite(instruction: str) -> Rewrite | None:
     match = _ONE_INSTRUCTION.match(instruction)
     if match is None:
         return None
-    return rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2) or ""))
+    return rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2) or "").replace("%%laneid", "%laneid"))
 
 
 def _edits(data: bytes, spans: list[Span], start: int, rewrite: Rewrite, groups, close: int) -> list[Edit] | None:

@@ -155,3 +155,9 @@ def test_other_guarded_blocks_are_left(block):
     statement = f'asm volatile("{block}" : "=r"(d) : "l"(q), "r"(g), "r"(d));'
     result = hipify(f"__device__ void f(const unsigned* q, int g, unsigned d) {{ {statement} }}\n")
     assert statement in result.text and [u.name.split(" ")[0] for u in result.unconverted] == ["asm"]
+
+
+def test_the_lane_index_is_hips_lane_id_in_either_spelling():
+    out = body(FIXTURE.read_text())
+    assert 'asm("mov.s32 %0, %laneid;"' not in out and "%%laneid" not in out
+    assert out.count("[](auto& d0) { d0 = __lane_id(); }((lane))") == 2
