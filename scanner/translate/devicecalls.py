@@ -38,16 +38,23 @@ _BEFORE_A_CALL = frozenset({b"return", b"case", b"else", b"do", b"throw", b"co_r
 def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> list[Edit]:
     """The edits for the two-argument call whose name is token i; none when it is not such a call."""
     before = prev_code(spans, i)
-    if before >= 0:
+    global_scope = False  # `::umin(a, b)`: CUDA's own, named from the global namespace
+    if before >= 0 and text(data, spans[before]) == b"::":
+        owner = prev_code(spans, before)
+        if owner >= 0 and (spans[owner][0] == IDENT or text(data, spans[owner]) == b">"):
+            return []  # `my::umin(a, b)`: a namespace's or class's own
+        global_scope, before = True, owner
+    if before >= 0 and not global_scope:
         kind, word = spans[before][0], text(data, spans[before])
-        if kind == IDENT or (kind == KEYWORD and word not in _BEFORE_A_CALL) or word in (b".", b"->", b"::", b"~"):
-            return []  # a declaration (`unsigned int umin(`), a member, a qualified name
+        if kind == IDENT or (kind == KEYWORD and word not in _BEFORE_A_CALL) or word in (b".", b"->", b"~"):
+            return []  # a declaration (`unsigned int umin(`), a member
     call = call_at(data, spans, i)
     if call is None or len(call[2]) != 2:
         return []
     paren, close, _ = call
     start = spans[i][1]
     if name in _MIN_MAX:
-        return [(start, spans[paren][1] + 1, _MIN_MAX[name])]
+        opening = _MIN_MAX[name]
+        return [(start, spans[paren][1] + 1, opening[2:] if global_scope else opening)]
     close_start = spans[close][1]
     return [(start, spans[paren][1] + 1, _ATOMICS[name]), (close_start, close_start + 1, b', __ATOMIC_RELAXED, "")')]

@@ -14,6 +14,7 @@ from tests.scanner.translate.helpers import body, hipify
     [
         ("return umin(a, b);", "return ::min<unsigned int>(a, b);"),
         ("x = umax(a, f(b, c));", "x = ::max<unsigned int>(a, f(b, c));"),
+        ("x = ::umin(a, b);", "x = ::min<unsigned int>(a, b);"),
         ("x = llmin(a, b) + ullmax(c, d);", "x = ::min<long long int>(a, b) + ::max<unsigned long long int>(c, d);"),
         ("atomicInc_system(p, 17u);", '__builtin_amdgcn_atomic_inc32(p, 17u, __ATOMIC_RELAXED, "");'),
         ("atomicDec_system(&c[3], n);", '__builtin_amdgcn_atomic_dec32(&c[3], n, __ATOMIC_RELAXED, "");'),
