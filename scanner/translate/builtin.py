@@ -47,6 +47,7 @@ from scanner.translate import (
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
+    STRUCT_TAGS,
     Target,
     bf16_name_map,
     header_map,
@@ -55,7 +56,7 @@ from scanner.translate.names import (
     shared_with_c,
     uses_bf16_api,
 )
-from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, member_declarations, next_code, text
+from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, member_declarations, next_code, prev_code, text
 from scanner.version import TOOL_VERSION
 
 _MEMBER_ACCESS = (b".", b"->")
@@ -302,6 +303,8 @@ class _FileWork:
             return
         self.stats.count(True, target.kind, target.api, name)
         replacement = target.replacement
+        if word in STRUCT_TAGS and i > 0 and text(self.data, self.spans[prev_code(self.spans, i)]) == b"struct":
+            replacement = STRUCT_TAGS[word]  # `struct cudaGraphicsResource*`: HIP's name is a typedef, not a tag
         if target.experimental and not self.options.experimental:
             self.warnings.append(
                 f"line {self.line_of(off)}: `{name}` is experimental in HIP; translate with --experimental to rename it"

@@ -114,6 +114,9 @@ HIP_NEWER = {
 # CUDA's graphics map flags, which programs also pass to cudaGraphicsGLRegisterBuffer: the same values (0, 1, 2) as
 # its register flags, whose HIP twins HIP has (HIP has no map-flag enum of its own).
 HIP_NEWER |= {f"cudaGraphicsMapFlags{f}": f"hipGraphicsRegisterFlags{f}" for f in ("None", "ReadOnly", "WriteDiscard")}
+# CUDA types a program may name by their struct tag (`struct cudaGraphicsResource *res`) whose HIP name is a typedef:
+# after `struct`, the tag HIP's typedef names (`typedef struct _hipGraphicsResource hipGraphicsResource`, 7.2 and 7.14)
+STRUCT_TAGS = {b"cudaGraphicsResource": b"_hipGraphicsResource"}
 # The calling convention of a host callback (`void CUDART_CB done(cudaStream_t, cudaError_t, void*)`): empty on
 # Linux, __stdcall on Windows; HIP's callbacks (hipStreamCallback_t, hipHostFn_t) take the default one, so it goes.
 CALLBACK_CONVENTIONS = ("CUDART_CB", "CUDA_CB")

@@ -67,3 +67,9 @@ def test_a_callbacks_calling_convention_goes_and_newer_attributes_are_named():
     assert body(source) == (
         "void  done(hipStream_t s, hipError_t e, void* d);\nint a = hipDeviceAttributeMemoryPoolSupportedHandleTypes;\n"
     )
+
+
+def test_a_struct_tag_of_cuda_becomes_the_tag_of_hips_typedef():
+    assert body("void f(struct cudaGraphicsResource** r, cudaGraphicsResource* s);\n") == (
+        "void f(struct _hipGraphicsResource** r, hipGraphicsResource* s);\n"
+    )
