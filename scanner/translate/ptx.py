@@ -15,6 +15,8 @@ the PTX ISA:
   `__half2float` on the half's bits;
 - half arithmetic (`{add,sub,mul}.f16[x2]`, `fma.rn.f16[x2]`: round to nearest even, subnormals kept, as without
   `.ftz`/`.sat`): HIP's `__hadd`, `__hsub`, `__hmul`, `__hfma` and their `2` forms on the registers' bits;
+- scoped memory-model accesses (`ld.acquire.gpu.global.b32`, `st.release...`, `red.release.gpu.global.add.s32`,
+  `.cta`/`.gpu`/`.sys`): the `__hip_atomic_load`/`_store`/`_fetch_add` builtins of that order and scope;
 - the lane index (`mov.{u,s}32 %0, %%laneid;`): HIP's `__lane_id()`, the lane in the wavefront `warpSize` counts;
 - packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`);
 - global loads whose qualifiers are cache hints (`ld.global.nc.f32 %0, [%1];`, `.cs`, `.v4.u32 {...}, [p]`) as the
@@ -144,6 +146,9 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
             kind = "float"
         body = f"{kind} v = {value}; d0 = static_cast<{ctype}>({clamp});"
         return Rewrite(("rh" if bits != "32" else "r",), "h" if source == "f16" else "f", body)
+    scoped = _SCOPED.match(instruction)
+    if scoped:
+        return _scoped(scoped, operands)
     load = _LOAD.match(instruction)
     if load:
         return _load(load.group(1), load.group(2), operands)
@@ -157,6 +162,35 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
     if instruction == "cp.async.wait_group" and operands.isdigit():
         return Rewrite((), "", _NOTHING)
     return _TABLE.get((instruction, operands))
+
+
+# scoped memory-model accesses (PTX ISA: .cta/.gpu/.sys are HIP's workgroup/agent/system scopes; acquire loads,
+# release reductions and stores are the __hip_atomic_* builtins with that order), in either order of the state space
+# and the semantics (`ld.global.acquire.gpu.b32`, `red.release.gpu.global.add.s32`)
+_SCOPES = {"cta": "__HIP_MEMORY_SCOPE_WORKGROUP", "gpu": "__HIP_MEMORY_SCOPE_AGENT", "sys": "__HIP_MEMORY_SCOPE_SYSTEM"}
+_ORDERS = {"relaxed": "__ATOMIC_RELAXED", "acquire": "__ATOMIC_ACQUIRE", "release": "__ATOMIC_RELEASE"}
+_SCOPED = re.compile(
+    r"^(ld|st|red)\.(?:global\.)?(relaxed|acquire|release)\.(cta|gpu|sys)(?:\.global)?(?:\.(add))?\.([bsu]32)$"
+)
+_SCOPED_TYPE = {"b32": "unsigned int", "u32": "unsigned int", "s32": "int"}
+
+
+def _scoped(match: re.Match, operands: str) -> Rewrite | None:
+    """`ld.acquire.gpu.global.b32 %0, [%1]`, `st.release...b32 [%0], %1`, `red.release...add.s32 [%0], %1` as the
+    __hip_atomic_* builtins of the same order and scope; None for a form PTX does not have (an acquire store)."""
+    op, order, scope, add, kind = match.groups()
+    ctype, hip_order, hip_scope = _SCOPED_TYPE[kind], _ORDERS[order], _SCOPES[scope]
+    target = f"static_cast<{ctype}*>(const_cast<void*>(s0))"
+    if op == "ld" and add is None and order != "release" and operands == "%0,[%1]":
+        body = f"d0 = __hip_atomic_load(static_cast<const {ctype}*>(s0), {hip_order}, {hip_scope});"
+        return Rewrite(("r",), "l", body)
+    if op == "st" and add is None and order != "acquire" and operands == "[%0],%1":
+        body = f"__hip_atomic_store({target}, static_cast<{ctype}>(s1), {hip_order}, {hip_scope});"
+        return Rewrite((), "lr", body)
+    if op == "red" and add and order != "acquire" and operands == "[%0],%1":
+        body = f"__hip_atomic_fetch_add({target}, static_cast<{ctype}>(s1), {hip_order}, {hip_scope});"
+        return Rewrite((), "lr", body)
+    return None
 
 
 def _load(vector: str | None, kind: str, operands: str) -> Rewrite | None:
