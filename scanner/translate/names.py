@@ -72,6 +72,9 @@ HIP_SAME_NAME = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", 
 # the kernel and reports it to the host, which on AMD is clang's `__builtin_trap()` (s_trap; HIP's device `abort()` is
 # that builtin too). diff-gaussian-rasterization's and llm.c's error checks call it.
 HIP_OTHER_NAME = {"__trap": "__builtin_trap"}
+# cuda_bf16.h's float to bf16 conversion rounding to nearest even: HIP's __float2bfloat16 is that conversion
+# (a `__bf16` made from the float, rounded to nearest even) in HIP 7.2 and 7.14, which lack the `_rn` name
+HIP_OTHER_NAME["__float2bfloat16_rn"] = "__float2bfloat16"
 
 # Block-scope atomics (CUDA's `atomicAdd_block`, ...: atomic among the threads of one block) -> HIP's device-scope
 # atomics of the same operation, which are atomic among more threads: a stronger guarantee, the same results. HIPIFY's

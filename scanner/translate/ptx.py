@@ -184,12 +184,15 @@ def _scoped(match: re.Match, operands: str) -> Rewrite | None:
     if op == "ld" and add is None and order != "release" and operands == "%0,[%1]":
         body = f"d0 = __hip_atomic_load(static_cast<const {ctype}*>(s0), {hip_order}, {hip_scope});"
         return Rewrite(("r",), "l", body)
-    if op == "st" and add is None and order != "acquire" and operands == "[%0],%1":
-        body = f"__hip_atomic_store({target}, static_cast<{ctype}>(s1), {hip_order}, {hip_scope});"
-        return Rewrite((), "lr", body)
-    if op == "red" and add and order != "acquire" and operands == "[%0],%1":
-        body = f"__hip_atomic_fetch_add({target}, static_cast<{ctype}>(s1), {hip_order}, {hip_scope});"
-        return Rewrite((), "lr", body)
+    immediate = re.fullmatch(r"\[%0\],(-?\d+)", operands)  # `red.release.gpu.global.add.s32 [%0], 1;`
+    if op in ("st", "red") and (operands == "[%0],%1" or immediate):
+        value, ins = (immediate.group(1), "l") if immediate else ("s1", "lr")
+        if op == "st" and add is None and order != "acquire":
+            body = f"__hip_atomic_store({target}, static_cast<{ctype}>({value}), {hip_order}, {hip_scope});"
+            return Rewrite((), ins, body)
+        if op == "red" and add and order != "acquire":
+            body = f"__hip_atomic_fetch_add({target}, static_cast<{ctype}>({value}), {hip_order}, {hip_scope});"
+            return Rewrite((), ins, body)
     return None
 
 

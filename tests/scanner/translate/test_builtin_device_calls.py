@@ -21,6 +21,7 @@ from tests.scanner.translate.helpers import body, hipify
         ("atomicAdd_block(sum, 1.0f);", "atomicAdd(sum, 1.0f);"),
         ("atomicCAS_block(p, 0u, i);", "atomicCAS(p, 0u, i);"),
         ("cudaStreamAttrValue v;", "hipStreamAttrValue v;"),
+        ("auto b = __float2bfloat16_rn(x);", "auto b = __float2bfloat16(x);"),
         (
             "cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v);",
             "hipStreamSetAttribute(s, hipStreamAttributeAccessPolicyWindow, &v);",

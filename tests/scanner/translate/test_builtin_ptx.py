@@ -172,4 +172,5 @@ def test_scoped_acquire_and_release_accesses_are_hips_scoped_atomics():
     )
     assert "__hip_atomic_load(static_cast<const unsigned int*>(s0), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT)" in out
     assert "__ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM)" in out and "red.release" not in out
+    assert "static_cast<int>(1), __ATOMIC_RELEASE" in out  # an immediate operand
     assert body('asm("st.acquire.gpu.global.b32 [%0], %1;" :: "l"(p), "r"(v));\n').startswith('asm("st.acquire')
