@@ -162,6 +162,7 @@ class _FileWork:
         self.mapping_lines = 0
         self.float_headers: list[bytes] = []  # hip_fp16.h/hip_bf16.h, when the file uses their types (_FLOAT_HEADERS)
         self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))
+        self.mask_macros: frozenset[bytes] | None = None  # `#define FULL 0xffffffff`s (wave64), read when needed
         self.warp_helpers = False  # ldmatrix/mma.sync emulated: the helpers go into the file
         self.runtime_inserted = False  # hip_runtime.h inserted where the helpers go
 
@@ -322,7 +323,9 @@ class _FileWork:
     def _wave64(self, i: int, word: bytes, off: int) -> bool:
         """The 64-bit full mask and the streaming loads and stores (scanner.translate.wave64); True when the call
         itself was rewritten (counted as converted, not looked up in the table)."""
-        extra, rewritten = wave64.call_edits(self.data, self.spans, i, word)
+        if self.mask_macros is None:
+            self.mask_macros = wave64.full_mask_macros(self.data)
+        extra, rewritten = wave64.call_edits(self.data, self.spans, i, word, self.mask_macros)
         if extra:
             self.uses_cuda = True
             self.edits.extend(extra)

@@ -122,7 +122,8 @@ HIP_NEWER |= {f"cudaGraphicsMapFlags{f}": f"hipGraphicsRegisterFlags{f}" for f i
 STRUCT_TAGS = {b"cudaGraphicsResource": b"_hipGraphicsResource"}
 # The calling convention of a host callback (`void CUDART_CB done(cudaStream_t, cudaError_t, void*)`): empty on
 # Linux, __stdcall on Windows; HIP's callbacks (hipStreamCallback_t, hipHostFn_t) take the default one, so it goes.
-CALLBACK_CONVENTIONS = ("CUDART_CB", "CUDA_CB")
+# (the driver API's CUDA_CB stays: the table calls it unsupported and ROC150 reports it)
+CALLBACK_CONVENTIONS = ("CUDART_CB",)
 # CUDA's directed-rounding arithmetic (`__fadd_rd`, `__dmul_ru`, `__fsqrt_rz`, ...): HIP declares it only under
 # OCML_BASIC_ROUNDED_OPERATIONS, and ROCm's device libraries dropped the OCML functions it calls (ROCm/hip#750,
 # HIPIFY#480), so no spelling builds; round-to-nearest (`_rn`) forms HIP has are translated as the table says.
@@ -150,7 +151,7 @@ def name_map(roc: bool) -> dict[bytes, Target]:
             experimental=entry.status == "experimental",
         )
     for cuda in CALLBACK_CONVENTIONS:
-        out[cuda.encode()] = Target(b"", "define", "CUDA RT API" if cuda == "CUDART_CB" else "CUDA Driver API")
+        out[cuda.encode()] = Target(b"", "define", "CUDA RT API")
     for cuda, hip in BLOCK_ATOMICS.items():
         out.setdefault(cuda.encode(), Target(hip.encode(), "device_function", "CUDA RT API"))
     for cuda, hip in _HEADER_GUARDS.items():

@@ -74,3 +74,15 @@ def test_a_struct_tag_of_cuda_becomes_the_tag_of_hips_typedef():
     assert body("void f(struct cudaGraphicsResource** r, cudaGraphicsResource* s);\n") == (
         "void f(struct _hipGraphicsResource** r, hipGraphicsResource* s);\n"
     )
+
+
+def test_a_macro_defined_as_the_full_mask_is_widened_where_a_sync_call_names_it():
+    source = (
+        "#define FINAL_MASK 0xffffffff\n#define HALF 0xffff\n#define TWICE 0xffffffff\n#define TWICE 0x1\n"
+        "__device__ float f(float v) { return __shfl_xor_sync(FINAL_MASK, v, 1) + __shfl_sync(HALF, v, 0)"
+        " + __shfl_sync(TWICE, v, 0); }\n"
+    )
+    out = body(source)
+    assert "#define FINAL_MASK 0xffffffff\n" in out  # the define stays for other uses
+    assert "__shfl_xor_sync(0xffffffffffffffffull, v, 1)" in out
+    assert "__shfl_sync(HALF, v, 0)" in out and "__shfl_sync(TWICE, v, 0)" in out  # partial, or not always full
