@@ -148,8 +148,8 @@ def test_a_translation_error_still_fails_and_says_it_is_the_translations(tmp_pat
 def test_inline_ptx_fails_where_the_device_code_is_assembled(tmp_path):
     source = """
         __global__ void lane(unsigned* out) {
-            unsigned id;
-            asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+            unsigned id;  // the SM's id: no sure HIP counterpart, so the translation keeps the PTX
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
             out[threadIdx.x] = id;
         }
     """
