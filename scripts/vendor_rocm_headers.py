@@ -1,4 +1,5 @@
-"""Build scanner/compile/data/rocm-headers.tar.xz: AMD's public HIP, hipBLAS, hipCUB, rocPRIM, rocWMMA and RCCL headers
+"""Build scanner/compile/data/rocm-headers.tar.xz: AMD's public HIP, hipBLAS, hipCUB, rocPRIM, rocThrust, rocWMMA and RCCL
+headers
 at pinned commits, with their licences, for the compile check's clang toolchain (scanner.compile.headers unpacks it).
 
 The headers come from snapshots of ROCm's repositories (git directories, e.g. the ones the `fetch` tool brings to
@@ -21,10 +22,15 @@ ROCm 6.3 commits, shared by both HIP sets. rocWMMA (header-only, nvcuda::wmma's 
 ROCm/rocWMMA at the commit that closed its 6.3 changelog (2024-10-22); rocWMMA for ROCm 7 lives in
 ROCm/rocm-libraries, so 1.6 is patched to build with HIP 7 (`_rocwmma_for_hip7`, said in SOURCES.json).
 RCCL (NCCL's API for ROCm) is 2.21.5 of ROCm 6.3: only its public header, rccl/rccl.h, which the script writes
-from RCCL's template as its CMake does (add_rccl).
+from RCCL's template as its CMake does (add_rccl). rocThrust (Thrust's API over rocPRIM, header-only, keeping
+Thrust's `thrust/` paths) is 3.3.0 of ROCm 6.3: ROCm/rocThrust's release-staging/rocm-rel-6.3 branch (2024-09-11;
+its thrust/ is the same at the develop commit of 2024-10-21 that merged 6.3 back), every header under thrust/ (the
+CUDA, TBB and OpenMP back ends too, as its package installs them), with the version header its CMake writes.
+hipCUB, rocPRIM and rocThrust of ROCm 6.3 name std::chrono in headers that do not include <chrono>, which ROCm 6.3's
+HIP runtime header brought and HIP 7's does not: those headers include it first (`_include_chrono`, in SOURCES.json).
 
-Every source is MIT-licensed except hipCUB (BSD-3-Clause, from CUB) and RCCL (BSD-3-Clause, from NCCL); each
-licence is kept under licenses/.
+Every source is MIT-licensed except hipCUB (BSD-3-Clause, from CUB), RCCL (BSD-3-Clause, from NCCL) and rocThrust
+(Apache-2.0, from Thrust; its NOTICES.txt kept beside the licence); each licence is kept under licenses/.
 """
 
 from __future__ import annotations
@@ -54,12 +60,15 @@ ROCWMMA = ("ROCm/rocWMMA", "fa7e8ee6", (("library/include/rocwmma", "rocwmma"),)
 # RCCL 2.21.5 (ROCm 6.3), added by add_rccl: NCCL's API under rccl/rccl.h, which CMake writes from src/nccl.h.in with
 # the version of makefiles/version.mk (RCCL's commit that updated its changelog for 6.3's release, 2024-10-24)
 RCCL = ("ROCm/rccl", "0cbce2a757", "src/nccl.h.in", "makefiles/version.mk", "LICENSE.txt")
+# rocThrust 3.3.0 (ROCm 6.3), added by add_rocthrust: repository, commit, folders, licence files
+ROCTHRUST = ("ROCm/rocThrust", "05c6042f", (("thrust", "thrust"),), ("LICENSE", "NOTICES.txt"))
 # The libraries' ROCm release is said beside them: it is not HIP's (see above)
 VERSIONS = {
     "hipblas": (2, 4, 0),
     "hipcub": (3, 3, 0),
     "rocprim": (3, 3, 0),
     "rocwmma": (1, 6, 0),
+    "rocthrust": (3, 3, 0),
     "libraries_rocm": (6, 3, 0),
 }
 
@@ -109,6 +118,15 @@ GENERATED = {
 #define ROCPRIM_VERSION_MAJOR {rocprim[0]}
 #define ROCPRIM_VERSION_MINOR {rocprim[1]}
 #define ROCPRIM_VERSION_PATCH {rocprim[2]}
+#endif
+""",
+    "thrust/rocthrust_version.hpp": """// Written by scripts/vendor_rocm_headers.py (CMake generates it in a ROCm build).
+#ifndef ROCTHRUST_VERSION_HPP_
+#define ROCTHRUST_VERSION_HPP_
+#define ROCTHRUST_VERSION {rocthrust[0]} * 100000 + {rocthrust[1]} * 100 + {rocthrust[2]}
+#define ROCTHRUST_VERSION_MAJOR {rocthrust[0]}
+#define ROCTHRUST_VERSION_MINOR {rocthrust[1]}
+#define ROCTHRUST_VERSION_PATCH {rocthrust[2]}
 #endif
 """,
     "rocwmma/rocwmma-version.hpp": """// Written by scripts/vendor_rocm_headers.py (CMake generates it in a ROCm build).
@@ -179,9 +197,10 @@ def build(mirrors: Path, out: Path, overrides: dict[str, Path] | None = None) ->
                 {"version": ".".join(map(str, version)), "dir": prefix, "commit": full, "min_clang": min_clang}
             )
         for repository, commit, folders, licence in LIBRARIES:
-            take(repository, commit, folders, (licence,), "include")
+            take(repository, commit, folders, (licence,), "include", patch=_include_chrono)
         add_rocwmma(take)
-        manifest["patched"] = {"ROCm/rocWMMA": ROCWMMA_PATCH_NOTE}
+        add_rocthrust(take)
+        manifest["patched"] = {"ROCm/rocWMMA": ROCWMMA_PATCH_NOTE} | {r: CHRONO_PATCH_NOTE for r in _CHRONO_USERS}
         manifest["versions"]["rccl"] = add_rccl(take, add, mirror)
         for name, template in GENERATED.items():
             if not name.startswith("hip/"):
@@ -215,7 +234,7 @@ __host__ __device__ inline auto& data(V& v) { return v.data; }
 
 
 def _rocwmma_for_hip7(rel: str, data: bytes) -> bytes:
-    """rocWMMA 1.6 against HIP 7's headers (ROCWMMA_PATCH_NOTE); the only change made to a vendored file."""
+    """rocWMMA 1.6 against HIP 7's headers (ROCWMMA_PATCH_NOTE); with `_include_chrono`, the only changes to vendored files."""
     data = _DATA.sub(rb"ROCWMMA_HIP_DATA(\1)", data)
     if rel == "rocwmma/internal/vector.hpp":
         data = _THREE_WIDE.sub(rb"// (HIP 7: not registered) \1", data)
@@ -231,6 +250,36 @@ def add_rocwmma(take) -> None:
     (scanner.translate.wmma) compiles in the check."""
     repository, commit, folders, licence = ROCWMMA
     take(repository, commit, folders, (licence,), "include", patch=_rocwmma_for_hip7)
+
+
+CHRONO_PATCH_NOTE = (
+    "a header that names std::chrono without including <chrono> (ROCm 6.3's HIP runtime header brought it, HIP 7's "
+    "does not) includes it first"
+)
+_CHRONO_USERS = ("ROCm/hipCUB", "ROCm/rocPRIM", "ROCm/rocThrust")
+_CHRONO_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<chrono>", re.MULTILINE)
+_FIRST_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b", re.MULTILINE)
+
+
+def _include_chrono(rel: str, data: bytes) -> bytes:
+    """ROCm 6.3's hipCUB, rocPRIM and rocThrust against HIP 7's headers (CHRONO_PATCH_NOTE): `#include <chrono>`
+    before a header's first include when it names std::chrono and does not include it; other files unchanged."""
+    if b"std::chrono" not in data or _CHRONO_INCLUDE.search(data):
+        return data
+    first = _FIRST_INCLUDE.search(data)
+    at = first.start() if first else 0
+    return (
+        data[:at]
+        + b"#include <chrono> // scripts/vendor_rocm_headers.py: HIP 7's runtime no longer brings it\n"
+        + data[at:]
+    )
+
+
+def add_rocthrust(take) -> None:
+    """rocThrust's headers under include/thrust/ (its version header is among GENERATED), so that a program using
+    Thrust, whose `thrust/` includes the translation keeps as they are, compiles in the check."""
+    repository, commit, folders, licences = ROCTHRUST
+    take(repository, commit, folders, licences, "include", patch=_include_chrono)
 
 
 def add_rccl(take, add, mirror) -> str:

@@ -84,7 +84,7 @@ _CUDA_NAME = re.compile(
     r"__nvvm_)|^__\w+_sync$|^__activemask$|^__syncwarp$"
 )
 # Headers only NVIDIA ships (beyond HIPIFY's table of CUDA headers): a translation still including one cannot
-# build on any ROCm machine. thrust/ is not among them (rocThrust installs thrust/ headers).
+# build on any ROCm machine. thrust/ is not among them (rocThrust installs thrust/ headers; the check ships them).
 _NVIDIA_HEADER = re.compile(
     r"^(?:cuda|cu(?:blas|fft|rand|sparse|solver|dnn|tensor|pti|file)|nvrtc|nvml|nvToolsExt|"
     r"nvtx3/|nvjpeg|nvperf|nccl|NvInfer|NvOnnx|cutlass/|cute/|cub/|crt/|nv/|sm_\d+_|"

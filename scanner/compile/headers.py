@@ -1,4 +1,4 @@
-"""AMD's HIP, hipBLAS, hipCUB, rocPRIM, rocWMMA and RCCL headers that ship with the scanner, for the clang toolchain
+"""AMD's HIP, hipBLAS, hipCUB, rocPRIM, rocThrust, rocWMMA and RCCL headers that ship with the scanner, for the clang toolchain
 of the compile check (scanner.compile.clang_hip): no ROCm installation needed on the scanner's machine.
 
 HIP comes in more than one release (HIP 7.2 and 7.14 today), so that a file is judged against the HIP of the
@@ -77,9 +77,11 @@ class BundledHeaders:
         libraries = v.get("libraries_rocm") or hip.label
         rocwmma = f", rocWMMA {v['rocwmma']}" if "rocwmma" in v else ""  # archives before it lack it
         rccl = f", RCCL {v['rccl']}" if "rccl" in v else ""
+        rocthrust = f", rocThrust {v['rocthrust']}" if "rocthrust" in v else ""
         return (
             f"HIP {hip.label} (ROCm {_minor(hip.label)}) headers; hipBLAS {v.get('hipblas', '?')}, "
-            f"hipCUB {v.get('hipcub', '?')}, rocPRIM {v.get('rocprim', '?')}{rocwmma}{rccl} of ROCm {_minor(libraries)}"
+            f"hipCUB {v.get('hipcub', '?')}, rocPRIM {v.get('rocprim', '?')}{rocthrust}{rocwmma}{rccl} "
+            f"of ROCm {_minor(libraries)}"
         )
 
 

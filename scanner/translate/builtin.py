@@ -31,10 +31,23 @@ import re
 import time
 from bisect import bisect_right
 
-from scanner.translate import calls, halfcalls, hipaware, includes, launch, ptx, ptx_warp, wave64, wmma
+from scanner.translate import (
+    calls,
+    devicecalls,
+    halfcalls,
+    hipaware,
+    includes,
+    launch,
+    ptx,
+    ptx_warp,
+    thrust,
+    wave64,
+    wmma,
+)
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
+    STRUCT_TAGS,
     Target,
     bf16_name_map,
     header_map,
@@ -43,7 +56,7 @@ from scanner.translate.names import (
     shared_with_c,
     uses_bf16_api,
 )
-from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, member_declarations, next_code, text
+from scanner.translate.tokenwalk import COMMENT, IDENT, LITERAL, member_declarations, next_code, prev_code, text
 from scanner.version import TOOL_VERSION
 
 _MEMBER_ACCESS = (b".", b"->")
@@ -149,6 +162,7 @@ class _FileWork:
         self.mapping_lines = 0
         self.float_headers: list[bytes] = []  # hip_fp16.h/hip_bf16.h, when the file uses their types (_FLOAT_HEADERS)
         self.wmma = wmma.plan(data, spans, bool(_MMA_INCLUDE.search(data)))
+        self.mask_macros: frozenset[bytes] | None = None  # `#define FULL 0xffffffff`s (wave64), read when needed
         self.warp_helpers = False  # ldmatrix/mma.sync emulated: the helpers go into the file
         self.runtime_inserted = False  # hip_runtime.h inserted where the helpers go
 
@@ -170,6 +184,9 @@ class _FileWork:
                     and prev not in _MEMBER_ACCESS
                     and self._wave64(i, word, off)
                 ):
+                    prev2, prev = prev, word
+                    continue
+                if word in devicecalls.CALLS and prev not in _MEMBER_ACCESS and self._devicecall(i, word, off):
                     prev2, prev = prev, word
                     continue
                 if word in halfcalls.CALLS and prev not in _MEMBER_ACCESS and self._halfcall(i, word, off):
@@ -195,6 +212,11 @@ class _FileWork:
                     self.touched.add(off)
                     self.replaced_bytes += length
                     self.stats.count(True, "library", "CUB API", "cub")
+                elif word in thrust.NAMESPACES and (hip := thrust.namespace_at(data, spans, i)):
+                    self.edits.append((off, off + length, hip))  # thrust::cuda:: is rocThrust's thrust::hip::
+                    self.touched.add(off)
+                    self.replaced_bytes += length
+                    self.stats.count(True, "library", thrust.API, word.decode())
                 prev2, prev = prev, word
             elif kind == COMMENT:
                 if options.translate_comments:
@@ -282,6 +304,8 @@ class _FileWork:
             return
         self.stats.count(True, target.kind, target.api, name)
         replacement = target.replacement
+        if word in STRUCT_TAGS and i > 0 and text(self.data, self.spans[prev_code(self.spans, i)]) == b"struct":
+            replacement = STRUCT_TAGS[word]  # `struct cudaGraphicsResource*`: HIP's name is a typedef, not a tag
         if target.experimental and not self.options.experimental:
             self.warnings.append(
                 f"line {self.line_of(off)}: `{name}` is experimental in HIP; translate with --experimental to rename it"
@@ -299,7 +323,9 @@ class _FileWork:
     def _wave64(self, i: int, word: bytes, off: int) -> bool:
         """The 64-bit full mask and the streaming loads and stores (scanner.translate.wave64); True when the call
         itself was rewritten (counted as converted, not looked up in the table)."""
-        extra, rewritten = wave64.call_edits(self.data, self.spans, i, word)
+        if self.mask_macros is None:
+            self.mask_macros = wave64.full_mask_macros(self.data)
+        extra, rewritten = wave64.call_edits(self.data, self.spans, i, word, self.mask_macros)
         if extra:
             self.uses_cuda = True
             self.edits.extend(extra)
@@ -323,6 +349,19 @@ class _FileWork:
         if header is not None and header not in self.float_headers:
             self.float_headers.append(header)
         return True
+
+    def _devicecall(self, i: int, word: bytes, off: int) -> bool:
+        """An integer min/max or system-scope atomic HIP spells otherwise (scanner.translate.devicecalls)."""
+        if word in devicecalls.MIN_MAX and not self.cuda_source:
+            return False  # plain C defines umin too: only a CUDA source's calls are CUDA's
+        edits = devicecalls.call_edits(self.data, self.spans, i, word)
+        if edits:
+            self.uses_cuda = True
+            self.edits.extend(edits)
+            self.touched.add(off)
+            self.replaced_bytes += len(word)
+            self.stats.count(True, "device_function", "CUDA RT API", word.decode())
+        return bool(edits)
 
     def _followed_by_scope(self, i: int) -> bool:
         j = next_code(self.spans, i)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from scanner.nametable import NameEntry, load
+from scanner.translate import thrust
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,66 @@ HIP_SAME_NAME = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", 
 # the kernel and reports it to the host, which on AMD is clang's `__builtin_trap()` (s_trap; HIP's device `abort()` is
 # that builtin too). diff-gaussian-rasterization's and llm.c's error checks call it.
 HIP_OTHER_NAME = {"__trap": "__builtin_trap"}
+# cuda_bf16.h's float to bf16 conversion rounding to nearest even: HIP's __float2bfloat16 is that conversion
+# (a `__bf16` made from the float, rounded to nearest even) in HIP 7.2 and 7.14, which lack the `_rn` name
+HIP_OTHER_NAME["__float2bfloat16_rn"] = "__float2bfloat16"
+
+# Block-scope atomics (CUDA's `atomicAdd_block`, ...: atomic among the threads of one block) -> HIP's device-scope
+# atomics of the same operation, which are atomic among more threads: a stronger guarantee, the same results. HIPIFY's
+# table has no row for them.
+BLOCK_ATOMICS = {
+    f"atomic{op}_block": f"atomic{op}"
+    for op in ("Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "CAS", "And", "Or", "Xor")
+}
+# Runtime names HIPIFY's table (at the commit the scanner ships) calls unsupported that both bundled HIPs (7.2 and
+# 7.14) declare under the hip spelling with the same meaning and arguments: stream attributes (HIP defines
+# hipStreamAttrValue/hipStreamAttrID and the hipStreamAttribute* values as its launch attributes', as CUDA does),
+# synchronization policies, event record and wait flags. Checked one by one against hip_runtime_api.h.
+HIP_NEWER = {
+    name: "hip" + name[4:]
+    for name in (
+        "cudaStreamAttrValue",
+        "cudaStreamAttrID",
+        "cudaStreamAttributeAccessPolicyWindow",
+        "cudaStreamAttributeSynchronizationPolicy",
+        "cudaStreamAttributeMemSyncDomainMap",
+        "cudaStreamAttributeMemSyncDomain",
+        "cudaStreamAttributePriority",
+        "cudaStreamSetAttribute",
+        "cudaStreamGetAttribute",
+        "cudaStreamCopyAttributes",
+        "cudaStreamGetId",
+        "cudaSynchronizationPolicy",
+        "cudaSyncPolicyAuto",
+        "cudaSyncPolicySpin",
+        "cudaSyncPolicyYield",
+        "cudaSyncPolicyBlockingSync",
+        "cudaEventRecordWithFlags",
+        "cudaEventRecordDefault",
+        "cudaEventRecordExternal",
+        "cudaEventWaitDefault",
+        "cudaEventWaitExternal",
+        "cudaOccupancyAvailableDynamicSMemPerBlock",
+    )
+} | {"cudaDevAttrMemoryPoolSupportedHandleTypes": "hipDeviceAttributeMemoryPoolSupportedHandleTypes"}
+# CUDA's graphics map flags, which programs also pass to cudaGraphicsGLRegisterBuffer: the same values (0, 1, 2) as
+# its register flags, whose HIP twins HIP has (HIP has no map-flag enum of its own).
+HIP_NEWER |= {f"cudaGraphicsMapFlags{f}": f"hipGraphicsRegisterFlags{f}" for f in ("None", "ReadOnly", "WriteDiscard")}
+# CUDA types a program may name by their struct tag (`struct cudaGraphicsResource *res`) whose HIP name is a typedef:
+# after `struct`, the tag HIP's typedef names (`typedef struct _hipGraphicsResource hipGraphicsResource`, 7.2 and 7.14)
+STRUCT_TAGS = {b"cudaGraphicsResource": b"_hipGraphicsResource"}
+# The calling convention of a host callback (`void CUDART_CB done(cudaStream_t, cudaError_t, void*)`): empty on
+# Linux, __stdcall on Windows; HIP's callbacks (hipStreamCallback_t, hipHostFn_t) take the default one, so it goes.
+# (the driver API's CUDA_CB stays: the table calls it unsupported and ROC150 reports it)
+CALLBACK_CONVENTIONS = ("CUDART_CB",)
+# CUDA's directed-rounding arithmetic (`__fadd_rd`, `__dmul_ru`, `__fsqrt_rz`, ...): HIP declares it only under
+# OCML_BASIC_ROUNDED_OPERATIONS, and ROCm's device libraries dropped the OCML functions it calls (ROCm/hip#750,
+# HIPIFY#480), so no spelling builds; round-to-nearest (`_rn`) forms HIP has are translated as the table says.
+_DIRECTED_ROUNDING = re.compile(r"^__[fd](?:add|sub|mul|div|rcp|sqrt|fma|fmaf|mul24)_r[duz]$")
+DIRECTED_ROUNDING_REASON = (
+    "HIP has no directed-rounding arithmetic: ROCm's device libraries dropped the OCML functions behind "
+    "OCML_BASIC_ROUNDED_OPERATIONS; rewrite with round-to-nearest or bound the error by hand"
+)
 
 
 @functools.cache
@@ -79,14 +140,20 @@ def name_map(roc: bool) -> dict[bytes, Target]:
     out = {}
     for name, entry in table.by_name.items():
         replacement, reason = (name, "") if name in HIP_SAME_NAME else decide(entry, roc)
-        replacement = HIP_OTHER_NAME.get(name, replacement)
+        replacement = HIP_OTHER_NAME.get(name) or HIP_NEWER.get(name) or replacement
+        if replacement is None and _DIRECTED_ROUNDING.match(name):
+            reason = DIRECTED_ROUNDING_REASON
         out[name.encode()] = Target(
             replacement.encode() if replacement else None,
             _kind(entry),
             entry.api,
-            reason,
+            reason if replacement is None else "",
             experimental=entry.status == "experimental",
         )
+    for cuda in CALLBACK_CONVENTIONS:
+        out[cuda.encode()] = Target(b"", "define", "CUDA RT API")
+    for cuda, hip in BLOCK_ATOMICS.items():
+        out.setdefault(cuda.encode(), Target(hip.encode(), "device_function", "CUDA RT API"))
     for cuda, hip in _HEADER_GUARDS.items():
         out[cuda.encode()] = Target(hip.encode(), "define", "CUDA RT API")
     if not roc:  # with --roc, cuBLAS becomes rocBLAS, whose header is not bundled to say its guard
@@ -116,6 +183,8 @@ _EXTRA_HEADERS = {
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
     "cuda_bf16.h": "hip/hip_bf16.h",
     "cuda_pipeline_primitives.h": "",  # its calls become synchronous copies (scanner.translate.halfcalls)
+    # OpenGL interop: HIP ships its counterpart (hipGraphicsGLRegisterBuffer...), whose names the table has
+    "cuda_gl_interop.h": "hip/hip_gl_interop.h",
 }
 # NCCL, which HIPIFY's table leaves out: RCCL keeps its whole API (`ncclAllReduce`, `ncclComm_t`, `NCCL_VERSION_CODE`,
 # never renamed) under its own header name (ROC133 says the same).
@@ -170,6 +239,7 @@ def header_map(roc: bool) -> dict[str, Target]:
     out = {name: Target(hip.encode(), "include", "CUB API") for name, hip in _cub_headers().items()}
     out |= {name: Target(hip.encode(), "include", "CUDA RT API") for name, hip in _EXTRA_HEADERS.items()}
     out |= {name: Target(hip.encode(), "include", api) for name, (hip, api) in _LIBRARY_HEADERS.items()}
+    out |= {name: Target(hip.encode(), "include", thrust.API) for name, hip in thrust.HEADERS.items()}
     for name, entry in table.headers.items():
         replacement, reason = decide(entry, roc)
         if replacement is None and entry.status == "supported" and not entry.hip:

@@ -15,6 +15,9 @@ the PTX ISA:
   `__half2float` on the half's bits;
 - half arithmetic (`{add,sub,mul}.f16[x2]`, `fma.rn.f16[x2]`: round to nearest even, subnormals kept, as without
   `.ftz`/`.sat`): HIP's `__hadd`, `__hsub`, `__hmul`, `__hfma` and their `2` forms on the registers' bits;
+- scoped memory-model accesses (`ld.acquire.gpu.global.b32`, `st.release...`, `red.release.gpu.global.add.s32`,
+  `.cta`/`.gpu`/`.sys`): the `__hip_atomic_load`/`_store`/`_fetch_add` builtins of that order and scope;
+- the lane index (`mov.{u,s}32 %0, %%laneid;`): HIP's `__lane_id()`, the lane in the wavefront `warpSize` counts;
 - packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`);
 - global loads whose qualifiers are cache hints (`ld.global.nc.f32 %0, [%1];`, `.cs`, `.v4.u32 {...}, [p]`) as the
   plain loads they hint at, as `__ldg`/`__ldcs` are (HIP's `__ldg` is that load);
@@ -92,6 +95,9 @@ def _table() -> dict[tuple[str, str], Rewrite]:
             "__half_as_ushort(__float2half_rn(s1));",
         ),
         ("cvt.f32.f16", "%0,%1"): Rewrite(("f",), "h", "d0 = __half2float(__ushort_as_half(s0));"),
+        # the lane's index in its warp, which in HIP is the wavefront warpSize counts (HIP's documented spelling)
+        ("mov.u32", "%0,%laneid"): Rewrite(("r",), "", "d0 = __lane_id();"),
+        ("mov.s32", "%0,%laneid"): Rewrite(("r",), "", "d0 = __lane_id();"),
         ("mov.b32", "%0,{%1,%2}"): Rewrite(("r",), "hh", "d0 = static_cast<unsigned int>(s1) << 16 | s0;"),
         ("mov.b32", "%0,{%1,%1}"): Rewrite(("r",), "h", "d0 = static_cast<unsigned int>(s0) << 16 | s0;"),
         ("mov.b32", "{%0,%1},%2"): Rewrite(
@@ -140,6 +146,9 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
             kind = "float"
         body = f"{kind} v = {value}; d0 = static_cast<{ctype}>({clamp});"
         return Rewrite(("rh" if bits != "32" else "r",), "h" if source == "f16" else "f", body)
+    scoped = _SCOPED.match(instruction)
+    if scoped:
+        return _scoped(scoped, operands)
     load = _LOAD.match(instruction)
     if load:
         return _load(load.group(1), load.group(2), operands)
@@ -155,6 +164,38 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
     return _TABLE.get((instruction, operands))
 
 
+# scoped memory-model accesses (PTX ISA: .cta/.gpu/.sys are HIP's workgroup/agent/system scopes; acquire loads,
+# release reductions and stores are the __hip_atomic_* builtins with that order), in either order of the state space
+# and the semantics (`ld.global.acquire.gpu.b32`, `red.release.gpu.global.add.s32`)
+_SCOPES = {"cta": "__HIP_MEMORY_SCOPE_WORKGROUP", "gpu": "__HIP_MEMORY_SCOPE_AGENT", "sys": "__HIP_MEMORY_SCOPE_SYSTEM"}
+_ORDERS = {"relaxed": "__ATOMIC_RELAXED", "acquire": "__ATOMIC_ACQUIRE", "release": "__ATOMIC_RELEASE"}
+_SCOPED = re.compile(
+    r"^(ld|st|red)\.(?:global\.)?(relaxed|acquire|release)\.(cta|gpu|sys)(?:\.global)?(?:\.(add))?\.([bsu]32)$"
+)
+_SCOPED_TYPE = {"b32": "unsigned int", "u32": "unsigned int", "s32": "int"}
+
+
+def _scoped(match: re.Match, operands: str) -> Rewrite | None:
+    """`ld.acquire.gpu.global.b32 %0, [%1]`, `st.release...b32 [%0], %1`, `red.release...add.s32 [%0], %1` as the
+    __hip_atomic_* builtins of the same order and scope; None for a form PTX does not have (an acquire store)."""
+    op, order, scope, add, kind = match.groups()
+    ctype, hip_order, hip_scope = _SCOPED_TYPE[kind], _ORDERS[order], _SCOPES[scope]
+    target = f"static_cast<{ctype}*>(const_cast<void*>(s0))"
+    if op == "ld" and add is None and order != "release" and operands == "%0,[%1]":
+        body = f"d0 = __hip_atomic_load(static_cast<const {ctype}*>(s0), {hip_order}, {hip_scope});"
+        return Rewrite(("r",), "l", body)
+    immediate = re.fullmatch(r"\[%0\],(-?\d+)", operands)  # `red.release.gpu.global.add.s32 [%0], 1;`
+    if op in ("st", "red") and (operands == "[%0],%1" or immediate):
+        value, ins = (immediate.group(1), "l") if immediate else ("s1", "lr")
+        if op == "st" and add is None and order != "acquire":
+            body = f"__hip_atomic_store({target}, static_cast<{ctype}>({value}), {hip_order}, {hip_scope});"
+            return Rewrite((), ins, body)
+        if op == "red" and add and order != "acquire":
+            body = f"__hip_atomic_fetch_add({target}, static_cast<{ctype}>({value}), {hip_order}, {hip_scope});"
+            return Rewrite((), ins, body)
+    return None
+
+
 def _load(vector: str | None, kind: str, operands: str) -> Rewrite | None:
     """`ld.global[.nc|.ca|.cg|.cs|.lu][.L1::no_allocate][.L2::128B][.v2|.v4].<type> {d..}, [p]` as plain loads."""
     ctype, letter = _LOAD_TYPES[kind]
@@ -167,7 +208,7 @@ def _load(vector: str | None, kind: str, operands: str) -> Rewrite | None:
 
 
 # an instruction and its operands, which may follow without a blank: `"ldmatrix...b16" "{%0, %1}, [%2];"`
-_ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:(?:\s+|(?=[{\[]))([%0-9{}\[\], \t]+))?$")
+_ONE_INSTRUCTION = re.compile(r"^([a-z][a-zA-Z0-9_.:]*)(?:(?:\s+|(?=[{\[]))([%0-9{}\[\], \t]+(?:%%?laneid)?))?$")
 # a generic address to a 32-bit shared one through a scratch register, as __cvta_generic_to_shared is written in
 # PTX (`{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }`): the low 32 bits of the LDS address
 _TO_SHARED_BLOCK = re.compile(
@@ -281,7 +322,7 @@ def _rewrite(instruction: str) -> Rewrite | None:
     match = _ONE_INSTRUCTION.match(instruction)
     if match is None:
         return None
-    return rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2) or ""))
+    return rewrite_for(match.group(1), re.sub(r"\s+", "", match.group(2) or "").replace("%%laneid", "%laneid"))
 
 
 def _edits(data: bytes, spans: list[Span], start: int, rewrite: Rewrite, groups, close: int) -> list[Edit] | None:

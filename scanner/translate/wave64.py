@@ -3,7 +3,8 @@
 - the 32-bit full mask of a warp-synchronous call (`__shfl_xor_sync(0xffffffff, v, o)`) becomes the 64-bit
   `0xffffffffffffffffull`: HIP's *_sync functions take a 64-bit mask and reject a 32-bit one with a
   static_assert, and "all lanes" of a 64-lane wavefront is the 64-bit mask. Any other mask is left alone: what a
-  partial mask means on 64 lanes is a person's decision (ROC106 reports it);
+  partial mask means on 64 lanes is a person's decision (ROC106 reports it). A macro the file defines as that
+  mask (`#define FINAL_MASK 0xffffffff`, and nothing else) is widened the same way where a call names it;
 - the streaming cache hints HIP does not declare become the plain load and store they hint at: `__ldcs(p)` ->
   `(*(p))`, `__stcs(p, v)` -> `(*(p) = (v))`. Same values, no hint: clang's `__builtin_nontemporal_load` would
   keep it but takes scalars and vectors only, and CUDA code streams `int4` and packed structs through these.
@@ -53,9 +54,25 @@ FULL_MASK_64 = b"0xffffffffffffffffull"
 _FULL_MASK_32 = re.compile(rb"^\(?\s*(?:0[xX][fF]{8}[uU]?|~0[uU]?|0[xX][fF]{8}[uU][lL]?)\s*\)?$")
 
 
-def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[list[Edit], bool]:
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]*?)[ \t]*(?://[^\n]*)?$", re.MULTILINE)
+
+
+def full_mask_macros(data: bytes) -> frozenset[bytes]:
+    """Object-like macros the file defines as the 32-bit full mask, every time it defines them
+    (`#define FINAL_MASK 0xffffffff`): as a *_sync call's mask they mean "all lanes", as the literal does."""
+    full, other = set(), set()
+    for name, value in _DEFINE.findall(data):
+        (full if _FULL_MASK_32.match(value.strip()) else other).add(name)
+    return frozenset(full - other)
+
+
+def call_edits(
+    data: bytes, spans: list[Span], i: int, name: bytes, mask_macros: frozenset[bytes] = frozenset()
+) -> tuple[list[Edit], bool]:
     """The edits for the call whose name is token i, and whether they rewrote the call itself. Every edit sits on
-    the call's own tokens (its name, parentheses, comma), so the names inside its arguments are still translated."""
+    the call's own tokens (its name, parentheses, comma), so the names inside its arguments are still translated.
+    A mask that is one of `mask_macros` (full_mask_macros) is widened where the call names it; the #define stays,
+    for whatever else the file does with it."""
     call = call_at(data, spans, i)
     if call is None:
         return [], False
@@ -64,7 +81,8 @@ def call_edits(data: bytes, spans: list[Span], i: int, name: bytes) -> tuple[lis
         if not args:
             return [], False
         start, end = byte_range(spans, *args[0])
-        return ([(start, end, FULL_MASK_64)] if _FULL_MASK_32.match(data[start:end].strip()) else []), False
+        mask = data[start:end].strip()
+        return ([(start, end, FULL_MASK_64)] if _FULL_MASK_32.match(mask) or mask in mask_macros else []), False
     expected = 1 if name in STREAMING_LOADS or name == READ_ONLY_LOAD else 2
     if len(args) != expected:
         return [], False

@@ -148,8 +148,8 @@ def test_a_translation_error_still_fails_and_says_it_is_the_translations(tmp_pat
 def test_inline_ptx_fails_where_the_device_code_is_assembled(tmp_path):
     source = """
         __global__ void lane(unsigned* out) {
-            unsigned id;
-            asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+            unsigned id;  // the SM's id: no sure HIP counterpart, so the translation keeps the PTX
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
             out[threadIdx.x] = id;
         }
     """
@@ -173,8 +173,11 @@ def test_the_headers_unpack_once_with_their_licences_and_pins(tmp_path):
     assert all((hip.include / "hip" / "hip_runtime.h").is_file() for hip in headers.hip_sets)
     assert (headers.include / "hipblas" / "hipblas.h").is_file() and (headers.include / "hipcub").is_dir()
     licences = sorted(p.name for p in (headers.root / "licenses").iterdir())
-    assert len(licences) == 8  # HIP's and clr's (shared by both HIP sets), and the six libraries'
+    assert len(licences) == 10  # HIP's and clr's (shared by both HIP sets), the seven libraries', rocThrust's NOTICES
     assert (headers.include / "rocwmma" / "rocwmma.hpp").is_file()
+    assert (headers.include / "thrust" / "device_vector.h").is_file()
+    assert "#define ROCTHRUST_VERSION_MINOR 3" in (headers.include / "thrust" / "rocthrust_version.hpp").read_text()
+    assert headers.versions["rocthrust"] == "3.3.0"
     assert all(len(source["commit"]) == 40 for source in headers.sources)
     assert [s.label for s in headers.hip_sets] == ["7.2.0", "7.14.0"]
     older, newer = headers.hip_sets

@@ -116,7 +116,7 @@ def test_the_pipeline_primitives_are_the_same_synchronous_copies():
     assert kept in body(f"__device__ void f(float4* d, const float4* s) {{ {kept} }}\n")
 
 
-def test_global_loads_with_cache_hints_are_plain_loads_and_ordered_ones_stay():
+def test_global_loads_with_cache_hints_are_plain_loads_and_ordered_ones_are_not():
     out = body(FIXTURE.read_text())
     vector = (
         "[](auto& d0, auto& d1, auto& d2, auto& d3, const void* s0) { const float* p = static_cast<const float*>(s0); "
@@ -124,7 +124,8 @@ def test_global_loads_with_cache_hints_are_plain_loads_and_ordered_ones_stay():
     assert f"{vector}d0 = p[0]; d1 = p[1]; d2 = p[2]; d3 = p[3]; }}((v.x), (v.y), (v.z), (v.w), (p));" in out
     assert "{ const float* p = static_cast<const float*>(s0); d0 = p[0]; }((w), (q));" in out
     acquire = 'asm volatile("ld.global.acquire.gpu.b32 %0, [%1];" : "=r"(x) : "l"(q));'
-    assert acquire in body(f"__device__ void f(const unsigned* q, unsigned x) {{ {acquire} }}\n")
+    out = body(f"__device__ void f(const unsigned* q, unsigned x) {{ {acquire} }}\n")
+    assert "p[0]" not in out and "__ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT" in out  # an acquire load, not a plain one
 
 
 def test_a_guarded_load_takes_its_defaults_then_loads_when_the_guard_is_set():
@@ -155,3 +156,21 @@ def test_other_guarded_blocks_are_left(block):
     statement = f'asm volatile("{block}" : "=r"(d) : "l"(q), "r"(g), "r"(d));'
     result = hipify(f"__device__ void f(const unsigned* q, int g, unsigned d) {{ {statement} }}\n")
     assert statement in result.text and [u.name.split(" ")[0] for u in result.unconverted] == ["asm"]
+
+
+def test_the_lane_index_is_hips_lane_id_in_either_spelling():
+    out = body(FIXTURE.read_text())
+    assert 'asm("mov.s32 %0, %laneid;"' not in out and "%%laneid" not in out
+    assert out.count("[](auto& d0) { d0 = __lane_id(); }((lane))") == 2
+
+
+def test_scoped_acquire_and_release_accesses_are_hips_scoped_atomics():
+    out = body(FIXTURE.read_text())
+    assert (
+        "__hip_atomic_fetch_add(static_cast<int*>(const_cast<void*>(s0)), static_cast<int>(s1), __ATOMIC_RELEASE, "
+        "__HIP_MEMORY_SCOPE_AGENT)" in out
+    )
+    assert "__hip_atomic_load(static_cast<const unsigned int*>(s0), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT)" in out
+    assert "__ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM)" in out and "red.release" not in out
+    assert "static_cast<int>(1), __ATOMIC_RELEASE" in out  # an immediate operand
+    assert body('asm("st.acquire.gpu.global.b32 [%0], %1;" :: "l"(p), "r"(v));\n').startswith('asm("st.acquire')
