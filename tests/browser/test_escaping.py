@@ -31,7 +31,7 @@ IMG_PATH = 'src/"><img src=x onerror=alert(2)>.cu'
 TEMPLATE_PATH = "src/{{7*7}} javascript:alert(3) ?q=1#frag.cuh"
 BINARY_PATH = "src/<svg onload=alert(4)>.cu"  # NUL bytes: an error result, listed with its path
 # Code: a rule-matched line and a translated line, each with markup in a comment or a string.
-MATCHED_LINE = "x[threadIdx.x % 32] = 0; // <script>alert(5)</script> {{ 7*7 }}"
+MATCHED_LINE = "x[threadIdx.x % 32] = warpSize; // <script>alert(5)</script> {{ 7*7 }}"
 TRANSLATED_LINE = 'cudaMalloc(&p, 4); const char *s = "\\"><img src=x onerror=alert(6)>"; /* javascript:alert(7) */'
 KERNEL = f"""#include <cuda_runtime.h>
 __global__ void k(float *x) {{

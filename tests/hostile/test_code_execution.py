@@ -11,7 +11,7 @@ import pytest
 
 from tests.hostile.harness import FILE, GITLINK, fast_import, files_of, register, run_scan
 
-KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 
 
 @pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 from scanner import ScanOptions, scan
 from tests.hostile.harness import FILE, SYMLINK, fast_import, files_of, register, run_scan, stored_text
 
-KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 
 
 @pytest.mark.django_db

@@ -15,7 +15,7 @@ from scanner import ScanOptions, scan
 from tests.faults.points import FaultPlan
 from tests.hostile.harness import FILE, fast_import, files_of, register, run_scan
 
-KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 TWO_GB = 2_000_000_000
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tests.hostile.harness import FILE, fast_import, files_of, register, run_scan
 from tests.portal.people import client_for
 
-KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 MARKUP = "<img src=x onerror=alert(1)>.cu"
 ODD = [
     "new\nline.cu",

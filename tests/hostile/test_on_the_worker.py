@@ -10,7 +10,7 @@ from tests.faults.points import FaultPlan
 from tests.hostile.harness import FILE, fast_import, files_of, register
 from tests.portal.worker import Worker, wait_final
 
-KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -12,7 +12,7 @@ from portal.scans.models import BlobResult
 from scanner.submodules import url_problem
 from tests.hostile.harness import FILE, GITLINK, fast_import, files_of, register, run_scan
 
-KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 HEADER = "#pragma once\nnamespace vendor { inline int answer() { return 42; } }\n"
 
 

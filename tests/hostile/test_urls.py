@@ -23,7 +23,7 @@ from tests.portal.api_clients import ApiClient
 from tests.portal.people import client_for
 from tests.portal.webhook_stack import push_body, signed
 
-KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+KERNEL = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 ZERO = "0" * 40
 
 INTERNAL = [

@@ -48,7 +48,7 @@ def git(cwd: Path, *args: str) -> str:
 def checkout(tmp_path) -> Path:
     root = tmp_path / "project"
     (root / "src").mkdir(parents=True)
-    (root / "src" / "k.cu").write_text("__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n")
+    (root / "src" / "k.cu").write_text("__global__ void k(float *x) {\n  x[threadIdx.x % 32] = warpSize;\n}\n")
     (root / "link.cu").symlink_to("src/k.cu")
     git(root, "init", "--quiet", "--initial-branch=feature/x")
     git(root, "add", "-A")

@@ -8,7 +8,7 @@ from scanner import ConfigError, ScanOptions, scan
 from scanner.config import from_mapping
 from tests.scanner.helpers import analyze_text
 
-KERNEL = "__global__ void k(int *o) {{\n  o[threadIdx.x % 32] = 1;{comment}\n}}\n"
+KERNEL = "__global__ void k(int *o) {{\n  o[threadIdx.x % 32] = warpSize;{comment}\n}}\n"
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_an_inline_comment_suppresses_one_rule_on_one_line_and_keeps_it_reported
 def test_a_comment_alone_on_its_line_suppresses_the_next_line(tmp_path):
     text = (
         "__global__ void k(int *o) {\n  // rocport: ignore[warp-size-lane-arithmetic] checked\n"
-        "  o[threadIdx.x % 32] = 1;\n  o[threadIdx.x % 32] = 2;\n}\n"
+        "  o[threadIdx.x % 32] = warpSize;\n  o[threadIdx.x % 32] = warpSize;\n}\n"
     )
     result = analyze_text(tmp_path, text, codes=["ROC101"])
     assert [(f.line, f.suppressed) for f in result.findings] == [(3, True), (4, False)]

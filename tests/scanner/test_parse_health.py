@@ -140,7 +140,7 @@ def test_oversized_files_are_error_results(tmp_path):
 
 
 def test_a_latin1_byte_in_a_comment_costs_nothing_and_the_guess_is_reported(tmp_path):
-    source = "// (c) caf\xe9 s\xe0rl\n__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\n"
+    source = "// (c) caf\xe9 s\xe0rl\n__global__ void k(int *o) { o[threadIdx.x % 32] = warpSize; }\n"
     (tmp_path / "latin1.cu").write_bytes(source.encode("latin-1"))
     (tmp_path / "utf8.cu").write_text(source, encoding="utf-8")
     results = {r.path: r for r in scan(tmp_path, ScanOptions())}
@@ -197,7 +197,7 @@ def test_namespace_and_attribute_macros_from_missing_headers_are_defined_empty_o
     text = (
         "#include <mylib/config.h>\nMYLIB_NAMESPACE_BEGIN\n"
         + body
-        + "__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\nMYLIB_NAMESPACE_END\n"
+        + "__global__ void k(int *o) { o[threadIdx.x % 32] = warpSize; }\nMYLIB_NAMESPACE_END\n"
     )
     result = analyze_text(tmp_path, text, codes=["ROC101"])
     assert result.health.mode == ParseMode.AST_STUBBED

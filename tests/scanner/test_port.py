@@ -337,7 +337,7 @@ def test_sources_cmake_adds_only_to_the_cuda_build_are_not_in_the_rocm_build(tmp
                 list(APPEND SRC ${GPU_FILES})
             endif()
         """,
-            "csrc/ops.cu": '#include "common.cuh"\n__global__ void k(int* o) { o[threadIdx.x % 32] = 0; }\n',
+            "csrc/ops.cu": '#include "common.cuh"\n__global__ void k(int* o) { o[threadIdx.x % 32] = warpSize; }\n',
             "csrc/mma_sm80.cu": '#include "mma.cuh"\n#include "common.cuh"\n__global__ void m(int* o) { mma(o); }\n',
             # Included by the sm80 source alone: CUDA-only too. common.cuh is shared and stays in the ROCm build.
             "csrc/mma.cuh": '__device__ void mma(int* o) { asm volatile("mma.sync.aligned.m16n8k16 {};"); }\n',

@@ -15,7 +15,7 @@ from tests.faults.points import FaultPlan
 def make_tree(tmp_path):
     tmp_path.mkdir()
     for name in ("a.cu", "b.cu", "c.cu", "d.cu"):
-        (tmp_path / name).write_text("__global__ void k(int *o) { o[threadIdx.x % 32] = 1; }\n")
+        (tmp_path / name).write_text("__global__ void k(int *o) { o[threadIdx.x % 32] = warpSize; }\n")
     return tmp_path
 
 

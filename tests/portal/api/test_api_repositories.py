@@ -196,7 +196,7 @@ def test_a_failed_scan_says_why_and_what_to_do_and_another_team_gets_404(api, re
 
 
 LANE = "__global__ void k(float *x) {{\n{body}}}\n"
-BAD = "  x[threadIdx.x % 32] = 0;\n  cudaDeviceSynchronize();\n"
+BAD = "  x[threadIdx.x % 32] = warpSize;\n  cudaDeviceSynchronize();\n"
 GOOD = "  x[threadIdx.x % warpSize] = 0;\n  cudaDeviceSynchronize();\n"
 
 

@@ -29,7 +29,7 @@ from tests.portal.people import client_for
 # 6 CUDA references with a HIP equivalent and one without (cuCtxGetExecAffinity), per the real translator
 KERNEL = """#include <cuda_runtime.h>
 #include <cusparse.h>
-__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }
+__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }
 int main() { float *d; cudaMalloc(&d, 4); cudaGraphInstantiateWithParams(0,0,0); cudaFree(d); cudaProfilerStart();
              cuCtxGetExecAffinity(0,0); }
 """

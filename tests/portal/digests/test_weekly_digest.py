@@ -29,7 +29,7 @@ from portal.scans.pipeline import runner as pipeline
 from tests.portal.worker import Worker, wait_until
 
 BASE = "https://rocport.example.test"
-KERNEL = "__global__ void {name}(float *x) {{\n  x[threadIdx.x % 32] = 0;\n}}\n"  # ROC101, one finding each
+KERNEL = "__global__ void {name}(float *x) {{\n  x[threadIdx.x % 32] = warpSize;\n}}\n"  # ROC101, one finding each
 
 
 # -- a real SMTP server, small enough to read --------------------------------------------------------------------

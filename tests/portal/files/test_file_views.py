@@ -24,7 +24,7 @@ from tests.portal.people import client_for
 
 SOURCE = """#include <cuda_runtime.h>
 __global__ void k(float *x) {
-  x[threadIdx.x % 32] = 0;
+  x[threadIdx.x % 32] = warpSize;
 }
 int main() {
   float *d; cudaMalloc(&d, 4); // <script>alert(1)</script>

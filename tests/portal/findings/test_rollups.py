@@ -27,7 +27,7 @@ from tests.portal.people import client_for
 
 DEMO = Path(__file__).resolve().parents[3] / "demo" / "cuda-demo" / "src"
 LANE = "__global__ void k(float *x) {{\n{body}}}\n"
-BAD = "  x[threadIdx.x % 32] = 0;\n"
+BAD = "  x[threadIdx.x % 32] = warpSize;\n"
 GOOD = "  x[threadIdx.x % warpSize] = 0;\n"
 
 

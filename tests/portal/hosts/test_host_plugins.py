@@ -31,7 +31,7 @@ from tests.portal.people import client_for
 
 FIXTURES = Path(__file__).parent / "fifth_host" / "fixtures"
 TOKEN = "tf_s3cret-key-0123456789"
-KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"  # ROC101, high
+KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = warpSize;\n}\n"  # ROC101, high
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from portal.repositories.git import CloneError, GitSession, classify
 from portal.repositories.urlcheck import validate_clone_url
 from tests.portal.servers import GitDaemon, GitHttpServer
 
-CUDA = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+CUDA = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 
 
 @pytest.fixture

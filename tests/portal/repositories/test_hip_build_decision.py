@@ -22,7 +22,7 @@ from portal.scans.pipeline import runner as pipeline
 from tests.portal.people import client_for
 from tests.portal.scans.test_scan_tracking import register, scan
 
-KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"
+KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = warpSize;\n}\n"
 CMAKE = (
     "cmake_minimum_required(VERSION 3.18)\n"
     "project(train LANGUAGES CXX CUDA)\n"

@@ -14,7 +14,7 @@ from portal.repositories.urlcheck import validate_clone_url
 from tests.portal.people import client_for
 from tests.portal.servers import GitHttpServer
 
-CUDA = "__global__ void k(float *x) { x[threadIdx.x % 32] = 0; }\n"
+CUDA = "__global__ void k(float *x) { x[threadIdx.x % 32] = warpSize; }\n"
 
 
 @pytest.fixture

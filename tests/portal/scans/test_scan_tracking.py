@@ -14,7 +14,7 @@ from portal.scans.models import Scan
 from portal.scans.pipeline import runner as pipeline
 
 LANE = "__global__ void k(float *x) {{\n{body}}}\n"
-BAD = "  x[threadIdx.x % 32] = 0;\n"
+BAD = "  x[threadIdx.x % 32] = warpSize;\n"
 GOOD = "  x[threadIdx.x % warpSize] = 0;\n"
 
 

@@ -40,7 +40,7 @@ from tests.portal.people import client_for
 from tests.portal.servers import GitHttpServer
 from tests.portal.worker import ROOT, wait_final, wait_until
 
-KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"
+KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = warpSize;\n}\n"
 PASSWORD = "pw-" + secrets.token_hex(12)
 TOKEN = "glpat-" + secrets.token_hex(12)
 WRONG = "wrong-" + secrets.token_hex(12)

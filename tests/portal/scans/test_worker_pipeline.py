@@ -19,7 +19,7 @@ from portal.scans.tasks import sweep_stuck_scans
 from tests.faults.points import FaultPlan, suffix
 from tests.portal.worker import Worker, wait_final, wait_until
 
-KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"
+KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = warpSize;\n}\n"
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from tests.portal.people import client_for
 
 TOKEN = "ghp_s3cret-status-token-0123456789"
 BASE = "https://rocport.example.test"
-KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"  # ROC101, high
+KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = warpSize;\n}\n"  # ROC101, high
 DOCKERFILE = "FROM ubuntu:22.04\nRUN nvidia-smi -L | grep -q A100\n"  # ROC231, medium (a bare print is info)
 PROJECTS = {"github": "acme/kernels", "gitlab": "acme/gpu/kernels", "gitea": "acme/kernels", "forgejo": "acme/kernels"}
 

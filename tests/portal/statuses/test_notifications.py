@@ -21,7 +21,7 @@ from portal.statuses.models import NotificationSetting, ScanNotification
 from tests.portal.people import client_for
 
 BASE = "https://rocport.example.test"
-KERNEL = "__global__ void {name}(float *x) {{\n  x[threadIdx.x % 32] = 0;\n}}\n"  # ROC101, high
+KERNEL = "__global__ void {name}(float *x) {{\n  x[threadIdx.x % 32] = warpSize;\n}}\n"  # ROC101, high
 DOCKERFILE = "FROM ubuntu:22.04\nRUN nvidia-smi\n"  # ROC231, medium
 SCRIPT = "#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=0\n"  # ROC233, low
 

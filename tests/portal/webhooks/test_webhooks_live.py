@@ -13,7 +13,7 @@ from tests.portal.webhook_stack import FIXTURES, Stack, fixture, push_body, sign
 from tests.portal.worker import wait_final, wait_until
 
 PROVIDERS = ("github", "gitlab", "gitea", "forgejo")
-KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = 0;\n}\n"
+KERNEL = "__global__ void k(float *x) {\n  x[threadIdx.x % 32] = warpSize;\n}\n"
 ZERO = "0" * 40
 
 

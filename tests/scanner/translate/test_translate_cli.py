@@ -64,7 +64,7 @@ def test_bad_paths_and_options_are_clear_errors(tmp_path):
 def test_scan_with_translate_gives_findings_statistics_and_diffs_in_one_pass(tmp_path):
     (tmp_path / "k.cu").write_text(
         "#include <cuda_runtime.h>\n__global__ void k(float *x) {\n"
-        "  x[threadIdx.x % 32] = 0;\n}\nvoid f(float **p) { cudaMalloc(p, 4); }\n"
+        "  x[threadIdx.x % 32] = warpSize;\n}\nvoid f(float **p) { cudaMalloc(p, 4); }\n"
     )
     proc = subprocess.run(
         [
