@@ -54,7 +54,7 @@ int run_NAME(float *host, int n) {
 LANES = """#include <cuda_runtime.h>
 __global__ void lanes(unsigned *out) {
   unsigned lane;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(lane));
   out[threadIdx.x] = lane;
 }
 int run_lanes(unsigned *d) {

@@ -36,7 +36,7 @@ CONFIG = '[parse]\ninclude_dirs = ["include"]\n\n[target]\ntargets = ["gfx90a"]\
 LANES_PTX = """#pragma once
 __device__ __forceinline__ unsigned lane_id() {
   unsigned lane;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(lane));
   return lane;
 }
 """
