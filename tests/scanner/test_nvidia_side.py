@@ -228,7 +228,8 @@ def test_names_pytorchs_hipify_renames_are_low_where_the_project_builds_for_rocm
 def test_the_same_names_keep_their_severity_in_a_cuda_only_extension(tmp_path):
     found = _by_rule(write_tree(tmp_path, {"setup.py": CUDA_ONLY_SETUP, "csrc/jit.cpp": JIT_SOURCE}))
     assert {found[("ROC122", n)] for n in (17, 18, 20, 22, 24)} == {"medium"}
-    assert found[("ROC161", 28)] == "medium" and found[("ROC161", 29)] == "medium"
+    # Driver names hipify renames one to one are low anywhere (ROC161's own rating), not for the hipified build.
+    assert found[("ROC161", 28)] == "low" and found[("ROC161", 29)] == "low"
 
 
 CUDA_WHEEL_ENV = """#!/bin/bash
@@ -266,4 +267,5 @@ def test_cuda_wheel_ci_of_a_project_whose_setup_py_builds_for_rocm_is_the_nvidia
 
     files["setup.py"] = NERF_SETUP.replace('if torch.version.hip:\n    define_macros += [("USE_ROCM", None)]\n', "")
     found = _found(write_tree(tmp_path / "cuda", files))
-    assert found[(".github/workflows/cuda/Linux-env.sh", 4)][0] == "medium"
+    severity, message = found[(".github/workflows/cuda/Linux-env.sh", 4)]
+    assert severity == "low" and "CI or packaging" in message and "hipify" not in message
