@@ -100,7 +100,9 @@ def test_sarif_results_have_fingerprints_rule_metadata_and_suppressions(demo_sar
 
 
 def test_exit_code_follows_fail_on(tmp_path):
-    (tmp_path / "k.cu").write_text("__global__ void k(int *o) { o[threadIdx.x % 32] = __shfl_sync(0xffffffff, 1, 0); }\n")
+    (tmp_path / "k.cu").write_text(
+        "__global__ void k(int *o) { o[threadIdx.x % 32] = __shfl_sync(0xffffffff, 1, 0); }\n"
+    )
     assert run("scan", str(tmp_path), "--fail-on", "high").returncode == 1
     assert run("scan", str(tmp_path), "--fail-on", "critical").returncode == 0
     assert run("scan", str(tmp_path), "--fail-on", "never").returncode == 0
@@ -133,7 +135,9 @@ def test_explain_accepts_a_former_rule_name():
 
 
 def test_wave32_target_lowers_warp_size_findings(tmp_path):
-    (tmp_path / "k.cu").write_text("__global__ void k(int *o) { o[threadIdx.x % 32] = __shfl_sync(0xffffffff, 1, 0); }\n")
+    (tmp_path / "k.cu").write_text(
+        "__global__ void k(int *o) { o[threadIdx.x % 32] = __shfl_sync(0xffffffff, 1, 0); }\n"
+    )
     proc = run("scan", str(tmp_path), "--format", "json", "--target", "gfx1100", "--fail-on", "never")
     finding = json.loads(proc.stdout)["files"][0]["findings"][0]
     assert finding["severity"] == "low"

@@ -87,7 +87,9 @@ _RENAME = (
     "hipify renames it one to one and the HIP call works on ROCm (contexts as deprecated shims over the primary "
     "context): a rename a porting tool makes (low)."
 )
-_LOADS_DRIVER = re.compile(r"libcuda\.so|\b(?:dlsym|GetProcAddress|cuGetProcAddress\w*|cudaGetDriverEntryPoint\w*)\s*\(")
+_LOADS_DRIVER = re.compile(
+    r"libcuda\.so|\b(?:dlsym|GetProcAddress|cuGetProcAddress\w*|cudaGetDriverEntryPoint\w*)\s*\("
+)
 
 
 def _loads_driver(ctx, tok) -> bool:
