@@ -44,6 +44,7 @@ from scanner.translate import (
     wave64,
     wmma,
 )
+from scanner.translate.added_headers import AddedHeaders
 from scanner.translate.lexer import Lexer
 from scanner.translate.model import LAUNCH_GGL, TranslateOptions, TranslationResult, TranslationStats, Unconverted
 from scanner.translate.names import (
@@ -96,7 +97,6 @@ _FLOAT_HEADERS = (
     (b"hip/hip_fp16.h", re.compile(rb"__half|__float2half|__floats2half|__int2half|__double2half")),
     (b"hip/hip_bf16.h", re.compile(rb"_?_?nv_bfloat16|__\w*bfloat16")),
 )
-_FLOAT_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:hip/)?(?:cuda|hip)_(fp16|bf16)\.h[>\"]", re.MULTILINE)
 _MMA_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:crt/)?mma\.h[>\"]", re.MULTILINE)
 
 
@@ -131,7 +131,7 @@ class BuiltinTranslator:
         )
 
 
-class _FileWork:
+class _FileWork(AddedHeaders):
     """Translating one file: edits are (start, end, replacement) byte ranges over the original."""
 
     def __init__(self, path: str, data: bytes, spans: list[tuple[int, int, int]], translator: BuiltinTranslator):
@@ -469,53 +469,6 @@ class _FileWork:
             self.stats.count(False, "inline_asm", "PTX", instruction)
             why = "inline PTX without a sure HIP counterpart: the AMDGPU backend cannot assemble it"
             self.unconverted.append(Unconverted(f"asm {instruction}", line, off - self.line_starts[line - 1] + 1, why))
-
-    def _wmma_include(self, line: includes.IncludeLine, off: int) -> None:
-        """`#include <mma.h>`: rocWMMA's header when the file's WMMA code is translated, else left and reported."""
-        self.uses_cuda = True
-        name = line.name.decode()
-        if not self.wmma.translates:
-            self.stats.count(False, "include", "WMMA API", name)
-            why = self.wmma.reason() or "rocWMMA lacks a fragment of this file"
-            self.unconverted.append(Unconverted(name, self.line_of(off), 1, why))
-            return
-        self.stats.count(True, "include", "WMMA API", name)
-        self.edits.append((line.name_start, line.name_start + len(line.name), wmma.HEADER))
-        self.touched.add(line.hash_offset)
-        self.replaced_bytes += len(line.name) + 2
-
-    def _host_headers(self) -> None:
-        """cuda_runtime.h's C headers, known once every include of the file is (scanner.translate.includes)."""
-        insertion = self.includes.host_headers()
-        if insertion is not None:
-            where, what = insertion
-            self.edits.append((where, where, what))
-
-    def _runtime_header(self) -> None:
-        if not self.options.insert_runtime_header or not self.uses_cuda:
-            return  # a file with no CUDA in it comes out byte for byte
-        included = {b"hip/hip_" + kind + b".h" for kind in _FLOAT_INCLUDE.findall(self.data)}
-        floats = b"".join(b"#include <" + h + b">\n" for h in self.float_headers if h not in included)
-        insertion = self.includes.runtime_insertion(self.data)
-        if insertion is not None:
-            where, what = insertion
-            self.edits.append((where, where, what + floats))
-            self.touched.add(where)
-            self.runtime_inserted = True
-        elif floats:
-            line = self.includes.host_headers_after  # after the rewritten cuda_runtime.h and what it brings
-            where = line.end if line is not None else self.includes.first_include or 0
-            self.edits.append((where, where, (b"\n" + floats.rstrip(b"\n")) if line is not None else floats))
-            self.touched.add(where)
-
-    def _warp_helpers(self) -> None:
-        """The device functions emulating ldmatrix/mma.sync, once (scanner.translate.ptx_warp)."""
-        if not self.warp_helpers:
-            return
-        wanted = self.options.insert_runtime_header and not self.runtime_inserted
-        where, text = ptx_warp.helpers_insertion(self.data, self.includes.first_include, wanted, self.runtime_inserted)
-        self.edits.append((where, where, text))
-        self.touched.add(where)
 
     # -- output -----------------------------------------------------------------------------------------
     @property
