@@ -5,7 +5,7 @@ of the known migration pitfalls it finds.
                               [--json FILE] [--reasons 5] [--hipify-perl PATH/bin/hipify-perl]
                               [--judged bench/real_code/judged.csv]
     python bench/real_code.py --judged bench/real_code/judged.csv [--runs FILE --truth ...]
-    python bench/real_code.py --half tune|check|fresh|fresh3|fresh4|fresh5|fresh6 --work DIR [...]   # the manifest's projects of one half, checked
+    python bench/real_code.py --half tune|check|fresh|fresh3|fresh4|fresh5|fresh6|fresh7 --work DIR [...]   # the manifest's projects of one half, checked
                                                                   # out under DIR by real_code/derive_truth.py
 
 Checkouts are public projects brought onto the machine (bench/real_code/manifest.json names the repositories and

@@ -98,8 +98,9 @@ def draw(findings: list[dict], per: int = 4, seed: str = "rocport-1", by: str = 
 # tune: rules may change for its cases; check: round 1's held-out half, judged and open to tuning since round 2;
 # fresh: round 2's held-out half, judged, open to tuning since round 3; fresh3: round 3's, judged, open to tuning
 # since round 4; fresh4: round 4's, judged, open to tuning since round 5; fresh5: round 5's, judged, open to tuning
-# since round 6; fresh6: round 6's held-out half, never read for a fix.
-HALVES = ("tune", "check", "fresh", "fresh3", "fresh4", "fresh5", "fresh6")
+# since round 6; fresh6: round 6's, judged, open to tuning since round 7; fresh7: round 7's held-out half, never
+# read for a fix.
+HALVES = ("tune", "check", "fresh", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
 
 
 def halves() -> dict[str, set[str]]:
