@@ -18,7 +18,7 @@ import re
 import shlex
 from collections.abc import Iterable
 
-from scanner.build import cmake, make, setuptools
+from scanner.build import cmake, make, setuptools, vendored
 from scanner.build.model import (
     HIPCC,
     HOST,
@@ -130,6 +130,7 @@ def read(root: str, paths: Iterable[str]) -> BuildModel:
         platform_lines,
         tuple(dict.fromkeys(notes))[:50],
         frozenset(project.languages) if project is not None else frozenset(),
+        _unreached_vendored(model_files, files, tuple(dict.fromkeys(build_files)), reader),
     )
 
 
@@ -193,6 +194,24 @@ def _headers(model_files: dict[str, FileBuild], files: frozenset[str], reader, s
             if header not in seen or len(merged) != len(current.compilations if current else ()):
                 seen.add(header)
                 todo.append(header)
+
+
+def _unreached_vendored(model_files: dict[str, FileBuild], files: frozenset[str], build_files, reader) -> frozenset:
+    """The vendored copies' headers nothing of the repository's own includes (scanner.build.vendored)."""
+    compiled = [p for p, b in model_files.items() if b.compiled and not b.via]
+    roots = vendored.roots(files, build_files, reader, compiled)
+    if not roots:
+        return frozenset()
+    code = frozenset(f for f in files if f.endswith(_HEADER + _SOURCE))
+    by_name: dict[str, list[str]] = {}
+    for path in code:
+        by_name.setdefault(posixpath.basename(path), []).append(path)
+    dirs = tuple(dict.fromkeys(d for b in model_files.values() for c in b.compilations for d in c.include_dirs))
+
+    def includes(path: str) -> list[str]:
+        return [found for found, _ in _included(path, reader(path), by_name, code, include_dirs=dirs)]
+
+    return vendored.unreached(roots, code, compiled, includes)
 
 
 def _mentions(model_files, files, build_files, platform_lines, reader) -> None:

@@ -137,6 +137,9 @@ class BuildModel:
     notes: tuple[str, ...] = ()
     # The languages the CMake project enables, on any path (a HIP branch counts even when its condition is unknown).
     languages: frozenset[str] = frozenset()
+    # Headers of copies of other projects (`third_party/cutlass`) that nothing of the repository's own includes
+    # (scanner.build.vendored): compiled by nobody, whatever the build files left unevaluated.
+    unreached: frozenset[str] = frozenset()
 
     @property
     def complete(self) -> bool:
@@ -148,6 +151,8 @@ class BuildModel:
         found = self.files.get(path)
         if found is not None:
             return found
+        if path in self.unreached:
+            return FileBuild(path)
         if not self.build_files:
             return FileBuild(path, unknowns=("no build file (CMake, Makefile, setup.py, compile_commands.json)",))
         if self.notes:
