@@ -25,9 +25,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from scanner.analysis.hip_branches import dead_lines
 from scanner.port_builds import has_hip_path, hip_builds, hip_sources, model_cuda_only, translated_twins, twins
 from scanner.port_headers import bare_headers
+from scanner.port_values import build_defines, learn_values
 from scanner.sourcetext import read_capped
 
 _READ_CAP = 512 * 1024
@@ -120,6 +120,9 @@ class Port:
     # ROCm PyTorch hipifies its CUDAExtension sources, so names hipify renames are a rename, and its CUDA wheel CI is
     # the NVIDIA side.
     torch_hip: str = ""
+    # (macro, value) of the project's macros whose value under HIP-Clang its headers give (scanner.port_values:
+    # `#define P_NVLS_SUPPORTED 0` on the HIP side of a platform test).
+    hip_values: tuple[tuple[str, int], ...] = ()
 
     @property
     def ported(self) -> bool:
@@ -149,6 +152,7 @@ class Port:
             "rocm_ci": self.rocm_ci,
             "rocm_container": self.rocm_container,
             "torch_hip": self.torch_hip,
+            "hip_values": list(self.hip_values),
             # A digest: every file's key carries it, and the lines can run to thousands.
             "cmake_cuda_lines": hashlib.sha256(repr(self.cmake_cuda_lines).encode()).hexdigest()[:16],
         }
@@ -164,6 +168,9 @@ class _Learned:
     cmake_sources: dict[str, bool] = field(default_factory=dict)
     # Lines inside CUDA-only if() branches of CMake files that also have a HIP branch.
     cmake_cuda_lines: list = field(default_factory=list)
+    # Macros the build files define only in such branches, and those they define anywhere else.
+    build_cuda_only: set[str] = field(default_factory=set)
+    build_elsewhere: set[str] = field(default_factory=set)
 
 
 def learn(
@@ -205,7 +212,13 @@ def learn(
         if job.language in ("cmake", "make", "python", "shell"):
             text = _read(job.path)
             if text and job.language == "cmake":
+                before = len(learned.cmake_cuda_lines)
                 _learn_cmake_sources(job.rel, text, learned.cmake_sources, learned.cmake_cuda_lines)
+                inside, outside = build_defines(text, {line for _p, line, _c in learned.cmake_cuda_lines[before:]})
+                learned.build_cuda_only |= inside
+                learned.build_elsewhere |= outside
+            elif text:
+                learned.build_elsewhere |= build_defines(text, cmake=False)[1]
             if text:
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
     for rel, text in bare_headers(root, sources, set(cuda_files)):  # `<cuco/detail/__config>`: not scanned
@@ -217,11 +230,18 @@ def learn(
         signs.setdefault("6:hip", f"a HIP source, {hip_found[0]}")
     builds, accepted, decision, evidence, uncovered = hip_builds(model, accepted_ids, hip_found)
     twin_sources = twins(cuda_files, hip_found)
+    undefined, values = learn_values(
+        [(rel, directives_of(text), text.count("\n") + 1) for rel, text in sources],
+        hip_macros,
+        frozenset(learned.per_platform | learned.mapped),
+        frozenset(learned.build_cuda_only - learned.build_elsewhere),
+        frozenset(learned.build_cuda_only | learned.build_elsewhere),
+    )
     return Port(
         hip_macros,
         evidence,
         frozenset(learned.per_platform),
-        _hip_undefined(sources, hip_macros, frozenset(learned.per_platform | learned.mapped)),
+        undefined,
         frozenset(learned.shims),
         twin_sources,
         frozenset(learned.mapped),
@@ -237,6 +257,7 @@ def learn(
         tuple(learned.cmake_cuda_lines[:_MAX_CMAKE_LINES]),
         translated_twins(root, twin_sources, set(hip_found)),
         torch_hip,
+        values,
     )
 
 
@@ -354,6 +375,7 @@ class _Dir:
     line: int
     end_line: int
     tokens: tuple
+    function_like: bool = False  # `#define F(x) ...`
 
     @property
     def text(self) -> str:
@@ -379,28 +401,11 @@ def directives_of(text: str) -> list[_Dir]:
         match = re.match(r"\s*#\s*(\w+)(.*)", line)
         if match:
             body = re.sub(r"//.*|/\*.*?\*/", "", match.group(2))
-            out.append(_Dir(match.group(1), start + 1, number + 1, tuple(_Tok(t) for t in _TOKEN.findall(body))))
+            tokens = tuple(_Tok(t) for t in _TOKEN.findall(body))
+            function_like = match.group(1) == "define" and bool(re.match(r"\s*\w+\(", match.group(2)))
+            out.append(_Dir(match.group(1), start + 1, number + 1, tokens, function_like))
         number += 1
     return out
-
-
-def _hip_undefined(
-    sources: list[tuple[str, str]], hip_macros: frozenset[str], project_defined: frozenset[str] = frozenset()
-) -> frozenset[str]:
-    """Macros defined only on lines HIP-Clang never compiles. `project_defined`: NVIDIA names the project's HIP
-    side defines itself (`#define CUDART_VERSION 12020` under `__HIP_PLATFORM_AMD__`): a definition behind them
-    is not dead."""
-    dead_defs: set[str] = set()
-    live_defs: set[str] = set()
-    for _rel, text in sources:
-        directives = directives_of(text)
-        defines = [d for d in directives if d.name == "define" and d.tokens]
-        if not defines:
-            continue
-        dead = dead_lines(directives, text.count("\n") + 1, hip_macros, project_defined=project_defined)
-        for d in defines:
-            (dead_defs if d.line in dead else live_defs).add(d.tokens[0].text)
-    return frozenset(dead_defs - live_defs)
 
 
 _MAX_CMAKE_LINES = 20_000

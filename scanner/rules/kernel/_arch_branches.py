@@ -110,7 +110,10 @@ def split(ctx, chain: list[tuple[object, int, int]]) -> tuple[list[Branch], list
     # One body line per branch: line 2k+1 holds branch k's head, 2k+2 its body.
     directives = [type(h)(h.name, 2 * k + 1, 2 * k + 1, sm_names_as_numbers(h)) for k, h in enumerate(heads)]
     directives.append(type(heads[0])("endif", 2 * len(heads) + 1, 2 * len(heads) + 1, ()))
-    dead = hip_branches.dead_lines(directives, 2 * len(heads) + 1, ctx.port.hip_macros)
+    port = ctx.port
+    dead = hip_branches.dead_lines(
+        directives, 2 * len(heads) + 1, port.hip_macros, port.hip_undefined, values=port.hip_values
+    )
     taken = [b for k, b in enumerate(branches) if 2 * k + 2 not in dead]
     excluded = [b for k, b in enumerate(branches) if 2 * k + 2 in dead]
     return taken, excluded

@@ -7,7 +7,9 @@ What it finds:
     `__CUDA_ARCH_FEAT_*`), `__CUDA_ARCH_SPECIFIC__`, `__CUDA_ARCH_FAMILY_SPECIFIC__`. Conditions that
     also test a HIP macro, that sit inside a HIP-aware `#if`, or that have the form
     `!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= N` (true on HIP, as on the host) are not reported.
-    A plain `#ifdef __CUDA_ARCH__` (host versus device pass) is not reported by this rule.
+    A plain `#ifdef __CUDA_ARCH__` (host versus device pass) is not reported by this rule. Where the project's
+    own macros decide the condition under HIP whatever the SM version (`#if P_NVLS_SUPPORTED && __CUDA_ARCH__ >=
+    900`, with `P_NVLS_SUPPORTED` 0 on the HIP side of its header: scanner.port_values), the finding is info.
 
 Why it breaks on ROCm:
     HIP-Clang does not define `__CUDA_ARCH__` (nor the other macros), so in `#if` it evaluates to 0:
@@ -99,6 +101,11 @@ def check(ctx: Context) -> None:
             f"`{_compare_text(tokens)}` compares an NVIDIA SM version; HIP-Clang does not define __CUDA_ARCH__ (0 in #if)"
         )
     )
+    decided = _decided_without_arch(ctx, tokens) if d.name != "define" else ""
+    if decided:
+        with judged(ctx, Severity.INFO):
+            ctx.report(f"{what}, but {decided}", at=hit)
+        return
     chain = _chain(ctx.view.directives, d) if d.name != "define" else []
     safe = safe_choice(*split(ctx, chain)) if chain else ""
     if safe:
@@ -126,6 +133,29 @@ def check(ctx: Context) -> None:
             "__HIP_PLATFORM_AMD__ explicitly.",
             at=hit,
         )
+
+
+def _decided_without_arch(ctx, tokens) -> str:
+    """Why the condition does not depend on the SM version under HIP ("" when it does): the project's own macros
+    decide it whatever `__CUDA_ARCH__` is (`#if P_NVLS_SUPPORTED && __CUDA_ARCH__ >= 900`, with
+    `P_NVLS_SUPPORTED` 0 on the HIP side of its header)."""
+    port = ctx.port
+    if not (port.hip_undefined or port.hip_values or port.hip_macros):
+        return ""
+    texts = [t.text for t in tokens]
+    arch = frozenset({_ARCH}) | frozenset(t for t in texts if _ARCH_FEATURES.match(t))
+    value = hip_branches.value_of(texts, port.hip_macros, port.hip_undefined, port.hip_values, unknown=arch)
+    if value is None:
+        return ""
+    deciding = [
+        t for t in dict.fromkeys(texts) if t in port.hip_macros or t in port.hip_undefined or t in dict(port.hip_values)
+    ]
+    names = ", ".join(f"`{t}`" for t in deciding[:3]) or "the project's own macros"
+    taken = "always taken" if value else "never taken"
+    return (
+        f"the project's own macros ({names}, from its HIP-side headers) decide this condition on AMD whatever "
+        f"the SM version: the branch is {taken} there, so the __CUDA_ARCH__ test changes nothing for ROCm."
+    )
 
 
 def _fallback(ctx, directive) -> str | None:
@@ -194,7 +224,10 @@ def _dead(ctx) -> dict:
             type(d)(d.name, d.line, d.end_line, sm_names_as_numbers(d)) if d.name in ("if", "elif") else d
             for d in ctx.view.directives
         ]
-        dead = memo["roc158_dead"] = hip_branches.dead_lines(directives, len(ctx.lines), ctx.port.hip_macros)
+        port = ctx.port
+        dead = memo["roc158_dead"] = hip_branches.dead_lines(
+            directives, len(ctx.lines), port.hip_macros, port.hip_undefined, values=port.hip_values
+        )
     return dead
 
 
