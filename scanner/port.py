@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from scanner.port_builds import has_hip_path, hip_builds, hip_sources, model_cuda_only, translated_twins, twins
 from scanner.port_headers import bare_headers
-from scanner.port_values import build_defines, learn_values
+from scanner.port_values import build_defines, hip_absent_functions, learn_values
 from scanner.sourcetext import read_capped
 
 _READ_CAP = 512 * 1024
@@ -123,6 +123,9 @@ class Port:
     # (macro, value) of the project's macros whose value under HIP-Clang its headers give (scanner.port_values:
     # `#define P_NVLS_SUPPORTED 0` on the HIP side of a platform test).
     hip_values: tuple[tuple[str, int], ...] = ()
+    # Functions the project defines only on lines HIP-Clang never compiles (scanner.port_values), in a project
+    # with a HIP switch of its own: code that calls them is its NVIDIA side.
+    hip_absent: frozenset[str] = frozenset()
 
     @property
     def ported(self) -> bool:
@@ -153,6 +156,7 @@ class Port:
             "rocm_container": self.rocm_container,
             "torch_hip": self.torch_hip,
             "hip_values": list(self.hip_values),
+            "hip_absent": hashlib.sha256(repr(sorted(self.hip_absent)).encode()).hexdigest()[:16],
             # A digest: every file's key carries it, and the lines can run to thousands.
             "cmake_cuda_lines": hashlib.sha256(repr(self.cmake_cuda_lines).encode()).hexdigest()[:16],
         }
@@ -230,8 +234,9 @@ def learn(
         signs.setdefault("6:hip", f"a HIP source, {hip_found[0]}")
     builds, accepted, decision, evidence, uncovered = hip_builds(model, accepted_ids, hip_found)
     twin_sources = twins(cuda_files, hip_found)
+    parsed = [(rel, directives_of(text), text.count("\n") + 1, text) for rel, text in sources]
     undefined, values = learn_values(
-        [(rel, directives_of(text), text.count("\n") + 1) for rel, text in sources],
+        [(rel, directives, count) for rel, directives, count, _text in parsed],
         hip_macros,
         frozenset(learned.per_platform | learned.mapped),
         frozenset(learned.build_cuda_only - learned.build_elsewhere),
@@ -258,6 +263,11 @@ def learn(
         translated_twins(root, twin_sources, set(hip_found)),
         torch_hip,
         values,
+        hip_absent_functions(
+            parsed, hip_macros, undefined, frozenset(learned.per_platform | learned.mapped) - undefined, values
+        )
+        if hip_macros
+        else frozenset(),
     )
 
 

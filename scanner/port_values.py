@@ -137,3 +137,53 @@ def _self_tested(directives) -> set[str]:
                     after = texts[i + 1 : i + 3]
                     names.add(after[1] if after[:1] == ["("] and len(after) > 1 else (after[0] if after else ""))
     return names
+
+
+# A function definition's head: `name(...) {`, `name<...>(...) const {`, the name after a type, not a statement
+# keyword. One level of nested parentheses in the parameters.
+_DEFINITION = re.compile(
+    r"(?<![\w.>-])(?<!-> )([A-Za-z_]\w*)\s*\((?:[^;{}()]|\([^;{}()]*\))*\)\s*(?:const\s*)?(?:noexcept\s*)?"
+    r"(?:->\s*[\w:<>]+\s*)?\{"
+)
+_TYPE_BEFORE = re.compile(r"[\w>*&]\s*$")
+_CALL = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^;{}()]*>)?\s*\(")
+_KEYWORDS = frozenset({"if", "for", "while", "switch", "return", "catch", "sizeof", "decltype", "alignof", "defined"})
+
+
+def hip_absent_functions(
+    sources: list[tuple[str, list, int, str]],
+    hip_macros: frozenset[str],
+    undefined: frozenset[str],
+    project_defined: frozenset[str],
+    values: tuple[tuple[str, int], ...],
+) -> frozenset[str]:
+    """Functions the project defines only on lines HIP-Clang never compiles (`multimemStore` under `#if
+    defined(P_DEVICE_CUDA)`): the ROCm build has no such function to call. `sources`: (path, directives, line count,
+    text)."""
+    dead_names: set[str] = set()
+    live_names: set[str] = set()
+    called: set[str] = set()
+    for _rel, directives, count, text in sources:
+        dead = dead_lines(directives, count, hip_macros, undefined, project_defined, values) if directives else {}
+        for name, at in defined_functions(text).items():
+            for start in at:
+                line = text.count("\n", 0, start) + 1
+                (dead_names if line in dead else live_names).add(name)
+        if dead:
+            for number, code in enumerate(text.split("\n"), 1):
+                if number not in dead and "(" in code:
+                    called.update(_CALL.findall(code))
+    # A name called where HIP compiles is another function of that name (a member, std's): the ROCm build
+    # calls an absent function nowhere, or it would not compile.
+    return frozenset(dead_names - live_names - called)
+
+
+def defined_functions(text: str) -> dict[str, list[int]]:
+    """The functions `text` defines, each with the offsets of its definitions' names."""
+    out: dict[str, list[int]] = {}
+    for match in _DEFINITION.finditer(text):
+        name = match.group(1)
+        if name in _KEYWORDS or not _TYPE_BEFORE.search(text[max(0, match.start() - 80) : match.start()]):
+            continue
+        out.setdefault(name, []).append(match.start())
+    return out

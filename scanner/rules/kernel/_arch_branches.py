@@ -24,6 +24,8 @@ an info note, when:
   is the project's complete path without TMA. A TMA call outright, or an `else` with a body, still reports;
 - the branches differ only by `__launch_bounds__` (in the code or in a `#define` of the same macro) and HIP's
   has none: an occupancy hint, and HIP-Clang assumes up to 1024 threads per block without it.
+(And, in the rule: HIP's branch is empty and what it leaves out calls a function the project defines only where
+HIP-Clang never compiles, scanner.port.Port.hip_absent.)
 """
 
 from __future__ import annotations

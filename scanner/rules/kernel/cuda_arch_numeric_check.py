@@ -28,8 +28,10 @@ Why it breaks on ROCm:
     with nothing in its place, as an older NVIDIA GPU compiles it; or the Tensor Memory Accelerator's side (sm_90
     on) of a choice the code makes elsewhere, with nothing in its place: only declarations and
     `if (EnableTma) {...}` (a condition with a `tma` name); or the branches differ only by a
-    `__launch_bounds__` that HIP's has not (in the code or in a `#define` of the same macro). Dropped PTX that
-    computes a value, with nothing in its place, still reports.
+    `__launch_bounds__` that HIP's has not (in the code or in a `#define` of the same macro); or what HIP leaves
+    out, with nothing in its place, calls a function the project defines only where HIP-Clang never compiles (its
+    own HIP layer keeps that feature to NVIDIA: scanner.port_values). Dropped PTX that computes a value, with
+    nothing in its place, still reports.
 
 Example:
     #if __CUDA_ARCH__ >= 800
@@ -59,6 +61,7 @@ import re
 from scanner.analysis import hip_branches
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
+from scanner.port_values import defined_functions
 from scanner.rules.base import Rule
 from scanner.rules.kernel._arch_branches import computes, safe_choice, sm_names_as_numbers, split
 from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions
@@ -107,7 +110,7 @@ def check(ctx: Context) -> None:
             ctx.report(f"{what}, but {decided}", at=hit)
         return
     chain = _chain(ctx.view.directives, d) if d.name != "define" else []
-    safe = safe_choice(*split(ctx, chain)) if chain else ""
+    safe = (safe_choice(*split(ctx, chain)) or _calls_nvidia_only(ctx, *split(ctx, chain))) if chain else ""
     if safe:
         with judged(ctx, Severity.INFO):
             ctx.report(f"{what}, but {safe}", at=hit)
@@ -133,6 +136,35 @@ def check(ctx: Context) -> None:
             "__HIP_PLATFORM_AMD__ explicitly.",
             at=hit,
         )
+
+
+def _calls_nvidia_only(ctx, taken, excluded) -> str:
+    """Why leaving the branches out is the project's own choice ("" when it is not): HIP's branch is empty and every
+    branch it leaves out calls a function the project defines only where HIP-Clang never compiles
+    (scanner.port_values: `multimemStore` under `#if defined(P_DEVICE_CUDA)`): its HIP layer keeps that feature
+    to NVIDIA, and the ROCm build has nothing there to call."""
+    absent = ctx.port.hip_absent
+    left_out = [b for b in excluded if b.tokens]
+    if not absent or not left_out or any(b.tokens for b in taken):
+        return ""
+    if any(text[0] in ("define", "include") for b in left_out for text in b.directive_texts):
+        return ""
+    found = []
+    for branch in left_out:
+        texts = [t.text for t in branch.tokens]
+        defined = set(defined_functions(" ".join(texts)))  # absent because defined here only: not a call
+        called = next(
+            (t for i, t in enumerate(texts[:-1]) if t in absent and t not in defined and texts[i + 1] in ("(", "<")),
+            None,
+        )
+        if called is None:
+            return ""
+        found.append(called)
+    return (
+        f"what HIP leaves out calls `{found[0]}`, which the project defines only where HIP-Clang never compiles "
+        "(its own HIP layer keeps that feature to NVIDIA): the ROCm build has no such function to call, so "
+        "leaving the branch out is the port's choice, not a silent change."
+    )
 
 
 def _decided_without_arch(ctx, tokens) -> str:
