@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from scanner.port_builds import has_hip_path, hip_builds, hip_sources, model_cuda_only, translated_twins, twins
 from scanner.port_headers import bare_headers
-from scanner.port_values import build_defines, hip_absent_functions, learn_values
+from scanner.port_values import build_defines, directives_of, hip_absent_functions, hip_aliases, learn_values
 from scanner.sourcetext import read_capped
 
 _READ_CAP = 512 * 1024
@@ -323,7 +323,11 @@ def _learn_directives(text: str, learned: _Learned) -> None:
     stack: list[list] = []
     macros = learned.macros
     includes_hip = False
+    last = 0
     for match in _DIRECTIVE.finditer(text):
+        if includes_hip or any(frame[0] for frame in stack):  # the code since the last directive is HIP's
+            learned.mapped.update(name for name in hip_aliases(text[last : match.start()]) if _CUDA_NAME.match(name))
+        last = match.end()
         kind, rest = match.group(1), match.group(2)
         rest = re.sub(r"//.*|/\*.*", "", rest)
         names = _IDENT.findall(rest)
@@ -374,49 +378,10 @@ def _learn_directives(text: str, learned: _Learned) -> None:
                     macros.add(name)
 
 
-@dataclass
-class _Tok:
-    text: str
-
-
-@dataclass
-class _Dir:
-    name: str
-    line: int
-    end_line: int
-    tokens: tuple
-    function_like: bool = False  # `#define F(x) ...`
-
-    @property
-    def text(self) -> str:
-        return " ".join(t.text for t in self.tokens)
-
-
 _CUDA_NAME = re.compile(
     r"^(?:cuda|cu[A-Z]|CU[A-Za-z_]|cublas|CUBLAS|cusparse|CUSPARSE|curand|CURAND|cufft|CUFFT|"
     r"cusolver|nccl|NCCL|nvrtc|__nv_|cudnn|CUDNN)"
 )
-_TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\w*|\w+|&&|\|\||[<>=!]=|<<|>>|\S")
-
-
-def directives_of(text: str) -> list[_Dir]:
-    """A source's preprocessor lines, tokenised enough for scanner.analysis.hip_branches (continuations joined)."""
-    out, lines, number = [], text.split("\n"), 0
-    while number < len(lines):
-        start = number
-        line = lines[number]
-        while line.rstrip().endswith("\\") and number + 1 < len(lines):
-            number += 1
-            line = line.rstrip()[:-1] + " " + lines[number]
-        match = re.match(r"\s*#\s*(\w+)(.*)", line)
-        if match:
-            body = re.sub(r"//.*|/\*.*?\*/", "", match.group(2))
-            tokens = tuple(_Tok(t) for t in _TOKEN.findall(body))
-            function_like = match.group(1) == "define" and bool(re.match(r"\s*\w+\(", match.group(2)))
-            out.append(_Dir(match.group(1), start + 1, number + 1, tokens, function_like))
-        number += 1
-    return out
-
 
 _MAX_CMAKE_LINES = 20_000
 _CMAKE_BLOCK = re.compile(r"^\s*(if|elseif|else|endif)\s*\((.*)$", re.I)

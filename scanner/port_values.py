@@ -17,6 +17,7 @@ behind another such macro is undefined too):
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from scanner.analysis.hip_branches import HIP_DEFINED, HIP_UNDEFINED, dead_lines, value_of
 
@@ -66,7 +67,7 @@ def learn_values(
     build_undefined: frozenset[str] = frozenset(),
     build_defined: frozenset[str] = frozenset(),
 ) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
-    """(undefined, values) for `sources`: (path, directives of scanner.port.directives_of, line count)."""
+    """(undefined, values) for `sources`: (path, directives of `directives_of`, line count)."""
     undefined: frozenset[str] = frozenset(build_undefined)
     values: tuple[tuple[str, int], ...] = ()
     undefs = {
@@ -186,4 +187,57 @@ def defined_functions(text: str) -> dict[str, list[int]]:
         if name in _KEYWORDS or not _TYPE_BEFORE.search(text[max(0, match.start() - 80) : match.start()]):
             continue
         out.setdefault(name, []).append(match.start())
+    return out
+
+
+# A CUDA name the project's HIP side aliases to HIP's: `using CUdeviceptr = hipDeviceptr_t;`, `typedef
+# hipStream_t cudaStream_t;`, `constexpr auto cudaSuccess = hipSuccess;`.
+_ALIAS = re.compile(
+    r"\busing\s+(\w+)\s*=\s*(?:::)?hip\w*\s*;|\btypedef\s+(?:struct\s+|enum\s+)?(?:::)?hip\w*\s+(\w+)\s*;|"
+    r"\bconstexpr\s+(?:auto|[\w:]+)\s+(\w+)\s*=\s*(?:::)?hip\w*\s*;"
+)
+
+
+def hip_aliases(code: str) -> set[str]:
+    """The names `code` (lines of the project's HIP side) makes aliases of HIP's types and constants."""
+    return {a or b or c for a, b, c in _ALIAS.findall(code)}
+
+
+@dataclass
+class _Tok:
+    text: str
+
+
+@dataclass
+class _Dir:
+    name: str
+    line: int
+    end_line: int
+    tokens: tuple
+    function_like: bool = False  # `#define F(x) ...`
+
+    @property
+    def text(self) -> str:
+        return " ".join(t.text for t in self.tokens)
+
+
+_TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\w*|\w+|&&|\|\||[<>=!]=|<<|>>|\S")
+
+
+def directives_of(text: str) -> list[_Dir]:
+    """A source's preprocessor lines, tokenised enough for scanner.analysis.hip_branches (continuations joined)."""
+    out, lines, number = [], text.split("\n"), 0
+    while number < len(lines):
+        start = number
+        line = lines[number]
+        while line.rstrip().endswith("\\") and number + 1 < len(lines):
+            number += 1
+            line = line.rstrip()[:-1] + " " + lines[number]
+        match = re.match(r"\s*#\s*(\w+)(.*)", line)
+        if match:
+            body = re.sub(r"//.*|/\*.*?\*/", "", match.group(2))
+            tokens = tuple(_Tok(t) for t in _TOKEN.findall(body))
+            function_like = match.group(1) == "define" and bool(re.match(r"\s*\w+\(", match.group(2)))
+            out.append(_Dir(match.group(1), start + 1, number + 1, tokens, function_like))
+        number += 1
     return out

@@ -38,7 +38,7 @@ ATOMIC_H = """
 
 CMAKE = """
     project(comm LANGUAGES CXX)
-    add_library(comm_obj OBJECT src/switch.cu src/nvls.cc src/utils.cc src/allreduce.cu)
+    add_library(comm_obj OBJECT src/switch.cu src/nvls.cc src/utils.cc src/allreduce.cu src/mem.cc)
     if(COMM_USE_CUDA)
         target_compile_definitions(comm_obj PRIVATE COMM_USE_CUDA)
     elseif(COMM_USE_ROCM)
@@ -86,6 +86,14 @@ ALLREDUCE_CU = """
     }
 """
 
+MEM_CC = """
+    #include "../include/gpu.h"
+    size_t reserve(size_t bytes) {
+      CUdeviceptr base = 0;
+      return bytes + (size_t)base;
+    }
+"""
+
 UTILS_CC = """
     #if defined(COMM_USE_CUDA)
     #include <nvml.h>
@@ -113,6 +121,7 @@ def _tree(tmp_path, cmake: str = CMAKE, gpu: str = GPU_H):
             "src/nvls.cc": NVLS_CC,
             "src/utils.cc": UTILS_CC,
             "src/allreduce.cu": ALLREDUCE_CU,
+            "src/mem.cc": MEM_CC,
         },
     )
 
@@ -132,10 +141,15 @@ def test_macros_derived_from_hips_platform_macros_and_the_cuda_only_build_switch
     # COMM_DEVICE_CUDA's second definition hides behind COMM_USE_CUDA, which CMake defines only in its CUDA branch.
     assert {"COMM_DEVICE_CUDA", "COMM_USE_CUDA"} <= port.hip_undefined
     assert dict(port.hip_values) == {"COMM_NVLS_SUPPORTED": 0, "COMM_PEER_COPY": 0}
+    # `using CUdeviceptr = hipDeviceptr_t;` on the HIP side: the project's HIP layer already maps the name.
+    assert "CUdeviceptr" in port.hip_mapped
 
 
 def test_code_behind_the_projects_cuda_side_macros_is_info(tmp_path):
-    found = _by_rule(_tree(tmp_path))
+    root = _tree(tmp_path)
+    mem = [f for r in scan(root, ScanOptions(enable=("ROC161",))) for f in r.findings if f.path == "src/mem.cc"]
+    assert mem and all(f.severity == Severity.INFO for f in mem), [(f.line, f.severity, f.message) for f in mem]
+    found = _by_rule(root)
     assert found["ROC120"] == {("src/switch.cu", 6, Severity.INFO)}
     # What HIP leaves out calls `multimem_store`, defined only under COMM_DEVICE_CUDA: the port's choice, a note.
     # The sm_80 branch calls a function HIP has: dropping it silently changes the result.
