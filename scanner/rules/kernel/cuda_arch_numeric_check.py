@@ -175,17 +175,20 @@ def _decided_without_arch(ctx, tokens) -> str:
     if not (port.hip_undefined or port.hip_values or port.hip_macros):
         return ""
     texts = [t.text for t in tokens]
-    arch = frozenset({_ARCH}) | frozenset(t for t in texts if _ARCH_FEATURES.match(t))
-    value = hip_branches.value_of(texts, port.hip_macros, port.hip_undefined, port.hip_values, unknown=arch)
+    # NVIDIA's own macros unknown too (`CUDA_VERSION >= 11000` beside the SM test): only the project's decide here.
+    nvidia = hip_branches.HIP_UNDEFINED | frozenset(t for t in texts if _ARCH_FEATURES.match(t))
+    value = hip_branches.value_of(texts, port.hip_macros, port.hip_undefined, port.hip_values, unknown=nvidia)
     if value is None:
         return ""
     deciding = [
         t for t in dict.fromkeys(texts) if t in port.hip_macros or t in port.hip_undefined or t in dict(port.hip_values)
     ]
-    names = ", ".join(f"`{t}`" for t in deciding[:3]) or "the project's own macros"
+    if not deciding:
+        return ""
+    names = ", ".join(f"`{t}`" for t in deciding[:3])
     taken = "always taken" if value else "never taken"
     return (
-        f"the project's own macros ({names}, from its HIP-side headers) decide this condition on AMD whatever "
+        f"the project's own macros ({names}, as its HIP side sets them) decide this condition on AMD whatever "
         f"the SM version: the branch is {taken} there, so the __CUDA_ARCH__ test changes nothing for ROCm."
     )
 
