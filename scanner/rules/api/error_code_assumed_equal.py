@@ -8,7 +8,8 @@ What it finds:
     `%d`, comparing with 0, and an error used as the exit status (`exit(err)`, `return err;` from main) stay
     quiet: an exit status is not compared with CUDA's codes (a shell sees its low 8 bits, tested for zero), and
     zero is success on both platforms. A CUDA call cast to the error type it already returns (a check macro's
-    `static_cast<cudaError_t>(call)`, in a template too, where clang leaves the call unresolved) stays quiet.
+    `static_cast<cudaError_t>(call)`, in a template too, where clang leaves the call unresolved), or a variable
+    last assigned such a call (`auto error_code = cudaFuncSetAttribute(kernel<T>, ...);`), stays quiet.
 
 Why it breaks on ROCm:
     hipify renames `cudaErrorIllegalAddress` to `hipErrorIllegalAddress`, but it cannot translate the
@@ -160,7 +161,8 @@ def _cast(ctx, node) -> None:
         if source == "hip":
             _report(ctx, node, f"`{node.text}` reinterprets a hipError_t as a CUDA error; {_ADVICE}: map the codes.")
         return
-    if _cuda_call_text(ctx, operand.strip().text or _macro_argument(node.text)):
+    spelled = (operand.strip().text or _macro_argument(node.text)).strip()
+    if _cuda_call_text(ctx, spelled) or _assigned_a_cuda_call(ctx, spelled, node.line):
         return  # a CUDA call clang left unresolved (a dependent call in a template): already its own error type
     inner = operand.strip()
     if inner.kind_name == "DECL_REF_EXPR" and ctx.names.get(inner.name) is not None:
@@ -183,6 +185,24 @@ def _cuda_call_text(ctx, text: str) -> bool:
         return False
     entry = ctx.names.get(found.group(1))
     return entry is not None and entry.api in _CALLABLE_API and entry.kind not in ("type", "numeric_literal")
+
+
+def _assigned_a_cuda_call(ctx, name: str, line: int) -> bool:
+    """`name` is a variable whose last assignment before `line`, in the enclosing function, is a CUDA runtime or
+    driver call (`auto error_code = cudaFuncSetAttribute(kernel<T>, ...);` in a template: `auto` of a dependent
+    call, which clang leaves without a type)."""
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        return False
+    function = ctx.function_at(line)
+    first = function.start_line if function is not None else 1
+    code = [t for t in ctx.view.code if first <= t.line < line]
+    last = None
+    for i, tok in enumerate(code[:-2]):
+        if tok.text == name and code[i + 1].text == "=" and (i == 0 or code[i - 1].text not in (".", "->", "::")):
+            callee = code[i + 2].text
+            opens = i + 3 < len(code) and code[i + 3].text in ("(", "<")
+            last = opens and _cuda_call_text(ctx, f"{callee}()")
+    return bool(last)
 
 
 def _macro_argument(text: str) -> str:
