@@ -144,3 +144,31 @@ def test_a_cudnn_header_not_in_the_repository_or_a_copy_of_cudnns_is_cudnn(tmp_p
     root = write_tree(tmp_path / "alone", {"src/ops.cc": '#include "cudnn_frontend.h"\nvoid f() {}\n'})
     found = analyze_path(root / "src/ops.cc", root, codes=["ROC131"]).findings
     assert [(f.rule, f.line) for f in found] == [("ROC131", 1)]
+
+
+_PTX = ".version 8.1\n.target sm_86\n.address_size 64\n.visible .entry square_kernel(.param .u64 p) { ret; }\n"
+
+
+def test_a_ptx_listing_nothing_loads_is_low(tmp_path):
+    root = write_tree(
+        tmp_path,
+        {
+            "lecture_01/square_kernel.ptx": _PTX,
+            "lecture_01/pytorch_square.py": "import torch\nprint(torch.square(torch.tensor([1.0, 2.0])))\n",
+            "lecture_01/load_inline.py": "from torch.utils.cpp_extension import load_inline\n",
+            # Another lecture loads an embedded image: it does not reach this file.
+            "lecture_29/add_kernel.c": "CUresult load(CUmodule* m) { return cuModuleLoadData(m, CUBIN); }\n",
+        },
+    )
+    found = analyze_path(root / "lecture_01/square_kernel.ptx", root, codes=["ROC121"], language="ptx").findings
+    assert [(f.rule, f.line, f.severity) for f in found] == [("ROC121", 1, Severity.LOW)]
+
+
+def test_a_ptx_file_the_project_names_or_loads_modules_beside_stays_high(tmp_path):
+    for loader in (
+        'int main() { CUmodule m; cuModuleLoad(&m, "kernels/square_kernel.ptx"); }\n',
+        "import glob, cupy\nmods = [cupy.RawModule(path=p) for p in glob.glob('kernels/*.ptx')]\n",
+    ):
+        root = write_tree(tmp_path / str(len(loader)), {"kernels/square_kernel.ptx": _PTX, "host/run.cc": loader})
+        found = analyze_path(root / "kernels/square_kernel.ptx", root, codes=["ROC121"], language="ptx").findings
+        assert [(f.rule, f.severity) for f in found] == [("ROC121", Severity.HIGH)], loader
