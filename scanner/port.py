@@ -25,9 +25,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from scanner.analysis.hip_branches import dead_lines
 from scanner.port_builds import has_hip_path, hip_builds, hip_sources, model_cuda_only, translated_twins, twins
 from scanner.port_headers import bare_headers
+from scanner.port_values import build_defines, directives_of, hip_absent_functions, hip_aliases, learn_values
 from scanner.sourcetext import read_capped
 
 _READ_CAP = 512 * 1024
@@ -120,6 +120,12 @@ class Port:
     # ROCm PyTorch hipifies its CUDAExtension sources, so names hipify renames are a rename, and its CUDA wheel CI is
     # the NVIDIA side.
     torch_hip: str = ""
+    # (macro, value) of the project's macros whose value under HIP-Clang its headers give (scanner.port_values:
+    # `#define P_NVLS_SUPPORTED 0` on the HIP side of a platform test).
+    hip_values: tuple[tuple[str, int], ...] = ()
+    # Functions the project defines only on lines HIP-Clang never compiles (scanner.port_values), in a project
+    # with a HIP switch of its own: code that calls them is its NVIDIA side.
+    hip_absent: frozenset[str] = frozenset()
 
     @property
     def ported(self) -> bool:
@@ -149,6 +155,8 @@ class Port:
             "rocm_ci": self.rocm_ci,
             "rocm_container": self.rocm_container,
             "torch_hip": self.torch_hip,
+            "hip_values": list(self.hip_values),
+            "hip_absent": hashlib.sha256(repr(sorted(self.hip_absent)).encode()).hexdigest()[:16],
             # A digest: every file's key carries it, and the lines can run to thousands.
             "cmake_cuda_lines": hashlib.sha256(repr(self.cmake_cuda_lines).encode()).hexdigest()[:16],
         }
@@ -164,6 +172,9 @@ class _Learned:
     cmake_sources: dict[str, bool] = field(default_factory=dict)
     # Lines inside CUDA-only if() branches of CMake files that also have a HIP branch.
     cmake_cuda_lines: list = field(default_factory=list)
+    # Macros the build files define only in such branches, and those they define anywhere else.
+    build_cuda_only: set[str] = field(default_factory=set)
+    build_elsewhere: set[str] = field(default_factory=set)
 
 
 def learn(
@@ -205,7 +216,13 @@ def learn(
         if job.language in ("cmake", "make", "python", "shell"):
             text = _read(job.path)
             if text and job.language == "cmake":
+                before = len(learned.cmake_cuda_lines)
                 _learn_cmake_sources(job.rel, text, learned.cmake_sources, learned.cmake_cuda_lines)
+                inside, outside = build_defines(text, {line for _p, line, _c in learned.cmake_cuda_lines[before:]})
+                learned.build_cuda_only |= inside
+                learned.build_elsewhere |= outside
+            elif text:
+                learned.build_elsewhere |= build_defines(text, cmake=False)[1]
             if text:
                 learned.macros.update(name for name in _BUILD_DEFINE.findall(text) if SWITCH.match(name))
     for rel, text in bare_headers(root, sources, set(cuda_files)):  # `<cuco/detail/__config>`: not scanned
@@ -217,11 +234,19 @@ def learn(
         signs.setdefault("6:hip", f"a HIP source, {hip_found[0]}")
     builds, accepted, decision, evidence, uncovered = hip_builds(model, accepted_ids, hip_found)
     twin_sources = twins(cuda_files, hip_found)
+    parsed = [(rel, directives_of(text), text.count("\n") + 1, text) for rel, text in sources]
+    undefined, values = learn_values(
+        [(rel, directives, count) for rel, directives, count, _text in parsed],
+        hip_macros,
+        frozenset(learned.per_platform | learned.mapped),
+        frozenset(learned.build_cuda_only - learned.build_elsewhere),
+        frozenset(learned.build_cuda_only | learned.build_elsewhere),
+    )
     return Port(
         hip_macros,
         evidence,
         frozenset(learned.per_platform),
-        _hip_undefined(sources, hip_macros, frozenset(learned.per_platform | learned.mapped)),
+        undefined,
         frozenset(learned.shims),
         twin_sources,
         frozenset(learned.mapped),
@@ -237,6 +262,12 @@ def learn(
         tuple(learned.cmake_cuda_lines[:_MAX_CMAKE_LINES]),
         translated_twins(root, twin_sources, set(hip_found)),
         torch_hip,
+        values,
+        hip_absent_functions(
+            parsed, hip_macros, undefined, frozenset(learned.per_platform | learned.mapped) - undefined, values
+        )
+        if hip_macros
+        else frozenset(),
     )
 
 
@@ -292,7 +323,11 @@ def _learn_directives(text: str, learned: _Learned) -> None:
     stack: list[list] = []
     macros = learned.macros
     includes_hip = False
+    last = 0
     for match in _DIRECTIVE.finditer(text):
+        if includes_hip or any(frame[0] for frame in stack):  # the code since the last directive is HIP's
+            learned.mapped.update(name for name in hip_aliases(text[last : match.start()]) if _CUDA_NAME.match(name))
+        last = match.end()
         kind, rest = match.group(1), match.group(2)
         rest = re.sub(r"//.*|/\*.*", "", rest)
         names = _IDENT.findall(rest)
@@ -343,65 +378,10 @@ def _learn_directives(text: str, learned: _Learned) -> None:
                     macros.add(name)
 
 
-@dataclass
-class _Tok:
-    text: str
-
-
-@dataclass
-class _Dir:
-    name: str
-    line: int
-    end_line: int
-    tokens: tuple
-
-    @property
-    def text(self) -> str:
-        return " ".join(t.text for t in self.tokens)
-
-
 _CUDA_NAME = re.compile(
     r"^(?:cuda|cu[A-Z]|CU[A-Za-z_]|cublas|CUBLAS|cusparse|CUSPARSE|curand|CURAND|cufft|CUFFT|"
     r"cusolver|nccl|NCCL|nvrtc|__nv_|cudnn|CUDNN)"
 )
-_TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\w*|\w+|&&|\|\||[<>=!]=|<<|>>|\S")
-
-
-def directives_of(text: str) -> list[_Dir]:
-    """A source's preprocessor lines, tokenised enough for scanner.analysis.hip_branches (continuations joined)."""
-    out, lines, number = [], text.split("\n"), 0
-    while number < len(lines):
-        start = number
-        line = lines[number]
-        while line.rstrip().endswith("\\") and number + 1 < len(lines):
-            number += 1
-            line = line.rstrip()[:-1] + " " + lines[number]
-        match = re.match(r"\s*#\s*(\w+)(.*)", line)
-        if match:
-            body = re.sub(r"//.*|/\*.*?\*/", "", match.group(2))
-            out.append(_Dir(match.group(1), start + 1, number + 1, tuple(_Tok(t) for t in _TOKEN.findall(body))))
-        number += 1
-    return out
-
-
-def _hip_undefined(
-    sources: list[tuple[str, str]], hip_macros: frozenset[str], project_defined: frozenset[str] = frozenset()
-) -> frozenset[str]:
-    """Macros defined only on lines HIP-Clang never compiles. `project_defined`: NVIDIA names the project's HIP
-    side defines itself (`#define CUDART_VERSION 12020` under `__HIP_PLATFORM_AMD__`): a definition behind them
-    is not dead."""
-    dead_defs: set[str] = set()
-    live_defs: set[str] = set()
-    for _rel, text in sources:
-        directives = directives_of(text)
-        defines = [d for d in directives if d.name == "define" and d.tokens]
-        if not defines:
-            continue
-        dead = dead_lines(directives, text.count("\n") + 1, hip_macros, project_defined=project_defined)
-        for d in defines:
-            (dead_defs if d.line in dead else live_defs).add(d.tokens[0].text)
-    return frozenset(dead_defs - live_defs)
-
 
 _MAX_CMAKE_LINES = 20_000
 _CMAKE_BLOCK = re.compile(r"^\s*(if|elseif|else|endif)\s*\((.*)$", re.I)

@@ -12,6 +12,8 @@ What is known:
   `#if CUDART_VERSION >= 12000` is dead on ROCm; unless the project's HIP side defines the name itself
   (`#define CUDART_VERSION 12000` in its HIP header, scanner.port): its value there is then unknown;
 - the project's own HIP switches (scanner.port: `USE_ROCM`, `GGML_USE_HIP`, `BNB_HIP`) are defined as 1;
+- the project's macros derived from those (scanner.port_values: `#define NVLS_SUPPORTED 0` on the HIP side of a
+  platform test, `#define P_USE_CUDA !defined(__HIP_PLATFORM_AMD__)`) have the value HIP-Clang gives them;
 - `__has_include(<nvml.h>)` of an NVIDIA-only header is false.
 Anything else (a project option, a version number, a function-like macro) is unknown, and a branch that
 depends on it is left alone.
@@ -20,7 +22,7 @@ depends on it is left alone.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 HIP_DEFINED = {"__HIP__": 1, "__HIPCC__": 1, "__HIP_PLATFORM_AMD__": 1, "__HIP_PLATFORM_HCC__": 1, "__clang__": 1}
 HIP_UNDEFINED = frozenset(
@@ -70,13 +72,15 @@ def dead_lines(
     hip_macros: frozenset[str] = frozenset(),
     undefined: frozenset[str] = frozenset(),
     project_defined: frozenset[str] = frozenset(),
+    values: tuple[tuple[str, int], ...] = (),
 ) -> dict[int, DeadBranch]:
     """Lines (1-based) HIP-Clang never compiles, each with the outermost dead branch that holds it. The
     directives' own lines count as inside the branches that enclose them. `undefined`: macros the project
     defines only where HIP never looks (scanner.port), undefined under HIP like NVIDIA's own. `project_defined`:
     NVIDIA names the project's HIP side defines itself (`CUDART_VERSION` in its HIP header): unknown, not 0,
-    unless `undefined` says every definition is on a dead line."""
-    known = _Known(hip_macros, undefined, project_defined - undefined)
+    unless `undefined` says every definition is on a dead line. `values`: (macro, value) of the project's macros
+    whose value under HIP-Clang is known (scanner.port_values)."""
+    known = _Known(hip_macros, undefined, project_defined - undefined, dict(values))
     dead: dict[int, DeadBranch] = {}
     # One frame per open #if chain: [state of the current branch (True/False/None), a branch already taken
     # (True/None/False), the DeadBranch when the current branch is dead].
@@ -134,6 +138,24 @@ class _Known:
     hip_macros: frozenset[str]
     undefined: frozenset[str]
     project_defined: frozenset[str] = frozenset()
+    values: dict = field(default_factory=dict)
+
+
+def value_of(
+    tokens: list[str],
+    hip_macros: frozenset[str] = frozenset(),
+    undefined: frozenset[str] = frozenset(),
+    values: tuple[tuple[str, int], ...] = (),
+    unknown: frozenset[str] = frozenset(),
+) -> int | None:
+    """The value of a preprocessor expression (token texts) under HIP-Clang, None when unknown. `unknown`: names
+    to read as unknown whatever is known of them (`__CUDA_ARCH__`, to ask whether the rest decides)."""
+    known = _Known(hip_macros - unknown, undefined - unknown, unknown, {k: v for k, v in values if k not in unknown})
+    try:
+        value, rest = _Evaluator(tokens, known).parse()
+    except (IndexError, ValueError, ZeroDivisionError, RecursionError):
+        return None
+    return None if rest else value
 
 
 def _condition(kind: str, tokens: list[str], known: _Known) -> bool | None:
@@ -153,6 +175,8 @@ def _condition(kind: str, tokens: list[str], known: _Known) -> bool | None:
 
 def _defined(name: str, known: _Known) -> bool | None:
     if name in HIP_DEFINED or name in known.hip_macros:
+        return True
+    if name in known.values:
         return True
     if name in known.project_defined:
         return None
@@ -263,6 +287,8 @@ class _Evaluator:
                 return None
             if token in HIP_DEFINED or token in self.known.hip_macros:
                 return 1
+            if token in self.known.values:
+                return self.known.values[token]
             if token in self.known.project_defined:
                 return None
             if token in HIP_UNDEFINED or token in self.known.undefined:

@@ -424,6 +424,7 @@ class PortNotes:
                     macros,
                     port.hip_undefined,
                     port.per_platform | port.hip_mapped,
+                    port.hip_values,
                 )
                 if view.directives
                 else {}

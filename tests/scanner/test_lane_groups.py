@@ -264,3 +264,55 @@ def test_a_launch_of_32_is_judged_by_the_kernel_clang_found_in_a_header(tmp_path
     root = write_tree(tmp_path, {"kernels.cuh": kernels, "k.cu": launches})
     found = _findings(root, codes=("ROC110",))
     assert {line: f.severity for (line, _), f in found.items()} == {5: Severity.MEDIUM, 6: Severity.INFO}
+
+
+# A sample collection's common header: a warp size it never uses itself, for the files that include it.
+COMMON_HEADER = """
+    #pragma once
+    namespace example {
+        constexpr unsigned int warp_size = 32u;
+        template <class T> __device__ T square(T v) { return v * v; }
+    }
+"""
+# Shared-memory padding against bank conflicts: any value computes the same.
+PADDED_IO = """
+    #pragma once
+    #include "../common/common.hpp"
+    template <unsigned FramesPerBank, class T>
+    struct strided_io {
+        static constexpr auto pad = (example::warp_size + (FramesPerBank - 1)) / FramesPerBank;
+        static __device__ void load(const T* in, T* smem, unsigned n) {
+            for (unsigned i = threadIdx.x; i < n; i += blockDim.x) smem[i + i / 32 * pad] = in[i];
+            __syncthreads();
+        }
+    };
+"""
+# The same name feeding a shuffle tree: per-warp work.
+WARP_REDUCE = """
+    #pragma once
+    #include "../common/common.hpp"
+    __device__ float warp_total(float v) {
+        for (unsigned o = example::warp_size / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+        return v;
+    }
+"""
+
+
+def _header_constant(root: Path) -> list:
+    found = [f for r in scan(root, ScanOptions(enable=("ROC104",))) for f in r.findings]
+    return [(f.path, f.line, f.severity) for f in found if f.path == "common/common.hpp"]
+
+
+def test_a_headers_warp_size_that_its_includers_only_pad_with_is_low(tmp_path):
+    root = write_tree(tmp_path, {"common/common.hpp": COMMON_HEADER, "conv/io.hpp": PADDED_IO})
+    assert _header_constant(root) == [("common/common.hpp", 4, Severity.LOW)]
+
+
+def test_a_headers_warp_size_an_includer_shuffles_by_stays_high(tmp_path):
+    root = write_tree(
+        tmp_path, {"common/common.hpp": COMMON_HEADER, "conv/io.hpp": PADDED_IO, "reduce/warp.hpp": WARP_REDUCE}
+    )
+    assert _header_constant(root) == [("common/common.hpp", 4, Severity.HIGH)]
+    # And with no includer at all, nothing says how it is used: the finding stands.
+    alone = write_tree(tmp_path / "alone", {"common/common.hpp": COMMON_HEADER})
+    assert _header_constant(alone) == [("common/common.hpp", 4, Severity.HIGH)]

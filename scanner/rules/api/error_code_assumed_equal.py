@@ -7,7 +7,9 @@ What it finds:
     converted to `hipError_t` (or back) by a cast or a declaration instead of a mapping. Printing an error with
     `%d`, comparing with 0, and an error used as the exit status (`exit(err)`, `return err;` from main) stay
     quiet: an exit status is not compared with CUDA's codes (a shell sees its low 8 bits, tested for zero), and
-    zero is success on both platforms.
+    zero is success on both platforms. A CUDA call cast to the error type it already returns (a check macro's
+    `static_cast<cudaError_t>(call)`, in a template too, where clang leaves the call unresolved), or a variable
+    last assigned such a call (`auto error_code = cudaFuncSetAttribute(kernel<T>, ...);`), stays quiet.
 
 Why it breaks on ROCm:
     hipify renames `cudaErrorIllegalAddress` to `hipErrorIllegalAddress`, but it cannot translate the
@@ -159,6 +161,9 @@ def _cast(ctx, node) -> None:
         if source == "hip":
             _report(ctx, node, f"`{node.text}` reinterprets a hipError_t as a CUDA error; {_ADVICE}: map the codes.")
         return
+    spelled = (operand.strip().text or _macro_argument(node.text)).strip()
+    if _cuda_call_text(ctx, spelled) or _assigned_a_cuda_call(ctx, spelled, node.line):
+        return  # a CUDA call clang left unresolved (a dependent call in a template): already its own error type
     inner = operand.strip()
     if inner.kind_name == "DECL_REF_EXPR" and ctx.names.get(inner.name) is not None:
         return  # a named enumerator: hipify translates it
@@ -167,6 +172,65 @@ def _cast(ctx, node) -> None:
         return  # success is 0 on both platforms
     shown = f"the number {value}{_named(value)}" if value is not None else "an integer"
     _report(ctx, node, f"`{node.text}` makes a CUDA error from {shown}; {_ADVICE}.")
+
+
+def _cuda_call_text(ctx, text: str) -> bool:
+    """`text` is one call of a CUDA runtime or driver function (`cudaMemcpy(dst, src, n, kind)`), which returns a
+    CUDA error: clang leaves such a call unresolved inside a template when an argument depends on a parameter."""
+    text = text.strip()
+    while text.startswith("(") and _closing(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    found = re.match(r"(?:::)?(cu\w+)\s*\(", text)
+    if not found or _closing(text, found.end() - 1) != len(text) - 1 or _NOT_ERROR_CALLS.search(found.group(1)):
+        return False
+    entry = ctx.names.get(found.group(1))
+    return entry is not None and entry.api in _CALLABLE_API and entry.kind not in ("type", "numeric_literal")
+
+
+def _assigned_a_cuda_call(ctx, name: str, line: int) -> bool:
+    """`name` is a variable whose last assignment before `line`, in the enclosing function, is a CUDA runtime or
+    driver call (`auto error_code = cudaFuncSetAttribute(kernel<T>, ...);` in a template: `auto` of a dependent
+    call, which clang leaves without a type)."""
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        return False
+    function = ctx.function_at(line)
+    first = function.start_line if function is not None else 1
+    code = [t for t in ctx.view.code if first <= t.line < line]
+    last = None
+    for i, tok in enumerate(code[:-2]):
+        if tok.text == name and code[i + 1].text == "=" and (i == 0 or code[i - 1].text not in (".", "->", "::")):
+            callee = code[i + 2].text
+            opens = i + 3 < len(code) and code[i + 3].text in ("(", "<")
+            last = opens and _cuda_call_text(ctx, f"{callee}()")
+    return bool(last)
+
+
+def _macro_argument(text: str) -> str:
+    """The one argument of a function-like macro call (`CHECK(cudaFree(p))`: `cudaFree(p)`), "" otherwise: a cast a
+    check macro writes around its argument has the call's text only there."""
+    found = re.match(r"[A-Za-z_]\w*\s*\(", text.strip())
+    text = text.strip()
+    if not found or _closing(text, found.end() - 1) != len(text) - 1:
+        return ""
+    argument = text[found.end() : -1]
+    depth = 0
+    for char in argument:
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            return ""
+    return argument
+
+
+def _closing(text: str, at: int) -> int:
+    """The index of the parenthesis closing the one at `at`, -1 when none."""
+    depth = 0
+    for i in range(at, len(text)):
+        depth += text[i] == "("
+        depth -= text[i] == ")"
+        if depth == 0:
+            return i
+    return -1
 
 
 def _case(ctx, node) -> None:

@@ -24,6 +24,8 @@ an info note, when:
   is the project's complete path without TMA. A TMA call outright, or an `else` with a body, still reports;
 - the branches differ only by `__launch_bounds__` (in the code or in a `#define` of the same macro) and HIP's
   has none: an occupancy hint, and HIP-Clang assumes up to 1024 threads per block without it.
+(And, in the rule: HIP's branch is empty and what it leaves out calls a function the project defines only where
+HIP-Clang never compiles, scanner.port.Port.hip_absent.)
 """
 
 from __future__ import annotations
@@ -110,7 +112,10 @@ def split(ctx, chain: list[tuple[object, int, int]]) -> tuple[list[Branch], list
     # One body line per branch: line 2k+1 holds branch k's head, 2k+2 its body.
     directives = [type(h)(h.name, 2 * k + 1, 2 * k + 1, sm_names_as_numbers(h)) for k, h in enumerate(heads)]
     directives.append(type(heads[0])("endif", 2 * len(heads) + 1, 2 * len(heads) + 1, ()))
-    dead = hip_branches.dead_lines(directives, 2 * len(heads) + 1, ctx.port.hip_macros)
+    port = ctx.port
+    dead = hip_branches.dead_lines(
+        directives, 2 * len(heads) + 1, port.hip_macros, port.hip_undefined, values=port.hip_values
+    )
     taken = [b for k, b in enumerate(branches) if 2 * k + 2 not in dead]
     excluded = [b for k, b in enumerate(branches) if 2 * k + 2 in dead]
     return taken, excluded

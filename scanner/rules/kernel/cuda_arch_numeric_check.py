@@ -7,7 +7,9 @@ What it finds:
     `__CUDA_ARCH_FEAT_*`), `__CUDA_ARCH_SPECIFIC__`, `__CUDA_ARCH_FAMILY_SPECIFIC__`. Conditions that
     also test a HIP macro, that sit inside a HIP-aware `#if`, or that have the form
     `!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= N` (true on HIP, as on the host) are not reported.
-    A plain `#ifdef __CUDA_ARCH__` (host versus device pass) is not reported by this rule.
+    A plain `#ifdef __CUDA_ARCH__` (host versus device pass) is not reported by this rule. Where the project's
+    own macros decide the condition under HIP whatever the SM version (`#if P_NVLS_SUPPORTED && __CUDA_ARCH__ >=
+    900`, with `P_NVLS_SUPPORTED` 0 on the HIP side of its header: scanner.port_values), the finding is info.
 
 Why it breaks on ROCm:
     HIP-Clang does not define `__CUDA_ARCH__` (nor the other macros), so in `#if` it evaluates to 0:
@@ -26,8 +28,10 @@ Why it breaks on ROCm:
     with nothing in its place, as an older NVIDIA GPU compiles it; or the Tensor Memory Accelerator's side (sm_90
     on) of a choice the code makes elsewhere, with nothing in its place: only declarations and
     `if (EnableTma) {...}` (a condition with a `tma` name); or the branches differ only by a
-    `__launch_bounds__` that HIP's has not (in the code or in a `#define` of the same macro). Dropped PTX that
-    computes a value, with nothing in its place, still reports.
+    `__launch_bounds__` that HIP's has not (in the code or in a `#define` of the same macro); or what HIP leaves
+    out, with nothing in its place, calls a function the project defines only where HIP-Clang never compiles (its
+    own HIP layer keeps that feature to NVIDIA: scanner.port_values). Dropped PTX that computes a value, with
+    nothing in its place, still reports.
 
 Example:
     #if __CUDA_ARCH__ >= 800
@@ -57,6 +61,7 @@ import re
 from scanner.analysis import hip_branches
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
+from scanner.port_values import defined_functions
 from scanner.rules.base import Rule
 from scanner.rules.kernel._arch_branches import computes, safe_choice, sm_names_as_numbers, split
 from scanner.rules.kernel._common import HIP_MACRO, enclosing_conditions
@@ -99,8 +104,13 @@ def check(ctx: Context) -> None:
             f"`{_compare_text(tokens)}` compares an NVIDIA SM version; HIP-Clang does not define __CUDA_ARCH__ (0 in #if)"
         )
     )
+    decided = _decided_without_arch(ctx, tokens) if d.name != "define" else ""
+    if decided:
+        with judged(ctx, Severity.INFO):
+            ctx.report(f"{what}, but {decided}", at=hit)
+        return
     chain = _chain(ctx.view.directives, d) if d.name != "define" else []
-    safe = safe_choice(*split(ctx, chain)) if chain else ""
+    safe = (safe_choice(*split(ctx, chain)) or _calls_nvidia_only(ctx, *split(ctx, chain))) if chain else ""
     if safe:
         with judged(ctx, Severity.INFO):
             ctx.report(f"{what}, but {safe}", at=hit)
@@ -126,6 +136,61 @@ def check(ctx: Context) -> None:
             "__HIP_PLATFORM_AMD__ explicitly.",
             at=hit,
         )
+
+
+def _calls_nvidia_only(ctx, taken, excluded) -> str:
+    """Why leaving the branches out is the project's own choice ("" when it is not): HIP's branch is empty and every
+    branch it leaves out calls a function the project defines only where HIP-Clang never compiles
+    (scanner.port_values: `multimemStore` under `#if defined(P_DEVICE_CUDA)`): its HIP layer keeps that feature
+    to NVIDIA, and the ROCm build has nothing there to call."""
+    absent = ctx.port.hip_absent
+    left_out = [b for b in excluded if b.tokens]
+    if not absent or not left_out or any(b.tokens for b in taken):
+        return ""
+    if any(text[0] in ("define", "include") for b in left_out for text in b.directive_texts):
+        return ""
+    found = []
+    for branch in left_out:
+        texts = [t.text for t in branch.tokens]
+        defined = set(defined_functions(" ".join(texts)))  # absent because defined here only: not a call
+        called = next(
+            (t for i, t in enumerate(texts[:-1]) if t in absent and t not in defined and texts[i + 1] in ("(", "<")),
+            None,
+        )
+        if called is None:
+            return ""
+        found.append(called)
+    return (
+        f"what HIP leaves out calls `{found[0]}`, which the project defines only where HIP-Clang never compiles "
+        "(its own HIP layer keeps that feature to NVIDIA): the ROCm build has no such function to call, so "
+        "leaving the branch out is the port's choice, not a silent change."
+    )
+
+
+def _decided_without_arch(ctx, tokens) -> str:
+    """Why the condition does not depend on the SM version under HIP ("" when it does): the project's own macros
+    decide it whatever `__CUDA_ARCH__` is (`#if P_NVLS_SUPPORTED && __CUDA_ARCH__ >= 900`, with
+    `P_NVLS_SUPPORTED` 0 on the HIP side of its header)."""
+    port = ctx.port
+    if not (port.hip_undefined or port.hip_values or port.hip_macros):
+        return ""
+    texts = [t.text for t in tokens]
+    # NVIDIA's own macros unknown too (`CUDA_VERSION >= 11000` beside the SM test): only the project's decide here.
+    nvidia = hip_branches.HIP_UNDEFINED | frozenset(t for t in texts if _ARCH_FEATURES.match(t))
+    value = hip_branches.value_of(texts, port.hip_macros, port.hip_undefined, port.hip_values, unknown=nvidia)
+    if value is None:
+        return ""
+    deciding = [
+        t for t in dict.fromkeys(texts) if t in port.hip_macros or t in port.hip_undefined or t in dict(port.hip_values)
+    ]
+    if not deciding:
+        return ""
+    names = ", ".join(f"`{t}`" for t in deciding[:3])
+    taken = "always taken" if value else "never taken"
+    return (
+        f"the project's own macros ({names}, as its HIP side sets them) decide this condition on AMD whatever "
+        f"the SM version: the branch is {taken} there, so the __CUDA_ARCH__ test changes nothing for ROCm."
+    )
 
 
 def _fallback(ctx, directive) -> str | None:
@@ -194,7 +259,10 @@ def _dead(ctx) -> dict:
             type(d)(d.name, d.line, d.end_line, sm_names_as_numbers(d)) if d.name in ("if", "elif") else d
             for d in ctx.view.directives
         ]
-        dead = memo["roc158_dead"] = hip_branches.dead_lines(directives, len(ctx.lines), ctx.port.hip_macros)
+        port = ctx.port
+        dead = memo["roc158_dead"] = hip_branches.dead_lines(
+            directives, len(ctx.lines), port.hip_macros, port.hip_undefined, values=port.hip_values
+        )
     return dead
 
 

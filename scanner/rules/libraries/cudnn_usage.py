@@ -5,7 +5,10 @@ What it finds:
     name the cuDNN API (`cudnnCreate`, `cudnnTensorDescriptor_t`, `cudnnConvolutionForward`,
     `cudnn_frontend::`).
     One finding per file, at the first include or use: its message counts the uses and lists their lines
-    (porting away from the library is one piece of work per file, not one per line).
+    (porting away from the library is one piece of work per file, not one per line). A quoted include of a
+    cuDNN-named header that is the repository's own file (`"../cudnn_frontend_shim.h"`, `"cudnn_utils.h"`, not in
+    a third-party folder nor a copy of cuDNN's declarations) is not cuDNN: that header is reported on its own
+    uses; nor is the namespace `cudnn_frontend` where the file declares it (the project is cuDNN's frontend).
 
     cuDNN reached through the project's own loader is a run-time failure, not a build break (medium, risk
     runtime-failure): a file that opens the library itself (`dlopen("libcudnn.so.9")`, `LoadLibrary` of
@@ -39,6 +42,7 @@ import re
 from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.rules.libraries._common import Header, Judgement, Use, library_rule, opened_at_run_time
+from scanner.rules.libraries._own_headers import own_header
 
 # cuDNN's own headers (v7 to v9): a file that includes one needs cuDNN to compile, whatever it loads at run time.
 _CUDNN_HEADER = re.compile(
@@ -47,6 +51,9 @@ _CUDNN_HEADER = re.compile(
 # The library's file name in a string: `"libcudnn.so.9"`, `"libcudnn_ops.so"`, `"cudnn64_8.dll"`.
 _CUDNN_LIBRARY = re.compile(r"[\"'/](?:lib)?cudnn(?:\w*\.so[.\d]*|\w*\.dylib|64_\d+\.dll|\w*\.dll)\b")
 
+# cuDNN's own header declares its API so; a copy of it in the repository is still cuDNN.
+_CUDNN_DECLARATIONS = re.compile(r"\bCUDNNWINAPI\b")
+
 # Handle, stream and error plumbing: a plain rename.
 _BOOKKEEPING = re.compile(r"^cudnn(Create|Destroy|SetStream|GetStream|GetErrorString|GetVersion)$")
 
@@ -54,6 +61,8 @@ _BOOKKEEPING = re.compile(r"^cudnn(Create|Destroy|SetStream|GetStream|GetErrorSt
 def _use(ctx, tok) -> str:
     name = tok.text
     if name == "cudnn_frontend":
+        if _own_namespace(ctx, tok):
+            return ""
         return "the cuDNN frontend graph API has no ROCm port: rewrite with MIOpen (or its Find/Fusion API)."
     entry = ctx.names.get(name)
     if entry is not None and entry.roc.startswith("miopen"):
@@ -71,7 +80,37 @@ def _use(ctx, tok) -> str:
     )
 
 
+def _own_namespace(ctx, tok) -> bool:
+    """`namespace cudnn_frontend::detail {` declares the namespace, and in a file that opens it, its qualified
+    names are the file's own: the project is (a part of) cuDNN's frontend, and its cuDNN calls report themselves."""
+    before = ctx.view.neighbour(tok, -1)
+    if before is not None and before.text == "namespace":
+        return True
+    memo = ctx.memo
+    opens = memo.get("roc131_own_namespace")
+    if opens is None:
+        code = ctx.view.code
+        opens = memo["roc131_own_namespace"] = any(
+            t.text == "cudnn_frontend" and i and code[i - 1].text == "namespace" for i, t in enumerate(code)
+        )
+    return opens
+
+
+def _own(ctx, header: str) -> bool:
+    """A quoted include of the project's own cuDNN-named header (`"../cudnn_frontend_shim.h"`,
+    `"cudnn_utils.h"`): not cuDNN's, which declares its API with `CUDNNWINAPI`."""
+    return ctx.include is not None and not ctx.include.angled and own_header(ctx, header, _CUDNN_DECLARATIONS)
+
+
+def _frontend_message(ctx: Context, header: str) -> str:
+    if _own(ctx, header):
+        return ""
+    return f"<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen."
+
+
 def _header_message(ctx: Context, header: str) -> str:
+    if _own(ctx, header):
+        return ""
     if _CUDNN_HEADER.fullmatch(header.rsplit("/", 1)[-1]):
         return (
             f"<{header}> (cuDNN) is not on ROCm: port to MIOpen (<miopen/miopen.h>); "
@@ -115,7 +154,7 @@ RULE = library_rule(
     headers=[
         Header(
             r"cudnn_frontend\w*\.h(pp)?|cudnn_frontend/.+",
-            "<{header}> (cuDNN frontend) has no ROCm port: rewrite with MIOpen.",
+            _frontend_message,
         ),
         Header(r"cudnn(_\w+)?\.h(pp)?", _header_message),
     ],

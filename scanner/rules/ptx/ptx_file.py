@@ -5,7 +5,9 @@ What it finds:
     with `cuModuleLoad`/`cuModuleLoadData`, or checked in as hand-written kernels. Reported once, on the
     `.version`/`.target` line. Also a generated C/C++ data file whose byte array embeds NVIDIA code (a CUDA
     ELF cubin, a fatbin, PTX text: `unsigned char kernel_cubin[] = {0x7f, 0x45, 0x4c, 0x46, ...}`), reported
-    once on its first line; the scan reads such a file as data instead of parsing it.
+    once on its first line; the scan reads such a file as data instead of parsing it. Low where nothing in the
+    repository names the `.ptx` file or builds a `.ptx` path (a string ending in `.ptx`, a `*.ptx` glob): a listing
+    of what the compiler made, kept to read beside lecture notes or profiles, which no program loads.
 
 Why it breaks on ROCm:
     PTX is NVIDIA's virtual ISA; AMD GPUs run AMDGPU code objects (GCN/CDNA/RDNA machine code), and
@@ -37,6 +39,7 @@ from scanner.analysis.context import Context
 from scanner.model import Risk, Severity
 from scanner.parsing.tokens import Token
 from scanner.rules.base import Rule
+from scanner.rules.ptx._loaders import loaded_by_nothing
 
 _HEADER = re.compile(r"^\s*\.(version|target)\b\s*([\w.,\s]*)")
 
@@ -56,11 +59,19 @@ def check(ctx: Context) -> None:
             target = match.group(2).split(",")[0].strip()
             break
     what = f"PTX for {target}" if target else "PTX"
-    ctx.report(
+    message = (
         f"{what} cannot be loaded on AMD GPUs: port the kernel source to HIP and build AMDGPU code objects "
-        "(hipcc --genco) or use hipRTC.",
-        at=anchor,
+        "(hipcc --genco) or use hipRTC."
     )
+    if loaded_by_nothing(ctx.source.root, ctx.path):
+        ctx.report(
+            f"{message} Low: nothing in the repository names this file or builds a `.ptx` path to load: a "
+            "listing of what the compiler made, kept to read; the port is its source.",
+            at=anchor,
+            severity=Severity.LOW,
+        )
+        return
+    ctx.report(message, at=anchor)
 
 
 def _embedded(ctx: Context) -> None:

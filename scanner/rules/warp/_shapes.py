@@ -113,6 +113,74 @@ def file_values(ctx) -> dict[str, int]:
     return values
 
 
+def values_at(ctx, line: int) -> dict[str, int]:
+    """`file_values` as seen on `line`: a name a function body defines (`constexpr unsigned NB = 32;` in `main`)
+    is that body's local, so on a line outside the body it stands for something else (another function's template
+    parameter `NB`, instantiated with any size); it has its value only inside."""
+    values = file_values(ctx)
+    local = _local_definitions(ctx)
+    if not local:
+        return values
+    out = dict(values)
+    for name, scopes in local.items():
+        inside = [value for first, last, value in scopes if first <= line <= last]
+        if inside:
+            out[name] = inside[-1]
+        elif name not in _file_scope_names(ctx):
+            out.pop(name, None)
+    return out
+
+
+def _local_definitions(ctx) -> dict[str, list[tuple[int, int, int]]]:
+    """Names `named_values` finds defined inside a function body: name -> (first line, last line of the
+    innermost function-body block holding the definition, value)."""
+    memo = ctx.memo
+    found = memo.get("rocport:local-values")
+    if found is not None:
+        return found
+    found = {}
+    values = file_values(ctx)
+    code = ctx.view.code
+    stack: list[tuple[int, bool]] = []  # per open brace: its line, whether it is (inside) a function body
+    blocks: list[tuple[int, int]] = []  # function-body blocks: (first line, last line)
+    for i, tok in enumerate(code):
+        if tok.text == "{":
+            before = code[i - 1].text if i else ""
+            body = (bool(stack) and stack[-1][1]) or before in (")", "const", "noexcept", "override", "mutable")
+            stack.append((tok.line, body))
+        elif tok.text == "}" and stack:
+            first, body = stack.pop()
+            if body and not (stack and stack[-1][1]):
+                blocks.append((first, tok.line))
+    if blocks:
+        for number, text in enumerate(ctx.lines, 1):
+            definition = named_values([text])
+            for name, value in definition.items():
+                if name not in values or text.lstrip().startswith("#"):
+                    continue
+                block = next(((a, b) for a, b in blocks if a < number <= b), None)
+                if block is not None:
+                    found.setdefault(name, []).append((block[0], block[1], value))
+    memo["rocport:local-values"] = found
+    return found
+
+
+def _file_scope_names(ctx) -> frozenset[str]:
+    """Names `named_values` finds defined outside every function body too (a `#define`, a namespace constant)."""
+    memo = ctx.memo
+    names = memo.get("rocport:file-scope-values")
+    if names is None:
+        local = _local_definitions(ctx)
+        lines_of = {name: [(a, b) for a, b, _v in scopes] for name, scopes in local.items()}
+        names = set()
+        for number, text in enumerate(ctx.lines, 1):
+            for name in named_values([text]):
+                if name in lines_of and not any(a < number <= b for a, b in lines_of[name]):
+                    names.add(name)
+        names = memo["rocport:file-scope-values"] = frozenset(names)
+    return names
+
+
 def number(text: str, names: dict[str, int]) -> int | None:
     """A literal's value, or the value of a name the file defines as one."""
     text = text.rstrip("uU")

@@ -39,10 +39,13 @@ References:
     on it), nor a macro a source file (not a header) defines and never names again. Not reported in another vendor's backend (`ggml-sycl/`: a SYCL sub-group of 32).
     Low where the 32 only splits data: every function that uses it is device code that does nothing per warp (no
     shuffle, ballot, warp sync or warp helper, in it or in what it calls), or a source file defines it and never
-    uses it; a 64-lane wavefront then runs two groups of 32 threads, each on its own data.
+    uses it, or a header defines it, never uses it, and every repository file that includes the header and names
+    it does nothing per warp (a shared-memory padding); a 64-lane wavefront then runs two groups of 32 threads,
+    each on its own data.
 
 Known problems:
-    A file-wide definition is judged by the file that holds it, not by the files that include it.
+    A file-wide definition is judged by the file that holds it; a header's that the header never uses, by the
+    files that include it directly (by file name), read as text.
     Constants defined inside a platform test (`#ifdef __HIP_PLATFORM_AMD__ ... #else ... #endif`,
     `#if __CUDA_ARCH__`...) are taken as already ported and stay quiet.
 """
@@ -55,6 +58,7 @@ from scanner.rules.base import Rule, wave64_severity
 from scanner.rules.libraries._judgement import other_vendor_backend
 from scanner.rules.warp import _groups, _templates
 from scanner.rules.warp._common import directive_guards, is_warp_size_name, per_platform_name
+from scanner.rules.warp._users import users_split_data_only
 
 # Words that stand before a name without declaring it (`return WARP_SIZE = 32;` is not a declaration).
 _NOT_TYPES = frozenset(
@@ -279,13 +283,27 @@ def _report(ctx, message: str, tok, template_parameter: bool = False) -> None:
     else:
         where = f"every function of this file that uses `{tok.text}`"
         consistent = _groups.file_keeps_to_32(ctx, tok.text)
-        splits_data = not consistent and _groups.file_splits_data_only(ctx, tok.text, tok.line)
+        in_file = not consistent and _groups.file_splits_data_only(ctx, tok.text, tok.line)
+        by_users = not consistent and not in_file and _header_users_split_data(ctx, tok)
+        splits_data = in_file or by_users
+        if by_users:
+            where = f"every file that includes this header and uses `{tok.text}`"
     if consistent:
         ctx.report(_groups.consistent_message(message, where), at=tok, severity=Severity.INFO)
     elif splits_data:
         ctx.report(_groups.splits_data_message(message, where), at=tok, severity=Severity.LOW)
     else:
         ctx.report(message, at=tok)
+
+
+def _header_users_split_data(ctx, tok) -> bool:
+    """A header's file-wide constant it never uses itself: the files that include it decide (scanner.rules.warp.
+    _users): every one that names it does nothing per warp."""
+    if not ctx.path.lower().endswith((".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl", ".inc")):
+        return False
+    if any(t.text == tok.text and t.line != tok.line for t in ctx.view.code):
+        return False  # used in the header itself: file_splits_data_only judged those uses
+    return users_split_data_only(ctx, tok.text)
 
 
 def _launches(ctx, function) -> bool:

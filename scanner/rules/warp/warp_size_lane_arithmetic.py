@@ -358,7 +358,7 @@ def check_tokens(ctx: Context) -> None:
     """Without a syntax tree: `threadIdx.x % 32`, `lane & 31`, `tid >> 5` on one line."""
     if ctx.platform_guarded:
         return
-    names = _shapes.file_values(ctx)
+    names = _shapes.values_at(ctx, ctx.line)
     stride = _shapes.WARP_STRIDE.search(ctx.line_code)
     if stride:
         lane_report(
