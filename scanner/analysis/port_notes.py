@@ -22,7 +22,8 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   for another system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) and a shell
   script named for Windows or macOS (`cu116-Windows-env.sh`) are not migration work: info; so is a conda recipe
   or a GitHub Actions job built on a library with no ROCm build (RAPIDS RAFT or cuVS: a requirement, `raft: ON`,
-  `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA; when an
+  `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA, and a shell script's branch for NVIDIA's HPC SDK
+  (scanner.analysis.toolchain_branches); when an
   accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
   is the NVIDIA side, not a migration still to do, and says which HIP build covers it; so is a CI script or job
   of a project whose Python build already builds its extensions for ROCm through PyTorch's hipify (a setup.py
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from scanner.analysis import containers, hip_branches, probe_branches
+from scanner.analysis import containers, hip_branches, probe_branches, toolchain_branches
 from scanner.build import python_rocm
 from scanner.formats import yaml_doc
 from scanner.formats.lines import commands, logical_lines
@@ -94,6 +95,7 @@ class PortNotes:
         self._foreign_runs: dict | None = None
         self._no_rocm_jobs: list | None = None
         self._dump_jobs: list | None = None
+        self._hpc_sdk: dict = {}
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -174,6 +176,10 @@ class PortNotes:
         dump = self.dump_job(line) if rule.code.startswith("ROC2") and not rule.rocm_side else ""
         if dump:
             return Severity.INFO, dump
+        if facts.language == "shell" and rule.code.startswith("ROC2") and not rule.rocm_side:
+            hpc_sdk = toolchain_branches.note(facts.lines, line, self._hpc_sdk)
+            if hpc_sdk:
+                return Severity.INFO, hpc_sdk
         port = facts.port
         if rule.code.startswith("ROC2") and not rule.rocm_side:
             side = self.nvidia_side(line, rule.code)

@@ -86,7 +86,7 @@ def test_nvml_included_beside_a_dlopen_still_breaks_the_build(tmp_path):
     "name, low, medium",
     [
         ("ROC214_cuda_toolkit_path_search_path.mk", (2, 3, 4, 5, 6), (8, 9, 10)),
-        ("ROC214_cuda_toolkit_path_search_path.cmake", (2, 3), (4, 5)),
+        ("ROC214_cuda_toolkit_path_search_path.cmake", (3, 4, 5, 11), (6, 16)),
     ],
 )
 def test_cuda_toolkit_path_only_searched_is_low_and_a_linked_library_or_nvcc_is_not(name, low, medium):
