@@ -4,7 +4,11 @@ What it finds:
     `nvidia-smi` run from shell scripts, Makefiles, Dockerfiles, CI and deployment YAML, and named in Python
     strings (`subprocess.run(["nvidia-smi", ...])`). A run whose output only goes to the terminal or a log
     (`nvidia-smi` alone on a line or a CI step, `nvidia-smi || true`, `| tee log`, `os.system("nvidia-smi")`)
-    is a diagnostic: info (low in a shell script under `set -e`, which stops where the command is missing).
+    is a diagnostic: info (low in a shell script under `set -e`, which stops where the command is missing); so is
+    one that starts the command string a shell runs (`srun ... bash -c "nvidia-smi; env"`). A run that only sets
+    the GPU's state (`sudo nvidia-smi -lgc 1980,1980`, `-pm 1`, `--power-limit`, `-c`, `-r`) before a benchmark is
+    low, a tuning matter: on an AMD host the script goes on with the GPU's default settings; under `set -e`,
+    unguarded, it stops the script and keeps the rule's severity.
     Printed or logged text that only names the command is not reported.
     A run that fails gracefully is low: probed first (`command -v nvidia-smi && nvidia-smi ...`, the body of
     `if command -v nvidia-smi ...; then` or `if shutil.which("nvidia-smi"):`), captured with a fallback
@@ -41,7 +45,17 @@ from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _COMMAND = re.compile(r"(?<![\w.-])nvidia-smi(?![\w.-])")
 # A command that starts a statement: at the start of a line or CI step, or after `;`, `&&`, `then`, `do`, `else`.
-_STATEMENT_START = re.compile(r"(?:^|;|&&|\bthen|\bdo|\belse)\s*(?:-\s+)?(?:run:\s*|RUN\s+|@)?(?:sudo\s+)?$")
+# Also the start of the command string a shell runs (`srun ... bash -c "nvidia-smi; env"`).
+_STATEMENT_START = re.compile(
+    r"(?:^|;|&&|\bthen|\bdo|\belse|(?<![\w-])(?:ba|z|da)?sh\s+-c\s+[\"'])\s*(?:-\s+)?(?:run:\s*|RUN\s+|@)?(?:sudo\s+)?$"
+)
+# Options that change the GPU's state rather than print it: clocks, power, persistence, compute mode, MIG, reset.
+_SETTING = re.compile(
+    r"^\s+(?:-[a-z]+\s+\S+\s+)*?(?:-i\s+\S+\s+)?"
+    r"(?:-(?:lgc|rgc|lmc|rmc|ac|rac|pm|pl|c|mig|r|e|acp)\b|--(?:lock-gpu-clocks|reset-gpu-clocks|lock-memory-clocks|"
+    r"reset-memory-clocks|applications-clocks|reset-applications-clocks|persistence-mode|power-limit|compute-mode|"
+    r"multi-instance-gpu|gpu-reset|ecc-config|auto-boost-default)\b)"
+)
 _ERREXIT = re.compile(r"^\s*set\s+-[a-zA-Z]*e|^\s*set\s+-o\s+errexit|^#!.*\s-[a-zA-Z]*e\b", re.M)
 _RUNNERS = frozenset({"os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.Popen"})
 _MESSAGE = (
@@ -61,8 +75,13 @@ def check(ctx: Context) -> None:
             diagnostic, guarded = (line, col) in logged, True
             fallback = fallbacks.get((line, col), "")
         else:
-            diagnostic, guarded = _shell_logged(ctx.line_text(line), match.start(), match.end())
+            text = ctx.line_text(line)
+            diagnostic, guarded = _shell_logged(text, match.start(), match.end())
             fallback = fallbacks.get(line, "")
+            setting = _SETTING.match(text[match.end() :])
+            if diagnostic and setting:
+                _report_setting(ctx, line, col, match, setting, errexit and not guarded)
+                continue
         if not diagnostic and fallback:
             with judged(ctx, Severity.LOW):
                 once(
@@ -96,6 +115,31 @@ def check(ctx: Context) -> None:
                     "log just loses it; `amd-smi list` / `amd-smi static` print the same there.",
                     length=len(match.group(0)),
                 )
+
+
+def _report_setting(ctx, line: int, col: int, match: re.Match, setting: re.Match, stops: bool) -> None:
+    """nvidia-smi run only to set the GPU's state (`sudo nvidia-smi -lgc 1980,1980` before a benchmark)."""
+    option = setting.group(0).split()[-1]
+    if stops:
+        once(
+            ctx,
+            line,
+            col,
+            f"nvidia-smi sets the GPU's state here (`{option}`), and this script runs with `set -e`: on an AMD host "
+            "the missing command stops it. Use `amd-smi set` (clocks, power, compute partition) or `amd-smi reset`.",
+            length=len(match.group(0)),
+        )
+        return
+    with judged(ctx, Severity.LOW, Risk.PERFORMANCE):
+        once(
+            ctx,
+            line,
+            col,
+            f"nvidia-smi only sets the GPU's state here (`{option}`), and nothing reads its output: on an AMD host "
+            "the command is missing, the script goes on and runs with the GPU's default settings, so numbers may "
+            "be noisier (low). Use `amd-smi set` (clocks, power, compute partition) or `amd-smi reset`.",
+            length=len(match.group(0)),
+        )
 
 
 def _shell_logged(text: str, start: int, end: int) -> tuple[bool, bool]:
