@@ -11,6 +11,10 @@ What it finds:
     is low too: a run-time failure with a graceful fallback, as the severity policy rates it. A Python probe in the
     branch of an `if` taken only when nvcc was found (`if os.system("nvcc --version") == 0:`, `if
     shutil.which("nvcc"):`) is a note: a ROCm machine skips it; the test's own probe only picks the branch (low).
+    A probe in a Makefile or script that only takes the toolkit's directory from where nvcc is
+    (`CUDA_TOOLKIT := $(shell dirname $$(command -v nvcc))/..`), a variable the file uses only after `-I` or `-L`,
+    is low: on a ROCm machine the search path points nowhere, which is no error by itself, and nvcc and the CUDA
+    libraries the build names are reported where they are named (ROC211, ROC213).
 
 Why it breaks on ROCm:
     There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
@@ -84,6 +88,20 @@ def check(ctx: Context) -> None:
                     length=len(match.group(0)),
                 )
             continue
+        derived = _search_path_only(ctx, line, match.start()) if ctx.language in ("make", "shell") else None
+        if derived:
+            with judged(ctx, Severity.LOW):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`{match.group(0)}` only derives the toolkit's directory here (`{derived[0]}`), which the file "
+                    f"uses only as a search path ({derived[1]}): on a ROCm machine the path points nowhere, which is "
+                    "no error by itself (low); the compiler and libraries the build names there break, and are "
+                    "reported where they are named. Derive it from `hipconfig --rocmpath` (or `$ROCM_PATH`).",
+                    length=len(match.group(0)),
+                )
+            continue
         if ctx.port.ported:  # the repository builds for ROCm: this probe is on (or next to) its NVIDIA path
             message = (
                 f"`{match.group(0)}` probes for the CUDA toolkit: right for the NVIDIA build, but where this "
@@ -136,6 +154,38 @@ def check(ctx: Context) -> None:
                     "`hipconfig --version` or read `torch.version.hip` instead."
                 )
             once(ctx, node.lineno, node.col_offset + 1, message, length=len(text))
+
+
+# An assignment whose value takes a directory from the probe's output: `CUDA_TOOLKIT := $(shell dirname $$(command
+# -v nvcc))/..`, `CUDA_HOME=$(dirname $(dirname $(which nvcc)))`.
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_]\w*)\s*(?:::=|:=|\?=|\+=|=)\s*")
+_DIRECTORY_OF = re.compile(r"\b(?:dirname|realpath|readlink\s+-f)\b|\$\((?:dir|abspath|realpath)\s")
+# A use of a variable as a search path: `-I$(CUDA_TOOLKIT)/include`, `-L${CUDA_HOME}/lib64`, `-Wl,-rpath,$X/lib`.
+_SEARCH_FLAG = re.compile(r"(?:-I|-L|-isystem\s*|-Wl,-rpath,|-rpath\s*)[\"']?$")
+
+
+def _search_path_only(ctx, line: int, start: int) -> tuple[str, str] | None:
+    """(variable, flags) when the probe at `start` of `line` sits in an assignment that takes a directory from its
+    output and the file uses that variable only after search-path flags (`-I`, `-L`); else None."""
+    text = ctx.line_text(line)
+    assigned = _ASSIGNMENT.match(text)
+    if assigned is None or assigned.end() > start or not _DIRECTORY_OF.search(text[assigned.end() : start]):
+        return None
+    name = assigned.group(1)
+    use = re.compile(r"\$(?:\(" + name + r"\)|\{" + name + r"\}|" + name + r"(?!\w))")
+    flags: list[str] = []
+    for number, other in enumerate(ctx.lines, 1):
+        code = other.split("#", 1)[0]
+        for found in use.finditer(code):
+            if number == line and found.start() < start:
+                continue
+            flag = _SEARCH_FLAG.search(code[: found.start()])
+            if flag is None:
+                return None
+            spelled = flag.group(0).strip("\"' ")
+            if spelled not in flags:
+                flags.append(spelled)
+    return (name, ", ".join(f"`{f}`" for f in flags)) if flags else None
 
 
 def _nvcc_found_tests(source) -> list[tuple[int, int, int]]:
