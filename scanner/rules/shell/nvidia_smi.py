@@ -12,7 +12,9 @@ What it finds:
     Printed or logged text that only names the command is not reported.
     A run that fails gracefully is low: probed first (`command -v nvidia-smi && nvidia-smi ...`, the body of
     `if command -v nvidia-smi ...; then` or `if shutil.which("nvidia-smi"):`), captured with a fallback
-    (`$(nvidia-smi ... || echo 0)`), or run inside a Python `try:` whose `except` catches the missing command
+    (`$(nvidia-smi ... || echo 0)`), captured into a variable read only by the tests of `if`s whose `else` is the
+    default and none of whose branches exits (a perf baseline picked by GPU name: empty on an AMD host, the
+    `else` runs; not under `set -e` unless the capture ends in a pipe without `pipefail`), or run inside a Python `try:` whose `except` catches the missing command
     (`FileNotFoundError`, `OSError`, `Exception`; `CalledProcessError` with `shell=True`) and goes on. A probe
     that gates the script (`if ! command -v nvidia-smi; then exit 1; fi`) keeps the rule's severity.
 
@@ -219,7 +221,49 @@ def _shell_fallbacks(ctx) -> dict[int, str]:
                 out[number] = f"`{probe.group(0)} && ...` runs it only where it exists"
         if number not in out and _COMMAND.search(code) and _FALLBACK.search(code):
             out[number] = f"`{_FALLBACK.search(code).group(0)}` gives a value where it is missing"
+        if number not in out and _COMMAND.search(code):
+            picked = _only_picks_a_branch(ctx, lines, number, code)
+            if picked:
+                out[number] = picked
     return out
+
+
+# `NAME=$(nvidia-smi ... | head -1)`: a capture into a variable.
+_CAPTURE = re.compile(r"^\s*(?:local\s+|export\s+)?([A-Za-z_]\w*)=[\"']?\$\(([^#]*)\)")
+_PIPEFAIL = re.compile(r"^\s*set\s+(?:-\S+\s+)*-o\s+pipefail|^\s*set\s+-[a-zA-Z]*o\s+pipefail", re.M)
+_LEAVES = re.compile(r"(?:^|[;&|]\s*|\bthen\s+)(?:exit|return|false)\b|\babort\b")
+
+
+def _only_picks_a_branch(ctx, lines: list[str], number: int, code: str) -> str:
+    """Why a capture of nvidia-smi's output fails gracefully, or "": the script goes on where the command is
+    missing (no `set -e`, or the capture ends in a pipe without `pipefail`), and the variable is read only in the
+    tests of `if`s that have an `else` and leave nowhere (no `exit`): on an AMD host the value is empty and the
+    script takes the default branch (mscclpp's perf-baseline choice by GPU name)."""
+    capture = _CAPTURE.match(code)
+    if capture is None or not _COMMAND.search(capture.group(2)):
+        return ""
+    if _ERREXIT.search(ctx.text) and ("|" not in capture.group(2) or _PIPEFAIL.search(ctx.text)):
+        return ""
+    name = capture.group(1)
+    use = re.compile(r"\$\{?" + name + r"\b")
+    tests = []
+    for other, text in enumerate(lines, start=1):
+        if other == number or not use.search(text.split("#", 1)[0]):
+            continue
+        if not _IF.match(text):
+            return ""
+        tests.append(other)
+    for test in tests:
+        branch = _then_branch(lines, test)
+        end = branch.stop
+        if end > len(lines) or not re.match(r"^\s*else\b", lines[end - 1]):
+            return ""
+        rest = _then_branch(lines, end)  # the else branch, up to its fi
+        if any(_LEAVES.search(lines[n - 1].split("#", 1)[0]) for n in (*branch, *rest)):
+            return ""
+    if not tests:
+        return ""
+    return f"`{name}` only picks a branch (line {tests[0]}), and the `else` is the default where it is empty"
 
 
 def _then_branch(lines: list[str], start: int) -> range:
