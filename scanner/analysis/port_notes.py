@@ -20,7 +20,9 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`), a script's `docker run` of such an image
   (named so, `--platform linux/arm64`, or built by the script from such a Dockerfile) and a CMake toolchain file
   for another system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) and a shell
-  script named for Windows or macOS (`cu116-Windows-env.sh`) are not migration work: info; so is a conda recipe
+  script named for Windows or macOS (`cu116-Windows-env.sh`), and a file named for another architecture, a Python
+  branch for another platform and a CI job for another architecture (scanner.analysis.other_arch) are not
+  migration work: info; so is a conda recipe
   or a GitHub Actions job built on a library with no ROCm build (RAPIDS RAFT or cuVS: a requirement, `raft: ON`,
   `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA, and a shell script's branch for NVIDIA's HPC SDK
   (scanner.analysis.toolchain_branches); when an
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from scanner.analysis import containers, hip_branches, probe_branches, toolchain_branches
+from scanner.analysis import containers, hip_branches, other_arch, probe_branches, toolchain_branches
 from scanner.build import python_rocm
 from scanner.formats import yaml_doc
 from scanner.formats.lines import commands, logical_lines
@@ -96,6 +98,7 @@ class PortNotes:
         self._no_rocm_jobs: list | None = None
         self._dump_jobs: list | None = None
         self._hpc_sdk: dict = {}
+        self._other_arch: tuple | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -153,6 +156,7 @@ class PortNotes:
             or self.foreign_script()
             or self.foreign_job(line)
             or self.foreign_run(line)
+            or self.other_arch(line)
         )
         if platform and rule.code.startswith("ROC2") and "CMAKE_VERSION" in platform:
             return Severity.INFO, (
@@ -375,6 +379,18 @@ class PortNotes:
             if _TOOLCHAIN.match(text):
                 return text.strip()
         return ""
+
+    def other_arch(self, line: int) -> str:
+        """A file named for another architecture, a Python branch or a CI job for another platform
+        (scanner.analysis.other_arch), or empty."""
+        facts = self.facts
+        if self._other_arch is None:
+            named = other_arch.named_file(facts.path) if facts.language in other_arch.NAMED_LANGUAGES else ""
+            lines = other_arch.python_lines(facts) if facts.language == "python" else {}
+            jobs = other_arch.ci_jobs(facts) if facts.language == "yaml" else []
+            self._other_arch = (named, lines, jobs)
+        named, lines, jobs = self._other_arch
+        return named or lines.get(line, "") or next((why for a, b, why in jobs if a <= line <= b), "")
 
     def foreign_script(self) -> str:
         """A shell script named for Windows or macOS (`cu116-Windows-env.sh`, `windows/setup.sh`, `build_macos.sh`):
