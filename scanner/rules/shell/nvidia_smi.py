@@ -15,7 +15,8 @@ What it finds:
     (`$(nvidia-smi ... || echo 0)`), captured into a variable read only by the tests of `if`s whose `else` is the
     default and none of whose branches exits (a perf baseline picked by GPU name: empty on an AMD host, the
     `else` runs; not under `set -e` unless the capture ends in a pipe without `pipefail`), or run inside a Python `try:` whose `except` catches the missing command
-    (`FileNotFoundError`, `OSError`, `Exception`; `CalledProcessError` with `shell=True`) and goes on. A probe
+    (`FileNotFoundError`, `OSError`, `Exception`; `CalledProcessError` with `shell=True`) and goes on, or
+    passed to a helper of the module that runs it in such a `try` (`_run(["nvidia-smi", ...])`). A probe
     that gates the script (`if ! command -v nvidia-smi; then exit 1; fi`) keeps the rule's severity.
 
 Why it breaks on ROCm:
@@ -324,6 +325,7 @@ def _python_fallbacks(ctx) -> dict[tuple[int, int], str]:
             shell_strings.update(
                 (n.lineno, n.col_offset + 1) for n in ast.walk(node) if isinstance(n, (ast.Constant, ast.JoinedStr))
             )
+    helped = _through_safe_runners(ctx.source, module)
     for node in walk_ast(module):
         if not isinstance(node, (ast.Constant, ast.JoinedStr)) or not hasattr(node, "lineno"):
             continue
@@ -334,6 +336,38 @@ def _python_fallbacks(ctx) -> dict[tuple[int, int], str]:
             out[where] = f"inside `try` (line {fallback}) whose `except` catches the missing command and goes on"
         elif node.lineno in probed:
             out[where] = probed[node.lineno]
+        elif where in helped:
+            out[where] = helped[where]
+    return out
+
+
+_RUNS = _RUNNERS | {"subprocess.check_output", "subprocess.check_call"}
+
+
+def _through_safe_runners(source, module: ast.Module) -> dict[tuple[int, int], str]:
+    """Positions of the strings passed to one of the module's own helpers that runs its argument inside a `try`
+    whose `except` catches the missing command and goes on (`def _run(cmd): try: return subprocess.run(cmd, ...)
+    except Exception: return None`) -> why."""
+    safe: dict[str, int] = {}
+    for node in walk_ast(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and _dotted(call.func) in _RUNS:
+                    line = graceful_try(source, call.lineno, MISSING_COMMAND | _SUBPROCESS_ERRORS)
+                    if line:
+                        safe[node.name] = line
+                        break
+    out: dict[tuple[int, int], str] = {}
+    for call in walk_ast(module) if safe else ():
+        if isinstance(call, ast.Call) and _dotted(call.func).rsplit(".", 1)[-1] in safe:
+            name = _dotted(call.func).rsplit(".", 1)[-1]
+            for arg in call.args:
+                for part in ast.walk(arg):
+                    if isinstance(part, (ast.Constant, ast.JoinedStr)) and hasattr(part, "lineno"):
+                        out[(part.lineno, part.col_offset + 1)] = (
+                            f"`{name}()` runs it inside `try` (line {safe[name]}) whose `except` catches the missing "
+                            "command and goes on"
+                        )
     return out
 
 
