@@ -8,7 +8,9 @@ What it finds:
     An import inside `try:` whose `except` catches the failure (`ImportError`, `OSError`, `Exception`, a bare
     `except:`) and goes on without re-raising or exiting is an optional dependency: low. An import inside a
     function (`def build_engine(): import tensorrt`) fails only when that function is called, not when the
-    program starts: medium. A module-level import in a CuTe DSL kernel module for NVIDIA Blackwell (it imports
+    program starts: medium. One in the body of an `if` whose `else` binds the names it imports
+    (`if is_cuml_available(): from numba import cuda` ... `else: cuda = None`) is optional too: low. A module-level
+    import in a CuTe DSL kernel module for NVIDIA Blackwell (it imports
     `cutlass.cute` and Blackwell's `tcgen05` atoms or `blackwell_helpers`, or its path is named `sm100`, `sm12x`,
     `blackwell`) is low: NVIDIA's CUTLASS DSL has no ROCm backend, a ROCm port never loads the module. So is its
     wrapper: a module importing `cutlass.cute` and, relatively, a sibling module that is such a kernel
@@ -72,6 +74,18 @@ def check(ctx: Context) -> None:
                     f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: ROCm builds of PyTorch keep it.)"
                 )
                 fallback = graceful_try(ctx.source, ref.line, MISSING_MODULE)
+                guarded = "" if fallback else _else_binds(ctx.source, ref.line)
+                if guarded:
+                    with judged(ctx, Severity.LOW):
+                        once(
+                            ctx,
+                            ref.line,
+                            ref.col,
+                            f"{message} It is imported only where {guarded}, and the `else` binds the name without "
+                            "it: on an AMD host the module goes on without the feature (low).",
+                            key=name,
+                        )
+                    break
                 function = "" if fallback else _enclosing_function(ctx.source, ref.line)
                 if function:
                     with judged(ctx, Severity.MEDIUM):
@@ -158,6 +172,28 @@ def _blackwell_sibling(ctx) -> str:
 
 
 _CAP = 512 * 1024
+
+
+def _else_binds(source, line: int) -> str:
+    """`the test on line N holds` when the import on `line` sits in the body of an `if` whose `else` binds the
+    names it imports (`if is_cuml_available(): from numba import cuda` ... `else: cuda = None`), or ""."""
+    module = python_src.tree(source)
+    for node in walk_ast(module) if module is not None else ():
+        if not isinstance(node, ast.If) or not node.orelse:
+            continue
+        for statement in node.body:
+            if isinstance(statement, (ast.Import, ast.ImportFrom)) and statement.lineno == line:
+                imported = {(a.asname or a.name).split(".")[0] for a in statement.names}
+                bound = {
+                    target.id
+                    for other in node.orelse
+                    if isinstance(other, ast.Assign)
+                    for target in other.targets
+                    if isinstance(target, ast.Name)
+                }
+                if imported <= bound:
+                    return f"the test on line {node.lineno} holds"
+    return ""
 
 
 def _enclosing_function(source, line: int) -> str:
