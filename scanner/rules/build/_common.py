@@ -75,6 +75,12 @@ def _not_a_setting(text: str, match: re.Match) -> bool:
     return _search_tool(text[:start]) in _SEARCH_TOOLS
 
 
+def command_word(before: str) -> str:
+    """The program of the shell command that `before` (a line up to some position) is inside: `echo` for
+    `echo "  - nvcc: $(`, `grep` for `nvcc --version | grep `."""
+    return _search_tool(before)
+
+
 def _search_tool(before: str) -> str:
     """The command word of the shell command that `before` (a line up to a match) is inside."""
     cut = 0

@@ -15,6 +15,8 @@ What it finds:
     (`CUDA_TOOLKIT := $(shell dirname $$(command -v nvcc))/..`), a variable the file uses only after `-I` or `-L`,
     is low: on a ROCm machine the search path points nowhere, which is no error by itself, and nvcc and the CUDA
     libraries the build names are reported where they are named (ROC211, ROC213).
+    A probe inside `$(...)` that is an argument of `echo` or `printf` (a summary line, not redirected to a file) only
+    fills printed text: a note (info).
 
 Why it breaks on ROCm:
     There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
@@ -40,6 +42,7 @@ from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
+from scanner.rules.build._common import command_word
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
 from scanner.rules.python._fallbacks import MISSING_COMMAND, graceful_try
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -85,6 +88,18 @@ def check(ctx: Context) -> None:
                     f"`{match.group(0)}` probes for the CUDA toolkit, but this script first needs NVIDIA's "
                     f"`{needs[1]}` (line {needs[0]}), which has no ROCm build: on an AMD host it stops there, and "
                     "the probe is one step of an NVIDIA-only wrapper: low.",
+                    length=len(match.group(0)),
+                )
+            continue
+        if ctx.language in ("shell", "yaml", "make") and _printed(ctx.line_text(line), match.start()):
+            with judged(ctx, Severity.INFO):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`{match.group(0)}` only fills a line the script prints (`$(...)` inside `echo` or `printf`): on a ROCm "
+                    "machine the line shows an empty version and nothing depends on it. A note only; print "
+                    "`hipcc --version` there.",
                     length=len(match.group(0)),
                 )
             continue
@@ -162,6 +177,17 @@ _ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_]\w*)\s*(?:::=|:=|\?=|\+=|
 _DIRECTORY_OF = re.compile(r"\b(?:dirname|realpath|readlink\s+-f)\b|\$\((?:dir|abspath|realpath)\s")
 # A use of a variable as a search path: `-I$(CUDA_TOOLKIT)/include`, `-L${CUDA_HOME}/lib64`, `-Wl,-rpath,$X/lib`.
 _SEARCH_FLAG = re.compile(r"(?:-I|-L|-isystem\s*|-Wl,-rpath,|-rpath\s*)[\"']?$")
+
+
+def _printed(text: str, start: int) -> bool:
+    """The probe at `start` runs inside a `$(...)` that is an argument of `echo` or `printf`, not redirected
+    into a file: the exit status that counts is the printer's, and the output only goes to the terminal."""
+    opened = text.rfind("$(", 0, start)
+    if opened < 0 or ")" in text[opened:start]:
+        return False
+    if re.search(r">>?\s*[^&\s]", text[start:]) or "GITHUB_" in text:
+        return False
+    return command_word(text[:opened]) in ("echo", "printf")
 
 
 def _search_path_only(ctx, line: int, start: int) -> tuple[str, str] | None:
