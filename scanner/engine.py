@@ -361,6 +361,7 @@ class Analyzer:
             parsed=parsed,
             port=self.port,
             build_lines=dict(job.build_lines),
+            root=_root_of(job),
         )
         facts._text = text
         self.dispatcher.file_pass(facts)

@@ -20,9 +20,12 @@ Two cases, both facts the scan knows (scanner.port, scanner.analysis.hip_branche
   (Jetson's l4t or `-igpu` images, arm64, named so: `Dockerfile.jetson`), a script's `docker run` of such an image
   (named so, `--platform linux/arm64`, or built by the script from such a Dockerfile) and a CMake toolchain file
   for another system or processor (`set(CMAKE_SYSTEM_NAME QNX)`, `set(CMAKE_SYSTEM_PROCESSOR aarch64)`) and a shell
-  script named for Windows or macOS (`cu116-Windows-env.sh`) are not migration work: info; so is a conda recipe
+  script named for Windows or macOS (`cu116-Windows-env.sh`), and a file named for another architecture, a Python
+  branch for another platform and a CI job for another architecture (scanner.analysis.other_arch) are not
+  migration work: info; so is a conda recipe
   or a GitHub Actions job built on a library with no ROCm build (RAPIDS RAFT or cuVS: a requirement, `raft: ON`,
-  `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA; when an
+  `-DX_ENABLE_CUVS=ON`), a variant a ROCm port leaves to NVIDIA, and a shell script's branch for NVIDIA's HPC SDK
+  (scanner.analysis.toolchain_branches); when an
   accepted HIP build covers every source the NVIDIA builds compile (scanner.port.Port.ported), a CUDA-only file
   is the NVIDIA side, not a migration still to do, and says which HIP build covers it; so is a CI script or job
   of a project whose Python build already builds its extensions for ROCm through PyTorch's hipify (a setup.py
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from scanner.analysis import containers, hip_branches, probe_branches
+from scanner.analysis import containers, hip_branches, other_arch, probe_branches, toolchain_branches
 from scanner.build import python_rocm
 from scanner.formats import yaml_doc
 from scanner.formats.lines import commands, logical_lines
@@ -94,6 +97,8 @@ class PortNotes:
         self._foreign_runs: dict | None = None
         self._no_rocm_jobs: list | None = None
         self._dump_jobs: list | None = None
+        self._hpc_sdk: dict = {}
+        self._other_arch: tuple | None = None
 
     def adjust(self, rule, line: int, severity: Severity) -> tuple[Severity, str]:
         facts = self.facts
@@ -151,6 +156,7 @@ class PortNotes:
             or self.foreign_script()
             or self.foreign_job(line)
             or self.foreign_run(line)
+            or self.other_arch(line)
         )
         if platform and rule.code.startswith("ROC2") and "CMAKE_VERSION" in platform:
             return Severity.INFO, (
@@ -174,6 +180,10 @@ class PortNotes:
         dump = self.dump_job(line) if rule.code.startswith("ROC2") and not rule.rocm_side else ""
         if dump:
             return Severity.INFO, dump
+        if facts.language == "shell" and rule.code.startswith("ROC2") and not rule.rocm_side:
+            hpc_sdk = toolchain_branches.note(facts.lines, line, self._hpc_sdk)
+            if hpc_sdk:
+                return Severity.INFO, hpc_sdk
         port = facts.port
         if rule.code.startswith("ROC2") and not rule.rocm_side:
             side = self.nvidia_side(line, rule.code)
@@ -369,6 +379,18 @@ class PortNotes:
             if _TOOLCHAIN.match(text):
                 return text.strip()
         return ""
+
+    def other_arch(self, line: int) -> str:
+        """A file named for another architecture, a Python branch or a CI job for another platform
+        (scanner.analysis.other_arch), or empty."""
+        facts = self.facts
+        if self._other_arch is None:
+            named = other_arch.named_file(facts.path) if facts.language in other_arch.NAMED_LANGUAGES else ""
+            lines = other_arch.python_lines(facts) if facts.language == "python" else {}
+            jobs = other_arch.ci_jobs(facts) if facts.language == "yaml" else []
+            self._other_arch = (named, lines, jobs)
+        named, lines, jobs = self._other_arch
+        return named or lines.get(line, "") or next((why for a, b, why in jobs if a <= line <= b), "")
 
     def foreign_script(self) -> str:
         """A shell script named for Windows or macOS (`cu116-Windows-env.sh`, `windows/setup.sh`, `build_macos.sh`):

@@ -23,7 +23,9 @@ class Requirement:
     line: int
     col: int
     source: str  # "pip" or "conda"
-    extra: str = ""  # the pyproject optional-dependencies group (`cu13`) it is in, if any
+    # The opt-in group it is in, if any: a pyproject optional-dependencies extra (`cu13`), a PEP 735 dependency
+    # group, or a setup.py `extras_require` key. The base install never pulls it.
+    extra: str = ""
 
 
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -100,8 +102,9 @@ def _from_pyproject(facts) -> list[Requirement]:
         specs += list(group or [])
         extras.update((spec, extra) for spec in group or [] if isinstance(spec, str))
     specs += list(data.get("build-system", {}).get("requires", []) or [])
-    for group in (data.get("dependency-groups", {}) or {}).values():
+    for name, group in (data.get("dependency-groups", {}) or {}).items():
         specs += [s for s in group or [] if isinstance(s, str)]
+        extras.update((spec, name) for spec in group or [] if isinstance(spec, str) and spec not in extras)
     poetry = data.get("tool", {}).get("poetry", {})
     specs += [name for name in (poetry.get("dependencies", {}) or {}) if name != "python"]
     out = []
@@ -157,6 +160,7 @@ def _from_setup_py(facts) -> list[Requirement]:
         return out
     for node in walk_ast(module):
         if isinstance(node, ast.keyword) and node.arg in ("install_requires", "extras_require", "setup_requires"):
+            extras = _extra_keys(node.value) if node.arg == "extras_require" else {}
             for const in ast.walk(node.value):
                 if (
                     isinstance(const, ast.Constant)
@@ -165,5 +169,16 @@ def _from_setup_py(facts) -> list[Requirement]:
                 ):
                     req = _requirement(const.value, const.lineno, const.col_offset + 1)
                     if req is not None:
-                        out.append(req)
+                        out.append(dataclasses.replace(req, extra=extras.get(id(const), "")))
+    return out
+
+
+def _extra_keys(value: ast.expr) -> dict[int, str]:
+    """The `extras_require` key each string of a literal dict's values sits under (id of the constant -> key)."""
+    if not isinstance(value, ast.Dict):
+        return {}
+    out = {}
+    for key, group in zip(value.keys, value.values):
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            out.update((id(const), key.value) for const in ast.walk(group) if isinstance(const, ast.Constant))
     return out

@@ -269,3 +269,27 @@ def test_cuda_wheel_ci_of_a_project_whose_setup_py_builds_for_rocm_is_the_nvidia
     found = _found(write_tree(tmp_path / "cuda", files))
     severity, message = found[(".github/workflows/cuda/Linux-env.sh", 4)]
     assert severity == "low" and "CI or packaging" in message and "hipify" not in message
+
+
+def _severities(root) -> dict[tuple[str, int, str], str]:
+    return {(r.path, f.line, f.rule): f.severity.value for r in scan(str(root), ScanOptions()) for f in r.findings}
+
+
+def test_a_cuda_requirements_file_beside_the_projects_rocm_one_is_the_nvidia_side(tmp_path):
+    cuda = "mpi4py\ncupy-cuda12x\ncuda-bindings>=12,<13\npytest\n"
+    rocm = "mpi4py\ncupy\nhip-python>=7,<8\npytest\n"
+    split = _severities(
+        write_tree(tmp_path / "split", {"py/requirements_cu12.txt": cuda, "py/requirements_rocm7.txt": rocm})
+    )
+    assert split[("py/requirements_cu12.txt", 2, "ROC241")] == "info"
+    assert split[("py/requirements_cu12.txt", 3, "ROC241")] == "info"
+    # Alone, or a file not named for CUDA beside a ROCm one (the default install): still migration work.
+    alone = _severities(write_tree(tmp_path / "alone", {"py/requirements_cu12.txt": cuda}))
+    assert alone[("py/requirements_cu12.txt", 2, "ROC241")] == "high"
+    base = _severities(write_tree(tmp_path / "base", {"requirements.txt": cuda, "requirements-rocm.txt": rocm}))
+    assert base[("requirements.txt", 2, "ROC241")] == "high"
+    # A ROCm file in another directory says nothing of this one.
+    apart = _severities(
+        write_tree(tmp_path / "apart", {"a/requirements-cuda.txt": cuda, "b/requirements-rocm.txt": rocm})
+    )
+    assert apart[("a/requirements-cuda.txt", 2, "ROC241")] == "high"

@@ -61,3 +61,38 @@ def test_a_shell_script_named_for_windows_is_info_and_its_linux_sibling_is_not(t
     # a word of the path, not any part of one: `windowsill` names no platform
     root = write_tree(tmp_path / "other", {"scripts/windowsill-env.sh": _CI_ENV})
     assert Severity.INFO not in severities(root, "scripts/windowsill-env.sh", ["ROC214"])
+
+
+_ENVIRONMENT = "name: dev\nchannels: [conda-forge]\ndependencies:\n  - cuda-nvcc\n  - nccl\n  - numpy\n"
+
+
+def test_an_environment_named_for_aarch64_is_info_and_its_x86_64_twin_is_not(tmp_path):
+    files = {
+        "conda/environments/all_cuda-129_arch-aarch64.yaml": _ENVIRONMENT,
+        "conda/environments/all_cuda-129_arch-x86_64.yaml": _ENVIRONMENT,
+    }
+    root = write_tree(tmp_path, files)
+    arm = severities(root, "conda/environments/all_cuda-129_arch-aarch64.yaml", ["ROC223", "ROC241"])
+    assert arm == {Severity.INFO}
+    assert Severity.INFO not in severities(root, "conda/environments/all_cuda-129_arch-x86_64.yaml", ["ROC241"])
+
+
+_WORKFLOW = """name: gpu-tests
+on: [push]
+jobs:
+  test-arm:
+    runs-on: [linux-arm64-gpu-a100]
+    steps:
+      - run: nvidia-smi -L | grep -c GPU
+  test-x86:
+    runs-on: [self-hosted, linux, x64, a100]
+    steps:
+      - run: nvidia-smi -L | grep -c GPU
+"""
+
+
+def test_a_github_job_whose_runners_are_arm_is_info_and_the_x86_64_one_is_not(tmp_path):
+    root = write_tree(tmp_path, {".github/workflows/gpu.yml": _WORKFLOW})
+    found = {f.line: f.severity for f in analyze_path(root / ".github/workflows/gpu.yml", root).findings}
+    assert found[5] == Severity.INFO and found[7] == Severity.INFO
+    assert found[9] != Severity.INFO and found[11] != Severity.INFO

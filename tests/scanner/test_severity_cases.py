@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scanner.model import Risk, Severity
-from tests.scanner.helpers import RULE_FIXTURES
+from tests.scanner.helpers import RULE_FIXTURES, analyze_path, write_tree
 from tests.scanner.test_severity_fidelity import findings, write
 
 
@@ -86,7 +86,7 @@ def test_nvml_included_beside_a_dlopen_still_breaks_the_build(tmp_path):
     "name, low, medium",
     [
         ("ROC214_cuda_toolkit_path_search_path.mk", (2, 3, 4, 5, 6), (8, 9, 10)),
-        ("ROC214_cuda_toolkit_path_search_path.cmake", (2, 3), (4, 5)),
+        ("ROC214_cuda_toolkit_path_search_path.cmake", (3, 4, 5, 11), (6, 16)),
     ],
 )
 def test_cuda_toolkit_path_only_searched_is_low_and_a_linked_library_or_nvcc_is_not(name, low, medium):
@@ -128,3 +128,39 @@ def test_a_memory_type_compared_with_a_number_rocm_6_shares_is_low_there_and_hig
     assert [by_line[n] for n in (16, 31, 33)] == [Severity.MEDIUM] * 3
     old = {f.line: f.severity for f in findings(fixture, ["ROC159"], target=TargetProfile.parse(None, "5.7"))}
     assert [old[n] for n in (10, 24, 32)] == [Severity.HIGH] * 3
+
+
+# -- f) the wrapper of a Blackwell CuTe DSL kernel: a ROCm port never loads either -------------------------------
+KERNEL = """import cutlass
+import cutlass.cute as cute
+from cutlass.cute.nvgpu import cpasync, tcgen05
+
+
+class TopKReduction:
+    def __init__(self, k: int):
+        self.k = k
+        self.mma = tcgen05.MmaF16BF16Op
+"""
+HOPPER_KERNEL = KERNEL.replace("cpasync, tcgen05", "cpasync, warpgroup").replace("tcgen05.MmaF16BF16Op", "None")
+WRAPPER = """from .topk_fwd import TopKReduction
+from cuda.bindings import driver as cuda
+import torch
+import cutlass
+import cutlass.cute as cute
+
+
+class TopK:
+    def __init__(self, k: int):
+        self.kernel = TopKReduction(k)
+
+    def compile(self, stream: cuda.CUstream):
+        return cute.compile(self.kernel, stream=stream)
+"""
+
+
+@pytest.mark.parametrize("kernel, severity", [(KERNEL, Severity.LOW), (HOPPER_KERNEL, Severity.HIGH)])
+def test_the_wrapper_of_a_blackwell_dsl_kernel_is_low_and_of_another_kernel_is_not(tmp_path, kernel, severity):
+    root = write_tree(tmp_path, {"ops/top_k/topk_fwd.py": kernel, "ops/top_k/api.py": WRAPPER})
+    [found] = analyze_path(root / "ops/top_k/api.py", root=root, codes=("ROC243",)).findings
+    assert (found.line, found.severity) == (2, severity)
+    assert ("`.topk_fwd`, the Blackwell kernel it imports" in found.message) == (severity == Severity.LOW)

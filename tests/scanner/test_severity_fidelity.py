@@ -154,7 +154,7 @@ def test_torch_cuda_arch_list_is_info_and_says_pytorch_rocm_arch():
     assert (torch[0].severity, torch[0].risk) == (Severity.INFO, Risk.PERFORMANCE)
     assert "ignored" in torch[0].message and "PYTORCH_ROCM_ARCH" in torch[0].message
     others = [f for f in found if f not in torch]
-    assert others and all((f.severity, f.risk) == (Severity.HIGH, Risk.BUILD_BREAK) for f in others)
+    assert others and all((f.severity, f.risk) == (Severity.MEDIUM, Risk.BUILD_BREAK) for f in others)
 
 
 def test_torch_cuda_arch_list_in_a_setup_script_is_info(tmp_path):
@@ -357,13 +357,29 @@ def test_a_diagnostic_nvidia_smi_is_info_and_one_whose_output_decides_something_
             6: Severity.INFO,
             7: Severity.MEDIUM,
         },
-        "ROC231_nvidia_smi_errexit.sh": {4: Severity.LOW, 5: Severity.INFO},
+        "ROC231_nvidia_smi_errexit.sh": {5: Severity.LOW, 6: Severity.INFO, 7: Severity.MEDIUM, 8: Severity.LOW},
         "ROC231_nvidia_smi.py": {6: Severity.MEDIUM, 7: Severity.MEDIUM, 8: Severity.INFO, 9: Severity.INFO},
+        "ROC231_nvidia_smi_job_script.sh": {
+            10: Severity.LOW,
+            11: Severity.LOW,
+            13: Severity.INFO,
+            14: Severity.INFO,
+            16: Severity.MEDIUM,
+        },
     }
     for name, severities in expected.items():
         found = findings(RULE_FIXTURES / name, ["ROC231"])
         assert {f.line: f.severity for f in found} == severities, name
-        assert all(("only prints" in f.message) == (f.severity != Severity.MEDIUM) for f in found), name
+        assert all(
+            ("only prints" in f.message or "only sets" in f.message) == (f.severity != Severity.MEDIUM) for f in found
+        ), name
+
+
+def test_nvidia_smi_that_sets_the_gpus_state_is_tuning_unless_it_stops_the_script():
+    found = {f.line: f for f in findings(RULE_FIXTURES / "ROC231_nvidia_smi_job_script.sh", ["ROC231"])}
+    assert found[10].risk == Risk.PERFORMANCE and "`-lgc`" in found[10].message
+    stops = {f.line: f for f in findings(RULE_FIXTURES / "ROC231_nvidia_smi_errexit.sh", ["ROC231"])}[7]
+    assert stops.risk == Risk.RUNTIME_FAILURE and "`set -e`" in stops.message
 
 
 @pytest.mark.parametrize(

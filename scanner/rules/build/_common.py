@@ -2,7 +2,7 @@
 
 A build setting is not in: the list a Makefile's `$(filter-out ...)` removes (`$(filter-out -arch=%,$(FLAGS))`
 drops the flags it names); a search pattern (a Python regex or substring test, `re.compile(r"-gencode ...")`,
-`"-arch=sm_" in flags`, or the pattern of `grep` or `rg` in a script), which parses builds rather than
+`"-arch=sm_" in flags`, `args[i] == "-gencode"`, or the pattern of `grep` or `rg` in a script), which parses builds rather than
 runs one; nor a string inside a pytest test (`def test_...`) that runs no command and builds nothing (no
 `subprocess`, `os.system`, `load_inline`, `build_and_load`, ...): unit-test data, such as a fake compile command
 or the flags whose hash a test compares.
@@ -75,6 +75,12 @@ def _not_a_setting(text: str, match: re.Match) -> bool:
     return _search_tool(text[:start]) in _SEARCH_TOOLS
 
 
+def command_word(before: str) -> str:
+    """The program of the shell command that `before` (a line up to some position) is inside: `echo` for
+    `echo "  - nvcc: $(`, `grep` for `nvcc --version | grep `."""
+    return _search_tool(before)
+
+
 def _search_tool(before: str) -> str:
     """The command word of the shell command that `before` (a line up to a match) is inside."""
     cut = 0
@@ -98,7 +104,8 @@ _STRING_TESTS = frozenset(
 
 def _python_patterns(ctx) -> frozenset[tuple[int, int]]:
     """(line, column) of the string constants a Python file searches with: a regex given to `re.*`, the needle of
-    `"x" in s`, of `s.startswith("x")`, `s.replace("x", ...)` and the like, and `fnmatch` patterns."""
+    `"x" in s`, of `s.startswith("x")`, `s.replace("x", ...)` and the like, a string compared with `==` or `!=`,
+    and `fnmatch` patterns."""
     cached = ctx.source.cache.get("py_search_patterns")
     if cached is not None:
         return cached
@@ -114,6 +121,9 @@ def _python_patterns(ctx) -> frozenset[tuple[int, int]]:
                 needles += node.args[:1] if name in _STRING_TESTS else node.args[1:2]
         elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
             needles.append(node.left)
+        elif isinstance(node, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
+            # `command[i] != "-gencode"`: a key compared with what a compile command holds
+            needles += [part for part in (node.left, *node.comparators) if isinstance(part, ast.Constant)]
         for needle in needles:
             for part in ast.walk(needle):
                 if isinstance(part, (ast.Constant, ast.JoinedStr)) and hasattr(part, "lineno"):

@@ -7,7 +7,9 @@ What it finds:
 
     A location only added to a search path is low: `-I/usr/local/cuda/include`, `-isystem`,
     `include_directories(/usr/local/cuda/include)`, `CPATH`, `PATH` or `LD_LIBRARY_PATH` entries, an
-    `.../cuda/include` directory: compilers and shells skip a directory that does not exist. A library
+    `.../cuda/include` directory, a hint of a CMake find command
+    (`find_library(LIB cusolver HINTS ${CUDAToolkit_ROOT})`): compilers, shells and CMake skip a directory that
+    does not exist, and what a find looks for is reported where it is named (ROC206, ROC211). A library
     linked from under it (`-L/usr/local/cuda/lib64 -lcudart`), `/usr/local/cuda/bin/nvcc` or a Python
     build script reading `CUDA_HOME` keep the rule's severity; one that reads it only behind
     `if CUDA_HOME is not None:` is a note (info): on a ROCm PyTorch it is `None` and the branch is skipped.
@@ -45,6 +47,7 @@ from scanner.formats import python_src
 from scanner.model import Risk, Severity
 from scanner.port import is_ci_file
 from scanner.rules.build._common import build_matches
+from scanner.rules.cmake._common import commands
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.textual import SCRIPT_LANGUAGES, once, text_rule
 
@@ -156,6 +159,10 @@ def _search_path(ctx, line: int, col: int, spelled: str) -> str:
     `/usr/local/cuda/bin/nvcc`."""
     if ctx.language == "python":
         return ""  # `os.path.join(CUDA_HOME, "include")` with CUDA_HOME None raises
+    if ctx.language == "cmake":
+        hint = _find_hint(ctx, line, col)
+        if hint:
+            return hint
     text = ctx.line_text(line)
     before, after = text[: col - 1], text[col - 1 + len(spelled) :]
     found = _SEARCH_PATH.search(before)
@@ -163,6 +170,30 @@ def _search_path(ctx, line: int, col: int, spelled: str) -> str:
         return re.search(r"-?\w+", found.group(0)).group(0)
     if spelled.startswith("/") and _INCLUDE_DIR.match(after) and not re.search(r"-L\s*[\"']?$", before):
         return "an include directory"
+    return ""
+
+
+# CMake's find commands: every argument after the result variable and the names (PATHS, HINTS, PATH_SUFFIXES)
+# only says where to look; a directory that does not exist is skipped.
+_FINDS = frozenset({"find_library", "find_path", "find_file", "find_program", "find_package"})
+_FIND_HINTS = frozenset({"PATHS", "HINTS"})
+
+
+def _find_hint(ctx, line: int, col: int) -> str:
+    """The name of the CMake find command (`find_library`) when the match at (line, col) is an argument after its
+    `PATHS` or `HINTS`, "" otherwise: CMake skips a hint that does not exist, and what the command looks for
+    (cudart, nvcc) is what decides whether a ROCm configure finds it (ROC206, ROC211 report that)."""
+    for command in commands(ctx):
+        if command.name not in _FINDS or not command.args or command.line > line:
+            continue
+        hinted = False
+        for arg in command.args:
+            if arg.value in _FIND_HINTS:
+                hinted = True
+            elif arg.value.isupper() and arg.value.isalpha():
+                hinted = False  # the next keyword (PATH_SUFFIXES, NO_DEFAULT_PATH, REQUIRED)
+            elif hinted and arg.line == line and arg.col <= col <= arg.col + len(arg.value) + 1:
+                return command.name
     return ""
 
 
@@ -227,15 +258,19 @@ def _report(ctx, line: int, col: int, spelled: str, variable: str | None) -> Non
     if not search:
         once(ctx, line, col, message, length=len(spelled))
         return
-    with judged(ctx, Severity.LOW):
-        once(
-            ctx,
-            line,
-            col,
-            f"{message} Here it is only a search path ({search}): a missing directory there is no error, so "
-            "this line breaks nothing by itself (low); the headers and tools the build looked for there do.",
-            length=len(spelled),
+    if search in _FINDS:
+        explained = (
+            f"{message} Here it is only a search hint of `{search}` (after `PATHS` or `HINTS`): CMake skips a "
+            "directory that does not exist, so this line breaks nothing by itself (low); what the command looks "
+            "for is what a ROCm configure lacks."
         )
+    else:
+        explained = (
+            f"{message} Here it is only a search path ({search}): a missing directory there is no error, so "
+            "this line breaks nothing by itself (low); the headers and tools the build looked for there do."
+        )
+    with judged(ctx, Severity.LOW):
+        once(ctx, line, col, explained, length=len(spelled))
 
 
 RULE = text_rule(

@@ -5,7 +5,8 @@ What it finds:
     A command that runs `nvcc` (`nvcc -c k.cu`, `/usr/local/cuda/bin/nvcc ...`) and a Makefile variable that
     makes nvcc the compiler (`NVCC = nvcc`, `CXX := $(CUDA_HOME)/bin/nvcc`). Version checks (`nvcc --version`)
     are ROC234's, and so is a variable that a Makefile with recipes of its own reads only to probe the version
-    (`$(NVCC) --version`) while it compiles with `$(CXX)`. What `echo` or `printf` prints to the terminal (a
+    (`$(NVCC) --version`) while it compiles with `$(CXX)`, or that a shell script reads only so (a packaging
+    script naming its RPM after `$NVCC --version`). What `echo` or `printf` prints to the terminal (a
     usage line, `echo "  --cuda: defaults to nvcc"`) runs nothing and is not reported; printed into a pipe or a
     file, or inside `$(...)`, it is.
 
@@ -65,6 +66,8 @@ _PROGRAM = re.compile(r"(?:[\w${}()./~-]*/)?nvcc")
 _PROBE_ARGS = frozenset({"--version", "-V", "--help", "-h"})
 # A Makefile variable read: `$(NVCC)`, `${NVCC}`.
 _REFERENCE = re.compile(r"\$[({]([A-Za-z_][\w.]*)[)}]")
+# A shell variable read: `$NVCC`, `${NVCC}`.
+_SHELL_REFERENCE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
 
 
 def check(ctx: Context) -> None:
@@ -110,16 +113,19 @@ def _judge(ctx, text: str, match: re.Match) -> str:
 
 
 def _only_probed(ctx) -> frozenset[str]:
-    """The variables a Makefile with recipes of its own reads only to probe nvcc (`which $(NVCC)`,
-    `$(NVCC) --version`): that file compiles with another compiler, and the probe is ROC234's. A Makefile without
+    """The variables a Makefile with recipes of its own, or a shell script, reads only to probe nvcc (`which
+    $(NVCC)`, `$NVCC --version` to name a package after the CUDA version): that file compiles with another
+    compiler or not at all, and the probe is ROC234's. A Makefile without
     recipes (an include such as `common.mk`) sets its variables for the files that include it, so none counts."""
     key = "rocport:nvcc-only-probed"
     if key not in ctx.memo:
         names: set[str] = set()
-        if ctx.language == "make" and any(text.startswith("\t") for text in ctx.lines):
+        recipes = ctx.language == "make" and any(text.startswith("\t") for text in ctx.lines)
+        if recipes or ctx.language == "shell":
+            reference = _REFERENCE if recipes else _SHELL_REFERENCE
             uses: dict[str, list[bool]] = {}
             for text in ctx.lines:
-                for ref in _REFERENCE.finditer(text):
+                for ref in reference.finditer(text):
                     probe = _PROBE.search(text[: ref.start()]) or _VERSION.match(text, ref.end())
                     uses.setdefault(ref.group(1), []).append(bool(probe))
             names = {name for name, probes in uses.items() if all(probes)}

@@ -7,8 +7,11 @@ What it finds:
 
 Why it breaks on ROCm:
     `sm_XX`/`compute_XX` are NVIDIA compute capabilities. hipcc/clang compile for AMDGPU targets named
-    `gfxNNN` with `--offload-arch`; an `sm_` flag is rejected, and a build without the right `--offload-arch`
-    has no code object for the GPU it runs on ("invalid device function" at the first launch).
+    `gfxNNN` with `--offload-arch`; `-gencode` and `--gpu-architecture` are rejected ("unknown argument"),
+    `-arch=sm_80` is ignored with a warning, and a build without the right `--offload-arch` has no code object
+    for the GPU it runs on ("invalid device function" at the first launch). The fix is a flag: medium, the
+    severity policy's build break whose counterpart is one flag away (a compile that stops, or a run-time
+    failure at the first launch, both medium).
     `TORCH_CUDA_ARCH_LIST` breaks nothing: ROCm builds of PyTorch ignore it and read `PYTORCH_ROCM_ARCH`
     (unset, an extension is built for every GPU the PyTorch build supports: slower builds, bigger
     binaries), so it is reported at info as a performance note.
@@ -97,7 +100,7 @@ RULE = text_rule(
     name="build-sm-arch-flag",
     summary="NVIDIA architecture flags (-arch=sm_XX, -gencode, TORCH_CUDA_ARCH_LIST) in build scripts",
     risk=Risk.BUILD_BREAK,
-    severity=Severity.HIGH,
+    severity=Severity.MEDIUM,
     languages=SCRIPT_LANGUAGES | {"python"},
     check=cuda_code_only(check),
 )

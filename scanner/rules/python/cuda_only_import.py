@@ -8,9 +8,13 @@ What it finds:
     An import inside `try:` whose `except` catches the failure (`ImportError`, `OSError`, `Exception`, a bare
     `except:`) and goes on without re-raising or exiting is an optional dependency: low. An import inside a
     function (`def build_engine(): import tensorrt`) fails only when that function is called, not when the
-    program starts: medium. A module-level import in a CuTe DSL kernel module for NVIDIA Blackwell (it imports
+    program starts: medium. One in the body of an `if` whose `else` binds the names it imports
+    (`if is_cuml_available(): from numba import cuda` ... `else: cuda = None`) is optional too: low. A module-level
+    import in a CuTe DSL kernel module for NVIDIA Blackwell (it imports
     `cutlass.cute` and Blackwell's `tcgen05` atoms or `blackwell_helpers`, or its path is named `sm100`, `sm12x`,
-    `blackwell`) is low: NVIDIA's CUTLASS DSL has no ROCm backend, a ROCm port never loads the module.
+    `blackwell`) is low: NVIDIA's CUTLASS DSL has no ROCm backend, a ROCm port never loads the module. So is its
+    wrapper: a module importing `cutlass.cute` and, relatively, a sibling module that is such a kernel
+    (`from .topk_fwd import TopKKernel`, an API class that compiles and launches it).
 
 Why it breaks on ROCm:
     These modules wrap NVIDIA's driver, runtime or libraries directly. On an AMD machine they are missing or
@@ -34,6 +38,8 @@ References:
 """
 
 import ast
+import os
+import posixpath
 import re
 
 from scanner.analysis.context import Context
@@ -43,6 +49,7 @@ from scanner.model import Risk, Severity
 from scanner.rules.libraries._judgement import cuda_code_only, judged
 from scanner.rules.python._fallbacks import MISSING_MODULE, graceful_try
 from scanner.rules.textual import once, text_rule
+from scanner.sourcetext import read_capped
 
 # module (or module prefix, "x." meaning x and its submodules) -> advice
 _MODULES = {
@@ -67,6 +74,18 @@ def check(ctx: Context) -> None:
                     f"`{module}` is CUDA-only: {advice}. (Plain `torch.cuda` is fine: ROCm builds of PyTorch keep it.)"
                 )
                 fallback = graceful_try(ctx.source, ref.line, MISSING_MODULE)
+                guarded = "" if fallback else _else_binds(ctx.source, ref.line)
+                if guarded:
+                    with judged(ctx, Severity.LOW):
+                        once(
+                            ctx,
+                            ref.line,
+                            ref.col,
+                            f"{message} It is imported only where {guarded}, and the `else` binds the name without "
+                            "it: on an AMD host the module goes on without the feature (low).",
+                            key=name,
+                        )
+                    break
                 function = "" if fallback else _enclosing_function(ctx.source, ref.line)
                 if function:
                     with judged(ctx, Severity.MEDIUM):
@@ -122,7 +141,59 @@ def _blackwell_dsl_module(ctx) -> str:
         if _BLACKWELL_IMPORT.search(module):
             return f"`{module}`"
     named = _BLACKWELL_PATH.search(ctx.path)
-    return f"`{named.group(0).strip('/_.-')}` in its path" if named else ""
+    if named:
+        return f"`{named.group(0).strip('/_.-')}` in its path"
+    sibling = _blackwell_sibling(ctx)
+    return f"through `{sibling}`, the Blackwell kernel it imports" if sibling else ""
+
+
+# A module's text that imports Blackwell's CuTe DSL atoms or helpers.
+_BLACKWELL_TEXT = re.compile(
+    r"^\s*(?:from\s+cutlass\.cute\.nvgpu\s+import\b[^\n]*\btcgen05\b"
+    r"|(?:from|import)\s+cutlass\.(?:utils\.blackwell_helpers|cute\.nvgpu\.tcgen05)\b)",
+    re.M,
+)
+
+
+def _blackwell_sibling(ctx) -> str:
+    """A module beside this one, imported relatively at module level (`from .topk_fwd import Kernel`), that is a
+    CuTe DSL kernel for Blackwell: this module is its wrapper (an API class that compiles and launches it), and a
+    ROCm port never loads either. Its import as written (`.topk_fwd`), or ""."""
+    module = python_src.tree(ctx.source)
+    if module is None or not ctx.root:
+        return ""
+    directory = posixpath.dirname(ctx.path)
+    for node in module.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            path = os.path.join(ctx.root, directory, *node.module.split(".")) + ".py"
+            if os.path.isfile(path) and not os.path.islink(path) and _BLACKWELL_TEXT.search(read_capped(path, _CAP)):
+                return f".{node.module}"
+    return ""
+
+
+_CAP = 512 * 1024
+
+
+def _else_binds(source, line: int) -> str:
+    """`the test on line N holds` when the import on `line` sits in the body of an `if` whose `else` binds the
+    names it imports (`if is_cuml_available(): from numba import cuda` ... `else: cuda = None`), or ""."""
+    module = python_src.tree(source)
+    for node in walk_ast(module) if module is not None else ():
+        if not isinstance(node, ast.If) or not node.orelse:
+            continue
+        for statement in node.body:
+            if isinstance(statement, (ast.Import, ast.ImportFrom)) and statement.lineno == line:
+                imported = {(a.asname or a.name).split(".")[0] for a in statement.names}
+                bound = {
+                    target.id
+                    for other in node.orelse
+                    if isinstance(other, ast.Assign)
+                    for target in other.targets
+                    if isinstance(target, ast.Name)
+                }
+                if imported <= bound:
+                    return f"the test on line {node.lineno} holds"
+    return ""
 
 
 def _enclosing_function(source, line: int) -> str:

@@ -23,9 +23,13 @@ Use instead:
     `onnxruntime-migraphx`, JAX's ROCm plugin; drop `nvidia-*` wheels (ROCm's libraries come with ROCm or the
     ROCm PyTorch wheel). NVML's pure-Python bindings (`pynvml`, `nvidia-ml-py`, `gpustat`, `nvitop`) install on
     any machine and fail only where code calls NVML (ROC243 reports the import): low, a run-time failure. Keep
-    CUDA-only dependencies behind an extra or an environment marker. One in a
-    pyproject extra named for CUDA (`[project.optional-dependencies] cu13 = [...]`) is only what a CUDA install
-    opts into: info.
+    CUDA-only dependencies behind an extra or an environment marker. One in an opt-in group that is the CUDA
+    variant is only what a CUDA install opts into: info. Such a group is named for CUDA
+    (`[project.optional-dependencies] cu13 = [...]`), or asks for a package's CUDA build
+    (`nvidia-cutlass-dsl[cu13]`, whatever the group's name). One in any other opt-in group (an extra, a PEP 735 dependency group, a setup.py
+    `extras_require` key) is low: the base install never pulls it. A requirements file named for CUDA
+    (`requirements_cuda12.txt`) beside a ROCm one in the same folder (`requirements_rocm6.txt`) is the NVIDIA
+    side of a project that already splits its requirements per platform: info.
 
 References:
     https://docs.cupy.dev/en/stable/install.html#using-cupy-on-amd-gpu-experimental
@@ -35,8 +39,12 @@ References:
     https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/model-acceleration-libraries.html
 """
 
+import functools
+import os
+import posixpath
 import re
 
+from scanner import discovery
 from scanner.analysis.context import Context
 from scanner.formats import packages
 from scanner.model import Risk, Severity
@@ -93,18 +101,33 @@ _CUDA_EXTRA = re.compile(r"^(?:cu\d+\w*|cuda[\w-]*|[\w-]*-cu\d+|[\w-]*-cuda\d*)$
 
 
 def check(ctx: Context) -> None:
-    for req in packages.requirements(ctx.source):
+    reqs = packages.requirements(ctx.source)
+    beside = _rocm_sibling(ctx) if ctx.language == "requirements" and any(_advice(r) for r in reqs) else ""
+    for req in reqs:
         advice = _advice(req)
         if not advice:
             continue
         message = f"`{req.raw}` is CUDA-only: {advice}."
-        if _CUDA_EXTRA.match(req.extra):
+        if beside:
             with judged(ctx, Severity.INFO):
                 once(
                     ctx,
                     req.line,
                     req.col,
-                    f"{message} It is in the opt-in extra `[{req.extra}]`, named for CUDA: a ROCm install never "
+                    f"{message} This requirements file is named for CUDA and the project keeps ROCm ones beside "
+                    f"it (`{beside}`): a ROCm install reads those, so this is the NVIDIA side.",
+                    length=len(req.raw),
+                    key=req.name,
+                )
+            continue
+        cuda_group = _cuda_group(reqs, req.extra)
+        if cuda_group:
+            with judged(ctx, Severity.INFO):
+                once(
+                    ctx,
+                    req.line,
+                    req.col,
+                    f"{message} It is in the opt-in extra `[{req.extra}]`, {cuda_group}: a ROCm install never "
                     "selects it and the base install does not need it; offer a ROCm extra beside it.",
                     length=len(req.raw),
                     key=req.name,
@@ -114,7 +137,66 @@ def check(ctx: Context) -> None:
             with judged(ctx, Severity.LOW, Risk.RUNTIME_FAILURE):
                 once(ctx, req.line, req.col, f"{message} {_PURE_PYTHON}", length=len(req.raw), key=req.name)
             continue
+        if req.extra:
+            with judged(ctx, Severity.LOW):
+                once(
+                    ctx,
+                    req.line,
+                    req.col,
+                    f"{message} It is in the opt-in group `[{req.extra}]`: the base install never pulls it, so only "
+                    "a ROCm install that opts into the group fails (low); keep it out of a group a ROCm user needs.",
+                    length=len(req.raw),
+                    key=req.name,
+                )
+            continue
         once(ctx, req.line, req.col, message, length=len(req.raw), key=req.name)
+
+
+# A requirement that selects a package's CUDA build through its own extra (`nvidia-cutlass-dsl[cu13]`,
+# `jax[cuda12]`): a group holding one is the CUDA variant, whatever its name (`cutedsl`).
+_CUDA_BUILD_EXTRA = re.compile(r"^[\w.-]+\[[^\]]*\b(?:cu\d+|cuda\d*)\b[^\]]*\]", re.I)
+
+
+def _cuda_group(reqs: list[packages.Requirement], extra: str) -> str:
+    """Why the opt-in group `extra` is the CUDA variant, or "": it is named for CUDA (`cu13`, `cuda12`), or one of
+    its requirements asks for a package's CUDA build (`nvidia-cutlass-dsl[cu13]`)."""
+    if not extra:
+        return ""
+    if _CUDA_EXTRA.match(extra):
+        return "named for CUDA"
+    for other in reqs:
+        if other.extra == extra and _CUDA_BUILD_EXTRA.match(other.raw):
+            return f"the CUDA variant (`{other.raw}` asks for a CUDA build)"
+    return ""
+
+
+# A requirements file named for CUDA (`requirements_cuda12.txt`, `requirements-cu121.txt`, `requirements/cuda.txt`)
+# and one named for ROCm (`requirements_rocm6.txt`, `requirements-hip.txt`, `requirements/rocm.txt`).
+_CUDA_NAMED = re.compile(r"(?:^|[-_.])(?:cuda\d*\w*|cu\d+\w*|nvidia)(?=[-_.]|$)", re.I)
+_ROCM_NAMED = re.compile(r"(?:^|[-_.])(?:rocm\d*\w*|hip|amd)(?=[-_.]|$)", re.I)
+
+
+def _rocm_sibling(ctx) -> str:
+    """A ROCm requirements file beside this CUDA-named one (its name), or "": the project already splits its
+    requirements per platform, and a ROCm install reads the ROCm file."""
+    name = posixpath.basename(ctx.path)
+    if not ctx.root or not _CUDA_NAMED.search(posixpath.splitext(name)[0]):
+        return ""
+    directory = posixpath.dirname(ctx.path)
+    for other in _listing(os.path.join(ctx.root, directory)):
+        stem, suffix = posixpath.splitext(other)
+        if other != name and suffix == posixpath.splitext(name)[1] and _ROCM_NAMED.search(stem):
+            if discovery.language_of(other, directory) == "requirements":
+                return posixpath.join(directory, other) if directory else other
+    return ""
+
+
+@functools.lru_cache(maxsize=256)
+def _listing(directory: str) -> tuple[str, ...]:
+    try:
+        return tuple(sorted(os.listdir(directory)))
+    except OSError:
+        return ()
 
 
 # NVML's Python bindings and the tools built on them are pure Python (ctypes over libnvidia-ml): pip installs them

@@ -11,6 +11,12 @@ What it finds:
     is low too: a run-time failure with a graceful fallback, as the severity policy rates it. A Python probe in the
     branch of an `if` taken only when nvcc was found (`if os.system("nvcc --version") == 0:`, `if
     shutil.which("nvcc"):`) is a note: a ROCm machine skips it; the test's own probe only picks the branch (low).
+    A probe in a Makefile or script that only takes the toolkit's directory from where nvcc is
+    (`CUDA_TOOLKIT := $(shell dirname $$(command -v nvcc))/..`), a variable the file uses only after `-I` or `-L`,
+    is low: on a ROCm machine the search path points nowhere, which is no error by itself, and nvcc and the CUDA
+    libraries the build names are reported where they are named (ROC211, ROC213).
+    A probe inside `$(...)` that is an argument of `echo` or `printf` (a summary line, not redirected to a file) only
+    fills printed text: a note (info).
 
 Why it breaks on ROCm:
     There is no nvcc on a ROCm machine: the check fails, and the script exits ("CUDA not found") or takes its
@@ -36,6 +42,7 @@ from scanner.analysis.context import Context
 from scanner.formats import python_src
 from scanner.formats.python_src import walk_ast
 from scanner.model import Risk, Severity
+from scanner.rules.build._common import command_word
 from scanner.rules.libraries._judgement import command_matches, cuda_code_only, judged
 from scanner.rules.python._fallbacks import MISSING_COMMAND, graceful_try
 from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
@@ -81,6 +88,32 @@ def check(ctx: Context) -> None:
                     f"`{match.group(0)}` probes for the CUDA toolkit, but this script first needs NVIDIA's "
                     f"`{needs[1]}` (line {needs[0]}), which has no ROCm build: on an AMD host it stops there, and "
                     "the probe is one step of an NVIDIA-only wrapper: low.",
+                    length=len(match.group(0)),
+                )
+            continue
+        if ctx.language in ("shell", "yaml", "make") and _printed(ctx.line_text(line), match.start()):
+            with judged(ctx, Severity.INFO):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`{match.group(0)}` only fills a line the script prints (`$(...)` inside `echo` or `printf`): on a ROCm "
+                    "machine the line shows an empty version and nothing depends on it. A note only; print "
+                    "`hipcc --version` there.",
+                    length=len(match.group(0)),
+                )
+            continue
+        derived = _search_path_only(ctx, line, match.start()) if ctx.language in ("make", "shell") else None
+        if derived:
+            with judged(ctx, Severity.LOW):
+                once(
+                    ctx,
+                    line,
+                    col,
+                    f"`{match.group(0)}` only derives the toolkit's directory here (`{derived[0]}`), which the file "
+                    f"uses only as a search path ({derived[1]}): on a ROCm machine the path points nowhere, which is "
+                    "no error by itself (low); the compiler and libraries the build names there break, and are "
+                    "reported where they are named. Derive it from `hipconfig --rocmpath` (or `$ROCM_PATH`).",
                     length=len(match.group(0)),
                 )
             continue
@@ -136,6 +169,49 @@ def check(ctx: Context) -> None:
                     "`hipconfig --version` or read `torch.version.hip` instead."
                 )
             once(ctx, node.lineno, node.col_offset + 1, message, length=len(text))
+
+
+# An assignment whose value takes a directory from the probe's output: `CUDA_TOOLKIT := $(shell dirname $$(command
+# -v nvcc))/..`, `CUDA_HOME=$(dirname $(dirname $(which nvcc)))`.
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_]\w*)\s*(?:::=|:=|\?=|\+=|=)\s*")
+_DIRECTORY_OF = re.compile(r"\b(?:dirname|realpath|readlink\s+-f)\b|\$\((?:dir|abspath|realpath)\s")
+# A use of a variable as a search path: `-I$(CUDA_TOOLKIT)/include`, `-L${CUDA_HOME}/lib64`, `-Wl,-rpath,$X/lib`.
+_SEARCH_FLAG = re.compile(r"(?:-I|-L|-isystem\s*|-Wl,-rpath,|-rpath\s*)[\"']?$")
+
+
+def _printed(text: str, start: int) -> bool:
+    """The probe at `start` runs inside a `$(...)` that is an argument of `echo` or `printf`, not redirected
+    into a file: the exit status that counts is the printer's, and the output only goes to the terminal."""
+    opened = text.rfind("$(", 0, start)
+    if opened < 0 or ")" in text[opened:start]:
+        return False
+    if re.search(r">>?\s*[^&\s]", text[start:]) or "GITHUB_" in text:
+        return False
+    return command_word(text[:opened]) in ("echo", "printf")
+
+
+def _search_path_only(ctx, line: int, start: int) -> tuple[str, str] | None:
+    """(variable, flags) when the probe at `start` of `line` sits in an assignment that takes a directory from its
+    output and the file uses that variable only after search-path flags (`-I`, `-L`); else None."""
+    text = ctx.line_text(line)
+    assigned = _ASSIGNMENT.match(text)
+    if assigned is None or assigned.end() > start or not _DIRECTORY_OF.search(text[assigned.end() : start]):
+        return None
+    name = assigned.group(1)
+    use = re.compile(r"\$(?:\(" + name + r"\)|\{" + name + r"\}|" + name + r"(?!\w))")
+    flags: list[str] = []
+    for number, other in enumerate(ctx.lines, 1):
+        code = other.split("#", 1)[0]
+        for found in use.finditer(code):
+            if number == line and found.start() < start:
+                continue
+            flag = _SEARCH_FLAG.search(code[: found.start()])
+            if flag is None:
+                return None
+            spelled = flag.group(0).strip("\"' ")
+            if spelled not in flags:
+                flags.append(spelled)
+    return (name, ", ".join(f"`{f}`" for f in flags)) if flags else None
 
 
 def _nvcc_found_tests(source) -> list[tuple[int, int, int]]:

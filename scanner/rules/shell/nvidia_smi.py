@@ -4,12 +4,19 @@ What it finds:
     `nvidia-smi` run from shell scripts, Makefiles, Dockerfiles, CI and deployment YAML, and named in Python
     strings (`subprocess.run(["nvidia-smi", ...])`). A run whose output only goes to the terminal or a log
     (`nvidia-smi` alone on a line or a CI step, `nvidia-smi || true`, `| tee log`, `os.system("nvidia-smi")`)
-    is a diagnostic: info (low in a shell script under `set -e`, which stops where the command is missing).
+    is a diagnostic: info (low in a shell script under `set -e`, which stops where the command is missing); so is
+    one that starts the command string a shell runs (`srun ... bash -c "nvidia-smi; env"`). A run that only sets
+    the GPU's state (`sudo nvidia-smi -lgc 1980,1980`, `-pm 1`, `--power-limit`, `-c`, `-r`) before a benchmark is
+    low, a tuning matter: on an AMD host the script goes on with the GPU's default settings; under `set -e`,
+    unguarded, it stops the script and keeps the rule's severity.
     Printed or logged text that only names the command is not reported.
     A run that fails gracefully is low: probed first (`command -v nvidia-smi && nvidia-smi ...`, the body of
     `if command -v nvidia-smi ...; then` or `if shutil.which("nvidia-smi"):`), captured with a fallback
-    (`$(nvidia-smi ... || echo 0)`), or run inside a Python `try:` whose `except` catches the missing command
-    (`FileNotFoundError`, `OSError`, `Exception`; `CalledProcessError` with `shell=True`) and goes on. A probe
+    (`$(nvidia-smi ... || echo 0)`), captured into a variable read only by the tests of `if`s whose `else` is the
+    default and none of whose branches exits (a perf baseline picked by GPU name: empty on an AMD host, the
+    `else` runs; not under `set -e` unless the capture ends in a pipe without `pipefail`), or run inside a Python `try:` whose `except` catches the missing command
+    (`FileNotFoundError`, `OSError`, `Exception`; `CalledProcessError` with `shell=True`) and goes on, or
+    passed to a helper of the module that runs it in such a `try` (`_run(["nvidia-smi", ...])`). A probe
     that gates the script (`if ! command -v nvidia-smi; then exit 1; fi`) keeps the rule's severity.
 
 Why it breaks on ROCm:
@@ -41,7 +48,17 @@ from scanner.rules.textual import SCRIPT_LANGUAGES, mentions, once, text_rule
 
 _COMMAND = re.compile(r"(?<![\w.-])nvidia-smi(?![\w.-])")
 # A command that starts a statement: at the start of a line or CI step, or after `;`, `&&`, `then`, `do`, `else`.
-_STATEMENT_START = re.compile(r"(?:^|;|&&|\bthen|\bdo|\belse)\s*(?:-\s+)?(?:run:\s*|RUN\s+|@)?(?:sudo\s+)?$")
+# Also the start of the command string a shell runs (`srun ... bash -c "nvidia-smi; env"`).
+_STATEMENT_START = re.compile(
+    r"(?:^|;|&&|\bthen|\bdo|\belse|(?<![\w-])(?:ba|z|da)?sh\s+-c\s+[\"'])\s*(?:-\s+)?(?:run:\s*|RUN\s+|@)?(?:sudo\s+)?$"
+)
+# Options that change the GPU's state rather than print it: clocks, power, persistence, compute mode, MIG, reset.
+_SETTING = re.compile(
+    r"^\s+(?:-[a-z]+\s+\S+\s+)*?(?:-i\s+\S+\s+)?"
+    r"(?:-(?:lgc|rgc|lmc|rmc|ac|rac|pm|pl|c|mig|r|e|acp)\b|--(?:lock-gpu-clocks|reset-gpu-clocks|lock-memory-clocks|"
+    r"reset-memory-clocks|applications-clocks|reset-applications-clocks|persistence-mode|power-limit|compute-mode|"
+    r"multi-instance-gpu|gpu-reset|ecc-config|auto-boost-default)\b)"
+)
 _ERREXIT = re.compile(r"^\s*set\s+-[a-zA-Z]*e|^\s*set\s+-o\s+errexit|^#!.*\s-[a-zA-Z]*e\b", re.M)
 _RUNNERS = frozenset({"os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.Popen"})
 _MESSAGE = (
@@ -61,8 +78,13 @@ def check(ctx: Context) -> None:
             diagnostic, guarded = (line, col) in logged, True
             fallback = fallbacks.get((line, col), "")
         else:
-            diagnostic, guarded = _shell_logged(ctx.line_text(line), match.start(), match.end())
+            text = ctx.line_text(line)
+            diagnostic, guarded = _shell_logged(text, match.start(), match.end())
             fallback = fallbacks.get(line, "")
+            setting = _SETTING.match(text[match.end() :])
+            if diagnostic and setting:
+                _report_setting(ctx, line, col, match, setting, errexit and not guarded)
+                continue
         if not diagnostic and fallback:
             with judged(ctx, Severity.LOW):
                 once(
@@ -96,6 +118,31 @@ def check(ctx: Context) -> None:
                     "log just loses it; `amd-smi list` / `amd-smi static` print the same there.",
                     length=len(match.group(0)),
                 )
+
+
+def _report_setting(ctx, line: int, col: int, match: re.Match, setting: re.Match, stops: bool) -> None:
+    """nvidia-smi run only to set the GPU's state (`sudo nvidia-smi -lgc 1980,1980` before a benchmark)."""
+    option = setting.group(0).split()[-1]
+    if stops:
+        once(
+            ctx,
+            line,
+            col,
+            f"nvidia-smi sets the GPU's state here (`{option}`), and this script runs with `set -e`: on an AMD host "
+            "the missing command stops it. Use `amd-smi set` (clocks, power, compute partition) or `amd-smi reset`.",
+            length=len(match.group(0)),
+        )
+        return
+    with judged(ctx, Severity.LOW, Risk.PERFORMANCE):
+        once(
+            ctx,
+            line,
+            col,
+            f"nvidia-smi only sets the GPU's state here (`{option}`), and nothing reads its output: on an AMD host "
+            "the command is missing, the script goes on and runs with the GPU's default settings, so numbers may "
+            "be noisier (low). Use `amd-smi set` (clocks, power, compute partition) or `amd-smi reset`.",
+            length=len(match.group(0)),
+        )
 
 
 def _shell_logged(text: str, start: int, end: int) -> tuple[bool, bool]:
@@ -175,7 +222,49 @@ def _shell_fallbacks(ctx) -> dict[int, str]:
                 out[number] = f"`{probe.group(0)} && ...` runs it only where it exists"
         if number not in out and _COMMAND.search(code) and _FALLBACK.search(code):
             out[number] = f"`{_FALLBACK.search(code).group(0)}` gives a value where it is missing"
+        if number not in out and _COMMAND.search(code):
+            picked = _only_picks_a_branch(ctx, lines, number, code)
+            if picked:
+                out[number] = picked
     return out
+
+
+# `NAME=$(nvidia-smi ... | head -1)`: a capture into a variable.
+_CAPTURE = re.compile(r"^\s*(?:local\s+|export\s+)?([A-Za-z_]\w*)=[\"']?\$\(([^#]*)\)")
+_PIPEFAIL = re.compile(r"^\s*set\s+(?:-\S+\s+)*-o\s+pipefail|^\s*set\s+-[a-zA-Z]*o\s+pipefail", re.M)
+_LEAVES = re.compile(r"(?:^|[;&|]\s*|\bthen\s+)(?:exit|return|false)\b|\babort\b")
+
+
+def _only_picks_a_branch(ctx, lines: list[str], number: int, code: str) -> str:
+    """Why a capture of nvidia-smi's output fails gracefully, or "": the script goes on where the command is
+    missing (no `set -e`, or the capture ends in a pipe without `pipefail`), and the variable is read only in the
+    tests of `if`s that have an `else` and leave nowhere (no `exit`): on an AMD host the value is empty and the
+    script takes the default branch (mscclpp's perf-baseline choice by GPU name)."""
+    capture = _CAPTURE.match(code)
+    if capture is None or not _COMMAND.search(capture.group(2)):
+        return ""
+    if _ERREXIT.search(ctx.text) and ("|" not in capture.group(2) or _PIPEFAIL.search(ctx.text)):
+        return ""
+    name = capture.group(1)
+    use = re.compile(r"\$\{?" + name + r"\b")
+    tests = []
+    for other, text in enumerate(lines, start=1):
+        if other == number or not use.search(text.split("#", 1)[0]):
+            continue
+        if not _IF.match(text):
+            return ""
+        tests.append(other)
+    for test in tests:
+        branch = _then_branch(lines, test)
+        end = branch.stop
+        if end > len(lines) or not re.match(r"^\s*else\b", lines[end - 1]):
+            return ""
+        rest = _then_branch(lines, end)  # the else branch, up to its fi
+        if any(_LEAVES.search(lines[n - 1].split("#", 1)[0]) for n in (*branch, *rest)):
+            return ""
+    if not tests:
+        return ""
+    return f"`{name}` only picks a branch (line {tests[0]}), and the `else` is the default where it is empty"
 
 
 def _then_branch(lines: list[str], start: int) -> range:
@@ -236,6 +325,7 @@ def _python_fallbacks(ctx) -> dict[tuple[int, int], str]:
             shell_strings.update(
                 (n.lineno, n.col_offset + 1) for n in ast.walk(node) if isinstance(n, (ast.Constant, ast.JoinedStr))
             )
+    helped = _through_safe_runners(ctx.source, module)
     for node in walk_ast(module):
         if not isinstance(node, (ast.Constant, ast.JoinedStr)) or not hasattr(node, "lineno"):
             continue
@@ -246,6 +336,38 @@ def _python_fallbacks(ctx) -> dict[tuple[int, int], str]:
             out[where] = f"inside `try` (line {fallback}) whose `except` catches the missing command and goes on"
         elif node.lineno in probed:
             out[where] = probed[node.lineno]
+        elif where in helped:
+            out[where] = helped[where]
+    return out
+
+
+_RUNS = _RUNNERS | {"subprocess.check_output", "subprocess.check_call"}
+
+
+def _through_safe_runners(source, module: ast.Module) -> dict[tuple[int, int], str]:
+    """Positions of the strings passed to one of the module's own helpers that runs its argument inside a `try`
+    whose `except` catches the missing command and goes on (`def _run(cmd): try: return subprocess.run(cmd, ...)
+    except Exception: return None`) -> why."""
+    safe: dict[str, int] = {}
+    for node in walk_ast(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and _dotted(call.func) in _RUNS:
+                    line = graceful_try(source, call.lineno, MISSING_COMMAND | _SUBPROCESS_ERRORS)
+                    if line:
+                        safe[node.name] = line
+                        break
+    out: dict[tuple[int, int], str] = {}
+    for call in walk_ast(module) if safe else ():
+        if isinstance(call, ast.Call) and _dotted(call.func).rsplit(".", 1)[-1] in safe:
+            name = _dotted(call.func).rsplit(".", 1)[-1]
+            for arg in call.args:
+                for part in ast.walk(arg):
+                    if isinstance(part, (ast.Constant, ast.JoinedStr)) and hasattr(part, "lineno"):
+                        out[(part.lineno, part.col_offset + 1)] = (
+                            f"`{name}()` runs it inside `try` (line {safe[name]}) whose `except` catches the missing "
+                            "command and goes on"
+                        )
     return out
 
 
