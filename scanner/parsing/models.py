@@ -7,7 +7,7 @@ Thrust, the files under scanner/data/models/ declare the API surface real code c
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
 operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
 Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
-tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
+tests; dmlc-core, the submodule XGBoost and MXNet build on; nvbench, NVIDIA's benchmark harness of CUDA libraries; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
 BLAS; the Java Native Interface of JVM bindings; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and
 `cuda::ptx`), permissively (variadic templates, values that convert to anything): enough that the unit keeps its
 declarations, not a reimplementation.
@@ -39,6 +39,7 @@ _BY_FOLDER = {
     "gtest": "googletest",
     "gmock": "googletest",
     "dmlc": "dmlc",
+    "nvbench": "nvbench",
     "tensorflow": "tensorflow",
     "absl": "abseil",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
@@ -80,6 +81,7 @@ FAMILIES = (
     "catch2",
     "googletest",
     "dmlc",
+    "nvbench",
     "openmp",
     "cblas",
     "jni",

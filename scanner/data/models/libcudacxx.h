@@ -45,6 +45,17 @@ template <class... A> __host__ __device__ __rocport_cx make_transform_iterator(A
 template <class... A> __host__ __device__ __rocport_cx make_zip_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_discard_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_constant_iterator(A &&...);
+/* <cuda/stream_ref>: a non-owning stream a library's asynchronous calls take, built from a cudaStream_t. */
+struct stream_ref {
+  cudaStream_t __stream = nullptr;
+  constexpr stream_ref() = default;
+  constexpr stream_ref(cudaStream_t s) : __stream(s) {}
+  constexpr cudaStream_t get() const { return __stream; }
+  void wait() const;
+  bool ready() const;
+  friend bool operator==(stream_ref, stream_ref);
+  friend bool operator!=(stream_ref, stream_ref);
+};
 enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread };
 /* The members kernels call, taking an optional memory order (values: the prelude's std::memory_order). */
 #define ROCPORT_CUDA_ATOMIC_MEMBERS                                                                                 \

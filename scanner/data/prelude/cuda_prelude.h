@@ -432,6 +432,9 @@ template <class T> struct is_trivially_destructible : integral_constant<bool, __
 template <class T> inline constexpr bool is_trivially_destructible_v = __is_trivially_destructible(T);
 template <class T> struct is_trivially_default_constructible : integral_constant<bool, __is_trivially_constructible(T)> {};
 template <class T> inline constexpr bool is_trivially_default_constructible_v = __is_trivially_constructible(T);
+template <class T> struct has_unique_object_representations : integral_constant<bool, __has_unique_object_representations(T)> {};
+template <class T> inline constexpr bool has_unique_object_representations_v = __has_unique_object_representations(T);
+enum class byte : unsigned char {};
 template <class T> struct underlying_type { typedef __underlying_type(T) type; };
 template <class T> using underlying_type_t = typename underlying_type<T>::type;
 template <class T> constexpr const T &as_const(T &) noexcept;
@@ -1208,6 +1211,32 @@ template <class T = void> struct minimum { template <class A, class B> __host__ 
 template <class T = void> struct less { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
 template <class T = void> struct greater { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
 template <class T = void> struct identity { template <class A> __host__ __device__ A operator()(const A &) const; };
+#define ROCPORT_THRUST_PREDICATE(name)                                                                                 \
+  template <class T = void> struct name { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
+ROCPORT_THRUST_PREDICATE(equal_to)
+ROCPORT_THRUST_PREDICATE(not_equal_to)
+ROCPORT_THRUST_PREDICATE(less_equal)
+ROCPORT_THRUST_PREDICATE(greater_equal)
+ROCPORT_THRUST_PREDICATE(logical_and)
+ROCPORT_THRUST_PREDICATE(logical_or)
+#undef ROCPORT_THRUST_PREDICATE
+template <class T = void> struct divides { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct modulus { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct negate { template <class A> __host__ __device__ A operator()(const A &) const; };
+template <class T = void> struct logical_not { template <class A> __host__ __device__ bool operator()(const A &) const; };
+/* thrust::get<0>(pair_or_tuple), and the references a device_vector's element access gives. */
+template <int N, class T> __host__ __device__ __rocport_any get(T &&);
+template <class T> __host__ __device__ T &raw_reference_cast(T &);
+template <class T> __host__ __device__ const T &raw_reference_cast(const T &);
+template <class... A> __host__ __device__ __rocport_any distance(A &&...);
+template <class... A> struct discard_iterator { template <class... B> __host__ __device__ discard_iterator(B &&...); };
+template <class... A> struct transform_iterator { template <class... B> __host__ __device__ transform_iterator(B &&...); };
+template <class... A> struct zip_iterator { template <class... B> __host__ __device__ zip_iterator(B &&...); };
+template <class... A> struct permutation_iterator { template <class... B> __host__ __device__ permutation_iterator(B &&...); };
+template <class... A> __host__ __device__ __rocport_any make_constant_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_discard_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_permutation_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_reverse_iterator(A &&...);
 template <class... A> struct counting_iterator { template <class... B> __host__ __device__ counting_iterator(B &&...); };
 template <class... A> struct constant_iterator { template <class... B> __host__ __device__ constant_iterator(B &&...); };
 template <class... A> __host__ __device__ __rocport_any make_counting_iterator(A &&...);
@@ -1234,6 +1263,27 @@ template <class... A> __host__ __device__ __rocport_any unique(A &&...);
 template <class... A> __host__ __device__ __rocport_any gather(A &&...);
 template <class... A> __host__ __device__ __rocport_any scatter(A &&...);
 template <class... A> __host__ __device__ __rocport_any max_element(A &&...);
+template <class... A> __host__ __device__ __rocport_any minmax_element(A &&...);
+template <class... A> __host__ __device__ __rocport_any tabulate(A &&...);
+template <class... A> __host__ __device__ __rocport_any generate(A &&...);
+template <class... A> __host__ __device__ __rocport_any shuffle(A &&...);
+template <class... A> __host__ __device__ __rocport_any equal(A &&...);
+template <class... A> __host__ __device__ __rocport_any all_of(A &&...);
+template <class... A> __host__ __device__ __rocport_any any_of(A &&...);
+template <class... A> __host__ __device__ __rocport_any none_of(A &&...);
+template <class... A> __host__ __device__ __rocport_any find(A &&...);
+template <class... A> __host__ __device__ __rocport_any find_if(A &&...);
+template <class... A> __host__ __device__ __rocport_any remove_if(A &&...);
+template <class... A> __host__ __device__ __rocport_any unique_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any stable_sort_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any lower_bound(A &&...);
+template <class... A> __host__ __device__ __rocport_any upper_bound(A &&...);
+template <class... A> __host__ __device__ __rocport_any binary_search(A &&...);
+template <class... A> __host__ __device__ __rocport_any transform_inclusive_scan(A &&...);
+template <class... A> __host__ __device__ __rocport_any inclusive_scan_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any exclusive_scan_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any adjacent_difference(A &&...);
+template <class... A> __host__ __device__ __rocport_any uninitialized_fill(A &&...);
 template <class... A> __host__ __device__ __rocport_any min_element(A &&...);
 namespace system { namespace cuda { struct par_t { template <class... A> par_t on(A &&...) const; }; extern par_t par, par_nosync; } }
 namespace cuda { using system::cuda::par; using system::cuda::par_nosync; }
