@@ -7,7 +7,8 @@ Thrust, the files under scanner/data/models/ declare the API surface real code c
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
 operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
 Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
-tests; dmlc-core, the submodule XGBoost and MXNet build on; nvbench, NVIDIA's benchmark harness of CUDA libraries; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
+tests; dmlc-core, the submodule XGBoost and MXNet build on; nvbench, NVIDIA's benchmark harness of CUDA libraries; MathDx, NVIDIA's device-side solver,
+BLAS, FFT and random-number libraries; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
 BLAS; the Java Native Interface of JVM bindings; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and
 `cuda::ptx`), permissively (variadic templates, values that convert to anything): enough that the unit keeps its
 declarations, not a reimplementation.
@@ -40,6 +41,10 @@ _BY_FOLDER = {
     "gmock": "googletest",
     "dmlc": "dmlc",
     "nvbench": "nvbench",
+    "cusolverdx": "mathdx",
+    "cublasdx": "mathdx",
+    "cufftdx": "mathdx",
+    "curanddx": "mathdx",
     "tensorflow": "tensorflow",
     "absl": "abseil",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
@@ -62,6 +67,10 @@ _BY_NAME = {
     "mkl_service.h": "cblas",
     "openblas/cblas.h": "cblas",
     "jni.h": "jni",
+    "cusolverdx.hpp": "mathdx",
+    "cublasdx.hpp": "mathdx",
+    "cufftdx.hpp": "mathdx",
+    "curanddx.hpp": "mathdx",
 }
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
@@ -82,6 +91,7 @@ FAMILIES = (
     "googletest",
     "dmlc",
     "nvbench",
+    "mathdx",
     "openmp",
     "cblas",
     "jni",

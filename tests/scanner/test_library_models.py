@@ -137,3 +137,66 @@ def test_a_catch2_test_case_with_a_signature_keeps_its_tree(tmp_path):
     test body's names were unknown ("a type specifier is required"): 14 of cuCollections' tests were tokens-only."""
     result = analyze_text(tmp_path, CATCH2_SIGNATURE, name="mark_test.cu")
     _parsed_whole(result, ["libcudacxx", "catch2"])
+
+
+MATHDX_SOLVER = """\
+#include <cusolverdx.hpp>
+#include <cufftdx.hpp>
+#include <cuda_runtime.h>
+#include <numeric>
+#include <vector>
+
+template <class Solver, typename T = typename Solver::a_data_type>
+__global__ __launch_bounds__(Solver::max_threads_per_block) void factor(T *a, typename Solver::status_type *info) {
+  CUSOLVERDX_SKIP_IF_NOT_APPLICABLE_SM(Solver);
+  extern __shared__ cusolverdx::byte smem[];
+  auto [as, bs] = cusolverdx::shared_memory::slice<T, T>(smem, Solver::lda * Solver::n_size);
+  constexpr auto rows = (cusolverdx::arrangement_of_v_a<Solver> == cusolverdx::col_major) ? Solver::m_size : 1;
+  cusolverdx::copy_2d<Solver, rows, Solver::n_size, cusolverdx::arrangement::col_major>(a, Solver::m_size, as, Solver::lda);
+  Solver().execute(as, info);
+  (void)bs;
+}
+
+template <int Arch>
+int cholesky() {
+  using namespace cusolverdx;
+  using Solver = decltype(Size<32, 32>() + Precision<double>() + Type<type::complex>() + Function<potrf>() +
+                          FillMode<fill_mode::lower>() + Arrangement<col_major>() + SM<Arch>() + Block() +
+                          BlockDim<128>());
+  using T = typename Solver::a_data_type;
+  std::vector<int> info(4);
+  cudaStream_t stream;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  factor<Solver><<<4, Solver::block_dim, Solver::shared_memory_size, stream>>>(static_cast<T *>(nullptr), nullptr);
+  return std::accumulate(info.begin(), info.end(), 0) != 0;
+}
+
+using FFT = decltype(cufftdx::Size<128>() + cufftdx::Precision<float>() + cufftdx::Type<cufftdx::fft_type::c2c>() +
+                     cufftdx::Direction<cufftdx::fft_direction::forward>() + cufftdx::SM<800>() + cufftdx::Block() +
+                     cufftdx::ElementsPerThread<8>() + cufftdx::FFTsPerBlock<2>());
+
+__global__ void transform(typename FFT::value_type *data) {
+  typename FFT::value_type thread_data[FFT::storage_size];
+  extern __shared__ typename FFT::value_type shared[];
+  for (unsigned i = 0; i < FFT::elements_per_thread; ++i) thread_data[i] = data[threadIdx.x + i * FFT::stride];
+  FFT().execute(thread_data, shared);
+}
+
+int main() {
+  transform<<<1, FFT::block_dim, FFT::shared_memory_size>>>(nullptr);
+  return cholesky<800>();
+}
+"""
+
+
+def test_mathdx_is_modelled_where_its_headers_are_missing():
+    for header in ("cusolverdx.hpp", "cublasdx.hpp", "cufftdx.hpp", "curanddx.hpp", "cufftdx/operators.hpp"):
+        assert model_for(header) == "mathdx"
+
+
+def test_a_mathdx_description_keeps_its_tree(tmp_path):
+    """`using Solver = decltype(Size<32, 32>() + ... + Block());` and `Solver::lda`: without cuSolverDx's header
+    nothing of it was declared and 40 of CUDALibrarySamples' cuSolverDx samples were tokens-only."""
+    result = analyze_text(tmp_path, MATHDX_SOLVER, name="cholesky.cu")
+    _parsed_whole(result, ["mathdx"])
+    assert result.stats.kernel_launches == 2

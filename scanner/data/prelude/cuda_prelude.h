@@ -507,7 +507,8 @@ template <class T, class... A> shared_ptr<T> make_shared(A &&...);
 template <class... A> __rocport_any sort(A &&...);
 template <class... A> __rocport_any fill(A &&...);
 template <class... A> __rocport_any copy(A &&...);
-template <class... A> __rocport_any accumulate(A &&...);
+/* The sum has the initial value's type: `std::accumulate(v.begin(), v.end(), 0) != 0` compares an int. */
+template <class I, class T, class... A> T accumulate(I, I, T, A &&...);
 template <class... A> __rocport_any max_element(A &&...);
 template <class... A> __rocport_any min_element(A &&...);
 template <class... A> __rocport_any find(A &&...);
