@@ -200,3 +200,41 @@ def test_a_mathdx_description_keeps_its_tree(tmp_path):
     result = analyze_text(tmp_path, MATHDX_SOLVER, name="cholesky.cu")
     _parsed_whole(result, ["mathdx"])
     assert result.stats.kernel_launches == 2
+
+
+CUDA_STD_TUPLE_PROTOCOL = """\
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+namespace kv {
+template <class K, class V>
+struct alignas(sizeof(K) + sizeof(V)) slot {
+  K key;
+  V value;
+};
+}  // namespace kv
+
+namespace cuda::std {
+template <class K, class V>
+struct tuple_size<kv::slot<K, V>> : integral_constant<size_t, 2> {};
+template <std::size_t I, class K, class V>
+struct tuple_element<I, kv::slot<K, V>> {
+  using type = cuda::std::conditional_t<I == 0, K, V>;
+};
+}  // namespace cuda::std
+
+static_assert(cuda::std::tuple_size<kv::slot<int, float>>::value == 2);
+static_assert(cuda::std::tuple_size_v<cuda::std::tuple<int, int, int>> == 3);
+
+__global__ void keys_of(kv::slot<int, float> const *slots, cuda::std::tuple_element_t<0, kv::slot<int, float>> *out) {
+  out[threadIdx.x] = slots[threadIdx.x].key;
+}
+"""
+
+
+def test_cuda_std_tuple_size_is_specialized_for_a_projects_pair(tmp_path):
+    """`namespace cuda::std { template <...> struct tuple_size<my_pair<...>> ... }`: the model's cuda::std only
+    nominated the prelude's std, and a specialization there is in the wrong namespace (cuCollections'
+    tuple_helpers.inl was tokens-only)."""
+    result = analyze_text(tmp_path, CUDA_STD_TUPLE_PROTOCOL, name="slots.cu")
+    _parsed_whole(result, ["libcudacxx"])

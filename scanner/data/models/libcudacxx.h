@@ -10,6 +10,15 @@ namespace cuda {
 /* A real namespace (libcu++'s is one), not an alias: code may reopen `namespace cuda::std`. Qualified lookup
  * follows the using-directive, so `::cuda::std::enable_if<...>::type` finds the prelude's std. */
 namespace std { using namespace ::std; }
+/* libcu++'s own tuple protocol, which projects specialize for their pair types inside `namespace cuda::std {`
+ * (a specialization of the prelude's std::tuple_size there would be in the wrong namespace). Declared here, these
+ * hide the std ones for `cuda::std::tuple_size<...>` and defer to them for the standard types. */
+namespace std {
+template <class T> struct tuple_size : ::std::tuple_size<T> {};
+template <::std::size_t I, class T> struct tuple_element : ::std::tuple_element<I, T> {};
+template <class T> inline constexpr ::std::size_t tuple_size_v = tuple_size<T>::value;
+template <::std::size_t I, class T> using tuple_element_t = typename tuple_element<I, T>::type;
+}  // namespace std
 /* <cuda/std/random>'s counter-based engines, which the standard library lacks. */
 namespace std {
 #define ROCPORT_CUDA_ENGINE(name)                                                                                 \
