@@ -31,7 +31,7 @@ from scanner.analysis.dispatch import Dispatcher
 from scanner.analysis.port_notes import PortNotes
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
 from scanner.parsing import data_files, includers
-from scanner.parsing.clang_unit import Parser, guess_unknown_macros, system_include_dirs
+from scanner.parsing.clang_unit import Parser, guess_unknown_macros, left_open_at_end, system_include_dirs
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
 from scanner.port import Port
 from scanner.sourcetext import decode_source
@@ -238,8 +238,12 @@ class Analyzer:
         whose prefix reads it better), kept when it reads the header and leaves fewer errors than alone."""
         root = _root_of(job)
         best = None
+        # A brace left open at the end: the file's own #include entered an include cycle in its middle, where a
+        # header of the cycle misses what its includer declares after it (warp's array.h and builtin.h). Read
+        # after its includer's lines, the cycle is entered where the project enters it.
+        cycle = left_open_at_end(attempt[0].first_errors, text)
         for rel, line, prefix, then_alone in self._includer_prefixes(job, root):
-            if not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
+            if not cycle and not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
                 continue  # nothing the header missed is named there: a second parse would read it no better
             # beside the includer: its own quoted includes resolve from there, as they do for the compiler
             prefix_path = os.path.join(root, os.path.dirname(rel), f".rocport-prefix-{os.path.basename(rel)}")

@@ -187,3 +187,83 @@ def test_the_inl_of_a_whole_header_its_outer_includers_include_reads_without_red
     assert inl.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), inl.health.fallback_reason
     assert inl.health.error_count == 0, inl.health.first_errors
     assert inl.health.read_after == "include/open_map.cuh:14"
+
+
+# An include cycle as a header-only runtime writes it: the umbrella header includes every part, and each part
+# includes the umbrella. Parsed alone, `array.h` enters the cycle at its top, so `mesh.h` comes before `array_t`
+# and its error recovery leaves `namespace wp {` open ("expected '}'" at the end of array.h: tokens-only).
+CYCLE_BUILTIN = """#pragma once
+#include <cuda_runtime.h>
+namespace wp {
+struct vec3 { float x, y, z; };
+}  // namespace wp
+#include "array.h"
+#include "mesh.h"
+"""
+CYCLE_ARRAY = """#pragma once
+#include "builtin.h"
+namespace wp {
+template <typename T> struct array_t {
+  T *data;
+  int shape;
+};
+template <typename T> __device__ inline T load(const array_t<T> &a, int i) { return a.data[i]; }
+template <typename T> __device__ inline void atomic_add(array_t<T> &a, int i, T v) { atomicAdd(&a.data[i], v); }
+}  // namespace wp
+"""
+CYCLE_MESH = """#pragma once
+#include "builtin.h"
+namespace wp {
+struct Mesh {
+  array_t<vec3> points;
+  array_t<int> indices;
+  vec3 *lowers;
+  int num_tris;
+  void *context;
+
+  inline __host__ __device__ Mesh(int id = 0) {
+    lowers = nullptr;
+    num_tris = 0;
+    context = nullptr;
+  }
+
+  inline __host__ __device__ Mesh(
+      array_t<vec3> points,
+      array_t<int> indices,
+      int num_tris,
+      void *context = nullptr
+  )
+      : points(points)
+      , indices(indices)
+      , num_tris(num_tris)
+      , context(context)
+  {
+    lowers = nullptr;
+  }
+};
+
+__host__ __device__ inline Mesh mesh_get(unsigned long long id) { return *(Mesh *)(id); }
+__device__ inline vec3 first_point(const Mesh &m) { return load(m.points, 0); }
+}  // namespace wp
+"""
+CYCLE_OPS = """#include "builtin.h"
+#include "array.h"
+__global__ void gather(wp::array_t<float> a, float *out) { out[threadIdx.x] = wp::load(a, threadIdx.x); }
+"""
+
+
+def test_a_header_of_an_include_cycle_is_read_after_its_includer(tmp_path):
+    """The brace left open names nothing the includer declares, yet the includer's lines (`ops.cu` including the
+    umbrella first) enter the cycle where the project does. Those lines include `array.h` itself, `#pragma once`
+    being no guard for the main file: its second reading's "redefinition of" errors are not the file's."""
+    root = tmp_path / "repo"
+    (root / "native").mkdir(parents=True)
+    (root / "native/builtin.h").write_text(CYCLE_BUILTIN)
+    (root / "native/array.h").write_text(CYCLE_ARRAY)
+    (root / "native/mesh.h").write_text(CYCLE_MESH)
+    (root / "native/ops.cu").write_text(CYCLE_OPS)
+    results = {r.path: r for r in scan(root)}
+    array = results["native/array.h"]
+    assert array.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), array.health.fallback_reason
+    assert array.health.error_count == 0, array.health.first_errors
+    assert array.health.read_after == "native/ops.cu:2"
