@@ -8,7 +8,7 @@ side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; Execu
 operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
 Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
 tests; dmlc-core, the submodule XGBoost and MXNet build on; nvbench, NVIDIA's benchmark harness of CUDA libraries; MathDx, NVIDIA's device-side solver,
-BLAS, FFT and random-number libraries; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
+BLAS, FFT and random-number libraries; RAPIDS' RAFT, RMM and logger, which cuML and the other RAPIDS libraries build on; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
 BLAS; the Java Native Interface of JVM bindings; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and
 `cuda::ptx`), permissively (variadic templates, values that convert to anything): enough that the unit keeps its
 declarations, not a reimplementation.
@@ -45,6 +45,9 @@ _BY_FOLDER = {
     "cublasdx": "mathdx",
     "cufftdx": "mathdx",
     "curanddx": "mathdx",
+    "raft": "raft",
+    "rmm": "rmm",
+    "rapids_logger": "rapids_logger",
     "tensorflow": "tensorflow",
     "absl": "abseil",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
@@ -92,6 +95,9 @@ FAMILIES = (
     "dmlc",
     "nvbench",
     "mathdx",
+    "raft",
+    "rmm",
+    "rapids_logger",
     "openmp",
     "cblas",
     "jni",

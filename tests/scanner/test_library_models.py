@@ -5,6 +5,7 @@ iterators and of the standard library's traits. Each fixture is code of our own 
 from __future__ import annotations
 
 from scanner.model import ParseMode
+from scanner.parsing.clang_unit import Parser
 from scanner.parsing.models import model_for
 from tests.scanner.helpers import analyze_text
 
@@ -238,3 +239,105 @@ def test_cuda_std_tuple_size_is_specialized_for_a_projects_pair(tmp_path):
     tuple_helpers.inl was tokens-only)."""
     result = analyze_text(tmp_path, CUDA_STD_TUPLE_PROTOCOL, name="slots.cu")
     _parsed_whole(result, ["libcudacxx"])
+
+
+RAFT_SOURCE = """\
+#include <raft/core/handle.hpp>
+#include <raft/core/device_mdspan.hpp>
+#include <raft/linalg/unary_op.cuh>
+#include <raft/stats/mean.cuh>
+#include <raft/util/cuda_utils.cuh>
+#include <raft/util/cudart_utils.hpp>
+#include <rmm/device_uvector.hpp>
+#include <rmm/exec_policy.hpp>
+#include <rapids_logger/logger.hpp>
+#include <thrust/fill.h>
+
+namespace ML {
+template <typename DataT>
+struct GiniBin {
+  int count;
+  HDI static void increment(GiniBin *hist, int nbins, int b, int label) { atomicAdd(&hist[b * nbins + label].count, 1); }
+  DI GiniBin &operator+=(const GiniBin &other) {
+    count += other.count;
+    return *this;
+  }
+};
+
+template <typename DataT>
+CUML_KERNEL void center_kernel(DataT *x, const DataT *mu, int n, int d) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n * d) x[i] -= mu[i % d];
+}
+
+template <typename DataT>
+void center(const raft::handle_t &handle, DataT *x, int n, int d, rapids_logger::level_enum verbosity) {
+  cudaStream_t stream = handle.get_stream();
+  rmm::device_uvector<DataT> mu(d, stream);
+  auto view = raft::make_device_matrix_view<const DataT, int, raft::col_major>(x, n, d);
+  raft::stats::mean(handle, view, raft::make_device_vector_view<DataT, int>(mu.data(), d), false);
+  raft::linalg::unaryOp(mu.data(), mu.data(), d, raft::identity_op{}, stream);
+  thrust::fill(rmm::exec_policy(stream), mu.begin(), mu.end(), DataT{0});
+  int blocks = raft::ceildiv(n * d, 256);
+  center_kernel<<<blocks, 256, 0, stream>>>(x, mu.data(), n, d);
+  RAFT_CUDA_TRY(cudaPeekAtLastError());
+  RAFT_EXPECTS(view.extent(0) == n, "rows");
+  raft::update_host(x, mu.data(), d, stream);
+  handle.sync_stream(stream);
+  (void)verbosity;
+}
+template void center<float>(const raft::handle_t &, float *, int, int, rapids_logger::level_enum);
+}  // namespace ML
+"""
+
+
+def test_raft_rmm_and_the_logger_are_modelled_where_their_headers_are_missing():
+    assert model_for("raft/core/handle.hpp") == "raft"
+    assert model_for("rmm/device_uvector.hpp") == "rmm"
+    assert model_for("rapids_logger/logger.hpp") == "rapids_logger"
+
+
+def test_a_raft_user_keeps_its_tree(tmp_path):
+    """cuML's decision-tree bins are declared with RAFT's `HDI`/`DI`, its solvers take `raft::handle_t` and
+    `rapids_logger::level_enum`: without RAFT the declarations failed and 12 of cuML's files were tokens-only."""
+    result = analyze_text(tmp_path, "#define CUML_KERNEL __global__ static\n" + RAFT_SOURCE, name="center.cu")
+    _parsed_whole(result, ["raft", "rmm", "rapids_logger"])
+    assert result.stats.kernel_launches == 1
+
+
+CXX20_HOST_AND_DEVICE = """\
+#include <concepts>
+#include <limits>
+#include <random>
+#include <cuda/iterator>
+#include <cuda/std/random>
+
+template <std::integral T, std::integral U>
+constexpr T checked_narrow(U value) {
+  static_assert(std::unsigned_integral<T> || std::signed_integral<T>);
+  return std::in_range<T>(value) ? static_cast<T>(value) : T{};
+}
+
+template <std::floating_point T>
+__device__ bool close(T a, T b) { return a - b < std::numeric_limits<T>::epsilon(); }
+
+__global__ void sample(unsigned seed, int *out, int n) {
+  cuda::std::minstd_rand engine(seed);
+  auto first = cuda::counting_iterator(0);
+  auto shuffled = cuda::shuffle_iterator(n, engine);
+  (void)first;
+  (void)shuffled;
+  out[threadIdx.x] = checked_narrow<int>(engine() % 7u);
+}
+"""
+
+
+def test_cxx20_concepts_limits_and_cuda_iterators_are_declared(tmp_path):
+    """cuML builds with -std=c++20: its checked arithmetic constrains on std::integral and calls std::in_range, its
+    kernels build cuda::shuffle_iterator and seed a minstd_rand in device code, and its objectives read
+    numeric_limits<T>::epsilon(); none of which the prelude declared (its decision-tree kernels were tokens-only)."""
+    source = tmp_path / "sample.cu"
+    source.write_text(CXX20_HOST_AND_DEVICE)
+    unit = Parser().parse(str(source), CXX20_HOST_AND_DEVICE, "cuda", ("-std=c++20",))
+    assert unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED), unit.fallback_reason
+    assert unit.errors == []

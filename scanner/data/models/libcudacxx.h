@@ -47,7 +47,22 @@ template <class T = void> struct minimum { template <class A, class B> __host__ 
 template <class A, class B> __host__ __device__ constexpr A ceil_div(A, B);
 template <class A, class B> __host__ __device__ constexpr A round_up(A, B);
 template <class A, class B> __host__ __device__ constexpr A round_down(A, B);
-/* <cuda/iterator> */
+/* <cuda/iterator>: the iterator types (built with class template argument deduction) and their makers. */
+#define ROCPORT_CUDA_ITERATOR(name)                                                                                \
+  template <class T = __rocport_cx, class... R> struct name : __rocport_cx {                                       \
+    template <class... A> __host__ __device__ name(A &&...);                                                       \
+  };
+ROCPORT_CUDA_ITERATOR(counting_iterator)
+ROCPORT_CUDA_ITERATOR(constant_iterator)
+ROCPORT_CUDA_ITERATOR(discard_iterator)
+ROCPORT_CUDA_ITERATOR(transform_iterator)
+ROCPORT_CUDA_ITERATOR(transform_output_iterator)
+ROCPORT_CUDA_ITERATOR(tabulate_output_iterator)
+ROCPORT_CUDA_ITERATOR(permutation_iterator)
+ROCPORT_CUDA_ITERATOR(shuffle_iterator)
+ROCPORT_CUDA_ITERATOR(strided_iterator)
+ROCPORT_CUDA_ITERATOR(zip_iterator)
+#undef ROCPORT_CUDA_ITERATOR
 template <class... A> __host__ __device__ __rocport_cx make_tabulate_output_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_counting_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_transform_iterator(A &&...);

@@ -338,6 +338,14 @@ template <class T> struct numeric_limits {
   static constexpr T min() { return T(); }
   static constexpr T lowest() { return T(); }
   static constexpr T infinity() { return T(); }
+  static constexpr T epsilon() { return T(); }
+  static constexpr T round_error() { return T(); }
+  static constexpr T quiet_NaN() { return T(); }
+  static constexpr T signaling_NaN() { return T(); }
+  static constexpr T denorm_min() { return T(); }
+  static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false,
+                        has_infinity = true, has_quiet_NaN = true, is_iec559 = true, is_bounded = true;
+  static constexpr int digits = 1, digits10 = 1, max_digits10 = 1, radix = 2, min_exponent = 0, max_exponent = 0;
 };
 template <class T, size_t N> struct array {
   T e[N];
@@ -435,6 +443,20 @@ template <class T> inline constexpr bool is_trivially_default_constructible_v = 
 template <class T> struct has_unique_object_representations : integral_constant<bool, __has_unique_object_representations(T)> {};
 template <class T> inline constexpr bool has_unique_object_representations_v = __has_unique_object_representations(T);
 enum class byte : unsigned char {};
+#if __cplusplus >= 202002L
+/* <concepts> and <utility>'s integer comparisons (C++20). */
+template <class T> concept integral = __is_integral(T);
+template <class T> concept signed_integral = __is_integral(T) && __is_signed(T);
+template <class T> concept unsigned_integral = __is_integral(T) && !__is_signed(T);
+template <class T> concept floating_point = __is_floating_point(T);
+template <class A, class B> concept same_as = __is_same(A, B) && __is_same(B, A);
+template <class D, class B> concept derived_from = __is_base_of(B, D);
+template <class F, class T> concept convertible_to = __is_convertible_to(F, T);
+template <class R, class T> constexpr bool in_range(T) noexcept { return true; }
+template <class A, class B> constexpr bool cmp_less(A, B) noexcept { return true; }
+template <class A, class B> constexpr bool cmp_greater(A, B) noexcept { return true; }
+template <class A, class B> constexpr bool cmp_equal(A, B) noexcept { return true; }
+#endif
 template <class T> struct underlying_type { typedef __underlying_type(T) type; };
 template <class T> using underlying_type_t = typename underlying_type<T>::type;
 template <class T> constexpr const T &as_const(T &) noexcept;
@@ -747,9 +769,10 @@ template <class D, class T> D duration_cast(const T &);
 }  // namespace chrono
 /* <random>: engines and distributions, called `dist(engine)`. */
 #define ROCPORT_STD_ENGINE(name) \
-  struct name { typedef unsigned long result_type; name(); template <class S> explicit name(S); \
-    template <class S> void seed(S); result_type operator()(); static constexpr result_type min() { return 0; } \
-    static constexpr result_type max() { return ~0ul; } void discard(unsigned long long); };
+  struct name { typedef unsigned long result_type; __host__ __device__ name(); \
+    template <class S> __host__ __device__ explicit name(S); template <class S> __host__ __device__ void seed(S); \
+    __host__ __device__ result_type operator()(); static constexpr result_type min() { return 0; } \
+    static constexpr result_type max() { return ~0ul; } __host__ __device__ void discard(unsigned long long); };
 ROCPORT_STD_ENGINE(mt19937)
 ROCPORT_STD_ENGINE(mt19937_64)
 ROCPORT_STD_ENGINE(minstd_rand)
@@ -1236,6 +1259,8 @@ template <class... A> struct zip_iterator { template <class... B> __host__ __dev
 template <class... A> struct permutation_iterator { template <class... B> __host__ __device__ permutation_iterator(B &&...); };
 template <class... A> __host__ __device__ __rocport_any make_constant_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_any make_discard_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_tabulate_output_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_transform_output_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_any make_permutation_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_any make_reverse_iterator(A &&...);
 template <class... A> struct counting_iterator { template <class... B> __host__ __device__ counting_iterator(B &&...); };
