@@ -141,8 +141,11 @@ def _model_files(families: frozenset[str]) -> tuple[tuple[str, str], ...]:
 
 
 def models_pch_text() -> str:
-    """The include lines that put every model into the prelude's precompiled header."""
-    return "".join(f'#include "{model_path(family)}"\n' for family in FAMILIES)
+    """The include lines that put every model into the prelude's precompiled header. ROCPORT_MODELS_PCH is defined
+    while they are read: what a model keeps for the units that include its header (a library's short macros, after
+    its include guard) stays out, and the stub's include of the model defines it in such a unit only."""
+    includes = "".join(f'#include "{model_path(family)}"\n' for family in FAMILIES)
+    return f"#define ROCPORT_MODELS_PCH\n{includes}#undef ROCPORT_MODELS_PCH\n"
 
 
 def _closure(families) -> set[str]:

@@ -5,7 +5,7 @@ iterators and of the standard library's traits. Each fixture is code of our own 
 from __future__ import annotations
 
 from scanner.model import ParseMode
-from scanner.parsing.clang_unit import Parser
+from scanner.parsing.clang_unit import Parser, ParseSettings
 from scanner.parsing.models import model_for
 from tests.scanner.helpers import analyze_text
 
@@ -341,3 +341,50 @@ def test_cxx20_concepts_limits_and_cuda_iterators_are_declared(tmp_path):
     unit = Parser().parse(str(source), CXX20_HOST_AND_DEVICE, "cuda", ("-std=c++20",))
     assert unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED), unit.fallback_reason
     assert unit.errors == []
+
+
+def test_a_real_rmm_beside_the_models_is_no_redefinition(tmp_path):
+    """Every model sits in the precompiled header of a unit that needs any model (here libcu++'s), so rmm's own
+    headers were read beside the rmm model: "redefinition of 'device_scalar'", and rmm's own files were tokens-only.
+    The model lives in a namespace `rmm` only nominates."""
+    (tmp_path / "include/rmm").mkdir(parents=True)
+    (tmp_path / "include/rmm/device_scalar.hpp").write_text(
+        "#pragma once\n#include <rmm/version_config.hpp>\n#include <cuda/std/type_traits>\n"
+        "namespace rmm {\nclass cuda_stream_view { public: cudaStream_t value() const; };\n"
+        "template <typename T> class device_scalar {\n public:\n  explicit device_scalar(cuda_stream_view s);\n"
+        "  T *data() noexcept;\n  static_assert(cuda::std::is_trivially_copyable_v<T>);\n};\n}  // namespace rmm\n"
+    )
+    source = """\
+#include <rmm/device_scalar.hpp>
+__global__ void count(int *n) { atomicAdd(n, 1); }
+int launch(rmm::cuda_stream_view stream) {
+  rmm::device_scalar<int> total(stream);
+  count<<<1, 32, 0, stream.value()>>>(total.data());
+  return 0;
+}
+"""
+    (tmp_path / "src").mkdir()
+    path = tmp_path / "src/count.cu"
+    path.write_text(source)
+    unit = Parser(ParseSettings(include_dirs=(str(tmp_path / "include"),))).parse(str(path), source, "cuda")
+    assert unit.mode in (ParseMode.AST, ParseMode.AST_STUBBED), unit.fallback_reason
+    assert "rmm" in unit.modelled and "libcudacxx" in unit.modelled
+    assert unit.errors == []
+    header = tmp_path / "include/rmm/device_scalar.hpp"
+    alone = Parser(ParseSettings(include_dirs=(str(tmp_path / "include"),))).parse(
+        str(header), header.read_text(), "cuda"
+    )
+    assert alone.errors == [], alone.errors
+
+
+def test_raft_short_qualifiers_stay_out_of_units_without_raft(tmp_path):
+    """RAFT's `HD`, `HDI` and `DI` are object-like macros: defined in every unit that needs any model, they would
+    rewrite another project's `HD` (a video mode, a member). They are defined only where a RAFT header is included."""
+    source = """\
+#include <cuda/std/type_traits>
+enum class resolution { SD, HD, UHD };
+struct frame { int DI; resolution mode = resolution::HD; };
+__global__ void mark(frame *f) { f[threadIdx.x].DI = static_cast<int>(f[threadIdx.x].mode); }
+"""
+    result = analyze_text(tmp_path, source, name="frames.cu")
+    _parsed_whole(result, ["libcudacxx"])

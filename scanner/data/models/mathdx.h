@@ -3,7 +3,9 @@
  * `using Solver = decltype(Size<32, 32>() + Precision<double>() + Function<potrf>() + SM<800>() + Block());`, then
  * reads the description's traits (`Solver::lda`, `Solver::block_dim`, `typename Solver::a_data_type`) and calls
  * `Solver().execute(...)`. Here every operator is an empty tag, any sum of them is one loose description whose traits
- * take any value, and the enumerations list the names the libraries' samples use. Not a reimplementation. */
+ * take any value, and the enumerations list the names the libraries' samples use. Each library's namespace only
+ * nominates the model's (`__rocport_cusolverdx`), so real MathDx headers read beside it are no redefinition. Not a
+ * reimplementation. */
 #ifndef ROCPORT_MODEL_MATHDX_H
 #define ROCPORT_MODEL_MATHDX_H
 #pragma clang system_header
@@ -168,7 +170,7 @@ template <std::size_t I, class... T>
 __host__ __device__ typename std::tuple_element<I, std::tuple<T *...>>::type get(const slices<T...> &);
 }  // namespace __rocport_mathdx
 
-namespace cusolverdx {
+namespace __rocport_cusolverdx {
 ROCPORT_MATHDX_OPERATORS
 enum class type { real, complex };
 enum class arrangement { col_major, row_major };
@@ -201,9 +203,12 @@ __host__ __device__ void copy_2d(R &&...);
 namespace shared_memory {
 template <class... T, class... A> __host__ __device__ ::__rocport_mathdx::slices<T...> slice(A &&...);
 }  // namespace shared_memory
+}  // namespace __rocport_cusolverdx
+namespace cusolverdx {
+using namespace ::__rocport_cusolverdx;
 }  // namespace cusolverdx
 
-namespace cublasdx {
+namespace __rocport_cublasdx {
 ROCPORT_MATHDX_OPERATORS
 enum class type { real, complex };
 enum class arrangement { col_major, row_major };
@@ -250,9 +255,12 @@ template <class... T, class... A> __host__ __device__ ::__rocport_mathdx::slices
 namespace shared_memory {
 template <class... T, class... A> __host__ __device__ ::__rocport_mathdx::slices<T...> slice(A &&...);
 }  // namespace shared_memory
+}  // namespace __rocport_cublasdx
+namespace cublasdx {
+using namespace ::__rocport_cublasdx;
 }  // namespace cublasdx
 
-namespace cufftdx {
+namespace __rocport_cufftdx {
 ROCPORT_MATHDX_OPERATORS
 enum class fft_type { c2c, c2r, r2c };
 enum class fft_direction { forward, inverse };
@@ -266,9 +274,12 @@ template <class... A> __host__ __device__ __rocport_cx make_workspace(A &&...);
 namespace experimental {
 enum class code_type { ptx, ltoir };
 }  // namespace experimental
+}  // namespace __rocport_cufftdx
+namespace cufftdx {
+using namespace ::__rocport_cufftdx;
 }  // namespace cufftdx
 
-namespace curanddx {
+namespace __rocport_curanddx {
 ROCPORT_MATHDX_OPERATORS
 enum generator { xorwow, mrg32k3a, mrg, philox4_32, philox, pcg, sobol32, scrambled_sobol32, sobol64,
                  scrambled_sobol64, scrambled_sobol };
@@ -283,6 +294,9 @@ template <class T = unsigned> struct uniform_bits { template <class... A> __host
 template <class T = unsigned> struct poisson { template <class... A> __host__ __device__ poisson(A &&...);
   template <class R> __host__ __device__ T generate(R &); };
 enum normal_method { box_muller, icdf };
+}  // namespace __rocport_curanddx
+namespace curanddx {
+using namespace ::__rocport_curanddx;
 }  // namespace curanddx
 #undef ROCPORT_MATHDX_OPERATORS
 #undef ROCPORT_MATHDX_ENUMERATOR

@@ -8,10 +8,7 @@
 #pragma clang system_header
 #include "/__rocport_models__/rmm.h"
 
-/* raft/util/cuda_utils.cuh and raft/core/detail/macros.hpp */
-#define HD __host__ __device__
-#define HDI __host__ __device__ inline
-#define DI __device__ inline
+/* raft/core/detail/macros.hpp */
 #define RAFT_INLINE_FUNCTION __host__ __device__ inline
 #define RAFT_DEVICE_INLINE_FUNCTION __device__ inline
 #define RAFT_INLINE_CONDITIONAL inline
@@ -31,7 +28,7 @@
 #define RAFT_NCCL_TRY(...) ((void)(__VA_ARGS__))
 #define RAFT_CHECK_CUDA(...) ((void)(__VA_ARGS__))
 #define RAFT_EXPECTS(cond, ...) ((void)(cond))
-#define RAFT_FAIL(...) throw ::raft::logic_error(__VA_ARGS__)
+#define RAFT_FAIL(...) throw ::__rocport_raft::logic_error(__VA_ARGS__)
 #define RAFT_LOG_TRACE(...) ((void)0)
 #define RAFT_LOG_DEBUG(...) ((void)0)
 #define RAFT_LOG_INFO(...) ((void)0)
@@ -40,7 +37,7 @@
 #define RAFT_LOG_CRITICAL(...) ((void)0)
 #define RAFT_USING_RANGE(...)
 
-namespace raft {
+namespace __rocport_raft {
 /* mdspan views and containers: `raft::device_matrix_view<const float, int, raft::col_major>`, built by
  * `raft::make_device_matrix_view<float, int>(ptr, rows, cols)`; a view of other parameters converts. */
 template <class T, class... R> struct __rocport_view {
@@ -383,8 +380,8 @@ ROCPORT_RAFT_FN(make_blobs) ROCPORT_RAFT_FN(make_regression) ROCPORT_RAFT_FN(uni
 ROCPORT_RAFT_FN(normal) ROCPORT_RAFT_FN(bernoulli) ROCPORT_RAFT_FN(permute) ROCPORT_RAFT_FN(custom_next)
 ROCPORT_RAFT_FN(sample_without_replacement) ROCPORT_RAFT_FN(excess_subsample)
 namespace detail {
-using ::raft::random::PhiloxGenerator;
-using ::raft::random::PCGenerator;
+using ::__rocport_raft::random::PhiloxGenerator;
+using ::__rocport_raft::random::PCGenerator;
 }  // namespace detail
 }  // namespace random
 namespace label {
@@ -457,5 +454,18 @@ class comms_t {
 ROCPORT_RAFT_FN(initialize_mpi_comms) ROCPORT_RAFT_FN(build_comms_nccl_only) ROCPORT_RAFT_FN(build_comms_nccl_ucx)
 }  // namespace comms
 #undef ROCPORT_RAFT_FN
+}  // namespace __rocport_raft
+/* Beside a real RAFT (the models all sit in one precompiled header), `raft` only nominates the model: a real
+ * `raft::X` is no redefinition and wins qualified lookup. */
+namespace raft {
+using namespace ::__rocport_raft;
 }  // namespace raft
+#endif
+
+/* raft/util/cuda_utils.cuh's short function qualifiers, outside the include guard and left out of the precompiled
+ * header: defined only in a unit that includes a RAFT header, never over another project's `HD` or `DI`. */
+#ifndef ROCPORT_MODELS_PCH
+#define HD __host__ __device__
+#define HDI __host__ __device__ inline
+#define DI __device__ inline
 #endif

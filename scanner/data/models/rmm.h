@@ -1,12 +1,14 @@
 /* ROCport's model of RAPIDS Memory Manager (`rmm/...`) for a parse without it: the device containers, stream views
  * and memory resources a RAPIDS library's code declares its buffers with (`rmm::device_uvector<float> v(n, stream);`).
- * A checkout of rmm itself has the real headers, which win. Not a reimplementation. */
+ * Every model sits in the precompiled header of any unit that needs one, so a checkout of rmm itself reads its real
+ * headers beside this model: the model lives in `__rocport_rmm`, which `rmm` only nominates, and a real declaration
+ * of `rmm::X` is then no redefinition and wins qualified lookup. Not a reimplementation. */
 #ifndef ROCPORT_MODEL_RMM_H
 #define ROCPORT_MODEL_RMM_H
 #pragma clang system_header
 #include "/__rocport_models__/permissive.h"
 
-namespace rmm {
+namespace __rocport_rmm {
 class cuda_stream_view {
  public:
   constexpr cuda_stream_view() = default;
@@ -173,12 +175,13 @@ struct logic_error {
 struct cuda_error : logic_error {
   using logic_error::logic_error;
 };
+}  // namespace __rocport_rmm
+namespace rmm {
+using namespace ::__rocport_rmm;
 }  // namespace rmm
 #define RMM_CUDA_TRY(...) ((void)(__VA_ARGS__))
 #define RMM_CUDA_TRY_ALLOC(...) ((void)(__VA_ARGS__))
 #define RMM_ASSERT_CUDA_SUCCESS(...) ((void)(__VA_ARGS__))
 #define RMM_EXPECTS(...) ((void)0)
 #define RMM_FAIL(...) ((void)0)
-#define RMM_EXPORT
-#define RMM_NAMESPACE rmm
 #endif
