@@ -31,7 +31,7 @@ from scanner.analysis.dispatch import Dispatcher
 from scanner.analysis.port_notes import PortNotes
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
 from scanner.parsing import data_files, includers
-from scanner.parsing.clang_unit import Parser, guess_unknown_macros, system_include_dirs
+from scanner.parsing.clang_unit import Parser, guess_unknown_macros, left_open_at_end, system_include_dirs
 from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
 from scanner.port import Port
 from scanner.sourcetext import decode_source
@@ -237,15 +237,13 @@ class Analyzer:
         """A header fragment read after the lines of an includer that precede its #include (the first includer
         whose prefix reads it better), kept when it reads the header and leaves fewer errors than alone."""
         root = _root_of(job)
-        for index, (rel, line) in enumerate(job.includers):
-            includer_text = includers.read_head(root, rel)
-            if includer_text is None:
-                continue
-            prefix = includers.prefix_of(includer_text, line)
-            if index == 0 and job.outer_includers:  # the first includer is a fragment too: its includers come first
-                outer = [(r, n, includers.read_head(root, r)) for r, n in job.outer_includers]
-                prefix = "".join(includers.outer_prefix(root, r, t, n) for r, n, t in outer if t is not None) + prefix
-            if not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
+        best = None
+        # A brace left open at the end: the file's own #include entered an include cycle in its middle, where a
+        # header of the cycle misses what its includer declares after it (warp's array.h and builtin.h). Read
+        # after its includer's lines, the cycle is entered where the project enters it.
+        cycle = left_open_at_end(attempt[0].first_errors, text)
+        for rel, line, prefix, then_alone in self._includer_prefixes(job, root):
+            if not cycle and not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
                 continue  # nothing the header missed is named there: a second parse would read it no better
             # beside the includer: its own quoted includes resolve from there, as they do for the compiler
             prefix_path = os.path.join(root, os.path.dirname(rel), f".rocport-prefix-{os.path.basename(rel)}")
@@ -256,10 +254,31 @@ class Analyzer:
                 retry is not None
                 and retry[0].mode != ParseMode.TOKENS
                 and (attempt[0].mode == ParseMode.TOKENS or retry[0].error_count < attempt[0].error_count)
+                and (best is None or retry[0].error_count < best[0].error_count)
             ):
                 retry[0].read_after = f"{rel}:{line}"
-                return retry
-        return attempt
+                best = retry
+            if best is not None and not (then_alone and best[0].error_count):
+                return best
+        return best or attempt
+
+    @staticmethod
+    def _includer_prefixes(job: FileJob, root: str):
+        """(includer, line, prefix, whether the includer's lines alone come next) to read the header after, in
+        order. The first includer is a fragment too when outer includers are known: its includers' lines come
+        first. But such an includer may be a whole header that the outer lines already include (cuCollections'
+        `static_map_ref.cuh`, which includes its `.inl` at its end): read after them, the header's definitions
+        come twice. When that read leaves errors, the includer's own lines alone are the next try."""
+        for index, (rel, line) in enumerate(job.includers):
+            includer_text = includers.read_head(root, rel)
+            if includer_text is None:
+                continue
+            prefix = includers.prefix_of(includer_text, line)
+            if index == 0 and job.outer_includers:
+                outer = [(r, n, includers.read_head(root, r)) for r, n in job.outer_includers]
+                outer_prefix = "".join(includers.outer_prefix(root, r, t, n) for r, n, t in outer if t is not None)
+                yield rel, line, outer_prefix + prefix, True
+            yield rel, line, prefix, False
 
     def _understand(
         self,

@@ -169,9 +169,9 @@ class Parser:
         unit.modelled = modelled_families(stubs)
         if prefix:
             # The includer's lines leave its namespace open; its `}` comes after the fragment, not in this unit.
-            last = text.count("\n") + 1
             # (`struct group {` left open: "expected ';' after struct" at the end instead.)
-            unit.errors = [e for e in unit.errors if not (e.endswith(_OPEN_AT_END) and _line_of(e) >= last - 1)]
+            twice = _read_twice(tu, path)
+            unit.errors = [e for e in unit.errors if not left_open_at_end([e], text) and e not in twice]
         return unit
 
     def tokenize_only(self, path: str, text: str, root: str = "") -> ci.TranslationUnit | None:
@@ -430,6 +430,31 @@ def system_include_dirs(language: str) -> tuple[str, ...]:
 
 
 _OPEN_AT_END = (": expected '}'", ": expected ';' after struct", ": expected ';' after class")
+
+
+def _read_twice(tu, path: str) -> set[str]:
+    """The main file's "redefinition of" errors whose previous definition is the same line of the same file: the
+    includer's lines included the file already (an include cycle, `#pragma once` being no guard for the main file),
+    and its second reading is the parse of the file itself, not an error of its code."""
+    out = set()
+    for diag in tu.diagnostics:
+        loc = diag.location
+        if diag.severity < ci.Diagnostic.Error or loc.file is None or loc.file.name != path:
+            continue
+        if diag.spelling.startswith("redefinition of ") and any(
+            (note.location.file is not None and note.location.file.name == path and note.location.line == loc.line)
+            or note.spelling.startswith(f"'{path}' included multiple times")
+            for note in diag.children
+        ):
+            out.add(f"{loc.line}: {diag.spelling}")
+    return out
+
+
+def left_open_at_end(errors: list[str], text: str) -> bool:
+    """Whether the parse ended with a brace still open ("expected '}'" on the file's last lines): a brace of an
+    included header, when the header came in the middle of an include cycle the file's own #include started."""
+    last = text.count("\n") + 1
+    return any(e.endswith(_OPEN_AT_END) and _line_of(e) >= last - 1 for e in errors)
 
 
 def _line_of(error: str) -> int:

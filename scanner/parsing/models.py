@@ -7,7 +7,8 @@ Thrust, the files under scanner/data/models/ declare the API surface real code c
 side of many such projects; SYCL, the Intel GPU backend beside a CUDA one; ExecuTorch, the other runtime a PyTorch
 operator library builds its kernels for; Parrots and TensorFlow, the other frameworks CUDA operators bind to, with
 Abseil, whose `absl::Status` TensorFlow's operators return; Catch2 and GoogleTest, the test macros of a project's unit
-tests; dmlc-core, the submodule XGBoost and MXNet build on; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
+tests; dmlc-core, the submodule XGBoost and MXNet build on; nvbench, NVIDIA's benchmark harness of CUDA libraries; MathDx, NVIDIA's device-side solver,
+BLAS, FFT and random-number libraries; RAPIDS' RAFT, RMM and logger, which cuML and the other RAPIDS libraries build on; OpenMP's runtime calls; CBLAS and MKL, a CPU backend's
 BLAS; the Java Native Interface of JVM bindings; libcu++, the CUDA toolkit's `cuda::std`, `cuda::barrier` and
 `cuda::ptx`), permissively (variadic templates, values that convert to anything): enough that the unit keeps its
 declarations, not a reimplementation.
@@ -39,6 +40,14 @@ _BY_FOLDER = {
     "gtest": "googletest",
     "gmock": "googletest",
     "dmlc": "dmlc",
+    "nvbench": "nvbench",
+    "cusolverdx": "mathdx",
+    "cublasdx": "mathdx",
+    "cufftdx": "mathdx",
+    "curanddx": "mathdx",
+    "raft": "raft",
+    "rmm": "rmm",
+    "rapids_logger": "rapids_logger",
     "tensorflow": "tensorflow",
     "absl": "abseil",
     # libcu++ (CCCL): `cuda/std/type_traits`, `cuda/barrier`, `nv/target`; a project's own `cuda/` folder is never
@@ -61,6 +70,10 @@ _BY_NAME = {
     "mkl_service.h": "cblas",
     "openblas/cblas.h": "cblas",
     "jni.h": "jni",
+    "cusolverdx.hpp": "mathdx",
+    "cublasdx.hpp": "mathdx",
+    "cufftdx.hpp": "mathdx",
+    "curanddx.hpp": "mathdx",
 }
 # A model that needs another's declarations includes it itself; this order is only for the health's listing.
 # "permissive" (the value of any shape the template-library models return) stands in for no header.
@@ -80,6 +93,11 @@ FAMILIES = (
     "catch2",
     "googletest",
     "dmlc",
+    "nvbench",
+    "mathdx",
+    "raft",
+    "rmm",
+    "rapids_logger",
     "openmp",
     "cblas",
     "jni",
@@ -123,8 +141,11 @@ def _model_files(families: frozenset[str]) -> tuple[tuple[str, str], ...]:
 
 
 def models_pch_text() -> str:
-    """The include lines that put every model into the prelude's precompiled header."""
-    return "".join(f'#include "{model_path(family)}"\n' for family in FAMILIES)
+    """The include lines that put every model into the prelude's precompiled header. ROCPORT_MODELS_PCH is defined
+    while they are read: what a model keeps for the units that include its header (a library's short macros, after
+    its include guard) stays out, and the stub's include of the model defines it in such a unit only."""
+    includes = "".join(f'#include "{model_path(family)}"\n' for family in FAMILIES)
+    return f"#define ROCPORT_MODELS_PCH\n{includes}#undef ROCPORT_MODELS_PCH\n"
 
 
 def _closure(families) -> set[str]:

@@ -101,6 +101,8 @@ _ENUMERATOR_FAMILY = re.compile(
 )
 
 
+# The special streams (cudaStreamLegacy, CU_STREAM_PER_THREAD) are handles, not the int values flags are.
+_STREAM_HANDLE = re.compile(r"Stream(Legacy|PerThread)|STREAM_(LEGACY|PER_THREAD)")
 _DEFINE_VALUE = re.compile(r"^(?:cuda[A-Z]\w*|CU_[A-Z0-9_]+|CUDA_[A-Z0-9_]+|CUDART_[A-Z0-9_]+)$")
 
 
@@ -156,9 +158,9 @@ def prelude_text() -> str:
         if entry.is_header or name in declared or not nametable.is_identifier(name):
             continue
         if kind == "define":
-            # Flag and limit macros (cudaEventBlockingSync, CU_MEMHOSTALLOC_*, CUDART_INF_F) are values; the
-            # function-like ones (CUB_MAX, CubDebug) and the stream handles stay undeclared.
-            if _DEFINE_VALUE.match(name) and "Stream" not in name and "STREAM" not in name:
+            # Flag and limit macros (cudaEventBlockingSync, cudaStreamNonBlocking, CU_MEMHOSTALLOC_*, CUDART_INF_F)
+            # are values; the function-like ones (CUB_MAX, CubDebug) and the stream handles stay undeclared.
+            if _DEFINE_VALUE.match(name) and not _STREAM_HANDLE.search(name):
                 declared.add(name)
                 constants.append(name)
             continue

@@ -128,3 +128,142 @@ def test_a_fragment_its_includers_include_is_read_after_all_of_them(tmp_path):
     assert maps.health.error_count == 0, maps.health.first_errors
     assert maps.health.read_after == "include/shared/vec/vec.cuh:1"
     assert 3 in {f.line for f in maps.findings if f.rule == "ROC103"}
+
+
+# A whole header (`#pragma once`) that defines its members in an `.inl` it includes at its end, as header-only
+# libraries do; a source includes it twice over, through an umbrella header and by name.
+WHOLE_MAP = """#pragma once
+#include <cuda_runtime.h>
+namespace kv {
+template <class K> class open_map {
+ public:
+  explicit open_map(int capacity, cudaStream_t stream = nullptr);
+  void insert(const K *keys, int n, cudaStream_t stream = nullptr);
+  int size(cudaStream_t stream = nullptr) const;
+ private:
+  K *slots_ = nullptr;
+  int capacity_ = 0;
+};
+}  // namespace kv
+#include "detail/open_map.inl"
+"""
+MAP_INL = """namespace kv {
+template <class K> __global__ void insert_kernel(K *slots, int capacity, const K *keys, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) slots[keys[i] % capacity] = keys[i];
+}
+
+template <class K> open_map<K>::open_map(int capacity, cudaStream_t stream) : capacity_(capacity) {
+  cudaMallocAsync(&slots_, capacity * sizeof(K), stream);
+}
+
+template <class K> void open_map<K>::insert(const K *keys, int n, cudaStream_t stream) {
+  insert_kernel<<<(n + 127) / 128, 128, 0, stream>>>(slots_, capacity_, keys, n);
+}
+
+template <class K> int open_map<K>::size(cudaStream_t stream) const {
+  cudaStreamSynchronize(stream);
+  return capacity_;
+}
+}  // namespace kv
+"""
+
+
+def test_the_inl_of_a_whole_header_its_outer_includers_include_reads_without_redefinitions(tmp_path):
+    """The `.inl`'s includer is a header other files include, so its includers' lines came first; but those lines
+    include the whole header already (its `.inl` too), and the `.inl` read after them defined everything twice
+    (cuCollections' static_map.inl, static_set.inl: tokens-only). The includer's lines alone read it cleanly."""
+    root = tmp_path / "repo"
+    (root / "include/detail").mkdir(parents=True)
+    (root / "include/open_map.cuh").write_text(WHOLE_MAP)
+    (root / "include/detail/open_map.inl").write_text(MAP_INL)
+    (root / "include/all.cuh").write_text('#pragma once\n#include "open_map.cuh"\n')
+    (root / "bench.cu").write_text(
+        '#include "include/all.cuh"\n#include "include/open_map.cuh"\n'
+        "int main() { kv::open_map<int> m(1024); m.insert(nullptr, 0); return m.size(); }\n"
+    )
+    results = {r.path: r for r in scan(root)}
+    inl = results["include/detail/open_map.inl"]
+    assert inl.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), inl.health.fallback_reason
+    assert inl.health.error_count == 0, inl.health.first_errors
+    assert inl.health.read_after == "include/open_map.cuh:14"
+
+
+# An include cycle as a header-only runtime writes it: the umbrella header includes every part, and each part
+# includes the umbrella. Parsed alone, `array.h` enters the cycle at its top, so `mesh.h` comes before `array_t`
+# and its error recovery leaves `namespace wp {` open ("expected '}'" at the end of array.h: tokens-only).
+CYCLE_BUILTIN = """#pragma once
+#include <cuda_runtime.h>
+namespace wp {
+struct vec3 { float x, y, z; };
+}  // namespace wp
+#include "array.h"
+#include "mesh.h"
+"""
+CYCLE_ARRAY = """#pragma once
+#include "builtin.h"
+namespace wp {
+template <typename T> struct array_t {
+  T *data;
+  int shape;
+};
+template <typename T> __device__ inline T load(const array_t<T> &a, int i) { return a.data[i]; }
+template <typename T> __device__ inline void atomic_add(array_t<T> &a, int i, T v) { atomicAdd(&a.data[i], v); }
+}  // namespace wp
+"""
+CYCLE_MESH = """#pragma once
+#include "builtin.h"
+namespace wp {
+struct Mesh {
+  array_t<vec3> points;
+  array_t<int> indices;
+  vec3 *lowers;
+  int num_tris;
+  void *context;
+
+  inline __host__ __device__ Mesh(int id = 0) {
+    lowers = nullptr;
+    num_tris = 0;
+    context = nullptr;
+  }
+
+  inline __host__ __device__ Mesh(
+      array_t<vec3> points,
+      array_t<int> indices,
+      int num_tris,
+      void *context = nullptr
+  )
+      : points(points)
+      , indices(indices)
+      , num_tris(num_tris)
+      , context(context)
+  {
+    lowers = nullptr;
+  }
+};
+
+__host__ __device__ inline Mesh mesh_get(unsigned long long id) { return *(Mesh *)(id); }
+__device__ inline vec3 first_point(const Mesh &m) { return load(m.points, 0); }
+}  // namespace wp
+"""
+CYCLE_OPS = """#include "builtin.h"
+#include "array.h"
+__global__ void gather(wp::array_t<float> a, float *out) { out[threadIdx.x] = wp::load(a, threadIdx.x); }
+"""
+
+
+def test_a_header_of_an_include_cycle_is_read_after_its_includer(tmp_path):
+    """The brace left open names nothing the includer declares, yet the includer's lines (`ops.cu` including the
+    umbrella first) enter the cycle where the project does. Those lines include `array.h` itself, `#pragma once`
+    being no guard for the main file: its second reading's "redefinition of" errors are not the file's."""
+    root = tmp_path / "repo"
+    (root / "native").mkdir(parents=True)
+    (root / "native/builtin.h").write_text(CYCLE_BUILTIN)
+    (root / "native/array.h").write_text(CYCLE_ARRAY)
+    (root / "native/mesh.h").write_text(CYCLE_MESH)
+    (root / "native/ops.cu").write_text(CYCLE_OPS)
+    results = {r.path: r for r in scan(root)}
+    array = results["native/array.h"]
+    assert array.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), array.health.fallback_reason
+    assert array.health.error_count == 0, array.health.first_errors
+    assert array.health.read_after == "native/ops.cu:2"

@@ -38,6 +38,13 @@ template <class... A> bool RangeEquals(A &&...);
 #define TEMPLATE_TEST_CASE(...) template <class TestType> static void __rocport_catch_test(char (*)[__LINE__])
 #define TEMPLATE_PRODUCT_TEST_CASE(...) TEMPLATE_TEST_CASE(__VA_ARGS__)
 #define TEMPLATE_LIST_TEST_CASE(...) TEMPLATE_TEST_CASE(__VA_ARGS__)
+/* `TEMPLATE_TEST_CASE_SIG("name", "[tag]", ((typename K, int N), K, N), (int, 1), ...)`: the signature's first
+ * element is the test's template parameter list, whose names the body uses in place of TestType. */
+#define __ROCPORT_CATCH_UNPAREN(...) __VA_ARGS__
+#define __ROCPORT_CATCH_SIGNATURE(parameters, ...) template <__ROCPORT_CATCH_UNPAREN parameters>
+#define TEMPLATE_TEST_CASE_SIG(name, tags, signature, ...)                                                           \
+  __ROCPORT_CATCH_SIGNATURE signature static void __rocport_catch_test(char (*)[__LINE__])
+#define TEMPLATE_PRODUCT_TEST_CASE_SIG(name, tags, signature, ...) TEMPLATE_TEST_CASE_SIG(name, tags, signature)
 #define SECTION(...) if (::Catch::__rocport_section(__VA_ARGS__))
 #define GIVEN(...) SECTION(__VA_ARGS__)
 #define AND_GIVEN(...) SECTION(__VA_ARGS__)

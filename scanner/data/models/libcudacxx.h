@@ -10,6 +10,15 @@ namespace cuda {
 /* A real namespace (libcu++'s is one), not an alias: code may reopen `namespace cuda::std`. Qualified lookup
  * follows the using-directive, so `::cuda::std::enable_if<...>::type` finds the prelude's std. */
 namespace std { using namespace ::std; }
+/* libcu++'s own tuple protocol, which projects specialize for their pair types inside `namespace cuda::std {`
+ * (a specialization of the prelude's std::tuple_size there would be in the wrong namespace). Declared here, these
+ * hide the std ones for `cuda::std::tuple_size<...>` and defer to them for the standard types. */
+namespace std {
+template <class T> struct tuple_size : ::std::tuple_size<T> {};
+template <::std::size_t I, class T> struct tuple_element : ::std::tuple_element<I, T> {};
+template <class T> inline constexpr ::std::size_t tuple_size_v = tuple_size<T>::value;
+template <::std::size_t I, class T> using tuple_element_t = typename tuple_element<I, T>::type;
+}  // namespace std
 /* <cuda/std/random>'s counter-based engines, which the standard library lacks. */
 namespace std {
 #define ROCPORT_CUDA_ENGINE(name)                                                                                 \
@@ -38,13 +47,39 @@ template <class T = void> struct minimum { template <class A, class B> __host__ 
 template <class A, class B> __host__ __device__ constexpr A ceil_div(A, B);
 template <class A, class B> __host__ __device__ constexpr A round_up(A, B);
 template <class A, class B> __host__ __device__ constexpr A round_down(A, B);
-/* <cuda/iterator> */
+/* <cuda/iterator>: the iterator types (built with class template argument deduction) and their makers. */
+#define ROCPORT_CUDA_ITERATOR(name)                                                                                \
+  template <class T = __rocport_cx, class... R> struct name : __rocport_cx {                                       \
+    template <class... A> __host__ __device__ name(A &&...);                                                       \
+  };
+ROCPORT_CUDA_ITERATOR(counting_iterator)
+ROCPORT_CUDA_ITERATOR(constant_iterator)
+ROCPORT_CUDA_ITERATOR(discard_iterator)
+ROCPORT_CUDA_ITERATOR(transform_iterator)
+ROCPORT_CUDA_ITERATOR(transform_output_iterator)
+ROCPORT_CUDA_ITERATOR(tabulate_output_iterator)
+ROCPORT_CUDA_ITERATOR(permutation_iterator)
+ROCPORT_CUDA_ITERATOR(shuffle_iterator)
+ROCPORT_CUDA_ITERATOR(strided_iterator)
+ROCPORT_CUDA_ITERATOR(zip_iterator)
+#undef ROCPORT_CUDA_ITERATOR
 template <class... A> __host__ __device__ __rocport_cx make_tabulate_output_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_counting_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_transform_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_zip_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_discard_iterator(A &&...);
 template <class... A> __host__ __device__ __rocport_cx make_constant_iterator(A &&...);
+/* <cuda/stream_ref>: a non-owning stream a library's asynchronous calls take, built from a cudaStream_t. */
+struct stream_ref {
+  cudaStream_t __stream = nullptr;
+  constexpr stream_ref() = default;
+  constexpr stream_ref(cudaStream_t s) : __stream(s) {}
+  constexpr cudaStream_t get() const { return __stream; }
+  void wait() const;
+  bool ready() const;
+  friend bool operator==(stream_ref, stream_ref);
+  friend bool operator!=(stream_ref, stream_ref);
+};
 enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread };
 /* The members kernels call, taking an optional memory order (values: the prelude's std::memory_order). */
 #define ROCPORT_CUDA_ATOMIC_MEMBERS                                                                                 \

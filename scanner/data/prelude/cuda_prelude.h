@@ -338,6 +338,14 @@ template <class T> struct numeric_limits {
   static constexpr T min() { return T(); }
   static constexpr T lowest() { return T(); }
   static constexpr T infinity() { return T(); }
+  static constexpr T epsilon() { return T(); }
+  static constexpr T round_error() { return T(); }
+  static constexpr T quiet_NaN() { return T(); }
+  static constexpr T signaling_NaN() { return T(); }
+  static constexpr T denorm_min() { return T(); }
+  static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false,
+                        has_infinity = true, has_quiet_NaN = true, is_iec559 = true, is_bounded = true;
+  static constexpr int digits = 1, digits10 = 1, max_digits10 = 1, radix = 2, min_exponent = 0, max_exponent = 0;
 };
 template <class T, size_t N> struct array {
   T e[N];
@@ -432,6 +440,23 @@ template <class T> struct is_trivially_destructible : integral_constant<bool, __
 template <class T> inline constexpr bool is_trivially_destructible_v = __is_trivially_destructible(T);
 template <class T> struct is_trivially_default_constructible : integral_constant<bool, __is_trivially_constructible(T)> {};
 template <class T> inline constexpr bool is_trivially_default_constructible_v = __is_trivially_constructible(T);
+template <class T> struct has_unique_object_representations : integral_constant<bool, __has_unique_object_representations(T)> {};
+template <class T> inline constexpr bool has_unique_object_representations_v = __has_unique_object_representations(T);
+enum class byte : unsigned char {};
+#if __cplusplus >= 202002L
+/* <concepts> and <utility>'s integer comparisons (C++20). */
+template <class T> concept integral = __is_integral(T);
+template <class T> concept signed_integral = __is_integral(T) && __is_signed(T);
+template <class T> concept unsigned_integral = __is_integral(T) && !__is_signed(T);
+template <class T> concept floating_point = __is_floating_point(T);
+template <class A, class B> concept same_as = __is_same(A, B) && __is_same(B, A);
+template <class D, class B> concept derived_from = __is_base_of(B, D);
+template <class F, class T> concept convertible_to = __is_convertible_to(F, T);
+template <class R, class T> constexpr bool in_range(T) noexcept { return true; }
+template <class A, class B> constexpr bool cmp_less(A, B) noexcept { return true; }
+template <class A, class B> constexpr bool cmp_greater(A, B) noexcept { return true; }
+template <class A, class B> constexpr bool cmp_equal(A, B) noexcept { return true; }
+#endif
 template <class T> struct underlying_type { typedef __underlying_type(T) type; };
 template <class T> using underlying_type_t = typename underlying_type<T>::type;
 template <class T> constexpr const T &as_const(T &) noexcept;
@@ -504,7 +529,8 @@ template <class T, class... A> shared_ptr<T> make_shared(A &&...);
 template <class... A> __rocport_any sort(A &&...);
 template <class... A> __rocport_any fill(A &&...);
 template <class... A> __rocport_any copy(A &&...);
-template <class... A> __rocport_any accumulate(A &&...);
+/* The sum has the initial value's type: `std::accumulate(v.begin(), v.end(), 0) != 0` compares an int. */
+template <class I, class T, class... A> T accumulate(I, I, T, A &&...);
 template <class... A> __rocport_any max_element(A &&...);
 template <class... A> __rocport_any min_element(A &&...);
 template <class... A> __rocport_any find(A &&...);
@@ -743,9 +769,10 @@ template <class D, class T> D duration_cast(const T &);
 }  // namespace chrono
 /* <random>: engines and distributions, called `dist(engine)`. */
 #define ROCPORT_STD_ENGINE(name) \
-  struct name { typedef unsigned long result_type; name(); template <class S> explicit name(S); \
-    template <class S> void seed(S); result_type operator()(); static constexpr result_type min() { return 0; } \
-    static constexpr result_type max() { return ~0ul; } void discard(unsigned long long); };
+  struct name { typedef unsigned long result_type; __host__ __device__ name(); \
+    template <class S> __host__ __device__ explicit name(S); template <class S> __host__ __device__ void seed(S); \
+    __host__ __device__ result_type operator()(); static constexpr result_type min() { return 0; } \
+    static constexpr result_type max() { return ~0ul; } __host__ __device__ void discard(unsigned long long); };
 ROCPORT_STD_ENGINE(mt19937)
 ROCPORT_STD_ENGINE(mt19937_64)
 ROCPORT_STD_ENGINE(minstd_rand)
@@ -1208,6 +1235,34 @@ template <class T = void> struct minimum { template <class A, class B> __host__ 
 template <class T = void> struct less { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
 template <class T = void> struct greater { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
 template <class T = void> struct identity { template <class A> __host__ __device__ A operator()(const A &) const; };
+#define ROCPORT_THRUST_PREDICATE(name)                                                                                 \
+  template <class T = void> struct name { template <class A, class B> __host__ __device__ bool operator()(const A &, const B &) const; };
+ROCPORT_THRUST_PREDICATE(equal_to)
+ROCPORT_THRUST_PREDICATE(not_equal_to)
+ROCPORT_THRUST_PREDICATE(less_equal)
+ROCPORT_THRUST_PREDICATE(greater_equal)
+ROCPORT_THRUST_PREDICATE(logical_and)
+ROCPORT_THRUST_PREDICATE(logical_or)
+#undef ROCPORT_THRUST_PREDICATE
+template <class T = void> struct divides { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct modulus { template <class A, class B> __host__ __device__ A operator()(const A &, const B &) const; };
+template <class T = void> struct negate { template <class A> __host__ __device__ A operator()(const A &) const; };
+template <class T = void> struct logical_not { template <class A> __host__ __device__ bool operator()(const A &) const; };
+/* thrust::get<0>(pair_or_tuple), and the references a device_vector's element access gives. */
+template <int N, class T> __host__ __device__ __rocport_any get(T &&);
+template <class T> __host__ __device__ T &raw_reference_cast(T &);
+template <class T> __host__ __device__ const T &raw_reference_cast(const T &);
+template <class... A> __host__ __device__ __rocport_any distance(A &&...);
+template <class... A> struct discard_iterator { template <class... B> __host__ __device__ discard_iterator(B &&...); };
+template <class... A> struct transform_iterator { template <class... B> __host__ __device__ transform_iterator(B &&...); };
+template <class... A> struct zip_iterator { template <class... B> __host__ __device__ zip_iterator(B &&...); };
+template <class... A> struct permutation_iterator { template <class... B> __host__ __device__ permutation_iterator(B &&...); };
+template <class... A> __host__ __device__ __rocport_any make_constant_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_discard_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_tabulate_output_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_transform_output_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_permutation_iterator(A &&...);
+template <class... A> __host__ __device__ __rocport_any make_reverse_iterator(A &&...);
 template <class... A> struct counting_iterator { template <class... B> __host__ __device__ counting_iterator(B &&...); };
 template <class... A> struct constant_iterator { template <class... B> __host__ __device__ constant_iterator(B &&...); };
 template <class... A> __host__ __device__ __rocport_any make_counting_iterator(A &&...);
@@ -1234,6 +1289,27 @@ template <class... A> __host__ __device__ __rocport_any unique(A &&...);
 template <class... A> __host__ __device__ __rocport_any gather(A &&...);
 template <class... A> __host__ __device__ __rocport_any scatter(A &&...);
 template <class... A> __host__ __device__ __rocport_any max_element(A &&...);
+template <class... A> __host__ __device__ __rocport_any minmax_element(A &&...);
+template <class... A> __host__ __device__ __rocport_any tabulate(A &&...);
+template <class... A> __host__ __device__ __rocport_any generate(A &&...);
+template <class... A> __host__ __device__ __rocport_any shuffle(A &&...);
+template <class... A> __host__ __device__ __rocport_any equal(A &&...);
+template <class... A> __host__ __device__ __rocport_any all_of(A &&...);
+template <class... A> __host__ __device__ __rocport_any any_of(A &&...);
+template <class... A> __host__ __device__ __rocport_any none_of(A &&...);
+template <class... A> __host__ __device__ __rocport_any find(A &&...);
+template <class... A> __host__ __device__ __rocport_any find_if(A &&...);
+template <class... A> __host__ __device__ __rocport_any remove_if(A &&...);
+template <class... A> __host__ __device__ __rocport_any unique_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any stable_sort_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any lower_bound(A &&...);
+template <class... A> __host__ __device__ __rocport_any upper_bound(A &&...);
+template <class... A> __host__ __device__ __rocport_any binary_search(A &&...);
+template <class... A> __host__ __device__ __rocport_any transform_inclusive_scan(A &&...);
+template <class... A> __host__ __device__ __rocport_any inclusive_scan_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any exclusive_scan_by_key(A &&...);
+template <class... A> __host__ __device__ __rocport_any adjacent_difference(A &&...);
+template <class... A> __host__ __device__ __rocport_any uninitialized_fill(A &&...);
 template <class... A> __host__ __device__ __rocport_any min_element(A &&...);
 namespace system { namespace cuda { struct par_t { template <class... A> par_t on(A &&...) const; }; extern par_t par, par_nosync; } }
 namespace cuda { using system::cuda::par; using system::cuda::par_nosync; }
