@@ -117,6 +117,41 @@ HIP_NEWER = {
 # CUDA's graphics map flags, which programs also pass to cudaGraphicsGLRegisterBuffer: the same values (0, 1, 2) as
 # its register flags, whose HIP twins HIP has (HIP has no map-flag enum of its own).
 HIP_NEWER |= {f"cudaGraphicsMapFlags{f}": f"hipGraphicsRegisterFlags{f}" for f in ("None", "ReadOnly", "WriteDiscard")}
+# cuda_fp8.h's API, which HIPIFY's table (at the commit the scanner ships) calls unsupported: hip/hip_fp8.h has each under
+# the hip spelling, the same OCP formats (E4M3, E5M2) and the same arguments in HIP 7.2 and 7.14 (checked one by one
+# against amd_hip_fp8.h). On gfx942, whose fp8 hardware is FNUZ, HIP declares the OCP types' device conversions for
+# the host only, so a kernel computing with them does not build there: the compiler says so, nothing is faked.
+HIP_NEWER |= {
+    f"__nv_{name}": f"__hip_{name}"
+    for name in (
+        *(f"fp8{width}_{kind}" for width in ("", "x2", "x4") for kind in ("e4m3", "e5m2", "storage_t")),
+        "fp8_interpretation_t",
+        "saturation_t",
+        *(
+            f"cvt_{conversion}"
+            for conversion in (
+                "float_to_fp8",
+                "float2_to_fp8x2",
+                "double_to_fp8",
+                "double2_to_fp8x2",
+                "halfraw_to_fp8",
+                "halfraw2_to_fp8x2",
+                "bfloat16raw_to_fp8",
+                "bfloat16raw2_to_fp8x2",
+                "fp8_to_halfraw",
+                "fp8x2_to_halfraw2",
+            )
+        ),
+    )
+} | {f"__NV_{name}": f"__HIP_{name}" for name in ("E4M3", "E5M2", "SATFINITE", "NOSAT")}
+# cuBLAS's deprecated algorithm names that mean what a name HIP has means: since CUDA 11 CUBLAS_GEMM_DEFAULT lets
+# cuBLAS use tensor cores too, so `..._TENSOR_OP` only allows what the default already does (cuBLAS's documentation:
+# "[DEPRECATED] ... Allows the library to use Tensor Core operations whenever possible"). Each is translated as its
+# twin is (hipBLAS's HIPBLAS_GEMM_DEFAULT; rocBLAS's standard algorithm with --roc).
+DEPRECATED_TWINS = {
+    "CUBLAS_GEMM_DEFAULT_TENSOR_OP": "CUBLAS_GEMM_DEFAULT",
+    "CUBLAS_GEMM_DFALT_TENSOR_OP": "CUBLAS_GEMM_DEFAULT",
+}
 # CUDA types a program may name by their struct tag (`struct cudaGraphicsResource *res`) whose HIP name is a typedef:
 # after `struct`, the tag HIP's typedef names (`typedef struct _hipGraphicsResource hipGraphicsResource`, 7.2 and 7.14)
 STRUCT_TAGS = {b"cudaGraphicsResource": b"_hipGraphicsResource"}
@@ -150,6 +185,8 @@ def name_map(roc: bool) -> dict[bytes, Target]:
             reason if replacement is None else "",
             experimental=entry.status == "experimental",
         )
+    for cuda, twin in DEPRECATED_TWINS.items():
+        out[cuda.encode()] = out[twin.encode()]
     for cuda in CALLBACK_CONVENTIONS:
         out[cuda.encode()] = Target(b"", "define", "CUDA RT API")
     for cuda, hip in BLOCK_ATOMICS.items():
@@ -182,6 +219,7 @@ _EXTRA_HEADERS = {
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
     "cuda_bf16.h": "hip/hip_bf16.h",
+    "cuda_fp8.h": "hip/hip_fp8.h",  # and its names (HIP_NEWER)
     "cuda_pipeline_primitives.h": "",  # its calls become synchronous copies (scanner.translate.halfcalls)
     # OpenGL interop: HIP ships its counterpart (hipGraphicsGLRegisterBuffer...), whose names the table has
     "cuda_gl_interop.h": "hip/hip_gl_interop.h",

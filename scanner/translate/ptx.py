@@ -85,6 +85,33 @@ _ARITHMETIC = {"add": "__hadd", "sub": "__hsub", "mul": "__hmul", "fma.rn": "__h
 _PTX_WORD = re.compile(r"^(?:@!?\w+\s+)?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)")
 
 
+# PTX's opcodes and the qualifiers only PTX writes (types, state spaces, scopes): an asm statement whose instruction has
+# both is PTX, whatever the file's extension (a header of LDMATRIX/CP_ASYNC macros with no other CUDA in it). Another
+# architecture's dotted mnemonics (Thumb's `add.w`, NEON's `vld1.32`) have neither.
+_PTX_OPCODES = frozenset(
+    "ldmatrix stmatrix mma wmma wgmma cp cvta cvt shfl bar barrier membar fence red atom ld st mov prmt lop3 vote "
+    "redux elect mbarrier setmaxnreg griddepcontrol createpolicy prefetch isspacep mapa multimem match brev bfind "
+    "popc clz fma add sub mul mad div rcp sqrt rsqrt ex2 lg2 sin cos tanh min max abs neg setp selp and or xor not "
+    "shl shr tex suld sust".split()
+)
+_PTX_QUALIFIERS = frozenset(
+    "u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 b128 f16 f16x2 bf16 bf16x2 f32 f64 tf32 e4m3 e5m2 pred "
+    "shared global local const param sync aligned async cta gpu sys relaxed acquire release acq_rel volatile "
+    "commit_group wait_group wait_all nc ca cg cs lu approx ftz rn rz rm rp rni rzi rmi rpi sat satfinite".split()
+)
+
+
+def is_ptx(instruction: str) -> bool:
+    """Whether a dotted mnemonic is PTX's: a PTX opcode with a qualifier only PTX writes (`ldmatrix.sync...b16`)."""
+    opcode, *qualifiers = instruction.split(".")
+    return opcode in _PTX_OPCODES and any(q.split("::")[0] in _PTX_QUALIFIERS for q in qualifiers)
+
+
+def uses_ptx(found: Plan) -> bool:
+    """Whether a plan found any PTX statement (converted, emulated or left): such a file is CUDA."""
+    return any(is_ptx(word) for _, word in found.converted + found.left)
+
+
 def _table() -> dict[tuple[str, str], Rewrite]:
     table = {
         ("cvt.rn.f16.f32", "%0,%1"): Rewrite(("h",), "f", "d0 = __half_as_ushort(__float2half_rn(s0));"),
