@@ -75,6 +75,9 @@ HIP_OTHER_NAME = {"__trap": "__builtin_trap"}
 # cuda_bf16.h's float to bf16 conversion rounding to nearest even: HIP's __float2bfloat16 is that conversion
 # (a `__bf16` made from the float, rounded to nearest even) in HIP 7.2 and 7.14, which lack the `_rn` name
 HIP_OTHER_NAME["__float2bfloat16_rn"] = "__float2bfloat16"
+# CUDA's device breakpoint (`__brkpt()`: stops the thread for a debugger) is clang's debug trap on AMD (`s_trap 3`,
+# what a debugger attached to the wave catches); HIP declares no `__brkpt`.
+HIP_OTHER_NAME["__brkpt"] = "__builtin_debugtrap"
 
 # Block-scope atomics (CUDA's `atomicAdd_block`, ...: atomic among the threads of one block) -> HIP's device-scope
 # atomics of the same operation, which are atomic among more threads: a stronger guarantee, the same results. HIPIFY's

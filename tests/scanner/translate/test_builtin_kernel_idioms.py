@@ -128,3 +128,8 @@ def test_hipblas_comes_with_cublas_half_type():
     assert out.startswith('#ifndef HIPBLAS_USE_HIP_HALF\n#define HIPBLAS_USE_HIP_HALF\n#endif\n#include "hipblas.h"\n')
     assert out.count("HIPBLAS_USE_HIP_HALF") == 2  # once: the second include was a duplicate, removed
     assert "HIPBLAS_USE_HIP_HALF" not in body("#include <cublas_v2.h>\n", roc=True)
+
+
+def test_the_device_breakpoint_is_clangs_debug_trap():
+    text = "__device__ inline void stop() { __brkpt(); }\n"
+    assert body(text) == "__device__ inline void stop() { __builtin_debugtrap(); }\n"
