@@ -115,8 +115,16 @@ HIP_NEWER = {
         "cudaEventWaitDefault",
         "cudaEventWaitExternal",
         "cudaOccupancyAvailableDynamicSMemPerBlock",
+        "cudaLaunchConfig_t",
+        "cudaLaunchAttribute",
+        "cudaLaunchKernelExC",
     )
 } | {"cudaDevAttrMemoryPoolSupportedHandleTypes": "hipDeviceAttributeMemoryPoolSupportedHandleTypes"}
+# The extensible launch (cudaLaunchConfig_t with its attributes, cudaLaunchKernelExC and the C++ template
+# cudaLaunchKernelEx, which the table lacks): HIP 7.2 and 7.14 declare the same structures and calls. Thread-block
+# clusters (cudaLaunchAttributeClusterDimension) have no counterpart on AMD GPUs and stay, reported.
+EXTENSIBLE_LAUNCH = {"cudaLaunchKernelEx": "hipLaunchKernelEx"}
+CLUSTER_REASON = "thread-block clusters (sm_90) have no counterpart on AMD GPUs: launch without them"
 # CUDA's graphics map flags, which programs also pass to cudaGraphicsGLRegisterBuffer: the same values (0, 1, 2) as
 # its register flags, whose HIP twins HIP has (HIP has no map-flag enum of its own).
 HIP_NEWER |= {f"cudaGraphicsMapFlags{f}": f"hipGraphicsRegisterFlags{f}" for f in ("None", "ReadOnly", "WriteDiscard")}
@@ -181,6 +189,8 @@ def name_map(roc: bool) -> dict[bytes, Target]:
         replacement = HIP_OTHER_NAME.get(name) or HIP_NEWER.get(name) or replacement
         if replacement is None and _DIRECTED_ROUNDING.match(name):
             reason = DIRECTED_ROUNDING_REASON
+        elif replacement is None and "Cluster" in name and entry.api in _RUNTIME_APIS:
+            reason = CLUSTER_REASON
         out[name.encode()] = Target(
             replacement.encode() if replacement else None,
             _kind(entry),
@@ -192,6 +202,8 @@ def name_map(roc: bool) -> dict[bytes, Target]:
         out[cuda.encode()] = out[twin.encode()]
     for cuda in CALLBACK_CONVENTIONS:
         out[cuda.encode()] = Target(b"", "define", "CUDA RT API")
+    for cuda, hip in EXTENSIBLE_LAUNCH.items():
+        out.setdefault(cuda.encode(), Target(hip.encode(), "function", "CUDA RT API"))
     for cuda, hip in BLOCK_ATOMICS.items():
         out.setdefault(cuda.encode(), Target(hip.encode(), "device_function", "CUDA RT API"))
     for cuda, hip in _HEADER_GUARDS.items():

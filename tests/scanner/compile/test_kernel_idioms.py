@@ -1,7 +1,7 @@
 """Kernel-code idioms the translator now carries to HIP, compiled for gfx942 (fixtures/translate/kernel_idioms):
 braced launch dimensions, a header of PTX macros (ldmatrix with its shape after the count, cp.async, mma.sync), a
-portability header's `constexpr auto cudaX = hipX;` lines, cuda_fp8.h's API and cuBLAS's half GEMMs. Skipped
-without clang on a developer's machine; CI installs it."""
+portability header's `constexpr auto cudaX = hipX;` lines, cuda_fp8.h's API, cuBLAS's half GEMMs and the
+extensible launch (cudaLaunchKernelEx). Skipped without clang on a developer's machine; CI installs it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,14 @@ from scanner.target import TargetProfile
 from tests.tools import needs
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "translate" / "kernel_idioms"
-UNITS = ("stencil_launch.cu", "tile_mma.cu", "uses_compat.cu", "fp8_scale.cu", "half_gemm.cu")
+UNITS = (
+    "stencil_launch.cu",
+    "tile_mma.cu",
+    "uses_compat.cu",
+    "fp8_scale.cu",
+    "half_gemm.cu",
+    "extensible_launch.cu",
+)
 
 
 def _check(root: Path, **options) -> dict:

@@ -133,3 +133,16 @@ def test_hipblas_comes_with_cublas_half_type():
 def test_the_device_breakpoint_is_clangs_debug_trap():
     text = "__device__ inline void stop() { __brkpt(); }\n"
     assert body(text) == "__device__ inline void stop() { __builtin_debugtrap(); }\n"
+
+
+def test_the_extensible_launch_is_hips_and_clusters_are_reported():
+    text = (
+        "void f(cudaLaunchConfig_t* c, cudaLaunchAttribute* a, void** args) {\n"
+        "  a[0].id = cudaLaunchAttributeClusterDimension;\n"
+        "  cudaLaunchKernelExC(c, (const void*)k, args);\n  cudaLaunchKernelEx(c, k, 1);\n}\n"
+    )
+    result = hipify(text, insert_runtime_header=False)
+    assert "void f(hipLaunchConfig_t* c, hipLaunchAttribute* a, void** args)" in result.text
+    assert "hipLaunchKernelExC(c, (const void*)k, args);\n  hipLaunchKernelEx(c, k, 1);" in result.text
+    [cluster] = result.unconverted
+    assert cluster.name == "cudaLaunchAttributeClusterDimension" and "clusters" in cluster.reason
