@@ -29,7 +29,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scanner.compile import clang_hip, compilers, graph, unit_build
+from scanner.compile import clang_hip, compilers, graph, system_libraries, unit_build
 from scanner.compile import diagnostics as diags
 from scanner.compile.graph import CHECKED_LANGUAGES
 from scanner.compile.result import (
@@ -273,6 +273,8 @@ class CompileChecker:
         flags.append(f"-std={std}")  # before the operator's arguments: a -std= of theirs wins
         flags.append("-iquote.")  # "src/util.h" from the repository root, as most builds allow
         flags += list(s.extra_args)
+        for directory in system_libraries.mpi_include_dirs():  # a user's MPI: after everything else
+            flags += ["-idirafter", directory]
         flags += ["-idirafter", str(stub_dir)]  # last: a real header always wins over a stub
         return flags
 
