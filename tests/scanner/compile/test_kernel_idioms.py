@@ -1,7 +1,8 @@
 """Kernel-code idioms the translator now carries to HIP, compiled for gfx942 (fixtures/translate/kernel_idioms):
 braced launch dimensions, a header of PTX macros (ldmatrix with its shape after the count, cp.async, mma.sync), a
-portability header's `constexpr auto cudaX = hipX;` lines, cuda_fp8.h's API, cuBLAS's half GEMMs and the
-extensible launch (cudaLaunchKernelEx). Skipped without clang on a developer's machine; CI installs it."""
+portability header's `constexpr auto cudaX = hipX;` lines, cuda_fp8.h's API, cuBLAS's half GEMMs, the
+extensible launch (cudaLaunchKernelEx), a guarded cp.async and cache-hinted global stores. Skipped without clang on
+a developer's machine; CI installs it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ UNITS = (
     "fp8_scale.cu",
     "half_gemm.cu",
     "extensible_launch.cu",
+    "guarded_copy.cu",
 )
 
 

@@ -146,3 +146,52 @@ def test_the_extensible_launch_is_hips_and_clusters_are_reported():
     assert "hipLaunchKernelExC(c, (const void*)k, args);\n  hipLaunchKernelEx(c, k, 1);" in result.text
     [cluster] = result.unconverted
     assert cluster.name == "cudaLaunchAttributeClusterDimension" and "clusters" in cluster.reason
+
+
+@pytest.mark.parametrize(
+    "statement, store",
+    [
+        ('asm volatile("st.global.cg.b32 [%0], %1;" :: "l"(p), "r"(v));', "p[0] = static_cast<unsigned int>(s1);"),
+        ('asm("st.global.wb.s32 [%0], %1;" :: "l"(p), "r"(v));', "p[0] = static_cast<int>(s1);"),
+        (
+            'asm volatile("st.global.cs.v2.f32 [%0], {%1, %2};" :: "l"(p), "f"(a), "f"(b));',
+            "p[0] = static_cast<float>(s1); p[1] = static_cast<float>(s2);",
+        ),
+    ],
+)
+def test_a_cache_hinted_global_store_is_a_plain_store(statement, store):
+    result = hipify(f"__device__ void f(int* p, int v, float a, float b) {{ {statement} }}\n")
+    assert store in result.text and not result.unconverted
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'asm volatile("st.global.volatile.b32 [%0], %1;" :: "l"(p), "r"(v));',  # ordered: not a cache hint
+        'asm volatile("st.global.cg.b32 [%0+4], %1;" :: "l"(p), "r"(v));',  # an offset this does not read
+        'asm volatile("st.shared.b32 [%0], %1;" :: "r"(p), "r"(v));',
+    ],
+)
+def test_other_stores_are_left(statement):
+    result = hipify(f"__device__ void f(int* p, int v) {{ {statement} }}\n")
+    assert statement in result.text and result.unconverted
+
+
+GUARDED_COPY = (
+    'asm volatile("{\\n .reg .pred p;\\n setp.ne.b32 p, %0, 0;\\n @p cp.async.cg.shared.global [%1], [%2], SIZE;\\n}\\n"'
+    ' :: "r"((int)mask), "r"(dst), "l"(src));'
+)
+
+
+def test_a_guarded_async_copy_copies_when_the_guard_is_set():
+    result = hipify(
+        f"__device__ void f(int dst, const void* src, bool mask) {{ {GUARDED_COPY.replace('SIZE', '16')} }}\n"
+    )
+    assert "if (s0 != 0) __builtin_memcpy(" in result.text and "s1, s2, 16);" in result.text
+    assert result.stats.converted_by_name["cp.async (guarded)"] == 1 and not result.unconverted
+
+
+def test_a_guarded_copy_of_another_size_or_with_a_cache_policy_is_left():
+    for template in (GUARDED_COPY.replace("SIZE", "32"), GUARDED_COPY.replace("SIZE", "16, %3")):
+        result = hipify(f"__device__ void f(int dst, const void* src, bool mask) {{ {template} }}\n")
+        assert "__builtin_memcpy" not in result.text and result.unconverted
