@@ -92,7 +92,7 @@ def select(root: Path, under: tuple[str, ...], limit: int) -> tuple[str, list]:
     return how, sorted(chosen, key=lambda j: j.rel)[: limit or None]
 
 
-def check_project(root: Path, jobs: list, translate, settings: CompileSettings) -> list[dict]:
+def check_project(root: Path, jobs: list, translate, settings: CompileSettings, errors: int = 0) -> list[dict]:
     checker = CompileChecker(settings, translate)
     rows = []
     try:
@@ -122,9 +122,17 @@ def check_project(root: Path, jobs: list, translate, settings: CompileSettings) 
                         ),
                         "",
                     )[:200],
+                    "errors": [
+                        {"kind": d.kind, "where": f"{d.path}:{d.line}", "message": d.message[:300]}
+                        for d in result.diagnostics
+                        if d.kind not in ("set-aside", "toolchain-gap")
+                    ][:errors],
+                    "stubbed": list(result.stubbed),
                 }
             )
             print(f"  {rows[-1]['file']}: {result.status} ({rows[-1]['seconds']}s)", file=sys.stderr, flush=True)
+            for e in rows[-1]["errors"]:
+                print(f"    {e['kind']}: {e['where']}: {e['message'][:160]}", file=sys.stderr, flush=True)
     finally:
         checker.close()
     return rows
@@ -182,6 +190,9 @@ def main() -> int:
     parser.add_argument("--under", action="append", default=[], help="only the files below this folder (repeatable)")
     parser.add_argument("--files", type=int, default=0, help="at most this many files per checkout")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per translation unit")
+    parser.add_argument(
+        "--errors", type=int, default=0, help="print (on stderr) and keep in the JSON each failure's first N errors"
+    )
     jsonout.add_argument(parser)
     args = parser.parse_args()
     rocm = TargetProfile.parse([args.target], args.rocm or None).rocm
@@ -195,7 +206,7 @@ def main() -> int:
         how, jobs = select(root, tuple(args.under), args.files)
         parts = {}
         for name, translate in translators.items():
-            rows = check_project(root, jobs, translate, settings)
+            rows = check_project(root, jobs, translate, settings, args.errors)
             parts[name] = {"summary": summarize(rows), "files": rows}
         report[root.name] = {"how": how, "translators": parts}
     for project, data in report.items():

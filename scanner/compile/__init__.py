@@ -24,7 +24,8 @@ build's standard (scanner.compile.unit_build says why).
 
 Modules: toolchain (hipcc, its version, its command, no shell), graph (the include graph: which unit checks a
 header), unit_build (what a unit is built with), tree (the translated tree in a temporary directory), linemap (translated line -> original line),
-diagnostics (parsing and kinds), check (one file's check in a worker), findings (diagnostics -> rule reports).
+diagnostics (parsing and kinds), check (one file's check in a worker), findings (diagnostics -> rule reports),
+system_libraries (a system MPI's headers, used when the machine has them).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from scanner.compile import compilers, unit_build
+from scanner.compile import compilers, system_libraries, unit_build
 from scanner.compile.check import PROBE_TIMEOUT, CompileChecker, CompileSettings, settings_from
 from scanner.compile.graph import attach as attach_graph
 from scanner.compile.result import CHECKED, COMPILES, COMPILES_WITH_STUBS, FAILS, NOT_CHECKED, STATUSES, CompileResult
@@ -100,6 +101,7 @@ def describe(options) -> dict:
         "note": toolchain.note,
         "identity": hashlib.sha256(toolchain.identity.encode()).hexdigest(),
         "flags": list(settings.extra_args) + [f"-D{d}" for d in settings.defines],
+        "system_headers": list(system_libraries.mpi_include_dirs()),  # an MPI installed later: check again
         "std": settings.std,  # [compile] std, the override; "": each unit's build says
     }
 

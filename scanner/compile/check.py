@@ -6,7 +6,9 @@ with the standard, include directories and defines its build gives it (scanner.c
 `compile_build`; the options' when the build model knows none):
 - write the unit and the repository files it includes into the translated tree (scanner.compile.tree);
 - list its dependencies with the compiler's own preprocessor (`-M -MG`, the host pass: every header it cannot
-  find is listed instead of failing), and stub each missing one with an empty file, as the scanner's parse does
+  find is listed instead of failing); search the folders of the tree that hold such a header by the include
+  graph's conventions (an ancestor folder of the unit or of a file it includes, or its `include/`), then stub each
+  one still missing with an empty file, as the scanner's parse does
   (scanner.parsing.clang_unit); a header only the device pass needs, or one the listing missed, is stubbed when
   the compilation reports it, at most `max_stub_rounds` more times;
 - compile with `-c` (not `-fsyntax-only`: inline assembly fails only when the device code is assembled);
@@ -27,7 +29,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scanner.compile import clang_hip, compilers, graph, unit_build
+from scanner.compile import clang_hip, compilers, graph, system_libraries, unit_build
 from scanner.compile import diagnostics as diags
 from scanner.compile.graph import CHECKED_LANGUAGES
 from scanner.compile.result import (
@@ -193,6 +195,16 @@ class CompileChecker:
             if listed.timed_out:
                 return _Unit([], [], f"timed out after {self.settings.timeout_seconds:g}s (listing its headers)")
             stubs = self._missing(work / "deps.d")
+            found = self._conventional_dirs(stubs, unit, deps)
+            if found:  # the repository has them where its build looks without saying so: search there, stub less
+                flags[-2:-2] = [f"-I{d}" for d in found]
+                run(
+                    tc.command(unit, str(work / "deps.d"), [*flags, *host_only, "-M", "-MG"]),
+                    self.tree.dir,
+                    tc.env,
+                    deadline - time.monotonic(),
+                )
+                stubs = self._missing(work / "deps.d")
             rounds = 0
             while True:
                 for name in sorted(stubs):
@@ -261,6 +273,8 @@ class CompileChecker:
         flags.append(f"-std={std}")  # before the operator's arguments: a -std= of theirs wins
         flags.append("-iquote.")  # "src/util.h" from the repository root, as most builds allow
         flags += list(s.extra_args)
+        for directory in system_libraries.mpi_include_dirs():  # a user's MPI: after everything else
+            flags += ["-idirafter", directory]
         flags += ["-idirafter", str(stub_dir)]  # last: a real header always wins over a stub
         return flags
 
@@ -285,6 +299,18 @@ class CompileChecker:
                 ):
                     missing.add(name)
         return missing
+
+    def _conventional_dirs(self, missing: set[str], unit: str, deps: tuple[str, ...]) -> list[str]:
+        """Folders of the translated tree that hold headers the build's include path misses, by the graph's
+        conventions (scanner.compile.graph.conventional_base) from the unit and the files it includes."""
+        out: dict[str, None] = {}
+        for name in sorted(missing):
+            for rel in (unit, *deps):
+                base = graph.conventional_base(self.tree.dir, rel, name)
+                if base is not None:
+                    out[base or "."] = None
+                    break
+        return list(out)
 
     def _nvidia_headers(self, stubs: list[str], unit: str, deps: tuple[str, ...]) -> list[diags.Diagnostic]:
         """A stubbed NVIDIA header is an error the translation left: located at each `#include` naming it."""

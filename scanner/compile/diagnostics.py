@@ -59,7 +59,7 @@ _INCLUDED_FROM = re.compile(r"^(?:In file included from|\s+from) (?P<path>.+?):(
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _UNDECLARED = re.compile(
     r"use of undeclared identifier '([^']+)'|unknown type name '([^']+)'|"
-    r"no (?:type|member|template) named '([^']+)' in namespace|no template named '([^']+)'|"
+    r"no (?:type|member|template) named '([^']+)' in (?:namespace|the global namespace)|no template named '([^']+)'|"
     r"undeclared identifier '([^']+)'"
 )
 _IN_NAMESPACE = re.compile(r"in namespace '([\w:]+)'")

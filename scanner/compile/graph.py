@@ -6,7 +6,9 @@ branch: over-approximating only writes a file too many into the translated tree)
 compiler will search the translated tree: a quoted include next to the including file, then in the configured
 include directories, then from the repository root (`-iquote`); an angle include in the include directories
 only. A file the build model knows (scanner.build) has its includes resolved under each of its compilations'
-include directories too (scanner.compile.unit_build.include_dir_sets), every match kept. What does not resolve
+include directories too (scanner.compile.unit_build.include_dir_sets), every match kept. A header name that resolves
+under none of those is looked for under the including file's ancestor folders and their `include/` folders
+(`conventional_base`), where builds put them by variables the model cannot read. What does not resolve
 inside the repository is the compiler's business (a system or ROCm header) or a header this machine lacks (stubbed
 by the check).
 
@@ -74,13 +76,15 @@ def build(
             searches.append((*(d for d in (inside(root, d) for d in own) if d is not None), *dirs))
         deps = []
         for quote, name in INCLUDE_LINE.findall(text):
-            for search in dict.fromkeys(searches):
-                dep = resolve(root, rel, quote, name.strip(), search)
-                if dep is not None:
-                    deps.append(dep)
-                    if dep not in seen:  # an included file that is not a candidate (a .def, a generated .h)
-                        seen.add(dep)
-                        pending.append(dep)
+            found = [d for d in (resolve(root, rel, quote, name.strip(), s) for s in dict.fromkeys(searches)) if d]
+            base = conventional_base(root, rel, name.strip()) if not found else None
+            if base is not None:  # under a folder the build names in a way the model could not read
+                found.append(posixpath.normpath(posixpath.join(base, name.strip())))
+            for dep in found:
+                deps.append(dep)
+                if dep not in seen:  # an included file that is not a candidate (a .def, a generated .h)
+                    seen.add(dep)
+                    pending.append(dep)
         graph.edges[rel] = tuple(dict.fromkeys(deps))
     return graph
 
@@ -148,6 +152,27 @@ def resolve(root: Path, rel: str, quote: str, name: str, include_dirs: tuple[str
         if os.path.isfile(path) and not _has_symlink(root, candidate):  # False, not OSError, for a too-long name
             return candidate
     return None
+
+
+def conventional_base(root: Path, rel: str, name: str) -> str | None:
+    """The folder an include that resolves nowhere the build says is found under by the two conventions builds
+    follow without the model reading them (a CMake variable, a generated flag): an ancestor folder of the including
+    file (`#include "src/core/check.h"` in a vendored project's `third_party/tm/src/kernels/x.cu`), or the
+    `include/` folder of one (`cpp/include/lib/x.hpp` for `cpp/bench/x.cu`, `include/kittens.cuh` for a kernel
+    folder). Nearest first; header names only (a system `<vector>` never matches), None when none has it."""
+    if not name or name.startswith("/") or os.path.splitext(name)[1].lower() not in HEADER_SUFFIXES:
+        return None
+    folder = posixpath.dirname(rel)
+    while True:
+        for base in (folder, posixpath.join(folder, "include") if folder else "include"):
+            candidate = posixpath.normpath(posixpath.join(base, name))
+            if candidate.startswith("../") or candidate == "..":
+                continue
+            if os.path.isfile(root / candidate) and not _has_symlink(root, candidate):
+                return base
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
 
 
 def _has_symlink(root: Path, rel: str) -> bool:

@@ -1,7 +1,8 @@
 """What a translated file gains at the end of its walk (scanner.translate.builtin's `_FileWork` mixes this in):
 rocWMMA's header for `<mma.h>`, the C headers cuda_runtime.h brought, HIP's runtime header with the fp16/bf16
-headers the file's names need, and the PTX warp emulation's helpers. Kept apart from the token walk because it only
-edits around the includes, once every include of the file is known."""
+headers the file's names need, and the PTX warp emulation's helpers; and the passes over the whole file that run once
+the walk is done, WMMA to rocWMMA and inline PTX. Kept apart from the token walk because they edit around the
+includes or whole statements, once every include and name of the file is known."""
 
 from __future__ import annotations
 
@@ -62,3 +63,39 @@ class AddedHeaders:
         where, text = ptx_warp.helpers_insertion(self.data, self.includes.first_include, wanted, self.runtime_inserted)
         self.edits.append((where, where, text))
         self.touched.add(where)
+
+    def _wmma(self) -> None:
+        """nvcuda::wmma to rocWMMA, or the fragments rocWMMA lacks reported (scanner.translate.wmma)."""
+        plan = self.wmma
+        if not plan.uses:
+            return
+        if plan.translates:
+            self.edits.extend(plan.edits)
+            for start, end, _ in plan.edits:
+                self.touched.add(start)
+                self.replaced_bytes += end - start
+            for _ in range(plan.renamed):
+                self.stats.count(True, "library", "WMMA API", "nvcuda::wmma")
+            return
+        for gap, off in zip(plan.gaps, plan.gap_offsets):
+            line = self.line_of(off)
+            self.stats.count(False, "library", "WMMA API", gap.what)
+            self.unconverted.append(Unconverted(gap.what, line, off - self.line_starts[line - 1] + 1, gap.why))
+
+    def _ptx(self) -> None:
+        """Inline PTX with a sure meaning as C++, the rest left and reported (scanner.translate.ptx)."""
+        plan = self.ptx_plan
+        self.edits.extend(plan.edits)
+        for off, instruction in plan.converted:
+            self.touched.add(off)
+            self.stats.count(True, "inline_asm", "PTX", instruction)
+        if plan.uses_half and b"hip/hip_fp16.h" not in self.float_headers:
+            self.float_headers.append(b"hip/hip_fp16.h")
+        for off, instruction in plan.emulated:
+            self.warnings.append(f"line {self.line_of(off)}: {ptx_warp.family(instruction)} {ptx_warp.NOTE}")
+        self.warp_helpers = bool(plan.emulated)
+        for off, instruction in plan.left:
+            line = self.line_of(off)
+            self.stats.count(False, "inline_asm", "PTX", instruction)
+            why = "inline PTX without a sure HIP counterpart: the AMDGPU backend cannot assemble it"
+            self.unconverted.append(Unconverted(f"asm {instruction}", line, off - self.line_starts[line - 1] + 1, why))

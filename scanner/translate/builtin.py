@@ -39,7 +39,6 @@ from scanner.translate import (
     includes,
     launch,
     ptx,
-    ptx_warp,
     thrust,
     wave64,
     wmma,
@@ -88,6 +87,7 @@ _OTHER_DIALECTS = frozenset({b"__aicore__"})
 _CONDITIONS = frozenset({b"if", b"ifdef", b"ifndef", b"elif", b"elifdef", b"elifndef"})
 _CUDA_EXTENSIONS = frozenset({".cu", ".cuh"})
 _ALIAS_KEYWORDS = frozenset({b"typedef", b"using"})
+_CONSTANT_KEYWORDS = frozenset({b"constexpr", b"const"})  # `constexpr auto cudaSuccess = hipSuccess;`
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_CANDIDATE = re.compile(rb"cu[^\s\"]*")
 # cuda_fp16.h's and cuda_bf16.h's API (types and conversions) and the HIP header that declares it. A file using
@@ -165,6 +165,7 @@ class _FileWork(AddedHeaders):
         self.mask_macros: frozenset[bytes] | None = None  # `#define FULL 0xffffffff`s (wave64), read when needed
         self.warp_helpers = False  # ldmatrix/mma.sync emulated: the helpers go into the file
         self.runtime_inserted = False  # hip_runtime.h inserted where the helpers go
+        self.ptx_plan = ptx.Plan()  # the file's inline PTX (scanner.translate.ptx), read once the pass is done
 
     # -- the pass -------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -236,8 +237,12 @@ class _FileWork(AddedHeaders):
                     self.uses_cuda = True
                     if ggl:
                         self._launch(i, off, template_kernels)
+                    else:
+                        self.edits.extend(launch.braced_dims(data, spans, i))
                 elif tok in _ALIAS_KEYWORDS:
                     skip_until = self._mapping(self.mappings.alias(i), i)
+                elif tok in _CONSTANT_KEYWORDS:
+                    skip_until = self._mapping(self.mappings.constant(i), i)
                 prev2, prev = prev, tok
         self._finish()
 
@@ -264,6 +269,8 @@ class _FileWork(AddedHeaders):
             self._discard()  # a compatibility header: it already says what every CUDA name is under HIP
             return
         self.uses_cuda = self.uses_cuda or (self.cuda_words and not self.other_dialect)
+        self.ptx_plan = ptx.plan(self.data, self.spans)
+        self.uses_cuda = self.uses_cuda or ptx.uses_ptx(self.ptx_plan)  # a header of PTX macros is CUDA
         if not (self.cuda_source or self.uses_cuda):
             self._discard()  # plain C/C++: comments and strings stay too
             return
@@ -433,42 +440,6 @@ class _FileWork(AddedHeaders):
         self.touched.add(line.hash_offset)
         self.replaced_bytes += counted
         return last
-
-    def _wmma(self) -> None:
-        """nvcuda::wmma to rocWMMA, or the fragments rocWMMA lacks reported (scanner.translate.wmma)."""
-        plan = self.wmma
-        if not plan.uses:
-            return
-        if plan.translates:
-            self.edits.extend(plan.edits)
-            for start, end, _ in plan.edits:
-                self.touched.add(start)
-                self.replaced_bytes += end - start
-            for _ in range(plan.renamed):
-                self.stats.count(True, "library", "WMMA API", "nvcuda::wmma")
-            return
-        for gap, off in zip(plan.gaps, plan.gap_offsets):
-            line = self.line_of(off)
-            self.stats.count(False, "library", "WMMA API", gap.what)
-            self.unconverted.append(Unconverted(gap.what, line, off - self.line_starts[line - 1] + 1, gap.why))
-
-    def _ptx(self) -> None:
-        """Inline PTX with a sure meaning as C++, the rest left and reported (scanner.translate.ptx)."""
-        plan = ptx.plan(self.data, self.spans)
-        self.edits.extend(plan.edits)
-        for off, instruction in plan.converted:
-            self.touched.add(off)
-            self.stats.count(True, "inline_asm", "PTX", instruction)
-        if plan.uses_half and b"hip/hip_fp16.h" not in self.float_headers:
-            self.float_headers.append(b"hip/hip_fp16.h")
-        for off, instruction in plan.emulated:
-            self.warnings.append(f"line {self.line_of(off)}: {ptx_warp.family(instruction)} {ptx_warp.NOTE}")
-        self.warp_helpers = bool(plan.emulated)
-        for off, instruction in plan.left:
-            line = self.line_of(off)
-            self.stats.count(False, "inline_asm", "PTX", instruction)
-            why = "inline PTX without a sure HIP counterpart: the AMDGPU backend cannot assemble it"
-            self.unconverted.append(Unconverted(f"asm {instruction}", line, off - self.line_starts[line - 1] + 1, why))
 
     # -- output -----------------------------------------------------------------------------------------
     @property

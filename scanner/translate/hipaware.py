@@ -1,7 +1,8 @@
 """Code already written for HIP: what the translator must recognise and leave as it was.
 
 - a mapping line aliases a CUDA name to a HIP one (`#define cudaMalloc hipMalloc`, `using cudaStream_t =
-  hipStream_t;`, `typedef hip_bfloat16 nv_bfloat16;`): translating it would define the HIP name as itself;
+  hipStream_t;`, `typedef hip_bfloat16 nv_bfloat16;`, `constexpr auto cudaSuccess = hipSuccess;`): translating it
+  would define the HIP name as itself;
 - more generally, a definition whose two sides translate to the same name (`#define hipStream_t cudaStream_t`
   -> `#define hipStream_t hipStream_t`) is never rewritten;
 - a file that includes a HIP header and has mapping lines is a compatibility header (ggml's `vendors/hip.h`):
@@ -61,6 +62,23 @@ class MappingFinder:
         else:
             alias, aliased = idents[-1], idents[:-1]
         return end if self._aliases(alias, aliased) else None
+
+    def constant(self, i: int) -> int | None:
+        """For `constexpr auto cudaSuccess = hipSuccess;` (i: `constexpr` or `const`, the type `auto`): the index of
+        its `;` when it is a mapping or an identity definition once translated, else None."""
+        spans, data = self.spans, self.data
+        seq, j = [], i
+        for _ in range(5):
+            j = next_code(spans, j)
+            if j >= len(spans):
+                return None
+            seq.append(j)
+        words = [text(data, spans[j]) for j in seq]
+        if words[0] != b"auto" or words[2] != b"=" or words[4] != b";":
+            return None
+        if spans[seq[1]][0] != IDENT or spans[seq[3]][0] != IDENT:
+            return None
+        return seq[4] if self._aliases(seq[1], [seq[3]]) else None
 
     # -- deciding ---------------------------------------------------------------------------------------
     def _aliases(self, alias: int, aliased: list[int]) -> bool:

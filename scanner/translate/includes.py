@@ -2,6 +2,8 @@
 
 - a header in the table becomes its HIP (or, with --roc, roc*) header, quote style kept; `cuda_runtime.h` also
   brings `<math.h>`, `<string.h>` and `<assert.h>`, as it does under nvcc;
+- cuBLAS's headers, rewritten to hipBLAS's, come after `#define HIPBLAS_USE_HIP_HALF` (`hipblasHalf` is then
+  `__half`, the type cuBLAS's half API takes);
 - main headers (`cuda.h`, `cuda_runtime.h`, one per library) are kept once: a later include that maps to the
   same header is removed (its directive text emptied, the line stays), as are headers HIP has no counterpart
   for (`device_launch_parameters.h`);
@@ -34,6 +36,12 @@ INSERTED = b"\n#include <hip/hip_runtime.h>\n"
 # only, and HIP 7's hip_runtime_api.h no longer includes string.h as HIP 6's did (llm.c's common.h: every one of
 # its 22 kernels failed on `memset` with HIP 7.2's headers).
 HOST_C_HEADERS = (b"math.h", b"string.h", b"assert.h")
+# cuBLAS's half-precision API takes `__half` (cublasHgemm(..., const __half* A, ...)); hipBLAS's takes `hipblasHalf`,
+# an `uint16_t` unless HIPBLAS_USE_HIP_HALF is defined before its header, then HIP's `__half`. Code written for
+# cuBLAS passes `half*`: the include of hipBLAS that replaces cuBLAS's defines it first, as HIP ports of cuBLAS code
+# do (the definition changes only hipBLAS's typedef).
+HIPBLAS_HEADERS = frozenset({b"hipblas.h", b"hipblas/hipblas.h"})
+HIP_HALF_API = b"#ifndef HIPBLAS_USE_HIP_HALF\n#define HIPBLAS_USE_HIP_HALF\n#endif\n"
 
 
 class IncludeRewriter:
@@ -77,7 +85,10 @@ class IncludeRewriter:
             self.host_headers_after = line  # written at the end, once every include of the file is known
         if self.included.covers(replacement, line.hash_offset, line.hash_offset, exclude=line.hash_offset):
             return [self._remove(line)], target, line.end - line.hash_offset  # the file has it already
-        return [(line.name_start, line.name_start + len(line.name), replacement)], target, counted
+        edits = [(line.name_start, line.name_start + len(line.name), replacement)]
+        if replacement in HIPBLAS_HEADERS:
+            edits.insert(0, (line.hash_offset, line.hash_offset, HIP_HALF_API))
+        return edits, target, counted
 
     @property
     def included(self) -> FileIncludes:

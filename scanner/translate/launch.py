@@ -2,6 +2,8 @@
 shared, stream, args)`, as hipify-clang writes it with --hip-kernel-execution-syntax.
 
 - grid and block are wrapped in `dim3(...)` unless their text already starts with `dim3(`;
+- a braced grid or block (`{32, 8, 1}`, which nvcc takes and clang's launch syntax does not) becomes `dim3{...}`,
+  also when the launch stays `<<<...>>>` (`braced_dims`);
 - a missing shared-memory size or stream becomes `0`; separators are `", "`;
 - a template kernel (explicit `k<float>` or a kernel declared as a template in this file) is wrapped in
   `HIP_KERNEL_NAME(...)`;
@@ -58,6 +60,21 @@ def spaced(data: bytes, spans: list[Span], i: int) -> list[Edit]:
                 return []
             return [(spans[i][1], spans[j][1] + 1, b"<<<"), (spans[k][1], spans[k + 1][1] + 1, b">>>")]
     return []
+
+
+def braced_dims(data: bytes, spans: list[Span], i: int) -> list[Edit]:
+    """`k<<<grid, {32, 8, 1}>>>(args)` -> `k<<<grid, dim3{32, 8, 1}>>>(args)`: nvcc takes a braced list for the grid
+    or the block (it initializes the launch's dim3 parameter), clang's launch syntax takes only expressions. The
+    list initializes the same dim3 as it did (list-initialization both ways, so the same narrowing rules); token i
+    is the `<<` of a launch."""
+    close = _config_end(data, spans, i + 2)
+    if close is None:
+        return []
+    edits = []
+    for first, last in _split_config(data, spans, i + 2, close)[:2]:
+        if text(data, spans[first]) == b"{" and matching_close(data, spans, first) == last:
+            edits.append((spans[first][1], spans[first][1], b"dim3"))
+    return edits
 
 
 def rewrite(data: bytes, spans: list[Span], i: int, template_kernels: frozenset[bytes]) -> list[Edit] | None:
@@ -192,4 +209,4 @@ def template_kernels(data: bytes, spans: list[Span]) -> frozenset[bytes]:
     return frozenset(names)
 
 
-__all__ = ["is_launch", "rewrite", "template_kernels", "COMMENT"]
+__all__ = ["braced_dims", "is_launch", "rewrite", "template_kernels", "COMMENT"]

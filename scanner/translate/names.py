@@ -75,6 +75,9 @@ HIP_OTHER_NAME = {"__trap": "__builtin_trap"}
 # cuda_bf16.h's float to bf16 conversion rounding to nearest even: HIP's __float2bfloat16 is that conversion
 # (a `__bf16` made from the float, rounded to nearest even) in HIP 7.2 and 7.14, which lack the `_rn` name
 HIP_OTHER_NAME["__float2bfloat16_rn"] = "__float2bfloat16"
+# CUDA's device breakpoint (`__brkpt()`: stops the thread for a debugger) is clang's debug trap on AMD (`s_trap 3`,
+# what a debugger attached to the wave catches); HIP declares no `__brkpt`.
+HIP_OTHER_NAME["__brkpt"] = "__builtin_debugtrap"
 
 # Block-scope atomics (CUDA's `atomicAdd_block`, ...: atomic among the threads of one block) -> HIP's device-scope
 # atomics of the same operation, which are atomic among more threads: a stronger guarantee, the same results. HIPIFY's
@@ -112,11 +115,54 @@ HIP_NEWER = {
         "cudaEventWaitDefault",
         "cudaEventWaitExternal",
         "cudaOccupancyAvailableDynamicSMemPerBlock",
+        "cudaLaunchConfig_t",
+        "cudaLaunchAttribute",
+        "cudaLaunchKernelExC",
     )
 } | {"cudaDevAttrMemoryPoolSupportedHandleTypes": "hipDeviceAttributeMemoryPoolSupportedHandleTypes"}
+# The extensible launch (cudaLaunchConfig_t with its attributes, cudaLaunchKernelExC and the C++ template
+# cudaLaunchKernelEx, which the table lacks): HIP 7.2 and 7.14 declare the same structures and calls. Thread-block
+# clusters (cudaLaunchAttributeClusterDimension) have no counterpart on AMD GPUs and stay, reported.
+EXTENSIBLE_LAUNCH = {"cudaLaunchKernelEx": "hipLaunchKernelEx"}
+CLUSTER_REASON = "thread-block clusters (sm_90) have no counterpart on AMD GPUs: launch without them"
 # CUDA's graphics map flags, which programs also pass to cudaGraphicsGLRegisterBuffer: the same values (0, 1, 2) as
 # its register flags, whose HIP twins HIP has (HIP has no map-flag enum of its own).
 HIP_NEWER |= {f"cudaGraphicsMapFlags{f}": f"hipGraphicsRegisterFlags{f}" for f in ("None", "ReadOnly", "WriteDiscard")}
+# cuda_fp8.h's API, which HIPIFY's table (at the commit the scanner ships) calls unsupported: hip/hip_fp8.h has each under
+# the hip spelling, the same OCP formats (E4M3, E5M2) and the same arguments in HIP 7.2 and 7.14 (checked one by one
+# against amd_hip_fp8.h). On gfx942, whose fp8 hardware is FNUZ, HIP declares the OCP types' device conversions for
+# the host only, so a kernel computing with them does not build there: the compiler says so, nothing is faked.
+HIP_NEWER |= {
+    f"__nv_{name}": f"__hip_{name}"
+    for name in (
+        *(f"fp8{width}_{kind}" for width in ("", "x2", "x4") for kind in ("e4m3", "e5m2", "storage_t")),
+        "fp8_interpretation_t",
+        "saturation_t",
+        *(
+            f"cvt_{conversion}"
+            for conversion in (
+                "float_to_fp8",
+                "float2_to_fp8x2",
+                "double_to_fp8",
+                "double2_to_fp8x2",
+                "halfraw_to_fp8",
+                "halfraw2_to_fp8x2",
+                "bfloat16raw_to_fp8",
+                "bfloat16raw2_to_fp8x2",
+                "fp8_to_halfraw",
+                "fp8x2_to_halfraw2",
+            )
+        ),
+    )
+} | {f"__NV_{name}": f"__HIP_{name}" for name in ("E4M3", "E5M2", "SATFINITE", "NOSAT")}
+# cuBLAS's deprecated algorithm names that mean what a name HIP has means: since CUDA 11 CUBLAS_GEMM_DEFAULT lets
+# cuBLAS use tensor cores too, so `..._TENSOR_OP` only allows what the default already does (cuBLAS's documentation:
+# "[DEPRECATED] ... Allows the library to use Tensor Core operations whenever possible"). Each is translated as its
+# twin is (hipBLAS's HIPBLAS_GEMM_DEFAULT; rocBLAS's standard algorithm with --roc).
+DEPRECATED_TWINS = {
+    "CUBLAS_GEMM_DEFAULT_TENSOR_OP": "CUBLAS_GEMM_DEFAULT",
+    "CUBLAS_GEMM_DFALT_TENSOR_OP": "CUBLAS_GEMM_DEFAULT",
+}
 # CUDA types a program may name by their struct tag (`struct cudaGraphicsResource *res`) whose HIP name is a typedef:
 # after `struct`, the tag HIP's typedef names (`typedef struct _hipGraphicsResource hipGraphicsResource`, 7.2 and 7.14)
 STRUCT_TAGS = {b"cudaGraphicsResource": b"_hipGraphicsResource"}
@@ -143,6 +189,8 @@ def name_map(roc: bool) -> dict[bytes, Target]:
         replacement = HIP_OTHER_NAME.get(name) or HIP_NEWER.get(name) or replacement
         if replacement is None and _DIRECTED_ROUNDING.match(name):
             reason = DIRECTED_ROUNDING_REASON
+        elif replacement is None and "Cluster" in name and entry.api in _RUNTIME_APIS:
+            reason = CLUSTER_REASON
         out[name.encode()] = Target(
             replacement.encode() if replacement else None,
             _kind(entry),
@@ -150,8 +198,12 @@ def name_map(roc: bool) -> dict[bytes, Target]:
             reason if replacement is None else "",
             experimental=entry.status == "experimental",
         )
+    for cuda, twin in DEPRECATED_TWINS.items():
+        out[cuda.encode()] = out[twin.encode()]
     for cuda in CALLBACK_CONVENTIONS:
         out[cuda.encode()] = Target(b"", "define", "CUDA RT API")
+    for cuda, hip in EXTENSIBLE_LAUNCH.items():
+        out.setdefault(cuda.encode(), Target(hip.encode(), "function", "CUDA RT API"))
     for cuda, hip in BLOCK_ATOMICS.items():
         out.setdefault(cuda.encode(), Target(hip.encode(), "device_function", "CUDA RT API"))
     for cuda, hip in _HEADER_GUARDS.items():
@@ -182,6 +234,7 @@ _EXTRA_HEADERS = {
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
     "cuda_bf16.h": "hip/hip_bf16.h",
+    "cuda_fp8.h": "hip/hip_fp8.h",  # and its names (HIP_NEWER)
     "cuda_pipeline_primitives.h": "",  # its calls become synchronous copies (scanner.translate.halfcalls)
     # OpenGL interop: HIP ships its counterpart (hipGraphicsGLRegisterBuffer...), whose names the table has
     "cuda_gl_interop.h": "hip/hip_gl_interop.h",

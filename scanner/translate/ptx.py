@@ -20,11 +20,14 @@ the PTX ISA:
 - the lane index (`mov.{u,s}32 %0, %%laneid;`): HIP's `__lane_id()`, the lane in the wavefront `warpSize` counts;
 - packing (`mov.b32 d, {a, b}`: a in the low half) and unpacking (`mov.b32 {a, b}, d`);
 - global loads whose qualifiers are cache hints (`ld.global.nc.f32 %0, [%1];`, `.cs`, `.v4.u32 {...}, [p]`) as the
-  plain loads they hint at, as `__ldg`/`__ldcs` are (HIP's `__ldg` is that load);
+  plain loads they hint at, as `__ldg`/`__ldcs` are (HIP's `__ldg` is that load); global stores likewise
+  (`st.global.cg.b32 [%0], %1;`, `.wb`/`.cs`/`.wt`, vectors): weak stores, as PTX defines them;
 - the asynchronous global-to-shared copy (`cp.async.{ca,cg}.shared.global[.L2::128B] [%0], [%1], 16;`, a 32-bit
   shared address and a global pointer) as the synchronous copy of its bytes, which is stronger (the bytes are there
   at once) and so safe; its groups (`cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`) then
-  have nothing left to wait for and become `(void)0`. The zero-filling form (a fourth operand, src-size) is left.
+  have nothing left to wait for and become `(void)0`; under a predicate (`@p cp.async...` after `setp.ne.b32 p,
+  %0, 0`), the copy when the guard is not zero (scanner.translate.ptx_guarded). The zero-filling form (a fourth
+  operand, src-size) is left.
 These are FasterTransformer's decoder_masked_multihead_attention_utils.h idioms, copied into lmdeploy, qserve and
 flash-attention. What has no sure counterpart (`ldmatrix`, `mma.sync`, `cp.async` into a 32-bit shared address...)
 is not invented.
@@ -63,6 +66,11 @@ _LOAD = re.compile(
     r"^ld\.global(?:\.(?:nc|ca|cg|cs|lu))?(?:\.L1::no_allocate)?(?:\.L2::(?:64|128|256)B)?(?:\.(v2|v4))?"
     r"\.(f32|f64|s32|u32|b32|s64|u64|b64|s16|u16|b16)$"
 )
+# global stores whose qualifiers are cache hints only (write-back, cache-global, streaming, write-through)
+_STORE = re.compile(
+    r"^st\.global(?:\.(?:wb|cg|cs|wt))?(?:\.L1::no_allocate)?(?:\.(v2|v4))?"
+    r"\.(f32|f64|s32|u32|b32|s64|u64|b64|s16|u16|b16)$"
+)
 _LOAD_TYPES = {
     "f32": ("float", "f"),
     "f64": ("double", "d"),
@@ -83,6 +91,33 @@ _HALF2 = "__builtin_bit_cast(__half2, s{})"
 _ARITHMETIC = {"add": "__hadd", "sub": "__hsub", "mul": "__hmul", "fma.rn": "__hfma"}
 # what a real PTX instruction looks like: a dotted mnemonic (`mma.sync.aligned...`), not a comment or a label
 _PTX_WORD = re.compile(r"^(?:@!?\w+\s+)?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)")
+
+
+# PTX's opcodes and the qualifiers only PTX writes (types, state spaces, scopes): an asm statement whose instruction has
+# both is PTX, whatever the file's extension (a header of LDMATRIX/CP_ASYNC macros with no other CUDA in it). Another
+# architecture's dotted mnemonics (Thumb's `add.w`, NEON's `vld1.32`) have neither.
+_PTX_OPCODES = frozenset(
+    "ldmatrix stmatrix mma wmma wgmma cp cvta cvt shfl bar barrier membar fence red atom ld st mov prmt lop3 vote "
+    "redux elect mbarrier setmaxnreg griddepcontrol createpolicy prefetch isspacep mapa multimem match brev bfind "
+    "popc clz fma add sub mul mad div rcp sqrt rsqrt ex2 lg2 sin cos tanh min max abs neg setp selp and or xor not "
+    "shl shr tex suld sust".split()
+)
+_PTX_QUALIFIERS = frozenset(
+    "u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 b128 f16 f16x2 bf16 bf16x2 f32 f64 tf32 e4m3 e5m2 pred "
+    "shared global local const param sync aligned async cta gpu sys relaxed acquire release acq_rel volatile "
+    "commit_group wait_group wait_all nc ca cg cs lu approx ftz rn rz rm rp rni rzi rmi rpi sat satfinite".split()
+)
+
+
+def is_ptx(instruction: str) -> bool:
+    """Whether a dotted mnemonic is PTX's: a PTX opcode with a qualifier only PTX writes (`ldmatrix.sync...b16`)."""
+    opcode, *qualifiers = instruction.split(".")
+    return opcode in _PTX_OPCODES and any(q.split("::")[0] in _PTX_QUALIFIERS for q in qualifiers)
+
+
+def uses_ptx(found: Plan) -> bool:
+    """Whether a plan found any PTX statement (converted, emulated or left): such a file is CUDA."""
+    return any(is_ptx(word) for _, word in found.converted + found.left)
 
 
 def _table() -> dict[tuple[str, str], Rewrite]:
@@ -152,6 +187,9 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
     load = _LOAD.match(instruction)
     if load:
         return _load(load.group(1), load.group(2), operands)
+    store = _STORE.match(instruction)
+    if store:
+        return _store(store.group(1), store.group(2), operands)
     copy = _CP_ASYNC_OPERANDS.match(operands) if _CP_ASYNC.match(instruction) else None
     if copy:
         size = copy.group(1)
@@ -196,6 +234,19 @@ def _scoped(match: re.Match, operands: str) -> Rewrite | None:
     return None
 
 
+def _store(vector: str | None, kind: str, operands: str) -> Rewrite | None:
+    """`st.global[.wb|.cg|.cs|.wt][.L1::no_allocate][.v2|.v4].<type> [p], {s..}` as plain stores (weak stores whose
+    qualifiers are cache hints, as PTX defines them)."""
+    ctype, letter = _LOAD_TYPES[kind]
+    count = int(vector[1]) if vector else 1
+    sources = "{" + ",".join(f"%{n + 1}" for n in range(count)) + "}" if vector else "%1"
+    if operands != f"[%0],{sources}":
+        return None
+    assign = " ".join(f"p[{n}] = static_cast<{ctype}>(s{n + 1});" for n in range(count))
+    body = f"{ctype}* p = static_cast<{ctype}*>(const_cast<void*>(s0)); {assign}"
+    return Rewrite((), "l" + letter * count, body)
+
+
 def _load(vector: str | None, kind: str, operands: str) -> Rewrite | None:
     """`ld.global[.nc|.ca|.cg|.cs|.lu][.L1::no_allocate][.L2::128B][.v2|.v4].<type> {d..}, [p]` as plain loads."""
     ctype, letter = _LOAD_TYPES[kind]
@@ -238,7 +289,7 @@ def plan(data: bytes, spans: list[Span]) -> Plan:
         edits = _edits(data, spans, off, block, groups, close) if block is not None else None
         if edits is not None:
             out.edits.extend(edits)
-            out.converted.append((off, "cvta.to.shared.u64" if block is _TO_SHARED else "ld.global (guarded)"))
+            out.converted.append((off, "cvta.to.shared.u64" if block is _TO_SHARED else ptx_guarded.label(template)))
             continue
         instructions = [s.strip() for s in re.split(r";|\\n|\n", template) if s.strip()]
         words = [m.group(1) for m in map(_PTX_WORD.match, instructions) if m]

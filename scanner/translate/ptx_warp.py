@@ -3,7 +3,8 @@ scanner.translate.ptx_warp_helpers writes once into the file, with 32-lane shuff
 them, but slow: the translation says so for every such statement, and ROC120/ROC139 keep asking for an MFMA port.
 
 Rewritten, each as one whole asm template with the operands and constraint letters the ISA gives it:
-- `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared[::cta].b16 {d..}, [addr];` (`=r` outputs, an `r` address);
+- `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared[::cta].b16 {d..}, [addr];` (`=r` outputs, an `r` address;
+  the shape, count and `.trans` in any order, as ptxas takes them);
 - `mma.sync.aligned.m16n8k16.row.col.{f32.f16.f16.f32, f32.bf16.bf16.f32, f16.f16.f16.f16}`,
   `mma.sync.aligned.m16n8k8.row.col.{f32.f16.f16.f32, f32.bf16.bf16.f32, f32.tf32.tf32.f32, f16.f16.f16.f16}`,
   `mma.sync.aligned.m16n8k32.row.col[.satfinite].s32.{s8,u8}.{s8,u8}.s32`: `{d..}, {a..}, {b..}, {c..}` with d's
@@ -21,7 +22,9 @@ from scanner.translate.ptx_rewrite import Rewrite
 
 NOTE = "emulated with 32-lane shuffles: exact but slow; port to MFMA (rocWMMA or __builtin_amdgcn_mfma_*)"
 
-_LDMATRIX = re.compile(r"^ldmatrix\.sync\.aligned\.m8n8\.x([124])(\.trans)?\.shared(?:::cta)?\.b16$")
+# the shape, count and `.trans` in any order: the ISA writes `.m8n8.x4.trans`, ptxas also takes `.x4.m8n8` and
+# `.x1.trans.m8n8` (the order of the LDMATRIX_X4 macros many GEMM tutorials copy)
+_LDMATRIX = re.compile(r"^ldmatrix\.sync\.aligned((?:\.(?:m8n8|x[124]|trans))+)\.shared(?:::cta)?\.b16$")
 _MMA = re.compile(
     r"^mma\.sync\.aligned\.m16n8k(8|16|32)\.row\.col(\.satfinite)?\.(f32|f16|s32)\.(f16|bf16|tf32|s8|u8)"
     r"\.(f16|bf16|tf32|s8|u8)\.(f32|f16|s32)$"
@@ -70,7 +73,11 @@ def rewrite_for(instruction: str, operands: str) -> Rewrite | None:
     """The call for an ldmatrix or mma.sync instruction and its operands (blanks removed), or None."""
     load = _LDMATRIX.match(instruction)
     if load:
-        return _ldmatrix(int(load.group(1)), bool(load.group(2)), operands)
+        modifiers = load.group(1).split(".")[1:]
+        counts = [m for m in modifiers if m.startswith("x")]
+        if sorted(modifiers) != sorted(set(modifiers)) or "m8n8" not in modifiers or len(counts) != 1:
+            return None
+        return _ldmatrix(int(counts[0][1]), "trans" in modifiers, operands)
     mma = _MMA.match(instruction)
     if mma:
         return _mma(mma, operands)

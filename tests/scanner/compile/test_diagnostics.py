@@ -156,6 +156,21 @@ def test_uses_of_a_function_declared_with_a_stubbed_type_are_set_aside():
     assert [d.kind for d in parsed] == ["set-aside", "set-aside"]
 
 
+def test_a_global_namespace_a_stubbed_header_declares_is_set_aside_with_its_line():
+    """A benchmark fixture deriving from `::benchmark::Fixture` with google benchmark's header stubbed: the missing
+    namespace and the base class it leaves undeclared follow from the stub; with nothing stubbed they are the
+    code's."""
+    output = (
+        "bench/common.hpp:84:25: error: no member named 'benchmark' in the global namespace\n"
+        "bench/common.hpp:84:36: error: expected class name\n"
+    )
+    tree = {"bench/common.hpp"}
+    parsed = diagnostics.parse(output, lambda p: p in tree, lambda p, n: "", True)
+    assert [d.kind for d in parsed] == ["set-aside", "set-aside"]
+    parsed = diagnostics.parse(output, lambda p: p in tree, lambda p, n: "", False)
+    assert [d.kind for d in parsed] == ["other", "other"]
+
+
 def test_a_parse_error_further_down_a_statement_a_stub_began_is_set_aside():
     """pytorch_cluster's radius_cuda.h with torch stubbed: the declaration's later line fails to parse because its
     first line names torch; after a line that ends a statement, an error is the code's again."""

@@ -36,7 +36,10 @@ def test_a_rewritten_main_header_is_kept_once_and_quote_style_is_kept():
 
 def test_library_headers_map_to_their_hip_and_roc_headers():
     text = "#include <cublas_v2.h>\n#include <curand_kernel.h>\n#include <cuda_fp16.h>\n"
-    assert body(text) == "#include <hipblas.h>\n#include <hiprand/hiprand_kernel.h>\n#include <hip/hip_fp16.h>\n"
+    assert body(text) == (
+        "#ifndef HIPBLAS_USE_HIP_HALF\n#define HIPBLAS_USE_HIP_HALF\n#endif\n"  # cuBLAS's half API takes __half
+        "#include <hipblas.h>\n#include <hiprand/hiprand_kernel.h>\n#include <hip/hip_fp16.h>\n"
+    )
     assert "#include <rocblas.h>" in body(text, roc=True)
 
 
