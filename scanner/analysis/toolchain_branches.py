@@ -3,6 +3,8 @@ environment are found (`if [ -v HPCSDK_RELEASE ]; then`, `if command -v nvc++ ..
 /opt/nvidia/hpc_sdk ]`). The HPC SDK (nvc, nvc++, nvfortran) is another toolchain, as Windows is another platform:
 a ROCm machine never has it, so it never enters the branch, and what the branch sets for CUDA is not what the
 script does elsewhere. Only the branch the test takes when the SDK is found: not its `else`, nor a negated test.
+Likewise the CUDA branch of a platform switch the script also tests for ROCm (`if [ "${PLATFORM}" == "cuda" ]`
+beside `elif [ "${PLATFORM}" == "rocm" ]`): the script handles both, and this branch is its NVIDIA side.
 """
 
 from __future__ import annotations
@@ -18,19 +20,33 @@ _BRANCH = re.compile(r"^\s*(?:else|elif)\b")
 _NEGATED = re.compile(r"(?:^|[\s\[(])!\s|\s-z\s")
 
 
+# A test of a platform switch for CUDA (`[ "${PLATFORM}" == "cuda" ]`), and the same switch tested for ROCm.
+_CUDA_SWITCH = re.compile(r"\$\{?(\w+)\}?\"?\s*==?\s*[\"']?(?:cuda|nvidia)[\"']?(?=[\s\]])", re.I)
+_ROCM_SWITCH = r"\$\{{?{name}\}}?\"?\s*==?\s*[\"']?(?:rocm|hip|amd)[\"']?(?=[\s\]])"
+
+
 def hpc_sdk_lines(lines: list[str]) -> dict[int, tuple[int, str]]:
-    """Per line of a shell script inside an HPC SDK branch: (the line of the `if`, the test as written)."""
+    """Per line of a shell script inside an HPC SDK branch, or the CUDA branch of a platform switch the script
+    also tests for ROCm: (the line of the `if`, the test as written)."""
     out: dict[int, tuple[int, str]] = {}
+    text_all = "\n".join(lines)
     for number, text in enumerate(lines, 1):
         code = text.split("#", 1)[0] if not text.lstrip().startswith("#!") else ""
         head = _IF.match(code)
         if head is None:
             continue
         test = re.split(r";\s*then\b|\bthen\b", head.group(2), maxsplit=1)[0].strip()
-        if not _HPC_SDK.search(test) or _NEGATED.search(" " + test):
+        if _NEGATED.search(" " + test):
+            continue
+        switch = _CUDA_SWITCH.search(test)
+        if switch and re.search(_ROCM_SWITCH.format(name=re.escape(switch.group(1))), text_all, re.I):
+            for inner in _then_branch(lines, number):
+                out.setdefault(inner, (number, f"{head.group(1)} {test}", "switch"))
+            continue
+        if not _HPC_SDK.search(test):
             continue
         for inner in _then_branch(lines, number):
-            out.setdefault(inner, (number, f"{head.group(1)} {test}"))
+            out.setdefault(inner, (number, f"{head.group(1)} {test}", "hpc"))
     return out
 
 
@@ -59,7 +75,12 @@ def note(lines: list[str], line: int, cache: dict) -> str:
     found = cache["lines"].get(line)
     if found is None:
         return ""
-    number, test = found
+    number, test, kind = found
+    if kind == "switch":
+        return (
+            f"This line runs only in the script's CUDA branch (`{test}`, line {number}); the script tests the same "
+            "switch for ROCm too, so this is its NVIDIA side."
+        )
     return (
         f"This line runs only where NVIDIA's HPC SDK is found (`{test}`, line {number}): another toolchain, which "
         "a ROCm machine never has, so it never takes this branch."

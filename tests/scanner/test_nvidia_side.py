@@ -293,3 +293,16 @@ def test_a_cuda_requirements_file_beside_the_projects_rocm_one_is_the_nvidia_sid
         write_tree(tmp_path / "apart", {"a/requirements-cuda.txt": cuda, "b/requirements-rocm.txt": rocm})
     )
     assert apart[("a/requirements-cuda.txt", 2, "ROC241")] == "high"
+
+
+def test_the_cuda_branch_of_a_platform_switch_is_the_nvidia_side_only_where_rocm_is_tested_too(tmp_path):
+    both = 'set -e\nif [ "$PLATFORM" = "cuda" ]; then\n  nvidia-smi -pm 1\nelif [ "$PLATFORM" = "rocm" ]; then\n  amd-smi list\nfi\n'
+    alone = 'set -e\nif [ "$PLATFORM" = "cuda" ]; then\n  nvidia-smi -pm 1\nfi\n'
+    assert (
+        _severities(write_tree(tmp_path / "both", {"deploy/setup.sh": both}))[("deploy/setup.sh", 3, "ROC231")]
+        == "info"
+    )
+    assert (
+        _severities(write_tree(tmp_path / "alone", {"deploy/setup.sh": alone}))[("deploy/setup.sh", 3, "ROC231")]
+        == "medium"
+    )

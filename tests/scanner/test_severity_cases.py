@@ -164,3 +164,27 @@ def test_the_wrapper_of_a_blackwell_dsl_kernel_is_low_and_of_another_kernel_is_n
     [found] = analyze_path(root / "ops/top_k/api.py", root=root, codes=("ROC243",)).findings
     assert (found.line, found.severity) == (2, severity)
     assert ("`.topk_fwd`, the Blackwell kernel it imports" in found.message) == (severity == Severity.LOW)
+
+
+# -- g) the CUDA language enabled for host-only sources: the fix is one word --------------------------------------
+SAMPLE = """cmake_minimum_required(VERSION 3.18)
+project(spmv_example LANGUAGES C CXX CUDA)
+include(../cmake/sample_target.cmake)
+add_sample(spmv_example spmv_example.cpp)
+"""
+HELPER = "function(add_sample NAME SOURCE)\n  add_executable(${NAME} ${SOURCE})\nendfunction()\n"
+CUDA_HELPER = HELPER.replace(
+    "endfunction", "  set_source_files_properties(${SOURCE} PROPERTIES LANGUAGE CUDA)\nendfunction"
+)
+
+
+@pytest.mark.parametrize(
+    "helper, severity", [(HELPER, Severity.MEDIUM), (CUDA_HELPER, Severity.HIGH), (None, Severity.HIGH)]
+)
+def test_the_cuda_language_for_host_sources_is_medium_unless_an_include_compiles_cuda(tmp_path, helper, severity):
+    files = {"samples/spmv/CMakeLists.txt": SAMPLE}
+    if helper is not None:
+        files["samples/cmake/sample_target.cmake"] = helper
+    root = write_tree(tmp_path, files)
+    [found] = analyze_path(root / "samples/spmv/CMakeLists.txt", root=root, codes=("ROC201",)).findings
+    assert found.severity == severity
