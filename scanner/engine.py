@@ -241,9 +241,16 @@ class Analyzer:
         # A brace left open at the end: the file's own #include entered an include cycle in its middle, where a
         # header of the cycle misses what its includer declares after it (warp's array.h and builtin.h). Read
         # after its includer's lines, the cycle is entered where the project enters it.
-        cycle = left_open_at_end(attempt[0].first_errors, text)
+        # Likewise a header configured by macros its includer defines before including it (`#define PNANOVDB_C`).
+        # Both only for a file that lost its tree: a second parse of every header with an error would cost more.
+        lost = attempt[0].mode == ParseMode.TOKENS
+        cycle = lost and left_open_at_end(attempt[0].first_errors, text)
         for rel, line, prefix, then_alone in self._includer_prefixes(job, root):
-            if not cycle and not includers.declares_what_was_missing(prefix, attempt[0].first_errors):
+            if not (
+                cycle
+                or includers.declares_what_was_missing(prefix, attempt[0].first_errors)
+                or (lost and includers.configures(prefix, text))
+            ):
                 continue  # nothing the header missed is named there: a second parse would read it no better
             # beside the includer: its own quoted includes resolve from there, as they do for the compiler
             prefix_path = os.path.join(root, os.path.dirname(rel), f".rocport-prefix-{os.path.basename(rel)}")

@@ -133,6 +133,21 @@ def declares_what_was_missing(prefix: str, first_errors: list[str]) -> bool:
     return any(re.search(rf"\b{re.escape(name)}\b", prefix) for name in names)
 
 
+_DEFINED = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+_CONDITION = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b(.*)$", re.MULTILINE)
+
+
+def configures(prefix: str, header_text: str) -> bool:
+    """Whether the includer's lines define a macro the header's conditionals test (`#define PNANOVDB_C` before a
+    header whose every declaration sits under `#if defined(PNANOVDB_C)`): a header configured by its includer, which
+    read alone takes none of its branches, whatever its errors name."""
+    defined = set(_DEFINED.findall(prefix))
+    if not defined:
+        return False
+    tested = {name for line in _CONDITION.findall(header_text) for name in re.findall(r"[A-Za-z_]\w*", line)}
+    return bool(defined & tested - {"defined"})
+
+
 def key(job) -> str:
     """What a header's parse may read besides its own blob: its includers' lines before each #include (a digest,
     for a result cache: a change there can change how the header reads)."""

@@ -267,3 +267,56 @@ def test_a_header_of_an_include_cycle_is_read_after_its_includer(tmp_path):
     assert array.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), array.health.fallback_reason
     assert array.health.error_count == 0, array.health.first_errors
     assert array.health.read_after == "native/ops.cu:2"
+
+
+# A portable header written for several shading languages, whose every declaration sits under the branch its
+# includer picks with a #define; read alone, no branch is taken and its macros stay undefined.
+PORTABLE_GRID = """#ifndef GRID_PORTABLE_H
+#define GRID_PORTABLE_H
+#if defined(GRID_C)
+#define GRID_INLINE static inline
+typedef unsigned int grid_uint32_t;
+#elif defined(GRID_HLSL)
+#define GRID_INLINE
+#define grid_uint32_t uint
+#endif
+GRID_INLINE grid_uint32_t grid_leaf_count(grid_uint32_t dim) {
+  grid_uint32_t leaves = (dim + 7u) / 8u;
+  return leaves * leaves * leaves;
+}
+GRID_INLINE grid_uint32_t grid_voxel_offset(grid_uint32_t x, grid_uint32_t y, grid_uint32_t z) {
+  grid_uint32_t lx = x & 7u;
+  grid_uint32_t ly = (y & 7u) << 3;
+  grid_uint32_t lz = (z & 7u) << 6;
+  return lx | ly | lz;
+}
+GRID_INLINE grid_uint32_t grid_tile_offset(grid_uint32_t x, grid_uint32_t y, grid_uint32_t z) {
+  grid_uint32_t tx = (x >> 3) & 15u;
+  grid_uint32_t ty = ((y >> 3) & 15u) << 4;
+  grid_uint32_t tz = ((z >> 3) & 15u) << 8;
+  return tx | ty | tz;
+}
+#endif
+"""
+GRID_INCLUDER = """#pragma once
+#define GRID_C
+#include "portable/grid.h"
+__device__ inline unsigned int leaf_of(unsigned int x) { return grid_voxel_offset(x, x, x); }
+"""
+
+
+def test_a_header_configured_by_its_includers_defines_is_read_after_them(tmp_path):
+    """warp's PNanoVDB.h: every declaration sits under `#if defined(PNANOVDB_C)`, which volume.h defines before
+    including it; alone, `PNANOVDB_FORCE_INLINE` was an unknown type on each line (tokens-only). The errors quote
+    names the includer never spells, yet the includer's #define configures the header."""
+    root = tmp_path / "repo"
+    (root / "native/portable").mkdir(parents=True)
+    (root / "native/portable/grid.h").write_text(PORTABLE_GRID)
+    (root / "native/volume.h").write_text(GRID_INCLUDER)
+    results = {r.path: r for r in scan(root)}
+    grid = results["native/portable/grid.h"]
+    assert grid.health.mode in (ParseMode.AST, ParseMode.AST_STUBBED), grid.health.fallback_reason
+    assert grid.health.error_count == 0, grid.health.first_errors
+    assert grid.health.read_after == "native/volume.h:3"
+    assert includers.configures("#define GRID_C\n", PORTABLE_GRID)
+    assert not includers.configures("#define OTHER_FLAG\n", PORTABLE_GRID)
