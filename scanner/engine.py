@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scanner import fingerprint, formats, nametable, submodules, suppressions
+from scanner import file_measures, fingerprint, formats, nametable, submodules, suppressions
 from scanner.analysis.ast import UnitSource, main_file_roots
 from scanner.analysis.context import FileFacts
 from scanner.analysis.dispatch import Dispatcher
@@ -32,7 +32,7 @@ from scanner.analysis.port_notes import PortNotes
 from scanner.model import FileResult, FileStats, Finding, ParseHealth, ParseMode
 from scanner.parsing import data_files, includers
 from scanner.parsing.clang_unit import Parser, guess_unknown_macros, left_open_at_end, system_include_dirs
-from scanner.parsing.tokens import IDENT, TokenView, build_view, tokenize
+from scanner.parsing.tokens import TokenView, build_view, tokenize
 from scanner.port import Port
 from scanner.sourcetext import decode_source
 from scanner.target import TargetProfile
@@ -324,7 +324,7 @@ class Analyzer:
             roots = main_file_roots(tu, job.path, unit_source)
             function_nodes = unit_source.function_nodes
             if health.error_count:
-                coverage = _ast_coverage(roots, view, health.skipped_ranges)
+                coverage = file_measures.ast_coverage(roots, view, health.skipped_ranges)
                 if coverage < 0.5:
                     health.mode = ParseMode.TOKENS
                     stubbed = ", ".join(unit.stubbed[:4]) + (
@@ -358,7 +358,7 @@ class Analyzer:
         )
         facts.error_lines = error_lines if roots else frozenset()
         self.dispatcher.run(facts, roots)
-        _count_references(view, stats, self.names)
+        file_measures.count_references(view, stats, self.names)
         stats.kernels = sum(1 for fn in functions if fn.is_kernel)
         stats.kernel_launches = sum(1 for t in view.code if t.text == "<<<")
         findings = self._findings(facts, view.comments, lines)
@@ -467,36 +467,6 @@ class Analyzer:
         fingerprint.assign(findings, functions)
         findings.sort(key=lambda f: (f.line, f.column, f.rule))
         return findings
-
-
-def _count_references(view: TokenView, stats: FileStats, names) -> None:
-    """CUDA references by name-table kind, as hipify-clang's statistics count them."""
-    counts: dict[str, int] = {}
-    for tok in view.code:
-        if tok.kind != IDENT:
-            continue
-        entry = names.by_name.get(tok.text)
-        if entry is not None:
-            kind = entry.kind or "unsupported"
-            counts[kind] = counts.get(kind, 0) + 1
-    for include in view.includes:
-        entry = names.headers.get(include.header)
-        if entry is not None:
-            counts[entry.kind] = counts.get(entry.kind, 0) + 1
-    stats.cuda_refs = dict(sorted(counts.items()))
-    stats.cuda_refs_total = sum(counts.values())
-
-
-def _ast_coverage(roots, view: TokenView, skipped: list[tuple[int, int]]) -> float:
-    """Share of the lines holding code (outside inactive #if branches) that some AST declaration spans."""
-    inactive = {line for start, end in skipped for line in range(start, end + 1)}
-    code_lines = {tok.line for tok in view.code} - inactive
-    if not code_lines:
-        return 1.0
-    covered = set()
-    for root in roots:
-        covered.update(range(root.line, root.end_line + 1))
-    return len(code_lines & covered) / len(code_lines)
 
 
 def _root_of(job: FileJob) -> str:
